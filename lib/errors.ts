@@ -1,0 +1,111 @@
+/**
+ * Typed errors. Every error says what happened and, where it helps, what to do.
+ */
+import type { JsonRpcErrorObject } from './jsonrpc/message.js';
+import { ErrorCode } from './jsonrpc/error-codes.js';
+
+/** An error that travels as a JSON-RPC error object, with its code. */
+export class McpError extends Error {
+  override readonly name: string = 'McpError';
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+  /** The wire form of this error. */
+  toJSON(): JsonRpcErrorObject {
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
+  }
+  static fromError(e: JsonRpcErrorObject): McpError {
+    return new McpError(e.code, e.message, e.data);
+  }
+}
+
+/** A request got no answer within its timeout. A `notifications/cancelled` was sent. */
+export class RequestTimeoutError extends McpError {
+  override readonly name = 'RequestTimeoutError';
+  constructor(
+    readonly method: string,
+    readonly elapsedMs: number,
+    readonly kind: 'idle' | 'total' = 'idle',
+  ) {
+    super(
+      ErrorCode.RequestTimeout,
+      `Request "${method}" timed out after ${elapsedMs} ms` +
+        (kind === 'total' ? ' (maxTotalTimeout reached)' : '') +
+        '; the request was cancelled. Raise the `timeout` option or check that the peer is responsive.',
+      { method, elapsedMs, kind },
+    );
+  }
+}
+
+/** The caller cancelled a request (AbortSignal). A `notifications/cancelled` was sent. */
+export class RequestCancelledError extends McpError {
+  override readonly name = 'RequestCancelledError';
+  constructor(
+    readonly method: string,
+    readonly reason?: unknown,
+  ) {
+    super(ErrorCode.RequestTimeout, `Request "${method}" was cancelled${reason ? `: ${String(reason)}` : ''}`);
+  }
+}
+
+/** The session's transport failed or closed; pending requests are rejected with it. */
+export class ConnectionClosedError extends McpError {
+  override readonly name = 'ConnectionClosedError';
+  constructor(message = 'Connection closed', override readonly cause?: unknown) {
+    super(ErrorCode.ConnectionClosed, message);
+  }
+}
+
+/** A transport-level failure (process exited, socket error, HTTP status). */
+export class TransportError extends Error {
+  override readonly name = 'TransportError';
+  constructor(message: string, readonly details?: Record<string, unknown>) {
+    super(message);
+  }
+}
+
+/** The peer did not declare the capability a method needs: failed before sending. */
+export class CapabilityError extends McpError {
+  override readonly name = 'CapabilityError';
+  constructor(
+    readonly method: string,
+    readonly capability: string,
+    readonly side: 'client' | 'server',
+  ) {
+    super(
+      ErrorCode.MethodNotFound,
+      `Cannot send "${method}": the ${side} did not declare the "${capability}" capability during initialization.`,
+      { method, capability },
+    );
+  }
+}
+
+/** Version negotiation failed: the client cannot speak the version the server answered. */
+export class VersionMismatchError extends McpError {
+  override readonly name = 'VersionMismatchError';
+  constructor(
+    readonly offered: readonly string[],
+    readonly answered: string,
+  ) {
+    super(
+      ErrorCode.InvalidRequest,
+      `Protocol version mismatch: the client supports ${offered.join(', ')} but the server answered ${answered}. ` +
+        'Upgrade one side or configure a common version.',
+      { supported: offered, answered },
+    );
+  }
+}
+
+/** A method was used in a lifecycle phase that does not allow it. */
+export class PhaseError extends McpError {
+  override readonly name = 'PhaseError';
+  constructor(readonly method: string, readonly phase: string) {
+    super(ErrorCode.InvalidRequest, `"${method}" is not allowed while the session is ${phase}.`, { method, phase });
+  }
+}

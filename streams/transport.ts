@@ -1,0 +1,39 @@
+/**
+ * The uniform shape of every transport actor: bytes in and out are its business, MCP is not.
+ */
+import type { Observable } from 'rxjs';
+import type { Frame } from '../lib/jsonrpc/message.js';
+
+/** A frame exceeded the size limit; the transport dropped its bytes and reports only the size. */
+export class OversizeFrame {
+  constructor(readonly size: number, readonly limit: number) {}
+}
+
+/**
+ * What a transport delivers: text still to be decoded (stdio, HTTP, WebSocket), an already
+ * parsed value still to be validated (in-memory), or a marker for a frame that was too large.
+ */
+export type RawFrame = string | OversizeFrame | object;
+
+export type TransportPhase = 'connecting' | 'open' | 'closing' | 'closed' | 'failed';
+
+export interface TransportState {
+  phase: TransportPhase;
+  /** Set when phase is 'failed' (or a close carried a reason). */
+  error?: Error;
+  /** Transport-specific details (exit code, signal, stderr tail, HTTP status...). */
+  details?: Record<string, unknown>;
+}
+
+export interface Transport {
+  /** Inbound frames. Completes when the peer is gone; never errors (failures go to state$). */
+  readonly inbound$: Observable<RawFrame>;
+  /** Current and future states (a BehaviorSubject-like stream: emits the current one on subscribe). */
+  readonly state$: Observable<TransportState>;
+  /** Start the transport (spawn, listen, connect). Resolves when open. Idempotent. */
+  start(): Promise<void>;
+  /** Send one frame. Throws (or rejects) a TransportError when the transport is not open. */
+  send(frame: Frame): void | Promise<void>;
+  /** Close gracefully. Idempotent. */
+  close(): Promise<void>;
+}
