@@ -2,12 +2,11 @@
  * One clock for the whole session: XState's `clock` option and the request registry use the
  * same object, so a simulated clock makes every timeout deterministic.
  */
-import { SimulatedClock } from 'xstate';
 
-/** XState's Clock plus `now()`. */
+/** XState's Clock plus `now()`. `name` lets a journal say which timer fired. */
 export interface Clock {
   now(): number;
-  setTimeout(fn: (...args: any[]) => void, ms: number): any;
+  setTimeout(fn: (...args: any[]) => void, ms: number, name?: string): any;
   clearTimeout(id: any): void;
 }
 
@@ -18,4 +17,75 @@ export const systemClock: Clock = {
   clearTimeout: (id) => clearTimeout(id),
 };
 
-export { SimulatedClock };
+interface ManualTimer {
+  id: number;
+  due: number;
+  fn: () => void;
+  name: string | undefined;
+}
+
+/**
+ * A clock that moves only when told to. Timers fire in due order (ties in creation order).
+ * Works as XState's `clock` (like its SimulatedClock) and can also fire one named timer,
+ * which is what replay needs to reproduce a recorded session exactly.
+ */
+export class ManualClock implements Clock {
+  private current: number;
+  private nextId = 1;
+  private readonly timers = new Map<number, ManualTimer>();
+
+  constructor(start = 0) {
+    this.current = start;
+  }
+  now(): number {
+    return this.current;
+  }
+  setTimeout(fn: (...args: any[]) => void, ms: number, name?: string): number {
+    const id = this.nextId++;
+    this.timers.set(id, { id, due: this.current + Math.max(0, ms), fn, name });
+    return id;
+  }
+  clearTimeout(id: number): void {
+    this.timers.delete(id);
+  }
+  /** Number of timers waiting. */
+  get pending(): number {
+    return this.timers.size;
+  }
+  /** Due time of the earliest waiting timer, or Infinity. */
+  nextDue(): number {
+    let min = Infinity;
+    for (const t of this.timers.values()) if (t.due < min) min = t.due;
+    return min;
+  }
+  /** Move time forward by `ms`, firing every timer that comes due, in order. */
+  advance(ms: number): void {
+    this.advanceTo(this.current + ms);
+  }
+  /** Move time to `time` (never backwards), firing every timer due by then, in order. */
+  advanceTo(time: number): void {
+    for (;;) {
+      const next = this.earliest();
+      if (!next || next.due > time) break;
+      this.timers.delete(next.id);
+      if (next.due > this.current) this.current = next.due;
+      next.fn();
+    }
+    if (time > this.current) this.current = time;
+  }
+  /** Fire the timer with this name now (moving time to its due time if later). */
+  fireNamed(name: string): boolean {
+    let found: ManualTimer | undefined;
+    for (const t of this.timers.values()) if (t.name === name && (!found || t.due < found.due)) found = t;
+    if (!found) return false;
+    this.timers.delete(found.id);
+    if (found.due > this.current) this.current = found.due;
+    found.fn();
+    return true;
+  }
+  private earliest(): ManualTimer | undefined {
+    let best: ManualTimer | undefined;
+    for (const t of this.timers.values()) if (!best || t.due < best.due || (t.due === best.due && t.id < best.id)) best = t;
+    return best;
+  }
+}

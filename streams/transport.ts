@@ -25,6 +25,10 @@ export interface TransportState {
   details?: Record<string, unknown>;
 }
 
+export interface SendOptions {
+  relatedRequestId?: string | number;
+}
+
 export interface Transport {
   /** Inbound frames. Completes when the peer is gone; never errors (failures go to state$). */
   readonly inbound$: Observable<RawFrame>;
@@ -32,8 +36,12 @@ export interface Transport {
   readonly state$: Observable<TransportState>;
   /** Start the transport (spawn, listen, connect). Resolves when open. Idempotent. */
   start(): Promise<void>;
-  /** Send one frame. Throws (or rejects) a TransportError when the transport is not open. */
-  send(frame: Frame): void | Promise<void>;
+  /**
+   * Send one frame. Throws (or rejects) a TransportError when the transport is not open.
+   * `relatedRequestId` names the inbound request a frame belongs to (progress, logging, nested
+   * requests, the response itself) so that HTTP transports can put it on that request's stream.
+   */
+  send(frame: Frame, options?: SendOptions): void | Promise<void>;
   /** Close gracefully. Idempotent. */
   close(): Promise<void>;
 }

@@ -1,0 +1,64 @@
+/**
+ * What a journal holds: the external inputs of a session (frames in, user calls, timer
+ * firings, transport changes) and its outbound frames, each with a sequence number and the
+ * session clock's time. Internally raised events are derived on replay, never recorded.
+ */
+import type { Frame, JsonObject, RequestId } from '../jsonrpc/message.js';
+import type { TransportPhase } from '../../streams/transport.js';
+
+export const JOURNAL_FORMAT = 'mcp-actors/journal';
+export const JOURNAL_VERSION = 1;
+
+export interface JournalHeader {
+  format: typeof JOURNAL_FORMAT;
+  version: number;
+  role: 'client' | 'server';
+  /** The negotiated revision, when the session got that far. */
+  revision?: string;
+  /** Clock time of the first entry's reference point. */
+  startedAt: number;
+}
+
+interface Stamp {
+  seq: number;
+  /** Session clock time (ms). */
+  t: number;
+}
+
+/** An inbound frame as the transport delivered it: parsed, unparseable text, or too large. */
+export type InEntry = Stamp & { kind: 'in' } & (
+    | { frame: unknown }
+    | { text: string }
+    | { oversize: { size: number; limit: number } }
+  );
+export type OutEntry = Stamp & { kind: 'out'; frame: Frame };
+export type TimerEntry = Stamp & { kind: 'timer'; name: string };
+export type TransportEntry = Stamp & { kind: 'transport'; phase: TransportPhase; error?: string };
+
+/** Options of a recorded request call that matter for replay (signals and callbacks are not data). */
+export interface RecordedRequestOptions {
+  timeout?: number;
+  maxTotalTimeout?: number;
+  resetTimeoutOnProgress?: boolean;
+  progress?: boolean;
+}
+
+export type CallEntry = Stamp & { kind: 'call' } & (
+    | { op: 'request'; id: RequestId; method: string; params?: JsonObject; options?: RecordedRequestOptions }
+    | { op: 'notify'; method: string; params?: JsonObject }
+    | { op: 'abort'; id: RequestId; reason?: string }
+    | { op: 'close' }
+  );
+
+/** Things the session noticed and deliberately ignored (late or unknown responses, ...). */
+export type NoteEntry = Stamp & {
+  kind: 'note';
+  note: 'late-response' | 'unknown-response' | 'unknown-progress' | 'unknown-cancel' | 'suppressed-response' | 'ignored';
+  detail?: unknown;
+};
+
+export type JournalEntry = InEntry | OutEntry | TimerEntry | TransportEntry | CallEntry | NoteEntry;
+
+/** Distributes Omit over the union so each variant keeps its own fields. */
+export type Unstamped<E> = E extends Stamp ? Omit<E, 'seq' | 't'> : never;
+export type JournalEntryInput = Unstamped<JournalEntry>;

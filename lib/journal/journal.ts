@@ -1,0 +1,56 @@
+/**
+ * An in-memory journal with a versioned JSONL form: a header line, then one entry per line.
+ */
+import { JOURNAL_FORMAT, JOURNAL_VERSION, type JournalEntry, type JournalHeader } from './entry.js';
+
+export class Journal {
+  readonly entries: JournalEntry[] = [];
+  role: 'client' | 'server' = 'client';
+  revision: string | undefined;
+  startedAt = 0;
+
+  get header(): JournalHeader {
+    const h: JournalHeader = { format: JOURNAL_FORMAT, version: JOURNAL_VERSION, role: this.role, startedAt: this.startedAt };
+    if (this.revision !== undefined) h.revision = this.revision;
+    return h;
+  }
+
+  push(entry: JournalEntry): void {
+    this.entries.push(entry);
+  }
+
+  /** The journal as JSONL text (header first). */
+  toJSONL(): string {
+    let out = JSON.stringify(this.header) + '\n';
+    for (const e of this.entries) out += JSON.stringify(e) + '\n';
+    return out;
+  }
+
+  /** Read a JSONL journal; throws with the line number when a line is not a journal line. */
+  static parse(text: string): Journal {
+    const lines = text.split('\n').filter((l) => l.trim() !== '');
+    if (lines.length === 0) throw new Error('Empty journal: expected a header line');
+    const header = JSON.parse(lines[0]!) as Partial<JournalHeader>;
+    if (header.format !== JOURNAL_FORMAT) throw new Error(`Not an mcp-actors journal (format ${String(header.format)})`);
+    if (header.version !== JOURNAL_VERSION) {
+      throw new Error(`Unsupported journal version ${String(header.version)}; this build reads version ${JOURNAL_VERSION}`);
+    }
+    const j = new Journal();
+    j.role = header.role === 'server' ? 'server' : 'client';
+    j.revision = header.revision;
+    j.startedAt = header.startedAt ?? 0;
+    for (let i = 1; i < lines.length; i++) {
+      let e: JournalEntry;
+      try {
+        e = JSON.parse(lines[i]!) as JournalEntry;
+      } catch (err) {
+        throw new Error(`Journal line ${i + 1} is not JSON: ${(err as Error).message}`);
+      }
+      if (typeof e.seq !== 'number' || typeof e.t !== 'number' || typeof e.kind !== 'string') {
+        throw new Error(`Journal line ${i + 1} lacks seq, t or kind`);
+      }
+      j.entries.push(e);
+    }
+    return j;
+  }
+}

@@ -1,0 +1,279 @@
+/**
+ * JSON-RPC codec: text (or an already parsed value) in, a classified {@link Inbound} out;
+ * frames in, one line of JSON text out.
+ *
+ * This is the hot path of every session, so validation is hand-written: one pass over the
+ * top-level members, no schema library, no copies. The parsed object itself is handed on, so
+ * `_meta` and unknown members reach the handlers untouched. Objects for errors are only
+ * allocated when something is wrong.
+ *
+ * @see https://www.jsonrpc.org/specification
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic#messages
+ */
+import { ErrorCode } from './error-codes.js';
+import type {
+  Frame,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResponse,
+  RequestId,
+} from './message.js';
+import type { Inbound, InvalidInbound, SingleInbound } from '../../streams/inbound.js';
+import { OversizeFrame } from '../../streams/transport.js';
+
+/** The default size limit of one frame: 4 MiB of UTF-8. */
+export const DEFAULT_MAX_FRAME_BYTES = 4 * 1024 * 1024;
+
+export interface DecodeOptions {
+  /** Largest accepted frame, in UTF-8 bytes. Default {@link DEFAULT_MAX_FRAME_BYTES}. */
+  maxFrameBytes?: number;
+  /** Whether JSON-RPC batches are allowed (only when revision 2025-03-26 is negotiated). */
+  allowBatch: boolean;
+}
+
+export type DecodeResult = Inbound;
+
+/** Whether batches are allowed: a flag, or a question asked only when a batch arrives. */
+export type BatchPolicy = boolean | (() => boolean);
+
+/** Builds the answer for a frame that could not be accepted. */
+export function invalidInbound(
+  code: number,
+  message: string,
+  id: RequestId | null = null,
+  respond = true,
+  data?: unknown,
+): InvalidInbound {
+  return {
+    kind: 'invalid',
+    error: data === undefined ? { code, message } : { code, message, data },
+    id,
+    respond,
+  };
+}
+
+/**
+ * The error for a frame larger than the limit, whether measured here or reported by a
+ * transport through an {@link OversizeFrame} marker.
+ */
+export function oversizeInbound(size: number, limit: number): InvalidInbound {
+  return invalidInbound(
+    ErrorCode.InvalidRequest,
+    `Frame too large: ${size} bytes exceeds the limit of ${limit} bytes (option maxFrameBytes)`,
+    null,
+    true,
+    { size, limit },
+  );
+}
+
+/**
+ * Decodes one frame of JSON text and classifies it.
+ * Never throws: every problem comes back as a `kind: 'invalid'` result.
+ */
+export function decodeText(text: string, opts: DecodeOptions): DecodeResult {
+  return decodeTextWith(text, opts.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES, opts.allowBatch);
+}
+
+/**
+ * Validates and classifies a value that is already parsed (in-memory transports). An
+ * {@link OversizeFrame} marker gives the size error. Never throws.
+ */
+export function decodeValue(value: unknown, opts: DecodeOptions): DecodeResult {
+  if (value instanceof OversizeFrame) return oversizeInbound(value.size, value.limit);
+  return classifyValue(value, opts.allowBatch);
+}
+
+/**
+ * {@link decodeText} without an options object, for operators that decode every frame
+ * (saves an allocation per frame).
+ */
+export function decodeTextWith(text: string, limit: number, allowBatch: BatchPolicy): DecodeResult {
+  // UTF-8 takes 1 to 3 bytes per UTF-16 unit, so the exact count is only needed when
+  // three bytes per unit could pass the limit.
+  if (text.length * 3 > limit) {
+    const size = Buffer.byteLength(text, 'utf8');
+    if (size > limit) return oversizeInbound(size, limit);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    return invalidInbound(ErrorCode.ParseError, `Parse error: invalid JSON (${(e as Error).message})`);
+  }
+  return classifyValue(value, allowBatch);
+}
+
+/** Classifies a parsed value: a single message, or a batch when batches are allowed. */
+export function classifyValue(value: unknown, allowBatch: BatchPolicy): DecodeResult {
+  if (!Array.isArray(value)) return classifyMessage(value);
+  if (!(typeof allowBatch === 'function' ? allowBatch() : allowBatch)) {
+    return invalidInbound(
+      ErrorCode.InvalidRequest,
+      'Invalid Request: JSON-RPC batches are only allowed when protocol revision 2025-03-26 is negotiated',
+    );
+  }
+  const n = value.length;
+  if (n === 0) return invalidInbound(ErrorCode.InvalidRequest, 'Invalid Request: empty batch');
+  const items = new Array<SingleInbound>(n);
+  for (let i = 0; i < n; i++) items[i] = classifyMessage(value[i]);
+  return { kind: 'batch', items };
+}
+
+const typeName = (v: unknown): string =>
+  v === null
+    ? 'null'
+    : Array.isArray(v)
+      ? 'array'
+      : typeof v === 'number' && !Number.isFinite(v)
+        ? String(v)
+        : typeof v;
+
+/** Quotes a peer's string for an error message, cut short so a hostile peer cannot bloat it. */
+const quote = (s: string): string => JSON.stringify(s.length > 64 ? `${s.slice(0, 64)}…` : s);
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const isId = (v: unknown): v is RequestId =>
+  typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
+
+/** Classifies one message (not a batch). */
+export function classifyMessage(value: unknown): SingleInbound {
+  if (!isPlainObject(value)) {
+    return invalidInbound(
+      ErrorCode.InvalidRequest,
+      `Invalid Request: a JSON-RPC message must be an object, got ${typeName(value)}`,
+    );
+  }
+  const m = value;
+  const method = m.method;
+  const id = m.id;
+  const readableId = isId(id) ? id : null;
+
+  if (method === undefined) return classifyResponse(m, id, readableId);
+
+  // Checked after `method` so that the error can say whether to answer: never answer
+  // something that looks like a response (two peers could ping-pong errors forever).
+  if (m.jsonrpc !== '2.0') return badVersion(m.jsonrpc, readableId, true);
+  if (typeof method !== 'string') {
+    return invalidInbound(
+      ErrorCode.InvalidRequest,
+      `Invalid Request: "method" must be a string, got ${typeName(method)}`,
+      readableId,
+    );
+  }
+  const params = m.params;
+  if (id === undefined) {
+    if (params !== undefined && !isPlainObject(params)) {
+      // A notification is never answered (JSON-RPC), even when its params are wrong.
+      return badParams(method, params, null, false);
+    }
+    return { kind: 'notification', msg: m as unknown as JsonRpcNotification };
+  }
+  if (readableId === null) {
+    return invalidInbound(
+      ErrorCode.InvalidRequest,
+      id === null
+        ? 'Invalid Request: MCP request ids must be a string or a number, not null'
+        : `Invalid Request: MCP request ids must be a string or a number, got ${typeName(id)}`,
+    );
+  }
+  if (params !== undefined && !isPlainObject(params)) return badParams(method, params, readableId, true);
+  return { kind: 'request', msg: m as unknown as JsonRpcRequest };
+}
+
+function classifyResponse(m: Record<string, unknown>, id: unknown, readableId: RequestId | null): SingleInbound {
+  const result = m.result;
+  const error = m.error;
+  const looksLikeResponse = result !== undefined || error !== undefined;
+  if (m.jsonrpc !== '2.0') return badVersion(m.jsonrpc, readableId, !looksLikeResponse);
+  if (!looksLikeResponse) {
+    return invalidInbound(
+      ErrorCode.InvalidRequest,
+      'Invalid Request: a message needs "method" (request or notification) or "result" or "error" (response)',
+      readableId,
+    );
+  }
+  if (result !== undefined && error !== undefined) {
+    return invalidInbound(
+      ErrorCode.InvalidRequest,
+      'Invalid response: it has both "result" and "error"',
+      readableId,
+      false,
+    );
+  }
+  if (result !== undefined) {
+    if (readableId === null) {
+      return invalidInbound(
+        ErrorCode.InvalidRequest,
+        `Invalid response: "id" must be a string or a number, got ${id === undefined ? 'none' : typeName(id)}`,
+        null,
+        false,
+      );
+    }
+    if (!isPlainObject(result)) {
+      return invalidInbound(
+        ErrorCode.InvalidRequest,
+        `Invalid response: "result" must be an object, got ${typeName(result)}`,
+        readableId,
+        false,
+      );
+    }
+    return { kind: 'response', msg: m as unknown as JsonRpcResponse };
+  }
+  // An error response may carry a null (or no) id: the peer could not read ours.
+  if (readableId === null && id !== null && id !== undefined) {
+    return invalidInbound(
+      ErrorCode.InvalidRequest,
+      `Invalid response: "id" must be a string, a number or null, got ${typeName(id)}`,
+      null,
+      false,
+    );
+  }
+  if (!isPlainObject(error)) {
+    return invalidInbound(
+      ErrorCode.InvalidRequest,
+      `Invalid response: "error" must be an object, got ${typeName(error)}`,
+      readableId,
+      false,
+    );
+  }
+  if (!Number.isInteger(error.code) || typeof error.message !== 'string') {
+    return invalidInbound(
+      ErrorCode.InvalidRequest,
+      'Invalid response: "error" needs an integer "code" and a string "message"',
+      readableId,
+      false,
+    );
+  }
+  return { kind: 'response', msg: m as unknown as JsonRpcResponse };
+}
+
+function badVersion(jsonrpc: unknown, id: RequestId | null, respond: boolean): InvalidInbound {
+  return invalidInbound(
+    ErrorCode.InvalidRequest,
+    jsonrpc === undefined
+      ? 'Invalid Request: "jsonrpc" is missing; it must be "2.0"'
+      : `Invalid Request: "jsonrpc" must be "2.0", got ${typeof jsonrpc === 'string' ? quote(jsonrpc) : typeName(jsonrpc)}`,
+    id,
+    respond,
+  );
+}
+
+function badParams(method: string, params: unknown, id: RequestId | null, respond: boolean): InvalidInbound {
+  return invalidInbound(
+    ErrorCode.InvalidParams,
+    `Invalid params for ${quote(method)}: "params" must be an object, got ${typeName(params)}`,
+    id,
+    respond,
+  );
+}
+
+/**
+ * Encodes a frame as JSON text on one line. `JSON.stringify` escapes every control character,
+ * so the text never holds a raw newline (U+2028 and U+2029 may appear raw; NDJSON splits on
+ * `\n` only, so they are harmless).
+ */
+export function encodeFrame(frame: Frame): string {
+  return JSON.stringify(frame);
+}

@@ -1,0 +1,79 @@
+/**
+ * The server role. A `Server` holds what every session shares (info, capabilities,
+ * instructions, handlers); each `connect(transport)` starts one server session.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle
+ */
+import { Observable, Subject } from 'rxjs';
+import type { Transport } from '../streams/transport.js';
+import {
+  Session,
+  type NotificationHandler,
+  type RequestHandler,
+  type SessionOptions,
+} from './session/session.js';
+
+export interface ServerOptions extends SessionOptions {
+  /** Instructions for the client, sent in the initialize result. */
+  instructions?: string;
+}
+
+/** One server-side session (one client). */
+export class ServerSession extends Session {
+  constructor(options: ServerOptions) {
+    super('server', options);
+  }
+}
+
+export class Server {
+  private readonly requestHandlers = new Map<string, RequestHandler>();
+  private readonly notificationHandlers = new Map<string, NotificationHandler>();
+  private readonly live = new Set<ServerSession>();
+  private readonly sessionSubject = new Subject<ServerSession>();
+  /** Each new session as it connects. */
+  readonly sessions$: Observable<ServerSession> = this.sessionSubject.asObservable();
+
+  constructor(readonly options: ServerOptions) {}
+
+  /** Serve requests for `method` in every session (present and future). */
+  onRequest(method: string, handler: RequestHandler): this {
+    this.requestHandlers.set(method, handler);
+    for (const s of this.live) s.onRequest(method, handler);
+    return this;
+  }
+
+  /** Receive notifications for `method` in every session. */
+  onNotification(method: string, handler: NotificationHandler): this {
+    this.notificationHandlers.set(method, handler);
+    for (const s of this.live) s.onNotification(method, handler);
+    return this;
+  }
+
+  /** Sessions currently open. */
+  get sessions(): ReadonlySet<ServerSession> {
+    return this.live;
+  }
+
+  /** Start a session on `transport`. Resolves once the transport is open; the client then initializes. */
+  async connect(transport: Transport): Promise<ServerSession> {
+    const session = new ServerSession(this.options);
+    for (const [m, h] of this.requestHandlers) session.onRequest(m, h);
+    for (const [m, h] of this.notificationHandlers) session.onNotification(m, h);
+    this.live.add(session);
+    session.state$.subscribe({ complete: () => this.live.delete(session) });
+    this.sessionSubject.next(session);
+    await session.connect(transport);
+    return session;
+  }
+
+  /** Close every session. */
+  async close(): Promise<void> {
+    await Promise.all([...this.live].map((s) => s.close()));
+  }
+}
+
+/** Create a server. */
+export function createServer(options: ServerOptions): Server {
+  return new Server(options);
+}
+
+export * from './session/session.js';

@@ -1,0 +1,251 @@
+/**
+ * Executes `machines/request.machine.ts` for every outgoing request without an actor per
+ * request: one map of plain records, one or two clock timers each. The states and transitions
+ * mirror the machine one for one (a model-based spec walks the machine's graph and checks this
+ * registry does the same), so the names below are the machine's names.
+ */
+import { Subject } from 'rxjs';
+import type { Clock } from '../clock.js';
+import { ConnectionClosedError, McpError, RequestCancelledError, RequestTimeoutError } from '../errors.js';
+import type { JsonObject, JsonRpcErrorObject, RequestId } from '../jsonrpc/message.js';
+
+export type ProgressToken = string | number;
+
+/** One `notifications/progress` as the caller sees it. */
+export interface Progress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** Options of one outgoing request. @see https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#timeouts */
+export interface RequestOptions {
+  /** Idle timeout in ms; default the session's (60 s). */
+  timeout?: number;
+  /** Reset the idle timeout whenever progress arrives (works without `onprogress`). */
+  resetTimeoutOnProgress?: boolean;
+  /** Hard limit in ms from the start, whatever progress arrives. */
+  maxTotalTimeout?: number;
+  /** Aborting sends `notifications/cancelled` and rejects with `RequestCancelledError`. */
+  signal?: AbortSignal;
+  /** Called for each progress notification of this request. */
+  onprogress?: (progress: Progress) => void;
+}
+
+/** The state names of the request machine that a live request can be in. */
+export type LiveRequestState = 'pending' | 'progressing';
+/** The final state names of the request machine. */
+export type FinalRequestState = 'settled' | 'timedOut' | 'cancelled' | 'failed';
+
+/** Effects the registry needs from its session. */
+export interface RegistryEffects {
+  sendCancelled(id: RequestId, reason: string): void;
+  timerFired(name: string): void;
+  /** A request reached a final state (used for journaling and diagnostics). */
+  finished?(id: RequestId, method: string, state: FinalRequestState): void;
+}
+
+interface Live {
+  id: RequestId;
+  method: string;
+  state: LiveRequestState;
+  startedAt: number;
+  idleStartedAt: number;
+  timeout: number;
+  resetOnProgress: boolean;
+  idleTimer: unknown;
+  totalTimer: unknown;
+  token: ProgressToken | undefined;
+  onprogress: ((p: Progress) => void) | undefined;
+  progress$: Subject<Progress> | undefined;
+  signal: AbortSignal | undefined;
+  onAbort: (() => void) | undefined;
+  resolve: (result: JsonObject) => void;
+  reject: (error: Error) => void;
+}
+
+export interface RegisteredRequest {
+  promise: Promise<JsonObject>;
+  /** The progress token attached to the request, if any. */
+  token: ProgressToken | undefined;
+}
+
+const RECENT_LIMIT = 1024;
+
+export class RequestRegistry {
+  private readonly live = new Map<RequestId, Live>();
+  private readonly byToken = new Map<ProgressToken, Live>();
+  /** Ids that finished recently, so a late response can be told from an unknown one. */
+  private readonly recent = new Map<RequestId, FinalRequestState>();
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly effects: RegistryEffects,
+    private readonly defaultTimeout: number,
+  ) {}
+
+  get size(): number {
+    return this.live.size;
+  }
+
+  has(id: RequestId): boolean {
+    return this.live.has(id);
+  }
+
+  /** The machine state of a live request, or its final state if it finished recently. */
+  stateOf(id: RequestId): LiveRequestState | FinalRequestState | undefined {
+    return this.live.get(id)?.state ?? this.recent.get(id);
+  }
+
+  isTokenInUse(token: ProgressToken): boolean {
+    return this.byToken.has(token);
+  }
+
+  /**
+   * Enter the machine's `active.pending` state: start the timers, hook the abort signal.
+   * `token` must already be unique among requests in flight (the caller checks).
+   */
+  register(
+    id: RequestId,
+    method: string,
+    options: RequestOptions | undefined,
+    token: ProgressToken | undefined,
+    progress$?: Subject<Progress>,
+  ): Promise<JsonObject> {
+    return new Promise<JsonObject>((resolve, reject) => {
+      const now = this.clock.now();
+      const timeout = options?.timeout ?? this.defaultTimeout;
+      const entry: Live = {
+        id,
+        method,
+        state: 'pending',
+        startedAt: now,
+        idleStartedAt: now,
+        timeout,
+        resetOnProgress: options?.resetTimeoutOnProgress ?? false,
+        idleTimer: undefined,
+        totalTimer: undefined,
+        token,
+        onprogress: options?.onprogress,
+        progress$,
+        signal: options?.signal,
+        onAbort: undefined,
+        resolve,
+        reject,
+      };
+      this.live.set(id, entry);
+      if (token !== undefined) this.byToken.set(token, entry);
+      // entry: startIdleTimer, startTotalTimer
+      this.startIdleTimer(entry);
+      if (options?.maxTotalTimeout !== undefined) {
+        const name = `request:${id}:total`;
+        entry.totalTimer = this.clock.setTimeout(() => this.onTimeout(entry, 'total', name), options.maxTotalTimeout, name);
+      }
+      const signal = options?.signal;
+      if (signal) {
+        if (signal.aborted) {
+          // Aborted before it started: same transition as ABORT from pending.
+          queueMicrotask(() => this.abort(id, signal.reason));
+        } else {
+          entry.onAbort = () => this.abort(id, signal.reason);
+          signal.addEventListener('abort', entry.onAbort, { once: true });
+        }
+      }
+    });
+  }
+
+  /** RESPONSE / ERROR_RESPONSE. Returns whether the id was live, late (finished) or unknown. */
+  settle(id: RequestId, result: JsonObject | undefined, error: JsonRpcErrorObject | undefined): 'settled' | 'late' | 'unknown' {
+    const entry = this.live.get(id);
+    if (!entry) return this.recent.has(id) ? 'late' : 'unknown';
+    this.exit(entry, 'settled');
+    if (error) entry.reject(McpError.fromError(error));
+    else entry.resolve(result ?? {});
+    return 'settled';
+  }
+
+  /** PROGRESS. Unknown tokens are ignored (returns false). */
+  progress(token: ProgressToken, progress: Progress): boolean {
+    const entry = this.byToken.get(token);
+    if (!entry) return false;
+    entry.state = 'progressing';
+    if (entry.resetOnProgress) {
+      // cancelIdleTimer, startIdleTimer
+      this.clock.clearTimeout(entry.idleTimer);
+      this.startIdleTimer(entry);
+    }
+    // reportProgress
+    entry.onprogress?.(progress);
+    entry.progress$?.next(progress);
+    return true;
+  }
+
+  /** ABORT: cancelled (with `notifications/cancelled` unless it is `initialize`). */
+  abort(id: RequestId, reason?: unknown): boolean {
+    const entry = this.live.get(id);
+    if (!entry) return false;
+    this.exit(entry, 'cancelled');
+    if (entry.method !== 'initialize') this.effects.sendCancelled(id, reasonText(reason) ?? 'Request aborted by the caller');
+    entry.reject(new RequestCancelledError(entry.method, reason));
+    return true;
+  }
+
+  /** CONNECTION_CLOSED for every live request. */
+  closeAll(error?: Error): void {
+    for (const entry of [...this.live.values()]) {
+      this.exit(entry, 'failed');
+      entry.reject(
+        error instanceof ConnectionClosedError
+          ? error
+          : new ConnectionClosedError(
+              `Connection closed before "${entry.method}" was answered` + (error ? `: ${error.message}` : ''),
+              error,
+            ),
+      );
+    }
+  }
+
+  /** CONNECTION_CLOSED for one request (its frame could not be sent). */
+  closeOne(id: RequestId, error: Error): void {
+    const entry = this.live.get(id);
+    if (!entry) return;
+    this.exit(entry, 'failed');
+    entry.reject(error instanceof ConnectionClosedError ? error : new ConnectionClosedError(`Could not send "${entry.method}": ${error.message}`, error));
+  }
+
+  private startIdleTimer(entry: Live): void {
+    entry.idleStartedAt = this.clock.now();
+    const name = `request:${entry.id}:idle`;
+    entry.idleTimer = this.clock.setTimeout(() => this.onTimeout(entry, 'idle', name), entry.timeout, name);
+  }
+
+  /** IDLE_TIMEOUT / TOTAL_TIMEOUT. */
+  private onTimeout(entry: Live, kind: 'idle' | 'total', name: string): void {
+    if (this.live.get(entry.id) !== entry) return;
+    this.effects.timerFired(name);
+    const elapsed = this.clock.now() - (kind === 'idle' ? entry.idleStartedAt : entry.startedAt);
+    this.exit(entry, 'timedOut');
+    const error = new RequestTimeoutError(entry.method, elapsed, kind);
+    if (entry.method !== 'initialize') this.effects.sendCancelled(entry.id, error.message);
+    entry.reject(error);
+  }
+
+  /** Leave `active`: cancel timers, unhook the signal, remember the id for late responses. */
+  private exit(entry: Live, final: FinalRequestState): void {
+    this.live.delete(entry.id);
+    if (entry.token !== undefined) this.byToken.delete(entry.token);
+    this.clock.clearTimeout(entry.idleTimer);
+    if (entry.totalTimer !== undefined) this.clock.clearTimeout(entry.totalTimer);
+    if (entry.onAbort) entry.signal!.removeEventListener('abort', entry.onAbort);
+    entry.progress$?.complete();
+    this.recent.set(entry.id, final);
+    if (this.recent.size > RECENT_LIMIT) this.recent.delete(this.recent.keys().next().value as RequestId);
+    this.effects.finished?.(entry.id, entry.method, final);
+  }
+}
+
+function reasonText(reason: unknown): string | undefined {
+  if (reason === undefined) return undefined;
+  if (reason instanceof Error) return reason.message;
+  return String(reason);
+}

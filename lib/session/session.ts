@@ -1,0 +1,907 @@
+/**
+ * A session: one transport actor, the frame pipeline of `streams/`, the session machine for the
+ * lifecycle, and the request registry for outgoing requests. Client and Server are thin roles
+ * on top of it.
+ *
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic
+ */
+import { BehaviorSubject, Observable, Subject, type Subscription } from 'rxjs';
+import { createActor, type Actor, type SnapshotFrom } from 'xstate';
+import {
+  sessionMachine,
+  type InitializeParamsLike,
+  type InitializeResultLike,
+  type PeerInfo,
+  type SessionFailure,
+  type SessionPhase,
+  type SessionRole,
+} from '../../machines/session.machine.js';
+import { decode } from '../../streams/decode.js';
+import type { Inbound, SingleInbound } from '../../streams/inbound.js';
+import { journalTap } from '../../streams/journal-tap.js';
+import { parseJson } from '../../streams/parse-json.js';
+import { OversizeFrame, type RawFrame, type Transport, type TransportState } from '../../streams/transport.js';
+import { systemClock, type Clock } from '../clock.js';
+import { DEFAULT_MAX_FRAME_BYTES } from '../jsonrpc/codec.js';
+import { ErrorCode } from '../jsonrpc/error-codes.js';
+import type {
+  Frame,
+  JsonObject,
+  JsonRpcErrorResponse,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResponse,
+  RequestId,
+} from '../jsonrpc/message.js';
+import {
+  CapabilityError,
+  ConnectionClosedError,
+  McpError,
+  PhaseError,
+  TransportError,
+  VersionMismatchError,
+} from '../errors.js';
+import type { JournalEntry, JournalEntryInput } from '../journal/entry.js';
+import { Journal } from '../journal/journal.js';
+import { hasCapability, requiredCapability } from '../protocol/methods.js';
+import { SUPPORTED_REVISIONS, allows, isSupportedRevision } from '../protocol/revisions.js';
+import { inboundRequestAllowed, outboundVerdict } from './phase-gate.js';
+import {
+  RequestRegistry,
+  type Progress,
+  type ProgressToken,
+  type RequestOptions,
+} from './request-registry.js';
+
+export type { Progress, ProgressToken, RequestOptions };
+
+/** Options common to clients and servers. */
+export interface SessionOptions {
+  /** Our name and version (clientInfo / serverInfo). */
+  info: PeerInfo;
+  /** Capabilities we declare. */
+  capabilities?: Record<string, unknown>;
+  /** Revisions we speak, latest first. Default: all four supported revisions. */
+  supportedVersions?: string[];
+  /** The session clock (timeouts, journal times). Default: the system clock. */
+  clock?: Clock;
+  /** Default request timeout in ms. Default 60 000. */
+  timeout?: number;
+  /** Largest accepted inbound frame in bytes. Default 4 MiB. */
+  maxFrameBytes?: number;
+  /** Keep a journal of this session (see {@link Session.journal}). Default false. */
+  journal?: boolean;
+  /**
+   * Refuse to send a request for a capability the peer did not declare (default true).
+   * Incoming requests for capabilities we did not declare are always answered -32601.
+   */
+  enforceCapabilities?: boolean;
+}
+
+/** A frame as `frames$` shows it. */
+export interface FrameEvent {
+  seq: number;
+  /** Session clock time in ms. */
+  t: number;
+  direction: 'in' | 'out';
+  /** The frame: a parsed value, or the raw text when it was not JSON. */
+  frame: unknown;
+}
+
+/** Something the session noticed and handled without failing (ignored frames, late answers...). */
+export interface Diagnostic {
+  kind: 'late-response' | 'unknown-response' | 'unknown-progress' | 'unknown-cancel' | 'suppressed-response' | 'handler-error' | 'invalid-frame' | 'ignored';
+  message: string;
+  detail?: unknown;
+}
+
+/** What a request handler receives besides the params. */
+export interface RequestHandlerContext {
+  /** The session serving the request. */
+  readonly session: Session;
+  readonly requestId: RequestId;
+  readonly method: string;
+  /** Aborted when the peer sends `notifications/cancelled` for this request or the session closes. */
+  readonly signal: AbortSignal;
+  /** The request's `_meta`, untouched. */
+  readonly meta: JsonObject | undefined;
+  /** Report progress (no-op when the request carried no progress token). Values must increase. */
+  sendProgress(progress: number, total?: number, message?: string): void;
+  /** Send a notification related to this request. */
+  sendNotification(method: string, params?: JsonObject): void;
+  /** Send a request to the peer related to this one; aborted with it by default. */
+  sendRequest(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject>;
+}
+
+export type RequestHandler = (params: JsonObject | undefined, ctx: RequestHandlerContext) => JsonObject | void | Promise<JsonObject | void>;
+export type NotificationHandler = (params: JsonObject | undefined, session: Session) => void | Promise<void>;
+
+/** A request with its progress as an observable. */
+export interface RequestWithProgress {
+  result: Promise<JsonObject>;
+  progress$: Observable<Progress>;
+}
+
+type SessionActor = Actor<typeof sessionMachine>;
+export type SessionSnapshot = SnapshotFrom<typeof sessionMachine>;
+
+interface Incoming {
+  method: string;
+  controller: AbortController | undefined;
+  cancelled: boolean;
+}
+
+const DEFAULT_TIMEOUT = 60_000;
+
+export class Session {
+  readonly role: SessionRole;
+  /** The journal, when the `journal` option is on. */
+  readonly journal: Journal | undefined;
+
+  private readonly clock: Clock;
+  private readonly maxFrameBytes: number;
+  private readonly enforceCapabilities: boolean;
+  private readonly registry: RequestRegistry;
+  private readonly actor: SessionActor;
+  private readonly requestHandlers = new Map<string, RequestHandler>();
+  private readonly notificationHandlers = new Map<string, NotificationHandler>();
+  private readonly incoming = new Map<RequestId, Incoming>();
+  private readonly capabilityCache = new Map<string, string[] | null>();
+  private readonly subscriptions: Subscription[] = [];
+  private readonly state = new BehaviorSubject<SessionSnapshot>(undefined as unknown as SessionSnapshot);
+  private readonly journalSubject = new Subject<JournalEntry>();
+  private readonly diagnosticsSubject = new Subject<Diagnostic>();
+  private readonly progressSubject = new Subject<Progress & { requestId: RequestId; method: string }>();
+  private transport: Transport | undefined;
+  private phase: SessionPhase = 'connecting';
+  private nextId = 0;
+  private seq = 0;
+  private batchesAllowed = false;
+  private revision: string | undefined;
+  private failure: Error | undefined;
+  private transportError: Error | undefined;
+  private readyWaiters: { resolve: () => void; reject: (e: Error) => void }[] = [];
+  private doneWaiters: (() => void)[] = [];
+
+  /** Every frame in and out, with sequence number, clock time and direction. */
+  readonly frames$: Observable<FrameEvent>;
+  /** Session machine snapshots: the current one on subscribe, then every change. */
+  readonly state$: Observable<SessionSnapshot>;
+  /** Every journal entry as it happens (whether or not the journal is kept). */
+  readonly journal$: Observable<JournalEntry>;
+  /** Frames and events the session handled without failing: late responses, unknown ids... */
+  readonly diagnostics$: Observable<Diagnostic>;
+  /** Progress of every outgoing request that asked for it. */
+  readonly progress$: Observable<Progress & { requestId: RequestId; method: string }>;
+
+  constructor(role: SessionRole, options: SessionOptions & { instructions?: string }) {
+    this.role = role;
+    this.clock = options.clock ?? systemClock;
+    this.maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
+    this.enforceCapabilities = options.enforceCapabilities ?? true;
+    if (options.journal) {
+      this.journal = new Journal();
+      this.journal.role = role;
+      this.journal.startedAt = this.clock.now();
+    }
+    const supportedVersions = options.supportedVersions ?? [...SUPPORTED_REVISIONS];
+    for (const v of supportedVersions) {
+      if (!isSupportedRevision(v)) throw new Error(`Unsupported protocol revision "${v}"; this build speaks ${SUPPORTED_REVISIONS.join(', ')}`);
+    }
+    if (supportedVersions.length === 0) throw new Error('supportedVersions must name at least one revision');
+
+    this.registry = new RequestRegistry(
+      this.clock,
+      {
+        sendCancelled: (id, reason) => this.sendFrame({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } }),
+        timerFired: (name) => this.record({ kind: 'timer', name }),
+      },
+      options.timeout ?? DEFAULT_TIMEOUT,
+    );
+
+    this.actor = createActor(
+      sessionMachine.provide({
+        actions: {
+          sendInitialize: () => this.sendInitialize(),
+          sendInitialized: () => this.sendFrame({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+          answerInitialize: ({ context, event }) => {
+            if (event.type !== 'INITIALIZE_REQUEST') return;
+            const result: JsonObject = {
+              protocolVersion: context.protocolVersion,
+              capabilities: context.localCapabilities,
+              serverInfo: context.localInfo,
+            };
+            if (context.instructions !== undefined) result.instructions = context.instructions;
+            this.onNegotiated(context.protocolVersion!);
+            this.sendFrame({ jsonrpc: '2.0', id: (event as { id?: RequestId }).id ?? 0, result }, (event as { id?: RequestId }).id);
+          },
+          closeTransport: () => {
+            void this.transport?.close().catch(() => {});
+          },
+          releaseAll: () => this.releaseAll(),
+        },
+      }),
+      {
+        input: {
+          role,
+          supportedVersions,
+          localInfo: options.info,
+          localCapabilities: options.capabilities ?? {},
+          instructions: options.instructions,
+        },
+        clock: this.clock,
+      },
+    );
+    this.actor.subscribe((snapshot) => this.onSnapshot(snapshot));
+    this.actor.start();
+    this.state.next(this.actor.getSnapshot());
+
+    this.state$ = this.state.asObservable();
+    this.journal$ = this.journalSubject.asObservable();
+    this.diagnostics$ = this.diagnosticsSubject.asObservable();
+    this.progress$ = this.progressSubject.asObservable();
+    this.frames$ = new Observable<FrameEvent>((sub) => {
+      const s = this.journalSubject.subscribe((e) => {
+        if (e.kind === 'in') sub.next({ seq: e.seq, t: e.t, direction: 'in', frame: 'frame' in e ? e.frame : 'text' in e ? e.text : e });
+        else if (e.kind === 'out') sub.next({ seq: e.seq, t: e.t, direction: 'out', frame: e.frame });
+      });
+      return () => s.unsubscribe();
+    });
+
+    // Built-in methods every session answers.
+    this.requestHandlers.set('ping', () => ({}));
+  }
+
+  // ---------------------------------------------------------------- public state
+
+  /** The lifecycle phase (the session machine's state). */
+  get currentPhase(): SessionPhase {
+    return this.phase;
+  }
+  /** The negotiated protocol revision, once initialized. */
+  get protocolVersion(): string | undefined {
+    return this.revision;
+  }
+  /** What the peer declared during initialization. */
+  get peerCapabilities(): Record<string, unknown> | undefined {
+    return this.actor.getSnapshot().context.peerCapabilities;
+  }
+  /** The peer's name and version. */
+  get peerInfo(): PeerInfo | undefined {
+    return this.actor.getSnapshot().context.peerInfo;
+  }
+  /** What we declared. */
+  get localCapabilities(): Record<string, unknown> {
+    return this.actor.getSnapshot().context.localCapabilities;
+  }
+  /** Server instructions (the server's own, or what the server sent, on a client). */
+  get instructions(): string | undefined {
+    return this.actor.getSnapshot().context.instructions;
+  }
+  /** Number of our requests waiting for an answer. */
+  get pendingRequests(): number {
+    return this.registry.size;
+  }
+  /** The error the session failed with, if it failed. */
+  get error(): Error | undefined {
+    return this.failure;
+  }
+
+  // ---------------------------------------------------------------- handlers
+
+  /** Serve requests for `method`. Replaces any earlier handler. */
+  onRequest(method: string, handler: RequestHandler): this {
+    this.requestHandlers.set(method, handler);
+    return this;
+  }
+  /** Receive notifications for `method`. */
+  onNotification(method: string, handler: NotificationHandler): this {
+    this.notificationHandlers.set(method, handler);
+    return this;
+  }
+
+  // ---------------------------------------------------------------- connecting
+
+  /**
+   * Attach a transport and start it. A client then initializes and resolves once operating; a
+   * server resolves once the transport is open (see {@link whenOperating}).
+   */
+  async connect(transport: Transport): Promise<void> {
+    if (this.transport) throw new Error('This session is already connected; create a new one for another transport');
+    this.transport = transport;
+    this.subscriptions.push(
+      transport.state$.subscribe((s) => this.onTransportState(s)),
+      transport.inbound$
+        .pipe(
+          parseJson(this.maxFrameBytes),
+          journalTap((raw: RawFrame) => this.recordIn(raw)),
+          decode({ maxFrameBytes: this.maxFrameBytes, allowBatch: () => this.batchesAllowed }),
+        )
+        .subscribe({ next: (inbound) => this.dispatch(inbound) }),
+    );
+    await transport.start();
+    if (this.role === 'client') await this.whenOperating();
+  }
+
+  /** Resolves when the session is operating; rejects if it fails or closes first. */
+  whenOperating(): Promise<void> {
+    if (this.phase === 'operating') return Promise.resolve();
+    if (this.phase === 'failed' || this.phase === 'closed') {
+      return Promise.reject(this.failure ?? new ConnectionClosedError('The session closed before it was initialized'));
+    }
+    return new Promise((resolve, reject) => this.readyWaiters.push({ resolve, reject }));
+  }
+
+  /** Close the session: pending requests are rejected, the transport closed. */
+  async close(): Promise<void> {
+    if (this.phase === 'closed' || this.phase === 'failed') return;
+    this.record({ kind: 'call', op: 'close' });
+    const done = new Promise<void>((resolve) => this.doneWaiters.push(resolve));
+    if (!this.transport) {
+      this.actor.send({ type: 'TRANSPORT_CLOSED' });
+    } else {
+      this.actor.send({ type: 'CLOSE' });
+    }
+    await done;
+  }
+
+  // ---------------------------------------------------------------- sending
+
+  /**
+   * Send a request and wait for its result.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/basic#requests
+   */
+  request(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject> {
+    return this.startRequest(method, params, options, undefined, true);
+  }
+
+  /** Send a request and observe its progress as it comes. */
+  requestWithProgress(method: string, params?: JsonObject, options?: RequestOptions): RequestWithProgress {
+    const progress$ = new Subject<Progress>();
+    const result = this.startRequest(method, params, options, progress$, true);
+    return { result, progress$: progress$.asObservable() };
+  }
+
+  /** Send a notification. */
+  notify(method: string, params?: JsonObject): void {
+    this.check(method, 'notification');
+    this.record(params === undefined ? { kind: 'call', op: 'notify', method } : { kind: 'call', op: 'notify', method, params });
+    this.sendFrame(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params });
+  }
+
+  /** Ping the peer. @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/ping */
+  async ping(options?: RequestOptions): Promise<void> {
+    await this.request('ping', undefined, options);
+  }
+
+  /** @internal Used by handler contexts: a request that is not a user call (not journaled as one). */
+  startRequest(
+    method: string,
+    params: JsonObject | undefined,
+    options: RequestOptions | undefined,
+    progress$: Subject<Progress> | undefined,
+    userCall: boolean,
+    relatedRequestId?: RequestId,
+  ): Promise<JsonObject> {
+    try {
+      this.check(method, 'request');
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    const id = this.nextId++;
+    let token: ProgressToken | undefined;
+    const wantsProgress = options?.onprogress !== undefined || options?.resetTimeoutOnProgress === true || progress$ !== undefined;
+    const ownToken = (params?._meta as JsonObject | undefined)?.progressToken as ProgressToken | undefined;
+    if (ownToken !== undefined) {
+      if (this.registry.isTokenInUse(ownToken)) {
+        return Promise.reject(
+          new McpError(ErrorCode.InvalidParams, `Progress token ${JSON.stringify(ownToken)} is already used by a request in flight; tokens must be unique`),
+        );
+      }
+      token = ownToken;
+    } else if (wantsProgress) {
+      token = id;
+      params = { ...params, _meta: { ...(params?._meta as JsonObject | undefined), progressToken: token } };
+    }
+    if (progress$ !== undefined || this.progressSubject.observed) {
+      const subject = progress$ ?? new Subject<Progress>();
+      if (this.progressSubject.observed) {
+        subject.subscribe((p) => this.progressSubject.next({ ...p, requestId: id, method }));
+      }
+      progress$ = subject;
+    }
+    if (userCall) {
+      const recorded: JournalEntryInput = { kind: 'call', op: 'request', id, method };
+      if (params !== undefined) recorded.params = params;
+      if (options) {
+        const o: Record<string, unknown> = {};
+        if (options.timeout !== undefined) o.timeout = options.timeout;
+        if (options.maxTotalTimeout !== undefined) o.maxTotalTimeout = options.maxTotalTimeout;
+        if (options.resetTimeoutOnProgress !== undefined) o.resetTimeoutOnProgress = options.resetTimeoutOnProgress;
+        if (wantsProgress) o.progress = true;
+        recorded.options = o;
+      }
+      this.record(recorded);
+      if (options?.signal) {
+        options.signal.addEventListener('abort', () => {
+          if (this.registry.has(id)) this.record({ kind: 'call', op: 'abort', id, reason: String(options.signal!.reason ?? '') });
+        }, { once: true });
+      }
+    }
+    const promise = this.registry.register(id, method, options, token, progress$);
+    const frame: JsonRpcRequest = params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
+    try {
+      this.sendFrame(frame, relatedRequestId);
+    } catch (e) {
+      this.registry.closeOne(id, e as Error);
+    }
+    return promise;
+  }
+
+  /** @internal Replay support: abort our request `id` as a recorded user abort. */
+  abortRequest(id: RequestId, reason?: string): void {
+    this.registry.abort(id, reason);
+  }
+
+  // ---------------------------------------------------------------- internals: checks and sends
+
+  private check(method: string, kind: 'request' | 'notification'): void {
+    const verdict = outboundVerdict(this.role, this.phase, kind, method);
+    if (verdict === 'closed') {
+      throw new ConnectionClosedError(`Cannot send "${method}": the session is ${this.phase}`, this.failure);
+    }
+    if (verdict !== 'ok') throw new PhaseError(method, this.phase);
+    if (kind === 'request' && this.enforceCapabilities && this.phase === 'operating') {
+      const needed = this.capabilityFor(method);
+      if (needed && !hasCapability(this.peerCapabilities, needed)) {
+        throw new CapabilityError(method, needed.join('.'), this.role === 'client' ? 'server' : 'client');
+      }
+    }
+  }
+
+  /** The capability a request needs of its receiver, per negotiated revision; cached per method. */
+  private capabilityFor(method: string): string[] | undefined {
+    let needed = this.capabilityCache.get(method);
+    if (needed === undefined) {
+      const rev = this.revision !== undefined && isSupportedRevision(this.revision) ? this.revision : undefined;
+      needed = requiredCapability(method, rev) ?? null;
+      if (this.revision !== undefined) this.capabilityCache.set(method, needed);
+    }
+    return needed ?? undefined;
+  }
+
+  private sendFrame(frame: Frame, relatedRequestId?: RequestId): void {
+    const transport = this.transport;
+    if (!transport) throw new ConnectionClosedError('Not connected: call connect(transport) first');
+    this.record({ kind: 'out', frame });
+    const sent = relatedRequestId === undefined ? transport.send(frame) : transport.send(frame, { relatedRequestId });
+    if (sent && typeof (sent as Promise<void>).catch === 'function') {
+      (sent as Promise<void>).catch((e: unknown) => this.diagnose('ignored', `Sending a frame failed: ${(e as Error).message}`, frame));
+    }
+  }
+
+  private record(entry: JournalEntryInput): void {
+    if (!this.journal && !this.journalSubject.observed) return;
+    const stamped = { ...entry, seq: this.seq++, t: this.clock.now() } as JournalEntry;
+    this.journal?.push(stamped);
+    this.journalSubject.next(stamped);
+  }
+
+  private recordIn(raw: RawFrame): void {
+    if (!this.journal && !this.journalSubject.observed) return;
+    if (typeof raw === 'string') this.record({ kind: 'in', text: raw });
+    else if (raw instanceof OversizeFrame) this.record({ kind: 'in', oversize: { size: raw.size, limit: raw.limit } });
+    else this.record({ kind: 'in', frame: raw });
+  }
+
+  private diagnose(kind: Diagnostic['kind'], message: string, detail?: unknown): void {
+    if (kind !== 'handler-error' && kind !== 'invalid-frame') {
+      this.record({ kind: 'note', note: kind as never, detail });
+    }
+    if (this.diagnosticsSubject.observed) this.diagnosticsSubject.next({ kind, message, detail });
+  }
+
+  // ---------------------------------------------------------------- internals: lifecycle
+
+  private sendInitialize(): void {
+    const ctx = this.actor.getSnapshot().context;
+    const params: JsonObject = {
+      protocolVersion: ctx.supportedVersions[0],
+      capabilities: ctx.localCapabilities,
+      clientInfo: ctx.localInfo,
+    };
+    // Sent directly: the machine is mid-transition, and initialize is not a user call.
+    const id = this.nextId++;
+    const promise = this.registry.register(id, 'initialize', undefined, undefined);
+    this.sendFrame({ jsonrpc: '2.0', id, method: 'initialize', params });
+    promise.then(
+      (result) => {
+        const problem = checkInitializeResult(result);
+        if (problem) {
+          this.failure = new McpError(ErrorCode.InvalidRequest, `Invalid initialize result from the server: ${problem}`);
+          this.actor.send({ type: 'INITIALIZE_FAILED', error: toFailure(this.failure) });
+          return;
+        }
+        const typed = result as unknown as InitializeResultLike;
+        if (ctx.supportedVersions.includes(typed.protocolVersion)) this.onNegotiated(typed.protocolVersion);
+        this.actor.send({ type: 'INITIALIZE_RESULT', result: typed });
+      },
+      (error: Error) => {
+        if (this.phase !== 'initializing') return;
+        this.failure = error;
+        this.actor.send({ type: 'INITIALIZE_FAILED', error: toFailure(error) });
+      },
+    );
+  }
+
+  private onNegotiated(version: string): void {
+    this.revision = version;
+    this.batchesAllowed = isSupportedRevision(version) && allows(version, 'batches');
+    if (this.journal) this.journal.revision = version;
+  }
+
+  private onSnapshot(snapshot: SessionSnapshot): void {
+    const previous = this.phase;
+    this.phase = snapshot.value as SessionPhase;
+    if (this.phase === 'failed' && !this.failure) {
+      const err = snapshot.context.error;
+      if (err?.name === 'VersionMismatchError') {
+        const data = err.data as { supported: string[]; answered: string };
+        this.failure = new VersionMismatchError(data.supported, data.answered);
+      } else {
+        this.failure = this.transportError ?? new ConnectionClosedError(err?.message ?? 'Session failed');
+      }
+    }
+    this.state.next(snapshot);
+    if (previous !== this.phase) {
+      if (this.phase === 'operating') this.settleReady();
+      if (this.phase === 'closed' || this.phase === 'failed') {
+        this.settleReady();
+        for (const done of this.doneWaiters.splice(0)) done();
+        this.dispose();
+      }
+    }
+  }
+
+  private settleReady(): void {
+    const waiters = this.readyWaiters.splice(0);
+    for (const w of waiters) {
+      if (this.phase === 'operating') w.resolve();
+      else w.reject(this.failure ?? new ConnectionClosedError('The session closed before it was initialized'));
+    }
+  }
+
+  private onTransportState(state: TransportState): void {
+    this.record(state.error ? { kind: 'transport', phase: state.phase, error: state.error.message } : { kind: 'transport', phase: state.phase });
+    switch (state.phase) {
+      case 'open':
+        this.actor.send({ type: 'TRANSPORT_OPEN' });
+        break;
+      case 'closed':
+        this.actor.send({ type: 'TRANSPORT_CLOSED' });
+        break;
+      case 'failed': {
+        const error = state.error ?? new TransportError('Transport failed', state.details);
+        this.transportError = error;
+        this.actor.send({ type: 'TRANSPORT_CLOSED', error: toFailure(error) });
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  /** Entry of `closed` and `failed`: nothing stays waiting. */
+  private releaseAll(): void {
+    const cause = this.transportError ?? this.failure;
+    this.registry.closeAll(
+      cause
+        ? new ConnectionClosedError(`Connection closed: ${cause.message}`, cause)
+        : undefined,
+    );
+    for (const entry of this.incoming.values()) {
+      entry.cancelled = true;
+      entry.controller?.abort(new ConnectionClosedError('The session closed'));
+    }
+    this.incoming.clear();
+  }
+
+  private dispose(): void {
+    // Deferred: the final snapshot must reach state$ subscribers before streams complete.
+    queueMicrotask(() => {
+      for (const s of this.subscriptions.splice(0)) s.unsubscribe();
+      this.state.complete();
+      this.journalSubject.complete();
+      this.diagnosticsSubject.complete();
+      this.progressSubject.complete();
+    });
+  }
+
+  // ---------------------------------------------------------------- internals: inbound
+
+  private dispatch(inbound: Inbound): void {
+    if (inbound.kind === 'batch') {
+      this.dispatchBatch(inbound.items);
+      return;
+    }
+    const reply = this.handleSingle(inbound, false);
+    if (reply === undefined) return;
+    if (isPromise(reply)) {
+      reply.then((r) => {
+        if (r) this.reply(r);
+      });
+    } else {
+      this.reply(reply);
+    }
+  }
+
+  private reply(response: JsonRpcResponse): void {
+    if (this.phase === 'closed' || this.phase === 'failed' || this.phase === 'closing') return;
+    this.sendFrame(response, response.id ?? undefined);
+  }
+
+  /** A batch is answered by one batch of the responses to its requests (none: nothing sent). */
+  private dispatchBatch(items: SingleInbound[]): void {
+    const replies: (JsonRpcResponse | Promise<JsonRpcResponse | undefined>)[] = [];
+    for (const item of items) {
+      const r = this.handleSingle(item, true);
+      if (r !== undefined) replies.push(r);
+    }
+    if (replies.length === 0) return;
+    void Promise.all(replies).then((all) => {
+      const responses = all.filter((r): r is JsonRpcResponse => r !== undefined);
+      if (responses.length === 0) return;
+      if (this.phase === 'closed' || this.phase === 'failed' || this.phase === 'closing') return;
+      this.sendFrame(responses);
+    });
+  }
+
+  private handleSingle(
+    inbound: SingleInbound,
+    inBatch: boolean,
+  ): JsonRpcResponse | Promise<JsonRpcResponse | undefined> | undefined {
+    switch (inbound.kind) {
+      case 'response':
+        this.handleResponse(inbound.msg);
+        return undefined;
+      case 'notification':
+        this.handleNotification(inbound.msg);
+        return undefined;
+      case 'request':
+        return this.handleRequest(inbound.msg, inBatch);
+      case 'invalid':
+        this.diagnose('invalid-frame', inbound.error.message, inbound);
+        return inbound.respond ? { jsonrpc: '2.0', id: inbound.id, error: inbound.error } : undefined;
+    }
+  }
+
+  private handleResponse(msg: JsonRpcResponse): void {
+    if (msg.id === null) {
+      this.diagnose('unknown-response', `The peer answered an unreadable frame: ${(msg as JsonRpcErrorResponse).error.message}`, msg);
+      return;
+    }
+    const isError = 'error' in msg;
+    const outcome = this.registry.settle(msg.id, isError ? undefined : msg.result, isError ? msg.error : undefined);
+    if (outcome === 'late') this.diagnose('late-response', `Ignored a late response to request ${msg.id} (it had already ${this.registry.stateOf(msg.id)})`, msg);
+    else if (outcome === 'unknown') this.diagnose('unknown-response', `Ignored a response to unknown request id ${JSON.stringify(msg.id)}`, msg);
+  }
+
+  private handleNotification(msg: JsonRpcNotification): void {
+    const params = msg.params;
+    switch (msg.method) {
+      case 'notifications/cancelled': {
+        const id = params?.requestId as RequestId | undefined;
+        const entry = id === undefined ? undefined : this.incoming.get(id);
+        // Unknown or finished ids are ignored; `initialize` cannot be cancelled.
+        if (!entry || entry.method === 'initialize') {
+          this.diagnose('unknown-cancel', `Ignored a cancellation for ${entry ? 'initialize' : `unknown request id ${JSON.stringify(id)}`}`, msg);
+          return;
+        }
+        entry.cancelled = true;
+        entry.controller?.abort(params?.reason ?? 'Cancelled by the peer');
+        return;
+      }
+      case 'notifications/progress': {
+        const token = params?.progressToken as ProgressToken | undefined;
+        const progress: Progress = { progress: params?.progress as number };
+        if (params?.total !== undefined) progress.total = params.total as number;
+        if (params?.message !== undefined) progress.message = params.message as string;
+        if (token === undefined || !this.registry.progress(token, progress)) {
+          this.diagnose('unknown-progress', `Ignored progress for unknown token ${JSON.stringify(token)}`, msg);
+        }
+        return;
+      }
+      case 'notifications/initialized':
+        if (this.role === 'server' && this.phase === 'awaitingInitialized') this.actor.send({ type: 'INITIALIZED' });
+        else this.diagnose('ignored', `Ignored notifications/initialized in phase ${this.phase}`, msg);
+        return;
+      default: {
+        const handler = this.notificationHandlers.get(msg.method);
+        if (!handler) {
+          this.diagnose('ignored', `No handler for notification "${msg.method}"`, msg);
+          return;
+        }
+        try {
+          const r = handler(params, this);
+          if (isPromise(r)) r.catch((e: unknown) => this.diagnose('handler-error', `Notification handler for "${msg.method}" failed: ${(e as Error)?.message}`, e));
+        } catch (e) {
+          this.diagnose('handler-error', `Notification handler for "${msg.method}" failed: ${(e as Error)?.message}`, e);
+        }
+      }
+    }
+  }
+
+  private handleRequest(msg: JsonRpcRequest, inBatch: boolean): JsonRpcResponse | Promise<JsonRpcResponse | undefined> | undefined {
+    const { id, method } = msg;
+    if (this.incoming.has(id)) {
+      return errorResponse(id, ErrorCode.InvalidRequest, `Duplicate request id ${JSON.stringify(id)}: a request with this id is still in progress`);
+    }
+    if (method === 'initialize') return this.handleInitialize(msg, inBatch);
+    if (!inboundRequestAllowed(this.role, this.phase, method)) {
+      return errorResponse(id, ErrorCode.InvalidRequest, `Received "${method}" before initialize: the client must send initialize first`);
+    }
+    if (method.startsWith('notifications/')) {
+      return errorResponse(id, ErrorCode.InvalidRequest, `"${method}" is a notification and must be sent without an id`);
+    }
+    const handler = this.requestHandlers.get(method);
+    if (!handler) return errorResponse(id, ErrorCode.MethodNotFound, `Method not found: ${method}`);
+    const needed = this.capabilityFor(method);
+    if (needed && !hasCapability(this.localCapabilities, needed)) {
+      return errorResponse(
+        id,
+        ErrorCode.MethodNotFound,
+        `Method not found: "${method}" needs the "${needed.join('.')}" capability, which this ${this.role} did not declare`,
+      );
+    }
+    const state: Incoming = { method, controller: undefined, cancelled: false };
+    this.incoming.set(id, state);
+    let out: JsonObject | void | Promise<JsonObject | void>;
+    try {
+      out = handler(msg.params, new HandlerContext(this, msg, state));
+    } catch (e) {
+      this.incoming.delete(id);
+      return this.errorFrom(id, method, e);
+    }
+    if (isPromise(out)) {
+      return out.then(
+        (result) => this.finishIncoming(id, state, result),
+        (e: unknown) => {
+          this.incoming.delete(id);
+          return state.cancelled ? undefined : this.errorFrom(id, method, e);
+        },
+      );
+    }
+    return this.finishIncoming(id, state, out);
+  }
+
+  private finishIncoming(id: RequestId, state: Incoming, result: JsonObject | void): JsonRpcResponse | undefined {
+    if (this.incoming.get(id) === state) this.incoming.delete(id);
+    if (state.cancelled) {
+      // The peer cancelled: no response, as the cancellation utility says.
+      this.diagnose('suppressed-response', `Suppressed the response to cancelled request ${JSON.stringify(id)}`);
+      return undefined;
+    }
+    if (result === undefined || result === null) return { jsonrpc: '2.0', id, result: {} };
+    if (typeof result !== 'object' || Array.isArray(result)) {
+      return errorResponse(id, ErrorCode.InternalError, `The "${state.method}" handler returned ${Array.isArray(result) ? 'an array' : typeof result}; a result must be an object`);
+    }
+    return { jsonrpc: '2.0', id, result };
+  }
+
+  private errorFrom(id: RequestId, method: string, e: unknown): JsonRpcErrorResponse {
+    if (e instanceof McpError) return { jsonrpc: '2.0', id, error: e.toJSON() };
+    this.diagnose('handler-error', `The "${method}" handler threw: ${(e as Error)?.message ?? String(e)}`, e);
+    return errorResponse(id, ErrorCode.InternalError, (e as Error)?.message ?? 'Internal error');
+  }
+
+  private handleInitialize(msg: JsonRpcRequest, inBatch: boolean): JsonRpcResponse | undefined {
+    const { id } = msg;
+    if (this.role === 'client') return errorResponse(id, ErrorCode.MethodNotFound, 'Method not found: initialize (this side is a client)');
+    if (inBatch) return errorResponse(id, ErrorCode.InvalidRequest, 'initialize must not be part of a JSON-RPC batch');
+    if (this.phase !== 'awaitingInitialize') {
+      return errorResponse(id, ErrorCode.InvalidRequest, 'The session is already initialized; initialize may be sent only once per session');
+    }
+    const problem = checkInitializeParams(msg.params);
+    if (problem) return errorResponse(id, ErrorCode.InvalidParams, `Invalid initialize params: ${problem}`);
+    const params = msg.params as unknown as InitializeParamsLike;
+    this.actor.send({ type: 'INITIALIZE_REQUEST', params, id } as never);
+    return undefined;
+  }
+
+  /** @internal For handler contexts. */
+  progressFor(token: ProgressToken, progress: number, total: number | undefined, message: string | undefined, related: RequestId): void {
+    const params: JsonObject = { progressToken: token, progress };
+    if (total !== undefined) params.total = total;
+    if (message !== undefined && (this.revision === undefined || !isSupportedRevision(this.revision) || allows(this.revision, 'progressMessage'))) {
+      params.message = message;
+    }
+    this.notifyRelated('notifications/progress', params, related);
+  }
+
+  /** @internal A notification tied to an inbound request (for HTTP stream routing). */
+  notifyRelated(method: string, params: JsonObject | undefined, related: RequestId): void {
+    this.check(method, 'notification');
+    this.sendFrame(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params }, related);
+  }
+}
+
+class HandlerContext implements RequestHandlerContext {
+  readonly requestId: RequestId;
+  readonly method: string;
+  readonly meta: JsonObject | undefined;
+  private lastProgress = -Infinity;
+
+  constructor(
+    readonly session: Session,
+    msg: JsonRpcRequest,
+    private readonly state: Incoming,
+  ) {
+    this.requestId = msg.id;
+    this.method = msg.method;
+    this.meta = msg.params?._meta as JsonObject | undefined;
+  }
+
+  get signal(): AbortSignal {
+    // Created on first use: most handlers never look at it.
+    if (!this.state.controller) {
+      this.state.controller = new AbortController();
+      if (this.state.cancelled) this.state.controller.abort('Cancelled by the peer');
+    }
+    return this.state.controller.signal;
+  }
+
+  sendProgress(progress: number, total?: number, message?: string): void {
+    const token = this.meta?.progressToken as ProgressToken | undefined;
+    if (token === undefined || this.state.cancelled) return;
+    if (!(progress > this.lastProgress)) {
+      throw new Error(`Progress must increase with each notification: got ${progress} after ${this.lastProgress}`);
+    }
+    this.lastProgress = progress;
+    this.session.progressFor(token, progress, total, message, this.requestId);
+  }
+
+  sendNotification(method: string, params?: JsonObject): void {
+    this.session.notifyRelated(method, params, this.requestId);
+  }
+
+  sendRequest(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject> {
+    const opts = options?.signal ? options : { ...options, signal: this.signal };
+    return this.session.startRequest(method, params, opts, undefined, false, this.requestId);
+  }
+}
+
+function errorResponse(id: RequestId, code: number, message: string, data?: unknown): JsonRpcErrorResponse {
+  return data === undefined ? { jsonrpc: '2.0', id, error: { code, message } } : { jsonrpc: '2.0', id, error: { code, message, data } };
+}
+
+function isPromise<T>(v: unknown): v is Promise<T> {
+  return v !== null && typeof v === 'object' && typeof (v as Promise<T>).then === 'function';
+}
+
+function toFailure(e: Error): SessionFailure {
+  const f: SessionFailure = { name: e.name, message: e.message };
+  if (e instanceof McpError && e.data !== undefined) f.data = e.data;
+  if (e instanceof TransportError && e.details !== undefined) f.data = e.details;
+  return f;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+function checkInitializeParams(p: JsonObject | undefined): string | undefined {
+  if (!p) return 'params are required';
+  if (typeof p.protocolVersion !== 'string') return '"protocolVersion" must be a string';
+  if (!isObject(p.capabilities)) return '"capabilities" must be an object';
+  if (!isObject(p.clientInfo)) return '"clientInfo" must be an object';
+  if (typeof p.clientInfo.name !== 'string') return '"clientInfo.name" must be a string';
+  if (typeof p.clientInfo.version !== 'string') return '"clientInfo.version" must be a string';
+  return undefined;
+}
+
+function checkInitializeResult(r: JsonObject): string | undefined {
+  if (typeof r.protocolVersion !== 'string') return '"protocolVersion" must be a string';
+  if (!isObject(r.capabilities)) return '"capabilities" must be an object';
+  if (!isObject(r.serverInfo)) return '"serverInfo" must be an object';
+  return undefined;
+}
