@@ -40,6 +40,14 @@ export type ChildProcessEvent =
   | { type: 'EXITED'; code: number | null; signal: string | null }
   | { type: 'CLOSE' };
 
+/**
+ * Lifecycle of a spawned server process: `starting` → `running` → `closing` (`stdinClosed`, after
+ * `closeTimeout` → `terminating` (SIGTERM), after `termTimeout` → `killing` (SIGKILL)) → `exited`;
+ * or `crashed` when it exits on its own or cannot be spawned. Provide the I/O actions
+ * (`spawnProcess`, `closeStdin`, `sendSigterm`, `sendSigkill`) with `.provide({ actions })`.
+ *
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#stdio
+ */
 export const childProcessMachine = setup({
   types: {
     context: {} as ChildProcessContext,

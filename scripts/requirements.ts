@@ -95,7 +95,7 @@ export function keywordsOf(text: string): { keyword: string; index: number }[] {
 /** Inline markdown to plain text; code spans keep their backticks. */
 export function cleanInline(text: string): string {
   const spans: string[] = [];
-  let s = text.replace(/`[^`]*`/g, (m) => `\u0000${spans.push(m) - 1}\u0000`);
+  let s = text.replace(/`[^`]*`/g, (m) => `\ue000${spans.push(m) - 1}\ue001`);
   s = s
     .replace(/!\[[^\]]*\]\([^)]*\)/g, '')
     .replace(/\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)/g, '$1')
@@ -111,7 +111,7 @@ export function cleanInline(text: string): string {
     .replace(/\u00a0/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
-  return s.replace(/\u0000(\d+)\u0000/g, (_m, i: string) => spans[Number(i)]);
+  return s.replace(/\ue000(\d+)\ue001/g, (_m, i: string) => spans[Number(i)]);
 }
 
 const ABBREVIATIONS = /(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|Sec|No|Fig)\.)$/i;
@@ -688,25 +688,13 @@ function nextNumber(existing: Requirement[], prefix: string): number {
 export function merge(previous: Requirement[], extracted: Extracted[]): Requirement[] {
   const result: Requirement[] = [];
   const unmatched = new Set(previous);
-  const byKey = new Map(previous.map((r) => [`${r.file}\u0000${r.sentence}`, r]));
   const assigned = new Map<Extracted, Requirement>();
-  // 1. same file, same sentence
-  for (const e of extracted) {
-    const old = byKey.get(`${e.file}\u0000${e.sentence}`);
-    if (old && unmatched.has(old)) {
-      unmatched.delete(old);
-      assigned.set(e, old);
-    }
-  }
-  // 2. same file, near-identical sentence (the extractor or the text changed a little)
-  for (const e of extracted) {
-    if (assigned.has(e)) continue;
+  const claim = (e: Extracted, candidates: (old: Requirement) => number) => {
     let best: Requirement | undefined;
-    let bestScore = SAME_AS_THRESHOLD;
+    let bestScore = 0;
     for (const old of unmatched) {
-      if (old.file !== e.file) continue;
-      const score = similarity(old.sentence, e.sentence);
-      if (score >= bestScore) {
+      const score = candidates(old);
+      if (score > bestScore) {
         best = old;
         bestScore = score;
       }
@@ -715,6 +703,22 @@ export function merge(previous: Requirement[], extracted: Extracted[]): Requirem
       unmatched.delete(best);
       assigned.set(e, best);
     }
+  };
+  // 1. same file, section and sentence; 2. same file and sentence, same area (the headings changed)
+  for (const e of extracted) claim(e, (old) => Number(old.file === e.file && old.section === e.section && old.sentence === e.sentence));
+  for (const e of extracted) {
+    if (assigned.has(e)) continue;
+    claim(e, (old) => Number(old.file === e.file && old.sentence === e.sentence && old.area === areaOf(e.areaPath)));
+  }
+  // 3. same file and area, near-identical sentence (the extractor or the text changed a little)
+  for (const e of extracted) {
+    if (assigned.has(e)) continue;
+    const area = areaOf(e.areaPath);
+    claim(e, (old) => {
+      if (old.file !== e.file || old.area !== area) return 0;
+      const score = similarity(old.sentence, e.sentence);
+      return score >= SAME_AS_THRESHOLD ? score + (old.section === e.section ? 0.01 : 0) : 0;
+    });
   }
   // 3. new ids, newest revision first, in text order
   const all = [...previous];
@@ -896,7 +900,15 @@ export function unknownTags(data: Requirement[], tags: Tag[]): Tag[] {
 // ---------------------------------------------------------------------------------------------
 // rendering
 
-const cell = (s: string) => s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/\s+/g, ' ').trim();
+/** Text for a table cell: pipes escaped, `<` escaped outside code spans (inside them it shows as is). */
+const cell = (s: string) =>
+  s
+    .split(/(`[^`]*`)/)
+    .map((part) => (part.startsWith('`') ? part : part.replace(/</g, '&lt;')))
+    .join('')
+    .replace(/\|/g, '\\|')
+    .replace(/\s+/g, ' ')
+    .trim();
 const isMust = (k: string) => MUST_LEVEL.has(k);
 
 export function render(data: Requirement[], tags: Tag[]): string {
@@ -989,7 +1001,7 @@ export function render(data: Requirement[], tags: Tag[]): string {
     for (const p of primaries.filter((x) => x.area === a)) {
       const sources = members
         .get(p.id)!
-        .map((r) => `\`${r.file}\` § ${cell(r.section)}${r === p ? '' : ` (${r.id})`}`)
+        .map((r) => `\`${r.file}:${r.line}\` § ${cell(r.section)}${r === p ? '' : ` (${r.id})`}`)
         .join('<br>');
       const cov = coveredBy.get(p.id);
       const by = cov?.length ? cov.map((t) => `\`${t.file}\`: ${cell(t.title)}`).join('<br>') : 'not yet';

@@ -51,10 +51,6 @@ export class HotInbound<T> {
     this.ended = true;
     if (this.buffer === null) this.subject.complete();
   }
-
-  get completed(): boolean {
-    return this.ended;
-  }
 }
 
 /**

@@ -211,7 +211,7 @@ class StdioClient implements StdioClientTransport {
     if (stderr) {
       guardErrors(stderr);
       // Always read, subscribers or not: a child blocked on a full stderr pipe stops answering.
-      if (0) fromReadable(stderr)
+      fromReadable(stderr)
         .pipe(ndjsonSplit({ maxLineBytes: STDERR_MAX_LINE_BYTES }))
         .subscribe({ next: (line) => this.onStderrLine(line), error: () => {} });
     }

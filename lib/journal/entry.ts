@@ -15,8 +15,19 @@ export interface JournalHeader {
   role: 'client' | 'server';
   /** The negotiated revision, when the session got that far. */
   revision?: string;
-  /** Clock time of the first entry's reference point. */
+  /** Clock time when the session was created. */
   startedAt: number;
+  /** The options the session was created with that shape its frames (for replay). */
+  session?: RecordedSessionOptions;
+}
+
+export interface RecordedSessionOptions {
+  info: { name: string; version: string; [key: string]: unknown };
+  capabilities: Record<string, unknown>;
+  supportedVersions: string[];
+  instructions?: string;
+  timeout?: number;
+  maxFrameBytes?: number;
 }
 
 interface Stamp {

@@ -1,17 +1,19 @@
 /**
  * An in-memory journal with a versioned JSONL form: a header line, then one entry per line.
  */
-import { JOURNAL_FORMAT, JOURNAL_VERSION, type JournalEntry, type JournalHeader } from './entry.js';
+import { JOURNAL_FORMAT, JOURNAL_VERSION, type JournalEntry, type JournalHeader, type RecordedSessionOptions } from './entry.js';
 
 export class Journal {
   readonly entries: JournalEntry[] = [];
   role: 'client' | 'server' = 'client';
   revision: string | undefined;
   startedAt = 0;
+  session: RecordedSessionOptions | undefined;
 
   get header(): JournalHeader {
     const h: JournalHeader = { format: JOURNAL_FORMAT, version: JOURNAL_VERSION, role: this.role, startedAt: this.startedAt };
     if (this.revision !== undefined) h.revision = this.revision;
+    if (this.session !== undefined) h.session = this.session;
     return h;
   }
 
@@ -39,12 +41,13 @@ export class Journal {
     j.role = header.role === 'server' ? 'server' : 'client';
     j.revision = header.revision;
     j.startedAt = header.startedAt ?? 0;
+    j.session = header.session;
     for (let i = 1; i < lines.length; i++) {
       let e: JournalEntry;
       try {
         e = JSON.parse(lines[i]!) as JournalEntry;
       } catch (err) {
-        throw new Error(`Journal line ${i + 1} is not JSON: ${(err as Error).message}`);
+        throw new Error(`Journal line ${i + 1} is not JSON: ${(err as Error).message}`, { cause: err });
       }
       if (typeof e.seq !== 'number' || typeof e.t !== 'number' || typeof e.kind !== 'string') {
         throw new Error(`Journal line ${i + 1} lacks seq, t or kind`);

@@ -7,18 +7,28 @@
 import { allows, isAtLeast, type Feature, type Revision } from './revisions.js';
 import type { McpMethod, NotificationMethod, RequestMethod } from './schema/messages.js';
 
-/** Request (expects a response) or notification (does not). */
+/**
+ * Request (expects a response) or notification (does not).
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic#messages
+ */
 export type MethodKind = 'request' | 'notification';
 
-/** One side of a session. */
+/**
+ * One side of a session.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#capability-negotiation
+ */
 export type Party = 'client' | 'server';
 
-/** Who may send a method. */
+/**
+ * Who may send a method.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#capability-negotiation
+ */
 export type MethodSender = Party | 'both';
 
 /**
  * A capability a method needs, as a path into a capabilities object
  * (`['resources', 'subscribe']` means `capabilities.resources.subscribe`).
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#capability-negotiation
  */
 export type CapabilityRequirement = {
   /**
@@ -35,7 +45,10 @@ export type CapabilityRequirement = {
   feature?: Feature;
 };
 
-/** One row of the method table. */
+/**
+ * One row of the method table.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#capability-negotiation
+ */
 export type MethodInfo = {
   method: McpMethod;
   kind: MethodKind;
@@ -165,10 +178,16 @@ const TABLE: { readonly [M in McpMethod]: Row } = {
   },
 };
 
-/** Every method this runtime knows, in table order. */
+/**
+ * Every method this runtime knows, in table order.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/schema
+ */
 export const METHODS = Object.keys(TABLE) as McpMethod[];
 
-/** True when `method` is a method of the table (any revision). */
+/**
+ * True when `method` is a method of the table (any revision).
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/schema
+ */
 export function isKnownMethod(method: string): method is McpMethod {
   return Object.prototype.hasOwnProperty.call(TABLE, method);
 }
@@ -202,6 +221,7 @@ export function requiredCapability(method: string, revision?: Revision): string[
  * Whether `capabilities` declares the capability at `path`. A key counts when present with
  * any value other than `undefined`, `null` or `false` (so `{}` and `true` count). The empty
  * path asks whether a capabilities object exists at all.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#capability-negotiation
  */
 export function hasCapability(capabilities: object | undefined, path: readonly string[]): boolean {
   let node: unknown = capabilities;
@@ -220,6 +240,7 @@ export function hasCapability(capabilities: object | undefined, path: readonly s
  * Whether the declared capabilities let `sender` send `method`: looks up the requirement
  * in the receiver's or the sender's capabilities as the table says. Methods without a
  * requirement are always permitted here (phase and revision are checked elsewhere).
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#capability-negotiation
  */
 export function capabilitiesPermit(
   method: string,
@@ -236,13 +257,17 @@ export function capabilitiesPermit(
 
 /**
  * Whether `party` may send `method` at all (ignoring capabilities).
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/schema
  */
 export function maySend(method: string, party: Party): boolean {
   const info = isKnownMethod(method) ? TABLE[method] : undefined;
   return info !== undefined && (info.sender === 'both' || info.sender === party);
 }
 
-/** Whether `method` exists in `revision`. */
+/**
+ * Whether `method` exists in `revision`.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/schema
+ */
 export function isMethodInRevision(method: string, revision: Revision): boolean {
   return isKnownMethod(method) && isAtLeast(revision, TABLE[method].since);
 }
@@ -256,12 +281,18 @@ export function isNotificationMethod(method: string): boolean {
   return method.startsWith('notifications/');
 }
 
-/** Narrows a known method to a request method. */
+/**
+ * Narrows a known method to a request method.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic#messages
+ */
 export function isRequestMethod(method: string): method is RequestMethod {
   return isKnownMethod(method) && TABLE[method].kind === 'request';
 }
 
-/** Narrows a known method to a notification method of the table. */
+/**
+ * Narrows a known method to a notification method of the table.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic#notifications
+ */
 export function isKnownNotificationMethod(method: string): method is NotificationMethod {
   return isKnownMethod(method) && TABLE[method].kind === 'notification';
 }

@@ -17,13 +17,22 @@
  */
 export const SUPPORTED_REVISIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
 
-/** A protocol revision this runtime supports. */
+/**
+ * A protocol revision this runtime supports.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#version-negotiation
+ */
 export type Revision = (typeof SUPPORTED_REVISIONS)[number];
 
-/** The newest supported revision: what a client puts in `initialize`. */
+/**
+ * The newest supported revision: what a client puts in `initialize`.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#version-negotiation
+ */
 export const LATEST_REVISION: Revision = SUPPORTED_REVISIONS[0];
 
-/** The oldest supported revision. */
+/**
+ * The oldest supported revision.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#version-negotiation
+ */
 export const OLDEST_REVISION: Revision = SUPPORTED_REVISIONS[SUPPORTED_REVISIONS.length - 1];
 
 /**
@@ -33,7 +42,10 @@ export const OLDEST_REVISION: Revision = SUPPORTED_REVISIONS[SUPPORTED_REVISIONS
  */
 export const REVISION_WITHOUT_VERSION_HEADER: Revision = '2025-03-26';
 
-/** True when `v` is one of {@link SUPPORTED_REVISIONS} (exact string match). */
+/**
+ * True when `v` is one of {@link SUPPORTED_REVISIONS} (exact string match).
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#version-negotiation
+ */
 export function isSupportedRevision(v: unknown): v is Revision {
   return typeof v === 'string' && (SUPPORTED_REVISIONS as readonly string[]).includes(v);
 }
@@ -46,6 +58,7 @@ const F = false;
 /**
  * Feature × revision. Each row says, for each revision, whether the protocol text (or its
  * schema) of that revision has the feature.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/changelog
  */
 export const REVISION_FEATURES = {
   // ── Transports and wire format ──────────────────────────────────────────────────────
@@ -144,10 +157,16 @@ export const REVISION_FEATURES = {
   samplingContentArrays: { '2024-11-05': F, '2025-03-26': F, '2025-06-18': F, '2025-11-25': T },
 } as const satisfies Record<string, Readonly<Record<Revision, boolean>>>;
 
-/** A row of {@link REVISION_FEATURES}. */
+/**
+ * A row of {@link REVISION_FEATURES}.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/changelog
+ */
 export type Feature = keyof typeof REVISION_FEATURES;
 
-/** Every feature name, in table order. */
+/**
+ * Every feature name, in table order.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/changelog
+ */
 export const FEATURES = Object.keys(REVISION_FEATURES) as Feature[];
 
 /**
@@ -158,7 +177,10 @@ export function allows(revision: Revision, feature: Feature): boolean {
   return REVISION_FEATURES[feature][revision];
 }
 
-/** Every feature of `revision` as one flat object (handy to hand to a machine's context). */
+/**
+ * Every feature of `revision` as one flat object (handy to hand to a machine's context).
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/changelog
+ */
 export function featuresOf(revision: Revision): Record<Feature, boolean> {
   const out = {} as Record<Feature, boolean>;
   for (const f of FEATURES) out[f] = REVISION_FEATURES[f][revision];
@@ -168,6 +190,7 @@ export function featuresOf(revision: Revision): Record<Feature, boolean> {
 /**
  * Whether `revision` is `baseline` or newer. Used by the method table's "first appeared in"
  * column; everything else asks {@link allows}.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#version-negotiation
  */
 export function isAtLeast(revision: Revision, baseline: Revision): boolean {
   // SUPPORTED_REVISIONS is latest first, so a smaller index is newer.

@@ -9,7 +9,9 @@ import type { Clock } from '../clock.js';
 import { ConnectionClosedError, McpError, RequestCancelledError, RequestTimeoutError } from '../errors.js';
 import type { JsonObject, JsonRpcErrorObject, RequestId } from '../jsonrpc/message.js';
 
-export type ProgressToken = string | number;
+import type { ProgressToken } from '../protocol/schema/base.js';
+
+export type { ProgressToken };
 
 /** One `notifications/progress` as the caller sees it. */
 export interface Progress {
@@ -49,9 +51,8 @@ interface Live {
   id: RequestId;
   method: string;
   state: LiveRequestState;
-  startedAt: number;
-  idleStartedAt: number;
   timeout: number;
+  totalTimeout: number | undefined;
   resetOnProgress: boolean;
   idleTimer: unknown;
   totalTimer: unknown;
@@ -113,15 +114,13 @@ export class RequestRegistry {
     progress$?: Subject<Progress>,
   ): Promise<JsonObject> {
     return new Promise<JsonObject>((resolve, reject) => {
-      const now = this.clock.now();
       const timeout = options?.timeout ?? this.defaultTimeout;
       const entry: Live = {
         id,
         method,
         state: 'pending',
-        startedAt: now,
-        idleStartedAt: now,
         timeout,
+        totalTimeout: options?.maxTotalTimeout,
         resetOnProgress: options?.resetTimeoutOnProgress ?? false,
         idleTimer: undefined,
         totalTimer: undefined,
@@ -214,7 +213,6 @@ export class RequestRegistry {
   }
 
   private startIdleTimer(entry: Live): void {
-    entry.idleStartedAt = this.clock.now();
     const name = `request:${entry.id}:idle`;
     entry.idleTimer = this.clock.setTimeout(() => this.onTimeout(entry, 'idle', name), entry.timeout, name);
   }
@@ -223,10 +221,12 @@ export class RequestRegistry {
   private onTimeout(entry: Live, kind: 'idle' | 'total', name: string): void {
     if (this.live.get(entry.id) !== entry) return;
     this.effects.timerFired(name);
-    const elapsed = this.clock.now() - (kind === 'idle' ? entry.idleStartedAt : entry.startedAt);
+    // The configured limit, not the measured delay: timer lag must not change what goes on the
+    // wire, or a replay on a simulated clock could not reproduce the cancellation's reason.
+    const limit = kind === 'idle' ? entry.timeout : entry.totalTimeout!;
     this.exit(entry, 'timedOut');
-    const error = new RequestTimeoutError(entry.method, elapsed, kind);
-    if (entry.method !== 'initialize') this.effects.sendCancelled(entry.id, error.message);
+    const error = new RequestTimeoutError(entry.method, limit, kind);
+    if (entry.method !== 'initialize') this.effects.sendCancelled(entry.id, `Timed out after ${limit} ms`);
     entry.reject(error);
   }
 

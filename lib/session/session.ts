@@ -69,6 +69,12 @@ export interface SessionOptions {
   timeout?: number;
   /** Largest accepted inbound frame in bytes. Default 4 MiB. */
   maxFrameBytes?: number;
+  /**
+   * Ping the peer every `interval` ms while operating; a ping that fails (no answer within
+   * `timeout`, default the interval) is treated as a lost connection and fails the session.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/ping#implementation-considerations
+   */
+  keepAlive?: { interval: number; timeout?: number };
   /** Keep a journal of this session (see {@link Session.journal}). Default false. */
   journal?: boolean;
   /**
@@ -90,7 +96,16 @@ export interface FrameEvent {
 
 /** Something the session noticed and handled without failing (ignored frames, late answers...). */
 export interface Diagnostic {
-  kind: 'late-response' | 'unknown-response' | 'unknown-progress' | 'unknown-cancel' | 'suppressed-response' | 'handler-error' | 'invalid-frame' | 'ignored';
+  kind:
+    | 'late-response'
+    | 'unknown-response'
+    | 'unknown-progress'
+    | 'unknown-cancel'
+    | 'suppressed-response'
+    | 'handler-error'
+    | 'invalid-frame'
+    | 'ping-failed'
+    | 'ignored';
   message: string;
   detail?: unknown;
 }
@@ -129,6 +144,12 @@ interface Incoming {
   method: string;
   controller: AbortController | undefined;
   cancelled: boolean;
+  /** The response went out (or was suppressed): no more progress for this request. */
+  done: boolean;
+  /** Progress was sent for this request. */
+  progressed: boolean;
+  /** Why the peer cancelled, for a signal created after the fact. */
+  cancelReason?: unknown;
 }
 
 const DEFAULT_TIMEOUT = 60_000;
@@ -161,6 +182,8 @@ export class Session {
   private failure: Error | undefined;
   private transportError: Error | undefined;
   private readyWaiters: { resolve: () => void; reject: (e: Error) => void }[] = [];
+  private readonly keepAlive: { interval: number; timeout: number } | undefined;
+  private keepAliveTimer: unknown;
   private doneWaiters: (() => void)[] = [];
 
   /** Every frame in and out, with sequence number, clock time and direction. */
@@ -179,12 +202,23 @@ export class Session {
     this.clock = options.clock ?? systemClock;
     this.maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
     this.enforceCapabilities = options.enforceCapabilities ?? true;
+    if (options.keepAlive) {
+      this.keepAlive = { interval: options.keepAlive.interval, timeout: options.keepAlive.timeout ?? options.keepAlive.interval };
+    }
+    const supportedVersions = options.supportedVersions ?? [...SUPPORTED_REVISIONS];
     if (options.journal) {
       this.journal = new Journal();
       this.journal.role = role;
       this.journal.startedAt = this.clock.now();
+      this.journal.session = {
+        info: options.info,
+        capabilities: options.capabilities ?? {},
+        supportedVersions,
+        ...(options.instructions !== undefined && { instructions: options.instructions }),
+        ...(options.timeout !== undefined && { timeout: options.timeout }),
+        ...(options.maxFrameBytes !== undefined && { maxFrameBytes: options.maxFrameBytes }),
+      };
     }
-    const supportedVersions = options.supportedVersions ?? [...SUPPORTED_REVISIONS];
     for (const v of supportedVersions) {
       if (!isSupportedRevision(v)) throw new Error(`Unsupported protocol revision "${v}"; this build speaks ${SUPPORTED_REVISIONS.join(', ')}`);
     }
@@ -554,7 +588,10 @@ export class Session {
     }
     this.state.next(snapshot);
     if (previous !== this.phase) {
-      if (this.phase === 'operating') this.settleReady();
+      if (this.phase === 'operating') {
+        this.settleReady();
+        this.scheduleKeepAlive();
+      }
       if (this.phase === 'closed' || this.phase === 'failed') {
         this.settleReady();
         for (const done of this.doneWaiters.splice(0)) done();
@@ -591,8 +628,33 @@ export class Session {
     }
   }
 
+  private scheduleKeepAlive(): void {
+    const ka = this.keepAlive;
+    if (!ka) return;
+    this.keepAliveTimer = this.clock.setTimeout(
+      () => {
+        this.keepAliveTimer = undefined;
+        if (this.phase !== 'operating') return;
+        this.record({ kind: 'timer', name: 'keepalive' });
+        this.startRequest('ping', undefined, { timeout: ka.timeout }, undefined, false).then(
+          () => this.scheduleKeepAlive(),
+          (error: Error) => {
+            if (this.phase !== 'operating') return;
+            // A ping that goes unanswered means the connection is gone, whatever the transport says.
+            this.diagnose('ping-failed', `Keep-alive ping failed: ${error.message}`, error);
+            this.transportError = new ConnectionClosedError(`The peer stopped answering pings (${error.message})`, error);
+            this.actor.send({ type: 'TRANSPORT_CLOSED', error: toFailure(this.transportError) });
+          },
+        );
+      },
+      ka.interval,
+      'keepalive',
+    );
+  }
+
   /** Entry of `closed` and `failed`: nothing stays waiting. */
   private releaseAll(): void {
+    if (this.keepAliveTimer !== undefined) this.clock.clearTimeout(this.keepAliveTimer);
     const cause = this.transportError ?? this.failure;
     this.registry.closeAll(
       cause
@@ -601,7 +663,8 @@ export class Session {
     );
     for (const entry of this.incoming.values()) {
       entry.cancelled = true;
-      entry.controller?.abort(new ConnectionClosedError('The session closed'));
+      entry.cancelReason = new ConnectionClosedError('The session closed');
+      entry.controller?.abort(entry.cancelReason);
     }
     this.incoming.clear();
   }
@@ -671,6 +734,9 @@ export class Session {
         return this.handleRequest(inbound.msg, inBatch);
       case 'invalid':
         this.diagnose('invalid-frame', inbound.error.message, inbound);
+        // A client does not answer unparseable text: a server that prints junk on stdout would
+        // otherwise get an error back for every line of it.
+        if (this.role === 'client' && inbound.error.code === ErrorCode.ParseError) return undefined;
         return inbound.respond ? { jsonrpc: '2.0', id: inbound.id, error: inbound.error } : undefined;
     }
   }
@@ -698,7 +764,8 @@ export class Session {
           return;
         }
         entry.cancelled = true;
-        entry.controller?.abort(params?.reason ?? 'Cancelled by the peer');
+        entry.cancelReason = params?.reason ?? 'Cancelled by the peer';
+        entry.controller?.abort(entry.cancelReason);
         return;
       }
       case 'notifications/progress': {
@@ -753,7 +820,7 @@ export class Session {
         `Method not found: "${method}" needs the "${needed.join('.')}" capability, which this ${this.role} did not declare`,
       );
     }
-    const state: Incoming = { method, controller: undefined, cancelled: false };
+    const state: Incoming = { method, controller: undefined, cancelled: false, done: false, progressed: false };
     this.incoming.set(id, state);
     let out: JsonObject | void | Promise<JsonObject | void>;
     try {
@@ -764,17 +831,19 @@ export class Session {
     }
     if (isPromise(out)) {
       return out.then(
-        (result) => this.finishIncoming(id, state, result),
+        (result) => afterProgress(state, this.finishIncoming(id, state, result)),
         (e: unknown) => {
+          state.done = true;
           this.incoming.delete(id);
           return state.cancelled ? undefined : this.errorFrom(id, method, e);
         },
       );
     }
-    return this.finishIncoming(id, state, out);
+    return afterProgress(state, this.finishIncoming(id, state, out));
   }
 
   private finishIncoming(id: RequestId, state: Incoming, result: JsonObject | void): JsonRpcResponse | undefined {
+    state.done = true;
     if (this.incoming.get(id) === state) this.incoming.delete(id);
     if (state.cancelled) {
       // The peer cancelled: no response, as the cancellation utility says.
@@ -845,18 +914,20 @@ class HandlerContext implements RequestHandlerContext {
     // Created on first use: most handlers never look at it.
     if (!this.state.controller) {
       this.state.controller = new AbortController();
-      if (this.state.cancelled) this.state.controller.abort('Cancelled by the peer');
+      if (this.state.cancelled) this.state.controller.abort(this.state.cancelReason ?? 'Cancelled');
     }
     return this.state.controller.signal;
   }
 
   sendProgress(progress: number, total?: number, message?: string): void {
     const token = this.meta?.progressToken as ProgressToken | undefined;
-    if (token === undefined || this.state.cancelled) return;
+    // Progress stops once the request is answered or cancelled.
+    if (token === undefined || this.state.cancelled || this.state.done) return;
     if (!(progress > this.lastProgress)) {
       throw new Error(`Progress must increase with each notification: got ${progress} after ${this.lastProgress}`);
     }
     this.lastProgress = progress;
+    this.state.progressed = true;
     this.session.progressFor(token, progress, total, message, this.requestId);
   }
 
@@ -868,6 +939,19 @@ class HandlerContext implements RequestHandlerContext {
     const opts = options?.signal ? options : { ...options, signal: this.signal };
     return this.session.startRequest(method, params, opts, undefined, false, this.requestId);
   }
+}
+
+/**
+ * A response that follows progress goes out one event-loop turn later. The official SDK's
+ * client handles notifications a microtask after responses, so when the last progress and the
+ * response arrive in one read it drops that progress; a separate write avoids the race.
+ */
+function afterProgress(
+  state: Incoming,
+  response: JsonRpcResponse | undefined,
+): JsonRpcResponse | Promise<JsonRpcResponse | undefined> | undefined {
+  if (!state.progressed || response === undefined) return response;
+  return new Promise((resolve) => setImmediate(() => resolve(response)));
 }
 
 function errorResponse(id: RequestId, code: number, message: string, data?: unknown): JsonRpcErrorResponse {

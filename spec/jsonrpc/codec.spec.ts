@@ -192,7 +192,7 @@ describe('jsonrpc/codec', () => {
   });
 
   describe('invalid responses (never answered)', () => {
-    it('rejects a response with both result and error', () => {
+    it('[BASE-007] [BASE-008] rejects a response with both result and error', () => {
       expectInvalid(
         decodeText('{"jsonrpc":"2.0","id":2,"result":{},"error":{"code":1,"message":"m"}}', single),
         ErrorCode.InvalidRequest,

@@ -18,7 +18,7 @@ async function pair(clientOpts: object = {}, serverOpts: object = {}) {
 }
 
 describe('lifecycle', () => {
-  it('initializes: client offers the latest revision, both sides know each other', async () => {
+  it('[LIFE-001] [LIFE-002] [LIFE-003] [LIFE-004] [LIFE-005] [LIFE-010] [BASE-001] initializes: client offers the latest revision, both sides know each other', async () => {
     const { client, session } = await pair();
     expect(client.protocolVersion).to.equal('2025-11-25');
     expect(session.protocolVersion).to.equal('2025-11-25');
@@ -31,7 +31,7 @@ describe('lifecycle', () => {
     expect(session.currentPhase).to.equal('operating');
   });
 
-  it('sends initialize, then after the result notifications/initialized, in that order', async () => {
+  it('[LIFE-006] sends initialize, then after the result notifications/initialized, in that order', async () => {
     const { client } = await pair();
     const frames = client.journal!.entries.filter((e) => e.kind === 'in' || e.kind === 'out') as any[];
     expect(frames.map((e) => `${e.kind}:${e.frame.method ?? 'result'}`)).to.deep.equal([
@@ -44,7 +44,7 @@ describe('lifecycle', () => {
   });
 
   for (const rev of REVISIONS) {
-    it(`negotiates ${rev} when that is what the client speaks`, async () => {
+    it(`[LIFE-009] [LIFE-011] [LIFE-016] [LIFE-043] [LIFE-106] negotiates ${rev} when that is what the client speaks`, async () => {
       const { client, session } = await pair({ supportedVersions: [rev] });
       expect(client.protocolVersion).to.equal(rev);
       expect(session.protocolVersion).to.equal(rev);
@@ -52,7 +52,7 @@ describe('lifecycle', () => {
     });
   }
 
-  it('server answers its latest revision when the requested one is unknown', async () => {
+  it('[LIFE-012] [LIFE-013] server answers its latest revision when the requested one is unknown', async () => {
     const peer = new RawPeer();
     const server = new Server({ info: SERVER_INFO, supportedVersions: ['2025-06-18', '2025-03-26'] });
     await server.connect(peer.transport);
@@ -61,7 +61,7 @@ describe('lifecycle', () => {
     expect(res.result.protocolVersion).to.equal('2025-06-18');
   });
 
-  it('client disconnects with an error naming both sides when it cannot speak the answer', async () => {
+  it('[LIFE-014] [LIFE-025] client disconnects with an error naming both sides when it cannot speak the answer', async () => {
     const [a, b] = createMemoryPair();
     const server = new Server({ info: SERVER_INFO, supportedVersions: ['2024-11-05'] });
     await server.connect(a);
@@ -76,7 +76,7 @@ describe('lifecycle', () => {
     expect(states.at(-1)).to.equal('closed');
   });
 
-  it('client sends only ping before the initialize result', async () => {
+  it('[LIFE-007] client sends only ping before the initialize result', async () => {
     const peer = new RawPeer();
     const client = new Client({ info: CLIENT_INFO });
     const connecting = client.connect(peer.transport);
@@ -93,7 +93,7 @@ describe('lifecycle', () => {
     expect(peer.received.filter((f) => f.method === 'tools/list')).to.have.length(0);
   });
 
-  it('server sends only ping and logging before initialized', async () => {
+  it('[LIFE-008] server sends only ping and logging before initialized', async () => {
     const peer = new RawPeer();
     const server = new Server({ info: SERVER_INFO, capabilities: { logging: {} } });
     const session = await server.connect(peer.transport);
@@ -146,7 +146,7 @@ describe('lifecycle', () => {
     expect(session.currentPhase).to.equal('awaitingInitialize');
   });
 
-  it('a request for a capability the peer did not declare fails fast on the sender', async () => {
+  it('[LIFE-017] [LIFE-044] [LIFE-026] a request for a capability the peer did not declare fails fast on the sender', async () => {
     const { client } = await pair({}, { capabilities: {} });
     const before = client.journal!.entries.length;
     const err = await client.request('tools/list').then(() => null, (e) => e);
@@ -155,7 +155,7 @@ describe('lifecycle', () => {
     expect(client.journal!.entries.slice(before).filter((e) => e.kind === 'out')).to.have.length(0);
   });
 
-  it('an incoming request for a capability we did not declare gets -32601', async () => {
+  it('[LIFE-017] an incoming request for a capability we did not declare gets -32601', async () => {
     const { client } = await pair({ enforceCapabilities: false }, { capabilities: {} });
     const err = await client.request('resources/list').then(() => null, (e) => e);
     expect(err.code).to.equal(-32601);
@@ -197,7 +197,7 @@ describe('batches', () => {
     return peer;
   }
 
-  it('answers a batch with a batch when 2025-03-26 is negotiated', async () => {
+  it('[BASE-045] answers a batch with a batch when 2025-03-26 is negotiated', async () => {
     const peer = await rawServer('2025-03-26');
     peer.send([
       { jsonrpc: '2.0', id: 'a', method: 'ping' },

@@ -9,7 +9,7 @@ describe('streams/ndjsonEncode', () => {
     expect(toNdjsonLine({ jsonrpc: '2.0', method: 'a' })).to.equal('{"jsonrpc":"2.0","method":"a"}\n');
   });
 
-  it('keeps newlines and U+2028 inside strings off the wire', () => {
+  it('[STDIO-001] [STDIO-003] keeps newlines and U+2028 inside strings off the wire', () => {
     const line = toNdjsonLine({ jsonrpc: '2.0', id: 1, result: { s: 'a\nb\u2028c' } });
     expect(line.indexOf('\n')).to.equal(line.length - 1);
   });

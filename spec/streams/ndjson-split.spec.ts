@@ -57,7 +57,7 @@ describe('streams/ndjsonSplit', () => {
     expect(await run(['a\rb\r', '\nc\r\n'])).to.deep.equal(['a\rb', 'c']);
   });
 
-  it('reassembles "é" and an emoji split byte by byte', async () => {
+  it('[TRAN-001] reassembles "é" and an emoji split byte by byte', async () => {
     const line = '{"s":"é😀ü"}';
     expect(await run(chunked(utf8(`${line}\n${line}\n`), 1))).to.deep.equal([line, line]);
   });

@@ -45,7 +45,7 @@ describe('childProcessMachine', () => {
     expect(s.context.signal).to.equal(null);
   });
 
-  it('escalates close: stdin, then SIGTERM after closeTimeout, then SIGKILL after termTimeout', () => {
+  it('[LIFE-018] [LIFE-019] [LIFE-020] [LIFE-104] escalates close: stdin, then SIGTERM after closeTimeout, then SIGKILL after termTimeout', () => {
     const { io, clock, actor } = setupActor();
     actor.send({ type: 'SPAWNED', pid: 1 });
     actor.send({ type: 'CLOSE' });

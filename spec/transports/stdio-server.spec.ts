@@ -5,15 +5,9 @@ import { lastValueFrom, toArray } from 'rxjs';
 import { TransportError } from '../../lib/errors.js';
 import type { JsonRpcNotification } from '../../lib/jsonrpc/message.js';
 import { createStdioServerTransport } from '../../streams/stdio-server.js';
-import { OversizeFrame, type RawFrame, type TransportState } from '../../streams/transport.js';
+import { OversizeFrame } from '../../streams/transport.js';
 
 const note = (n: number): JsonRpcNotification => ({ jsonrpc: '2.0', method: 'n', params: { n } });
-
-function lastState(t: { state$: { subscribe(f: (s: TransportState) => void): unknown } }): TransportState {
-  let last!: TransportState;
-  t.state$.subscribe((s) => (last = s));
-  return last;
-}
 
 function pipes() {
   const stdin = new PassThrough();
@@ -95,26 +89,29 @@ describe('stdio server transport', () => {
     expect(() => t.send(note(1))).to.throw(TransportError, /connecting/);
   });
 
-  it('sends console.log to stderr while open, and restores it on close', async () => {
+  it('[STDIO-002] sends console.log to stderr while open, and restores it on close', async () => {
     const { stdin, stdout, output } = pipes();
     const originalLog = console.log;
     const t = createStdioServerTransport({ stdin, stdout });
     await t.start();
-    const err = sinon.stub(process.stderr, 'write').returns(true);
-    const out = sinon.stub(process.stdout, 'write').returns(true);
     try {
-      console.log('stray %s', 'output');
-      console.info('info');
-      console.debug('debug');
+      const err = sinon.stub(process.stderr, 'write').returns(true);
+      const out = sinon.stub(process.stdout, 'write').returns(true);
+      try {
+        console.log('stray %s', 'output');
+        console.info('info');
+        console.debug('debug');
+      } finally {
+        err.restore();
+        out.restore();
+      }
+      expect(out.called).to.equal(false);
+      const onErr = err.getCalls().map((c) => String(c.args[0])).join('');
+      expect(onErr).to.equal('stray output\ninfo\ndebug\n');
+      expect(output()).to.equal('');
     } finally {
-      err.restore();
-      out.restore();
+      await t.close();
     }
-    expect(out.called).to.equal(false);
-    const onErr = err.getCalls().map((c) => String(c.args[0])).join('');
-    expect(onErr).to.equal('stray output\ninfo\ndebug\n');
-    expect(output()).to.equal('');
-    await t.close();
     expect(console.log).to.equal(originalLog);
   });
 

@@ -89,7 +89,10 @@ export type Result = {
   _meta?: Meta;
 };
 
-/** A success that carries nothing (ping, subscribe, setLevel, …). */
+/**
+ * A success that carries nothing (ping, subscribe, setLevel, …).
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic#responses
+ */
 export type EmptyResult = Result;
 
 /**
@@ -110,7 +113,10 @@ export type PaginatedResult = Result & {
   nextCursor?: Cursor;
 };
 
-/** Who a message or piece of content is from or for. */
+/**
+ * Who a message or piece of content is from or for.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic
+ */
 export type Role = 'user' | 'assistant';
 
 /**
@@ -146,7 +152,10 @@ export type Icon = {
   theme?: 'light' | 'dark';
 };
 
-/** Mixin for objects that may carry icons. */
+/**
+ * Mixin for objects that may carry icons.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic#icons
+ */
 export type Icons = {
   /** @since 2025-11-25 */
   icons?: Icon[];

@@ -24,6 +24,7 @@ export type ResourceTemplateReference = {
 /**
  * The 2024-11-05 and 2025-03-26 schemas' name for {@link ResourceTemplateReference}.
  * @deprecated Use `ResourceTemplateReference`; same wire shape.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/completion#reference-types
  */
 export type ResourceReference = ResourceTemplateReference;
 

@@ -58,12 +58,18 @@ export type ResourceContents = {
   _meta?: Meta;
 };
 
-/** Contents that are text. */
+/**
+ * Contents that are text.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/server/resources#resource-contents
+ */
 export type TextResourceContents = ResourceContents & {
   text: string;
 };
 
-/** Contents that are binary, base64-encoded. */
+/**
+ * Contents that are binary, base64-encoded.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/server/resources#resource-contents
+ */
 export type BlobResourceContents = ResourceContents & {
   blob: string;
 };
@@ -138,6 +144,7 @@ export type SamplingMessageContentBlock =
 /**
  * The tool-result / prompt content blocks each revision defines. Agrees with the
  * `audioContent` and `resourceLinks` rows of the revision table.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool-result
  */
 export type ContentBlockByRevision = {
   '2024-11-05': TextContent | ImageContent | EmbeddedResource;
@@ -146,12 +153,16 @@ export type ContentBlockByRevision = {
   '2025-11-25': ContentBlock;
 };
 
-/** A content block as revision `R` defines it. */
+/**
+ * A content block as revision `R` defines it.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool-result
+ */
 export type ContentBlockIn<R extends Revision> = ContentBlockByRevision[R];
 
 /**
  * The sampling-message content blocks each revision defines. Agrees with the
  * `audioContent` and `samplingTools` rows of the revision table.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/client/sampling#messages
  */
 export type SamplingContentByRevision = {
   '2024-11-05': TextContent | ImageContent;
@@ -160,5 +171,8 @@ export type SamplingContentByRevision = {
   '2025-11-25': SamplingMessageContentBlock;
 };
 
-/** A sampling content block as revision `R` defines it. */
+/**
+ * A sampling content block as revision `R` defines it.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/client/sampling#messages
+ */
 export type SamplingContentIn<R extends Revision> = SamplingContentByRevision[R];

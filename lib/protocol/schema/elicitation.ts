@@ -22,7 +22,10 @@ export type StringSchema = {
   default?: string;
 };
 
-/** A number field; `integer` accepts whole numbers only. */
+/**
+ * A number field; `integer` accepts whole numbers only.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation#requested-schema
+ */
 export type NumberSchema = {
   type: 'number' | 'integer';
   title?: string;
@@ -33,7 +36,10 @@ export type NumberSchema = {
   default?: number;
 };
 
-/** A yes/no field. */
+/**
+ * A yes/no field.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation#requested-schema
+ */
 export type BooleanSchema = {
   type: 'boolean';
   title?: string;
@@ -54,7 +60,10 @@ export type UntitledSingleSelectEnumSchema = {
   default?: string;
 };
 
-/** A value with a display label. */
+/**
+ * A value with a display label.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation#requested-schema
+ */
 export type TitledEnumOption = {
   const: string;
   title: string;
@@ -63,6 +72,7 @@ export type TitledEnumOption = {
 /**
  * Pick one of labelled values.
  * @since 2025-11-25
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation#requested-schema
  */
 export type TitledSingleSelectEnumSchema = {
   type: 'string';
@@ -72,12 +82,16 @@ export type TitledSingleSelectEnumSchema = {
   default?: string;
 };
 
-/** Pick one. */
+/**
+ * Pick one.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation#requested-schema
+ */
 export type SingleSelectEnumSchema = UntitledSingleSelectEnumSchema | TitledSingleSelectEnumSchema;
 
 /**
  * Pick several of plain values.
  * @since 2025-11-25
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation#requested-schema
  */
 export type UntitledMultiSelectEnumSchema = {
   type: 'array';
@@ -95,6 +109,7 @@ export type UntitledMultiSelectEnumSchema = {
 /**
  * Pick several of labelled values.
  * @since 2025-11-25
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation#requested-schema
  */
 export type TitledMultiSelectEnumSchema = {
   type: 'array';
@@ -108,12 +123,16 @@ export type TitledMultiSelectEnumSchema = {
   default?: string[];
 };
 
-/** Pick several. */
+/**
+ * Pick several.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation#requested-schema
+ */
 export type MultiSelectEnumSchema = UntitledMultiSelectEnumSchema | TitledMultiSelectEnumSchema;
 
 /**
  * The 2025-06-18 enum: values plus non-standard `enumNames` labels.
  * @deprecated From 2025-11-25 use {@link TitledSingleSelectEnumSchema}.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation#requested-schema
  */
 export type LegacyTitledEnumSchema = {
   type: 'string';
@@ -125,10 +144,16 @@ export type LegacyTitledEnumSchema = {
   default?: string;
 };
 
-/** Any enum field. Only `LegacyTitledEnumSchema` (and its untitled form) exist in 2025-06-18. */
+/**
+ * Any enum field. Only `LegacyTitledEnumSchema` (and its untitled form) exist in 2025-06-18.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation#requested-schema
+ */
 export type EnumSchema = SingleSelectEnumSchema | MultiSelectEnumSchema | LegacyTitledEnumSchema;
 
-/** One field of a form: flat, primitive, no nesting. */
+/**
+ * One field of a form: flat, primitive, no nesting.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation#requested-schema
+ */
 export type PrimitiveSchemaDefinition = StringSchema | NumberSchema | BooleanSchema | EnumSchema;
 
 /**
@@ -174,7 +199,10 @@ export type ElicitRequestURLParams = TaskAugmentedRequestParams & {
   url: string;
 };
 
-/** Params of `elicitation/create`, either mode. */
+/**
+ * Params of `elicitation/create`, either mode.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation#elicitation-requests
+ */
 export type ElicitRequestParams = ElicitRequestFormParams | ElicitRequestURLParams;
 
 /**
@@ -201,13 +229,16 @@ export type ElicitAction = 'accept' | 'decline' | 'cancel';
 export type ElicitResult = Result & {
   action: ElicitAction;
   /**
-   * The form's values; only with `accept` in form mode. `string[]` (multi-select)
-   * @since 2025-11-25.
+   * The form's values; only with `accept` in form mode. `string[]` values (multi-select)
+   * are new in 2025-11-25.
    */
   content?: { [name: string]: string | number | boolean | string[] };
 };
 
-/** Params of `notifications/elicitation/complete`. */
+/**
+ * Params of `notifications/elicitation/complete`.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation#completion-notifications-for-url-mode-elicitation
+ */
 export type ElicitationCompleteNotificationParams = NotificationParams & {
   elicitationId: string;
 };

@@ -15,6 +15,7 @@ import type {
 /**
  * Non-standard capabilities, keyed by name. The set of capabilities is open; anything not
  * in the spec belongs here.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#capability-negotiation
  */
 export type ExperimentalCapabilities = { [name: string]: object };
 

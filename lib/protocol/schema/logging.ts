@@ -21,10 +21,16 @@ export const LOGGING_LEVELS = [
   'emergency',
 ] as const;
 
-/** A log level. */
+/**
+ * A log level.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/logging#log-levels
+ */
 export type LoggingLevel = (typeof LOGGING_LEVELS)[number];
 
-/** Params of `logging/setLevel`. */
+/**
+ * Params of `logging/setLevel`.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/logging#setting-log-level
+ */
 export type SetLevelRequestParams = RequestParams & {
   /** Send messages at this level and more severe ones. */
   level: LoggingLevel;
@@ -39,7 +45,10 @@ export type SetLevelRequest = {
   params: SetLevelRequestParams;
 };
 
-/** Params of `notifications/message`. */
+/**
+ * Params of `notifications/message`.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/logging#log-message-notifications
+ */
 export type LoggingMessageNotificationParams = NotificationParams & {
   level: LoggingLevel;
   /** Which logger spoke. */

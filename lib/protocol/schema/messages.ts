@@ -81,7 +81,10 @@ import type {
   ToolListChangedNotification,
 } from './tools.js';
 
-/** Requests a client sends. */
+/**
+ * Requests a client sends.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/schema
+ */
 export type ClientRequest =
   | PingRequest
   | InitializeRequest
@@ -101,7 +104,10 @@ export type ClientRequest =
   | ListTasksRequest
   | CancelTaskRequest;
 
-/** Notifications a client sends. */
+/**
+ * Notifications a client sends.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/schema
+ */
 export type ClientNotification =
   | CancelledNotification
   | ProgressNotification
@@ -109,7 +115,10 @@ export type ClientNotification =
   | RootsListChangedNotification
   | TaskStatusNotification;
 
-/** Results a client sends back. */
+/**
+ * Results a client sends back.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/schema
+ */
 export type ClientResult =
   | EmptyResult
   | CreateMessageResult
@@ -120,7 +129,10 @@ export type ClientResult =
   | ListTasksResult
   | CancelTaskResult;
 
-/** Requests a server sends. */
+/**
+ * Requests a server sends.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/schema
+ */
 export type ServerRequest =
   | PingRequest
   | CreateMessageRequest
@@ -131,7 +143,10 @@ export type ServerRequest =
   | ListTasksRequest
   | CancelTaskRequest;
 
-/** Notifications a server sends. */
+/**
+ * Notifications a server sends.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/schema
+ */
 export type ServerNotification =
   | CancelledNotification
   | ProgressNotification
@@ -143,7 +158,10 @@ export type ServerNotification =
   | ElicitationCompleteNotification
   | TaskStatusNotification;
 
-/** Results a server sends back. */
+/**
+ * Results a server sends back.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/schema
+ */
 export type ServerResult =
   | EmptyResult
   | InitializeResult
@@ -163,6 +181,7 @@ export type ServerResult =
 /**
  * Params and result of every request method. Requests run as tasks (params with `task`)
  * answer with `CreateTaskResult` instead of the result named here.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/schema
  */
 export type RequestMap = {
   ping: { params: RequestParams | undefined; result: EmptyResult };
@@ -190,7 +209,10 @@ export type RequestMap = {
   'tasks/cancel': { params: TaskIdParams; result: CancelTaskResult };
 };
 
-/** Params of every notification method (`undefined` where params may be omitted). */
+/**
+ * Params of every notification method (`undefined` where params may be omitted).
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/schema
+ */
 export type NotificationMap = {
   'notifications/initialized': NotificationParams | undefined;
   'notifications/cancelled': CancelledNotificationParams;
@@ -205,21 +227,45 @@ export type NotificationMap = {
   'notifications/tasks/status': TaskStatusNotificationParams;
 };
 
-/** A request method name. */
+/**
+ * A request method name.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/schema
+ */
 export type RequestMethod = keyof RequestMap;
-/** A notification method name. */
+/**
+ * A notification method name.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/schema
+ */
 export type NotificationMethod = keyof NotificationMap;
-/** Any MCP method name. */
+/**
+ * Any MCP method name.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/schema
+ */
 export type McpMethod = RequestMethod | NotificationMethod;
 
-/** Params of request method `M`. */
+/**
+ * Params of request method `M`.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/schema
+ */
 export type ParamsOf<M extends RequestMethod> = RequestMap[M]['params'];
-/** Result of request method `M`. */
+/**
+ * Result of request method `M`.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/schema
+ */
 export type ResultOf<M extends RequestMethod> = RequestMap[M]['result'];
-/** Params of notification method `M`. */
+/**
+ * Params of notification method `M`.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/schema
+ */
 export type NotificationParamsOf<M extends NotificationMethod> = NotificationMap[M];
 
-/** Any request, either direction. */
+/**
+ * Any request, either direction.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/schema
+ */
 export type McpRequest = ClientRequest | ServerRequest;
-/** Any notification, either direction. */
+/**
+ * Any notification, either direction.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/schema
+ */
 export type McpNotification = ClientNotification | ServerNotification;

@@ -54,12 +54,18 @@ export type ListPromptsRequest = {
   params?: PaginatedRequestParams;
 };
 
-/** Answer to `prompts/list`. */
+/**
+ * Answer to `prompts/list`.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/server/prompts#listing-prompts
+ */
 export type ListPromptsResult = PaginatedResult & {
   prompts: Prompt[];
 };
 
-/** Params of `prompts/get`. */
+/**
+ * Params of `prompts/get`.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/server/prompts#getting-a-prompt
+ */
 export type GetPromptRequestParams = RequestParams & {
   name: string;
   /** Template arguments; values are strings. */
@@ -75,7 +81,10 @@ export type GetPromptRequest = {
   params: GetPromptRequestParams;
 };
 
-/** Answer to `prompts/get`. */
+/**
+ * Answer to `prompts/get`.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/server/prompts#getting-a-prompt
+ */
 export type GetPromptResult = Result & {
   description?: string;
   messages: PromptMessage[];

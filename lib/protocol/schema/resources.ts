@@ -55,7 +55,10 @@ export type ListResourcesRequest = {
   params?: PaginatedRequestParams;
 };
 
-/** Answer to `resources/list`. */
+/**
+ * Answer to `resources/list`.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/server/resources#listing-resources
+ */
 export type ListResourcesResult = PaginatedResult & {
   resources: Resource[];
 };
@@ -69,17 +72,26 @@ export type ListResourceTemplatesRequest = {
   params?: PaginatedRequestParams;
 };
 
-/** Answer to `resources/templates/list`. */
+/**
+ * Answer to `resources/templates/list`.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/server/resources#resource-templates
+ */
 export type ListResourceTemplatesResult = PaginatedResult & {
   resourceTemplates: ResourceTemplate[];
 };
 
-/** Params naming one resource by URI (read, subscribe, unsubscribe). */
+/**
+ * Params naming one resource by URI (read, subscribe, unsubscribe).
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/server/resources#reading-resources
+ */
 export type ResourceRequestParams = RequestParams & {
   uri: string;
 };
 
-/** Params of `resources/read`. */
+/**
+ * Params of `resources/read`.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/server/resources#reading-resources
+ */
 export type ReadResourceRequestParams = ResourceRequestParams;
 
 /**
@@ -91,12 +103,18 @@ export type ReadResourceRequest = {
   params: ReadResourceRequestParams;
 };
 
-/** Answer to `resources/read`: one resource may yield several contents (sub-resources). */
+/**
+ * Answer to `resources/read`: one resource may yield several contents (sub-resources).
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/server/resources#reading-resources
+ */
 export type ReadResourceResult = Result & {
   contents: (TextResourceContents | BlobResourceContents)[];
 };
 
-/** Params of `resources/subscribe`. */
+/**
+ * Params of `resources/subscribe`.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/server/resources#subscriptions
+ */
 export type SubscribeRequestParams = ResourceRequestParams;
 
 /**
@@ -108,7 +126,10 @@ export type SubscribeRequest = {
   params: SubscribeRequestParams;
 };
 
-/** Params of `resources/unsubscribe`. */
+/**
+ * Params of `resources/unsubscribe`.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/server/resources#subscriptions
+ */
 export type UnsubscribeRequestParams = ResourceRequestParams;
 
 /**
@@ -120,7 +141,10 @@ export type UnsubscribeRequest = {
   params: UnsubscribeRequestParams;
 };
 
-/** Params of `notifications/resources/updated`. */
+/**
+ * Params of `notifications/resources/updated`.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/server/resources#subscriptions
+ */
 export type ResourceUpdatedNotificationParams = NotificationParams & {
   /** May be a sub-resource of the subscribed URI. */
   uri: string;

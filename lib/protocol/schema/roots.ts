@@ -24,7 +24,10 @@ export type ListRootsRequest = {
   params?: RequestParams;
 };
 
-/** Answer to `roots/list`. */
+/**
+ * Answer to `roots/list`.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/client/roots#listing-roots
+ */
 export type ListRootsResult = Result & {
   roots: Root[];
 };

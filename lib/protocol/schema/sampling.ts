@@ -13,7 +13,7 @@ import type { Tool } from './tools.js';
  */
 export type SamplingMessage = {
   role: Role;
-  /** A single block; an array of blocks @since 2025-11-25. */
+  /** One block, or (from 2025-11-25) an array of blocks. */
   content: SamplingMessageContentBlock | SamplingMessageContentBlock[];
   /** @since 2025-11-25 */
   _meta?: Meta;
@@ -51,6 +51,7 @@ export type ToolChoice = {
 /**
  * Context from MCP servers to include. `thisServer` and `allServers` are soft-deprecated and,
  * from 2025-11-25, only for clients that declare `sampling.context`.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/client/sampling#creating-messages
  */
 export type IncludeContext = 'none' | 'thisServer' | 'allServers';
 
@@ -91,7 +92,10 @@ export type CreateMessageRequest = {
   params: CreateMessageRequestParams;
 };
 
-/** Why sampling stopped: the standard values, or a provider's own. */
+/**
+ * Why sampling stopped: the standard values, or a provider's own.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/client/sampling#creating-messages
+ */
 export type StopReason = 'endTurn' | 'stopSequence' | 'maxTokens' | 'toolUse' | (string & {});
 
 /**
@@ -101,6 +105,6 @@ export type StopReason = 'endTurn' | 'stopSequence' | 'maxTokens' | 'toolUse' | 
 export type CreateMessageResult = Result &
   SamplingMessage & {
     model: string;
-    /** `toolUse` @since 2025-11-25. */
+    /** The standard value `toolUse` is new in 2025-11-25. */
     stopReason?: StopReason;
   };

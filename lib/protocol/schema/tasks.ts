@@ -19,7 +19,11 @@ export const RELATED_TASK_META_KEY = 'io.modelcontextprotocol/related-task';
  */
 export const TASK_STATUSES = ['working', 'input_required', 'completed', 'failed', 'cancelled'] as const;
 
-/** A task state. @since 2025-11-25 */
+/**
+ * A task state.
+ * @since 2025-11-25
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#task-status
+ */
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 
 /**
@@ -35,6 +39,7 @@ export type TaskMetadata = {
 /**
  * Value at `_meta["io.modelcontextprotocol/related-task"]`.
  * @since 2025-11-25
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#related-task-metadata
  */
 export type RelatedTaskMetadata = {
   taskId: string;
@@ -60,26 +65,45 @@ export type Task = {
   pollInterval?: number;
 };
 
-/** Immediate answer to a task-augmented request. @since 2025-11-25 */
+/**
+ * Immediate answer to a task-augmented request.
+ * @since 2025-11-25
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#creating-tasks
+ */
 export type CreateTaskResult = Result & {
   task: Task;
 };
 
-/** Params naming one task. */
+/**
+ * Params naming one task.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#getting-tasks
+ */
 export type TaskIdParams = RequestParams & {
   taskId: string;
 };
 
-/** Polls a task's state. @since 2025-11-25 */
+/**
+ * Polls a task's state.
+ * @since 2025-11-25
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#getting-tasks
+ */
 export type GetTaskRequest = {
   method: 'tasks/get';
   params: TaskIdParams;
 };
 
-/** Answer to `tasks/get`. @since 2025-11-25 */
+/**
+ * Answer to `tasks/get`.
+ * @since 2025-11-25
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#getting-tasks
+ */
 export type GetTaskResult = Result & Task;
 
-/** Fetches a finished task's result (waits if not finished). @since 2025-11-25 */
+/**
+ * Fetches a finished task's result (waits if not finished).
+ * @since 2025-11-25
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#retrieving-task-results
+ */
 export type GetTaskPayloadRequest = {
   method: 'tasks/result';
   params: TaskIdParams;
@@ -88,30 +112,51 @@ export type GetTaskPayloadRequest = {
 /**
  * Answer to `tasks/result`: the original request's result type (e.g. `CallToolResult`).
  * @since 2025-11-25
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#retrieving-task-results
  */
 export type GetTaskPayloadResult = Result & { [key: string]: unknown };
 
-/** Cancels a task. @since 2025-11-25 */
+/**
+ * Cancels a task.
+ * @since 2025-11-25
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#cancelling-tasks
+ */
 export type CancelTaskRequest = {
   method: 'tasks/cancel';
   params: TaskIdParams;
 };
 
-/** Answer to `tasks/cancel`. @since 2025-11-25 */
+/**
+ * Answer to `tasks/cancel`.
+ * @since 2025-11-25
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#cancelling-tasks
+ */
 export type CancelTaskResult = Result & Task;
 
-/** Lists tasks, a page at a time. @since 2025-11-25 */
+/**
+ * Lists tasks, a page at a time.
+ * @since 2025-11-25
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#listing-tasks
+ */
 export type ListTasksRequest = {
   method: 'tasks/list';
   params?: PaginatedRequestParams;
 };
 
-/** Answer to `tasks/list`. @since 2025-11-25 */
+/**
+ * Answer to `tasks/list`.
+ * @since 2025-11-25
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#listing-tasks
+ */
 export type ListTasksResult = PaginatedResult & {
   tasks: Task[];
 };
 
-/** Params of `notifications/tasks/status`. @since 2025-11-25 */
+/**
+ * Params of `notifications/tasks/status`.
+ * @since 2025-11-25
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#task-status-notification
+ */
 export type TaskStatusNotificationParams = NotificationParams & Task;
 
 /**

@@ -90,7 +90,10 @@ export type ListToolsRequest = {
   params?: PaginatedRequestParams;
 };
 
-/** Answer to `tools/list`. */
+/**
+ * Answer to `tools/list`.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools#listing-tools
+ */
 export type ListToolsResult = PaginatedResult & {
   tools: Tool[];
 };

@@ -1,0 +1,223 @@
+/**
+ * One driver per (implementation, transport): it connects a client to an echo server and
+ * makes one `tools/call` per `call()`. In-memory drivers run the server in this process;
+ * stdio drivers spawn it with `process.execPath`.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as SdkStdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Client } from '../lib/client.js';
+import { createMemoryPair } from '../streams/memory.js';
+import { createStdioClientTransport } from '../streams/stdio-client.js';
+import { CLIENT_INFO, TEXT, TOOL, serverPath, type ImplName, type TransportName } from './common.js';
+import { bareAnswer, bareRequest, lineSplitter } from './echo/bare.js';
+import { createOursServer } from './echo/ours.js';
+import { createSdkMcpServer, createSdkServer } from './echo/sdk.js';
+
+export interface Driver {
+  readonly label: string;
+  /** The stdio server's process id (for its CPU time). */
+  readonly serverPid?: number;
+  /** One echo call; resolves with the echoed text. */
+  call(): Promise<string>;
+  close(): Promise<void>;
+}
+
+const PARAMS = { name: TOOL, arguments: { text: TEXT } };
+
+// ------------------------------------------------------------------ ours
+
+function oursDriver(label: string, client: Client, close: () => Promise<void>, serverPid?: number): Driver {
+  return {
+    label,
+    serverPid,
+    call: () => client.request('tools/call', PARAMS).then(textOf),
+    close,
+  };
+}
+
+async function oursMemory(serialize: boolean): Promise<Driver> {
+  const [c, s] = createMemoryPair({ serialize });
+  const server = createOursServer();
+  await server.connect(s);
+  const client = new Client({ info: CLIENT_INFO });
+  await client.connect(c);
+  return oursDriver(serialize ? 'ours, memory, serialize:true' : 'ours, memory', client, async () => {
+    await client.close();
+    await server.close();
+  });
+}
+
+async function oursStdio(execArgv: string[]): Promise<Driver> {
+  const transport = createStdioClientTransport({ command: process.execPath, args: [...execArgv, serverPath('ours-stdio')] });
+  const client = new Client({ info: CLIENT_INFO });
+  await client.connect(transport);
+  return oursDriver('ours, stdio', client, () => client.close(), transport.pid);
+}
+
+// ------------------------------------------------------------------ SDK
+
+function sdkDriver(label: string, client: SdkClient, close: () => Promise<void>, serverPid?: number): Driver {
+  return {
+    label,
+    serverPid,
+    call: () => client.callTool(PARAMS).then(textOf),
+    close,
+  };
+}
+
+async function sdkMemory(high: boolean): Promise<Driver> {
+  const [ct, st] = InMemoryTransport.createLinkedPair();
+  const server = high ? createSdkMcpServer() : createSdkServer();
+  await server.connect(st);
+  const client = new SdkClient(CLIENT_INFO);
+  await client.connect(ct);
+  return sdkDriver(high ? 'sdk McpServer, memory' : 'sdk, memory', client, async () => {
+    await client.close();
+    await server.close();
+  });
+}
+
+async function sdkStdio(high: boolean, execArgv: string[]): Promise<Driver> {
+  const args = [...execArgv, serverPath('sdk-stdio')];
+  if (high) args.push('--mcpserver');
+  const transport = new SdkStdioClientTransport({ command: process.execPath, args });
+  const client = new SdkClient(CLIENT_INFO);
+  await client.connect(transport);
+  return sdkDriver(high ? 'sdk McpServer, stdio' : 'sdk, stdio', client, () => client.close(), transport.pid ?? undefined);
+}
+
+// ------------------------------------------------------------------ bare JSON-RPC (the ceiling)
+
+type Pending = Map<number, (text: string) => void>;
+
+function bareSettle(pending: Pending, line: string): void {
+  const msg = JSON.parse(line) as { id: number; result: unknown };
+  const resolve = pending.get(msg.id);
+  if (resolve) {
+    pending.delete(msg.id);
+    resolve(textOf(msg.result));
+  }
+}
+
+/** One end of a bare in-memory channel: text frames, delivered one microtask later in batches (as ours). */
+class BareEnd {
+  peer!: BareEnd;
+  onmessage: (text: string) => void = () => {};
+  private queue: string[] = [];
+  private scheduled = false;
+  private readonly flush = (): void => {
+    this.scheduled = false;
+    const q = this.queue;
+    this.queue = [];
+    for (let i = 0; i < q.length; i++) this.onmessage(q[i]!);
+  };
+  send(text: string): void {
+    const p = this.peer;
+    p.queue.push(text);
+    if (!p.scheduled) {
+      p.scheduled = true;
+      queueMicrotask(p.flush);
+    }
+  }
+}
+
+function bareMemory(): Driver {
+  const a = new BareEnd();
+  const b = new BareEnd();
+  a.peer = b;
+  b.peer = a;
+  b.onmessage = (text) => b.send(bareAnswer(text));
+  const pending: Pending = new Map();
+  a.onmessage = (text) => bareSettle(pending, text);
+  let nextId = 0;
+  return {
+    label: 'bare JSON-RPC, memory',
+    call: () =>
+      new Promise<string>((resolve) => {
+        const id = nextId++;
+        pending.set(id, resolve);
+        a.send(bareRequest(id, PARAMS));
+      }),
+    close: async () => {},
+  };
+}
+
+async function bareStdio(execArgv: string[]): Promise<Driver> {
+  const child: ChildProcess = spawn(process.execPath, [...execArgv, serverPath('bare-stdio')], { stdio: ['pipe', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    child.once('spawn', resolve);
+    child.once('error', reject);
+  });
+  const stdin = child.stdin!;
+  const stdout = child.stdout!;
+  stdout.setEncoding('utf8');
+  const pending: Pending = new Map();
+  stdout.on('data', lineSplitter((line) => bareSettle(pending, line)));
+  // Writes made in one tick go out as one write(), as our FrameWriter does.
+  let out = '';
+  let scheduled = false;
+  const flush = (): void => {
+    scheduled = false;
+    const chunk = out;
+    out = '';
+    stdin.write(chunk);
+  };
+  let nextId = 0;
+  return {
+    label: 'bare JSON-RPC, stdio',
+    serverPid: child.pid,
+    call: () =>
+      new Promise<string>((resolve) => {
+        const id = nextId++;
+        pending.set(id, resolve);
+        out += bareRequest(id, PARAMS) + '\n';
+        if (!scheduled) {
+          scheduled = true;
+          queueMicrotask(flush);
+        }
+      }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        stdin.end();
+      }),
+  };
+}
+
+// ------------------------------------------------------------------ factory
+
+export async function createDriver(impl: ImplName, transport: TransportName, serverExecArgv: string[] = []): Promise<Driver> {
+  if (transport === 'memory') {
+    switch (impl) {
+      case 'ours':
+        return oursMemory(false);
+      case 'ours-serialize':
+        return oursMemory(true);
+      case 'sdk':
+        return sdkMemory(false);
+      case 'sdk-mcpserver':
+        return sdkMemory(true);
+      case 'bare':
+        return bareMemory();
+    }
+  }
+  switch (impl) {
+    case 'ours':
+      return oursStdio(serverExecArgv);
+    case 'sdk':
+      return sdkStdio(false, serverExecArgv);
+    case 'sdk-mcpserver':
+      return sdkStdio(true, serverExecArgv);
+    case 'bare':
+      return bareStdio(serverExecArgv);
+    default:
+      throw new Error(`No stdio driver for ${impl}`);
+  }
+}
+
+function textOf(result: unknown): string {
+  const content = (result as { content?: { text?: unknown }[] }).content;
+  return String(content?.[0]?.text);
+}

@@ -1,0 +1,40 @@
+/**
+ * A focused run of one implementation for the profiler: no workers, no table, just the calls.
+ *
+ *   npm run build
+ *   node --cpu-prof --cpu-prof-dir=bench/results/prof dist/bench/profile.js stdio sequential
+ *   node dist/bench/cpuprofile-top.js bench/results/prof/<file>.cpuprofile
+ *
+ * Arguments: <memory|stdio> <sequential|pipelined> [runs=10] [impl=ours] [--server-prof]
+ * `--server-prof` also profiles the stdio server child (its profile lands in the same folder,
+ * written when it exits). Each run is BENCH_CALLS calls (10000); the first run is a warm-up.
+ */
+import { resolve } from 'node:path';
+import type { ImplName, TransportName, WorkloadName } from './common.js';
+import { createDriver } from './drivers.js';
+import { measure } from './measure.js';
+
+const positional = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const transport = (positional[0] ?? 'memory') as TransportName;
+const workload = (positional[1] ?? 'sequential') as WorkloadName;
+const runs = Number(positional[2] ?? 10);
+const impl = (positional[3] ?? 'ours') as ImplName;
+const calls = Number(process.env.BENCH_CALLS ?? 10_000);
+const window = Number(process.env.BENCH_WINDOW ?? 256);
+
+const execArgv: string[] = [];
+if (process.argv.includes('--server-prof')) {
+  const dirFlag = process.execArgv.find((a) => a.startsWith('--cpu-prof-dir='));
+  const dir = dirFlag ? resolve(dirFlag.slice('--cpu-prof-dir='.length)) : resolve('bench/results/prof');
+  execArgv.push('--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-name=server.${pid}.cpuprofile');
+}
+
+const driver = await createDriver(impl, transport, execArgv);
+for (let i = 0; i < runs; i++) {
+  const r = await measure(driver, workload, calls, window);
+  console.log(
+    `${driver.label} ${workload} run ${i}: ${Math.round(r.callsPerSec)} calls/s, p50 ${r.p50us.toFixed(0)} µs, p99 ${r.p99us.toFixed(0)} µs, ` +
+      `cpu ${r.cpuUsPerCall.toFixed(1)}${r.serverCpuUsPerCall === undefined ? '' : `+${r.serverCpuUsPerCall.toFixed(1)}`} µs/call`,
+  );
+}
+await driver.close();

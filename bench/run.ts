@@ -1,0 +1,256 @@
+/**
+ * `npm run bench`: our client and server against the official SDK's (and a bare JSON-RPC echo
+ * as the ceiling), over in-memory and stdio transports, sequential and pipelined `tools/call`
+ * echoes. Each implementation runs in its own worker process; repetitions are interleaved
+ * (round-robin, rotating order) so that drift and background load hit every row alike.
+ *
+ * Environment: BENCH_CALLS (10000), BENCH_WINDOW (256), BENCH_REPS (7),
+ * BENCH_TRANSPORTS (memory,stdio), BENCH_IMPLS (all: ours,ours-serialize,sdk,sdk-mcpserver,bare).
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import {
+  median,
+  type FromWorker,
+  type ImplName,
+  type RunResult,
+  type ToWorker,
+  type TransportName,
+  type WorkloadName,
+} from './common.js';
+
+const CALLS = intEnv('BENCH_CALLS', 10_000);
+const WINDOW = intEnv('BENCH_WINDOW', 256);
+const REPS = intEnv('BENCH_REPS', 7);
+const TRANSPORTS = listEnv('BENCH_TRANSPORTS', ['memory', 'stdio']) as TransportName[];
+const IMPLS = listEnv('BENCH_IMPLS', ['ours', 'ours-serialize', 'sdk', 'sdk-mcpserver', 'bare']) as ImplName[];
+const WORKLOADS: WorkloadName[] = ['sequential', 'pipelined'];
+const IMPLS_BY_TRANSPORT: Record<TransportName, ImplName[]> = {
+  memory: ['ours', 'ours-serialize', 'sdk', 'sdk-mcpserver', 'bare'],
+  stdio: ['ours', 'sdk', 'sdk-mcpserver', 'bare'],
+};
+const IMPL_LABEL: Record<ImplName, string> = {
+  ours: 'ours',
+  'ours-serialize': 'ours (serialize:true)',
+  sdk: 'sdk Server (low-level)',
+  'sdk-mcpserver': 'sdk McpServer',
+  bare: 'bare JSON-RPC (ceiling)',
+};
+
+interface Row {
+  transport: TransportName;
+  workload: WorkloadName;
+  impl: ImplName;
+  label: string;
+  reps: RunResult[];
+  median: Omit<RunResult, 'calls' | 'ms'> & { spreadPct: number };
+  /** Ours over the SDK's low-level server: throughput and p99 ratios. */
+  vsSdk?: { throughput: number; p99: number };
+}
+
+/** A worker process, one request at a time. */
+class Worker {
+  private readonly child: ChildProcess;
+  private waiting: ((m: FromWorker) => void) | undefined;
+  label = '';
+
+  constructor(readonly impl: ImplName) {
+    this.child = fork(fileURLToPath(new URL('./worker.js', import.meta.url)), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    this.child.on('message', (m: FromWorker) => {
+      const w = this.waiting;
+      this.waiting = undefined;
+      w?.(m);
+    });
+    this.child.on('exit', (code) => {
+      const w = this.waiting;
+      this.waiting = undefined;
+      w?.({ type: 'error', message: `worker ${impl} exited with code ${code}` });
+    });
+  }
+
+  async ask(msg: ToWorker): Promise<FromWorker> {
+    const reply = await new Promise<FromWorker>((resolve) => {
+      this.waiting = resolve;
+      this.child.send(msg);
+    });
+    if (reply.type === 'error') throw new Error(`[${this.impl}] ${reply.message}`);
+    return reply;
+  }
+
+  async run(workload: WorkloadName, warmup: boolean): Promise<RunResult> {
+    const r = await this.ask({ cmd: 'run', workload, calls: CALLS, window: WINDOW, warmup });
+    if (r.type !== 'result') throw new Error(`[${this.impl}] unexpected reply ${r.type}`);
+    return r.result;
+  }
+}
+
+async function benchTransport(transport: TransportName): Promise<Row[]> {
+  const impls = IMPLS_BY_TRANSPORT[transport].filter((i) => IMPLS.includes(i));
+  const workers: Worker[] = [];
+  // Set up one at a time: spawning stdio servers should not overlap.
+  for (const impl of impls) {
+    const w = new Worker(impl);
+    workers.push(w);
+    const r = await w.ask({ cmd: 'setup', impl, transport });
+    if (r.type === 'ready') w.label = r.label;
+  }
+  const rows: Row[] = [];
+  for (const workload of WORKLOADS) {
+    process.stderr.write(`  ${transport} ${workload}: warm-up`);
+    for (const w of workers) await w.run(workload, true);
+    const reps = new Map<ImplName, RunResult[]>(impls.map((i) => [i, []]));
+    for (let rep = 0; rep < REPS; rep++) {
+      process.stderr.write(` ${rep + 1}`);
+      for (let k = 0; k < workers.length; k++) {
+        const w = workers[(k + rep) % workers.length]!;
+        reps.get(w.impl)!.push(await w.run(workload, false));
+      }
+    }
+    process.stderr.write('\n');
+    for (const impl of impls) rows.push(summarize(transport, workload, impl, reps.get(impl)!));
+  }
+  for (const w of workers) await w.ask({ cmd: 'close' });
+  return rows;
+}
+
+function summarize(transport: TransportName, workload: WorkloadName, impl: ImplName, reps: RunResult[]): Row {
+  const pick = (f: (r: RunResult) => number): number => median(reps.map(f));
+  const thr = reps.map((r) => r.callsPerSec);
+  const callsPerSec = median(thr);
+  return {
+    transport,
+    workload,
+    impl,
+    label: IMPL_LABEL[impl],
+    reps,
+    median: {
+      callsPerSec,
+      spreadPct: ((Math.max(...thr) - Math.min(...thr)) / callsPerSec) * 100,
+      p50us: pick((r) => r.p50us),
+      p99us: pick((r) => r.p99us),
+      heapDelta: pick((r) => r.heapDelta),
+      rssDelta: pick((r) => r.rssDelta),
+      allocPerCall: pick((r) => r.allocPerCall),
+      gcMs: pick((r) => r.gcMs),
+      cpuUsPerCall: pick((r) => r.cpuUsPerCall),
+      serverCpuUsPerCall: reps.every((r) => r.serverCpuUsPerCall !== undefined) ? pick((r) => r.serverCpuUsPerCall!) : undefined,
+    },
+  };
+}
+
+function addRatios(rows: Row[]): void {
+  for (const row of rows) {
+    const sdk = rows.find((r) => r.transport === row.transport && r.workload === row.workload && r.impl === 'sdk');
+    if (!sdk) continue;
+    row.vsSdk = { throughput: row.median.callsPerSec / sdk.median.callsPerSec, p99: row.median.p99us / sdk.median.p99us };
+  }
+}
+
+// ------------------------------------------------------------------ output
+
+function machine(): Record<string, unknown> {
+  const cpus = os.cpus();
+  return {
+    cpus: cpus.length,
+    cpuModel: cpus[0]?.model.trim(),
+    node: process.version,
+    v8: process.versions.v8,
+    platform: `${os.platform()} ${os.release()} ${os.arch()}`,
+    totalMemGB: Math.round(os.totalmem() / 2 ** 30),
+    loadavg: os.loadavg().map((x) => Math.round(x * 100) / 100),
+    date: new Date().toISOString(),
+  };
+}
+
+const fmtInt = (n: number): string => Math.round(n).toLocaleString('en-US');
+const fmtMB = (n: number): string => (n / 2 ** 20).toFixed(1);
+const fmtX = (n: number | undefined): string => (n === undefined ? '' : `${n.toFixed(2)}x`);
+
+function table(rows: Row[]): string {
+  const head = ['transport', 'workload', 'implementation', 'calls/s', '±%', 'p50 µs', 'p99 µs', 'thr/sdk', 'p99/sdk', 'cpu µs/call', 'B/call', 'heapΔ MB', 'rssΔ MB', 'gc ms'];
+  const body = rows.map((r) => [
+    r.transport,
+    r.workload,
+    r.label,
+    fmtInt(r.median.callsPerSec),
+    r.median.spreadPct.toFixed(0),
+    r.median.p50us.toFixed(0),
+    r.median.p99us.toFixed(0),
+    r.impl === 'sdk' ? '1' : fmtX(r.vsSdk?.throughput),
+    r.impl === 'sdk' ? '1' : fmtX(r.vsSdk?.p99),
+    r.median.serverCpuUsPerCall === undefined
+      ? r.median.cpuUsPerCall.toFixed(1)
+      : `${r.median.cpuUsPerCall.toFixed(1)}+${r.median.serverCpuUsPerCall.toFixed(1)}`,
+    fmtInt(r.median.allocPerCall),
+    fmtMB(r.median.heapDelta),
+    fmtMB(r.median.rssDelta),
+    r.median.gcMs.toFixed(0),
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
+  const left = new Set([0, 1, 2]);
+  const line = (cells: string[]): string => cells.map((c, i) => (left.has(i) ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const out = [line(head), widths.map((w) => '-'.repeat(w)).join('  ')];
+  let prev = '';
+  for (let i = 0; i < rows.length; i++) {
+    const key = `${rows[i]!.transport}/${rows[i]!.workload}`;
+    if (prev !== '' && key !== prev) out.push('');
+    prev = key;
+    out.push(line(body[i]!));
+  }
+  return out.join('\n');
+}
+
+function verdicts(rows: Row[]): string[] {
+  const lines: string[] = [];
+  for (const r of rows) {
+    if (r.impl !== 'ours' || !r.vsSdk) continue;
+    const thrOk = r.vsSdk.throughput >= 2;
+    const p99Ok = r.vsSdk.p99 <= 1;
+    lines.push(
+      `${r.transport.padEnd(6)} ${r.workload.padEnd(10)}  throughput ${fmtX(r.vsSdk.throughput)} (budget >= 2x: ${thrOk ? 'ok' : 'MISS'})` +
+        `  p99 ${fmtX(r.vsSdk.p99)} (budget <= 1x: ${p99Ok ? 'ok' : 'MISS'})`,
+    );
+  }
+  return lines;
+}
+
+// ------------------------------------------------------------------ main
+
+const started = performance.now();
+const m = machine();
+console.log(`mcp-actors bench — ${m.cpus} x ${m.cpuModel}, node ${m.node} (V8 ${m.v8}), ${m.platform}, ${m.totalMemGB} GB, load ${(m.loadavg as number[]).join(' ')}`);
+console.log(`${fmtInt(CALLS)} calls per run, pipelined window ${WINDOW}, ${REPS} interleaved repetitions after one warm-up run; medians shown.`);
+const rows: Row[] = [];
+for (const transport of TRANSPORTS) rows.push(...(await benchTransport(transport)));
+addRatios(rows);
+console.log('');
+console.log(table(rows));
+console.log('');
+console.log('Budget (ours vs sdk low-level Server):');
+for (const l of verdicts(rows)) console.log('  ' + l);
+console.log('');
+console.log('±% = (max-min)/median of calls/s over the repetitions. cpu µs/call: user+system CPU of the worker (in-memory:');
+console.log('client and server) or client+server child (stdio). B/call (bytes allocated), heapΔ, rssΔ, gc: the worker only.');
+const seconds = (performance.now() - started) / 1000;
+
+const dir = fileURLToPath(new URL('../../bench/results/', import.meta.url));
+mkdirSync(dir, { recursive: true });
+const file = `${dir}latest.json`;
+writeFileSync(
+  file,
+  JSON.stringify({ machine: m, config: { calls: CALLS, window: WINDOW, reps: REPS, seconds: Math.round(seconds) }, rows }, null, 2) + '\n',
+);
+console.log(`Results written to bench/results/latest.json (${seconds.toFixed(0)} s).`);
+
+function intEnv(name: string, fallback: number): number {
+  const v = process.env[name];
+  const n = v === undefined ? NaN : Number.parseInt(v, 10);
+  return Number.isFinite(n) && n > 0 ? n : fallback;
+}
+
+function listEnv(name: string, fallback: string[]): string[] {
+  const v = process.env[name];
+  return v ? v.split(',').map((s) => s.trim()).filter(Boolean) : fallback;
+}

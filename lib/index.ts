@@ -1,0 +1,19 @@
+/**
+ * mcp-actors: a Model Context Protocol runtime built as an actor system.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25
+ */
+export { Client, createClient, type ClientOptions } from './client.js';
+export { Server, ServerSession, createServer, type ServerOptions } from './server.js';
+export * from './session/session.js';
+export * from './errors.js';
+export { ErrorCode } from './jsonrpc/error-codes.js';
+export type * from './jsonrpc/message.js';
+export { systemClock, ManualClock, type Clock } from './clock.js';
+export { Journal } from './journal/journal.js';
+export type * from './journal/entry.js';
+export { replay, type ReplayOptions, type ReplayResult } from './journal/replay.js';
+// The protocol's own types; `ProgressToken` comes from the session module above.
+export * from './protocol/revisions.js';
+export * from './protocol/methods.js';
+export type * from './protocol/schema/index.js';
+export * from '../streams/index.js';

@@ -1,0 +1,123 @@
+/**
+ * Replay: run a journal's recorded inputs through a fresh session on a simulated clock and
+ * return the frames it sends, next to the ones recorded. Same inputs, same machines, same
+ * clock readings: a recorded session is a regression test.
+ */
+import { Client } from '../client.js';
+import { ManualClock } from '../clock.js';
+import type { Frame } from '../jsonrpc/message.js';
+import { ServerSession } from '../server.js';
+import type { Session } from '../session/session.js';
+import { OversizeFrame } from '../../streams/transport.js';
+import { Journal } from './journal.js';
+import { ReplayTransport } from './replay-transport.js';
+
+export interface ReplayOptions {
+  /** Prepare the fresh session before inputs flow (register the handlers a server had). */
+  setup?: (session: Session) => void;
+}
+
+export interface ReplayResult {
+  /** Frames the replayed session sent. */
+  outbound: Frame[];
+  /** Frames the recorded session sent. */
+  recorded: Frame[];
+  /** Whether both lists are equal, frame by frame. */
+  matches: boolean;
+  /** Where they first differ. */
+  firstDifference?: { index: number; recorded: Frame | undefined; replayed: Frame | undefined };
+  /** The replayed session (closed or still open, as the recording ended). */
+  session: Session;
+}
+
+/** Let promise chains started by one input run to completion before the next input. */
+const drain = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * Replay `journal` (a {@link Journal} or its JSONL text).
+ * @see docs/architecture.md#journal-and-replay
+ */
+export async function replay(journal: Journal | string, options: ReplayOptions = {}): Promise<ReplayResult> {
+  const j = typeof journal === 'string' ? Journal.parse(journal) : journal;
+  if (!j.session) throw new Error('This journal has no session header (record with the `journal: true` option)');
+  const clock = new ManualClock(j.startedAt);
+  const sessionOptions = { ...j.session, clock };
+  const session: Session = j.role === 'client' ? new Client(sessionOptions) : new ServerSession(sessionOptions);
+  options.setup?.(session);
+  const transport = new ReplayTransport();
+  const connected = session.connect(transport).catch(() => {});
+  const recorded: Frame[] = [];
+  const aborts = new Map<number | string, AbortController>();
+
+  for (const entry of j.entries) {
+    if (entry.kind === 'timer') {
+      clock.fireNamed(entry.name);
+      await drain();
+      continue;
+    }
+    if (entry.kind === 'out') {
+      recorded.push(entry.frame);
+      continue;
+    }
+    if (entry.kind === 'note') continue;
+    // Move time forward, but never so far that a timer fires that the recording fired later.
+    clock.advanceTo(Math.min(entry.t, clock.nextDue() - 1e-6));
+    switch (entry.kind) {
+      case 'in':
+        if ('frame' in entry) transport.push(entry.frame as object);
+        else if ('text' in entry) transport.push(entry.text);
+        else transport.push(new OversizeFrame(entry.oversize.size, entry.oversize.limit));
+        break;
+      case 'transport':
+        transport.setPhase(entry.phase, entry.error);
+        break;
+      case 'call':
+        switch (entry.op) {
+          case 'request': {
+            const ac = new AbortController();
+            aborts.set(entry.id, ac);
+            const opts = entry.options ?? {};
+            void session
+              .request(entry.method, entry.params, {
+                ...(opts.timeout !== undefined && { timeout: opts.timeout }),
+                ...(opts.maxTotalTimeout !== undefined && { maxTotalTimeout: opts.maxTotalTimeout }),
+                ...(opts.resetTimeoutOnProgress !== undefined && { resetTimeoutOnProgress: opts.resetTimeoutOnProgress }),
+                ...(opts.progress && { onprogress: () => {} }),
+                signal: ac.signal,
+              })
+              .catch(() => {});
+            break;
+          }
+          case 'abort':
+            aborts.get(entry.id)?.abort(entry.reason);
+            break;
+          case 'notify':
+            try {
+              session.notify(entry.method, entry.params);
+            } catch {
+              // It failed when recorded too, or the difference shows in the frames.
+            }
+            break;
+          case 'close':
+            void session.close();
+            break;
+        }
+        break;
+    }
+    await drain();
+  }
+  await Promise.race([connected, drain()]);
+
+  const outbound = transport.sent;
+  const n = Math.max(outbound.length, recorded.length);
+  let firstDifference: ReplayResult['firstDifference'];
+  for (let i = 0; i < n; i++) {
+    if (JSON.stringify(outbound[i]) !== JSON.stringify(recorded[i])) {
+      firstDifference = { index: i, recorded: recorded[i], replayed: outbound[i] };
+      break;
+    }
+  }
+  return firstDifference
+    ? { outbound, recorded, matches: false, firstDifference, session }
+    : { outbound, recorded, matches: true, session };
+}

@@ -1,0 +1,26 @@
+/**
+ * `mcp-actors/machines`: every XState machine of the runtime, with its types.
+ *
+ * The machines name their effects by string; supply them with `machine.provide({ actions })`.
+ * `machines` maps each machine's id to the machine, for tooling (`npm run machines` exports
+ * them as JSON for Stately's editor, see docs/machines/README.md).
+ */
+import { childProcessMachine } from './child-process.machine.js';
+import { requestMachine } from './request.machine.js';
+import { sessionMachine } from './session.machine.js';
+
+export * from './child-process.machine.js';
+export * from './request.machine.js';
+export * from './session.machine.js';
+
+export type RequestMachine = typeof requestMachine;
+export type SessionMachine = typeof sessionMachine;
+
+/** Every machine, keyed by its `id`. */
+export const machines = {
+  session: sessionMachine,
+  request: requestMachine,
+  childProcess: childProcessMachine,
+} as const;
+
+export type MachineName = keyof typeof machines;
