@@ -46,8 +46,10 @@ interface Row {
   label: string;
   reps: RunResult[];
   median: Omit<RunResult, 'calls' | 'ms'> & { spreadPct: number };
-  /** Ours over the SDK's low-level server: throughput and p99 ratios. */
+  /** This row over the SDK's low-level server: throughput and p99 ratios. */
   vsSdk?: { throughput: number; p99: number };
+  /** Throughput as a fraction of the bare JSON-RPC echo's (the ceiling). */
+  ofCeiling?: number;
 }
 
 /** A worker process, one request at a time. */
@@ -143,6 +145,8 @@ function summarize(transport: TransportName, workload: WorkloadName, impl: ImplN
 function addRatios(rows: Row[]): void {
   for (const row of rows) {
     const sdk = rows.find((r) => r.transport === row.transport && r.workload === row.workload && r.impl === 'sdk');
+    const bare = rows.find((r) => r.transport === row.transport && r.workload === row.workload && r.impl === 'bare');
+    if (bare) row.ofCeiling = row.median.callsPerSec / bare.median.callsPerSec;
     if (!sdk) continue;
     row.vsSdk = { throughput: row.median.callsPerSec / sdk.median.callsPerSec, p99: row.median.p99us / sdk.median.p99us };
   }
@@ -169,7 +173,7 @@ const fmtMB = (n: number): string => (n / 2 ** 20).toFixed(1);
 const fmtX = (n: number | undefined): string => (n === undefined ? '' : `${n.toFixed(2)}x`);
 
 function table(rows: Row[]): string {
-  const head = ['transport', 'workload', 'implementation', 'calls/s', '±%', 'p50 µs', 'p99 µs', 'thr/sdk', 'p99/sdk', 'cpu µs/call', 'B/call', 'heapΔ MB', 'rssΔ MB', 'gc ms'];
+  const head = ['transport', 'workload', 'implementation', 'calls/s', '±%', 'p50 µs', 'p99 µs', 'thr/sdk', 'p99/sdk', 'of bare', 'cpu µs/call', 'B/call', 'heapΔ MB', 'rssΔ MB', 'gc ms'];
   const body = rows.map((r) => [
     r.transport,
     r.workload,
@@ -180,6 +184,7 @@ function table(rows: Row[]): string {
     r.median.p99us.toFixed(0),
     r.impl === 'sdk' ? '1' : fmtX(r.vsSdk?.throughput),
     r.impl === 'sdk' ? '1' : fmtX(r.vsSdk?.p99),
+    r.ofCeiling === undefined ? '' : `${Math.round(r.ofCeiling * 100)}%`,
     r.median.serverCpuUsPerCall === undefined
       ? r.median.cpuUsPerCall.toFixed(1)
       : `${r.median.cpuUsPerCall.toFixed(1)}+${r.median.serverCpuUsPerCall.toFixed(1)}`,
@@ -231,6 +236,7 @@ console.log('');
 console.log('Budget (ours vs sdk low-level Server):');
 for (const l of verdicts(rows)) console.log('  ' + l);
 console.log('');
+console.log('of bare = calls/s as a share of the bare JSON-RPC echo on the same transport (the ceiling).');
 console.log('±% = (max-min)/median of calls/s over the repetitions. cpu µs/call: user+system CPU of the worker (in-memory:');
 console.log('client and server) or client+server child (stdio). B/call (bytes allocated), heapΔ, rssΔ, gc: the worker only.');
 const seconds = (performance.now() - started) / 1000;

@@ -135,7 +135,7 @@ export function machineSummary(name: string, machine: AnyStateMachine): string {
       events.set(t.eventType, list);
     }
   }
-  const impl = machine.implementations as Record<string, Record<string, unknown>>;
+  const impl = machine.implementations as unknown as Record<string, Record<string, unknown> | undefined>;
   const named = (kind: string) => Object.keys(impl[kind] ?? {}).map((k) => `\`${k}\``).join(', ') || '(none)';
   const lines = [
     `## \`${id}\``,

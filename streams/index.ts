@@ -10,3 +10,5 @@ export { decode } from './decode.js';
 export { ofKind, isKind } from './classify.js';
 export { parseJson } from './parse-json.js';
 export { journalTap } from './journal-tap.js';
+export { correlate, type Routable, type RoutableSingle } from './correlate.js';
+export { route, type Routes, type Reply } from './route.js';

@@ -17,7 +17,9 @@ import {
   type SessionRole,
 } from '../../machines/session.machine.js';
 import { decode } from '../../streams/decode.js';
-import type { Inbound, SingleInbound } from '../../streams/inbound.js';
+import { correlate } from '../../streams/correlate.js';
+import type { InvalidInbound } from '../../streams/inbound.js';
+import { route } from '../../streams/route.js';
 import { journalTap } from '../../streams/journal-tap.js';
 import { parseJson } from '../../streams/parse-json.js';
 import { OversizeFrame, type RawFrame, type Transport, type TransportState } from '../../streams/transport.js';
@@ -27,6 +29,7 @@ import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type {
   Frame,
   JsonObject,
+  JsonRpcBatch,
   JsonRpcErrorResponse,
   JsonRpcNotification,
   JsonRpcRequest,
@@ -350,8 +353,14 @@ export class Session {
           parseJson(this.maxFrameBytes),
           journalTap((raw: RawFrame) => this.recordIn(raw)),
           decode({ maxFrameBytes: this.maxFrameBytes, allowBatch: () => this.batchesAllowed }),
+          correlate((response) => this.handleResponse(response)),
+          route({
+            request: (msg, inBatch) => this.handleRequest(msg, inBatch),
+            notification: (msg) => this.handleNotification(msg),
+            invalid: (item) => this.replyToInvalid(item),
+          }),
         )
-        .subscribe({ next: (inbound) => this.dispatch(inbound) }),
+        .subscribe({ next: (frame) => this.reply(frame) }),
     );
     await transport.start();
     if (this.role === 'client') await this.whenOperating();
@@ -682,63 +691,19 @@ export class Session {
 
   // ---------------------------------------------------------------- internals: inbound
 
-  private dispatch(inbound: Inbound): void {
-    if (inbound.kind === 'batch') {
-      this.dispatchBatch(inbound.items);
-      return;
-    }
-    const reply = this.handleSingle(inbound, false);
-    if (reply === undefined) return;
-    if (isPromise(reply)) {
-      reply.then((r) => {
-        if (r) this.reply(r);
-      });
-    } else {
-      this.reply(reply);
-    }
-  }
-
-  private reply(response: JsonRpcResponse): void {
+  /** Send a reply that `route` produced, unless the session is on its way out. */
+  private reply(frame: JsonRpcResponse | JsonRpcBatch): void {
     if (this.phase === 'closed' || this.phase === 'failed' || this.phase === 'closing') return;
-    this.sendFrame(response, response.id ?? undefined);
+    if (Array.isArray(frame)) this.sendFrame(frame);
+    else this.sendFrame(frame, (frame as JsonRpcResponse).id ?? undefined);
   }
 
-  /** A batch is answered by one batch of the responses to its requests (none: nothing sent). */
-  private dispatchBatch(items: SingleInbound[]): void {
-    const replies: (JsonRpcResponse | Promise<JsonRpcResponse | undefined>)[] = [];
-    for (const item of items) {
-      const r = this.handleSingle(item, true);
-      if (r !== undefined) replies.push(r);
-    }
-    if (replies.length === 0) return;
-    void Promise.all(replies).then((all) => {
-      const responses = all.filter((r): r is JsonRpcResponse => r !== undefined);
-      if (responses.length === 0) return;
-      if (this.phase === 'closed' || this.phase === 'failed' || this.phase === 'closing') return;
-      this.sendFrame(responses);
-    });
-  }
-
-  private handleSingle(
-    inbound: SingleInbound,
-    inBatch: boolean,
-  ): JsonRpcResponse | Promise<JsonRpcResponse | undefined> | undefined {
-    switch (inbound.kind) {
-      case 'response':
-        this.handleResponse(inbound.msg);
-        return undefined;
-      case 'notification':
-        this.handleNotification(inbound.msg);
-        return undefined;
-      case 'request':
-        return this.handleRequest(inbound.msg, inBatch);
-      case 'invalid':
-        this.diagnose('invalid-frame', inbound.error.message, inbound);
-        // A client does not answer unparseable text: a server that prints junk on stdout would
-        // otherwise get an error back for every line of it.
-        if (this.role === 'client' && inbound.error.code === ErrorCode.ParseError) return undefined;
-        return inbound.respond ? { jsonrpc: '2.0', id: inbound.id, error: inbound.error } : undefined;
-    }
+  private replyToInvalid(inbound: InvalidInbound): JsonRpcResponse | undefined {
+    this.diagnose('invalid-frame', inbound.error.message, inbound);
+    // A client does not answer unparseable text: a server that prints junk on stdout would
+    // otherwise get an error back for every line of it.
+    if (this.role === 'client' && inbound.error.code === ErrorCode.ParseError) return undefined;
+    return inbound.respond ? { jsonrpc: '2.0', id: inbound.id, error: inbound.error } : undefined;
   }
 
   private handleResponse(msg: JsonRpcResponse): void {
