@@ -14,9 +14,14 @@ export const TEXT = 'hello, bench';
 export const SERVER_INFO = { name: 'bench-server', version: '1.0.0' };
 export const CLIENT_INFO = { name: 'bench-client', version: '1.0.0' };
 
-/** Absolute path of a compiled bench server (dist/bench/servers/<name>.js). */
-export function serverPath(name: 'ours-stdio' | 'sdk-stdio' | 'bare-stdio'): string {
-  return fileURLToPath(new URL(`./servers/${name}.js`, import.meta.url));
+/**
+ * Node arguments that run a bench server: the compiled dist/bench/servers/<name>.js, or, when
+ * this module runs from source (the smoke spec under tsx), the .ts file through tsx.
+ */
+export function serverArgs(name: 'ours-stdio' | 'sdk-stdio' | 'bare-stdio'): string[] {
+  const fromSource = import.meta.url.endsWith('.ts');
+  const path = fileURLToPath(new URL(`./servers/${name}.${fromSource ? 'ts' : 'js'}`, import.meta.url));
+  return fromSource ? ['--import', 'tsx', path] : [path];
 }
 
 /** One timed run of one workload on one driver. */

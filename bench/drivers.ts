@@ -10,7 +10,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Client } from '../lib/client.js';
 import { createMemoryPair } from '../streams/memory.js';
 import { createStdioClientTransport } from '../streams/stdio-client.js';
-import { CLIENT_INFO, TEXT, TOOL, serverPath, type ImplName, type TransportName } from './common.js';
+import { CLIENT_INFO, TEXT, TOOL, serverArgs, type ImplName, type TransportName } from './common.js';
 import { bareAnswer, bareRequest, lineSplitter } from './echo/bare.js';
 import { createOursServer } from './echo/ours.js';
 import { createSdkMcpServer, createSdkServer } from './echo/sdk.js';
@@ -50,7 +50,7 @@ async function oursMemory(serialize: boolean): Promise<Driver> {
 }
 
 async function oursStdio(execArgv: string[]): Promise<Driver> {
-  const transport = createStdioClientTransport({ command: process.execPath, args: [...execArgv, serverPath('ours-stdio')] });
+  const transport = createStdioClientTransport({ command: process.execPath, args: [...execArgv, ...serverArgs('ours-stdio')] });
   const client = new Client({ info: CLIENT_INFO });
   await client.connect(transport);
   return oursDriver('ours, stdio', client, () => client.close(), transport.pid);
@@ -80,7 +80,7 @@ async function sdkMemory(high: boolean): Promise<Driver> {
 }
 
 async function sdkStdio(high: boolean, execArgv: string[]): Promise<Driver> {
-  const args = [...execArgv, serverPath('sdk-stdio')];
+  const args = [...execArgv, ...serverArgs('sdk-stdio')];
   if (high) args.push('--mcpserver');
   const transport = new SdkStdioClientTransport({ command: process.execPath, args });
   const client = new SdkClient(CLIENT_INFO);
@@ -145,7 +145,7 @@ function bareMemory(): Driver {
 }
 
 async function bareStdio(execArgv: string[]): Promise<Driver> {
-  const child: ChildProcess = spawn(process.execPath, [...execArgv, serverPath('bare-stdio')], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child: ChildProcess = spawn(process.execPath, [...execArgv, ...serverArgs('bare-stdio')], { stdio: ['pipe', 'pipe', 'inherit'] });
   await new Promise<void>((resolve, reject) => {
     child.once('spawn', resolve);
     child.once('error', reject);

@@ -15,5 +15,6 @@ export { replay, type ReplayOptions, type ReplayResult } from './journal/replay.
 // The protocol's own types; `ProgressToken` comes from the session module above.
 export * from './protocol/revisions.js';
 export * from './protocol/methods.js';
+export * from './protocol/meta-key.js';
 export type * from './protocol/schema/index.js';
 export * from '../streams/index.js';

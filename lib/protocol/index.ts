@@ -5,3 +5,4 @@
 export * from './schema/index.js';
 export * from './revisions.js';
 export * from './methods.js';
+export * from './meta-key.js';

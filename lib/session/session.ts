@@ -44,7 +44,7 @@ import {
   TransportError,
   VersionMismatchError,
 } from '../errors.js';
-import type { JournalEntry, JournalEntryInput } from '../journal/entry.js';
+import type { JournalEntry, JournalEntryInput, NoteEntry } from '../journal/entry.js';
 import { Journal } from '../journal/journal.js';
 import { hasCapability, requiredCapability } from '../protocol/methods.js';
 import { SUPPORTED_REVISIONS, allows, isSupportedRevision } from '../protocol/revisions.js';
@@ -78,6 +78,8 @@ export interface SessionOptions {
    * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/ping#implementation-considerations
    */
   keepAlive?: { interval: number; timeout?: number };
+  /** An XState inspector for the session actor (for example `@statelyai/inspect`'s `inspect`). */
+  inspect?: Parameters<typeof createActor>[1] extends infer O ? (O extends { inspect?: infer I } ? I : never) : never;
   /** Keep a journal of this session (see {@link Session.journal}). Default false. */
   journal?: boolean;
   /**
@@ -108,6 +110,7 @@ export interface Diagnostic {
     | 'handler-error'
     | 'invalid-frame'
     | 'ping-failed'
+    | 'cancelled'
     | 'ignored';
   message: string;
   detail?: unknown;
@@ -156,6 +159,9 @@ interface Incoming {
 }
 
 const DEFAULT_TIMEOUT = 60_000;
+
+/** Diagnostics that also go into the journal: inputs that were ignored (the rest is derived). */
+const NOTED = new Set<Diagnostic['kind']>(['late-response', 'unknown-response', 'unknown-progress', 'unknown-cancel', 'suppressed-response', 'ignored']);
 
 export class Session {
   readonly role: SessionRole;
@@ -230,7 +236,10 @@ export class Session {
     this.registry = new RequestRegistry(
       this.clock,
       {
-        sendCancelled: (id, reason) => this.sendFrame({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } }),
+        sendCancelled: (id, reason) => {
+          this.diagnose('cancelled', `Cancelled our request ${JSON.stringify(id)}: ${reason}`);
+          this.sendFrame({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } });
+        },
         timerFired: (name) => this.record({ kind: 'timer', name }),
       },
       options.timeout ?? DEFAULT_TIMEOUT,
@@ -267,6 +276,7 @@ export class Session {
           instructions: options.instructions,
         },
         clock: this.clock,
+        ...(options.inspect !== undefined && { inspect: options.inspect }),
       },
     );
     this.actor.subscribe((snapshot) => this.onSnapshot(snapshot));
@@ -538,9 +548,7 @@ export class Session {
   }
 
   private diagnose(kind: Diagnostic['kind'], message: string, detail?: unknown): void {
-    if (kind !== 'handler-error' && kind !== 'invalid-frame') {
-      this.record({ kind: 'note', note: kind as never, detail });
-    }
+    if (NOTED.has(kind)) this.record({ kind: 'note', note: kind as NoteEntry['note'], detail });
     if (this.diagnosticsSubject.observed) this.diagnosticsSubject.next({ kind, message, detail });
   }
 
@@ -730,6 +738,7 @@ export class Session {
         }
         entry.cancelled = true;
         entry.cancelReason = params?.reason ?? 'Cancelled by the peer';
+        this.diagnose('cancelled', `The peer cancelled request ${JSON.stringify(id)} ("${entry.method}"): ${String(entry.cancelReason)}`, msg);
         entry.controller?.abort(entry.cancelReason);
         return;
       }

@@ -69,7 +69,7 @@ describe('jsonrpc/codec', () => {
       }
     });
 
-    it('keeps _meta and unknown members, handing back the very same object', () => {
+    it('[BASE-013] keeps _meta and unknown members, handing back the very same object', () => {
       const meta = { progressToken: 't', 'x.example/y': [1] };
       const msg = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { _meta: meta, a: 1 }, extra: true };
       const r = decodeValue(msg, single);

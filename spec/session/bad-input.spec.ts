@@ -181,3 +181,32 @@ describe('bad input: lifecycle and utilities', () => {
     expect(peer.received.filter((f) => f.method === 'notifications/progress').map((f) => f.params.progress)).to.deep.equal([1]);
   });
 });
+
+describe('notifications and cancellation reasons', () => {
+  it('[BASE-011] a notification is never answered, whatever is wrong with it', async () => {
+    const { peer, stillUp } = await server();
+    peer.send({ jsonrpc: '2.0', method: 'notifications/unknown-thing' });
+    peer.send({ jsonrpc: '2.0', method: 'notifications/progress', params: [1] });
+    peer.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: 'x' });
+    await stillUp();
+    expect(peer.received.filter((f) => f.error)).to.have.length(0);
+  });
+
+  it('[CANCEL-009] both sides log cancellation reasons on diagnostics$', async () => {
+    const { peer, session, stillUp } = await server();
+    const diags: Diagnostic[] = [];
+    session.diagnostics$.subscribe((d) => diags.push(d));
+    peer.send({ jsonrpc: '2.0', id: 'c1', method: 'tools/call', params: { name: 'x' } });
+    await settle();
+    peer.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'c1', reason: 'user hit stop' } });
+    await stillUp();
+    const theirs = diags.find((d) => d.kind === 'cancelled');
+    expect(theirs?.message).to.contain('user hit stop').and.contain('tools/call');
+
+    const ac = new AbortController();
+    const ours = session.request('custom/thing', {}, { signal: ac.signal }).catch(() => {});
+    ac.abort('no longer needed');
+    await ours;
+    expect(diags.filter((d) => d.kind === 'cancelled').map((d) => d.message).join('\n')).to.contain('no longer needed');
+  });
+});

@@ -162,7 +162,7 @@ describe('requests', () => {
       peer.send({ jsonrpc: '2.0', id: req.id, result: { content: [] } });
       peer.send({ jsonrpc: '2.0', id: 424242, result: {} });
       await settle();
-      expect(diags.map((d) => d.kind)).to.deep.equal(['late-response', 'unknown-response']);
+      expect(diags.map((d) => d.kind)).to.deep.equal(['cancelled', 'late-response', 'unknown-response']);
       const notes = client.journal!.entries.filter((e) => e.kind === 'note').map((e: any) => e.note);
       expect(notes).to.deep.equal(['late-response', 'unknown-response']);
       const timers = client.journal!.entries.filter((e) => e.kind === 'timer').map((e: any) => e.name);

@@ -10,7 +10,9 @@ const resA: JsonRpcResponse = { jsonrpc: '2.0', id: 7, result: {} };
 const resB: JsonRpcResponse = { jsonrpc: '2.0', id: 8, error: { code: -1, message: 'no' } };
 
 describe('streams/correlate', () => {
-  const scheduler = () => new TestScheduler((a, b) => expect(a).to.deep.equal(b));
+  const scheduler = () => new TestScheduler((a, b) => {
+    expect(a).to.deep.equal(b);
+  });
 
   it('settles responses and passes everything else on, in order (marbles)', () => {
     const settled: JsonRpcResponse[] = [];

@@ -23,7 +23,9 @@ function routes(seen: string[], slow = new Set<number>()): Routes {
 describe('streams/route', () => {
   it('answers requests, routes notifications, answers invalid frames when asked (marbles)', () => {
     const seen: string[] = [];
-    new TestScheduler((a, b) => expect(a).to.deep.equal(b)).run(({ cold, expectObservable }) => {
+    new TestScheduler((a, b) => {
+    expect(a).to.deep.equal(b);
+  }).run(({ cold, expectObservable }) => {
       const bad: Routable = { kind: 'invalid', error: { code: -32600, message: 'bad' }, id: null, respond: true };
       const quiet: Routable = { kind: 'invalid', error: { code: -32600, message: 'bad' }, id: null, respond: false };
       const source = cold<Routable>('a-b-c-d|', { a: request(1), b: notification('notifications/x'), c: bad, d: quiet });

@@ -47,7 +47,7 @@ describe('stdio client transport', function () {
     }
   });
 
-  it('spawns the server, exchanges frames, and closes it through stdin', async () => {
+  it('[TRAN-002] spawns the server, exchanges frames, and closes it through stdin', async () => {
     const t = child('echo');
     await t.start();
     expect(t.pid).to.be.a('number');

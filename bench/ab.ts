@@ -1,0 +1,84 @@
+/**
+ * A/B: our implementation from several builds (copies of `dist/`), interleaved run by run, to
+ * tell whether a change to the library helps. Each build runs in its own worker process.
+ *
+ *   cp -r dist /tmp/base && <change, rebuild> &&
+ *   node dist/bench/ab.js memory,stdio sequential,pipelined /tmp/base/dist ./dist
+ *
+ * A build dir must hold bench/worker.js (and node_modules must resolve from it: link one
+ * next to a copy outside the repo). BENCH_REPS (15), BENCH_CALLS (10000), BENCH_WINDOW (256).
+ * Prints medians of calls/s and p99, and the median and minimum of CPU µs per call, which is
+ * the steadier figure on a shared machine.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+import { median, type FromWorker, type RunResult, type ToWorker, type TransportName, type WorkloadName } from './common.js';
+
+const [transportsArg, workloadsArg, ...dists] = process.argv.slice(2);
+if (!transportsArg || !workloadsArg || dists.length === 0) {
+  console.error('usage: node dist/bench/ab.js <memory,stdio> <sequential,pipelined> <distA> [distB ...]');
+  process.exit(2);
+}
+const REPS = Number(process.env.BENCH_REPS ?? 15);
+const CALLS = Number(process.env.BENCH_CALLS ?? 10_000);
+const WINDOW = Number(process.env.BENCH_WINDOW ?? 256);
+
+class Variant {
+  private readonly child: ChildProcess;
+  private waiting: ((m: FromWorker) => void) | undefined;
+  readonly runs: RunResult[] = [];
+  constructor(readonly dist: string) {
+    this.child = fork(resolve(dist, 'bench/worker.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    this.child.on('message', (m: FromWorker) => {
+      const w = this.waiting;
+      this.waiting = undefined;
+      w?.(m);
+    });
+  }
+  async ask(msg: ToWorker): Promise<FromWorker> {
+    const reply = await new Promise<FromWorker>((res) => {
+      this.waiting = res;
+      this.child.send(msg);
+    });
+    if (reply.type === 'error') throw new Error(`[${this.dist}] ${reply.message}`);
+    return reply;
+  }
+}
+
+const cpu = (r: RunResult): number => r.cpuUsPerCall + (r.serverCpuUsPerCall ?? 0);
+for (const transport of transportsArg.split(',') as TransportName[]) {
+  const variants: Variant[] = [];
+  for (const d of dists) {
+    const v = new Variant(d);
+    await v.ask({ cmd: 'setup', impl: 'ours', transport });
+    variants.push(v);
+  }
+  for (const workload of workloadsArg.split(',') as WorkloadName[]) {
+    const run = async (v: Variant, warmup: boolean): Promise<RunResult> => {
+      const r = await v.ask({ cmd: 'run', workload, calls: CALLS, window: WINDOW, warmup });
+      if (r.type !== 'result') throw new Error('unexpected reply');
+      return r.result;
+    };
+    for (const v of variants) {
+      v.runs.length = 0;
+      await run(v, true);
+    }
+    for (let rep = 0; rep < REPS; rep++) {
+      for (let k = 0; k < variants.length; k++) {
+        const v = variants[(k + rep) % variants.length]!;
+        v.runs.push(await run(v, false));
+      }
+    }
+    console.log(`${transport} ${workload} (${REPS} reps):`);
+    for (const v of variants) {
+      const cpus = v.runs.map(cpu);
+      console.log(
+        `  ${v.dist.padEnd(24)} ${Math.round(median(v.runs.map((r) => r.callsPerSec))).toLocaleString('en-US').padStart(9)} calls/s` +
+          `  p99 ${median(v.runs.map((r) => r.p99us)).toFixed(0).padStart(5)} µs` +
+          `  cpu µs/call median ${median(cpus).toFixed(2)} min ${Math.min(...cpus).toFixed(2)}` +
+          `  B/call ${Math.round(median(v.runs.map((r) => r.allocPerCall)))}`,
+      );
+    }
+  }
+  for (const v of variants) await v.ask({ cmd: 'close' });
+}
