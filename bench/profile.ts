@@ -7,7 +7,7 @@
  *
  * Arguments: <memory|stdio> <sequential|pipelined> [runs=10] [impl=ours] [--server-prof]
  * `--server-prof` also profiles the stdio server child (its profile lands in the same folder,
- * written when it exits). Each run is BENCH_CALLS calls (10000); the first run is a warm-up.
+ * written when it exits, named after its pid). Each run is BENCH_CALLS calls (10000); the first run is a warm-up.
  */
 import { resolve } from 'node:path';
 import type { ImplName, TransportName, WorkloadName } from './common.js';
@@ -26,10 +26,11 @@ const execArgv: string[] = [];
 if (process.argv.includes('--server-prof')) {
   const dirFlag = process.execArgv.find((a) => a.startsWith('--cpu-prof-dir='));
   const dir = dirFlag ? resolve(dirFlag.slice('--cpu-prof-dir='.length)) : resolve('bench/results/prof');
-  execArgv.push('--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-name=server.${pid}.cpuprofile');
+  execArgv.push('--cpu-prof', `--cpu-prof-dir=${dir}`);
 }
 
 const driver = await createDriver(impl, transport, execArgv);
+if (driver.serverPid !== undefined) console.log(`server pid ${driver.serverPid} (its profile is the CPU.*.${driver.serverPid}.*.cpuprofile)`);
 for (let i = 0; i < runs; i++) {
   const r = await measure(driver, workload, calls, window);
   console.log(

@@ -68,7 +68,7 @@ export type SessionEvent =
   | { type: 'TRANSPORT_OPEN' }
   | { type: 'INITIALIZE_RESULT'; result: InitializeResultLike }
   | { type: 'INITIALIZE_FAILED'; error: SessionFailure }
-  | { type: 'INITIALIZE_REQUEST'; params: InitializeParamsLike }
+  | { type: 'INITIALIZE_REQUEST'; params: InitializeParamsLike; id?: string | number }
   | { type: 'INITIALIZED' }
   | { type: 'CLOSE' }
   | { type: 'TRANSPORT_CLOSED'; error?: SessionFailure };

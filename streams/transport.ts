@@ -42,6 +42,11 @@ export interface Transport {
    * requests, the response itself) so that HTTP transports can put it on that request's stream.
    */
   send(frame: Frame, options?: SendOptions): void | Promise<void>;
+  /**
+   * Who the peer is, when the transport authenticated it (HTTP `authenticate` hook). Handlers
+   * see it as `ctx.authInfo`.
+   */
+  readonly authInfo?: unknown;
   /** Close gracefully. Idempotent. */
   close(): Promise<void>;
 }

@@ -126,6 +126,8 @@ export interface RequestHandlerContext {
   readonly signal: AbortSignal;
   /** The request's `_meta`, untouched. */
   readonly meta: JsonObject | undefined;
+  /** What the transport's `authenticate` hook said about the caller, if anything. */
+  readonly authInfo: unknown;
   /** Report progress (no-op when the request carried no progress token). Values must increase. */
   sendProgress(progress: number, total?: number, message?: string): void;
   /** Send a notification related to this request. */
@@ -259,7 +261,8 @@ export class Session {
             };
             if (context.instructions !== undefined) result.instructions = context.instructions;
             this.onNegotiated(context.protocolVersion!);
-            this.sendFrame({ jsonrpc: '2.0', id: (event as { id?: RequestId }).id ?? 0, result }, (event as { id?: RequestId }).id);
+            // No id: a stateless HTTP session adopting an initialization that happened elsewhere.
+            if (event.id !== undefined) this.sendFrame({ jsonrpc: '2.0', id: event.id, result }, event.id);
           },
           closeTransport: () => {
             void this.transport?.close().catch(() => {});
@@ -702,7 +705,7 @@ export class Session {
   /** Send a reply that `route` produced, unless the session is on its way out. */
   private reply(frame: JsonRpcResponse | JsonRpcBatch): void {
     if (this.phase === 'closed' || this.phase === 'failed' || this.phase === 'closing') return;
-    if (Array.isArray(frame)) this.sendFrame(frame);
+    if (Array.isArray(frame)) this.sendFrame(frame, (frame[0] as JsonRpcResponse | undefined)?.id ?? undefined);
     else this.sendFrame(frame, (frame as JsonRpcResponse).id ?? undefined);
   }
 
@@ -847,8 +850,25 @@ export class Session {
     const problem = checkInitializeParams(msg.params);
     if (problem) return errorResponse(id, ErrorCode.InvalidParams, `Invalid initialize params: ${problem}`);
     const params = msg.params as unknown as InitializeParamsLike;
-    this.actor.send({ type: 'INITIALIZE_REQUEST', params, id } as never);
+    this.actor.send({ type: 'INITIALIZE_REQUEST', params, id });
     return undefined;
+  }
+
+  /**
+   * @internal For stateless HTTP: start this server session as if `params` had been negotiated
+   * already (each request then arrives on a fresh session without an `initialize`).
+   */
+  adoptInitialized(params: InitializeParamsLike): void {
+    if (this.role !== 'server' || this.phase !== 'awaitingInitialize') {
+      throw new Error(`adoptInitialized needs a server session waiting for initialize (it is ${this.phase})`);
+    }
+    this.actor.send({ type: 'INITIALIZE_REQUEST', params });
+    this.actor.send({ type: 'INITIALIZED' });
+  }
+
+  /** Who the transport says the peer is (set by an `authenticate` hook), if anyone. */
+  get authInfo(): unknown {
+    return this.transport?.authInfo;
   }
 
   /** @internal For handler contexts. */
@@ -882,6 +902,10 @@ class HandlerContext implements RequestHandlerContext {
     this.requestId = msg.id;
     this.method = msg.method;
     this.meta = msg.params?._meta as JsonObject | undefined;
+  }
+
+  get authInfo(): unknown {
+    return this.session.authInfo;
   }
 
   get signal(): AbortSignal {
