@@ -5,6 +5,8 @@
 
 /** XState's Clock plus `now()`. `name` lets a journal say which timer fired. */
 export interface Clock {
+  /** True when the clock keeps timer names (then callers pass them; otherwise they need not). */
+  readonly namesTimers?: boolean;
   now(): number;
   setTimeout(fn: (...args: any[]) => void, ms: number, name?: string): any;
   clearTimeout(id: any): void;
@@ -30,6 +32,7 @@ interface ManualTimer {
  * which is what replay needs to reproduce a recorded session exactly.
  */
 export class ManualClock implements Clock {
+  readonly namesTimers = true;
   private current: number;
   private nextId = 1;
   private readonly timers = new Map<number, ManualTimer>();

@@ -5,7 +5,7 @@
  *
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#custom-transports
  */
-import { Observable, ReplaySubject, Subject } from 'rxjs';
+import { Observable, ReplaySubject, type Subscriber } from 'rxjs';
 import type { Frame } from '../lib/jsonrpc/message.js';
 import { TransportError } from '../lib/errors.js';
 import type { RawFrame, Transport, TransportPhase, TransportState } from './transport.js';
@@ -19,37 +19,49 @@ import type { RawFrame, Transport, TransportPhase, TransportState } from './tran
 export class HotInbound<T> {
   private buffer: T[] | null = [];
   private ended = false;
-  private readonly subject = new Subject<T>();
+  // Subscribers kept by hand rather than in a Subject: a transport nearly always has exactly one
+  // (its session), and this is the per-frame hot path.
+  private subscribers: Subscriber<T>[] = [];
 
   readonly observable: Observable<T> = new Observable<T>((subscriber) => {
     const buffer = this.buffer;
-    if (buffer === null) return this.subject.subscribe(subscriber);
-    // Frames pushed while we flush land in the same array and are drained here, in order.
-    let i = 0;
-    while (i < buffer.length && !subscriber.closed) subscriber.next(buffer[i++]);
-    if (subscriber.closed) {
-      // Unsubscribed mid-flush: keep the rest for whoever subscribes next.
-      this.buffer = buffer.slice(i);
-      return;
+    if (buffer !== null) {
+      // Frames pushed while we flush land in the same array and are drained here, in order.
+      let i = 0;
+      while (i < buffer.length && !subscriber.closed) subscriber.next(buffer[i++]);
+      if (subscriber.closed) {
+        // Unsubscribed mid-flush: keep the rest for whoever subscribes next.
+        this.buffer = buffer.slice(i);
+        return;
+      }
+      this.buffer = null;
     }
-    this.buffer = null;
     if (this.ended) {
       subscriber.complete();
       return;
     }
-    return this.subject.subscribe(subscriber);
+    this.subscribers = [...this.subscribers, subscriber];
+    return () => {
+      this.subscribers = this.subscribers.filter((s) => s !== subscriber);
+    };
   });
 
   push(value: T): void {
     if (this.ended) return;
-    if (this.buffer !== null) this.buffer.push(value);
-    else this.subject.next(value);
+    if (this.buffer !== null) {
+      this.buffer.push(value);
+      return;
+    }
+    const subs = this.subscribers;
+    if (subs.length === 1) subs[0]!.next(value);
+    else for (const s of subs) s.next(value);
   }
 
   complete(): void {
     if (this.ended) return;
     this.ended = true;
-    if (this.buffer === null) this.subject.complete();
+    if (this.buffer === null) for (const s of this.subscribers) s.complete();
+    this.subscribers = [];
   }
 }
 

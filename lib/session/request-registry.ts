@@ -78,6 +78,10 @@ export class RequestRegistry {
   private readonly byToken = new Map<ProgressToken, Live>();
   /** Ids that finished recently, so a late response can be told from an unknown one. */
   private readonly recent = new Map<RequestId, FinalRequestState>();
+  // A ring of the same ids, oldest overwritten first: evicting through Map iteration costs
+  // far more, because the iterator must skip every deleted slot.
+  private readonly recentRing: (RequestId | undefined)[] = new Array(RECENT_LIMIT);
+  private recentPos = 0;
 
   constructor(
     private readonly clock: Clock,
@@ -137,8 +141,8 @@ export class RequestRegistry {
       // entry: startIdleTimer, startTotalTimer
       this.startIdleTimer(entry);
       if (options?.maxTotalTimeout !== undefined) {
-        const name = `request:${id}:total`;
-        entry.totalTimer = this.clock.setTimeout(() => this.onTimeout(entry, 'total', name), options.maxTotalTimeout, name);
+        const name = this.clock.namesTimers ? timerName(id, 'total') : undefined;
+        entry.totalTimer = this.clock.setTimeout(() => this.onTimeout(entry, 'total'), options.maxTotalTimeout, name);
       }
       const signal = options?.signal;
       if (signal) {
@@ -213,14 +217,15 @@ export class RequestRegistry {
   }
 
   private startIdleTimer(entry: Live): void {
-    const name = `request:${entry.id}:idle`;
-    entry.idleTimer = this.clock.setTimeout(() => this.onTimeout(entry, 'idle', name), entry.timeout, name);
+    // Names matter only to clocks that keep them (replay); the system clock is the hot path.
+    const name = this.clock.namesTimers ? timerName(entry.id, 'idle') : undefined;
+    entry.idleTimer = this.clock.setTimeout(() => this.onTimeout(entry, 'idle'), entry.timeout, name);
   }
 
   /** IDLE_TIMEOUT / TOTAL_TIMEOUT. */
-  private onTimeout(entry: Live, kind: 'idle' | 'total', name: string): void {
+  private onTimeout(entry: Live, kind: 'idle' | 'total'): void {
     if (this.live.get(entry.id) !== entry) return;
-    this.effects.timerFired(name);
+    this.effects.timerFired(timerName(entry.id, kind));
     // The configured limit, not the measured delay: timer lag must not change what goes on the
     // wire, or a replay on a simulated clock could not reproduce the cancellation's reason.
     const limit = kind === 'idle' ? entry.timeout : entry.totalTimeout!;
@@ -238,10 +243,18 @@ export class RequestRegistry {
     if (entry.totalTimer !== undefined) this.clock.clearTimeout(entry.totalTimer);
     if (entry.onAbort) entry.signal!.removeEventListener('abort', entry.onAbort);
     entry.progress$?.complete();
+    const evicted = this.recentRing[this.recentPos];
+    if (evicted !== undefined && evicted !== entry.id) this.recent.delete(evicted);
+    this.recentRing[this.recentPos] = entry.id;
+    this.recentPos = (this.recentPos + 1) % RECENT_LIMIT;
     this.recent.set(entry.id, final);
-    if (this.recent.size > RECENT_LIMIT) this.recent.delete(this.recent.keys().next().value as RequestId);
     this.effects.finished?.(entry.id, entry.method, final);
   }
+}
+
+/** The name a request's timer has in journals: `request:<id>:idle` or `request:<id>:total`. */
+export function timerName(id: RequestId, kind: 'idle' | 'total'): string {
+  return `request:${id}:${kind}`;
 }
 
 function reasonText(reason: unknown): string | undefined {
