@@ -32,7 +32,28 @@ export class Server {
   /** Each new session as it connects. */
   readonly sessions$: Observable<ServerSession> = this.sessionSubject.asObservable();
 
-  constructor(readonly options: ServerOptions) {}
+  private capabilities: Record<string, unknown>;
+
+  constructor(readonly options: ServerOptions) {
+    this.capabilities = { ...options.capabilities };
+  }
+
+  /**
+   * Declare capabilities for sessions that start from now on (merged one level deep). Feature
+   * APIs call this as tools, resources or prompts are registered.
+   */
+  declareCapabilities(capabilities: Record<string, unknown>): this {
+    for (const [key, value] of Object.entries(capabilities)) {
+      const prev = this.capabilities[key];
+      this.capabilities[key] = prev && typeof prev === 'object' && value && typeof value === 'object' ? { ...prev, ...value } : value;
+    }
+    return this;
+  }
+
+  /** What sessions starting now declare. */
+  get declaredCapabilities(): Record<string, unknown> {
+    return this.capabilities;
+  }
 
   /** Serve requests for `method` in every session (present and future). */
   onRequest(method: string, handler: RequestHandler): this {
@@ -55,7 +76,7 @@ export class Server {
 
   /** Start a session on `transport`. Resolves once the transport is open; the client then initializes. */
   async connect(transport: Transport): Promise<ServerSession> {
-    const session = new ServerSession(this.options);
+    const session = new ServerSession({ ...this.options, capabilities: structuredClone(this.capabilities) });
     for (const [m, h] of this.requestHandlers) session.onRequest(m, h);
     for (const [m, h] of this.notificationHandlers) session.onNotification(m, h);
     this.live.add(session);

@@ -70,6 +70,7 @@ export type SessionEvent =
   | { type: 'INITIALIZE_FAILED'; error: SessionFailure }
   | { type: 'INITIALIZE_REQUEST'; params: InitializeParamsLike; id?: string | number }
   | { type: 'INITIALIZED' }
+  | { type: 'DECLARE_CAPABILITIES'; capabilities: Record<string, unknown> }
   | { type: 'CLOSE' }
   | { type: 'TRANSPORT_CLOSED'; error?: SessionFailure };
 
@@ -118,6 +119,17 @@ export const sessionMachine = setup({
         draft.peerInfo = event.params.clientInfo;
       }),
     ),
+    // Capabilities come from what the user registers, until initialization fixes them.
+    mergeLocalCapabilities: assign(({ context, event }) =>
+      produce(context, (draft) => {
+        if (event.type !== 'DECLARE_CAPABILITIES') return;
+        for (const [key, value] of Object.entries(event.capabilities)) {
+          const prev = draft.localCapabilities[key];
+          draft.localCapabilities[key] =
+            prev && typeof prev === 'object' && value && typeof value === 'object' ? { ...prev, ...value } : value;
+        }
+      }),
+    ),
     recordError: assign(({ context, event }) =>
       produce(context, (draft) => {
         if ((event.type === 'TRANSPORT_CLOSED' || event.type === 'INITIALIZE_FAILED') && event.error) {
@@ -158,6 +170,7 @@ export const sessionMachine = setup({
     connecting: {
       on: {
         TRANSPORT_OPEN: [{ guard: 'isClient', target: 'initializing' }, { target: 'awaitingInitialize' }],
+        DECLARE_CAPABILITIES: { actions: ['mergeLocalCapabilities'] },
       },
     },
     // Client: `initialize` sent, waiting for the result. Only `ping` may go out meanwhile.
@@ -176,6 +189,7 @@ export const sessionMachine = setup({
     awaitingInitialize: {
       on: {
         INITIALIZE_REQUEST: { target: 'awaitingInitialized', actions: ['negotiate', 'answerInitialize'] },
+        DECLARE_CAPABILITIES: { actions: ['mergeLocalCapabilities'] },
       },
     },
     // Server: result sent, waiting for `notifications/initialized`. Only ping and logging go out.

@@ -350,6 +350,18 @@ export class Session {
     return this;
   }
 
+  /**
+   * Declare capabilities (merged one level deep into what was declared) before initialization
+   * fixes them; feature APIs call this as handlers are registered.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#capability-negotiation
+   */
+  declareCapabilities(capabilities: Record<string, unknown>): void {
+    if (this.phase !== 'connecting' && this.phase !== 'awaitingInitialize') {
+      throw new PhaseError('declareCapabilities', this.phase);
+    }
+    this.actor.send({ type: 'DECLARE_CAPABILITIES', capabilities });
+  }
+
   // ---------------------------------------------------------------- connecting
 
   /**

@@ -223,3 +223,19 @@ describe('batches', () => {
     });
   }
 });
+
+describe('declared capabilities', () => {
+  it('capabilities declared after construction reach the peer in initialize (client and server)', async () => {
+    const [a, b] = createMemoryPair();
+    const server = new Server({ info: SERVER_INFO, capabilities: { logging: {} } });
+    server.declareCapabilities({ tools: { listChanged: true } });
+    const session = await server.connect(a);
+    const client = new Client({ info: CLIENT_INFO, capabilities: { roots: {} } });
+    client.declareCapabilities({ roots: { listChanged: true }, sampling: {} });
+    await client.connect(b);
+    await session.whenOperating();
+    expect(client.serverCapabilities).to.deep.equal({ logging: {}, tools: { listChanged: true } });
+    expect(session.peerCapabilities).to.deep.equal({ roots: { listChanged: true }, sampling: {} });
+    expect(() => client.declareCapabilities({ elicitation: {} })).to.throw(PhaseError);
+  });
+});
