@@ -1,20 +1,190 @@
 /**
- * The client role: connects to a server, initializes, and sends requests.
+ * The client role: connects to a server, initializes, and offers the typed client API (tools,
+ * resources, prompts, completion, logging) and the client features the server may use (roots,
+ * sampling, elicitation), each declared as its handler is registered.
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/client
  */
+import { Observable, Subject, isObservable, type Subscription } from 'rxjs';
 import type { PeerInfo } from '../machines/session.machine.js';
-import { Session, type SessionOptions } from './session/session.js';
+import { systemClock, type Clock } from './clock.js';
+import { McpError } from './errors.js';
+import { ErrorCode } from './jsonrpc/error-codes.js';
+import type { JsonObject } from './jsonrpc/message.js';
+import { hasCapability } from './protocol/methods.js';
+import { allows, isSupportedRevision, type Revision } from './protocol/revisions.js';
+import type {
+  CallToolResult,
+  CompleteRequestParams,
+  CompleteResult,
+  CreateMessageRequestParams,
+  GetPromptResult,
+  ListPromptsResult,
+  ListResourcesResult,
+  ListResourceTemplatesResult,
+  ListToolsResult,
+  LoggingMessageNotificationParams,
+  Prompt,
+  PromptReference,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  ResourceTemplateReference,
+  ResourceUpdatedNotificationParams,
+  Root,
+  Tool,
+} from './protocol/schema/index.js';
+import { LOGGING_LEVELS, type LoggingLevel } from './protocol/schema/logging.js';
+import { Session, type NotificationHandler, type RequestHandlerContext, type RequestOptions, type SessionOptions } from './session/session.js';
+import { ElicitationService, type ElicitationOptions, type ElicitationStatus, type UrlElicitationHandler } from './client-features/elicitation.js';
+import { InvalidSamplingResultError, asUrlElicitationRequired } from './client-features/errors.js';
+import { LiveList } from './client-features/live-list.js';
+import { OutputValidators } from './client-features/output-schema.js';
+import { listAll, pages } from './client-features/pagination.js';
+import { checkRoots, sameRoots } from './client-features/roots.js';
+import { checkSamplingRequest, checkSamplingResult, type SamplingHandler, type SamplingOptions } from './client-features/sampling.js';
 
-export type ClientOptions = SessionOptions;
+export interface ClientOptions extends SessionOptions {
+  /**
+   * Quiet time in ms after a `list_changed` notification before `tools$`, `resources$` or
+   * `prompts$` re-list (a burst of notifications is one re-list). Default 50.
+   */
+  listChangedDebounceMs?: number;
+}
+
+/** Options of {@link Client.callTool}. */
+export interface CallToolOptions extends RequestOptions {
+  /**
+   * Run the URL elicitations of a -32042 answer with this consent handler, then call the tool
+   * again. Without it a -32042 rejects with `UrlElicitationRequiredError`.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation#url-elicitation-required-error
+   */
+  onUrlElicitationRequired?: UrlElicitationHandler;
+  /** Check `structuredContent` against the listed `outputSchema` (default true). */
+  validateOutput?: boolean;
+  /** How many -32042 rounds to go through before giving up (default 3). */
+  maxElicitationRounds?: number;
+}
+
+/** Something the client handled without failing, that a host may want to know. */
+export interface ClientWarning {
+  kind: 'relist-failed' | 'invalid-roots' | 'unknown-elicitation' | 'unknown-schema-dialect' | 'unsubscribe-failed';
+  message: string;
+  detail?: unknown;
+}
+
+interface ResourceSubscription {
+  subject: Subject<ResourceUpdatedNotificationParams>;
+  count: number;
+  ready: Promise<void>;
+}
+
+/** Notifications the client handles itself (a user handler for them runs as well). */
+const OWN_NOTIFICATIONS = [
+  'notifications/tools/list_changed',
+  'notifications/resources/list_changed',
+  'notifications/prompts/list_changed',
+  'notifications/resources/updated',
+  'notifications/message',
+  'notifications/elicitation/complete',
+] as const;
+
+const DEFAULT_DEBOUNCE_MS = 50;
 
 /**
  * An MCP client session. `await client.connect(transport)` runs the initialization (offering
- * the latest revision it speaks) and resolves once the session is operating.
+ * the latest revision it speaks) and resolves once the session is operating. Register client
+ * features (`setRoots`, `onSampling`, `onElicitation`) before connecting: they declare the
+ * capabilities sent in `initialize`.
  */
 export class Client extends Session {
+  private readonly clientClock: Clock;
+  private readonly toolsLive: LiveList<Tool>;
+  private readonly resourcesLive: LiveList<Resource>;
+  private readonly promptsLive: LiveList<Prompt>;
+  private readonly toolIndex = new Map<string, Tool>();
+  private readonly outputValidators = new OutputValidators();
+  private readonly logSubject = new Subject<LoggingMessageNotificationParams>();
+  private readonly warningSubject = new Subject<ClientWarning>();
+  private readonly resourceSubs = new Map<string, ResourceSubscription>();
+  private readonly userNotificationHandlers = new Map<string, NotificationHandler>();
+  private readonly elicitation: ElicitationService;
+  private rootsDeclared = false;
+  private currentRoots: Root[] = [];
+  private rootsSubscription: Subscription | undefined;
+  private tornDown = false;
+
+  /**
+   * The server's tools: listed on first subscription, then re-listed (debounced) on each
+   * `notifications/tools/list_changed`. Empty when the server has no `tools` capability.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools#list-changed-notification
+   */
+  readonly tools$: Observable<Tool[]>;
+  /**
+   * The server's resources, kept current like {@link Client.tools$}.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/server/resources#list-changed-notification
+   */
+  readonly resources$: Observable<Resource[]>;
+  /**
+   * The server's prompts, kept current like {@link Client.tools$}.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/server/prompts#list-changed-notification
+   */
+  readonly prompts$: Observable<Prompt[]>;
+  /**
+   * Log messages the server sends (`notifications/message`).
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/logging#log-message-notifications
+   */
+  readonly logs$: Observable<LoggingMessageNotificationParams>;
+  /** State changes of every elicitation (form and URL), for a UI. */
+  readonly elicitations$: Observable<ElicitationStatus>;
+  /** Things the client handled without failing: failed re-lists, ignored notifications... */
+  readonly warnings$: Observable<ClientWarning>;
+
   constructor(options: ClientOptions) {
     super('client', options);
+    this.clientClock = options.clock ?? systemClock;
+    const debounceMs = options.listChangedDebounceMs ?? DEFAULT_DEBOUNCE_MS;
+    const live = <T>(name: string, capability: string, fetch: () => Promise<T[]>) =>
+      new LiveList<T>({
+        name,
+        clock: this.clientClock,
+        debounceMs,
+        fetch: async () => {
+          await this.whenOperating();
+          return hasCapability(this.serverCapabilities, [capability]) ? fetch() : [];
+        },
+        onError: (e) => this.warn('relist-failed', `Re-listing ${name} failed: ${(e as Error)?.message ?? String(e)}`, e),
+      });
+    this.toolsLive = live('tools', 'tools', () => this.fetchTools());
+    this.resourcesLive = live('resources', 'resources', () => listAll<Resource>(this.pageRequester, 'resources/list', 'resources'));
+    this.promptsLive = live('prompts', 'prompts', () => listAll<Prompt>(this.pageRequester, 'prompts/list', 'prompts'));
+    this.tools$ = this.toolsLive.value$;
+    this.resources$ = this.resourcesLive.value$;
+    this.prompts$ = this.promptsLive.value$;
+    this.logs$ = this.logSubject.asObservable();
+    this.warnings$ = this.warningSubject.asObservable();
+    this.elicitation = new ElicitationService({
+      clock: this.clientClock,
+      serverInfo: () => this.serverInfo,
+      revision: () => this.negotiatedRevision,
+      localCapabilities: () => this.localCapabilities,
+    });
+    this.elicitations$ = this.elicitation.statuses$;
+
+    for (const method of OWN_NOTIFICATIONS) {
+      super.onNotification(method, (params, session) => {
+        this.onOwnNotification(method, params);
+        return this.userNotificationHandlers.get(method)?.(params, session);
+      });
+    }
+    this.state$.subscribe({
+      next: (s) => {
+        if (s && (s.value === 'closed' || s.value === 'failed')) this.teardown();
+      },
+      complete: () => this.teardown(),
+    });
   }
+
   /** The server's name and version, once initialized. */
   get serverInfo(): PeerInfo | undefined {
     return this.peerInfo;
@@ -22,6 +192,366 @@ export class Client extends Session {
   /** The server's capabilities, once initialized. */
   get serverCapabilities(): Record<string, unknown> | undefined {
     return this.peerCapabilities;
+  }
+
+  /**
+   * Receive notifications for `method`. For the notifications the client handles itself (list
+   * changes, resource updates, log messages, elicitation completions) the handler runs too.
+   */
+  override onNotification(method: string, handler: NotificationHandler): this {
+    if ((OWN_NOTIFICATIONS as readonly string[]).includes(method)) {
+      this.userNotificationHandlers.set(method, handler);
+      return this;
+    }
+    return super.onNotification(method, handler);
+  }
+
+  // ------------------------------------------------------------------------------------ tools
+
+  /**
+   * Every tool of the server, all pages. The tools are kept as listed (schemas verbatim) and
+   * remembered: `callTool` checks results against their `outputSchema`.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools#listing-tools
+   */
+  async listTools(options?: RequestOptions): Promise<Tool[]> {
+    const tools = await this.fetchTools(options);
+    this.toolsLive.set(tools);
+    return tools;
+  }
+
+  /**
+   * The pages of `tools/list`, one result at a time (cursors followed as opaque tokens).
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/pagination
+   */
+  async *pagesOfTools(options?: RequestOptions): AsyncGenerator<ListToolsResult, void, undefined> {
+    for await (const page of pages<ListToolsResult & JsonObject>(this.pageRequester, 'tools/list', options)) {
+      for (const tool of page.tools ?? []) this.toolIndex.set(tool.name, tool);
+      yield page;
+    }
+  }
+
+  /**
+   * Call a tool. When the tool was listed with an `outputSchema`, a result whose
+   * `structuredContent` does not conform rejects with `OutputSchemaError`. A -32042 answer
+   * rejects with `UrlElicitationRequiredError`, or, with `onUrlElicitationRequired`, runs the
+   * required URL elicitations and calls again once they complete.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools#calling-tools
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools#output-schema
+   */
+  async callTool(name: string, args?: Record<string, unknown>, options: CallToolOptions = {}): Promise<CallToolResult> {
+    const { onUrlElicitationRequired, validateOutput = true, maxElicitationRounds = 3, ...requestOptions } = options;
+    const params: JsonObject = args === undefined ? { name } : { name, arguments: args };
+    for (let round = 0; ; round++) {
+      let result: JsonObject;
+      try {
+        result = await this.request('tools/call', params, requestOptions);
+      } catch (e) {
+        const required = asUrlElicitationRequired(e);
+        if (!required) throw e;
+        if (!onUrlElicitationRequired || round >= maxElicitationRounds) throw required;
+        await this.elicitation.runRequired(required.elicitations, onUrlElicitationRequired, requestOptions.signal);
+        continue;
+      }
+      if (validateOutput) this.checkOutput(name, result);
+      return result as CallToolResult;
+    }
+  }
+
+  // -------------------------------------------------------------------------------- resources
+
+  /**
+   * Every resource of the server, all pages.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/server/resources#listing-resources
+   */
+  async listResources(options?: RequestOptions): Promise<Resource[]> {
+    const list = await listAll<Resource>(this.pageRequester, 'resources/list', 'resources', options);
+    this.resourcesLive.set(list);
+    return list;
+  }
+
+  /** The pages of `resources/list`. @see https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/pagination */
+  pagesOfResources(options?: RequestOptions): AsyncGenerator<ListResourcesResult & JsonObject, void, undefined> {
+    return pages<ListResourcesResult & JsonObject>(this.pageRequester, 'resources/list', options);
+  }
+
+  /**
+   * Every resource template of the server, all pages.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/server/resources#resource-templates
+   */
+  listResourceTemplates(options?: RequestOptions): Promise<ResourceTemplate[]> {
+    return listAll<ResourceTemplate>(this.pageRequester, 'resources/templates/list', 'resourceTemplates', options);
+  }
+
+  /** The pages of `resources/templates/list`. @see https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/pagination */
+  pagesOfResourceTemplates(options?: RequestOptions): AsyncGenerator<ListResourceTemplatesResult & JsonObject, void, undefined> {
+    return pages<ListResourceTemplatesResult & JsonObject>(this.pageRequester, 'resources/templates/list', options);
+  }
+
+  /**
+   * Read a resource.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/server/resources#reading-resources
+   */
+  async readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
+    return (await this.request('resources/read', { uri }, options)) as ReadResourceResult;
+  }
+
+  /**
+   * Updates of one resource. The first observer sends `resources/subscribe`; the last one to
+   * unsubscribe sends `resources/unsubscribe`. A failed subscribe errors the observable.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/server/resources#subscriptions
+   */
+  subscribe(uri: string, options?: RequestOptions): Observable<ResourceUpdatedNotificationParams> {
+    return new Observable<ResourceUpdatedNotificationParams>((subscriber) => {
+      let entry = this.resourceSubs.get(uri);
+      if (!entry) {
+        const fresh: ResourceSubscription = { subject: new Subject(), count: 0, ready: Promise.resolve() };
+        this.resourceSubs.set(uri, fresh);
+        fresh.ready = this.request('resources/subscribe', { uri }, options).then(() => undefined);
+        fresh.ready.catch((e: unknown) => {
+          if (this.resourceSubs.get(uri) === fresh) this.resourceSubs.delete(uri);
+          fresh.subject.error(e);
+        });
+        entry = fresh;
+      }
+      const e = entry;
+      e.count++;
+      const inner = e.subject.subscribe(subscriber);
+      return () => {
+        inner.unsubscribe();
+        if (--e.count > 0 || this.resourceSubs.get(uri) !== e) return;
+        this.resourceSubs.delete(uri);
+        if (this.currentPhase !== 'operating') return;
+        e.ready.then(
+          () =>
+            this.request('resources/unsubscribe', { uri }).then(
+              () => undefined,
+              (err: unknown) => this.warn('unsubscribe-failed', `resources/unsubscribe for ${uri} failed: ${(err as Error)?.message}`, err),
+            ),
+          () => undefined,
+        );
+      };
+    });
+  }
+
+  // ---------------------------------------------------------------------------------- prompts
+
+  /**
+   * Every prompt of the server, all pages.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/server/prompts#listing-prompts
+   */
+  async listPrompts(options?: RequestOptions): Promise<Prompt[]> {
+    const list = await listAll<Prompt>(this.pageRequester, 'prompts/list', 'prompts', options);
+    this.promptsLive.set(list);
+    return list;
+  }
+
+  /** The pages of `prompts/list`. @see https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/pagination */
+  pagesOfPrompts(options?: RequestOptions): AsyncGenerator<ListPromptsResult & JsonObject, void, undefined> {
+    return pages<ListPromptsResult & JsonObject>(this.pageRequester, 'prompts/list', options);
+  }
+
+  /**
+   * Get a prompt with its arguments filled in.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/server/prompts#getting-a-prompt
+   */
+  async getPrompt(name: string, args?: Record<string, string>, options?: RequestOptions): Promise<GetPromptResult> {
+    const params: JsonObject = args === undefined ? { name } : { name, arguments: args };
+    return (await this.request('prompts/get', params, options)) as GetPromptResult;
+  }
+
+  // ------------------------------------------------------------------------------- completion
+
+  /**
+   * Ask for completions of a prompt or resource-template argument. `context` (arguments already
+   * chosen) is sent only in revisions that have it.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/completion#requesting-completions
+   */
+  async complete(
+    ref: PromptReference | ResourceTemplateReference,
+    argument: { name: string; value: string },
+    context?: CompleteRequestParams['context'],
+    options?: RequestOptions,
+  ): Promise<CompleteResult> {
+    const params: JsonObject = { ref, argument };
+    const rev = this.negotiatedRevision;
+    if (context !== undefined && (rev === undefined || allows(rev, 'completionContext'))) params.context = context;
+    return (await this.request('completion/complete', params, options)) as CompleteResult;
+  }
+
+  // ---------------------------------------------------------------------------------- logging
+
+  /**
+   * Ask the server to send log messages at `level` and above.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/logging#setting-log-level
+   */
+  async setLoggingLevel(level: LoggingLevel, options?: RequestOptions): Promise<void> {
+    if (!(LOGGING_LEVELS as readonly string[]).includes(level)) {
+      throw new TypeError(`Unknown log level ${JSON.stringify(level)}; one of ${LOGGING_LEVELS.join(', ')}`);
+    }
+    await this.request('logging/setLevel', { level }, options);
+  }
+
+  // ------------------------------------------------------------------------- client features
+
+  /**
+   * Expose roots to the server: a list, or an observable of lists. Declares
+   * `roots: { listChanged: true }` (call before connecting) and answers `roots/list`; once
+   * initialized, each change sends `notifications/roots/list_changed`. Every root must be a
+   * `file://` URI without `.`/`..` segments; an invalid list throws (from an observable it is
+   * skipped and reported on `warnings$`).
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/client/roots
+   */
+  setRoots(roots: readonly Root[] | Observable<readonly Root[]>): this {
+    if (!isObservable(roots)) {
+      const problem = checkRoots(roots);
+      if (problem) throw new TypeError(`Invalid roots: ${problem}`);
+    }
+    if (!this.rootsDeclared) {
+      this.declareCapabilities({ roots: { listChanged: true } });
+      this.rootsDeclared = true;
+      super.onRequest('roots/list', () => ({ roots: this.currentRoots.map((r) => ({ ...r })) }));
+    }
+    this.rootsSubscription?.unsubscribe();
+    this.rootsSubscription = undefined;
+    if (isObservable(roots)) {
+      this.rootsSubscription = roots.subscribe({
+        next: (list) => {
+          const problem = checkRoots(list);
+          if (problem) this.warn('invalid-roots', `Ignored an invalid roots list: ${problem}`, list);
+          else this.updateRoots(list);
+        },
+      });
+    } else {
+      this.updateRoots(roots);
+    }
+    return this;
+  }
+
+  /** The roots currently exposed. */
+  get roots(): readonly Root[] {
+    return this.currentRoots;
+  }
+
+  /**
+   * Answer the server's `sampling/createMessage` with `handler`. Declares `sampling` (and
+   * `sampling.tools` / `sampling.context` as the options say); call before connecting. Requests
+   * are checked first (tools only when declared, every `tool_use` answered by `tool_result`s,
+   * tool results never mixed with other content: -32602), and so is the handler's result.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/client/sampling
+   */
+  onSampling(handler: SamplingHandler, options: SamplingOptions = {}): this {
+    const capability: Record<string, unknown> = {};
+    if (options.tools) capability.tools = {};
+    if (options.context) capability.context = {};
+    this.declareCapabilities({ sampling: capability });
+    super.onRequest('sampling/createMessage', (params, ctx) => this.serveSampling(handler, params, ctx));
+    return this;
+  }
+
+  /**
+   * Answer the server's `elicitation/create` with the given handlers. Declares
+   * `elicitation: { form, url }` for the modes given; call before connecting. A request in a
+   * mode not declared is answered -32602. Form answers are validated against the requested
+   * schema before they are sent; URL elicitations ask consent (showing the domain) before
+   * anything is opened.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation
+   */
+  onElicitation(options: ElicitationOptions): this {
+    const capability = ElicitationService.capabilityFor(options);
+    this.declareCapabilities({ elicitation: capability });
+    this.elicitation.configure(options);
+    super.onRequest('elicitation/create', (params, ctx) => this.elicitation.handleRequest(params, ctx) as Promise<JsonObject>);
+    return this;
+  }
+
+  // -------------------------------------------------------------------------------- internals
+
+  private get negotiatedRevision(): Revision | undefined {
+    const v = this.protocolVersion;
+    return v !== undefined && isSupportedRevision(v) ? v : undefined;
+  }
+
+  private readonly pageRequester = (method: string, params: JsonObject | undefined, options?: RequestOptions) => this.request(method, params, options);
+
+  private async fetchTools(options?: RequestOptions): Promise<Tool[]> {
+    const tools = await listAll<Tool>(this.pageRequester, 'tools/list', 'tools', options);
+    this.toolIndex.clear();
+    for (const tool of tools) this.toolIndex.set(tool.name, tool);
+    return tools;
+  }
+
+  private checkOutput(name: string, result: JsonObject): void {
+    const tool = this.toolIndex.get(name);
+    const rev = this.negotiatedRevision;
+    if (!tool?.outputSchema || (rev !== undefined && !allows(rev, 'outputSchema'))) return;
+    if (!this.outputValidators.check(name, tool.outputSchema, result, rev)) {
+      this.warn('unknown-schema-dialect', `Tool "${name}" has an outputSchema in an unknown dialect (${String(tool.outputSchema.$schema)}); its result was not checked`);
+    }
+  }
+
+  private async serveSampling(handler: SamplingHandler, params: JsonObject | undefined, ctx: RequestHandlerContext): Promise<JsonObject> {
+    const rev = this.negotiatedRevision;
+    const toolsDeclared = hasCapability(this.localCapabilities, ['sampling', 'tools']) && (rev === undefined || allows(rev, 'samplingTools'));
+    const problem = checkSamplingRequest(params, toolsDeclared);
+    if (problem) throw new McpError(ErrorCode.InvalidParams, `Invalid sampling request: ${problem}`);
+    const typed = params as unknown as CreateMessageRequestParams;
+    const result = await handler(typed, ctx);
+    const bad = checkSamplingResult(result, typed);
+    if (bad) throw new InvalidSamplingResultError(bad);
+    return result as unknown as JsonObject;
+  }
+
+  private updateRoots(list: readonly Root[]): void {
+    const previous = this.currentRoots;
+    this.currentRoots = list.map((r) => ({ ...r }));
+    if (this.currentPhase === 'operating' && !sameRoots(previous, this.currentRoots)) {
+      this.notify('notifications/roots/list_changed');
+    }
+  }
+
+  private onOwnNotification(method: (typeof OWN_NOTIFICATIONS)[number], params: JsonObject | undefined): void {
+    switch (method) {
+      case 'notifications/tools/list_changed':
+        this.toolsLive.changed();
+        return;
+      case 'notifications/resources/list_changed':
+        this.resourcesLive.changed();
+        return;
+      case 'notifications/prompts/list_changed':
+        this.promptsLive.changed();
+        return;
+      case 'notifications/resources/updated': {
+        const uri = params?.uri;
+        if (typeof uri === 'string') this.resourceSubs.get(uri)?.subject.next(params as unknown as ResourceUpdatedNotificationParams);
+        return;
+      }
+      case 'notifications/message':
+        if (params) this.logSubject.next(params as unknown as LoggingMessageNotificationParams);
+        return;
+      case 'notifications/elicitation/complete':
+        if (!this.elicitation.complete(params?.elicitationId)) {
+          this.warn('unknown-elicitation', `Ignored a completion for unknown or finished elicitation ${JSON.stringify(params?.elicitationId)}`, params);
+        }
+        return;
+    }
+  }
+
+  private warn(kind: ClientWarning['kind'], message: string, detail?: unknown): void {
+    if (this.warningSubject.observed) this.warningSubject.next(detail === undefined ? { kind, message } : { kind, message, detail });
+  }
+
+  private teardown(): void {
+    if (this.tornDown) return;
+    this.tornDown = true;
+    this.rootsSubscription?.unsubscribe();
+    this.toolsLive.close();
+    this.resourcesLive.close();
+    this.promptsLive.close();
+    this.elicitation.close();
+    for (const entry of this.resourceSubs.values()) entry.subject.complete();
+    this.resourceSubs.clear();
+    this.logSubject.complete();
+    this.warningSubject.complete();
   }
 }
 
@@ -31,3 +561,4 @@ export function createClient(options: ClientOptions): Client {
 }
 
 export * from './session/session.js';
+export * from './client-features/index.js';

@@ -2,7 +2,8 @@
  * mcp-actors: a Model Context Protocol runtime built as an actor system.
  * @see https://modelcontextprotocol.io/specification/2025-11-25
  */
-export { Client, createClient, type ClientOptions } from './client.js';
+export { Client, createClient, type ClientOptions, type CallToolOptions, type ClientWarning } from './client.js';
+export * from './client-features/index.js';
 export { Server, ServerSession, createServer, type ServerOptions } from './server.js';
 export * from './session/session.js';
 export * from './errors.js';
@@ -12,6 +13,7 @@ export { systemClock, ManualClock, type Clock } from './clock.js';
 export { Journal } from './journal/journal.js';
 export type * from './journal/entry.js';
 export { replay, type ReplayOptions, type ReplayResult } from './journal/replay.js';
+export { listen, type ListenOptions, type Listening } from './http/listen.js';
 // The protocol's own types; `ProgressToken` comes from the session module above.
 export * from './protocol/revisions.js';
 export * from './protocol/methods.js';

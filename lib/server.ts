@@ -7,6 +7,7 @@ import { Observable, Subject } from 'rxjs';
 import type { Transport } from '../streams/transport.js';
 import {
   Session,
+  type HandlerTable,
   type NotificationHandler,
   type RequestHandler,
   type SessionOptions,
@@ -19,8 +20,9 @@ export interface ServerOptions extends SessionOptions {
 
 /** One server-side session (one client). */
 export class ServerSession extends Session {
-  constructor(options: ServerOptions) {
-    super('server', options);
+  /** `shared`: handlers of the Server this session belongs to, looked up after its own. */
+  constructor(options: ServerOptions, shared?: HandlerTable) {
+    super('server', options, shared);
   }
 }
 
@@ -28,6 +30,7 @@ export class Server {
   private readonly requestHandlers = new Map<string, RequestHandler>();
   private readonly notificationHandlers = new Map<string, NotificationHandler>();
   private readonly live = new Set<ServerSession>();
+  private readonly handlers: HandlerTable = { requests: this.requestHandlers, notifications: this.notificationHandlers };
   private readonly sessionSubject = new Subject<ServerSession>();
   /** Each new session as it connects. */
   readonly sessions$: Observable<ServerSession> = this.sessionSubject.asObservable();
@@ -58,14 +61,12 @@ export class Server {
   /** Serve requests for `method` in every session (present and future). */
   onRequest(method: string, handler: RequestHandler): this {
     this.requestHandlers.set(method, handler);
-    for (const s of this.live) s.onRequest(method, handler);
     return this;
   }
 
   /** Receive notifications for `method` in every session. */
   onNotification(method: string, handler: NotificationHandler): this {
     this.notificationHandlers.set(method, handler);
-    for (const s of this.live) s.onNotification(method, handler);
     return this;
   }
 
@@ -76,11 +77,10 @@ export class Server {
 
   /** Start a session on `transport`. Resolves once the transport is open; the client then initializes. */
   async connect(transport: Transport): Promise<ServerSession> {
-    const session = new ServerSession({ ...this.options, capabilities: structuredClone(this.capabilities) });
-    for (const [m, h] of this.requestHandlers) session.onRequest(m, h);
-    for (const [m, h] of this.notificationHandlers) session.onNotification(m, h);
+    // Handlers are shared, not copied: an idle session should cost as little as possible.
+    const session = new ServerSession({ ...this.options, capabilities: structuredClone(this.capabilities) }, this.handlers);
     this.live.add(session);
-    session.state$.subscribe({ complete: () => this.live.delete(session) });
+    void session.ended().then(() => this.live.delete(session));
     this.sessionSubject.next(session);
     await session.connect(transport);
     return session;

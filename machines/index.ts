@@ -6,10 +6,16 @@
  * them as JSON for Stately's editor, see docs/machines/README.md).
  */
 import { childProcessMachine } from './child-process.machine.js';
+import { clientElicitationMachine } from './client-elicitation.machine.js';
+import { httpSessionMachine } from './http-session.machine.js';
+import { reconnectMachine } from './reconnect.machine.js';
 import { requestMachine } from './request.machine.js';
 import { sessionMachine } from './session.machine.js';
 
 export * from './child-process.machine.js';
+export * from './client-elicitation.machine.js';
+export * from './http-session.machine.js';
+export * from './reconnect.machine.js';
 export * from './request.machine.js';
 export * from './session.machine.js';
 
@@ -21,6 +27,9 @@ export const machines = {
   session: sessionMachine,
   request: requestMachine,
   childProcess: childProcessMachine,
+  clientElicitation: clientElicitationMachine,
+  reconnect: reconnectMachine,
+  httpSession: httpSessionMachine,
 } as const;
 
 export type MachineName = keyof typeof machines;

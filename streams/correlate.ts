@@ -16,23 +16,26 @@ export function correlate(settle: (response: JsonRpcResponse) => void): Operator
     new Observable<Routable>((subscriber) =>
       source.subscribe({
         next(inbound) {
-          if (inbound.kind === 'response') {
-            settle(inbound.msg);
-            return;
-          }
-          if (inbound.kind !== 'batch') {
-            subscriber.next(inbound);
-            return;
-          }
-          const rest: RoutableSingle[] = [];
-          for (const item of inbound.items) {
-            if (item.kind === 'response') settle(item.msg);
-            else rest.push(item);
-          }
-          if (rest.length > 0) subscriber.next({ kind: 'batch', items: rest });
+          const rest = correlateOne(inbound, settle);
+          if (rest !== undefined) subscriber.next(rest);
         },
         error: (e) => subscriber.error(e),
         complete: () => subscriber.complete(),
       }),
     );
+}
+
+/** Settle the responses in one frame; return what is left to route, if anything. */
+export function correlateOne(inbound: Inbound, settle: (response: JsonRpcResponse) => void): Routable | undefined {
+  if (inbound.kind === 'response') {
+    settle(inbound.msg);
+    return undefined;
+  }
+  if (inbound.kind !== 'batch') return inbound;
+  const rest: RoutableSingle[] = [];
+  for (const item of inbound.items) {
+    if (item.kind === 'response') settle(item.msg);
+    else rest.push(item);
+  }
+  return rest.length > 0 ? { kind: 'batch', items: rest } : undefined;
 }

@@ -24,9 +24,12 @@ export interface DecodeOperatorOptions {
 export function decode(opts: DecodeOperatorOptions): OperatorFunction<RawFrame, Inbound> {
   const limit = opts.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
   const allowBatch = opts.allowBatch;
-  return map((raw: RawFrame): Inbound => {
-    if (typeof raw === 'string') return decodeTextWith(raw, limit, allowBatch);
-    if (raw instanceof OversizeFrame) return oversizeInbound(raw.size, raw.limit);
-    return classifyValue(raw, allowBatch);
-  });
+  return map((raw: RawFrame): Inbound => decodeFrame(raw, limit, allowBatch));
+}
+
+/** Decode one raw frame (the step `decode` maps over a stream). */
+export function decodeFrame(raw: RawFrame, limit: number, allowBatch: () => boolean): Inbound {
+  if (typeof raw === 'string') return decodeTextWith(raw, limit, allowBatch);
+  if (raw instanceof OversizeFrame) return oversizeInbound(raw.size, raw.limit);
+  return classifyValue(raw, allowBatch);
 }

@@ -12,3 +12,35 @@ export { parseJson } from './parse-json.js';
 export { journalTap } from './journal-tap.js';
 export { correlate, type Routable, type RoutableSingle } from './correlate.js';
 export { route, type Routes, type Reply } from './route.js';
+export {
+  createWebSocketClientTransport,
+  type WebSocketClientTransport,
+} from './websocket-client.js';
+export { createWebSocketServer } from './websocket-server.js';
+export {
+  createStreamableHttpClientTransport,
+  type StreamableHttpClientTransport,
+  type StreamableHttpClientTransportOptions,
+  type HttpTransportMode,
+  type HeadersOption,
+  type FetchLike,
+} from './streamable-http-client.js';
+export {
+  createLegacySseClientTransport,
+  type LegacySseClientTransport,
+  type LegacySseClientTransportOptions,
+} from './legacy-sse-client.js';
+export { sseParse, SseParser, type SseItem } from './sse-parse.js';
+export { undiciFetch, createUndiciFetch } from './http-fetch.js';
+export {
+  createStreamableHttpHandler,
+  MemoryEventStore,
+  type StreamableHttpOptions,
+  type StreamableHttpHandler,
+  type CorsOptions,
+  type EventStore,
+  type StoredEvent,
+  type AuthOutcome,
+  type Authenticate,
+  type LegacySseOptions,
+} from './streamable-http-server.js';

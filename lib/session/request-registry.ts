@@ -80,7 +80,8 @@ export class RequestRegistry {
   private readonly recent = new Map<RequestId, FinalRequestState>();
   // A ring of the same ids, oldest overwritten first: evicting through Map iteration costs
   // far more, because the iterator must skip every deleted slot.
-  private readonly recentRing: (RequestId | undefined)[] = new Array(RECENT_LIMIT);
+  // Grows to RECENT_LIMIT, then wraps: an idle session costs no 1,024-slot array.
+  private readonly recentRing: RequestId[] = [];
   private recentPos = 0;
 
   constructor(
@@ -243,10 +244,14 @@ export class RequestRegistry {
     if (entry.totalTimer !== undefined) this.clock.clearTimeout(entry.totalTimer);
     if (entry.onAbort) entry.signal!.removeEventListener('abort', entry.onAbort);
     entry.progress$?.complete();
-    const evicted = this.recentRing[this.recentPos];
-    if (evicted !== undefined && evicted !== entry.id) this.recent.delete(evicted);
-    this.recentRing[this.recentPos] = entry.id;
-    this.recentPos = (this.recentPos + 1) % RECENT_LIMIT;
+    if (this.recentRing.length < RECENT_LIMIT) {
+      this.recentRing.push(entry.id);
+    } else {
+      const evicted = this.recentRing[this.recentPos]!;
+      if (evicted !== entry.id) this.recent.delete(evicted);
+      this.recentRing[this.recentPos] = entry.id;
+      this.recentPos = (this.recentPos + 1) % RECENT_LIMIT;
+    }
     this.recent.set(entry.id, final);
     this.effects.finished?.(entry.id, entry.method, final);
   }

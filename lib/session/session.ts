@@ -5,7 +5,7 @@
  *
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic
  */
-import { BehaviorSubject, Observable, Subject, type Subscription } from 'rxjs';
+import { Observable, Subject, filter, map, type Subscription } from 'rxjs';
 import { createActor, type Actor, type SnapshotFrom } from 'xstate';
 import {
   sessionMachine,
@@ -16,12 +16,8 @@ import {
   type SessionPhase,
   type SessionRole,
 } from '../../machines/session.machine.js';
-import { decode } from '../../streams/decode.js';
-import { correlate } from '../../streams/correlate.js';
 import type { InvalidInbound } from '../../streams/inbound.js';
-import { route } from '../../streams/route.js';
-import { journalTap } from '../../streams/journal-tap.js';
-import { parseJson } from '../../streams/parse-json.js';
+import { receive } from '../../streams/receive.js';
 import { OversizeFrame, type RawFrame, type Transport, type TransportState } from '../../streams/transport.js';
 import { systemClock, type Clock } from '../clock.js';
 import { DEFAULT_MAX_FRAME_BYTES } from '../jsonrpc/codec.js';
@@ -44,7 +40,8 @@ import {
   TransportError,
   VersionMismatchError,
 } from '../errors.js';
-import type { JournalEntry, JournalEntryInput, NoteEntry } from '../journal/entry.js';
+import type { InEntry, JournalEntry, JournalEntryInput, NoteEntry, OutEntry } from '../journal/entry.js';
+import { Channel } from './channel.js';
 import { Journal } from '../journal/journal.js';
 import { hasCapability, requiredCapability } from '../protocol/methods.js';
 import { SUPPORTED_REVISIONS, allows, isSupportedRevision } from '../protocol/revisions.js';
@@ -162,6 +159,26 @@ interface Incoming {
 
 const DEFAULT_TIMEOUT = 60_000;
 
+/** Handlers a Server shares with all its sessions. */
+export interface HandlerTable {
+  requests: ReadonlyMap<string, RequestHandler>;
+  notifications: ReadonlyMap<string, NotificationHandler>;
+}
+
+/** Every session answers ping with an empty result unless told otherwise. */
+const answerPing: RequestHandler = () => ({});
+
+/** The capability a method needs, per revision: the same for every session, so cached once. */
+const capabilityCache = new Map<string, string[] | null>();
+
+/** Which session each session actor belongs to (see `Session.machine`). */
+const owners = new WeakMap<object, Session>();
+function ownerOf(actor: object): Session {
+  const session = owners.get(actor);
+  if (!session) throw new Error('Session actor without a session');
+  return session;
+}
+
 /** Diagnostics that also go into the journal: inputs that were ignored (the rest is derived). */
 const NOTED = new Set<Diagnostic['kind']>(['late-response', 'unknown-response', 'unknown-progress', 'unknown-cancel', 'suppressed-response', 'ignored']);
 
@@ -175,15 +192,18 @@ export class Session {
   private readonly enforceCapabilities: boolean;
   private readonly registry: RequestRegistry;
   private readonly actor: SessionActor;
-  private readonly requestHandlers = new Map<string, RequestHandler>();
-  private readonly notificationHandlers = new Map<string, NotificationHandler>();
+  // This session's own handlers (made on first use) over the ones it shares with its Server.
+  private ownRequestHandlers: Map<string, RequestHandler> | undefined;
+  private ownNotificationHandlers: Map<string, NotificationHandler> | undefined;
+  private readonly shared: HandlerTable | undefined;
   private readonly incoming = new Map<RequestId, Incoming>();
-  private readonly capabilityCache = new Map<string, string[] | null>();
   private readonly subscriptions: Subscription[] = [];
-  private readonly state = new BehaviorSubject<SessionSnapshot>(undefined as unknown as SessionSnapshot);
-  private readonly journalSubject = new Subject<JournalEntry>();
-  private readonly diagnosticsSubject = new Subject<Diagnostic>();
-  private readonly progressSubject = new Subject<Progress & { requestId: RequestId; method: string }>();
+  // Created on first subscription (see Channel): an idle session carries no Subjects.
+  private readonly stateChannel = new Channel<SessionSnapshot>();
+  private readonly journalSubject = new Channel<JournalEntry>();
+  private readonly diagnosticsSubject = new Channel<Diagnostic>();
+  private readonly progressSubject = new Channel<Progress & { requestId: RequestId; method: string }>();
+  private isOver = false;
   private transport: Transport | undefined;
   private phase: SessionPhase = 'connecting';
   private nextId = 0;
@@ -197,19 +217,73 @@ export class Session {
   private keepAliveTimer: unknown;
   private doneWaiters: (() => void)[] = [];
 
-  /** Every frame in and out, with sequence number, clock time and direction. */
-  readonly frames$: Observable<FrameEvent>;
-  /** Session machine snapshots: the current one on subscribe, then every change. */
-  readonly state$: Observable<SessionSnapshot>;
-  /** Every journal entry as it happens (whether or not the journal is kept). */
-  readonly journal$: Observable<JournalEntry>;
-  /** Frames and events the session handled without failing: late responses, unknown ids... */
-  readonly diagnostics$: Observable<Diagnostic>;
-  /** Progress of every outgoing request that asked for it. */
-  readonly progress$: Observable<Progress & { requestId: RequestId; method: string }>;
+  /**
+   * The session machine with the runtime's effects, built once for all sessions: `provide`
+   * copies the machine, which would cost every idle session kilobytes. Each action finds its
+   * session through the actor it runs in.
+   */
+  private static readonly machine = sessionMachine.provide({
+    actions: {
+      sendInitialize: ({ self }) => ownerOf(self).sendInitialize(),
+      sendInitialized: ({ self }) => ownerOf(self).sendFrame({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+      answerInitialize: ({ self, context, event }) => {
+        if (event.type !== 'INITIALIZE_REQUEST') return;
+        const session = ownerOf(self);
+        const result: JsonObject = {
+          protocolVersion: context.protocolVersion,
+          capabilities: context.localCapabilities,
+          serverInfo: context.localInfo,
+        };
+        if (context.instructions !== undefined) result.instructions = context.instructions;
+        session.onNegotiated(context.protocolVersion!);
+        // No id: a stateless HTTP session adopting an initialization that happened elsewhere.
+        if (event.id !== undefined) session.sendFrame({ jsonrpc: '2.0', id: event.id, result }, event.id);
+      },
+      closeTransport: ({ self }) => {
+        void ownerOf(self).transport?.close().catch(() => {});
+      },
+      releaseAll: ({ self }) => ownerOf(self).releaseAll(),
+    },
+  });
 
-  constructor(role: SessionRole, options: SessionOptions & { instructions?: string }) {
+  /** Every frame in and out, with sequence number, clock time and direction. */
+  get frames$(): Observable<FrameEvent> {
+    return this.journalSubject.asObservable().pipe(
+      filter((e): e is InEntry | OutEntry => e.kind === 'in' || e.kind === 'out'),
+      map((e) =>
+        e.kind === 'out'
+          ? { seq: e.seq, t: e.t, direction: 'out' as const, frame: e.frame }
+          : { seq: e.seq, t: e.t, direction: 'in' as const, frame: 'frame' in e ? e.frame : 'text' in e ? e.text : e },
+      ),
+    );
+  }
+  /** Session machine snapshots: the current one on subscribe, then every change. */
+  get state$(): Observable<SessionSnapshot> {
+    return new Observable<SessionSnapshot>((subscriber) => {
+      subscriber.next(this.actor.getSnapshot());
+      if (this.isOver) {
+        subscriber.complete();
+        return;
+      }
+      return this.stateChannel.asObservable().subscribe(subscriber);
+    });
+  }
+  /** Every journal entry as it happens (whether or not the journal is kept). */
+  get journal$(): Observable<JournalEntry> {
+    return this.journalSubject.asObservable();
+  }
+  /** Frames and events the session handled without failing: late responses, unknown ids... */
+  get diagnostics$(): Observable<Diagnostic> {
+    return this.diagnosticsSubject.asObservable();
+  }
+  /** Progress of every outgoing request that asked for it. */
+  get progress$(): Observable<Progress & { requestId: RequestId; method: string }> {
+    return this.progressSubject.asObservable();
+  }
+
+  constructor(role: SessionRole, options: SessionOptions & { instructions?: string }, shared?: HandlerTable) {
     this.role = role;
+    this.shared = shared;
     this.clock = options.clock ?? systemClock;
     this.maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
     this.enforceCapabilities = options.enforceCapabilities ?? true;
@@ -248,28 +322,7 @@ export class Session {
     );
 
     this.actor = createActor(
-      sessionMachine.provide({
-        actions: {
-          sendInitialize: () => this.sendInitialize(),
-          sendInitialized: () => this.sendFrame({ jsonrpc: '2.0', method: 'notifications/initialized' }),
-          answerInitialize: ({ context, event }) => {
-            if (event.type !== 'INITIALIZE_REQUEST') return;
-            const result: JsonObject = {
-              protocolVersion: context.protocolVersion,
-              capabilities: context.localCapabilities,
-              serverInfo: context.localInfo,
-            };
-            if (context.instructions !== undefined) result.instructions = context.instructions;
-            this.onNegotiated(context.protocolVersion!);
-            // No id: a stateless HTTP session adopting an initialization that happened elsewhere.
-            if (event.id !== undefined) this.sendFrame({ jsonrpc: '2.0', id: event.id, result }, event.id);
-          },
-          closeTransport: () => {
-            void this.transport?.close().catch(() => {});
-          },
-          releaseAll: () => this.releaseAll(),
-        },
-      }),
+      Session.machine,
       {
         input: {
           role,
@@ -282,24 +335,10 @@ export class Session {
         ...(options.inspect !== undefined && { inspect: options.inspect }),
       },
     );
+    owners.set(this.actor, this);
     this.actor.subscribe((snapshot) => this.onSnapshot(snapshot));
     this.actor.start();
-    this.state.next(this.actor.getSnapshot());
 
-    this.state$ = this.state.asObservable();
-    this.journal$ = this.journalSubject.asObservable();
-    this.diagnostics$ = this.diagnosticsSubject.asObservable();
-    this.progress$ = this.progressSubject.asObservable();
-    this.frames$ = new Observable<FrameEvent>((sub) => {
-      const s = this.journalSubject.subscribe((e) => {
-        if (e.kind === 'in') sub.next({ seq: e.seq, t: e.t, direction: 'in', frame: 'frame' in e ? e.frame : 'text' in e ? e.text : e });
-        else if (e.kind === 'out') sub.next({ seq: e.seq, t: e.t, direction: 'out', frame: e.frame });
-      });
-      return () => s.unsubscribe();
-    });
-
-    // Built-in methods every session answers.
-    this.requestHandlers.set('ping', () => ({}));
   }
 
   // ---------------------------------------------------------------- public state
@@ -341,12 +380,12 @@ export class Session {
 
   /** Serve requests for `method`. Replaces any earlier handler. */
   onRequest(method: string, handler: RequestHandler): this {
-    this.requestHandlers.set(method, handler);
+    (this.ownRequestHandlers ??= new Map()).set(method, handler);
     return this;
   }
   /** Receive notifications for `method`. */
   onNotification(method: string, handler: NotificationHandler): this {
-    this.notificationHandlers.set(method, handler);
+    (this.ownNotificationHandlers ??= new Map()).set(method, handler);
     return this;
   }
 
@@ -375,14 +414,17 @@ export class Session {
       transport.state$.subscribe((s) => this.onTransportState(s)),
       transport.inbound$
         .pipe(
-          parseJson(this.maxFrameBytes),
-          journalTap((raw: RawFrame) => this.recordIn(raw)),
-          decode({ maxFrameBytes: this.maxFrameBytes, allowBatch: () => this.batchesAllowed }),
-          correlate((response) => this.handleResponse(response)),
-          route({
-            request: (msg, inBatch) => this.handleRequest(msg, inBatch),
-            notification: (msg) => this.handleNotification(msg),
-            invalid: (item) => this.replyToInvalid(item),
+          // parse → record → decode → correlate → route, fused into one subscriber (see receive.ts)
+          receive({
+            maxFrameBytes: this.maxFrameBytes,
+            allowBatch: () => this.batchesAllowed,
+            record: (raw: RawFrame) => this.recordIn(raw),
+            settle: (response) => this.handleResponse(response),
+            routes: {
+              request: (msg, inBatch) => this.handleRequest(msg, inBatch),
+              notification: (msg) => this.handleNotification(msg),
+              invalid: (item) => this.replyToInvalid(item),
+            },
           }),
         )
         .subscribe({ next: (frame) => this.reply(frame) }),
@@ -398,6 +440,12 @@ export class Session {
       return Promise.reject(this.failure ?? new ConnectionClosedError('The session closed before it was initialized'));
     }
     return new Promise((resolve, reject) => this.readyWaiters.push({ resolve, reject }));
+  }
+
+  /** Resolves when the session has ended (closed or failed). */
+  ended(): Promise<void> {
+    if (this.phase === 'closed' || this.phase === 'failed') return Promise.resolve();
+    return new Promise<void>((resolve) => this.doneWaiters.push(resolve));
   }
 
   /** Close the session: pending requests are rejected, the transport closed. */
@@ -529,11 +577,13 @@ export class Session {
 
   /** The capability a request needs of its receiver, per negotiated revision; cached per method. */
   private capabilityFor(method: string): string[] | undefined {
-    let needed = this.capabilityCache.get(method);
+    const rev = this.revision !== undefined && isSupportedRevision(this.revision) ? this.revision : undefined;
+    if (rev === undefined) return requiredCapability(method);
+    const key = `${rev} ${method}`;
+    let needed = capabilityCache.get(key);
     if (needed === undefined) {
-      const rev = this.revision !== undefined && isSupportedRevision(this.revision) ? this.revision : undefined;
       needed = requiredCapability(method, rev) ?? null;
-      if (this.revision !== undefined) this.capabilityCache.set(method, needed);
+      capabilityCache.set(key, needed);
     }
     return needed ?? undefined;
   }
@@ -618,7 +668,7 @@ export class Session {
         this.failure = this.transportError ?? new ConnectionClosedError(err?.message ?? 'Session failed');
       }
     }
-    this.state.next(snapshot);
+    this.stateChannel.next(snapshot);
     if (previous !== this.phase) {
       if (this.phase === 'operating') {
         this.settleReady();
@@ -705,7 +755,8 @@ export class Session {
     // Deferred: the final snapshot must reach state$ subscribers before streams complete.
     queueMicrotask(() => {
       for (const s of this.subscriptions.splice(0)) s.unsubscribe();
-      this.state.complete();
+      this.isOver = true;
+      this.stateChannel.complete();
       this.journalSubject.complete();
       this.diagnosticsSubject.complete();
       this.progressSubject.complete();
@@ -772,7 +823,7 @@ export class Session {
         else this.diagnose('ignored', `Ignored notifications/initialized in phase ${this.phase}`, msg);
         return;
       default: {
-        const handler = this.notificationHandlers.get(msg.method);
+        const handler = this.ownNotificationHandlers?.get(msg.method) ?? this.shared?.notifications.get(msg.method);
         if (!handler) {
           this.diagnose('ignored', `No handler for notification "${msg.method}"`, msg);
           return;
@@ -799,7 +850,7 @@ export class Session {
     if (method.startsWith('notifications/')) {
       return errorResponse(id, ErrorCode.InvalidRequest, `"${method}" is a notification and must be sent without an id`);
     }
-    const handler = this.requestHandlers.get(method);
+    const handler = this.ownRequestHandlers?.get(method) ?? this.shared?.requests.get(method) ?? (method === 'ping' ? answerPing : undefined);
     if (!handler) return errorResponse(id, ErrorCode.MethodNotFound, `Method not found: ${method}`);
     const needed = this.capabilityFor(method);
     if (needed && !hasCapability(this.localCapabilities, needed)) {

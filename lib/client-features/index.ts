@@ -1,0 +1,13 @@
+/**
+ * The client features: typed errors, pagination, output-schema validation, live lists,
+ * sampling checks, roots validation, form schemas and the elicitation runtime.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/client
+ */
+export * from './errors.js';
+export * from './pagination.js';
+export * from './output-schema.js';
+export * from './live-list.js';
+export * from './sampling.js';
+export * from './roots.js';
+export * from './form-schema.js';
+export * from './elicitation.js';

@@ -1,0 +1,263 @@
+/**
+ * The high-level server API: register tools and prompts, and the server answers `tools/*`,
+ * `prompts/*`, `completion/complete` and `logging/setLevel` for every session, declares the
+ * capabilities that what is registered needs, and tells clients when a list changes.
+ *
+ * Registries are immutable state (immer) exposed as observables; a change to a registry *is*
+ * the `list_changed` notification: it is derived from the registry's state stream, debounced,
+ * and sent to every operating session that was told `listChanged: true`.
+ *
+ * ```ts
+ * const mcp = createMcpServer({ info: { name: 'demo', version: '1.0.0' } });
+ * mcp.registerTool('add', { inputSchema: z.object({ a: z.number(), b: z.number() }) }, ({ a, b }) => String(a + b));
+ * await mcp.connect(createStdioServerTransport());
+ * ```
+ *
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/server
+ */
+import type { Observable } from 'rxjs';
+import type { Transport } from '../streams/transport.js';
+import { systemClock, type Clock } from './clock.js';
+import { Server, type ServerOptions, type ServerSession } from './server.js';
+import { CompletionFeature, type ResourceCompletionSource } from './server-features/completion.js';
+import type { FeatureHost } from './server-features/host.js';
+import type { ListKind } from './server-features/list-changed.js';
+import { LoggingFeature, type LoggingLevel, type LoggingState } from './server-features/logging.js';
+import { checkPageSize } from './server-features/pagination.js';
+import { RateLimiter, type RateLimits } from './server-features/rate-limit.js';
+import { PromptsFeature, type PromptConfig, type PromptHandle, type PromptHandler, type RegisteredPrompt } from './server-features/prompts.js';
+import type { RegistryState } from './server-features/registry.js';
+import {
+  ResourcesFeature,
+  type ReadResourceCallback,
+  type ReadTemplateCallback,
+  type RegisteredResource,
+  type RegisteredResourceTemplate,
+  type ResourceMetadata,
+  type ResourcesState,
+  type ResourceTemplateMetadata,
+} from './server-features/resources.js';
+import type { SchemaInput } from './server-features/json-schema.js';
+import { ToolsFeature, type RegisteredTool, type ToolConfig, type ToolHandle, type ToolHandler } from './server-features/tools.js';
+
+/** The default quiet time before a list_changed notification goes out. */
+export const DEFAULT_LIST_CHANGED_DEBOUNCE_MS = 10;
+
+export interface McpServerOptions extends ServerOptions {
+  /**
+   * Items per page of `tools/list`, `prompts/list` (and the resources lists). Default 100;
+   * `Infinity` for a single page.
+   */
+  pageSize?: number;
+  /** Quiet time in ms before a list_changed notification goes out. Default 10. */
+  listChangedDebounceMs?: number;
+  /** The log level of a session whose client has not sent `logging/setLevel`. Default `debug` (everything). */
+  logLevel?: LoggingLevel;
+  /**
+   * Per-session rate limits for tool calls, completions and log messages (each off unless
+   * given), e.g. `{ toolCalls: { limit: 20, windowMs: 1000 } }`.
+   */
+  rateLimits?: RateLimits;
+  /**
+   * Applied to the data of every log message before it is sent. Default: values of keys that
+   * name secrets (password, token, api key, authorization, …) become "[REDACTED]". Add rules for
+   * personal data your server handles; `false` turns redaction off.
+   */
+  redactLog?: ((data: unknown) => unknown) | false;
+}
+
+/**
+ * An MCP server with registries. Capabilities follow what is registered: the first tool
+ * declares `tools: { listChanged: true }`, the first prompt `prompts`, the first resource or
+ * template `resources`, a prompt argument or template variable with a completion callback
+ * `completions`; `logging` is always declared. A capability is fixed for a
+ * session once it initializes: **registering the first tool (or prompt) after a session has
+ * initialized does not give that session the `tools` (or `prompts`) capability**; only sessions
+ * that initialize afterwards get it. Register before connecting, or declare the capability up
+ * front in `options.capabilities` (then later registrations reach every session through
+ * list_changed).
+ */
+export class McpServer {
+  /** The underlying server (sessions, raw handlers). */
+  readonly server: Server;
+  readonly tools: ToolsFeature;
+  readonly prompts: PromptsFeature;
+  readonly completion: CompletionFeature;
+  readonly logging: LoggingFeature;
+  readonly resources: ResourcesFeature;
+  private readonly host: FeatureHost;
+
+  constructor(readonly options: McpServerOptions) {
+    const clock: Clock = options.clock ?? systemClock;
+    const declared: Record<string, unknown> = { ...options.capabilities };
+    // Lists declared up front get change notifications unless the options say `listChanged: false`.
+    for (const kind of ['tools', 'prompts'] as const) {
+      const c = declared[kind];
+      if (c && typeof c === 'object' && (c as { listChanged?: unknown }).listChanged === undefined) declared[kind] = { ...c, listChanged: true };
+    }
+    // Every McpServer can log (handlers get a logger), so it says so.
+    this.server = new Server({ ...options, capabilities: { logging: {}, ...declared } });
+    const server = this.server;
+    const debounce = options.listChangedDebounceMs ?? DEFAULT_LIST_CHANGED_DEBOUNCE_MS;
+    if (!(debounce >= 0)) throw new TypeError(`listChangedDebounceMs must be 0 or more; got ${debounce}`);
+    const limits = options.rateLimits ?? {};
+    const limiter = (l: RateLimits[keyof RateLimits]) => (l ? new RateLimiter(clock, l) : undefined);
+    const logLimiter = limiter(limits.logMessages);
+    this.logging = new LoggingFeature(server, {
+      defaultLevel: options.logLevel ?? 'debug',
+      ...(logLimiter && { limiter: logLimiter }),
+      ...(options.redactLog !== undefined && { redact: options.redactLog }),
+    });
+    const toolCalls = limiter(limits.toolCalls);
+    const completions = limiter(limits.completions);
+    this.host = {
+      server,
+      clock,
+      pageSize: checkPageSize(options.pageSize),
+      listChangedDebounceMs: debounce,
+      logging: this.logging,
+      rateLimits: { ...(toolCalls && { toolCalls }), ...(completions && { completions }) },
+      declareCapabilities: (capabilities) => {
+        server.declareCapabilities(capabilities);
+        // Connected sessions still waiting for `initialize` can still be told.
+        for (const session of server.sessions) {
+          const phase = session.currentPhase;
+          if (phase === 'connecting' || phase === 'awaitingInitialize') {
+            try {
+              session.declareCapabilities(capabilities);
+            } catch {
+              // It initialized meanwhile: too late for it.
+            }
+          }
+        }
+      },
+      listChanged: (kind: ListKind) => {
+        const flag = (declared[kind] as { listChanged?: unknown } | undefined)?.listChanged;
+        return flag === undefined ? true : flag === true;
+      },
+    };
+    this.tools = new ToolsFeature(this.host);
+    // Prompts call back only on registration, after the constructor: `completion` exists by then.
+    this.prompts = new PromptsFeature(this.host, () => this.completion.declare());
+    this.completion = new CompletionFeature(this.host, this.prompts);
+    const resourceCaps = (declared.resources ?? {}) as { listChanged?: unknown; subscribe?: unknown };
+    this.resources = new ResourcesFeature().install(server, {
+      pageSize: this.host.pageSize === Infinity ? Number.MAX_SAFE_INTEGER : this.host.pageSize,
+      listChangedDebounceMs: debounce,
+      clock,
+      listChanged: resourceCaps.listChanged !== false,
+      subscribe: resourceCaps.subscribe !== false,
+    });
+    this.completion.resources = this.resources;
+    // Templates with completable variables make `completions` worth declaring.
+    this.resources.state$.subscribe(() => {
+      if (this.resources.hasCompletions) this.completion.declare();
+    });
+  }
+
+  /**
+   * Register a tool. Its arguments are validated against `inputSchema` before `handler` runs;
+   * with an `outputSchema`, its `structuredContent` is checked too. Returns a handle to update,
+   * disable, enable or remove it; each of those is a list change that connected clients hear
+   * about (`notifications/tools/list_changed`, debounced).
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools
+   */
+  registerTool<I extends SchemaInput | undefined = undefined, O extends SchemaInput | undefined = undefined>(
+    name: string,
+    config: ToolConfig<I, O>,
+    handler: ToolHandler<I, O>,
+  ): ToolHandle {
+    return this.tools.register(name, config, handler);
+  }
+
+  /**
+   * Register a prompt. Required arguments are checked (-32602 naming the missing ones) before
+   * `handler` runs. Returns a handle like {@link registerTool}'s.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/server/prompts
+   */
+  registerPrompt<A extends SchemaInput | undefined = undefined>(name: string, config: PromptConfig<A>, handler: PromptHandler<A>): PromptHandle {
+    return this.prompts.register(name, config, handler);
+  }
+
+  /**
+   * Register a resource at a fixed URI (see {@link ResourcesFeature.registerResource}). The
+   * first resource declares `resources` (with `subscribe` and `listChanged`), under the same
+   * rule as tools: sessions already initialized keep the capabilities they were told.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/server/resources
+   */
+  registerResource(name: string, uri: string, metadata: ResourceMetadata, read: ReadResourceCallback): RegisteredResource {
+    return this.resources.registerResource(name, uri, metadata, read);
+  }
+
+  /**
+   * Register a family of resources named by a URI template (see
+   * {@link ResourcesFeature.registerResourceTemplate}); its `complete` callbacks answer
+   * `completion/complete` for `ref/resource` and declare `completions`.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/server/resources#resource-templates
+   */
+  registerResourceTemplate(name: string, uriTemplate: string, metadata: ResourceTemplateMetadata, read: ReadTemplateCallback): RegisteredResourceTemplate {
+    return this.resources.registerResourceTemplate(name, uriTemplate, metadata, read);
+  }
+
+  /**
+   * Answer `ref/resource` completions with another source than the resources feature (and
+   * declare the `completions` capability).
+   */
+  setResourceCompletion(source: ResourceCompletionSource | undefined): void {
+    this.completion.resources = source;
+    if (source) this.completion.declare();
+  }
+
+  /** The tools registry: its current state on subscribe, then every change. */
+  get tools$(): Observable<RegistryState<RegisteredTool>> {
+    return this.tools.state$;
+  }
+
+  /** The prompts registry: its current state on subscribe, then every change. */
+  get prompts$(): Observable<RegistryState<RegisteredPrompt>> {
+    return this.prompts.state$;
+  }
+
+  /** The resources registry: its current state on subscribe, then every change. */
+  get resources$(): Observable<ResourcesState> {
+    return this.resources.state$;
+  }
+
+  /** The log level each session set. */
+  get logLevels$(): Observable<LoggingState> {
+    return this.logging.levels$;
+  }
+
+  /**
+   * Send a log message to every session whose level lets it through (`notifications/message`).
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/logging
+   */
+  log(level: LoggingLevel, data: unknown, logger?: string): void {
+    this.logging.broadcast(level, data, logger);
+  }
+
+  /** Sessions currently open. */
+  get sessions(): ReadonlySet<ServerSession> {
+    return this.server.sessions;
+  }
+
+  /** Each new session as it connects. */
+  get sessions$(): Observable<ServerSession> {
+    return this.server.sessions$;
+  }
+
+  /** Serve one client on `transport` (see {@link Server.connect}). */
+  connect(transport: Transport): Promise<ServerSession> {
+    return this.server.connect(transport);
+  }
+
+  /** Close every session. */
+  close(): Promise<void> {
+    return this.server.close();
+  }
+}
+
+/** Create an {@link McpServer}. */
+export function createMcpServer(options: McpServerOptions): McpServer {
+  return new McpServer(options);
+}

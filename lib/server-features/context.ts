@@ -1,0 +1,96 @@
+/**
+ * What a tool or prompt handler receives besides its arguments: the session's request context,
+ * plus progress, a logger tied to the request, and the client calls (sampling, elicitation,
+ * roots) made on the request's behalf.
+ *
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/progress
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/logging
+ */
+import type { JsonObject, RequestId } from '../jsonrpc/message.js';
+import { LATEST_REVISION, isSupportedRevision, type Revision } from '../protocol/revisions.js';
+import type { RequestHandlerContext, RequestOptions, Session } from '../session/session.js';
+import { elicit, listRoots, sample } from './client-calls.js';
+import type { Logger, LoggingFeature } from './logging.js';
+
+/** A handler's context. */
+export interface FeatureContext extends RequestHandlerContext {
+  /** The negotiated revision of this session. */
+  readonly revision: Revision;
+  /**
+   * Report progress (sent only when the request asked for it with a progress token). Values
+   * must increase; `message` is left out for 2024-11-05 clients.
+   */
+  progress(progress: number, total?: number, message?: string): void;
+  /** Log to this session (filtered by its `logging/setLevel`), tied to this request. */
+  readonly log: Logger;
+  /** Ask the client's model for a completion (`sampling/createMessage`). */
+  sample(params: Parameters<typeof sample>[1], options?: Parameters<typeof sample>[2]): ReturnType<typeof sample>;
+  /** Ask the user for input through the client (`elicitation/create`). */
+  elicit(params: Parameters<typeof elicit>[1], options?: Parameters<typeof elicit>[2]): ReturnType<typeof elicit>;
+  /** Ask the client for its roots (`roots/list`). */
+  listRoots(options?: Parameters<typeof listRoots>[1]): ReturnType<typeof listRoots>;
+}
+
+/** The revision a session negotiated (the latest, if it has not yet). */
+export function revisionOf(session: Session): Revision {
+  const v = session.protocolVersion;
+  return v !== undefined && isSupportedRevision(v) ? v : LATEST_REVISION;
+}
+
+/** Wraps the session's context; reads through to it, so its lazy parts (`signal`) stay lazy. */
+export class HandlerFeatureContext implements FeatureContext {
+  private logger: Logger | undefined;
+
+  constructor(
+    private readonly base: RequestHandlerContext,
+    private readonly logging: LoggingFeature,
+  ) {}
+
+  get session(): Session {
+    return this.base.session;
+  }
+  get requestId(): RequestId {
+    return this.base.requestId;
+  }
+  get method(): string {
+    return this.base.method;
+  }
+  get signal(): AbortSignal {
+    return this.base.signal;
+  }
+  get meta(): JsonObject | undefined {
+    return this.base.meta;
+  }
+  get authInfo(): unknown {
+    return this.base.authInfo;
+  }
+  get revision(): Revision {
+    return revisionOf(this.base.session);
+  }
+  get log(): Logger {
+    this.logger ??= this.logging.loggerFor(this.base.session, this.base.requestId);
+    return this.logger;
+  }
+
+  sendProgress(progress: number, total?: number, message?: string): void {
+    this.base.sendProgress(progress, total, message);
+  }
+  progress(progress: number, total?: number, message?: string): void {
+    this.base.sendProgress(progress, total, message);
+  }
+  sendNotification(method: string, params?: JsonObject): void {
+    this.base.sendNotification(method, params);
+  }
+  sendRequest(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject> {
+    return this.base.sendRequest(method, params, options);
+  }
+  sample(params: Parameters<typeof sample>[1], options?: Parameters<typeof sample>[2]): ReturnType<typeof sample> {
+    return sample(this.base, params, options);
+  }
+  elicit(params: Parameters<typeof elicit>[1], options?: Parameters<typeof elicit>[2]): ReturnType<typeof elicit> {
+    return elicit(this.base, params, options);
+  }
+  listRoots(options?: Parameters<typeof listRoots>[1]): ReturnType<typeof listRoots> {
+    return listRoots(this.base, options);
+  }
+}

@@ -1,0 +1,180 @@
+/**
+ * Schemas for tool inputs and outputs and prompt arguments: either a JSON Schema object (sent
+ * verbatim and validated with @cfworker/json-schema, which needs no `eval`), or any Standard
+ * Schema validator (zod 4, valibot, arktype, …: validated by its own `~standard.validate` and
+ * converted to JSON Schema for the wire).
+ *
+ * Dialect: JSON Schema 2020-12 unless `$schema` names another draft (draft-07, draft-04,
+ * 2019-09), as 2025-11-25 specifies.
+ *
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic#json-schema-usage
+ * @see https://standardschema.dev
+ */
+import { Validator, type OutputUnit, type Schema, type SchemaDraft } from '@cfworker/json-schema';
+import type { ObjectJsonSchema } from '../protocol/schema/tools.js';
+
+/** The Standard Schema interface (v1), as validators implement it. */
+export interface StandardSchemaV1<Input = unknown, Output = Input> {
+  readonly '~standard': {
+    readonly version: 1;
+    readonly vendor: string;
+    readonly validate: (value: unknown) => StandardResult<Output> | Promise<StandardResult<Output>>;
+    readonly types?: { readonly input: Input; readonly output: Output } | undefined;
+    /** Standard JSON Schema: converters to JSON Schema, when the library has them. */
+    readonly jsonSchema?: {
+      readonly input: (options: { target: string }) => Record<string, unknown>;
+      readonly output: (options: { target: string }) => Record<string, unknown>;
+    };
+  };
+}
+
+/** The outcome of a Standard Schema validation. */
+export type StandardResult<Output> =
+  | { readonly value: Output; readonly issues?: undefined }
+  | { readonly issues: ReadonlyArray<{ readonly message: string; readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined }> };
+
+/** A JSON Schema object (root `type: "object"`) or a Standard Schema validator. */
+export type SchemaInput = ObjectJsonSchema | StandardSchemaV1<any, any>;
+
+/** The value type a schema validates to: the validator's output type, or a plain object for JSON Schema. */
+export type InferSchema<S> = S extends StandardSchemaV1<any, infer O> ? O : { [key: string]: unknown };
+
+/** True for a Standard Schema validator. */
+export function isStandardSchema(x: unknown): x is StandardSchemaV1 {
+  if (x === null || (typeof x !== 'object' && typeof x !== 'function')) return false;
+  const s = (x as { '~standard'?: { validate?: unknown; version?: unknown } })['~standard'];
+  return s !== undefined && s !== null && typeof s === 'object' && s.version === 1 && typeof s.validate === 'function';
+}
+
+/** The outcome of {@link CompiledSchema.validate}. */
+export type Validation<T = unknown> = { ok: true; value: T } | { ok: false; message: string };
+
+/** Which cfworker draft a JSON Schema's `$schema` asks for (2020-12 when absent or unknown). */
+export function draftOf(schema: { $schema?: unknown }): SchemaDraft {
+  const id = typeof schema.$schema === 'string' ? schema.$schema : '';
+  if (id.includes('draft-07')) return '7';
+  if (id.includes('draft-04')) return '4';
+  if (id.includes('2019-09')) return '2019-09';
+  return '2020-12';
+}
+
+/**
+ * A schema ready to validate, with its JSON Schema wire form. Conversion of a Standard Schema
+ * is synchronous when the library offers `~standard.jsonSchema` or a `toJSONSchema()` method;
+ * otherwise (older zod) it is imported on demand, and {@link ready} resolves once done.
+ */
+export class CompiledSchema {
+  private json: ObjectJsonSchema | undefined;
+  private validator: Validator | undefined;
+  private conversionError: Error | undefined;
+  /** Resolves when {@link jsonSchema} is known. Never rejects (see {@link jsonSchema}). */
+  readonly ready: Promise<void>;
+
+  constructor(
+    readonly source: SchemaInput,
+    private readonly io: 'input' | 'output',
+    /** For error messages: "input schema of tool "x"". */
+    private readonly what: string,
+  ) {
+    if (isStandardSchema(source)) {
+      const converted = convertSync(source, io);
+      if (converted) {
+        this.json = checkObjectSchema(converted, what);
+        this.ready = Promise.resolve();
+      } else if (source['~standard'].vendor !== 'zod') {
+        throw new TypeError(
+          `The ${what} is a "${source['~standard'].vendor}" validator without a JSON Schema converter (~standard.jsonSchema); pass a JSON Schema object instead`,
+        );
+      } else {
+        this.ready = convertAsync(source, io).then(
+          (json) => {
+            try {
+              this.json = checkObjectSchema(json, what);
+            } catch (e) {
+              this.conversionError = e as Error;
+            }
+          },
+          (e: unknown) => {
+            this.conversionError = new Error(`Cannot convert the ${what} to JSON Schema: ${(e as Error)?.message ?? String(e)}`);
+          },
+        );
+      }
+    } else {
+      // A copy: the registry freezes what it holds, and the caller's object stays theirs.
+      this.json = checkObjectSchema(structuredClone(source) as Record<string, unknown>, what);
+      this.ready = Promise.resolve();
+    }
+  }
+
+  /** The JSON Schema for the wire. Throws when a Standard Schema could not be converted. */
+  get jsonSchema(): ObjectJsonSchema {
+    if (this.conversionError) throw this.conversionError;
+    if (!this.json) throw new Error(`The ${this.what} is still being converted; await ready first`);
+    return this.json;
+  }
+
+  /** Validate `value`: with the Standard Schema's own validator, or the JSON Schema. */
+  async validate(value: unknown): Promise<Validation> {
+    if (isStandardSchema(this.source)) {
+      const result = await this.source['~standard'].validate(value);
+      if (result.issues === undefined) return { ok: true, value: result.value };
+      return { ok: false, message: result.issues.map(formatIssue).join('; ') || 'invalid' };
+    }
+    return this.validateJson(value);
+  }
+
+  private validateJson(value: unknown): Validation {
+    const json = this.json!;
+    this.validator ??= new Validator(json as Schema, draftOf(json), false);
+    const result = this.validator.validate(value);
+    return result.valid ? { ok: true, value } : { ok: false, message: formatJsonSchemaErrors(result.errors) };
+  }
+}
+
+function formatIssue(issue: { message: string; path?: ReadonlyArray<PropertyKey | { key: PropertyKey }> | undefined }): string {
+  const path = (issue.path ?? []).map((p) => String(typeof p === 'object' && p !== null ? p.key : p));
+  return path.length > 0 ? `${path.join('.')}: ${issue.message}` : issue.message;
+}
+
+/**
+ * cfworker reports every level of a failure ("property a does not match", then why). Keep the
+ * innermost ones, which say what is actually wrong.
+ */
+export function formatJsonSchemaErrors(errors: readonly OutputUnit[]): string {
+  const leaves = errors.filter(
+    (e) => !errors.some((o) => o !== e && o.keywordLocation.startsWith(e.keywordLocation + '/')) && !(e.keyword === 'false' && errors.length > 1),
+  );
+  const shown = (leaves.length > 0 ? leaves : errors).map((e) => {
+    const at = e.instanceLocation.replace(/^#\/?/, '').replace(/\//g, '.');
+    return at ? `${at}: ${e.error}` : e.error;
+  });
+  return [...new Set(shown)].join('; ') || 'does not match the schema';
+}
+
+function checkObjectSchema(json: Record<string, unknown>, what: string): ObjectJsonSchema {
+  if (json === null || typeof json !== 'object' || Array.isArray(json) || json.type !== 'object') {
+    throw new TypeError(`The ${what} must be a JSON Schema object with type "object" at its root (got ${JSON.stringify(json?.type)})`);
+  }
+  return json as ObjectJsonSchema;
+}
+
+/** Convert with what the validator object itself offers, without importing anything. */
+function convertSync(schema: StandardSchemaV1, io: 'input' | 'output'): Record<string, unknown> | undefined {
+  const std = schema['~standard'];
+  if (std.jsonSchema && typeof std.jsonSchema[io] === 'function') {
+    return std.jsonSchema[io]({ target: 'draft-2020-12' });
+  }
+  // zod 4 schemas carry a `toJSONSchema` method.
+  const own = (schema as { toJSONSchema?: unknown }).toJSONSchema;
+  if (typeof own === 'function') return (own as (o: object) => Record<string, unknown>).call(schema, { io });
+  return undefined;
+}
+
+/** Last resort for zod: its converter, imported on demand (zod is the caller's dependency, not ours). */
+async function convertAsync(schema: StandardSchemaV1, io: 'input' | 'output'): Promise<Record<string, unknown>> {
+  const specifier = 'zod';
+  const mod = (await import(specifier)) as { toJSONSchema?: (s: unknown, o: object) => Record<string, unknown>; z?: { toJSONSchema?: (s: unknown, o: object) => Record<string, unknown> } };
+  const toJSONSchema = mod.toJSONSchema ?? mod.z?.toJSONSchema;
+  if (!toJSONSchema) throw new Error('this zod version has no toJSONSchema (zod 4 or newer is needed)');
+  return toJSONSchema(schema, { io });
+}

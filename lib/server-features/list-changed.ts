@@ -1,0 +1,86 @@
+/**
+ * `notifications/{tools,prompts,resources}/list_changed`, derived from a registry's state
+ * stream: changes are debounced on the server's clock and the notification goes to every
+ * operating session that was told `listChanged: true` for that list.
+ *
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools#list-changed-notification
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/server/prompts#list-changed-notification
+ */
+import { Observable, skip, type MonoTypeOperatorFunction, type Subscription } from 'rxjs';
+import type { Clock } from '../clock.js';
+import { hasCapability } from '../protocol/methods.js';
+import type { Server } from '../server.js';
+
+/**
+ * Trailing debounce on `clock`: emits the last value once `ms` pass without a new one. So that
+ * a steady trickle of changes cannot hold the notification back for ever, a value is emitted at
+ * the latest `maxWaitMs` after the first one of a burst (default: 10 × `ms`, at least 1 s).
+ * The timer is named `name`, for clocks that keep names (a `ManualClock` can fire it).
+ */
+export function debounceOnClock<T>(ms: number, clock: Clock, name: string, maxWaitMs = Math.max(10 * ms, 1000)): MonoTypeOperatorFunction<T> {
+  return (source) =>
+    new Observable<T>((subscriber) => {
+      let timer: unknown;
+      let burstStart = 0;
+      let last: T;
+      const fire = (): void => {
+        timer = undefined;
+        subscriber.next(last);
+      };
+      const sub = source.subscribe({
+        next: (value) => {
+          last = value;
+          const now = clock.now();
+          if (timer === undefined) burstStart = now;
+          else clock.clearTimeout(timer);
+          const wait = Math.max(0, Math.min(ms, burstStart + maxWaitMs - now));
+          timer = clock.setTimeout(fire, wait, name);
+        },
+        error: (e) => subscriber.error(e),
+        // A pending notification is dropped: the source ends when the server closes.
+        complete: () => subscriber.complete(),
+      });
+      return () => {
+        sub.unsubscribe();
+        if (timer !== undefined) clock.clearTimeout(timer);
+      };
+    });
+}
+
+/** Which list a notification is about: its capability key and method. */
+export type ListKind = 'tools' | 'prompts' | 'resources';
+
+/** The notification method of each list. */
+export const LIST_CHANGED_METHOD: Record<ListKind, string> = {
+  tools: 'notifications/tools/list_changed',
+  prompts: 'notifications/prompts/list_changed',
+  resources: 'notifications/resources/list_changed',
+};
+
+export interface ListChangedOptions {
+  server: Server;
+  clock: Clock;
+  debounceMs: number;
+}
+
+/**
+ * Send `notifications/<kind>/list_changed` to every operating session of `server` whose
+ * declared capabilities say `<kind>.listChanged`, each time `listed$` changes (its first value,
+ * the state at subscription, is not a change), debounced. Returns the subscription; unsubscribe
+ * to stop.
+ */
+export function broadcastListChanged(kind: ListKind, listed$: Observable<unknown>, options: ListChangedOptions): Subscription {
+  const method = LIST_CHANGED_METHOD[kind];
+  return listed$.pipe(skip(1), debounceOnClock(options.debounceMs, options.clock, `list-changed:${kind}`)).subscribe(() => {
+    for (const session of options.server.sessions) {
+      // Sessions still initializing list afterwards anyway; the phase gate would refuse it.
+      if (session.currentPhase !== 'operating') continue;
+      if (!hasCapability(session.localCapabilities, [kind, 'listChanged'])) continue;
+      try {
+        session.notify(method);
+      } catch {
+        // The session closed between the check and the send: nothing to tell it.
+      }
+    }
+  });
+}

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Runs the official conformance suite's client scenarios against examples/conformance-client.ts.
+# The suite's CLI needs Node 22 (npx -y node@22 brings it from the npm registry).
+# In client mode any FAILURE or WARNING fails a scenario.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+npm run build --silent
+cli=node_modules/@modelcontextprotocol/conformance/dist/index.js
+scenarios=(initialize tools_call elicitation-sep1034-client-defaults sse-retry)
+failed=()
+for s in "${scenarios[@]}"; do
+  echo "== conformance client: $s"
+  if out=$(timeout 120 npx -y node@22 "$cli" client --command "node dist/examples/conformance-client.js" --scenario "$s" 2>&1); then
+    echo "$out" | grep -E "Passed:|OVERALL" || true
+    echo "$out" | grep -q "OVERALL: PASSED" || failed+=("$s")
+  else
+    echo "$out" | tail -20
+    failed+=("$s")
+  fi
+done
+passed=$(( ${#scenarios[@]} - ${#failed[@]} ))
+echo "conformance client: ${passed} passed, ${#failed[@]} failed"
+[ ${#failed[@]} -eq 0 ] || { echo "failed scenarios: ${failed[*]}"; exit 1; }

@@ -1,0 +1,146 @@
+/**
+ * HTTP plumbing shared by the Streamable HTTP and legacy HTTP+SSE servers: header checks, reading
+ * a size-limited body, and answering with a JSON-RPC error body.
+ *
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#sending-messages-to-the-server
+ */
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { RequestId } from '../lib/jsonrpc/message.js';
+
+/** Which of the two media types MCP POSTs need an `Accept` header lists (wildcards count). */
+export function acceptedTypes(accept: string | undefined): { json: boolean; sse: boolean } {
+  if (accept === undefined) return { json: false, sse: false };
+  // Fast path: the usual "application/json, text/event-stream" without parameters.
+  if (accept.indexOf(';') < 0) {
+    const a = accept.toLowerCase();
+    if (a.includes('application/json') && a.includes('text/event-stream')) return { json: true, sse: true };
+  }
+  let json = false;
+  let sse = false;
+  for (const part of accept.split(',')) {
+    const [range, ...params] = part.split(';');
+    const type = range.trim().toLowerCase();
+    if (params.some((p) => /^\s*q\s*=\s*0(\.0*)?\s*$/i.test(p))) continue;
+    if (type === '*/*') json = sse = true;
+    else if (type === 'application/json' || type === 'application/*') json = true;
+    else if (type === 'text/event-stream' || type === 'text/*') sse = true;
+  }
+  return { json, sse };
+}
+
+/** True when the `Content-Type` is `application/json` (parameters such as charset allowed). */
+export function isJsonContentType(contentType: string | undefined): boolean {
+  if (contentType === undefined) return false;
+  const semi = contentType.indexOf(';');
+  const essence = (semi < 0 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
+  return essence === 'application/json';
+}
+
+/** A body that could not be read. */
+export interface BodyError {
+  status: 400 | 413;
+  message: string;
+}
+
+/**
+ * Reads the body as UTF-8 text, refusing more than `limit` bytes (checked against
+ * `Content-Length` first, then while reading). On refusal the rest of the body is discarded.
+ * A body a framework already parsed (`req.body`, as Express' json middleware leaves it) is handed
+ * over as `value` instead.
+ */
+export function readBody(
+  req: IncomingMessage,
+  limit: number,
+  done: (error: BodyError | undefined, text: string | undefined, value?: unknown) => void,
+): void {
+  const preParsed = (req as IncomingMessage & { body?: unknown }).body;
+  if (preParsed !== undefined) {
+    if (typeof preParsed === 'string') done(undefined, preParsed);
+    else if (Buffer.isBuffer(preParsed)) done(undefined, preParsed.toString('utf8'));
+    else done(undefined, undefined, preParsed);
+    return;
+  }
+  const declared = req.headers['content-length'];
+  if (declared !== undefined && Number(declared) > limit) {
+    req.resume();
+    done(tooLarge(Number(declared), limit), undefined);
+    return;
+  }
+  let first: Buffer | undefined;
+  let chunks: Buffer[] | undefined;
+  let size = 0;
+  let finished = false;
+  const onData = (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > limit) {
+      finish(tooLarge(size, limit), undefined);
+      req.resume();
+      return;
+    }
+    if (first === undefined) first = chunk;
+    else (chunks ??= [first]).push(chunk);
+  };
+  const onEnd = () => {
+    const text = chunks !== undefined ? Buffer.concat(chunks, size).toString('utf8') : first !== undefined ? first.toString('utf8') : '';
+    finish(undefined, text);
+  };
+  const onError = () => finish({ status: 400, message: 'Bad Request: the request body could not be read' }, undefined);
+  const finish = (error: BodyError | undefined, text: string | undefined) => {
+    if (finished) return;
+    finished = true;
+    req.off('data', onData);
+    req.off('end', onEnd);
+    req.off('error', onError);
+    done(error, text);
+  };
+  req.on('data', onData);
+  req.on('end', onEnd);
+  req.on('error', onError);
+}
+
+function tooLarge(size: number, limit: number): BodyError {
+  return { status: 413, message: `Payload Too Large: the body has ${size} bytes or more, the limit is ${limit} bytes (option maxBodyBytes)` };
+}
+
+/** A JSON-RPC error response as text. */
+export function errorBody(code: number, message: string, id: RequestId | null = null, data?: unknown): string {
+  const error = data === undefined ? { code, message } : { code, message, data };
+  return JSON.stringify({ jsonrpc: '2.0', id, error });
+}
+
+/**
+ * Answers with an HTTP error status and a JSON-RPC error response (id null) as its body, as the
+ * transports allow for input the server cannot accept.
+ */
+export function writeError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers?: OutgoingHttpHeaders,
+  id: RequestId | null = null,
+): void {
+  writeJson(res, status, errorBody(code, message, id), headers);
+}
+
+/** Answers with a JSON body. */
+export function writeJson(res: ServerResponse, status: number, body: string, headers?: OutgoingHttpHeaders): void {
+  if (res.headersSent) {
+    if (!res.writableEnded) res.end();
+    return;
+  }
+  res.setHeader('content-type', 'application/json');
+  res.setHeader('content-length', Buffer.byteLength(body));
+  res.writeHead(status, headers);
+  res.end(body);
+}
+
+/** Answers with a status and no body. */
+export function writeEmpty(res: ServerResponse, status: number, headers?: OutgoingHttpHeaders): void {
+  if (res.headersSent) {
+    if (!res.writableEnded) res.end();
+    return;
+  }
+  res.writeHead(status, headers);
+  res.end();
+}

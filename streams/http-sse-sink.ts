@@ -1,0 +1,157 @@
+/**
+ * One open SSE response and the one keep-alive timer all of them share.
+ *
+ * A sink writes already encoded SSE text to a `ServerResponse`. While a resumed stream is being
+ * replayed from the event store (which may answer asynchronously), live events wait in a backlog
+ * and go out after the replay, minus those the replay already carried.
+ */
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { Clock } from '../lib/clock.js';
+import type { StoredEvent } from './event-store.js';
+import { SSE_KEEPALIVE, sseEvent } from './sse-encode.js';
+
+/** The name keep-alive ticks carry on the clock. */
+export const KEEPALIVE_TIMER_NAME = 'http:keepalive';
+
+/**
+ * Writes an SSE comment on every open stream that sent nothing during the last interval: one
+ * timer for the whole server, running only while streams are open.
+ */
+export class KeepAliveTicker {
+  private readonly sinks = new Set<SseSink>();
+  private timer: unknown;
+  private readonly tickBound = (): void => this.tick();
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly intervalMs: number | undefined,
+  ) {}
+
+  /** Streams open now. */
+  get size(): number {
+    return this.sinks.size;
+  }
+
+  add(sink: SseSink): void {
+    this.sinks.add(sink);
+    if (this.intervalMs !== undefined && this.timer === undefined) {
+      this.timer = this.clock.setTimeout(this.tickBound, this.intervalMs, KEEPALIVE_TIMER_NAME);
+    }
+  }
+
+  delete(sink: SseSink): void {
+    this.sinks.delete(sink);
+    if (this.sinks.size === 0 && this.timer !== undefined) {
+      this.clock.clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+  }
+
+  /** Every sink open now (for shutdown). */
+  all(): SseSink[] {
+    return [...this.sinks];
+  }
+
+  stop(): void {
+    if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private tick(): void {
+    this.timer = undefined;
+    for (const sink of this.sinks) {
+      if (!sink.wrote) sink.write(SSE_KEEPALIVE);
+      sink.wrote = false;
+    }
+    if (this.sinks.size > 0 && this.intervalMs !== undefined) {
+      this.timer = this.clock.setTimeout(this.tickBound, this.intervalMs, KEEPALIVE_TIMER_NAME);
+    }
+  }
+}
+
+export class SseSink {
+  /** Something was written since the last keep-alive tick. */
+  wrote = true;
+  /** The response ended (by us or because the client went away). */
+  closed = false;
+  private backlog: { seq: number; text: string }[] | undefined;
+  private endAfterReplay = false;
+  private readonly onResClose = (): void => this.gone();
+
+  /**
+   * @param onClosed called once when the stream ends, whether we ended it or the client left;
+   *   `byClient` says which.
+   */
+  constructor(
+    readonly res: ServerResponse,
+    private readonly ticker: KeepAliveTicker,
+    private readonly onClosed: (sink: SseSink, byClient: boolean) => void,
+  ) {}
+
+  /** Sends the status and headers and `first` (the stream start, may be empty). */
+  open(headers: OutgoingHttpHeaders, first: string): void {
+    const res = this.res;
+    res.writeHead(200, headers);
+    if (first !== '') res.write(first);
+    else res.flushHeaders();
+    this.ticker.add(this);
+    res.on('close', this.onResClose);
+    // The client may have left already (while an authenticate hook was thinking, say): 'close'
+    // will not come again.
+    if (res.destroyed || res.socket?.destroyed === true) this.gone();
+  }
+
+  /** Writes raw SSE text. False when the stream is closed. */
+  write(text: string): boolean {
+    if (this.closed) return false;
+    this.wrote = true;
+    this.res.write(text);
+    return true;
+  }
+
+  /** Writes one event of a stream, or holds it back while a replay is going on. */
+  deliver(seq: number, text: string): void {
+    if (this.backlog !== undefined) this.backlog.push({ seq, text });
+    else this.write(text);
+  }
+
+  /** From now on live events wait until {@link replay} has written the stored ones. */
+  startReplay(): void {
+    this.backlog ??= [];
+  }
+
+  /** Writes stored events (ids are `idPrefix + seq`), then what waited, skipping duplicates. */
+  replay(events: readonly StoredEvent[], idPrefix: string): void {
+    let last = -1;
+    for (const e of events) {
+      this.write(sseEvent(e.data, idPrefix + e.seq));
+      last = e.seq;
+    }
+    const waiting = this.backlog;
+    this.backlog = undefined;
+    if (waiting !== undefined) for (const w of waiting) if (w.seq > last) this.write(w.text);
+    if (this.endAfterReplay) this.end();
+  }
+
+  /** Ends the stream (after a replay in progress, if any). Idempotent. */
+  end(): void {
+    if (this.closed) return;
+    if (this.backlog !== undefined) {
+      this.endAfterReplay = true;
+      return;
+    }
+    this.closed = true;
+    this.ticker.delete(this);
+    this.res.off('close', this.onResClose);
+    if (!this.res.writableEnded) this.res.end();
+    this.onClosed(this, false);
+  }
+
+  private gone(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.backlog = undefined;
+    this.ticker.delete(this);
+    this.onClosed(this, true);
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * The whole inbound path of a session as ONE operator: parse → record → decode → correlate →
+ * route, built from the step functions of `parse-json`, `decode`, `correlate` and `route` (each
+ * still its own operator, file and spec). Composing the five operators with `pipe` costs about
+ * 8.7 KB per session in RxJS subscribers (measured: 1,000 idle sessions), more than the rest of
+ * an idle session together; this costs one subscriber.
+ */
+import { Observable, type OperatorFunction } from 'rxjs';
+import type { JsonRpcBatch, JsonRpcResponse } from '../lib/jsonrpc/message.js';
+import { correlateOne } from './correlate.js';
+import { decodeFrame } from './decode.js';
+import { parseFrame } from './parse-json.js';
+import { ReplyEmitter, routeOne, type Routes } from './route.js';
+import type { RawFrame } from './transport.js';
+
+export interface ReceiveOptions {
+  maxFrameBytes: number;
+  allowBatch: () => boolean;
+  /** Sees each frame as delivered (after parsing), before anything else: the journal tap. */
+  record: (raw: RawFrame) => void;
+  /** Gets every response (the pending-request table). */
+  settle: (response: JsonRpcResponse) => void;
+  routes: Routes;
+}
+
+export function receive(options: ReceiveOptions): OperatorFunction<RawFrame, JsonRpcResponse | JsonRpcBatch> {
+  const { maxFrameBytes, allowBatch, record, settle, routes } = options;
+  return (source) =>
+    new Observable<JsonRpcResponse | JsonRpcBatch>((subscriber) => {
+      const replies = new ReplyEmitter(subscriber);
+      return source.subscribe({
+        next(raw) {
+          const parsed = parseFrame(raw, maxFrameBytes);
+          record(parsed);
+          const rest = correlateOne(decodeFrame(parsed, maxFrameBytes, allowBatch), settle);
+          if (rest !== undefined) replies.emit(routeOne(rest, routes));
+        },
+        error: (e) => subscriber.error(e),
+        complete: () => replies.sourceDone(),
+      });
+    });
+}
