@@ -243,9 +243,12 @@ export class ResourcesFeature {
         if (typeof read !== 'function') throw new TypeError('The read callback must be a function');
         if (newUri !== current && this.state.resources[newUri]) throw new Error(`A resource with URI "${newUri}" is already registered`);
         const old = current;
+        // Unchanged listing keeps its object, so list_changed (derived by reference) stays quiet.
+        const fresh = listedResource(newUri, newName, meta);
+        const listed = sameJson(fresh, entry.listed) ? entry.listed : fresh;
         this.commit((s) => {
           delete s.resources[old];
-          s.resources[newUri] = { seq: entry.seq, listed: listedResource(newUri, newName, meta), read };
+          s.resources[newUri] = { seq: entry.seq, listed, read };
         });
         current = newUri;
       },
@@ -310,7 +313,8 @@ export class ResourcesFeature {
         }
         const { name: newName, uriTemplate: newTemplate, ...meta } = merged as unknown as { name: string; uriTemplate: string } & ResourceTemplateMetadata;
         checkName(newName, 'resource template');
-        const next = this.templateEntry(e.seq, newName, newTemplate, meta, changes.read ?? e.read);
+        const built = this.templateEntry(e.seq, newName, newTemplate, meta, changes.read ?? e.read);
+        const next = sameJson(built.listed, e.listed) ? { ...built, listed: e.listed } : built;
         if (newName !== current && this.state.templates[newName]) throw new Error(`A resource template named "${newName}" is already registered`);
         if (Object.values(this.state.templates).some((t) => t !== e && t.listed.uriTemplate === newTemplate)) {
           throw new Error(`A resource template "${newTemplate}" is already registered`);
@@ -711,6 +715,10 @@ function listedResource(uri: string, name: string, meta: ResourceMetadata | unde
   const out: Resource = { uri, name };
   for (const [k, v] of Object.entries(meta ?? {})) if (v !== undefined) (out as Record<string, unknown>)[k] = structuredClone(v);
   return out;
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 function metadataOf(e: TemplateEntry): ResourceTemplateMetadata {
