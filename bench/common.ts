@@ -4,9 +4,11 @@
  */
 import { fileURLToPath } from 'node:url';
 
-export type TransportName = 'memory' | 'stdio';
+export type TransportName = 'memory' | 'stdio' | 'http';
 export type ImplName = 'ours' | 'ours-serialize' | 'sdk' | 'sdk-mcpserver' | 'bare';
 export type WorkloadName = 'sequential' | 'pipelined';
+/** How the Streamable HTTP servers answer a POST with a request: a JSON body or an SSE stream. */
+export type HttpMode = 'json' | 'sse';
 
 /** The tool name and the text every call echoes. */
 export const TOOL = 'echo';
@@ -18,10 +20,18 @@ export const CLIENT_INFO = { name: 'bench-client', version: '1.0.0' };
  * Node arguments that run a bench server: the compiled dist/bench/servers/<name>.js, or, when
  * this module runs from source (the smoke spec under tsx), the .ts file through tsx.
  */
-export function serverArgs(name: 'ours-stdio' | 'sdk-stdio' | 'bare-stdio'): string[] {
+export function serverArgs(name: ServerName): string[] {
+  const { path, execArgv } = serverModule(name);
+  return [...execArgv, path];
+}
+
+export type ServerName = 'ours-stdio' | 'sdk-stdio' | 'bare-stdio' | 'ours-http' | 'sdk-http' | 'bare-http';
+
+/** A bench server's module path and the node arguments it needs (tsx when running from source), for `fork`. */
+export function serverModule(name: ServerName): { path: string; execArgv: string[] } {
   const fromSource = import.meta.url.endsWith('.ts');
   const path = fileURLToPath(new URL(`./servers/${name}.${fromSource ? 'ts' : 'js'}`, import.meta.url));
-  return fromSource ? ['--import', 'tsx', path] : [path];
+  return { path, execArgv: fromSource ? ['--import', 'tsx'] : [] };
 }
 
 /** One timed run of one workload on one driver. */
@@ -45,16 +55,49 @@ export interface RunResult {
   serverCpuUsPerCall: number | undefined;
 }
 
+/** Server memory per idle Streamable HTTP session (heap and RSS of the server process after GC). */
+export interface IdleResult {
+  /** Sessions measured (opened after the warm-up ones). */
+  sessions: number;
+  /** Sessions opened (and kept) before the baseline, so that lazy code and JIT are not counted. */
+  warmup: number;
+  /** Heap used / RSS / external of the server after GC, per session, bytes. */
+  heapPerSession: number;
+  rssPerSession: number;
+  externalPerSession: number;
+  /** Heap used after GC at the baseline and at the end, bytes. */
+  heapBase: number;
+  heapEnd: number;
+  /** Time to open the measured sessions, ms. */
+  openMs: number;
+}
+
 export type ToWorker =
   | { cmd: 'setup'; impl: ImplName; transport: TransportName; serverExecArgv?: string[] }
   | { cmd: 'run'; workload: WorkloadName; calls: number; window: number; warmup: boolean }
+  /** HTTP: start the server child of `impl` answering in `mode`. */
+  | { cmd: 'http-setup'; impl: ImplName; mode: HttpMode }
+  /** HTTP: close the open client sessions, open `sessions` new ones (each echoes once). */
+  | { cmd: 'http-open'; sessions: number }
+  /** HTTP: every open session makes `perSession` sequential calls, all sessions at once. */
+  | { cmd: 'http-run'; perSession: number }
+  /** HTTP: a fresh server of `impl` (with --expose-gc), `warmup` + `sessions` idle sessions opened by raw requests. */
+  | { cmd: 'http-idle'; impl: ImplName; sessions: number; warmup: number }
   | { cmd: 'close' };
 
 export type FromWorker =
   | { type: 'ready'; label: string }
   | { type: 'result'; result: RunResult }
+  | { type: 'idle'; result: IdleResult }
   | { type: 'closed' }
   | { type: 'error'; message: string };
+
+/** Between an HTTP bench server (forked) and its parent. */
+export type ToHttpServer = { cmd: 'memory' } | { cmd: 'exit' };
+export type FromHttpServer =
+  | { type: 'listening'; url: string }
+  /** After GC: process.memoryUsage() and the sessions the server holds. */
+  | { type: 'memory'; heapUsed: number; rss: number; external: number; sessions: number };
 
 /** The q-quantile (0..1) of sorted values, nearest rank. */
 export function quantile(sorted: ArrayLike<number>, q: number): number {

@@ -189,6 +189,7 @@ async function bareStdio(execArgv: string[]): Promise<Driver> {
 // ------------------------------------------------------------------ factory
 
 export async function createDriver(impl: ImplName, transport: TransportName, serverExecArgv: string[] = []): Promise<Driver> {
+  if (transport === 'http') throw new Error('HTTP rows use createHttpDriver (http-drivers.ts)');
   if (transport === 'memory') {
     switch (impl) {
       case 'ours':

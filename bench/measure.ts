@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { GCProfiler } from 'node:v8';
 import { quantile, type RunResult, type WorkloadName } from './common.js';
 import type { Driver } from './drivers.js';
+import type { HttpDriver } from './http-drivers.js';
 
 /** `calls` calls, each awaited before the next. */
 async function sequential(driver: Driver, calls: number, lat: Float64Array): Promise<void> {
@@ -54,17 +55,38 @@ function cpuOf(pid: number | undefined): number | undefined {
 }
 
 /** Runs one workload and measures it. */
-export async function measure(driver: Driver, workload: WorkloadName, calls: number, window: number): Promise<RunResult> {
+export function measure(driver: Driver, workload: WorkloadName, calls: number, window: number): Promise<RunResult> {
+  return measured(calls, driver.serverPid, (lat) => (workload === 'sequential' ? sequential(driver, calls, lat) : pipelined(driver, calls, window, lat)));
+}
+
+/**
+ * Every open session of `driver` makes `perSession` calls, each awaited before the next, all
+ * sessions at once; calls/s is the total across sessions.
+ */
+export function measureSessions(driver: HttpDriver, perSession: number): Promise<RunResult> {
+  const n = driver.sessions;
+  return measured(n * perSession, driver.serverPid, async (lat) => {
+    const one = async (s: number): Promise<void> => {
+      for (let i = 0; i < perSession; i++) {
+        const t = performance.now();
+        await driver.call(s);
+        lat[s * perSession + i] = performance.now() - t;
+      }
+    };
+    await Promise.all(Array.from({ length: n }, (_, s) => one(s)));
+  });
+}
+
+/** Wall time, latencies, CPU (this process and the server's), heap, allocation and GC around `body`. */
+async function measured(calls: number, pid: number | undefined, body: (lat: Float64Array) => Promise<void>): Promise<RunResult> {
   const lat = new Float64Array(calls);
   const m0 = process.memoryUsage();
   const gc = new GCProfiler();
-  const pid = driver.serverPid;
   const serverCpu0 = cpuOf(pid);
   const cpu0 = process.cpuUsage();
   gc.start();
   const t0 = performance.now();
-  if (workload === 'sequential') await sequential(driver, calls, lat);
-  else await pipelined(driver, calls, window, lat);
+  await body(lat);
   const ms = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
   const serverCpu1 = cpuOf(pid);

@@ -1,11 +1,16 @@
 /**
  * `npm run bench`: our client and server against the official SDK's (and a bare JSON-RPC echo
  * as the ceiling), over in-memory and stdio transports, sequential and pipelined `tools/call`
- * echoes. Each implementation runs in its own worker process; repetitions are interleaved
- * (round-robin, rotating order) so that drift and background load hit every row alike.
+ * echoes; and over Streamable HTTP (server in a child process), JSON and SSE responses, 1, 10 and
+ * 100 concurrent sessions of sequential calls, plus the server's memory per idle session. Each
+ * implementation runs in its own worker process; repetitions are interleaved (round-robin,
+ * rotating order) so that drift and background load hit every row alike.
  *
  * Environment: BENCH_CALLS (10000), BENCH_WINDOW (256), BENCH_REPS (7),
- * BENCH_TRANSPORTS (memory,stdio), BENCH_IMPLS (all: ours,ours-serialize,sdk,sdk-mcpserver,bare).
+ * BENCH_TRANSPORTS (memory,stdio,http), BENCH_IMPLS (all: ours,ours-serialize,sdk,sdk-mcpserver,bare);
+ * HTTP: BENCH_HTTP_MODES (json,sse), BENCH_HTTP_SESSIONS (1,10,100), BENCH_HTTP_CALLS (2000 calls
+ * per run across the sessions), BENCH_HTTP_REPS (5), BENCH_IDLE_SESSIONS (1000; 0 skips),
+ * BENCH_IDLE_IMPLS (ours,sdk,sdk-mcpserver).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -14,6 +19,8 @@ import { fileURLToPath } from 'node:url';
 import {
   median,
   type FromWorker,
+  type HttpMode,
+  type IdleResult,
   type ImplName,
   type RunResult,
   type ToWorker,
@@ -24,13 +31,21 @@ import {
 const CALLS = intEnv('BENCH_CALLS', 10_000);
 const WINDOW = intEnv('BENCH_WINDOW', 256);
 const REPS = intEnv('BENCH_REPS', 7);
-const TRANSPORTS = listEnv('BENCH_TRANSPORTS', ['memory', 'stdio']) as TransportName[];
+const TRANSPORTS = listEnv('BENCH_TRANSPORTS', ['memory', 'stdio', 'http']) as TransportName[];
 const IMPLS = listEnv('BENCH_IMPLS', ['ours', 'ours-serialize', 'sdk', 'sdk-mcpserver', 'bare']) as ImplName[];
 const WORKLOADS: WorkloadName[] = ['sequential', 'pipelined'];
 const IMPLS_BY_TRANSPORT: Record<TransportName, ImplName[]> = {
   memory: ['ours', 'ours-serialize', 'sdk', 'sdk-mcpserver', 'bare'],
   stdio: ['ours', 'sdk', 'sdk-mcpserver', 'bare'],
+  http: ['ours', 'sdk', 'bare'],
 };
+const HTTP_MODES = listEnv('BENCH_HTTP_MODES', ['json', 'sse']) as HttpMode[];
+const HTTP_SESSIONS = listEnv('BENCH_HTTP_SESSIONS', ['1', '10', '100']).map(Number);
+const HTTP_CALLS = intEnv('BENCH_HTTP_CALLS', 2000);
+const HTTP_REPS = intEnv('BENCH_HTTP_REPS', 5);
+const IDLE_SESSIONS = intEnv('BENCH_IDLE_SESSIONS', 1000, true);
+const IDLE_WARMUP = 100;
+const IDLE_IMPLS = listEnv('BENCH_IDLE_IMPLS', ['ours', 'sdk', 'sdk-mcpserver']) as ImplName[];
 const IMPL_LABEL: Record<ImplName, string> = {
   ours: 'ours',
   'ours-serialize': 'ours (serialize:true)',
@@ -41,7 +56,8 @@ const IMPL_LABEL: Record<ImplName, string> = {
 
 interface Row {
   transport: TransportName;
-  workload: WorkloadName;
+  /** memory/stdio: sequential or pipelined; http: `<mode> x<sessions>` (e.g. `json x10`). */
+  workload: string;
   impl: ImplName;
   label: string;
   reps: RunResult[];
@@ -86,6 +102,12 @@ class Worker {
     if (r.type !== 'result') throw new Error(`[${this.impl}] unexpected reply ${r.type}`);
     return r.result;
   }
+
+  async httpRun(perSession: number): Promise<RunResult> {
+    const r = await this.ask({ cmd: 'http-run', perSession });
+    if (r.type !== 'result') throw new Error(`[${this.impl}] unexpected reply ${r.type}`);
+    return r.result;
+  }
 }
 
 async function benchTransport(transport: TransportName): Promise<Row[]> {
@@ -117,7 +139,68 @@ async function benchTransport(transport: TransportName): Promise<Row[]> {
   return rows;
 }
 
-function summarize(transport: TransportName, workload: WorkloadName, impl: ImplName, reps: RunResult[]): Row {
+/**
+ * Streamable HTTP: per mode, one worker (and server child) per implementation; per session count,
+ * every worker opens that many sessions, then warm-up and interleaved repetitions as above.
+ */
+async function benchHttp(): Promise<Row[]> {
+  const impls = IMPLS_BY_TRANSPORT.http.filter((i) => IMPLS.includes(i));
+  const rows: Row[] = [];
+  for (const mode of HTTP_MODES) {
+    const workers: Worker[] = [];
+    for (const impl of impls) {
+      const w = new Worker(impl);
+      workers.push(w);
+      await w.ask({ cmd: 'http-setup', impl, mode });
+    }
+    for (const sessions of HTTP_SESSIONS) {
+      const workload = `${mode} x${sessions}`;
+      const perSession = Math.max(5, Math.ceil(HTTP_CALLS / sessions));
+      process.stderr.write(`  http ${workload}: open`);
+      for (const w of workers) await w.ask({ cmd: 'http-open', sessions });
+      process.stderr.write(', warm-up');
+      for (const w of workers) await w.httpRun(perSession);
+      const reps = new Map<ImplName, RunResult[]>(impls.map((i) => [i, []]));
+      for (let rep = 0; rep < HTTP_REPS; rep++) {
+        process.stderr.write(` ${rep + 1}`);
+        for (let k = 0; k < workers.length; k++) {
+          const w = workers[(k + rep) % workers.length]!;
+          reps.get(w.impl)!.push(await w.httpRun(perSession));
+        }
+      }
+      process.stderr.write('\n');
+      for (const impl of impls) rows.push(summarize('http', workload, impl, reps.get(impl)!));
+    }
+    for (const w of workers) await w.ask({ cmd: 'close' });
+  }
+  return rows;
+}
+
+interface IdleRow {
+  impl: ImplName;
+  label: string;
+  result: IdleResult;
+  /** Heap per session over the SDK low-level server's. */
+  heapVsSdk?: number;
+}
+
+/** Server memory per idle session: a fresh worker and server per implementation, one after another. */
+async function benchIdle(): Promise<IdleRow[]> {
+  const rows: IdleRow[] = [];
+  for (const impl of IDLE_IMPLS) {
+    process.stderr.write(`  http idle sessions: ${impl}\n`);
+    const w = new Worker(impl);
+    const r = await w.ask({ cmd: 'http-idle', impl, sessions: IDLE_SESSIONS, warmup: IDLE_WARMUP });
+    if (r.type !== 'idle') throw new Error(`[${impl}] unexpected reply ${r.type}`);
+    rows.push({ impl, label: IMPL_LABEL[impl], result: r.result });
+    await w.ask({ cmd: 'close' });
+  }
+  const sdk = rows.find((r) => r.impl === 'sdk');
+  if (sdk) for (const r of rows) r.heapVsSdk = r.result.heapPerSession / sdk.result.heapPerSession;
+  return rows;
+}
+
+function summarize(transport: TransportName, workload: string, impl: ImplName, reps: RunResult[]): Row {
   const pick = (f: (r: RunResult) => number): number => median(reps.map(f));
   const thr = reps.map((r) => r.callsPerSec);
   const callsPerSec = median(thr);
@@ -125,7 +208,7 @@ function summarize(transport: TransportName, workload: WorkloadName, impl: ImplN
     transport,
     workload,
     impl,
-    label: IMPL_LABEL[impl],
+    label: transport === 'http' && impl === 'bare' ? 'bare node:http + undici (ceiling)' : IMPL_LABEL[impl],
     reps,
     median: {
       callsPerSec,
@@ -207,16 +290,43 @@ function table(rows: Row[]): string {
   return out.join('\n');
 }
 
-function verdicts(rows: Row[]): string[] {
+function idleTable(rows: IdleRow[]): string {
+  const kb = (n: number): string => (n / 1024).toFixed(1);
+  const head = ['implementation', 'sessions', 'heap KB/session', 'rss KB/session', 'external KB/session', 'heap/sdk', 'open ms'];
+  const body = rows.map((r) => [
+    r.label,
+    fmtInt(r.result.sessions),
+    kb(r.result.heapPerSession),
+    kb(r.result.rssPerSession),
+    kb(r.result.externalPerSession),
+    r.impl === 'sdk' ? '1' : fmtX(r.heapVsSdk),
+    fmtInt(r.result.openMs),
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
+  const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
+}
+
+function verdicts(rows: Row[], idle: IdleRow[]): string[] {
   const lines: string[] = [];
   for (const r of rows) {
     if (r.impl !== 'ours' || !r.vsSdk) continue;
+    if (r.transport === 'http') {
+      const ok = r.vsSdk.throughput >= 2;
+      lines.push(`http   ${r.workload.padEnd(10)}  throughput ${fmtX(r.vsSdk.throughput)} (budget >= 2x: ${ok ? 'ok' : 'MISS'})  p99 ${fmtX(r.vsSdk.p99)}`);
+      continue;
+    }
     const thrOk = r.vsSdk.throughput >= 2;
     const p99Ok = r.vsSdk.p99 <= 1;
     lines.push(
       `${r.transport.padEnd(6)} ${r.workload.padEnd(10)}  throughput ${fmtX(r.vsSdk.throughput)} (budget >= 2x: ${thrOk ? 'ok' : 'MISS'})` +
         `  p99 ${fmtX(r.vsSdk.p99)} (budget <= 1x: ${p99Ok ? 'ok' : 'MISS'})`,
     );
+  }
+  const ours = idle.find((r) => r.impl === 'ours');
+  if (ours?.heapVsSdk !== undefined) {
+    const ok = ours.heapVsSdk <= 0.25;
+    lines.push(`http   idle       heap per session ${fmtX(ours.heapVsSdk)} of the sdk's (budget <= 0.25x: ${ok ? 'ok' : 'MISS'})`);
   }
   return lines;
 }
@@ -227,18 +337,35 @@ const started = performance.now();
 const m = machine();
 console.log(`mcp-actors bench — ${m.cpus} x ${m.cpuModel}, node ${m.node} (V8 ${m.v8}), ${m.platform}, ${m.totalMemGB} GB, load ${(m.loadavg as number[]).join(' ')}`);
 console.log(`${fmtInt(CALLS)} calls per run, pipelined window ${WINDOW}, ${REPS} interleaved repetitions after one warm-up run; medians shown.`);
+if (TRANSPORTS.includes('http')) {
+  console.log(
+    `http: ${HTTP_CALLS} calls per run across the sessions (at least 5 per session), ${HTTP_REPS} repetitions; idle: ${IDLE_SESSIONS} sessions after ${IDLE_WARMUP}.`,
+  );
+}
 const rows: Row[] = [];
-for (const transport of TRANSPORTS) rows.push(...(await benchTransport(transport)));
+let idle: IdleRow[] = [];
+for (const transport of TRANSPORTS) {
+  if (transport === 'http') {
+    rows.push(...(await benchHttp()));
+    if (IDLE_SESSIONS > 0) idle = await benchIdle();
+  } else rows.push(...(await benchTransport(transport)));
+}
 addRatios(rows);
 console.log('');
 console.log(table(rows));
+if (idle.length > 0) {
+  console.log('');
+  console.log(`Server memory per idle Streamable HTTP session (after GC, ${fmtInt(IDLE_SESSIONS)} sessions over a baseline of ${IDLE_WARMUP}):`);
+  console.log(idleTable(idle));
+}
 console.log('');
 console.log('Budget (ours vs sdk low-level Server):');
-for (const l of verdicts(rows)) console.log('  ' + l);
+for (const l of verdicts(rows, idle)) console.log('  ' + l);
 console.log('');
 console.log('of bare = calls/s as a share of the bare JSON-RPC echo on the same transport (the ceiling).');
 console.log('±% = (max-min)/median of calls/s over the repetitions. cpu µs/call: user+system CPU of the worker (in-memory:');
-console.log('client and server) or client+server child (stdio). B/call (bytes allocated), heapΔ, rssΔ, gc: the worker only.');
+console.log('client and server) or client+server child (stdio, http). B/call (bytes allocated), heapΔ, rssΔ, gc: the worker only.');
+if (TRANSPORTS.includes('http')) console.log('http: calls/s in total across the sessions; latency per call; the worker is the client side.');
 const seconds = (performance.now() - started) / 1000;
 
 const dir = fileURLToPath(new URL('../../bench/results/', import.meta.url));
@@ -246,14 +373,23 @@ mkdirSync(dir, { recursive: true });
 const file = `${dir}latest.json`;
 writeFileSync(
   file,
-  JSON.stringify({ machine: m, config: { calls: CALLS, window: WINDOW, reps: REPS, seconds: Math.round(seconds) }, rows }, null, 2) + '\n',
+  JSON.stringify(
+    {
+      machine: m,
+      config: { calls: CALLS, window: WINDOW, reps: REPS, httpCalls: HTTP_CALLS, httpReps: HTTP_REPS, idleSessions: IDLE_SESSIONS, seconds: Math.round(seconds) },
+      rows,
+      idle,
+    },
+    null,
+    2,
+  ) + '\n',
 );
 console.log(`Results written to bench/results/latest.json (${seconds.toFixed(0)} s).`);
 
-function intEnv(name: string, fallback: number): number {
+function intEnv(name: string, fallback: number, zeroOk = false): number {
   const v = process.env[name];
   const n = v === undefined ? NaN : Number.parseInt(v, 10);
-  return Number.isFinite(n) && n > 0 ? n : fallback;
+  return Number.isFinite(n) && (n > 0 || (zeroOk && n === 0)) ? n : fallback;
 }
 
 function listEnv(name: string, fallback: string[]): string[] {

@@ -1,13 +1,31 @@
 /**
  * A bench worker: one process per (implementation, transport), so that implementations do not
  * share a heap, a JIT or a GC. The orchestrator (run.ts) drives it over the IPC channel:
- * setup (connect), run (one workload, warm-up or timed), close.
+ * setup (connect), run (one workload, warm-up or timed), close. HTTP workers: http-setup (fork the
+ * server), http-open (n client sessions), http-run (all sessions at once), close; or http-idle
+ * (server memory per idle session, on a fresh server).
  */
 import { TEXT, type FromWorker, type ToWorker } from './common.js';
 import { createDriver, type Driver } from './drivers.js';
-import { measure } from './measure.js';
+import { createHttpDriver, measureIdle, type HttpDriver } from './http-drivers.js';
+import { measure, measureSessions } from './measure.js';
+
+/**
+ * Print each kind of process warning once. The SDK's HTTP client passes one session-long
+ * AbortSignal to every fetch, and Node's fetch keeps an abort listener per request until the
+ * request is garbage-collected, so it warns (MaxListenersExceededWarning) on every call past 1,500
+ * live listeners; printing thousands of them would slow that worker and bury the table.
+ */
+const warned = new Map<string, number>();
+process.removeAllListeners('warning');
+process.on('warning', (w) => {
+  const n = (warned.get(w.name) ?? 0) + 1;
+  warned.set(w.name, n);
+  if (n === 1) process.stderr.write(`\n[worker pid ${process.pid}] ${w.name}: ${w.message} (further ${w.name}s of this worker not shown)\n`);
+});
 
 let driver: Driver | undefined;
+let httpDriver: HttpDriver | undefined;
 
 function reply(msg: FromWorker): void {
   process.send!(msg);
@@ -27,8 +45,27 @@ async function handle(msg: ToWorker): Promise<void> {
       reply({ type: 'result', result });
       return;
     }
+    case 'http-setup': {
+      httpDriver = await createHttpDriver(msg.impl, msg.mode);
+      reply({ type: 'ready', label: httpDriver.label });
+      return;
+    }
+    case 'http-open': {
+      await httpDriver!.open(msg.sessions);
+      reply({ type: 'ready', label: httpDriver!.label });
+      return;
+    }
+    case 'http-run': {
+      reply({ type: 'result', result: await measureSessions(httpDriver!, msg.perSession) });
+      return;
+    }
+    case 'http-idle': {
+      reply({ type: 'idle', result: await measureIdle(msg.impl, msg.sessions, msg.warmup) });
+      return;
+    }
     case 'close': {
       await driver?.close();
+      await httpDriver?.close();
       reply({ type: 'closed' });
       // Do not wait for stray handles (an SDK timer, a child's pipes): the worker is done.
       setTimeout(() => process.exit(0), 50);

@@ -5,6 +5,11 @@
 export { Client, createClient, type ClientOptions, type CallToolOptions, type ClientWarning } from './client.js';
 export * from './client-features/index.js';
 export { Server, ServerSession, createServer, type ServerOptions } from './server.js';
+export { McpServer, createMcpServer, type McpServerOptions } from './mcp-server.js';
+export { text, image, audio, resourceLink, embeddedResource } from './server-features/content.js';
+export type { ToolHandle, ToolHandler } from './server-features/tools.js';
+export type { PromptHandle, PromptHandler } from './server-features/prompts.js';
+export type { FeatureContext } from './server-features/context.js';
 export * from './session/session.js';
 export * from './errors.js';
 export { ErrorCode } from './jsonrpc/error-codes.js';

@@ -10,6 +10,7 @@ import { clientElicitationMachine } from './client-elicitation.machine.js';
 import { httpSessionMachine } from './http-session.machine.js';
 import { reconnectMachine } from './reconnect.machine.js';
 import { requestMachine } from './request.machine.js';
+import { serverElicitationMachine } from './server-elicitation.machine.js';
 import { sessionMachine } from './session.machine.js';
 
 export * from './child-process.machine.js';
@@ -17,6 +18,7 @@ export * from './client-elicitation.machine.js';
 export * from './http-session.machine.js';
 export * from './reconnect.machine.js';
 export * from './request.machine.js';
+export * from './server-elicitation.machine.js';
 export * from './session.machine.js';
 
 export type RequestMachine = typeof requestMachine;
@@ -30,6 +32,7 @@ export const machines = {
   clientElicitation: clientElicitationMachine,
   reconnect: reconnectMachine,
   httpSession: httpSessionMachine,
+  serverElicitation: serverElicitationMachine,
 } as const;
 
 export type MachineName = keyof typeof machines;

@@ -19,7 +19,7 @@ import { randomUUID } from 'node:crypto';
 import { BehaviorSubject, EMPTY, type Observable } from 'rxjs';
 import { createActor, type SnapshotFrom } from 'xstate';
 import { serverElicitationMachine, type ServerElicitationError } from '../../machines/server-elicitation.machine.js';
-import { systemClock, type Clock } from '../clock.js';
+import type { Clock } from '../clock.js';
 import { CapabilityError, ConnectionClosedError, McpError, PhaseError } from '../errors.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type { JsonObject } from '../jsonrpc/message.js';
@@ -198,7 +198,9 @@ function trackerOf(session: Session): Map<string, TrackedElicitation> {
     urlElicitations.set(session, created);
     session.state$.subscribe({
       complete: () => {
-        for (const t of created.values()) t.actor?.send({ type: 'SESSION_CLOSED' });
+        for (const t of created.values()) {
+          if (t.actor?.getSnapshot().status === 'active') t.actor.send({ type: 'SESSION_CLOSED' });
+        }
         created.clear();
       },
     });
@@ -330,7 +332,7 @@ export function elicit(target: ClientCallTarget, params: ElicitParams, options?:
   });
   const actor = createActor(machine, {
     input: { mode, ...(elicitationId !== undefined && { elicitationId }), ...(options?.completionTimeout !== undefined && { completionTimeout: options.completionTimeout }) },
-    clock: options?.clock ?? systemClock,
+    clock: options?.clock ?? session.sessionClock,
   });
   const tracker = elicitationId !== undefined ? trackerOf(session) : undefined;
   // Settled URL elicitations stay known to the session, so their ids are never reused and a

@@ -343,6 +343,11 @@ export class Session {
 
   // ---------------------------------------------------------------- public state
 
+  /** The session clock (timeouts, journal times). */
+  get sessionClock(): Clock {
+    return this.clock;
+  }
+
   /** The lifecycle phase (the session machine's state). */
   get currentPhase(): SessionPhase {
     return this.phase;

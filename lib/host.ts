@@ -1,0 +1,22 @@
+/**
+ * The multi-server host: one isolated client per configured MCP server, restarted with backoff
+ * when it crashes, with every server's tools, resources and prompts in one namespaced view.
+ *
+ * ```ts
+ * const host = createHost({ servers: { files: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '.'] } } });
+ * await host.start();
+ * host.tools$.subscribe((tools) => console.log(tools.map((t) => t.name))); // files__read_file, ...
+ * await host.callTool('files__read_file', { path: 'README.md' });
+ * await host.close();
+ * ```
+ */
+export * from './host/config.js';
+export * from './host/host.js';
+export {
+  DEFAULT_RESTART_OPTIONS,
+  hostServerMachine,
+  restartDelay,
+  type HostServerContext,
+  type HostServerEvent,
+  type HostServerInput,
+} from '../machines/host-server.machine.js';
