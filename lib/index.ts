@@ -25,3 +25,4 @@ export * from './protocol/methods.js';
 export * from './protocol/meta-key.js';
 export type * from './protocol/schema/index.js';
 export * from '../streams/index.js';
+export * from './host.js';

@@ -7,6 +7,7 @@
  */
 import { childProcessMachine } from './child-process.machine.js';
 import { clientElicitationMachine } from './client-elicitation.machine.js';
+import { hostServerMachine } from './host-server.machine.js';
 import { httpSessionMachine } from './http-session.machine.js';
 import { reconnectMachine } from './reconnect.machine.js';
 import { requestMachine } from './request.machine.js';
@@ -15,6 +16,7 @@ import { sessionMachine } from './session.machine.js';
 
 export * from './child-process.machine.js';
 export * from './client-elicitation.machine.js';
+export * from './host-server.machine.js';
 export * from './http-session.machine.js';
 export * from './reconnect.machine.js';
 export * from './request.machine.js';
@@ -33,6 +35,7 @@ export const machines = {
   reconnect: reconnectMachine,
   httpSession: httpSessionMachine,
   serverElicitation: serverElicitationMachine,
+  hostServer: hostServerMachine,
 } as const;
 
 export type MachineName = keyof typeof machines;

@@ -519,8 +519,7 @@ export class Host {
     if (context.protocolVersion !== undefined) next.protocolVersion = context.protocolVersion;
     if (context.error !== undefined) next.error = context.error;
     if (phase === 'waiting') next.restartInMs = context.delayMs;
-    const all = this.stateSubject?.value;
-    if (!all) return; // the initial snapshot, before state$ exists
+    const all = this.stateSubject.value;
     const prev = all[hosted.name];
     if (prev && sameState(prev, next)) return;
     if (!this.stateSubject.closed) this.stateSubject.next({ ...all, [hosted.name]: next });

@@ -55,6 +55,8 @@ export interface Everything {
   /** Resolves with the first log (seen or to come) that matches. */
   waitForLog(test: (l: LoggingMessageNotificationParams) => boolean, ms: number): Promise<LoggingMessageNotificationParams>;
   call(name: string, args?: Record<string, unknown>, options?: Parameters<Client['callTool']>[2]): Promise<CallToolResult>;
+  /** What the HTTP server process printed so far (empty over stdio). */
+  serverOutput(): string;
   /** The server process id (stdio: the transport's child; HTTP: the spawned server). */
   pid(): number | undefined;
   close(): Promise<void>;
@@ -214,7 +216,7 @@ export async function openEverything(kind: TransportKind, options: OpenOptions =
   } catch (e) {
     await client.close().catch(() => undefined);
     if (http) await http.stop();
-    throw new Error(`connect over ${kind} failed: ${(e as Error).message}${stdio ? `\n${stdio.stderrTail.join('\n')}` : ''}`);
+    throw new Error(`connect over ${kind} failed: ${(e as Error).message}${stdio ? `\n${stdio.stderrTail.join('\n')}` : ''}`, { cause: e });
   }
 
   const pid = () => (stdio ? stdio.pid : http?.child.pid);
@@ -249,6 +251,7 @@ export async function openEverything(kind: TransportKind, options: OpenOptions =
       return client.callTool(name, args, options);
     },
     pid,
+    serverOutput: () => (http ? http.output.join('') : ''),
     close: async () => {
       const id = pid();
       await client.close().catch(() => undefined);
