@@ -211,7 +211,7 @@ export async function createHttpDriver(impl: ImplName, mode: HttpMode): Promise<
  * Opens one session with raw requests: POST initialize, read the result, POST
  * notifications/initialized (202). No GET stream. Returns the session id.
  */
-async function rawSession(url: string, agent: Agent): Promise<string> {
+async function rawSession(url: string, agent: Agent, getStream: boolean): Promise<string> {
   const accept = 'application/json, text/event-stream';
   const init = await request(url, {
     method: 'POST',
@@ -232,17 +232,24 @@ async function rawSession(url: string, agent: Agent): Promise<string> {
   });
   await done.body.text();
   if (done.statusCode !== 202) throw new Error(`notifications/initialized: HTTP ${done.statusCode}`);
+  if (getStream) {
+    // The standalone SSE stream, left open (its body is never read to the end).
+    const get = await request(url, { method: 'GET', dispatcher: agent, headers: { accept: 'text/event-stream', 'mcp-session-id': sid, 'mcp-protocol-version': version } });
+    if (get.statusCode !== 200) throw new Error(`GET: HTTP ${get.statusCode}`);
+    get.body.on('data', () => {});
+  }
   return sid;
 }
 
 /** Heap and RSS of a fresh server per idle session: baseline after `warmup` sessions, then `sessions` more. */
-export async function measureIdle(impl: ImplName, sessions: number, warmup: number): Promise<IdleResult> {
-  const server = await forkServer(impl, 'json', ['--expose-gc']);
-  const agent = new Agent({ keepAliveTimeout: 30_000, connections: 10 });
+export async function measureIdle(impl: ImplName, sessions: number, warmup: number, mode: HttpMode = 'json', getStream = false): Promise<IdleResult> {
+  const server = await forkServer(impl, mode, ['--expose-gc']);
+  // With GET streams, each holds a connection of its own.
+  const agent = new Agent({ keepAliveTimeout: 30_000, connections: getStream ? null : 10 });
   try {
     const open = async (n: number): Promise<void> => {
       await inBatches([...Array<number>(n).keys()], 10, async () => {
-        await rawSession(server.url, agent);
+        await rawSession(server.url, agent, getStream);
       });
     };
     await open(warmup);

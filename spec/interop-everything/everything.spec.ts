@@ -12,7 +12,7 @@ import type { Progress } from '../../lib/client.js';
 import { McpError } from '../../lib/errors.js';
 import type { JsonObject } from '../../lib/jsonrpc/message.js';
 import type { Task } from '../../lib/protocol/schema/index.js';
-import { everythingEntry } from '../fixtures/interop-everything/everything.js';
+import { everythingEntry, isAlive } from '../fixtures/interop-everything/everything.js';
 import { ClientTaskExecutor, ENV_MARKER, FORM_ANSWER, openEverything, ROOT, SAMPLING_MODEL, TRANSPORTS, type Everything } from './session.js';
 
 /** Tools offered to a client that declares roots, sampling and form + URL elicitation (no tasks). */
@@ -78,16 +78,9 @@ for (const kind of TRANSPORTS) {
         expect(e.serverOutput()).to.match(/Received session termination request for session /);
       }
       if (pid !== undefined) {
-        let alive = true;
-        for (let i = 0; i < 100 && alive; i++) {
-          try {
-            process.kill(pid, 0);
-            await sleep(50);
-          } catch {
-            alive = false;
-          }
-        }
-        expect(alive, `server-everything (pid ${pid}) is still running after close`).to.equal(false);
+        // close() kills what did not exit; give the OS a bounded moment to reap it.
+        for (let i = 0; i < 100 && isAlive(pid); i++) await sleep(50);
+        expect(isAlive(pid), `server-everything (pid ${pid}) is still running after close`).to.equal(false);
       }
     });
 
@@ -536,7 +529,11 @@ for (const kind of TRANSPORTS) {
 
     after(async function () {
       this.timeout(15_000);
-      await e?.close();
+      if (!e) return;
+      const pid = e.pid();
+      await e.close();
+      for (let i = 0; pid !== undefined && i < 100 && isAlive(pid); i++) await sleep(50);
+      expect(pid !== undefined && isAlive(pid), `server-everything (pid ${pid}) is still running after close`).to.equal(false);
     });
 
     it('declaring tasks.requests.* makes the server offer the async tools', async () => {
