@@ -70,6 +70,8 @@ export interface IdleResult {
   heapEnd: number;
   /** Time to open the measured sessions, ms. */
   openMs: number;
+  /** Each session also holds its standalone GET (SSE) stream open, as real clients do. */
+  getStream: boolean;
 }
 
 export type ToWorker =
@@ -82,7 +84,7 @@ export type ToWorker =
   /** HTTP: every open session makes `perSession` sequential calls, all sessions at once. */
   | { cmd: 'http-run'; perSession: number }
   /** HTTP: a fresh server of `impl` (with --expose-gc), `warmup` + `sessions` idle sessions opened by raw requests. */
-  | { cmd: 'http-idle'; impl: ImplName; sessions: number; warmup: number }
+  | { cmd: 'http-idle'; impl: ImplName; sessions: number; warmup: number; getStream: boolean }
   | { cmd: 'close' };
 
 export type FromWorker =

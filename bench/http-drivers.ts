@@ -241,7 +241,10 @@ async function rawSession(url: string, agent: Agent, getStream: boolean): Promis
   return sid;
 }
 
-/** Heap and RSS of a fresh server per idle session: baseline after `warmup` sessions, then `sessions` more. */
+/**
+ * Heap and RSS of a fresh server (answering in `mode`) per idle session: baseline after `warmup`
+ * sessions, then `sessions` more; with `getStream`, each session also keeps its GET stream open.
+ */
 export async function measureIdle(impl: ImplName, sessions: number, warmup: number, mode: HttpMode = 'json', getStream = false): Promise<IdleResult> {
   const server = await forkServer(impl, mode, ['--expose-gc']);
   // With GET streams, each holds a connection of its own.
@@ -268,9 +271,11 @@ export async function measureIdle(impl: ImplName, sessions: number, warmup: numb
       heapBase: base.heapUsed,
       heapEnd: end.heapUsed,
       openMs,
+      getStream,
     };
   } finally {
-    await agent.close();
+    // destroy, not close: close would wait for the GET streams to end.
+    await agent.destroy();
     await server.close();
   }
 }

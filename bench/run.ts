@@ -8,9 +8,9 @@
  *
  * Environment: BENCH_CALLS (10000), BENCH_WINDOW (256), BENCH_REPS (7),
  * BENCH_TRANSPORTS (memory,stdio,http), BENCH_IMPLS (all: ours,ours-serialize,sdk,sdk-mcpserver,bare);
- * HTTP: BENCH_HTTP_MODES (json,sse), BENCH_HTTP_SESSIONS (1,10,100), BENCH_HTTP_CALLS (2000 calls
+ * HTTP: BENCH_HTTP_MODES (json,sse), BENCH_HTTP_SESSIONS (1,10,100), BENCH_HTTP_CALLS (1500 calls
  * per run across the sessions), BENCH_HTTP_REPS (5), BENCH_IDLE_SESSIONS (1000; 0 skips),
- * BENCH_IDLE_IMPLS (ours,sdk,sdk-mcpserver).
+ * BENCH_IDLE_IMPLS (ours,sdk,sdk-mcpserver), BENCH_IDLE_GET (no,yes: without and with the GET stream).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -41,11 +41,14 @@ const IMPLS_BY_TRANSPORT: Record<TransportName, ImplName[]> = {
 };
 const HTTP_MODES = listEnv('BENCH_HTTP_MODES', ['json', 'sse']) as HttpMode[];
 const HTTP_SESSIONS = listEnv('BENCH_HTTP_SESSIONS', ['1', '10', '100']).map(Number);
-const HTTP_CALLS = intEnv('BENCH_HTTP_CALLS', 2000);
+const HTTP_CALLS = intEnv('BENCH_HTTP_CALLS', 1500);
 const HTTP_REPS = intEnv('BENCH_HTTP_REPS', 5);
+const HTTP_WARMUP_FIRST = 3;
 const IDLE_SESSIONS = intEnv('BENCH_IDLE_SESSIONS', 1000, true);
 const IDLE_WARMUP = 100;
 const IDLE_IMPLS = listEnv('BENCH_IDLE_IMPLS', ['ours', 'sdk', 'sdk-mcpserver']) as ImplName[];
+/** Idle variants: initialize + initialized only (the budget), and also holding the GET stream. */
+const IDLE_GET = listEnv('BENCH_IDLE_GET', ['no', 'yes']).map((v) => v === 'yes');
 const IMPL_LABEL: Record<ImplName, string> = {
   ours: 'ours',
   'ours-serialize': 'ours (serialize:true)',
@@ -159,7 +162,9 @@ async function benchHttp(): Promise<Row[]> {
       process.stderr.write(`  http ${workload}: open`);
       for (const w of workers) await w.ask({ cmd: 'http-open', sessions });
       process.stderr.write(', warm-up');
-      for (const w of workers) await w.httpRun(perSession);
+      // The first warm-up of a worker is longer: the SDK and ours take a few thousand calls to settle.
+      const warm = sessions === HTTP_SESSIONS[0] ? HTTP_WARMUP_FIRST : 1;
+      for (const w of workers) for (let k = 0; k < warm; k++) await w.httpRun(perSession);
       const reps = new Map<ImplName, RunResult[]>(impls.map((i) => [i, []]));
       for (let rep = 0; rep < HTTP_REPS; rep++) {
         process.stderr.write(` ${rep + 1}`);
@@ -178,6 +183,7 @@ async function benchHttp(): Promise<Row[]> {
 
 interface IdleRow {
   impl: ImplName;
+  variant: string;
   label: string;
   result: IdleResult;
   /** Heap per session over the SDK low-level server's. */
@@ -187,16 +193,21 @@ interface IdleRow {
 /** Server memory per idle session: a fresh worker and server per implementation, one after another. */
 async function benchIdle(): Promise<IdleRow[]> {
   const rows: IdleRow[] = [];
-  for (const impl of IDLE_IMPLS) {
-    process.stderr.write(`  http idle sessions: ${impl}\n`);
-    const w = new Worker(impl);
-    const r = await w.ask({ cmd: 'http-idle', impl, sessions: IDLE_SESSIONS, warmup: IDLE_WARMUP });
-    if (r.type !== 'idle') throw new Error(`[${impl}] unexpected reply ${r.type}`);
-    rows.push({ impl, label: IMPL_LABEL[impl], result: r.result });
-    await w.ask({ cmd: 'close' });
+  for (const getStream of IDLE_GET) {
+    const variant = getStream ? '+ GET stream' : 'initialized';
+    const group: IdleRow[] = [];
+    for (const impl of IDLE_IMPLS) {
+      process.stderr.write(`  http idle sessions (${variant}): ${impl}\n`);
+      const w = new Worker(impl);
+      const r = await w.ask({ cmd: 'http-idle', impl, sessions: IDLE_SESSIONS, warmup: IDLE_WARMUP, getStream });
+      if (r.type !== 'idle') throw new Error(`[${impl}] unexpected reply ${r.type}`);
+      group.push({ impl, variant, label: IMPL_LABEL[impl], result: r.result });
+      await w.ask({ cmd: 'close' });
+    }
+    const sdk = group.find((r) => r.impl === 'sdk');
+    if (sdk) for (const r of group) r.heapVsSdk = r.result.heapPerSession / sdk.result.heapPerSession;
+    rows.push(...group);
   }
-  const sdk = rows.find((r) => r.impl === 'sdk');
-  if (sdk) for (const r of rows) r.heapVsSdk = r.result.heapPerSession / sdk.result.heapPerSession;
   return rows;
 }
 
@@ -292,8 +303,9 @@ function table(rows: Row[]): string {
 
 function idleTable(rows: IdleRow[]): string {
   const kb = (n: number): string => (n / 1024).toFixed(1);
-  const head = ['implementation', 'sessions', 'heap KB/session', 'rss KB/session', 'external KB/session', 'heap/sdk', 'open ms'];
+  const head = ['session', 'implementation', 'sessions', 'heap KB/session', 'rss KB/session', 'external KB/session', 'heap/sdk', 'open ms'];
   const body = rows.map((r) => [
+    r.variant,
     r.label,
     fmtInt(r.result.sessions),
     kb(r.result.heapPerSession),
@@ -303,7 +315,7 @@ function idleTable(rows: IdleRow[]): string {
     fmtInt(r.result.openMs),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
-  const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const line = (cells: string[]): string => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
 }
 
@@ -323,10 +335,10 @@ function verdicts(rows: Row[], idle: IdleRow[]): string[] {
         `  p99 ${fmtX(r.vsSdk.p99)} (budget <= 1x: ${p99Ok ? 'ok' : 'MISS'})`,
     );
   }
-  const ours = idle.find((r) => r.impl === 'ours');
-  if (ours?.heapVsSdk !== undefined) {
+  for (const ours of idle) {
+    if (ours.impl !== 'ours' || ours.heapVsSdk === undefined) continue;
     const ok = ours.heapVsSdk <= 0.25;
-    lines.push(`http   idle       heap per session ${fmtX(ours.heapVsSdk)} of the sdk's (budget <= 0.25x: ${ok ? 'ok' : 'MISS'})`);
+    lines.push(`http   idle (${ours.variant})  heap per session ${fmtX(ours.heapVsSdk)} of the sdk's (budget <= 0.25x: ${ok ? 'ok' : 'MISS'})`);
   }
   return lines;
 }

@@ -60,7 +60,7 @@ async function handle(msg: ToWorker): Promise<void> {
       return;
     }
     case 'http-idle': {
-      reply({ type: 'idle', result: await measureIdle(msg.impl, msg.sessions, msg.warmup) });
+      reply({ type: 'idle', result: await measureIdle(msg.impl, msg.sessions, msg.warmup, 'json', msg.getStream) });
       return;
     }
     case 'close': {

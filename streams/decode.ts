@@ -30,6 +30,6 @@ export function decode(opts: DecodeOperatorOptions): OperatorFunction<RawFrame, 
 /** Decode one raw frame (the step `decode` maps over a stream). */
 export function decodeFrame(raw: RawFrame, limit: number, allowBatch: () => boolean): Inbound {
   if (typeof raw === 'string') return decodeTextWith(raw, limit, allowBatch);
-  if (raw instanceof OversizeFrame) return oversizeInbound(raw.size, raw.limit);
+  if (raw instanceof OversizeFrame) return oversizeInbound(raw.size, raw.limit, raw.head);
   return classifyValue(raw, allowBatch);
 }

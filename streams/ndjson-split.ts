@@ -3,7 +3,7 @@
  */
 import { Observable, type OperatorFunction } from 'rxjs';
 import { DEFAULT_MAX_FRAME_BYTES } from '../lib/jsonrpc/codec.js';
-import { OversizeFrame } from './transport.js';
+import { OVERSIZE_HEAD_CHARS, OversizeFrame } from './transport.js';
 
 export interface NdjsonSplitOptions {
   /** Largest accepted line, in UTF-8 bytes, not counting the newline. Default 4 MiB. */
@@ -63,8 +63,9 @@ export function ndjsonSplit(opts: NdjsonSplitOptions = {}): OperatorFunction<Uin
           if (pendingBytes < 0) pendingBytes = byteLengthOf(parts);
           const bytes = pendingBytes + Buffer.byteLength(piece, 'utf8');
           if (bytes > limit) {
+            const head = (parts.length > 0 ? parts[0]! : piece).slice(0, OVERSIZE_HEAD_CHARS);
             resetPending();
-            subscriber.next(new OversizeFrame(bytes, limit));
+            subscriber.next(new OversizeFrame(bytes, limit, head));
             return false;
           }
           pendingBytes = bytes;
@@ -95,7 +96,7 @@ export function ndjsonSplit(opts: NdjsonSplitOptions = {}): OperatorFunction<Uin
             if (n * 3 > limit) {
               const line = text.slice(start, nl);
               const bytes = Buffer.byteLength(line, 'utf8');
-              if (bytes > limit) subscriber.next(new OversizeFrame(bytes, limit));
+              if (bytes > limit) subscriber.next(new OversizeFrame(bytes, limit, line.slice(0, OVERSIZE_HEAD_CHARS)));
               else emitLine(line);
             } else if (n !== 0) {
               emitLine(text.slice(start, nl));

@@ -6,8 +6,15 @@ import type { Frame } from '../lib/jsonrpc/message.js';
 
 /** A frame exceeded the size limit; the transport dropped its bytes and reports only the size. */
 export class OversizeFrame {
-  constructor(readonly size: number, readonly limit: number) {}
+  /**
+   * `head`: the first characters of the frame, when the transport kept them, so the error can
+   * name the request's id (and the caller's request fails at once instead of timing out).
+   */
+  constructor(readonly size: number, readonly limit: number, readonly head?: string) {}
 }
+
+/** How much of an oversize frame is kept to find its id. */
+export const OVERSIZE_HEAD_CHARS = 256;
 
 /**
  * What a transport delivers: text still to be decoded (stdio, HTTP, WebSocket), an already

@@ -40,7 +40,7 @@ interface Stamp {
 export type InEntry = Stamp & { kind: 'in' } & (
     | { frame: unknown }
     | { text: string }
-    | { oversize: { size: number; limit: number } }
+    | { oversize: { size: number; limit: number; head?: string } }
   );
 export type OutEntry = Stamp & { kind: 'out'; frame: Frame };
 export type TimerEntry = Stamp & { kind: 'timer'; name: string };

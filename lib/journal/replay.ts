@@ -66,7 +66,7 @@ export async function replay(journal: Journal | string, options: ReplayOptions =
       case 'in':
         if ('frame' in entry) transport.push(entry.frame as object);
         else if ('text' in entry) transport.push(entry.text);
-        else transport.push(new OversizeFrame(entry.oversize.size, entry.oversize.limit));
+        else transport.push(new OversizeFrame(entry.oversize.size, entry.oversize.limit, entry.oversize.head));
         break;
       case 'transport':
         transport.setPhase(entry.phase, entry.error);

@@ -19,7 +19,7 @@ import type {
   RequestId,
 } from './message.js';
 import type { Inbound, InvalidInbound, SingleInbound } from '../../streams/inbound.js';
-import { OversizeFrame } from '../../streams/transport.js';
+import { OVERSIZE_HEAD_CHARS, OversizeFrame } from '../../streams/transport.js';
 
 /** The default size limit of one frame: 4 MiB of UTF-8. */
 export const DEFAULT_MAX_FRAME_BYTES = 4 * 1024 * 1024;
@@ -56,14 +56,63 @@ export function invalidInbound(
  * The error for a frame larger than the limit, whether measured here or reported by a
  * transport through an {@link OversizeFrame} marker.
  */
-export function oversizeInbound(size: number, limit: number): InvalidInbound {
+export function oversizeInbound(size: number, limit: number, head?: string): InvalidInbound {
   return invalidInbound(
     ErrorCode.InvalidRequest,
     `Frame too large: ${size} bytes exceeds the limit of ${limit} bytes (option maxFrameBytes)`,
-    null,
+    head === undefined ? null : sniffRequestId(head),
     true,
     { size, limit },
   );
+}
+
+/**
+ * The top-level `id` of a request whose text was too large to parse, read from its first
+ * characters: only a member at depth 1 of an object that also has a `method` counts, so an
+ * `id` inside params is never mistaken for it. Null when it cannot be told.
+ */
+export function sniffRequestId(head: string): RequestId | null {
+  let depth = 0;
+  let id: RequestId | null = null;
+  let hasMethod = false;
+  for (let i = 0; i < head.length; i++) {
+    const c = head.charCodeAt(i);
+    if (c === 0x22 /* " */) {
+      const end = endOfString(head, i);
+      if (end < 0) break;
+      if (depth === 1) {
+        const key = head.slice(i + 1, end);
+        let j = end + 1;
+        while (j < head.length && head.charCodeAt(j) <= 0x20) j++;
+        if (head.charCodeAt(j) === 0x3a /* : */) {
+          j++;
+          while (j < head.length && head.charCodeAt(j) <= 0x20) j++;
+          if (key === 'method') hasMethod = true;
+          if (key === 'id') {
+            const m = /^(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)[\s,}]|^"((?:[^"\\]|\\.)*)"/.exec(head.slice(j));
+            if (m) id = m[1] !== undefined ? Number(m[1]) : (JSON.parse(`"${m[2]}"`) as string);
+          }
+        }
+      }
+      i = end;
+    } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+      depth++;
+      if (depth === 1 && c === 0x5b) return null; // a batch: no single id
+    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
+      depth--;
+    }
+  }
+  return hasMethod || id !== null ? id : null;
+}
+
+/** Index of the quote closing the string that opens at `start`, or -1 if it does not close. */
+function endOfString(text: string, start: number): number {
+  for (let i = start + 1; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x5c /* \ */) i++;
+    else if (c === 0x22) return i;
+  }
+  return -1;
 }
 
 /**
@@ -79,7 +128,7 @@ export function decodeText(text: string, opts: DecodeOptions): DecodeResult {
  * {@link OversizeFrame} marker gives the size error. Never throws.
  */
 export function decodeValue(value: unknown, opts: DecodeOptions): DecodeResult {
-  if (value instanceof OversizeFrame) return oversizeInbound(value.size, value.limit);
+  if (value instanceof OversizeFrame) return oversizeInbound(value.size, value.limit, value.head);
   return classifyValue(value, opts.allowBatch);
 }
 
@@ -92,7 +141,7 @@ export function decodeTextWith(text: string, limit: number, allowBatch: BatchPol
   // three bytes per unit could pass the limit.
   if (text.length * 3 > limit) {
     const size = Buffer.byteLength(text, 'utf8');
-    if (size > limit) return oversizeInbound(size, limit);
+    if (size > limit) return oversizeInbound(size, limit, text.slice(0, OVERSIZE_HEAD_CHARS));
   }
   let value: unknown;
   try {

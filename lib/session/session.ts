@@ -613,7 +613,9 @@ export class Session {
   private recordIn(raw: RawFrame): void {
     if (!this.journal && !this.journalSubject.observed) return;
     if (typeof raw === 'string') this.record({ kind: 'in', text: raw });
-    else if (raw instanceof OversizeFrame) this.record({ kind: 'in', oversize: { size: raw.size, limit: raw.limit } });
+    else if (raw instanceof OversizeFrame) {
+      this.record({ kind: 'in', oversize: raw.head === undefined ? { size: raw.size, limit: raw.limit } : { size: raw.size, limit: raw.limit, head: raw.head } });
+    }
     else this.record({ kind: 'in', frame: raw });
   }
 

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import {
   DEFAULT_MAX_FRAME_BYTES,
+  sniffRequestId,
   decodeText,
   decodeValue,
   encodeFrame,
@@ -291,7 +292,7 @@ describe('jsonrpc/codec', () => {
 
     it('rejects a text over maxFrameBytes, naming both numbers and the option', () => {
       const t = request + 'x'.repeat(100) + '"}}';
-      const inv = expectInvalid(decodeText(t, { maxFrameBytes: 64, allowBatch: false }), ErrorCode.InvalidRequest, null, true);
+      const inv = expectInvalid(decodeText(t, { maxFrameBytes: 64, allowBatch: false }), ErrorCode.InvalidRequest, 1, true);
       expect(inv.error.data).to.deep.equal({ size: t.length, limit: 64 });
       expect(inv.error.message).to.contain(String(t.length)).and.to.contain('64').and.to.contain('maxFrameBytes');
     });
@@ -300,7 +301,7 @@ describe('jsonrpc/codec', () => {
       const body = request + 'é'.repeat(20) + '"}}'; // 20 more bytes than characters
       const bytes = Buffer.byteLength(body);
       expect(body.length).to.be.below(bytes);
-      expectInvalid(decodeText(body, { maxFrameBytes: bytes - 1, allowBatch: false }), ErrorCode.InvalidRequest, null, true);
+      expectInvalid(decodeText(body, { maxFrameBytes: bytes - 1, allowBatch: false }), ErrorCode.InvalidRequest, 1, true);
       expect(decodeText(body, { maxFrameBytes: body.length, allowBatch: false }).kind).to.equal('invalid');
       expect(decodeText(body, { maxFrameBytes: bytes, allowBatch: false }).kind).to.equal('request');
     });
@@ -312,7 +313,7 @@ describe('jsonrpc/codec', () => {
 
     it('uses the 4 MiB default', () => {
       const t = request + 'x'.repeat(DEFAULT_MAX_FRAME_BYTES) + '"}}';
-      const inv = expectInvalid(decodeText(t, single), ErrorCode.InvalidRequest, null, true);
+      const inv = expectInvalid(decodeText(t, single), ErrorCode.InvalidRequest, 1, true);
       expect(inv.error.data).to.deep.equal({ size: t.length, limit: DEFAULT_MAX_FRAME_BYTES });
     });
 
@@ -340,5 +341,26 @@ describe('jsonrpc/codec', () => {
       const out = encodeFrame([{ jsonrpc: '2.0', method: 'a' }]);
       expect(out).to.equal('[{"jsonrpc":"2.0","method":"a"}]');
     });
+  });
+});
+
+describe('jsonrpc/codec: the id of an oversize request', () => {
+  it('is read from the head of the text when it is a top-level member', () => {
+    expect(sniffRequestId('{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"x":"aaaa')).to.equal(42);
+    expect(sniffRequestId('{"method":"tools/call","id":"abc\\"d","params":{"x":"aaaa')).to.equal('abc"d');
+    expect(sniffRequestId('{ "jsonrpc" : "2.0" , "id" : -7 , "method":"x"')).to.equal(-7);
+  });
+
+  it('is never taken from inside params, a batch, or a cut-off value', () => {
+    expect(sniffRequestId('{"jsonrpc":"2.0","method":"x","params":{"id":5,"data":"aaaa')).to.equal(null);
+    expect(sniffRequestId('[{"jsonrpc":"2.0","id":1,"method":"x"},{"id":2')).to.equal(null);
+    expect(sniffRequestId('{"jsonrpc":"2.0","id":12')).to.equal(null);
+    expect(sniffRequestId('not json at all')).to.equal(null);
+  });
+
+  it('lets an oversize text request be answered with its own id', () => {
+    const text = JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { pad: 'x'.repeat(5000) } });
+    const r = decodeText(text, { maxFrameBytes: 1000, allowBatch: false });
+    expect(r).to.deep.include({ kind: 'invalid', id: 9, respond: true });
   });
 });

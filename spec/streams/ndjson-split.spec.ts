@@ -88,7 +88,7 @@ describe('streams/ndjsonSplit', () => {
 
   it('reports an oversize line once, drops it, and goes on with the next line (strings)', async () => {
     const out = await run(['aaaaaa', 'aaaaaa', 'aaaaaaaa', 'aa\n{"ok":1}\n'], 10);
-    expect(out).to.deep.equal([new OversizeFrame(12, 10), '{"ok":1}']);
+    expect(out).to.deep.equal([new OversizeFrame(12, 10, 'aaaaaa'), '{"ok":1}']);
     expect(out[0]).to.be.instanceOf(OversizeFrame);
   });
 
@@ -100,20 +100,21 @@ describe('streams/ndjsonSplit', () => {
     expect((out[0] as OversizeFrame).limit).to.equal(20);
     expect((out[0] as OversizeFrame).size).to.be.above(20).and.at.most(100);
     expect(out[1]).to.equal('{"ok":"ü"}');
+    expect((out[0] as OversizeFrame).head).to.match(/^ü+$/);
   });
 
   it('reports the exact size of an oversize line that lies in one chunk, counted in UTF-8 bytes', async () => {
     // 6 characters but 12 bytes; the limit of 10 lies between.
-    expect(await run(['éééééé\nééééé\n'], 10)).to.deep.equal([new OversizeFrame(12, 10), 'ééééé']);
+    expect(await run(['éééééé\nééééé\n'], 10)).to.deep.equal([new OversizeFrame(12, 10, 'éééééé'), 'ééééé']);
   });
 
   it('accepts a line of exactly maxLineBytes across chunks', async () => {
     expect(await run(['ééé', 'éé\n'], 10)).to.deep.equal(['ééééé']);
-    expect(await run(['ééé', 'ééé\n'], 10)).to.deep.equal([new OversizeFrame(12, 10)]);
+    expect(await run(['ééé', 'ééé\n'], 10)).to.deep.equal([new OversizeFrame(12, 10, 'ééé')]);
   });
 
   it('reports an oversize last line that has no newline', async () => {
-    expect(await run(['{"a":1}\n', 'x'.repeat(30)], 20)).to.deep.equal(['{"a":1}', new OversizeFrame(30, 20)]);
+    expect(await run(['{"a":1}\n', 'x'.repeat(30)], 20)).to.deep.equal(['{"a":1}', new OversizeFrame(30, 20, 'x'.repeat(30))]);
   });
 
   it('stops work when the subscriber unsubscribes', () => {
