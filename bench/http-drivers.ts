@@ -209,7 +209,8 @@ export async function createHttpDriver(impl: ImplName, mode: HttpMode): Promise<
 
 /**
  * Opens one session with raw requests: POST initialize, read the result, POST
- * notifications/initialized (202). No GET stream. Returns the session id.
+ * notifications/initialized (202); with `getStream`, also GET the standalone SSE stream and
+ * leave it open. Returns the session id.
  */
 async function rawSession(url: string, agent: Agent, getStream: boolean): Promise<string> {
   const accept = 'application/json, text/event-stream';

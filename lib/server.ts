@@ -80,7 +80,7 @@ export class Server {
     // Handlers are shared, not copied: an idle session should cost as little as possible.
     const session = new ServerSession({ ...this.options, capabilities: structuredClone(this.capabilities) }, this.handlers);
     this.live.add(session);
-    void session.ended().then(() => this.live.delete(session));
+    session.onEnd(() => this.live.delete(session));
     this.sessionSubject.next(session);
     await session.connect(transport);
     return session;

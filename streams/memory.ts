@@ -5,7 +5,7 @@
  *
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#custom-transports
  */
-import { Observable, ReplaySubject, type Subscriber } from 'rxjs';
+import { Observable, type Subscriber } from 'rxjs';
 import type { Frame } from '../lib/jsonrpc/message.js';
 import { TransportError } from '../lib/errors.js';
 import type { RawFrame, Transport, TransportPhase, TransportState } from './transport.js';
@@ -71,13 +71,24 @@ export class HotInbound<T> {
  * @internal
  */
 export class StateCell {
-  private readonly subject = new ReplaySubject<TransportState>(1);
-  readonly observable: Observable<TransportState> = this.subject.asObservable();
+  // Subscribers kept by hand rather than in a ReplaySubject: every transport has one cell, and
+  // an idle HTTP session should cost as little as possible.
+  private subscribers: Subscriber<TransportState>[] = [];
   private state: TransportState;
+  readonly observable: Observable<TransportState> = new Observable<TransportState>((subscriber) => {
+    subscriber.next(this.state);
+    if (this.terminal) {
+      subscriber.complete();
+      return;
+    }
+    this.subscribers = [...this.subscribers, subscriber];
+    return () => {
+      this.subscribers = this.subscribers.filter((s) => s !== subscriber);
+    };
+  });
 
   constructor(initial: TransportState) {
     this.state = initial;
-    this.subject.next(initial);
   }
 
   get current(): TransportState {
@@ -95,8 +106,12 @@ export class StateCell {
   set(next: TransportState): void {
     if (this.terminal) return;
     this.state = next;
-    this.subject.next(next);
-    if (this.terminal) this.subject.complete();
+    for (const s of this.subscribers) s.next(next);
+    if (this.terminal) {
+      const subs = this.subscribers;
+      this.subscribers = [];
+      for (const s of subs) s.complete();
+    }
   }
 }
 

@@ -10,7 +10,7 @@ import type { JsonRpcBatch, JsonRpcResponse } from '../lib/jsonrpc/message.js';
 import { correlateOne } from './correlate.js';
 import { decodeFrame } from './decode.js';
 import { parseFrame } from './parse-json.js';
-import { ReplyEmitter, routeOne, type Routes } from './route.js';
+import { ReplyEmitter, routeOne, type Routed, type Routes } from './route.js';
 import type { RawFrame } from './transport.js';
 
 export interface ReceiveOptions {
@@ -24,19 +24,28 @@ export interface ReceiveOptions {
 }
 
 export function receive(options: ReceiveOptions): OperatorFunction<RawFrame, JsonRpcResponse | JsonRpcBatch> {
-  const { maxFrameBytes, allowBatch, record, settle, routes } = options;
+  const step = receiver(options);
   return (source) =>
     new Observable<JsonRpcResponse | JsonRpcBatch>((subscriber) => {
       const replies = new ReplyEmitter(subscriber);
       return source.subscribe({
-        next(raw) {
-          const parsed = parseFrame(raw, maxFrameBytes);
-          record(parsed);
-          const rest = correlateOne(decodeFrame(parsed, maxFrameBytes, allowBatch), settle);
-          if (rest !== undefined) replies.emit(routeOne(rest, routes));
-        },
+        next: (raw) => replies.emit(step(raw)),
         error: (e) => subscriber.error(e),
         complete: () => replies.sourceDone(),
       });
     });
+}
+
+/**
+ * The same path as a plain function from one raw frame to what must be sent back (now, later or
+ * not at all): for a session subscribing to its transport directly, without operator subscribers.
+ */
+export function receiver(options: ReceiveOptions): (raw: RawFrame) => Routed {
+  const { maxFrameBytes, allowBatch, record, settle, routes } = options;
+  return (raw) => {
+    const parsed = parseFrame(raw, maxFrameBytes);
+    record(parsed);
+    const rest = correlateOne(decodeFrame(parsed, maxFrameBytes, allowBatch), settle);
+    return rest === undefined ? undefined : routeOne(rest, routes);
+  };
 }

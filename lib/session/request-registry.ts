@@ -75,9 +75,10 @@ const RECENT_LIMIT = 1024;
 
 export class RequestRegistry {
   private readonly live = new Map<RequestId, Live>();
-  private readonly byToken = new Map<ProgressToken, Live>();
+  // Made on first use: an idle session should not carry empty maps.
+  private byToken: Map<ProgressToken, Live> | undefined;
   /** Ids that finished recently, so a late response can be told from an unknown one. */
-  private readonly recent = new Map<RequestId, FinalRequestState>();
+  private recent: Map<RequestId, FinalRequestState> | undefined;
   // A ring of the same ids, oldest overwritten first: evicting through Map iteration costs
   // far more, because the iterator must skip every deleted slot.
   // Grows to RECENT_LIMIT, then wraps: an idle session costs no 1,024-slot array.
@@ -100,11 +101,11 @@ export class RequestRegistry {
 
   /** The machine state of a live request, or its final state if it finished recently. */
   stateOf(id: RequestId): LiveRequestState | FinalRequestState | undefined {
-    return this.live.get(id)?.state ?? this.recent.get(id);
+    return this.live.get(id)?.state ?? this.recent?.get(id);
   }
 
   isTokenInUse(token: ProgressToken): boolean {
-    return this.byToken.has(token);
+    return this.byToken?.has(token) ?? false;
   }
 
   /**
@@ -138,7 +139,7 @@ export class RequestRegistry {
         reject,
       };
       this.live.set(id, entry);
-      if (token !== undefined) this.byToken.set(token, entry);
+      if (token !== undefined) (this.byToken ??= new Map()).set(token, entry);
       // entry: startIdleTimer, startTotalTimer
       this.startIdleTimer(entry);
       if (options?.maxTotalTimeout !== undefined) {
@@ -161,7 +162,7 @@ export class RequestRegistry {
   /** RESPONSE / ERROR_RESPONSE. Returns whether the id was live, late (finished) or unknown. */
   settle(id: RequestId, result: JsonObject | undefined, error: JsonRpcErrorObject | undefined): 'settled' | 'late' | 'unknown' {
     const entry = this.live.get(id);
-    if (!entry) return this.recent.has(id) ? 'late' : 'unknown';
+    if (!entry) return this.recent?.has(id) ? 'late' : 'unknown';
     this.exit(entry, 'settled');
     if (error) entry.reject(McpError.fromError(error));
     else entry.resolve(result ?? {});
@@ -170,7 +171,7 @@ export class RequestRegistry {
 
   /** PROGRESS. Unknown tokens are ignored (returns false). */
   progress(token: ProgressToken, progress: Progress): boolean {
-    const entry = this.byToken.get(token);
+    const entry = this.byToken?.get(token);
     if (!entry) return false;
     entry.state = 'progressing';
     if (entry.resetOnProgress) {
@@ -239,7 +240,7 @@ export class RequestRegistry {
   /** Leave `active`: cancel timers, unhook the signal, remember the id for late responses. */
   private exit(entry: Live, final: FinalRequestState): void {
     this.live.delete(entry.id);
-    if (entry.token !== undefined) this.byToken.delete(entry.token);
+    if (entry.token !== undefined) this.byToken?.delete(entry.token);
     this.clock.clearTimeout(entry.idleTimer);
     if (entry.totalTimer !== undefined) this.clock.clearTimeout(entry.totalTimer);
     if (entry.onAbort) entry.signal!.removeEventListener('abort', entry.onAbort);
@@ -248,11 +249,11 @@ export class RequestRegistry {
       this.recentRing.push(entry.id);
     } else {
       const evicted = this.recentRing[this.recentPos]!;
-      if (evicted !== entry.id) this.recent.delete(evicted);
+      if (evicted !== entry.id) this.recent?.delete(evicted);
       this.recentRing[this.recentPos] = entry.id;
       this.recentPos = (this.recentPos + 1) % RECENT_LIMIT;
     }
-    this.recent.set(entry.id, final);
+    (this.recent ??= new Map()).set(entry.id, final);
     this.effects.finished?.(entry.id, entry.method, final);
   }
 }

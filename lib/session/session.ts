@@ -6,18 +6,20 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic
  */
 import { Observable, Subject, filter, map, type Subscription } from 'rxjs';
-import { createActor, type Actor, type SnapshotFrom } from 'xstate';
+import { createActor, initialTransition, transition, type Actor, type SnapshotFrom } from 'xstate';
 import {
   sessionMachine,
   type InitializeParamsLike,
   type InitializeResultLike,
   type PeerInfo,
   type SessionFailure,
+  type SessionEvent,
   type SessionPhase,
   type SessionRole,
 } from '../../machines/session.machine.js';
 import type { InvalidInbound } from '../../streams/inbound.js';
-import { receive } from '../../streams/receive.js';
+import { receiver } from '../../streams/receive.js';
+import type { Routed } from '../../streams/route.js';
 import { OversizeFrame, type RawFrame, type Transport, type TransportState } from '../../streams/transport.js';
 import { systemClock, type Clock } from '../clock.js';
 import { DEFAULT_MAX_FRAME_BYTES } from '../jsonrpc/codec.js';
@@ -191,12 +193,16 @@ export class Session {
   private readonly maxFrameBytes: number;
   private readonly enforceCapabilities: boolean;
   private readonly registry: RequestRegistry;
-  private readonly actor: SessionActor;
+  // The machine runs as pure transitions on `snapshot`, or as `actor` when an inspector is attached.
+  private readonly actor: SessionActor | undefined;
+  private snapshot!: SessionSnapshot;
+  private lastNotified: SessionSnapshot | undefined;
+  private mailbox: SessionEvent[] | undefined;
   // This session's own handlers (made on first use) over the ones it shares with its Server.
   private ownRequestHandlers: Map<string, RequestHandler> | undefined;
   private ownNotificationHandlers: Map<string, NotificationHandler> | undefined;
   private readonly shared: HandlerTable | undefined;
-  private readonly incoming = new Map<RequestId, Incoming>();
+  private readonly incoming: Map<RequestId, Incoming> = new Map();
   private readonly subscriptions: Subscription[] = [];
   // Created on first subscription (see Channel): an idle session carries no Subjects.
   private readonly stateChannel = new Channel<SessionSnapshot>();
@@ -224,27 +230,81 @@ export class Session {
    */
   private static readonly machine = sessionMachine.provide({
     actions: {
-      sendInitialize: ({ self }) => ownerOf(self).sendInitialize(),
-      sendInitialized: ({ self }) => ownerOf(self).sendFrame({ jsonrpc: '2.0', method: 'notifications/initialized' }),
-      answerInitialize: ({ self, context, event }) => {
+      sendInitialize: ({ self, context, event }) => ownerOf(self).effect('sendInitialize', context, event),
+      sendInitialized: ({ self, context, event }) => ownerOf(self).effect('sendInitialized', context, event),
+      answerInitialize: ({ self, context, event }) => ownerOf(self).effect('answerInitialize', context, event),
+      closeTransport: ({ self, context, event }) => ownerOf(self).effect('closeTransport', context, event),
+      releaseAll: ({ self, context, event }) => ownerOf(self).effect('releaseAll', context, event),
+    },
+  });
+
+  /** The session machine's named effects, whichever way the machine runs. */
+  private effect(name: string, context: SessionSnapshot['context'], event: SessionEvent): void {
+    switch (name) {
+      case 'sendInitialize':
+        this.sendInitialize();
+        return;
+      case 'sendInitialized':
+        this.sendFrame({ jsonrpc: '2.0', method: 'notifications/initialized' });
+        return;
+      case 'answerInitialize': {
         if (event.type !== 'INITIALIZE_REQUEST') return;
-        const session = ownerOf(self);
         const result: JsonObject = {
           protocolVersion: context.protocolVersion,
           capabilities: context.localCapabilities,
           serverInfo: context.localInfo,
         };
         if (context.instructions !== undefined) result.instructions = context.instructions;
-        session.onNegotiated(context.protocolVersion!);
+        this.onNegotiated(context.protocolVersion!);
         // No id: a stateless HTTP session adopting an initialization that happened elsewhere.
-        if (event.id !== undefined) session.sendFrame({ jsonrpc: '2.0', id: event.id, result }, event.id);
-      },
-      closeTransport: ({ self }) => {
-        void ownerOf(self).transport?.close().catch(() => {});
-      },
-      releaseAll: ({ self }) => ownerOf(self).releaseAll(),
-    },
-  });
+        if (event.id !== undefined) this.sendFrame({ jsonrpc: '2.0', id: event.id, result }, event.id);
+        return;
+      }
+      case 'closeTransport':
+        void this.transport?.close().catch(() => {});
+        return;
+      case 'releaseAll':
+        this.releaseAll();
+        return;
+    }
+  }
+
+  /** The machine's current snapshot. */
+  private get snap(): SessionSnapshot {
+    return this.actor ? this.actor.getSnapshot() : this.snapshot;
+  }
+
+  /**
+   * Send the session machine an event. Without an inspector the machine runs as pure
+   * transitions (`xstate`'s `transition`) on one snapshot: an actor and its actor system cost an
+   * idle session about 4 KB. Events raised while effects run wait their turn, as in an actor's
+   * mailbox.
+   */
+  private send(event: SessionEvent): void {
+    if (this.actor) {
+      this.actor.send(event);
+      return;
+    }
+    if (this.mailbox) {
+      this.mailbox.push(event);
+      return;
+    }
+    const mailbox: SessionEvent[] = (this.mailbox = [event]);
+    try {
+      for (let i = 0; i < mailbox.length; i++) {
+        if (this.snapshot.status !== 'active') break;
+        const [next, actions] = transition(sessionMachine, this.snapshot, mailbox[i]!);
+        this.snapshot = next;
+        for (const action of actions) this.effect(action.type, action.info.context as SessionSnapshot['context'], action.info.event as SessionEvent);
+        if (next !== this.lastNotified) {
+          this.lastNotified = next;
+          this.onSnapshot(next);
+        }
+      }
+    } finally {
+      this.mailbox = undefined;
+    }
+  }
 
   /** Every frame in and out, with sequence number, clock time and direction. */
   get frames$(): Observable<FrameEvent> {
@@ -260,7 +320,7 @@ export class Session {
   /** Session machine snapshots: the current one on subscribe, then every change. */
   get state$(): Observable<SessionSnapshot> {
     return new Observable<SessionSnapshot>((subscriber) => {
-      subscriber.next(this.actor.getSnapshot());
+      subscriber.next(this.snap);
       if (this.isOver) {
         subscriber.complete();
         return;
@@ -321,23 +381,23 @@ export class Session {
       options.timeout ?? DEFAULT_TIMEOUT,
     );
 
-    this.actor = createActor(
-      Session.machine,
-      {
-        input: {
-          role,
-          supportedVersions,
-          localInfo: options.info,
-          localCapabilities: options.capabilities ?? {},
-          instructions: options.instructions,
-        },
-        clock: this.clock,
-        ...(options.inspect !== undefined && { inspect: options.inspect }),
-      },
-    );
-    owners.set(this.actor, this);
-    this.actor.subscribe((snapshot) => this.onSnapshot(snapshot));
-    this.actor.start();
+    const input = {
+      role,
+      supportedVersions,
+      localInfo: options.info,
+      localCapabilities: options.capabilities ?? {},
+      instructions: options.instructions,
+    };
+    if (options.inspect !== undefined) {
+      // An inspector needs a live actor to watch.
+      this.actor = createActor(Session.machine, { input, clock: this.clock, inspect: options.inspect });
+      owners.set(this.actor, this);
+      this.actor.subscribe((snapshot) => this.onSnapshot(snapshot));
+      this.actor.start();
+    } else {
+      this.actor = undefined;
+      this.snapshot = initialTransition(sessionMachine, input)[0];
+    }
 
   }
 
@@ -358,19 +418,19 @@ export class Session {
   }
   /** What the peer declared during initialization. */
   get peerCapabilities(): Record<string, unknown> | undefined {
-    return this.actor.getSnapshot().context.peerCapabilities;
+    return this.snap.context.peerCapabilities;
   }
   /** The peer's name and version. */
   get peerInfo(): PeerInfo | undefined {
-    return this.actor.getSnapshot().context.peerInfo;
+    return this.snap.context.peerInfo;
   }
   /** What we declared. */
   get localCapabilities(): Record<string, unknown> {
-    return this.actor.getSnapshot().context.localCapabilities;
+    return this.snap.context.localCapabilities;
   }
   /** Server instructions (the server's own, or what the server sent, on a client). */
   get instructions(): string | undefined {
-    return this.actor.getSnapshot().context.instructions;
+    return this.snap.context.instructions;
   }
   /** Number of our requests waiting for an answer. */
   get pendingRequests(): number {
@@ -403,7 +463,7 @@ export class Session {
     if (this.phase !== 'connecting' && this.phase !== 'awaitingInitialize') {
       throw new PhaseError('declareCapabilities', this.phase);
     }
-    this.actor.send({ type: 'DECLARE_CAPABILITIES', capabilities });
+    this.send({ type: 'DECLARE_CAPABILITIES', capabilities });
   }
 
   // ---------------------------------------------------------------- connecting
@@ -417,22 +477,19 @@ export class Session {
     this.transport = transport;
     this.subscriptions.push(
       transport.state$.subscribe((s) => this.onTransportState(s)),
-      transport.inbound$
-        .pipe(
-          // parse → record → decode → correlate → route, fused into one subscriber (see receive.ts)
-          receive({
-            maxFrameBytes: this.maxFrameBytes,
-            allowBatch: () => this.batchesAllowed,
-            record: (raw: RawFrame) => this.recordIn(raw),
-            settle: (response) => this.handleResponse(response),
-            routes: {
-              request: (msg, inBatch) => this.handleRequest(msg, inBatch),
-              notification: (msg) => this.handleNotification(msg),
-              invalid: (item) => this.replyToInvalid(item),
-            },
-          }),
-        )
-        .subscribe({ next: (frame) => this.reply(frame) }),
+      // parse → record → decode → correlate → route as one step per frame (streams/receive.ts),
+      // subscribed directly: operator subscribers would cost every idle session kilobytes.
+      transport.inbound$.subscribe(this.inboundObserver(receiver({
+        maxFrameBytes: this.maxFrameBytes,
+        allowBatch: () => this.batchesAllowed,
+        record: (raw: RawFrame) => this.recordIn(raw),
+        settle: (response) => this.handleResponse(response),
+        routes: {
+          request: (msg, inBatch) => this.handleRequest(msg, inBatch),
+          notification: (msg) => this.handleNotification(msg),
+          invalid: (item) => this.replyToInvalid(item),
+        },
+      }))),
     );
     await transport.start();
     if (this.role === 'client') await this.whenOperating();
@@ -447,6 +504,12 @@ export class Session {
     return new Promise((resolve, reject) => this.readyWaiters.push({ resolve, reject }));
   }
 
+  /** @internal Call `fn` once when the session ends (cheaper than a promise per session). */
+  onEnd(fn: () => void): void {
+    if (this.phase === 'closed' || this.phase === 'failed') fn();
+    else this.doneWaiters.push(fn);
+  }
+
   /** Resolves when the session has ended (closed or failed). */
   ended(): Promise<void> {
     if (this.phase === 'closed' || this.phase === 'failed') return Promise.resolve();
@@ -459,9 +522,9 @@ export class Session {
     this.record({ kind: 'call', op: 'close' });
     const done = new Promise<void>((resolve) => this.doneWaiters.push(resolve));
     if (!this.transport) {
-      this.actor.send({ type: 'TRANSPORT_CLOSED' });
+      this.send({ type: 'TRANSPORT_CLOSED' });
     } else {
-      this.actor.send({ type: 'CLOSE' });
+      this.send({ type: 'CLOSE' });
     }
     await done;
   }
@@ -627,7 +690,7 @@ export class Session {
   // ---------------------------------------------------------------- internals: lifecycle
 
   private sendInitialize(): void {
-    const ctx = this.actor.getSnapshot().context;
+    const ctx = this.snap.context;
     const params: JsonObject = {
       protocolVersion: ctx.supportedVersions[0],
       capabilities: ctx.localCapabilities,
@@ -642,17 +705,17 @@ export class Session {
         const problem = checkInitializeResult(result);
         if (problem) {
           this.failure = new McpError(ErrorCode.InvalidRequest, `Invalid initialize result from the server: ${problem}`);
-          this.actor.send({ type: 'INITIALIZE_FAILED', error: toFailure(this.failure) });
+          this.send({ type: 'INITIALIZE_FAILED', error: toFailure(this.failure) });
           return;
         }
         const typed = result as unknown as InitializeResultLike;
         if (ctx.supportedVersions.includes(typed.protocolVersion)) this.onNegotiated(typed.protocolVersion);
-        this.actor.send({ type: 'INITIALIZE_RESULT', result: typed });
+        this.send({ type: 'INITIALIZE_RESULT', result: typed });
       },
       (error: Error) => {
         if (this.phase !== 'initializing') return;
         this.failure = error;
-        this.actor.send({ type: 'INITIALIZE_FAILED', error: toFailure(error) });
+        this.send({ type: 'INITIALIZE_FAILED', error: toFailure(error) });
       },
     );
   }
@@ -701,15 +764,15 @@ export class Session {
     this.record(state.error ? { kind: 'transport', phase: state.phase, error: state.error.message } : { kind: 'transport', phase: state.phase });
     switch (state.phase) {
       case 'open':
-        this.actor.send({ type: 'TRANSPORT_OPEN' });
+        this.send({ type: 'TRANSPORT_OPEN' });
         break;
       case 'closed':
-        this.actor.send({ type: 'TRANSPORT_CLOSED' });
+        this.send({ type: 'TRANSPORT_CLOSED' });
         break;
       case 'failed': {
         const error = state.error ?? new TransportError('Transport failed', state.details);
         this.transportError = error;
-        this.actor.send({ type: 'TRANSPORT_CLOSED', error: toFailure(error) });
+        this.send({ type: 'TRANSPORT_CLOSED', error: toFailure(error) });
         break;
       }
       default:
@@ -732,7 +795,7 @@ export class Session {
             // A ping that goes unanswered means the connection is gone, whatever the transport says.
             this.diagnose('ping-failed', `Keep-alive ping failed: ${error.message}`, error);
             this.transportError = new ConnectionClosedError(`The peer stopped answering pings (${error.message})`, error);
-            this.actor.send({ type: 'TRANSPORT_CLOSED', error: toFailure(this.transportError) });
+            this.send({ type: 'TRANSPORT_CLOSED', error: toFailure(this.transportError) });
           },
         );
       },
@@ -771,6 +834,23 @@ export class Session {
   }
 
   // ---------------------------------------------------------------- internals: inbound
+
+  private inboundObserver(step: (raw: RawFrame) => Routed): (raw: RawFrame) => void {
+    return (raw) => {
+      const routed = step(raw);
+      if (routed === undefined) return;
+      if (routed instanceof Promise) {
+        routed.then(
+          (frame) => {
+            if (frame !== undefined) this.reply(frame);
+          },
+          (e: unknown) => this.diagnose('handler-error', `Answering a frame failed: ${(e as Error)?.message}`, e),
+        );
+      } else {
+        this.reply(routed);
+      }
+    };
+  }
 
   /** Send a reply that `route` produced, unless the session is on its way out. */
   private reply(frame: JsonRpcResponse | JsonRpcBatch): void {
@@ -826,7 +906,7 @@ export class Session {
         return;
       }
       case 'notifications/initialized':
-        if (this.role === 'server' && this.phase === 'awaitingInitialized') this.actor.send({ type: 'INITIALIZED' });
+        if (this.role === 'server' && this.phase === 'awaitingInitialized') this.send({ type: 'INITIALIZED' });
         else this.diagnose('ignored', `Ignored notifications/initialized in phase ${this.phase}`, msg);
         return;
       default: {
@@ -920,7 +1000,7 @@ export class Session {
     const problem = checkInitializeParams(msg.params);
     if (problem) return errorResponse(id, ErrorCode.InvalidParams, `Invalid initialize params: ${problem}`);
     const params = msg.params as unknown as InitializeParamsLike;
-    this.actor.send({ type: 'INITIALIZE_REQUEST', params, id });
+    this.send({ type: 'INITIALIZE_REQUEST', params, id });
     return undefined;
   }
 
@@ -932,8 +1012,8 @@ export class Session {
     if (this.role !== 'server' || this.phase !== 'awaitingInitialize') {
       throw new Error(`adoptInitialized needs a server session waiting for initialize (it is ${this.phase})`);
     }
-    this.actor.send({ type: 'INITIALIZE_REQUEST', params });
-    this.actor.send({ type: 'INITIALIZED' });
+    this.send({ type: 'INITIALIZE_REQUEST', params });
+    this.send({ type: 'INITIALIZED' });
   }
 
   /** Who the transport says the peer is (set by an `authenticate` hook), if anyone. */

@@ -239,3 +239,23 @@ describe('declared capabilities', () => {
     expect(() => client.declareCapabilities({ elicitation: {} })).to.throw(PhaseError);
   });
 });
+
+describe('inspection', () => {
+  it('with an inspector the session runs as a live actor the inspector sees, and works the same', async () => {
+    const [a, b] = createMemoryPair();
+    const server = new Server({ info: SERVER_INFO });
+    await server.connect(a);
+    const seen: string[] = [];
+    const client = new Client({
+      info: CLIENT_INFO,
+      inspect: (e: any) => {
+        if (e.type === '@xstate.event') seen.push(e.event.type);
+      },
+    });
+    await client.connect(b);
+    await client.ping();
+    await client.close();
+    expect(seen).to.include.members(['TRANSPORT_OPEN', 'INITIALIZE_RESULT', 'CLOSE']);
+    expect(client.currentPhase).to.equal('closed');
+  });
+});
