@@ -5,7 +5,7 @@
  *
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic
  */
-import { Observable, Subject, filter, map, type Subscription } from 'rxjs';
+import { EMPTY, Observable, Subject, filter, map, type Subscription } from 'rxjs';
 import { createActor, initialTransition, transition, type Actor, type SnapshotFrom } from 'xstate';
 import {
   sessionMachine,
@@ -331,6 +331,13 @@ export class Session {
   /** Every journal entry as it happens (whether or not the journal is kept). */
   get journal$(): Observable<JournalEntry> {
     return this.journalSubject.asObservable();
+  }
+  /**
+   * The transport's own states, with its details: a stdio exit code, an HTTP session that was
+   * re-initialized after a 404, a reconnect in progress. Empty until `connect`.
+   */
+  get transportState$(): Observable<TransportState> {
+    return this.transport ? this.transport.state$ : EMPTY;
   }
   /** Frames and events the session handled without failing: late responses, unknown ids... */
   get diagnostics$(): Observable<Diagnostic> {

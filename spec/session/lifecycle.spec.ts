@@ -259,3 +259,19 @@ describe('inspection', () => {
     expect(client.currentPhase).to.equal('closed');
   });
 });
+
+describe('transport state', () => {
+  it('transportState$ shows the transport phases under the session', async () => {
+    const [a, b] = createMemoryPair();
+    await new Server({ info: SERVER_INFO }).connect(a);
+    const client = new Client({ info: CLIENT_INFO });
+    const before: string[] = [];
+    client.transportState$.subscribe({ next: (s) => before.push(s.phase) });
+    expect(before).to.deep.equal([]);
+    await client.connect(b);
+    const phases: string[] = [];
+    client.transportState$.subscribe((s) => phases.push(s.phase));
+    await client.close();
+    expect(phases).to.deep.equal(['open', 'closed']);
+  });
+});
