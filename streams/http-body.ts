@@ -5,6 +5,7 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#sending-messages-to-the-server
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { ErrorCode } from '../lib/jsonrpc/error-codes.js';
 import type { RequestId } from '../lib/jsonrpc/message.js';
 
 /** Which of the two media types MCP POSTs need an `Accept` header lists (wildcards count). */
@@ -143,4 +144,27 @@ export function writeEmpty(res: ServerResponse, status: number, headers?: Outgoi
   }
   res.writeHead(status, headers);
   res.end();
+}
+
+/**
+ * Read a POST body as JSON, answering the request itself when it cannot be read: 413 for a body
+ * over the limit, 400 with a -32700 body for text that is not JSON. `then` gets the value.
+ */
+export function readJsonBody(req: IncomingMessage, res: ServerResponse, maxBytes: number, then: (value: unknown) => void): void {
+  readBody(req, maxBytes, (error, text, value) => {
+    if (error !== undefined) {
+      const tooLarge = error.status === 413;
+      writeError(res, error.status, tooLarge ? ErrorCode.InvalidRequest : ErrorCode.ParseError, error.message, tooLarge ? { connection: 'close' } : undefined);
+      return;
+    }
+    if (text !== undefined) {
+      try {
+        value = JSON.parse(text);
+      } catch (e) {
+        writeError(res, 400, ErrorCode.ParseError, `Parse error: invalid JSON (${(e as Error).message})`);
+        return;
+      }
+    }
+    then(value);
+  });
 }

@@ -17,7 +17,7 @@ import type { Frame } from '../lib/jsonrpc/message.js';
 import { allows, isSupportedRevision } from '../lib/protocol/revisions.js';
 import type { ServerSession } from '../lib/server.js';
 import type { Caller } from './http-auth.js';
-import { acceptedTypes, errorBody, isJsonContentType, readBody, writeError, writeJson } from './http-body.js';
+import { acceptedTypes, errorBody, isJsonContentType, readJsonBody, writeError, writeJson } from './http-body.js';
 import { SseSink } from './http-sse-sink.js';
 import { HotInbound, StateCell } from './memory.js';
 import { SSE_HEADERS, sseEvent, sseStreamStart } from './sse-encode.js';
@@ -85,19 +85,7 @@ export class LegacySseEndpoints {
       writeError(res, 415, ErrorCode.InvalidRequest, 'Unsupported Media Type: the Content-Type must be application/json');
       return;
     }
-    readBody(req, this.core.maxBodyBytes, (error, text, value) => {
-      if (error !== undefined) {
-        writeError(res, error.status, error.status === 413 ? ErrorCode.InvalidRequest : ErrorCode.ParseError, error.message, error.status === 413 ? { connection: 'close' } : undefined);
-        return;
-      }
-      if (text !== undefined) {
-        try {
-          value = JSON.parse(text);
-        } catch (e) {
-          writeError(res, 400, ErrorCode.ParseError, `Parse error: invalid JSON (${(e as Error).message})`);
-          return;
-        }
-      }
+    readJsonBody(req, res, this.core.maxBodyBytes, (value) => {
       if (session.ended) {
         writeError(res, 404, ErrorCode.InvalidRequest, 'Not Found: no such session; open the SSE stream again');
         return;

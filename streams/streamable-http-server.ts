@@ -26,7 +26,7 @@ import { REVISION_WITHOUT_VERSION_HEADER, allows, isSupportedRevision } from '..
 import type { Server, ServerSession } from '../lib/server.js';
 import type { InvalidInbound, SingleInbound } from './inbound.js';
 import { defaultIdentity, writeAuthFailure, type Authenticate, type AuthOutcome, type Caller } from './http-auth.js';
-import { acceptedTypes, errorBody, isJsonContentType, readBody, writeEmpty, writeError, writeJson } from './http-body.js';
+import { acceptedTypes, errorBody, isJsonContentType, readJsonBody, writeEmpty, writeError, writeJson } from './http-body.js';
 import { HostOriginGuard } from './http-security.js';
 import { HttpSessionLifecycle } from './http-session.js';
 import { KeepAliveTicker, SseSink } from './http-sse-sink.js';
@@ -440,20 +440,8 @@ export class HttpServerCore {
       if (session === undefined) return;
       if (!this.versionOk(req, res, session.revision)) return;
     }
-    readBody(req, this.maxBodyBytes, (error, text, value) => {
+    readJsonBody(req, res, this.maxBodyBytes, (value) => {
       try {
-        if (error !== undefined) {
-          writeError(res, error.status, error.status === 413 ? ErrorCode.InvalidRequest : ErrorCode.ParseError, error.message, error.status === 413 ? { connection: 'close' } : undefined);
-          return;
-        }
-        if (text !== undefined) {
-          try {
-            value = JSON.parse(text);
-          } catch (e) {
-            writeError(res, 400, ErrorCode.ParseError, `Parse error: invalid JSON (${(e as Error).message})`);
-            return;
-          }
-        }
         if (session !== undefined && session.lifecycle === 'terminated') {
           writeError(res, 404, ErrorCode.InvalidRequest, 'Not Found: no such session (it may have expired or been terminated); initialize a new one');
           return;
