@@ -5,7 +5,8 @@
  */
 import { Client } from '../client.js';
 import { ManualClock } from '../clock.js';
-import type { Frame } from '../jsonrpc/message.js';
+import { McpError } from '../errors.js';
+import type { Frame, JsonObject, JsonRpcResponse, RequestId } from '../jsonrpc/message.js';
 import { ServerSession } from '../server.js';
 import type { Session } from '../session/session.js';
 import { OversizeFrame } from '../../streams/transport.js';
@@ -15,6 +16,13 @@ import { ReplayTransport } from './replay-transport.js';
 export interface ReplayOptions {
   /** Prepare the fresh session before inputs flow (register the handlers a server had). */
   setup?: (session: Session) => void;
+  /**
+   * Who answers the peer's requests during replay. `recorded` (the default without `setup`): the
+   * answers the session sent when recording, each at the point it was sent — the decisions of
+   * a user or a model (sampling results, elicitation answers) are inputs, and a replay needs no
+   * handler for them. `handlers`: the handlers `setup` registered run again.
+   */
+  answers?: 'recorded' | 'handlers';
 }
 
 export interface ReplayResult {
@@ -28,6 +36,29 @@ export interface ReplayResult {
   firstDifference?: { index: number; recorded: Frame | undefined; replayed: Frame | undefined };
   /** The replayed session (closed or still open, as the recording ended). */
   session: Session;
+}
+
+/** Methods of the requests the peer sent in a journal (those the recorded answers stand in for). */
+function requestMethodsIn(j: Journal): Set<string> {
+  const methods = new Set<string>();
+  const note = (m: unknown) => {
+    if (m && typeof m === 'object' && 'method' in m && 'id' in m && typeof m.method === 'string') methods.add(m.method);
+  };
+  for (const e of j.entries) {
+    if (e.kind !== 'in' || !('frame' in e)) continue;
+    if (Array.isArray(e.frame)) e.frame.forEach(note);
+    else note(e.frame);
+  }
+  // The session answers these itself.
+  methods.delete('initialize');
+  methods.delete('ping');
+  return methods;
+}
+
+/** The responses with an id in an outbound frame (one, or the items of a batch). */
+function answersIn(frame: Frame): JsonRpcResponse[] {
+  const items = Array.isArray(frame) ? frame : [frame];
+  return items.filter((m): m is JsonRpcResponse => !('method' in m) && 'id' in m && m.id !== null);
 }
 
 /** Let promise chains started by one input run to completion before the next input. */
@@ -44,6 +75,22 @@ export async function replay(journal: Journal | string, options: ReplayOptions =
   const sessionOptions = { ...j.session, clock };
   const session: Session = j.role === 'client' ? new Client(sessionOptions) : new ServerSession(sessionOptions);
   options.setup?.(session);
+  const answers = options.answers ?? (options.setup ? 'handlers' : 'recorded');
+  // Recorded answers: each inbound request's handler waits until replay reaches the response
+  // the recording sent, then gives that same answer.
+  const waiting = new Map<RequestId, (response: JsonRpcResponse) => void>();
+  if (answers === 'recorded') {
+    for (const method of requestMethodsIn(j)) {
+      session.onRequest(method, (_params, ctx) =>
+        new Promise<JsonObject>((resolve, reject) => {
+          waiting.set(ctx.requestId, (response) => {
+            if ('error' in response) reject(new McpError(response.error.code, response.error.message, response.error.data));
+            else resolve(response.result);
+          });
+        }),
+      );
+    }
+  }
   const transport = new ReplayTransport();
   const connected = session.connect(transport).catch(() => {});
   const recorded: Frame[] = [];
@@ -57,6 +104,15 @@ export async function replay(journal: Journal | string, options: ReplayOptions =
     }
     if (entry.kind === 'out') {
       recorded.push(entry.frame);
+      let gave = false;
+      for (const answer of answersIn(entry.frame)) {
+        const give = waiting.get(answer.id!);
+        if (!give) continue;
+        waiting.delete(answer.id!);
+        give(answer);
+        gave = true;
+      }
+      if (gave) await drain();
       continue;
     }
     if (entry.kind === 'note') continue;

@@ -242,6 +242,7 @@ export class Session {
   private effect(name: string, context: SessionSnapshot['context'], event: SessionEvent): void {
     switch (name) {
       case 'sendInitialize':
+        this.fixRecordedCapabilities(context.localCapabilities);
         this.sendInitialize();
         return;
       case 'sendInitialized':
@@ -255,6 +256,7 @@ export class Session {
           serverInfo: context.localInfo,
         };
         if (context.instructions !== undefined) result.instructions = context.instructions;
+        this.fixRecordedCapabilities(context.localCapabilities);
         this.onNegotiated(context.protocolVersion!);
         // No id: a stateless HTTP session adopting an initialization that happened elsewhere.
         if (event.id !== undefined) this.sendFrame({ jsonrpc: '2.0', id: event.id, result }, event.id);
@@ -267,6 +269,11 @@ export class Session {
         this.releaseAll();
         return;
     }
+  }
+
+  /** Capabilities declared after construction (by feature APIs) must reach the journal header too. */
+  private fixRecordedCapabilities(capabilities: Record<string, unknown>): void {
+    if (this.journal?.session) this.journal.session.capabilities = capabilities;
   }
 
   /** The machine's current snapshot. */

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { fileURLToPath } from 'node:url';
 import { Client } from '../../lib/client.js';
+import { McpError } from '../../lib/errors.js';
 import { ManualClock } from '../../lib/clock.js';
 import { Journal } from '../../lib/journal/journal.js';
 import { replay } from '../../lib/journal/replay.js';
@@ -144,5 +145,39 @@ describe('journal and replay', () => {
     expect(result.firstDifference).to.equal(undefined);
     expect(result.outbound.length).to.equal(result.recorded.length);
     expect(result.recorded.filter((f: any) => f.method === 'notifications/cancelled')).to.have.length(2);
+  });
+});
+
+describe('journal and replay: user decisions', () => {
+  it('replays a client whose user answered sampling requests, with no handler: the recorded answers stand in', async () => {
+    const [a, b] = createMemoryPair();
+    const server = new Server({ info: SERVER_INFO, capabilities: { tools: {} } });
+    server.onRequest('tools/call', async (_p, ctx) => {
+      const first = await ctx.sendRequest('sampling/createMessage', { messages: [{ role: 'user', content: { type: 'text', text: 'one?' } }], maxTokens: 5 });
+      const second = await ctx.sendRequest('sampling/createMessage', { messages: [{ role: 'user', content: { type: 'text', text: 'two?' } }], maxTokens: 5 }).catch((e) => ({ refused: e.message }));
+      return { content: [{ type: 'text', text: JSON.stringify([first, second]) }] };
+    });
+    await server.connect(a);
+    const client = new Client({ info: CLIENT_INFO, journal: true });
+    // A person's decisions: the first answer is typed in, the second is refused.
+    let asked = 0;
+    client.onRequest('sampling/createMessage', () => {
+      asked++;
+      if (asked === 2) throw new McpError(-1, 'the user declined');
+      return { role: 'assistant', content: { type: 'text', text: 'typed by a human' }, model: 'person' };
+    });
+    client.declareCapabilities({ sampling: {} });
+    await client.connect(b);
+    await client.request('tools/call', { name: 'ask' });
+    await client.close();
+    expect(asked).to.equal(2);
+
+    const result = await replay(client.journal!.toJSONL());
+    expect(result.firstDifference).to.equal(undefined);
+    const answers = result.outbound.filter((f: any) => f.id !== undefined && !f.method);
+    expect(answers).to.have.length(2);
+    expect((answers[0] as any).result.content.text).to.equal('typed by a human');
+    expect((answers[1] as any).error).to.deep.include({ code: -1, message: 'the user declined' });
+    expect(asked).to.equal(2);
   });
 });
