@@ -560,10 +560,7 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
     };
     const outcome = await this.getStream(lastEventId);
     if (stream.finished || this.closing || this.state.terminal) {
-      if (outcome.kind === 'stream') {
-        this.release(outcome.controller);
-        await outcome.body.cancel().catch(() => {});
-      }
+      await this.discard(outcome);
       return;
     }
     switch (outcome.kind) {
@@ -630,6 +627,13 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
     return { kind: 'failed', retryable, status: res.status, message: `GET ${this.url.href}: ${describeHttpFailure(res, snippet)}` };
   }
 
+  /** A GET that opened after nobody wants it any more: let its connection go. */
+  private async discard(outcome: Awaited<ReturnType<typeof this.getStream>>): Promise<void> {
+    if (outcome.kind !== 'stream') return;
+    this.release(outcome.controller);
+    await outcome.body.cancel().catch(() => {});
+  }
+
   /** Open the standalone GET stream (after initialization). 405 means the server offers none. */
   private openStandaloneStream(generation: number): void {
     if (this.standaloneUnsupported || this.standalone || this.closing || this.state.terminal) return;
@@ -637,10 +641,7 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
     this.standalone = stream;
     void this.getStream(undefined).then(async (outcome) => {
       if (this.closing || this.state.terminal || stream.finished) {
-        if (outcome.kind === 'stream') {
-          this.release(outcome.controller);
-          await outcome.body.cancel().catch(() => {});
-        }
+        await this.discard(outcome);
         return;
       }
       switch (outcome.kind) {
