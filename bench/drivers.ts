@@ -32,7 +32,8 @@ function oursDriver(label: string, client: Client, close: () => Promise<void>, s
   return {
     label,
     serverPid,
-    call: () => client.request('tools/call', PARAMS).then(textOf),
+    // The typed API, as the SDK rows use theirs (`callTool`).
+    call: () => client.callTool(TOOL, PARAMS.arguments).then(textOf),
     close,
   };
 }

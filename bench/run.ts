@@ -8,11 +8,12 @@
  *
  * Environment: BENCH_CALLS (10000), BENCH_WINDOW (256), BENCH_REPS (7),
  * BENCH_TRANSPORTS (memory,stdio,http), BENCH_IMPLS (all: ours,ours-serialize,sdk,sdk-mcpserver,bare);
+ * BENCH_STDIO_PLACEMENT (one-cpu,scheduler), BENCH_PIN_CPU (the last CPU);
  * HTTP: BENCH_HTTP_MODES (json,sse), BENCH_HTTP_SESSIONS (1,10,100), BENCH_HTTP_CALLS (1500 calls
  * per run across the sessions), BENCH_HTTP_REPS (5), BENCH_IDLE_SESSIONS (1000; 0 skips),
  * BENCH_IDLE_IMPLS (ours,sdk,sdk-mcpserver), BENCH_IDLE_GET (no,yes: without and with the GET stream).
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -34,6 +35,17 @@ const REPS = intEnv('BENCH_REPS', 7);
 const TRANSPORTS = listEnv('BENCH_TRANSPORTS', ['memory', 'stdio', 'http']) as TransportName[];
 const IMPLS = listEnv('BENCH_IMPLS', ['ours', 'ours-serialize', 'sdk', 'sdk-mcpserver', 'bare']) as ImplName[];
 const WORKLOADS: WorkloadName[] = ['sequential', 'pipelined'];
+/**
+ * Where the stdio rows run. `one-cpu`: the worker and its server child pinned to one CPU
+ * (`taskset`), so a round trip costs what the two implementations do, not where the scheduler
+ * happens to put them. `scheduler`: wherever the OS puts them. On this VM a wake-up across vCPUs
+ * costs ~40 µs, more than a whole round trip on one CPU, and placement varies from run to run.
+ */
+type Placement = 'one-cpu' | 'scheduler';
+const STDIO_PLACEMENTS = listEnv('BENCH_STDIO_PLACEMENT', ['one-cpu', 'scheduler']) as Placement[];
+/** The CPU for `one-cpu` rows: the last one (the orchestrator and the rest of the machine keep the others). */
+const PIN_CPU = intEnv('BENCH_PIN_CPU', os.cpus().length - 1, true);
+const HAS_TASKSET = spawnSync('taskset', ['-c', String(PIN_CPU), 'true']).status === 0;
 const IMPLS_BY_TRANSPORT: Record<TransportName, ImplName[]> = {
   memory: ['ours', 'ours-serialize', 'sdk', 'sdk-mcpserver', 'bare'],
   stdio: ['ours', 'sdk', 'sdk-mcpserver', 'bare'],
@@ -63,6 +75,8 @@ interface Row {
   workload: string;
   impl: ImplName;
   label: string;
+  /** stdio only: where the client and server processes ran. */
+  placement?: Placement;
   reps: RunResult[];
   median: Omit<RunResult, 'calls' | 'ms'> & { spreadPct: number };
   /** This row over the SDK's low-level server: throughput and p99 ratios. */
@@ -77,8 +91,10 @@ class Worker {
   private waiting: ((m: FromWorker) => void) | undefined;
   label = '';
 
-  constructor(readonly impl: ImplName) {
-    this.child = fork(fileURLToPath(new URL('./worker.js', import.meta.url)), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  /** `cpu`: run the worker (and the children it spawns, which inherit it) on that CPU only. */
+  constructor(readonly impl: ImplName, cpu?: number) {
+    const pin = cpu === undefined ? {} : { execPath: 'taskset', execArgv: ['-c', String(cpu), process.execPath] };
+    this.child = fork(fileURLToPath(new URL('./worker.js', import.meta.url)), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], ...pin });
     this.child.on('message', (m: FromWorker) => {
       const w = this.waiting;
       this.waiting = undefined;
@@ -113,19 +129,20 @@ class Worker {
   }
 }
 
-async function benchTransport(transport: TransportName): Promise<Row[]> {
+async function benchTransport(transport: TransportName, placement?: Placement): Promise<Row[]> {
   const impls = IMPLS_BY_TRANSPORT[transport].filter((i) => IMPLS.includes(i));
   const workers: Worker[] = [];
+  const where = placement === undefined ? '' : ` (${placement})`;
   // Set up one at a time: spawning stdio servers should not overlap.
   for (const impl of impls) {
-    const w = new Worker(impl);
+    const w = new Worker(impl, placement === 'one-cpu' ? PIN_CPU : undefined);
     workers.push(w);
     const r = await w.ask({ cmd: 'setup', impl, transport });
     if (r.type === 'ready') w.label = r.label;
   }
   const rows: Row[] = [];
   for (const workload of WORKLOADS) {
-    process.stderr.write(`  ${transport} ${workload}: warm-up`);
+    process.stderr.write(`  ${transport}${where} ${workload}: warm-up`);
     for (const w of workers) await w.run(workload, true);
     const reps = new Map<ImplName, RunResult[]>(impls.map((i) => [i, []]));
     for (let rep = 0; rep < REPS; rep++) {
@@ -136,7 +153,11 @@ async function benchTransport(transport: TransportName): Promise<Row[]> {
       }
     }
     process.stderr.write('\n');
-    for (const impl of impls) rows.push(summarize(transport, workload, impl, reps.get(impl)!));
+    for (const impl of impls) {
+      const row = summarize(transport, workload, impl, reps.get(impl)!);
+      if (placement !== undefined) row.placement = placement;
+      rows.push(row);
+    }
   }
   for (const w of workers) await w.ask({ cmd: 'close' });
   return rows;
@@ -238,8 +259,9 @@ function summarize(transport: TransportName, workload: string, impl: ImplName, r
 
 function addRatios(rows: Row[]): void {
   for (const row of rows) {
-    const sdk = rows.find((r) => r.transport === row.transport && r.workload === row.workload && r.impl === 'sdk');
-    const bare = rows.find((r) => r.transport === row.transport && r.workload === row.workload && r.impl === 'bare');
+    const same = (r: Row): boolean => r.transport === row.transport && r.placement === row.placement && r.workload === row.workload;
+    const sdk = rows.find((r) => same(r) && r.impl === 'sdk');
+    const bare = rows.find((r) => same(r) && r.impl === 'bare');
     if (bare) row.ofCeiling = row.median.callsPerSec / bare.median.callsPerSec;
     if (!sdk) continue;
     row.vsSdk = { throughput: row.median.callsPerSec / sdk.median.callsPerSec, p99: row.median.p99us / sdk.median.p99us };
@@ -269,7 +291,7 @@ const fmtX = (n: number | undefined): string => (n === undefined ? '' : `${n.toF
 function table(rows: Row[]): string {
   const head = ['transport', 'workload', 'implementation', 'calls/s', '±%', 'p50 µs', 'p99 µs', 'thr/sdk', 'p99/sdk', 'of bare', 'cpu µs/call', 'B/call', 'heapΔ MB', 'rssΔ MB', 'gc ms'];
   const body = rows.map((r) => [
-    r.transport,
+    transportLabel(r),
     r.workload,
     r.label,
     fmtInt(r.median.callsPerSec),
@@ -293,12 +315,18 @@ function table(rows: Row[]): string {
   const out = [line(head), widths.map((w) => '-'.repeat(w)).join('  ')];
   let prev = '';
   for (let i = 0; i < rows.length; i++) {
-    const key = `${rows[i]!.transport}/${rows[i]!.workload}`;
+    const key = `${transportLabel(rows[i]!)}/${rows[i]!.workload}`;
     if (prev !== '' && key !== prev) out.push('');
     prev = key;
     out.push(line(body[i]!));
   }
   return out.join('\n');
+}
+
+/** `stdio (one CPU)` / `stdio (scheduler)` for placed rows, else the transport. */
+function transportLabel(r: Row): string {
+  if (r.placement === undefined) return r.transport;
+  return `${r.transport} (${r.placement === 'one-cpu' ? 'one CPU' : 'scheduler'})`;
 }
 
 function idleTable(rows: IdleRow[]): string {
@@ -331,7 +359,7 @@ function verdicts(rows: Row[], idle: IdleRow[]): string[] {
     const thrOk = r.vsSdk.throughput >= 2;
     const p99Ok = r.vsSdk.p99 <= 1;
     lines.push(
-      `${r.transport.padEnd(6)} ${r.workload.padEnd(10)}  throughput ${fmtX(r.vsSdk.throughput)} (budget >= 2x: ${thrOk ? 'ok' : 'MISS'})` +
+      `${transportLabel(r).padEnd(16)} ${r.workload.padEnd(10)}  throughput ${fmtX(r.vsSdk.throughput)} (budget >= 2x: ${thrOk ? 'ok' : 'MISS'})` +
         `  p99 ${fmtX(r.vsSdk.p99)} (budget <= 1x: ${p99Ok ? 'ok' : 'MISS'})`,
     );
   }
@@ -349,6 +377,11 @@ const started = performance.now();
 const m = machine();
 console.log(`mcp-actors bench — ${m.cpus} x ${m.cpuModel}, node ${m.node} (V8 ${m.v8}), ${m.platform}, ${m.totalMemGB} GB, load ${(m.loadavg as number[]).join(' ')}`);
 console.log(`${fmtInt(CALLS)} calls per run, pipelined window ${WINDOW}, ${REPS} interleaved repetitions after one warm-up run; medians shown.`);
+if (TRANSPORTS.includes('stdio')) {
+  console.log(
+    `stdio rows per placement: ${STDIO_PLACEMENTS.map((p) => (p === 'one-cpu' ? `one CPU (client and server pinned to CPU ${PIN_CPU})` : 'scheduler (where the OS puts them)')).join('; ')}.`,
+  );
+}
 if (TRANSPORTS.includes('http')) {
   console.log(
     `http: ${HTTP_CALLS} calls per run across the sessions (at least 5 per session), ${HTTP_REPS} repetitions; idle: ${IDLE_SESSIONS} sessions after ${IDLE_WARMUP}.`,
@@ -360,6 +393,14 @@ for (const transport of TRANSPORTS) {
   if (transport === 'http') {
     rows.push(...(await benchHttp()));
     if (IDLE_SESSIONS > 0) idle = await benchIdle();
+  } else if (transport === 'stdio') {
+    for (const placement of STDIO_PLACEMENTS) {
+      if (placement === 'one-cpu' && !HAS_TASKSET) {
+        console.log(`stdio (one CPU) skipped: \`taskset -c ${PIN_CPU}\` is not available here`);
+        continue;
+      }
+      rows.push(...(await benchTransport(transport, placement)));
+    }
   } else rows.push(...(await benchTransport(transport)));
 }
 addRatios(rows);
@@ -388,7 +429,7 @@ writeFileSync(
   JSON.stringify(
     {
       machine: m,
-      config: { calls: CALLS, window: WINDOW, reps: REPS, httpCalls: HTTP_CALLS, httpReps: HTTP_REPS, idleSessions: IDLE_SESSIONS, seconds: Math.round(seconds) },
+      config: { calls: CALLS, window: WINDOW, reps: REPS, stdioPlacements: STDIO_PLACEMENTS, pinCpu: PIN_CPU, httpCalls: HTTP_CALLS, httpReps: HTTP_REPS, idleSessions: IDLE_SESSIONS, seconds: Math.round(seconds) },
       rows,
       idle,
     },

@@ -170,8 +170,11 @@ export interface HandlerTable {
 /** Every session answers ping with an empty result unless told otherwise. */
 const answerPing: RequestHandler = () => ({});
 
-/** The capability a method needs, per revision: the same for every session, so cached once. */
-const capabilityCache = new Map<string, string[] | null>();
+/**
+ * The capability a method needs, per revision: the same for every session, so cached once, by
+ * revision then method (two lookups, no key string built per call).
+ */
+const capabilityCache = new Map<string, Map<string, string[] | null>>();
 
 /** Which session each session actor belongs to (see `Session.machine`). */
 const owners = new WeakMap<object, Session>();
@@ -661,11 +664,12 @@ export class Session {
   private capabilityFor(method: string): string[] | undefined {
     const rev = this.revision !== undefined && isSupportedRevision(this.revision) ? this.revision : undefined;
     if (rev === undefined) return requiredCapability(method);
-    const key = `${rev} ${method}`;
-    let needed = capabilityCache.get(key);
+    let byMethod = capabilityCache.get(rev);
+    if (byMethod === undefined) capabilityCache.set(rev, (byMethod = new Map()));
+    let needed = byMethod.get(method);
     if (needed === undefined) {
       needed = requiredCapability(method, rev) ?? null;
-      capabilityCache.set(key, needed);
+      byMethod.set(method, needed);
     }
     return needed ?? undefined;
   }
