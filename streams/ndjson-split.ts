@@ -32,6 +32,9 @@ export function ndjsonSplit(opts: NdjsonSplitOptions = {}): OperatorFunction<Uin
   return (source) =>
     new Observable<string | OversizeFrame>((subscriber) => {
       let decoder = new TextDecoder('utf-8');
+      // The decoder holds no partial character and has seen its first chunk (where it strips a
+      // BOM): then a Buffer chunk ending in an ASCII byte can be decoded directly, ~2x cheaper.
+      let decoderClean = false;
       // Pieces of the unfinished line, joined once at its newline: no repeated concatenation.
       let parts: string[] = [];
       let pendingChars = 0;
@@ -119,10 +122,19 @@ export function ndjsonSplit(opts: NdjsonSplitOptions = {}): OperatorFunction<Uin
           if (nl < 0) return;
           discarding = false;
           decoder = new TextDecoder('utf-8');
+          decoderClean = false;
           from = nl + 1;
           if (from === chunk.length) return;
         }
-        const text = decoder.decode(from === 0 ? chunk : chunk.subarray(from), STREAM);
+        const endsAscii = chunk[chunk.length - 1]! < 0x80;
+        let text: string;
+        if (decoderClean && endsAscii && Buffer.isBuffer(chunk)) {
+          // No character can start before this chunk or end after it: nothing to carry over.
+          text = chunk.toString('utf8', from);
+        } else {
+          text = decoder.decode(from === 0 ? chunk : chunk.subarray(from), STREAM);
+          decoderClean = endsAscii;
+        }
         if (text.length !== 0) onText(text, 0);
       };
 

@@ -71,6 +71,19 @@ describe('streams/ndjsonSplit', () => {
     expect(await run([new Uint8Array([0xef, 0xbb, 0xbf]), utf8('{"a":1}\n')])).to.deep.equal(['{"a":1}']);
   });
 
+  it('decodes Buffer chunks as pipes deliver them: a BOM first, then characters split between ASCII-ended chunks', async () => {
+    const buf = (s: string): Buffer => Buffer.from(s, 'utf8');
+    const e = buf('é'); // two bytes
+    const lines = await run([
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), buf('{"a":1}\n')]),
+      buf('{"b":"x"}\n'),
+      Buffer.concat([buf('{"c":"'), e.subarray(0, 1)]),
+      Buffer.concat([e.subarray(1), buf('"}\n{"d":"é"}\n')]),
+      buf('{"e":"😀"}\n'),
+    ]);
+    expect(lines).to.deep.equal(['{"a":1}', '{"b":"x"}', '{"c":"é"}', '{"d":"é"}', '{"e":"😀"}']);
+  });
+
   it('handles many lines in one chunk', async () => {
     const lines = Array.from({ length: 2000 }, (_, i) => `{"jsonrpc":"2.0","method":"n","params":{"i":${i}}}`);
     expect(await run([utf8(lines.join('\n') + '\n')])).to.deep.equal(lines);
