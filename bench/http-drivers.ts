@@ -148,7 +148,8 @@ function oursOps(): SessionOps<Client> {
       await client.connect(createStreamableHttpClientTransport(url));
       return client;
     },
-    call: (client) => client.request('tools/call', PARAMS).then(textOf),
+    // The typed API, as the SDK rows use theirs (`callTool`).
+    call: (client) => client.callTool(TOOL, PARAMS.arguments).then(textOf),
     disconnect: (client) => client.close(), // sends DELETE
   };
 }
