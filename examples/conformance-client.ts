@@ -3,6 +3,7 @@
  * with the scenario in MCP_CONFORMANCE_SCENARIO. Built with the public API only. Exits 0 when the
  * scenario's flow completed, 1 on an error, 2 for a scenario it does not know.
  */
+import { createHeadlessOAuthProvider, type OAuthClientInformation } from '../lib/auth/index.js';
 import { createClient, type Client } from '../lib/client.js';
 import { createStreamableHttpClientTransport } from '../streams/streamable-http-client.js';
 
@@ -11,7 +12,54 @@ const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
 
 type Flow = (client: Client) => Promise<void>;
 
+/** The authorization-code scenarios: the flow runs on the first 401, then the tools are used. */
+const AUTH_SCENARIOS = [
+  'auth/metadata-default',
+  'auth/metadata-var1',
+  'auth/metadata-var2',
+  'auth/metadata-var3',
+  'auth/basic-cimd',
+  'auth/scope-from-www-authenticate',
+  'auth/scope-from-scopes-supported',
+  'auth/scope-omitted-when-undefined',
+  'auth/scope-step-up',
+  'auth/scope-retry-limit',
+  'auth/token-endpoint-auth-basic',
+  'auth/token-endpoint-auth-post',
+  'auth/token-endpoint-auth-none',
+  'auth/pre-registration',
+  'auth/2025-03-26-oauth-metadata-backcompat',
+  'auth/2025-03-26-oauth-endpoint-fallback',
+  'auth/resource-mismatch',
+  'auth/offline-access-scope',
+  'auth/offline-access-not-supported',
+];
+
+/** The client's metadata document URL the suite expects when the server supports CIMD. */
+const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
+/** Nothing listens here: the headless provider reads the code from the redirect's Location. */
+const REDIRECT_URL = 'http://localhost:3000/callback';
+
+/** Pre-registered credentials from MCP_CONFORMANCE_CONTEXT, when the scenario gives some. */
+function contextCredentials(): OAuthClientInformation | undefined {
+  const raw = process.env.MCP_CONFORMANCE_CONTEXT;
+  if (!raw) return undefined;
+  const context = JSON.parse(raw) as { client_id?: unknown; client_secret?: unknown };
+  if (typeof context.client_id !== 'string') return undefined;
+  return { client_id: context.client_id, ...(typeof context.client_secret === 'string' && { client_secret: context.client_secret }) };
+}
+
+const authFlow: Flow = async (client) => {
+  const tools = await client.listTools();
+  log(`tools: ${tools.map((t) => t.name).join(', ') || '(none)'}`);
+  if (tools.some((t) => t.name === 'test-tool')) {
+    const result = await client.callTool('test-tool', {});
+    log(`test-tool → ${JSON.stringify(result.content)}`);
+  }
+};
+
 const flows: Record<string, { setup?: (client: Client) => void; run: Flow }> = {
+  ...Object.fromEntries(AUTH_SCENARIOS.map((name) => [name, { run: authFlow }])),
   // Connecting is the scenario: initialize, then initialized. (Its server declares no tools.)
   initialize: { run: async () => {} },
   tools_call: {
@@ -57,7 +105,16 @@ async function main(): Promise<number> {
   }
   const client = createClient({ info: { name: 'mcp-actors-conformance-client', version: '0.1.0' } });
   flow.setup?.(client);
-  await client.connect(createStreamableHttpClientTransport(url));
+  const clientInformation = contextCredentials();
+  const auth = scenario.startsWith('auth/')
+    ? createHeadlessOAuthProvider({
+        redirectUrl: REDIRECT_URL,
+        clientMetadata: { client_name: 'mcp-actors-conformance-client' },
+        clientMetadataUrl: CLIENT_METADATA_URL,
+        ...(clientInformation && { clientInformation }),
+      })
+    : undefined;
+  await client.connect(createStreamableHttpClientTransport(url, { ...(auth && { auth }) }));
   log(`connected: ${client.serverInfo?.name} at revision ${client.protocolVersion}`);
   try {
     await flow.run(client);

@@ -9,6 +9,7 @@ import { childProcessMachine } from './child-process.machine.js';
 import { clientElicitationMachine } from './client-elicitation.machine.js';
 import { hostServerMachine } from './host-server.machine.js';
 import { httpSessionMachine } from './http-session.machine.js';
+import { oauthClientMachine } from './oauth-client.machine.js';
 import { reconnectMachine } from './reconnect.machine.js';
 import { requestMachine } from './request.machine.js';
 import { serverElicitationMachine } from './server-elicitation.machine.js';
@@ -18,6 +19,7 @@ export * from './child-process.machine.js';
 export * from './client-elicitation.machine.js';
 export * from './host-server.machine.js';
 export * from './http-session.machine.js';
+export * from './oauth-client.machine.js';
 export * from './reconnect.machine.js';
 export * from './request.machine.js';
 export * from './server-elicitation.machine.js';
@@ -36,6 +38,7 @@ export const machines = {
   httpSession: httpSessionMachine,
   serverElicitation: serverElicitationMachine,
   hostServer: hostServerMachine,
+  oauthClient: oauthClientMachine,
 } as const;
 
 export type MachineName = keyof typeof machines;

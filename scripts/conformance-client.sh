@@ -6,7 +6,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 npm run build --silent
 cli=node_modules/@modelcontextprotocol/conformance/dist/index.js
-scenarios=(initialize tools_call elicitation-sep1034-client-defaults sse-retry)
+scenarios=(initialize tools_call elicitation-sep1034-client-defaults sse-retry
+  # OAuth 2.1 authorization-code flow (lib/auth/)
+  auth/metadata-default auth/metadata-var1 auth/metadata-var2 auth/metadata-var3 auth/basic-cimd
+  auth/scope-from-www-authenticate auth/scope-from-scopes-supported auth/scope-omitted-when-undefined
+  auth/scope-step-up auth/scope-retry-limit
+  auth/token-endpoint-auth-basic auth/token-endpoint-auth-post auth/token-endpoint-auth-none auth/pre-registration
+  auth/2025-03-26-oauth-metadata-backcompat auth/2025-03-26-oauth-endpoint-fallback
+  auth/resource-mismatch auth/offline-access-scope auth/offline-access-not-supported)
 failed=()
 for s in "${scenarios[@]}"; do
   echo "== conformance client: $s"

@@ -10,19 +10,44 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { errorBody, writeJson } from './http-body.js';
 
-/** What an `authenticate` hook says about a request. */
-export type AuthOutcome =
-  | { ok: true; authInfo: unknown }
-  | {
-      ok: false;
-      status: 401 | 403;
-      /** The `WWW-Authenticate` header (e.g. `Bearer resource_metadata="…"`). */
-      wwwAuthenticate?: string;
-      /** The response body: an object is sent as JSON, a string as is. Default a JSON-RPC error. */
-      body?: unknown;
-    };
+/** A refused request: 401 (who are you?), 403 (not allowed), 400 (malformed credentials). */
+export interface AuthFailure {
+  ok: false;
+  status: 400 | 401 | 403;
+  /** The `WWW-Authenticate` header (e.g. `Bearer resource_metadata="…"`). */
+  wwwAuthenticate?: string;
+  /** The response body: an object is sent as JSON, a string as is. Default a JSON-RPC error. */
+  body?: unknown;
+}
 
-export type Authenticate = (req: IncomingMessage) => AuthOutcome | Promise<AuthOutcome>;
+/** What an `authenticate` hook says about a request. */
+export type AuthOutcome = { ok: true; authInfo: unknown } | AuthFailure;
+
+/**
+ * The second, per-message step: the hook runs before the body is read, so what depends on the
+ * JSON-RPC methods of a POST (per-method scopes) is decided here, once the body is parsed and
+ * before any of it reaches the session. `methods` are those of the requests and notifications in
+ * the body (one, or a batch's). Undefined lets the body through.
+ */
+export type AuthorizeMessages = (methods: readonly string[], authInfo: unknown) => AuthFailure | undefined;
+
+/**
+ * Authenticates a request from its headers. A hook may carry its own `authorizeMessages` step
+ * (as `requireBearerAuth`'s does); the servers then run it on every POST body, so per-method
+ * rules cannot be forgotten when wiring the hook.
+ */
+export type Authenticate = ((req: IncomingMessage) => AuthOutcome | Promise<AuthOutcome>) & { authorizeMessages?: AuthorizeMessages };
+
+/** The methods of the requests and notifications of a parsed body (one message or a batch). */
+export function methodsOf(value: unknown): string[] {
+  const methods: string[] = [];
+  const add = (m: unknown) => {
+    if (m !== null && typeof m === 'object' && typeof (m as { method?: unknown }).method === 'string') methods.push((m as { method: string }).method);
+  };
+  if (Array.isArray(value)) for (const m of value) add(m);
+  else add(value);
+  return methods;
+}
 
 /** Who made a request, as far as the session binding is concerned. */
 export interface Caller {
@@ -50,12 +75,15 @@ export function defaultIdentity(authInfo: unknown): string | undefined {
 }
 
 /** Answers a refused authentication. */
-export function writeAuthFailure(res: ServerResponse, outcome: Extract<AuthOutcome, { ok: false }>): void {
+export function writeAuthFailure(res: ServerResponse, outcome: AuthFailure): void {
   const headers: OutgoingHttpHeaders = {};
   if (outcome.wwwAuthenticate !== undefined) headers['www-authenticate'] = outcome.wwwAuthenticate;
   let body: string;
   if (outcome.body === undefined) {
-    body = errorBody(-32600, outcome.status === 401 ? 'Unauthorized: authentication required' : 'Forbidden: insufficient permissions');
+    body = errorBody(
+      -32600,
+      outcome.status === 401 ? 'Unauthorized: authentication required' : outcome.status === 403 ? 'Forbidden: insufficient permissions' : 'Bad Request: malformed credentials',
+    );
   } else if (typeof outcome.body === 'string') {
     body = outcome.body;
   } else {

@@ -10,6 +10,8 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#backwards-compatibility
  */
 import type { Subscription } from 'rxjs';
+import { oauthClientFor, type OAuthClient } from '../lib/auth/oauth-client.js';
+import type { OAuthClientProvider } from '../lib/auth/provider.js';
 import { TransportError } from '../lib/errors.js';
 import { DEFAULT_MAX_FRAME_BYTES } from '../lib/jsonrpc/codec.js';
 import type { Frame } from '../lib/jsonrpc/message.js';
@@ -208,6 +210,8 @@ export interface LegacySseClientTransportOptions {
   headers?: HeadersOption;
   /** The fetch to use. Default: {@link undiciFetch}. */
   fetch?: FetchLike;
+  /** OAuth 2.1 authorization, as in the Streamable HTTP client: Bearer on every request, the flow on a 401. */
+  auth?: OAuthClientProvider | OAuthClient;
   /** Largest accepted frame in bytes. Default 4 MiB. */
   maxFrameBytes?: number;
 }
@@ -234,8 +238,9 @@ class LegacySseClient implements LegacySseClientTransport {
     readonly url: URL,
     options: LegacySseClientTransportOptions,
   ) {
+    const baseFetch = options.fetch ?? undiciFetch;
     this.channel = new LegacySseChannel(url, {
-      fetch: options.fetch ?? undiciFetch,
+      fetch: options.auth ? oauthClientFor(options.auth, url, baseFetch).wrapFetch(baseFetch) : baseFetch,
       headers: options.headers,
       maxFrameBytes: options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
       onFrame: (raw) => this.inbound.push(raw),

@@ -90,6 +90,7 @@ export class LegacySseEndpoints {
         writeError(res, 404, ErrorCode.InvalidRequest, 'Not Found: no such session; open the SSE stream again');
         return;
       }
+      if (this.core.refusesMessages(res, value, caller)) return;
       const rev = session.serverSession?.protocolVersion;
       const inbound = classifyValue(value, rev !== undefined && isSupportedRevision(rev) && allows(rev, 'batches'));
       if (inbound.kind === 'invalid') {

@@ -21,6 +21,9 @@
  */
 import type { Subscription } from 'rxjs';
 import { createActor, type Actor } from 'xstate';
+import { AuthorizationError } from '../lib/auth/errors.js';
+import { oauthClientFor, type OAuthClient } from '../lib/auth/oauth-client.js';
+import type { OAuthClientProvider } from '../lib/auth/provider.js';
 import { systemClock, type Clock } from '../lib/clock.js';
 import { TransportError } from '../lib/errors.js';
 import { DEFAULT_MAX_FRAME_BYTES } from '../lib/jsonrpc/codec.js';
@@ -61,6 +64,16 @@ export interface StreamableHttpClientTransportOptions {
   headers?: HeadersOption;
   /** The fetch to use (wrap it to watch or change requests). Default: {@link undiciFetch}. */
   fetch?: FetchLike;
+  /**
+   * OAuth 2.1 authorization (`lib/auth/`): every request (POST, GET, DELETE) carries
+   * `Authorization: Bearer` once a token exists; a 401 runs the authorization flow (or a refresh)
+   * and a 403 `insufficient_scope` a step-up, then the request is sent again. When the flow
+   * fails, requests fail with the {@link AuthorizationError}'s message. Without it the
+   * transport sends no credentials of its own.
+   *
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization
+   */
+  auth?: OAuthClientProvider | OAuthClient;
   /** How dropped SSE streams are resumed. Defaults: 6 attempts, 1 s → 30 s, ×2, jitter 0.3. */
   reconnect?: Partial<ReconnectOptions>;
   /** The clock reconnect waits run on (pass the session's; a ManualClock in tests). */
@@ -163,8 +176,9 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
     options: StreamableHttpClientTransportOptions,
   ) {
     this.headersOption = options.headers;
-    this.fetch = options.fetch ?? undiciFetch;
+    const baseFetch = options.fetch ?? undiciFetch;
     this.clock = options.clock ?? systemClock;
+    this.fetch = options.auth ? oauthClientFor(options.auth, url, baseFetch, options.clock).wrapFetch(baseFetch) : baseFetch;
     this.random = options.random ?? Math.random;
     this.maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
     this.reconnect = options.reconnect ?? {};
@@ -275,6 +289,12 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
     } catch (e) {
       this.release(controller);
       if (this.closing || this.state.terminal) return;
+      if (e instanceof AuthorizationError) {
+        return this.undeliverable(frame, `POST ${describeFrame(frame)} to ${this.url.href}: authorization failed: ${e.message}`, {
+          url: this.url.href,
+          authorization: e.code,
+        });
+      }
       return this.undeliverable(frame, `POST ${describeFrame(frame)} to ${this.url.href} failed: ${messageOf(e)}. Is the server running?`, {
         url: this.url.href,
       });
@@ -605,6 +625,8 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
       res = await this.fetch(this.url, { method: 'GET', headers, signal: controller.signal });
     } catch (e) {
       this.release(controller);
+      // Without a token the GET cannot succeed: not worth retrying.
+      if (e instanceof AuthorizationError) return { kind: 'failed', retryable: false, message: `GET ${this.url.href}: authorization failed: ${e.message}` };
       return { kind: 'failed', retryable: true, message: `GET ${this.url.href} failed: ${messageOf(e)}` };
     }
     if (res.ok && mediaType(res) === 'text/event-stream' && res.body) return { kind: 'stream', body: res.body, controller };

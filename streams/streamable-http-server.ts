@@ -25,7 +25,7 @@ import type { Frame, JsonObject, JsonRpcMessage, JsonRpcRequest, RequestId } fro
 import { REVISION_WITHOUT_VERSION_HEADER, allows, isSupportedRevision } from '../lib/protocol/revisions.js';
 import type { Server, ServerSession } from '../lib/server.js';
 import type { InvalidInbound, SingleInbound } from './inbound.js';
-import { defaultIdentity, writeAuthFailure, type Authenticate, type AuthOutcome, type Caller } from './http-auth.js';
+import { defaultIdentity, methodsOf, writeAuthFailure, type Authenticate, type AuthorizeMessages, type AuthOutcome, type Caller } from './http-auth.js';
 import { acceptedTypes, errorBody, isJsonContentType, readJsonBody, writeEmpty, writeError, writeJson } from './http-body.js';
 import { HostOriginGuard } from './http-security.js';
 import { HttpSessionLifecycle } from './http-session.js';
@@ -36,7 +36,7 @@ import { HotInbound, StateCell } from './memory.js';
 import { SSE_HEADERS, sseEvent, sseStreamStart } from './sse-encode.js';
 import type { RawFrame, SendOptions, Transport } from './transport.js';
 
-export type { AuthOutcome, Authenticate } from './http-auth.js';
+export type { AuthFailure, AuthOutcome, Authenticate, AuthorizeMessages } from './http-auth.js';
 export type { EventStore, StoredEvent } from './event-store.js';
 export { MemoryEventStore } from './event-store.js';
 export type { LegacySseOptions } from './legacy-sse-server.js';
@@ -80,6 +80,11 @@ export interface StreamableHttpOptions {
   maxBodyBytes?: number;
   /** Authenticates every request; `authInfo` becomes the session transport's `authInfo` (`ctx.authInfo`). */
   authenticate?: Authenticate;
+  /**
+   * Decides on each POST body, by its JSON-RPC methods, before it reaches the session (e.g.
+   * per-method scopes). Default the `authenticate` hook's own `authorizeMessages`, if it has one.
+   */
+  authorizeMessages?: AuthorizeMessages;
   /** The identity a session is bound to, from `authInfo`. Default {@link defaultIdentity}. */
   identify?: (authInfo: unknown) => string | undefined;
   /** Interval of SSE keep-alive comments, in ms; false for none. Default 15 000. */
@@ -187,6 +192,7 @@ export class HttpServerCore {
   private readonly guard: HostOriginGuard;
   private readonly cors: CorsOptions | undefined;
   private readonly authenticate: Authenticate | undefined;
+  private readonly authorizeMessages: AuthorizeMessages | undefined;
   private readonly identify: (authInfo: unknown) => string | undefined;
   private readonly legacy: LegacySseEndpoints | undefined;
   private readonly onError: ((error: Error) => void) | undefined;
@@ -216,6 +222,7 @@ export class HttpServerCore {
     this.guard = new HostOriginGuard({ allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins });
     this.cors = options.cors === true ? {} : options.cors === false ? undefined : options.cors;
     this.authenticate = options.authenticate;
+    this.authorizeMessages = options.authorizeMessages ?? options.authenticate?.authorizeMessages;
     this.identify = options.identify ?? defaultIdentity;
     this.onError = options.onError;
     const legacy = options.legacySse === true ? {} : options.legacySse === false ? undefined : options.legacySse;
@@ -309,6 +316,18 @@ export class HttpServerCore {
     } catch (e) {
       this.internalError(res, e);
     }
+  }
+
+  /**
+   * The per-message step of authorization on a parsed POST body: true after answering a refusal
+   * (nothing of the body reaches the session).
+   */
+  refusesMessages(res: ServerResponse, value: unknown, caller: Caller | undefined): boolean {
+    if (this.authorizeMessages === undefined) return false;
+    const refused = this.authorizeMessages(methodsOf(value), caller?.authInfo);
+    if (refused === undefined) return false;
+    writeAuthFailure(res, refused);
+    return true;
   }
 
   private route(endpoint: 'mcp' | 'sse' | 'messages', req: IncomingMessage, res: ServerResponse, caller: Caller | undefined): void {
@@ -446,6 +465,7 @@ export class HttpServerCore {
           writeError(res, 404, ErrorCode.InvalidRequest, 'Not Found: no such session (it may have expired or been terminated); initialize a new one');
           return;
         }
+        if (this.refusesMessages(res, value, caller)) return;
         if (this.stateless) this.postStateless(req, res, value, caller);
         else if (session !== undefined) session.post(res, value);
         else this.postWithoutSession(res, value, caller);

@@ -13,11 +13,15 @@ import { createServer as createHttpServer, STATUS_CODES, type IncomingMessage, t
 import type { Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { Observable, Subject } from 'rxjs';
+import { Observable, Subject, filter } from 'rxjs';
 import WebSocket, { WebSocketServer } from 'ws';
 import { systemClock, type Clock } from '../lib/clock.js';
 import { DEFAULT_MAX_FRAME_BYTES } from '../lib/jsonrpc/codec.js';
+import { ErrorCode } from '../lib/jsonrpc/error-codes.js';
+import type { Frame, RequestId } from '../lib/jsonrpc/message.js';
 import type { Server, ServerSession } from '../lib/server.js';
+import { methodsOf, type Authenticate, type AuthFailure, type AuthorizeMessages, type AuthOutcome } from './http-auth.js';
+import type { RawFrame, Transport } from './transport.js';
 import { MCP_SUBPROTOCOL, SocketTransport } from './websocket-client.js';
 
 export interface WebSocketServerOptions {
@@ -43,8 +47,20 @@ export interface WebSocketServerOptions {
   maxPayload?: number;
   /** Ping each client every `keepAliveMs`; a missed pong fails its session. Default 30 000; 0 turns it off. */
   keepAliveMs?: number;
-  /** The clock the keep-alive runs on. Default the system clock. */
+  /** The clock the keep-alive (and token expiry) runs on. Default the system clock. */
   clock?: Clock;
+  /**
+   * Authenticates the upgrade request (e.g. `requireBearerAuth(...)`); a refusal is the HTTP answer
+   * to the upgrade (401/403/400 with its `WWW-Authenticate`). `authInfo` becomes `ctx.authInfo`.
+   * When it has a numeric `expiresAt` (seconds since the epoch), the connection is closed with
+   * 1008 when that passes: the client reconnects with a fresh token.
+   */
+  authenticate?: Authenticate;
+  /**
+   * Decides on each inbound message by its method (per-method scopes); a refused request is
+   * answered with a JSON-RPC error and not handled. Default the hook's own `authorizeMessages`.
+   */
+  authorizeMessages?: AuthorizeMessages;
 }
 
 /** Why an upgrade was refused (see `refused$`). */
@@ -99,7 +115,7 @@ function normalizeOrigin(origin: string): string | undefined {
 }
 
 /** Write a plain-text HTTP refusal on a socket that asked for an upgrade, then close it. */
-function refuseUpgrade(socket: Duplex, status: number, message: string): void {
+function refuseUpgrade(socket: Duplex, status: number, message: string, extraHeaders = ''): void {
   socket.on('error', () => socket.destroy());
   if (!socket.writable) {
     socket.destroy();
@@ -111,6 +127,7 @@ function refuseUpgrade(socket: Duplex, status: number, message: string): void {
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n` +
       'Connection: close\r\n' +
       'Content-Type: text/plain; charset=utf-8\r\n' +
+      extraHeaders +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
       '\r\n' +
       body,
@@ -124,6 +141,8 @@ class WebSocketEndpoint implements McpWebSocketServer {
   private readonly clock: Clock;
   private readonly allowedOrigins: Set<string> | 'any' | undefined;
   private readonly allowedHosts: Set<string> | undefined;
+  private readonly authenticate: Authenticate | undefined;
+  private readonly authorizeMessages: AuthorizeMessages | undefined;
   private readonly wss: WebSocketServer;
   private readonly httpServer: HttpServer | HttpsServer;
   private readonly owned: boolean;
@@ -152,6 +171,8 @@ class WebSocketEndpoint implements McpWebSocketServer {
         : new Set(opts.allowedOrigins.map((o) => normalizeOrigin(o) ?? o.toLowerCase()))
       : undefined;
     this.allowedHosts = opts.allowedHosts ? new Set(opts.allowedHosts.map((h) => h.toLowerCase())) : undefined;
+    this.authenticate = opts.authenticate;
+    this.authorizeMessages = opts.authorizeMessages ?? opts.authenticate?.authorizeMessages;
     this.wss = new WebSocketServer({
       noServer: true,
       clientTracking: false,
@@ -272,7 +293,48 @@ class WebSocketEndpoint implements McpWebSocketServer {
       );
       return;
     }
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, req));
+    if (this.authenticate === undefined) {
+      this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, req, undefined));
+      return;
+    }
+    const decided = (outcome: AuthOutcome): void => {
+      if (socket.destroyed) return;
+      if (this.closing) {
+        this.refuse(req, socket, 503, 'The MCP server is shutting down.');
+        return;
+      }
+      if (!outcome.ok) {
+        this.refuseAuth(req, socket, outcome);
+        return;
+      }
+      this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, req, outcome.authInfo));
+    };
+    const failed = (): void => this.refuse(req, socket, 500, 'Authentication failed on the server.');
+    try {
+      const outcome = this.authenticate(req);
+      if (outcome instanceof Promise) outcome.then(decided, failed);
+      else decided(outcome);
+    } catch {
+      failed();
+    }
+  }
+
+  private refuseAuth(req: IncomingMessage, socket: Duplex, outcome: AuthFailure): void {
+    // Header values never carry CR/LF into the raw response.
+    const challenge = outcome.wwwAuthenticate?.replace(/[\r\n]/g, ' ');
+    const extra = challenge !== undefined ? `WWW-Authenticate: ${challenge}\r\n` : '';
+    const reason = outcome.status === 401 ? 'Unauthorized: authentication required' : outcome.status === 403 ? 'Forbidden: insufficient permissions' : 'Bad Request: malformed credentials';
+    refuseUpgrade(socket, outcome.status, reason, extra);
+    if (this.refusedSubject.observed) {
+      this.refusedSubject.next({
+        status: outcome.status,
+        reason,
+        url: req.url,
+        origin: req.headers.origin,
+        host: req.headers.host,
+        remoteAddress: req.socket.remoteAddress,
+      });
+    }
   }
 
   private checkHost(host: string | undefined, loopback: boolean): string | undefined {
@@ -314,7 +376,7 @@ class WebSocketEndpoint implements McpWebSocketServer {
     }
   }
 
-  private accept(ws: WebSocket, req: IncomingMessage): void {
+  private accept(ws: WebSocket, req: IncomingMessage, authInfo: unknown): void {
     const remote = `${req.socket.remoteAddress ?? '?'}:${req.socket.remotePort ?? '?'}`;
     const transport = new SocketTransport(
       {
@@ -328,12 +390,33 @@ class WebSocketEndpoint implements McpWebSocketServer {
       ws,
     );
     this.transports.add(transport);
-    transport.state$.subscribe({ complete: () => this.transports.delete(transport) });
+    let expiry: unknown;
+    transport.state$.subscribe({
+      complete: () => {
+        this.transports.delete(transport);
+        if (expiry !== undefined) this.clock.clearTimeout(expiry);
+      },
+    });
     if (this.closing) {
       void transport.closeWith(1001, 'MCP server shutting down');
       return;
     }
-    this.server.connect(transport).then(
+    const expiresAt = (authInfo as { expiresAt?: unknown } | undefined)?.expiresAt;
+    if (typeof expiresAt === 'number') {
+      // The upgrade's token was checked once; the connection does not outlive it.
+      const arm = (): void => {
+        const left = expiresAt * 1000 - this.clock.now();
+        if (left <= 0) {
+          void transport.closeWith(1008, 'The access token expired; reconnect with a fresh one');
+          return;
+        }
+        // Timers longer than 2^31-1 ms fire at once in node: wait in steps.
+        expiry = this.clock.setTimeout(arm, Math.min(left, 0x7fffffff), 'websocket:token-expiry');
+      };
+      arm();
+    }
+    const connected = authInfo === undefined ? transport : authorizedTransport(transport, authInfo, this.authorizeMessages);
+    this.server.connect(connected).then(
       (session) => {
         if (session.currentPhase === 'closed' || session.currentPhase === 'failed') return;
         this.live.add(session);
@@ -343,6 +426,48 @@ class WebSocketEndpoint implements McpWebSocketServer {
       () => void transport.closeWith(1011, 'The MCP session could not start'),
     );
   }
+}
+
+/**
+ * The transport a session sees on an authenticated connection: it carries `authInfo` and, with a
+ * per-message step, answers refused requests with an error instead of passing them on.
+ */
+function authorizedTransport(transport: SocketTransport, authInfo: unknown, authorize: AuthorizeMessages | undefined): Transport {
+  const allowed = (frame: RawFrame): boolean => {
+    if (authorize === undefined || typeof frame !== 'string') return true;
+    let value: unknown;
+    try {
+      value = JSON.parse(frame);
+    } catch {
+      return true; // the session answers the parse error
+    }
+    const refused = authorize(methodsOf(value), authInfo);
+    if (refused === undefined) return true;
+    const ids: RequestId[] = [];
+    for (const m of Array.isArray(value) ? value : [value]) {
+      const id = (m as { id?: unknown; method?: unknown } | null)?.id;
+      if (typeof (m as { method?: unknown } | null)?.method === 'string' && (typeof id === 'string' || typeof id === 'number')) ids.push(id);
+    }
+    const message = refused.status === 403 ? 'Forbidden: the access token lacks a scope this request needs' : 'Unauthorized';
+    const data = { status: refused.status, ...(refused.wwwAuthenticate !== undefined ? { wwwAuthenticate: refused.wwwAuthenticate } : {}) };
+    const errors = ids.map((id) => ({ jsonrpc: '2.0' as const, id, error: { code: ErrorCode.InvalidRequest, message, data } }));
+    if (errors.length > 0) {
+      try {
+        void transport.send((Array.isArray(value) ? errors : errors[0]) as Frame);
+      } catch {
+        // closing: nothing to answer on
+      }
+    }
+    return false;
+  };
+  return {
+    inbound$: authorize === undefined ? transport.inbound$ : transport.inbound$.pipe(filter(allowed)),
+    state$: transport.state$,
+    authInfo,
+    start: () => transport.start(),
+    send: (frame) => transport.send(frame),
+    close: () => transport.close(),
+  };
 }
 
 /**

@@ -1,0 +1,106 @@
+/**
+ * Getting a client id for an authorization server, in this order: credentials the provider
+ * already has for it (pre-registered, or saved by an earlier registration); a Client ID Metadata
+ * Document URL when the server supports CIMD; Dynamic Client Registration (RFC 7591) when it has
+ * a registration endpoint. The registration asks for `authorization_code` and `refresh_token`
+ * and for a token endpoint authentication method the server supports.
+ *
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#client-registration-approaches
+ * @see https://datatracker.ietf.org/doc/html/rfc7591#section-3
+ */
+import type { FetchLike } from '../../streams/http-fetch.js';
+import type { AuthorizationServerMetadata } from './authorization-server-metadata.js';
+import { AuthorizationError, oauthErrorOf } from './errors.js';
+import type { OAuthClientInformation, OAuthClientProvider } from './provider.js';
+
+/** How the client id was obtained. */
+export type ClientSource = 'stored' | 'client-id-metadata-document' | 'dynamic-registration';
+
+/** The token endpoint authentication method to register, from what the server supports. */
+export function registrationAuthMethod(metadata: AuthorizationServerMetadata, wanted?: string): string | undefined {
+  const supported = metadata.token_endpoint_auth_methods_supported;
+  if (wanted !== undefined) return wanted;
+  if (supported === undefined) return undefined; // the server's default (client_secret_basic)
+  // A public client by preference: a desktop or CLI MCP client cannot keep a secret.
+  return ['none', 'client_secret_basic', 'client_secret_post'].find((m) => supported.includes(m)) ?? supported[0];
+}
+
+/** The client credentials to use with the authorization server of `metadata`. */
+export async function resolveClient(options: {
+  provider: OAuthClientProvider;
+  issuer: string;
+  metadata: AuthorizationServerMetadata;
+  fetch: FetchLike;
+}): Promise<{ client: OAuthClientInformation; source: ClientSource }> {
+  const { provider, issuer, metadata } = options;
+  const stored = await provider.clientInformation(issuer);
+  if (stored) return { client: stored, source: 'stored' };
+
+  if (metadata.client_id_metadata_document_supported === true && provider.clientMetadataUrl) {
+    return { client: { client_id: provider.clientMetadataUrl, token_endpoint_auth_method: 'none' }, source: 'client-id-metadata-document' };
+  }
+
+  if (!metadata.registration_endpoint) {
+    throw new AuthorizationError(
+      'registration_unavailable',
+      `The authorization server ${metadata.issuer} offers no dynamic client registration` +
+        `${metadata.client_id_metadata_document_supported ? '' : ' and no client ID metadata documents'}, and no client credentials are configured for it. ` +
+        'Register a client with it and give the provider its client_id (and secret).',
+      { issuer: metadata.issuer },
+    );
+  }
+  const client = await registerClient({ ...options, endpoint: metadata.registration_endpoint });
+  await provider.saveClientInformation(issuer, client);
+  return { client, source: 'dynamic-registration' };
+}
+
+/** POSTs the provider's client metadata to the registration endpoint (RFC 7591 §3.1). */
+export async function registerClient(options: {
+  provider: OAuthClientProvider;
+  metadata: AuthorizationServerMetadata;
+  endpoint: string;
+  fetch: FetchLike;
+}): Promise<OAuthClientInformation> {
+  const { provider, metadata, endpoint } = options;
+  const base = provider.clientMetadata;
+  const authMethod = registrationAuthMethod(metadata, base.token_endpoint_auth_method);
+  const body = {
+    ...base,
+    redirect_uris: base.redirect_uris.includes(provider.redirectUrl) ? base.redirect_uris : [...base.redirect_uris, provider.redirectUrl],
+    grant_types: base.grant_types ?? ['authorization_code', 'refresh_token'],
+    response_types: base.response_types ?? ['code'],
+    ...(authMethod !== undefined && { token_endpoint_auth_method: authMethod }),
+  };
+  let res: Response;
+  try {
+    res = await options.fetch(endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(body),
+    });
+  } catch (e) {
+    throw new AuthorizationError('registration_failed', `Registering the client at ${endpoint} failed: ${e instanceof Error ? e.message : String(e)}.`, {
+      endpoint,
+    });
+  }
+  const json: unknown = await res.json().catch(() => undefined);
+  if (!res.ok) {
+    const why = oauthErrorOf(json);
+    throw new AuthorizationError(
+      'registration_failed',
+      `The authorization server refused to register the client (HTTP ${res.status}${why ? `, ${why}` : ''}) at ${endpoint}. ` +
+        'Check the client metadata (redirect URI, grant types), or pre-register a client.',
+      { endpoint, status: res.status },
+    );
+  }
+  const info = json as Partial<OAuthClientInformation> | undefined;
+  if (!info || typeof info.client_id !== 'string' || info.client_id === '') {
+    throw new AuthorizationError('registration_failed', `The registration response of ${endpoint} has no client_id.`, { endpoint });
+  }
+  return {
+    ...info,
+    client_id: info.client_id,
+    // The registered method, or the one asked for when the server did not echo it.
+    ...(info.token_endpoint_auth_method === undefined && authMethod !== undefined && { token_endpoint_auth_method: authMethod }),
+  } as OAuthClientInformation;
+}

@@ -1,0 +1,368 @@
+/**
+ * Runs `oauthClientMachine` for one MCP server: provides its I/O (discovery, registration, the
+ * authorization request through the provider, the token endpoint) and puts the token on HTTP
+ * requests. {@link OAuthClient.wrapFetch} gives the transports a fetch that sends
+ * `Authorization: Bearer` on every request, answers a 401 by running the flow (or refreshing)
+ * and a 403 `insufficient_scope` by stepping up, then sends the request again.
+ *
+ * Secrets stay here and in the provider: the machine's context holds no token, and no message
+ * or error names one. The PKCE verifier and the `state` of the authorization in progress live
+ * only in this object's memory.
+ *
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#access-token-usage
+ */
+import { randomBytes } from 'node:crypto';
+import { createActor, type Actor, type SnapshotFrom } from 'xstate';
+import { systemClock, type Clock } from '../clock.js';
+import { oauthClientMachine, type OAuthClientContext, type OAuthClientEvent, type TokenGrantSummary } from '../../machines/oauth-client.machine.js';
+import { undiciFetch, type FetchLike } from '../../streams/http-fetch.js';
+import { resourceCovers } from './canonical-resource.js';
+import { resolveClient } from './client-registration.js';
+import { discoverAuthorization, type AuthorizationDiscovery } from './discovery.js';
+import { AuthorizationError } from './errors.js';
+import { createPkce, requireS256 } from './pkce.js';
+import type { OAuthClientInformation, OAuthClientProvider, OAuthTokens, StoredTokens } from './provider.js';
+import { exchangeAuthorizationCode, refreshAccessToken } from './token-endpoint.js';
+import { bearerChallenge } from './www-authenticate.js';
+
+export interface OAuthClientOptions {
+  /** The MCP server's URL. */
+  serverUrl: string | URL;
+  provider: OAuthClientProvider;
+  /** For metadata, registration and token requests (and the MCP requests of {@link OAuthClient.wrapFetch} by default). */
+  fetch?: FetchLike;
+  /** Decides when an access token has expired. */
+  clock?: Clock;
+  /** Authorization requests allowed between two successful requests (default 3). */
+  maxAuthorizations?: number;
+  /** Refresh this long before the token's expiry, in ms (default 10 000). */
+  refreshSkewMs?: number;
+  /** Picks one of several authorization servers (RFC 9728 §7.6). Default: the first. */
+  selectAuthorizationServer?: (servers: string[]) => string;
+}
+
+type OAuthActor = Actor<typeof oauthClientMachine>;
+export type OAuthClientSnapshot = SnapshotFrom<typeof oauthClientMachine>;
+
+const SETTLED = new Set(['idle', 'authorized', 'failed']);
+
+/** The OAuth client of one MCP server. Give it (or its provider) to a transport as `auth`. */
+export class OAuthClient {
+  readonly serverUrl: URL;
+  readonly provider: OAuthClientProvider;
+  private readonly fetch: FetchLike;
+  private readonly clock: Clock;
+  private readonly options: OAuthClientOptions;
+  private actor: OAuthActor | undefined;
+  private starting: Promise<OAuthActor> | undefined;
+  /** The client credentials in use (may hold a secret: never in the machine). */
+  private client: OAuthClientInformation | undefined;
+  private lastDiscovery: AuthorizationDiscovery | undefined;
+  /** The authorization request in progress. */
+  private pending: { state: string; verifier: string; clientId: string } | undefined;
+
+  constructor(options: OAuthClientOptions) {
+    this.options = options;
+    this.serverUrl = new URL(options.serverUrl);
+    this.provider = options.provider;
+    this.fetch = options.fetch ?? undiciFetch;
+    this.clock = options.clock ?? systemClock;
+  }
+
+  /** The machine's current snapshot (undefined before the first request). */
+  get snapshot(): OAuthClientSnapshot | undefined {
+    return this.actor?.getSnapshot();
+  }
+
+  /** The last discovery result (metadata and resource), once the flow ran. */
+  get discovery(): AuthorizationDiscovery | undefined {
+    return this.lastDiscovery;
+  }
+
+  /** Called with every machine snapshot. Returns an unsubscribe function. */
+  async subscribe(listener: (snapshot: OAuthClientSnapshot) => void): Promise<() => void> {
+    const actor = await this.started();
+    const sub = actor.subscribe(listener);
+    return () => sub.unsubscribe();
+  }
+
+  /**
+   * A fetch that authorizes every request to the MCP server: Bearer token in the header (never in
+   * the URL), a 401 answered by refreshing or by the authorization flow, a 403
+   * `insufficient_scope` by a step-up, then the same request again. Throws
+   * {@link AuthorizationError} when no token can be had.
+   */
+  wrapFetch(inner: FetchLike = this.fetch): FetchLike {
+    return async (input, init = {}) => {
+      // Each round either follows a flow that counted an authorization, or a newer token: bounded.
+      const maxRounds = 2 * (this.options.maxAuthorizations ?? 3) + 3;
+      for (let round = 0; ; round++) {
+        const token = await this.accessToken();
+        const headers = new Headers(init.headers);
+        if (token !== undefined) headers.set('authorization', `Bearer ${token}`);
+        const res = await inner(input, { ...init, headers });
+        const kind = challengeKind(res);
+        if (kind === undefined) {
+          if (token !== undefined && res.status < 400) this.actor?.send({ type: 'SUCCEEDED' });
+          return res;
+        }
+        // Ending a session is best effort: no user interaction for a DELETE.
+        if (round >= maxRounds || init.method === 'DELETE') return res;
+        const header = res.headers.get('www-authenticate');
+        await res.body?.cancel().catch(() => {});
+        await this.handleChallenge(kind, header, token);
+      }
+    };
+  }
+
+  /** The access token to send now (refreshed first when the clock says it expired), if any. */
+  async accessToken(): Promise<string | undefined> {
+    const actor = await this.started();
+    await settled(actor);
+    let tokens = await this.usableTokens();
+    if (tokens?.expiresAt !== undefined && this.clock.now() >= tokens.expiresAt - (this.options.refreshSkewMs ?? 10_000)) {
+      if (actor.getSnapshot().value === 'authorized' && tokens.refresh_token !== undefined) {
+        actor.send({ type: 'TOKEN_EXPIRED' });
+        await settled(actor);
+        tokens = await this.usableTokens();
+      }
+    }
+    return tokens?.access_token;
+  }
+
+  /**
+   * A request sent with `usedToken` got a 401 or a 403 `insufficient_scope`: get a better token.
+   * Resolves when the request should be sent again; throws {@link AuthorizationError} otherwise.
+   */
+  async handleChallenge(kind: 'unauthorized' | 'insufficient_scope', wwwAuthenticate: string | null, usedToken: string | undefined): Promise<void> {
+    const actor = await this.started();
+    await settled(actor);
+    const current = (await this.usableTokens())?.access_token;
+    if (current !== undefined && current !== usedToken) return; // another request already got a newer token
+    actor.send({ type: kind === 'unauthorized' ? 'UNAUTHORIZED' : 'INSUFFICIENT_SCOPE', wwwAuthenticate });
+    const snapshot = await settled(actor);
+    if (snapshot.value === 'failed') {
+      throw snapshot.context.error ?? new AuthorizationError('provider_failed', 'The authorization flow failed.');
+    }
+  }
+
+  /** Forget a failure and the attempts counted (after the user fixed something). */
+  reset(): void {
+    this.actor?.send({ type: 'RESET' });
+  }
+
+  // ---------------------------------------------------------------- the machine's I/O
+
+  private started(): Promise<OAuthActor> {
+    if (this.actor) return Promise.resolve(this.actor);
+    this.starting ??= (async () => {
+      const tokens = await this.usableTokens();
+      // Each effect starts its I/O and answers the machine with an event when it is done.
+      const step =
+        (work: (context: OAuthClientContext) => Promise<OAuthClientEvent>) =>
+        ({ context }: { context: OAuthClientContext }) => {
+          void work(context).then(
+            (event) => this.actor?.send(event),
+            (error: unknown) => this.actor?.send({ type: 'STEP_FAILED', error }),
+          );
+        };
+      const actor = createActor(
+        oauthClientMachine.provide({
+          actions: {
+            discover: step(async (c) => ({ type: 'DISCOVERED', discovery: await this.discover(c.challenge) })),
+            register: step(async (c) => ({ type: 'REGISTERED', clientId: await this.register(c.discovery!) })),
+            authorize: step(async (c) => ({ type: 'CODE_RECEIVED', code: await this.authorize(c.discovery!, c.clientId!, c.requestedScopes) })),
+            exchange: step(async (c) => ({ type: 'GRANTED', grant: await this.exchange(c.discovery!, c.pendingCode!, c.requestedScopes) })),
+            refresh: step(async (c) => ({ type: 'GRANTED', grant: await this.refresh(c.discovery, c.challenge) })),
+          },
+        }),
+        {
+          input: {
+            ...(this.options.maxAuthorizations !== undefined && { maxAuthorizations: this.options.maxAuthorizations }),
+            hasTokens: tokens !== undefined,
+            hasRefreshToken: tokens?.refresh_token !== undefined,
+            offlineAccess: this.provider.requestOfflineAccess ?? true,
+          },
+        },
+      );
+      actor.start();
+      this.actor = actor;
+      return actor;
+    })();
+    return this.starting;
+  }
+
+  /** Stored tokens, unless they were issued for another resource (never sent to a server they are not for). */
+  private async usableTokens(): Promise<StoredTokens | undefined> {
+    const tokens = await this.provider.tokens();
+    if (!tokens) return undefined;
+    if (tokens.resource !== undefined && !resourceCovers(tokens.resource, this.serverUrl)) return undefined;
+    return tokens;
+  }
+
+  private async discover(challenge: OAuthClientContext['challenge']): Promise<AuthorizationDiscovery> {
+    const discovery = await discoverAuthorization(this.serverUrl, {
+      fetch: this.fetch,
+      wwwAuthenticate: challenge?.header ?? null,
+      ...(this.options.selectAuthorizationServer && { selectAuthorizationServer: this.options.selectAuthorizationServer }),
+    });
+    this.lastDiscovery = discovery;
+    return discovery;
+  }
+
+  private async register(discovery: AuthorizationDiscovery): Promise<string> {
+    // No authorization request (and no registration) with a server that cannot do PKCE S256.
+    requireS256(discovery.authorizationServer);
+    const { client } = await resolveClient({
+      provider: this.provider,
+      issuer: discovery.authorizationServerUrl,
+      metadata: discovery.authorizationServer,
+      fetch: this.fetch,
+    });
+    this.client = client;
+    return client.client_id;
+  }
+
+  private async authorize(discovery: AuthorizationDiscovery, clientId: string, scopes: string[] | undefined): Promise<string> {
+    const pkce = createPkce();
+    const state = randomBytes(24).toString('base64url');
+    const url = new URL(discovery.authorizationServer.authorization_endpoint);
+    const params = url.searchParams;
+    params.set('response_type', 'code');
+    params.set('client_id', clientId);
+    params.set('redirect_uri', this.provider.redirectUrl);
+    params.set('code_challenge', pkce.challenge);
+    params.set('code_challenge_method', pkce.method);
+    params.set('state', state);
+    params.set('resource', discovery.resource);
+    if (scopes && scopes.length > 0) params.set('scope', scopes.join(' '));
+    this.pending = { state, verifier: pkce.verifier, clientId };
+
+    let callback: URL;
+    try {
+      callback = await this.provider.authorize(url);
+    } catch (e) {
+      this.pending = undefined;
+      if (e instanceof AuthorizationError) throw e;
+      throw new AuthorizationError('provider_failed', `The provider's authorize step failed: ${e instanceof Error ? e.message : String(e)}.`);
+    }
+    const answer = callback.searchParams;
+    // Anything that does not come back with our state is discarded, error or code alike.
+    if (answer.get('state') !== state) {
+      this.pending = undefined;
+      throw new AuthorizationError(
+        'state_mismatch',
+        `The authorization response ${answer.has('state') ? 'carries another state' : 'has no state'} than the request sent; it was discarded ` +
+          '(it may be forged or belong to another attempt). Try to connect again.',
+      );
+    }
+    const iss = answer.get('iss');
+    if (iss !== null && iss.replace(/\/+$/, '') !== discovery.authorizationServer.issuer.replace(/\/+$/, '')) {
+      this.pending = undefined;
+      throw new AuthorizationError('issuer_mismatch', `The authorization response comes from issuer ${JSON.stringify(iss)}, not ${JSON.stringify(discovery.authorizationServer.issuer)}; discarded.`);
+    }
+    const error = answer.get('error');
+    const code = answer.get('code');
+    if (error !== null || code === null || code === '') {
+      this.pending = undefined;
+      const description = answer.get('error_description');
+      throw new AuthorizationError(
+        'authorization_denied',
+        error !== null
+          ? `The authorization server refused the authorization request: ${error.slice(0, 100)}${description ? ` (${description.slice(0, 300)})` : ''}.`
+          : 'The authorization response carries no code.',
+        { ...(error !== null && { oauthError: error.slice(0, 100) }) },
+      );
+    }
+    return code;
+  }
+
+  private async exchange(discovery: AuthorizationDiscovery, code: string, scopes: string[] | undefined): Promise<TokenGrantSummary> {
+    const pending = this.pending;
+    this.pending = undefined;
+    if (!pending || !this.client) throw new AuthorizationError('provider_failed', 'No authorization request is in progress to exchange a code for.');
+    const tokens = await exchangeAuthorizationCode({
+      metadata: discovery.authorizationServer,
+      client: this.client,
+      code,
+      codeVerifier: pending.verifier,
+      redirectUri: this.provider.redirectUrl,
+      resource: discovery.resource,
+      fetch: this.fetch,
+    }).catch(async (e: unknown) => {
+      if (e instanceof AuthorizationError && e.details.oauthError === 'invalid_client') {
+        await this.provider.invalidate('client', discovery.authorizationServerUrl);
+      }
+      throw e;
+    });
+    await this.save(tokens, discovery, undefined);
+    return summary(tokens, scopes);
+  }
+
+  private async refresh(known: AuthorizationDiscovery | undefined, challenge: OAuthClientContext['challenge']): Promise<TokenGrantSummary> {
+    const stored = await this.usableTokens();
+    if (!stored?.refresh_token) throw new AuthorizationError('token_request_failed', 'No refresh token is stored.');
+    const discovery = known ?? this.lastDiscovery ?? (await this.discover(challenge));
+    const client = this.client ?? (await this.provider.clientInformation(discovery.authorizationServerUrl));
+    if (!client) throw new AuthorizationError('registration_unavailable', 'No client credentials to refresh the token with.');
+    this.client = client;
+    try {
+      const tokens = await refreshAccessToken({
+        metadata: discovery.authorizationServer,
+        client,
+        refreshToken: stored.refresh_token,
+        resource: discovery.resource,
+        fetch: this.fetch,
+      });
+      await this.save(tokens, discovery, stored.refresh_token);
+      return summary(tokens, undefined);
+    } catch (e) {
+      // A refused refresh token is useless: the next attempt runs the whole flow.
+      await this.provider.invalidate('tokens');
+      throw e;
+    }
+  }
+
+  private async save(tokens: OAuthTokens, discovery: AuthorizationDiscovery, previousRefreshToken: string | undefined): Promise<void> {
+    const stored: StoredTokens = {
+      ...tokens,
+      resource: discovery.resource,
+      issuer: discovery.authorizationServer.issuer,
+      ...(typeof tokens.expires_in === 'number' && { expiresAt: this.clock.now() + tokens.expires_in * 1000 }),
+      // A refresh answer without a new refresh token keeps the old one (OAuth 2.1 §4.3.3).
+      ...(tokens.refresh_token === undefined && previousRefreshToken !== undefined && { refresh_token: previousRefreshToken }),
+    };
+    await this.provider.saveTokens(stored);
+  }
+}
+
+function summary(tokens: OAuthTokens, requested: string[] | undefined): TokenGrantSummary {
+  const scopes = typeof tokens.scope === 'string' ? tokens.scope.split(' ').filter(Boolean) : requested;
+  return { scopes, hasRefreshToken: typeof tokens.refresh_token === 'string' };
+}
+
+/** 401, or 403 with a Bearer `insufficient_scope` challenge: something a new token may fix. */
+function challengeKind(res: Response): 'unauthorized' | 'insufficient_scope' | undefined {
+  if (res.status === 401) return 'unauthorized';
+  if (res.status === 403 && bearerChallenge(res.headers.get('www-authenticate'))?.error === 'insufficient_scope') return 'insufficient_scope';
+  return undefined;
+}
+
+/** Resolves with the first snapshot in which the machine is not in the middle of a flow. */
+function settled(actor: OAuthActor): Promise<OAuthClientSnapshot> {
+  const now = actor.getSnapshot();
+  if (SETTLED.has(now.value as string)) return Promise.resolve(now);
+  return new Promise((resolve) => {
+    const sub = actor.subscribe((s) => {
+      if (!SETTLED.has(s.value as string)) return;
+      sub.unsubscribe();
+      resolve(s);
+    });
+  });
+}
+
+/** An {@link OAuthClient} for `auth` given as a provider or as a client. */
+export function oauthClientFor(auth: OAuthClientProvider | OAuthClient, serverUrl: URL, fetch: FetchLike, clock?: Clock): OAuthClient {
+  if (auth instanceof OAuthClient) return auth;
+  return new OAuthClient({ serverUrl, provider: auth, fetch, ...(clock && { clock }) });
+}

@@ -1,0 +1,170 @@
+/**
+ * What the OAuth flow needs from the application: where the user is sent back to, what the
+ * client registers, storage for tokens and client credentials, and the user's part (visiting the
+ * authorization URL and coming back with a code). {@link InMemoryOAuthClientProvider} keeps
+ * everything in memory; {@link createHeadlessOAuthProvider} completes the authorization request
+ * without a user (for test servers that redirect at once, like the conformance suite's).
+ *
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization
+ */
+import { undiciFetch, type FetchLike } from '../../streams/http-fetch.js';
+import { AuthorizationError } from './errors.js';
+
+/** A token endpoint's successful answer (RFC 6749 §5.1). */
+export interface OAuthTokens {
+  access_token: string;
+  token_type: string;
+  expires_in?: number;
+  refresh_token?: string;
+  scope?: string;
+  [key: string]: unknown;
+}
+
+/** Tokens as stored: with when they expire and what they were issued for. */
+export interface StoredTokens extends OAuthTokens {
+  /** Clock time (ms) after which the access token is expired, when the server said. */
+  expiresAt?: number;
+  /** The `resource` the tokens were requested for; a stored token is sent only to that resource. */
+  resource?: string;
+  /** The authorization server that issued them. */
+  issuer?: string;
+}
+
+/** Client metadata for registration (RFC 7591 §2) or a client ID metadata document. */
+export interface OAuthClientMetadata {
+  redirect_uris: string[];
+  client_name?: string;
+  client_uri?: string;
+  logo_uri?: string;
+  scope?: string;
+  grant_types?: string[];
+  response_types?: string[];
+  token_endpoint_auth_method?: string;
+  software_id?: string;
+  software_version?: string;
+  [key: string]: unknown;
+}
+
+/** A client id and, for confidential clients, its secret and how to present it. */
+export interface OAuthClientInformation {
+  client_id: string;
+  client_secret?: string;
+  client_secret_expires_at?: number;
+  /** `client_secret_basic`, `client_secret_post` or `none`. */
+  token_endpoint_auth_method?: string;
+  [key: string]: unknown;
+}
+
+type MaybePromise<T> = T | Promise<T>;
+
+/** Storage and user interaction for the client's OAuth flow. */
+export interface OAuthClientProvider {
+  /** Where the authorization server sends the user back; registered with the client. */
+  readonly redirectUrl: string;
+  /** What the client registers (DCR). `redirect_uris` must contain {@link redirectUrl}. */
+  readonly clientMetadata: OAuthClientMetadata;
+  /** An https URL of the client's metadata document, used as the client id when the server supports CIMD. */
+  readonly clientMetadataUrl?: string;
+  /** Ask for `offline_access` when the authorization server lists it (default true). */
+  readonly requestOfflineAccess?: boolean;
+  /** Client credentials for this authorization server: pre-registered or saved by an earlier registration. */
+  clientInformation(issuer: string): MaybePromise<OAuthClientInformation | undefined>;
+  saveClientInformation(issuer: string, info: OAuthClientInformation): MaybePromise<void>;
+  tokens(): MaybePromise<StoredTokens | undefined>;
+  saveTokens(tokens: StoredTokens): MaybePromise<void>;
+  /** Forget credentials the server refused. */
+  invalidate(what: 'tokens' | 'client', issuer?: string): MaybePromise<void>;
+  /**
+   * Let the user authorize at `authorizationUrl` (open a browser, say) and resolve with the URL
+   * the authorization server redirected back to (`redirectUrl` with `code` and `state`, or `error`).
+   * The flow checks `state` itself.
+   */
+  authorize(authorizationUrl: URL): Promise<URL>;
+}
+
+export interface InMemoryOAuthClientProviderOptions {
+  redirectUrl: string;
+  /** Defaults: `client_name` "mcp-actors client", `redirect_uris` [redirectUrl]. */
+  clientMetadata?: Partial<OAuthClientMetadata>;
+  clientMetadataUrl?: string;
+  /** Pre-registered credentials, used with every authorization server. */
+  clientInformation?: OAuthClientInformation;
+  tokens?: StoredTokens;
+  requestOfflineAccess?: boolean;
+  authorize: (authorizationUrl: URL) => Promise<URL>;
+}
+
+/** A provider that keeps tokens and client credentials in memory (lost when the process ends). */
+export class InMemoryOAuthClientProvider implements OAuthClientProvider {
+  readonly redirectUrl: string;
+  readonly clientMetadata: OAuthClientMetadata;
+  readonly clientMetadataUrl: string | undefined;
+  readonly requestOfflineAccess: boolean | undefined;
+  private readonly preRegistered: OAuthClientInformation | undefined;
+  private readonly clients = new Map<string, OAuthClientInformation>();
+  private stored: StoredTokens | undefined;
+  private readonly authorizeFn: (url: URL) => Promise<URL>;
+
+  constructor(options: InMemoryOAuthClientProviderOptions) {
+    this.redirectUrl = options.redirectUrl;
+    this.clientMetadata = {
+      client_name: 'mcp-actors client',
+      ...options.clientMetadata,
+      redirect_uris: options.clientMetadata?.redirect_uris ?? [options.redirectUrl],
+    };
+    this.clientMetadataUrl = options.clientMetadataUrl;
+    this.requestOfflineAccess = options.requestOfflineAccess;
+    this.preRegistered = options.clientInformation;
+    this.stored = options.tokens;
+    this.authorizeFn = options.authorize;
+  }
+  clientInformation(issuer: string): OAuthClientInformation | undefined {
+    return this.clients.get(issuer) ?? this.preRegistered;
+  }
+  saveClientInformation(issuer: string, info: OAuthClientInformation): void {
+    this.clients.set(issuer, info);
+  }
+  tokens(): StoredTokens | undefined {
+    return this.stored;
+  }
+  saveTokens(tokens: StoredTokens): void {
+    this.stored = tokens;
+  }
+  invalidate(what: 'tokens' | 'client', issuer?: string): void {
+    if (what === 'tokens') this.stored = undefined;
+    else if (issuer !== undefined) this.clients.delete(issuer);
+    else this.clients.clear();
+  }
+  authorize(authorizationUrl: URL): Promise<URL> {
+    return this.authorizeFn(authorizationUrl);
+  }
+}
+
+/**
+ * Completes an authorization request without a user: GETs the authorization URL without
+ * following redirects and resolves with the `Location` it redirects to. Only for authorization
+ * servers that approve at once (test servers); a real one shows a login page instead.
+ */
+export function headlessAuthorize(fetch: FetchLike = undiciFetch): (authorizationUrl: URL) => Promise<URL> {
+  return async (authorizationUrl) => {
+    const res = await fetch(authorizationUrl, { method: 'GET', redirect: 'manual' });
+    await res.body?.cancel().catch(() => {});
+    const location = res.headers.get('location');
+    if (res.status < 300 || res.status >= 400 || location === null) {
+      throw new AuthorizationError(
+        'authorization_denied',
+        `The authorization endpoint ${authorizationUrl.origin}${authorizationUrl.pathname} answered HTTP ${res.status} without a redirect; ` +
+          'a headless client can only complete authorizations that redirect at once.',
+        { status: res.status },
+      );
+    }
+    return new URL(location, authorizationUrl);
+  };
+}
+
+/** An in-memory provider whose authorization step is {@link headlessAuthorize}. */
+export function createHeadlessOAuthProvider(
+  options: Omit<InMemoryOAuthClientProviderOptions, 'authorize'> & { fetch?: FetchLike },
+): InMemoryOAuthClientProvider {
+  return new InMemoryOAuthClientProvider({ ...options, authorize: headlessAuthorize(options.fetch) });
+}

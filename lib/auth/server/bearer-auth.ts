@@ -1,0 +1,170 @@
+/**
+ * `requireBearerAuth`: the `authenticate` hook of an MCP server acting as an OAuth 2.1 resource
+ * server. It takes the access token from the `Authorization: Bearer` header only, asks the user's
+ * verifier about it, and then checks itself what a resource server must check whatever the
+ * verifier says: that the token was issued for this server (RFC 8707 audience), that it has not
+ * expired (on the server's clock), and the scopes. Refusals carry a `WWW-Authenticate` challenge
+ * pointing at the Protected Resource Metadata (RFC 9728).
+ *
+ * @see https://modelcontextprotocol.io/specification/draft/basic/authorization#token-handling
+ * @see https://modelcontextprotocol.io/specification/draft/basic/authorization#access-token-privilege-restriction
+ * @see https://datatracker.ietf.org/doc/html/draft-ietf-oauth-v2-1-13#section-5.2
+ */
+import type { IncomingMessage } from 'node:http';
+import { systemClock, type Clock } from '../../clock.js';
+import type { Authenticate, AuthFailure, AuthOutcome } from '../../../streams/http-auth.js';
+import { InvalidTokenError, bearerAuthInfo, sealAuthInfo, type VerifiedToken, type VerifyAccessToken } from './auth-info.js';
+import { bearerRefusal, type BearerChallenge } from './bearer-challenge.js';
+import { canonicalResourceUri, sameResource } from './canonical-resource.js';
+import { protectedResourceMetadataUrl } from './protected-resource-metadata.js';
+
+export interface BearerAuthOptions {
+  /** Checks a token (signature, issuer, revocation...) and says who it is for. */
+  verifyAccessToken: VerifyAccessToken;
+  /** This server's canonical URI (e.g. `https://mcp.example.com/mcp`): tokens must be issued for it. */
+  resource: string | URL;
+  /** Where the Protected Resource Metadata is. Default the path-based well-known URL of `resource`. */
+  resourceMetadataUrl?: string | URL;
+  /** Scopes every request needs (403 `insufficient_scope` without them). */
+  requiredScopes?: readonly string[];
+  /**
+   * Scopes a JSON-RPC method needs on top of `requiredScopes` (e.g. `{ 'tools/call': ['mcp:write'] }`),
+   * checked on each POST body once it is read.
+   */
+  scopesForMethod?: Readonly<Record<string, readonly string[]>> | ((method: string) => readonly string[] | undefined);
+  /** Refuse tokens without an expiry. Default true. */
+  requireExpiry?: boolean;
+  /** The clock expiry is judged by. Default the system clock. */
+  clock?: Pick<Clock, 'now'>;
+  /** The `realm` of the challenges, if any. */
+  realm?: string;
+}
+
+/** The hook, with its per-message step and what it was configured with. */
+export type BearerAuthenticate = Authenticate & {
+  /** The canonical URI tokens must be issued for. */
+  readonly resource: string;
+  /** The metadata URL the challenges point at. */
+  readonly resourceMetadataUrl: string;
+};
+
+/** RFC 6750 §2.1 `b64token`. */
+const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+
+/**
+ * The `authenticate` hook for `createStreamableHttpHandler` (and the legacy SSE and WebSocket
+ * servers). On success `ctx.authInfo` is an {@link AuthInfo} without the token. Answers:
+ * no credentials → 401 with `resource_metadata` (and `scope`); invalid, expired or foreign token →
+ * 401 `invalid_token`; missing scope → 403 `insufficient_scope`; a token in the query string or a
+ * malformed header → 400 `invalid_request`.
+ *
+ * @see https://modelcontextprotocol.io/specification/draft/basic/authorization#error-handling
+ */
+export function requireBearerAuth(options: BearerAuthOptions): BearerAuthenticate {
+  const resource = canonicalResourceUri(options.resource);
+  const resourceMetadata = options.resourceMetadataUrl !== undefined ? new URL(String(options.resourceMetadataUrl)).href : protectedResourceMetadataUrl(resource);
+  const required = [...(options.requiredScopes ?? [])];
+  const requireExpiry = options.requireExpiry ?? true;
+  const clock = options.clock ?? systemClock;
+  const verify = options.verifyAccessToken;
+  const byMethod = options.scopesForMethod;
+  const scopesOf: (method: string) => readonly string[] =
+    byMethod === undefined ? () => [] : typeof byMethod === 'function' ? (m) => byMethod(m) ?? [] : (m) => (Object.hasOwn(byMethod, m) ? byMethod[m] : []);
+
+  const refuse = (c: Omit<BearerChallenge, 'resourceMetadata' | 'realm'>): AuthFailure =>
+    bearerRefusal({ realm: options.realm, resourceMetadata, ...c, scopes: c.scopes ?? required });
+  const invalidToken = (description: string) => refuse({ error: 'invalid_token', errorDescription: description });
+
+  const check = (v: VerifiedToken | undefined): AuthOutcome => {
+    if (v === undefined || v === null || typeof v !== 'object') return invalidToken('The access token is not valid');
+    // RFC 8707: the token must name this server, whatever the verifier checked.
+    const audiences = [v.resource, ...(typeof v.audience === 'string' ? [v.audience] : (v.audience ?? []))];
+    if (!audiences.some((a) => sameResource(resource, a))) return invalidToken('The access token was not issued for this resource');
+    if (v.expiresAt === undefined) {
+      if (requireExpiry) return invalidToken('The access token has no expiry');
+    } else if (typeof v.expiresAt !== 'number' || !Number.isFinite(v.expiresAt) || v.expiresAt * 1000 <= clock.now()) {
+      return invalidToken('The access token has expired');
+    }
+    if (typeof v.clientId !== 'string' || !Array.isArray(v.scopes)) return invalidToken('The access token is not valid');
+    const scopes = v.scopes.filter((s): s is string => typeof s === 'string');
+    if (!required.every((s) => scopes.includes(s))) {
+      return refuse({ error: 'insufficient_scope', errorDescription: 'The access token lacks a required scope' });
+    }
+    return {
+      ok: true,
+      authInfo: sealAuthInfo({
+        ...(typeof v.subject === 'string' ? { subject: v.subject } : {}),
+        clientId: v.clientId,
+        scopes,
+        ...(v.expiresAt !== undefined ? { expiresAt: v.expiresAt } : {}),
+        resource,
+        ...(v.extra !== undefined ? { extra: Object.freeze({ ...v.extra }) } : {}),
+      }),
+    };
+  };
+
+  const failed = (token: string, e: unknown): AuthOutcome => {
+    if (e instanceof InvalidTokenError) return invalidToken(redact(e.description, token));
+    // Not the client's fault (the verifier or its backend failed): a 500, reported without the token.
+    const message = e instanceof Error ? e.message : String(e);
+    throw new Error(`Access token verification failed: ${redact(message, token)}`);
+  };
+
+  const authenticate = ((req: IncomingMessage): AuthOutcome | Promise<AuthOutcome> => {
+    // A token in the URI would end up in logs and histories: never used, always refused.
+    if (hasQueryToken(req.url)) {
+      return refuse({ error: 'invalid_request', errorDescription: 'Access tokens must not be sent in the query string; use the Authorization header' });
+    }
+    const header = req.headers.authorization;
+    if (header === undefined || header.trim() === '') return refuse({});
+    const space = header.indexOf(' ');
+    const scheme = space < 0 ? header : header.slice(0, space);
+    // Another scheme counts as no credentials for this one (RFC 6750 §3.1).
+    if (scheme.toLowerCase() !== 'bearer') return refuse({});
+    const token = space < 0 ? '' : header.slice(space + 1).trim();
+    if (!B64TOKEN.test(token)) {
+      return refuse({ error: 'invalid_request', errorDescription: 'Malformed Authorization header: expected "Bearer <token>"' });
+    }
+    let verified: VerifiedToken | undefined | Promise<VerifiedToken | undefined>;
+    try {
+      verified = verify(token, { resource });
+    } catch (e) {
+      return failed(token, e);
+    }
+    if (isPromiseLike(verified)) return Promise.resolve(verified).then(check, (e: unknown) => failed(token, e));
+    return check(verified);
+  }) as BearerAuthenticate;
+
+  const authorizeMessages = (methods: readonly string[], authInfo: unknown): AuthFailure | undefined => {
+    const info = bearerAuthInfo(authInfo);
+    const needed = new Set(required);
+    for (const m of methods) for (const s of scopesOf(m)) needed.add(s);
+    if (needed.size === required.length) return undefined;
+    const have = info?.scopes ?? [];
+    if ([...needed].every((s) => have.includes(s))) return undefined;
+    return refuse({ error: 'insufficient_scope', errorDescription: 'The access token lacks a scope this request needs', scopes: [...needed] });
+  };
+
+  Object.defineProperties(authenticate, {
+    authorizeMessages: { value: authorizeMessages, enumerable: true },
+    resource: { value: resource, enumerable: true },
+    resourceMetadataUrl: { value: resourceMetadata, enumerable: true },
+  });
+  return authenticate;
+}
+
+function isPromiseLike<T>(v: unknown): v is PromiseLike<T> {
+  return v !== null && typeof v === 'object' && typeof (v as PromiseLike<T>).then === 'function';
+}
+
+function hasQueryToken(url: string | undefined): boolean {
+  if (url === undefined) return false;
+  const q = url.indexOf('?');
+  if (q < 0) return false;
+  return new URLSearchParams(url.slice(q + 1)).has('access_token');
+}
+
+/** The message without the token in it (a verifier may have quoted it). */
+function redact(message: string, token: string): string {
+  return token.length >= 4 ? message.split(token).join('[redacted]') : message;
+}

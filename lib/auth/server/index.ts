@@ -1,0 +1,17 @@
+/**
+ * An MCP server as an OAuth 2.1 resource server: the bearer-token hook, the Protected Resource
+ * Metadata handler, and an introspection-based verifier.
+ * @see https://modelcontextprotocol.io/specification/draft/basic/authorization
+ */
+export { requireBearerAuth, type BearerAuthOptions, type BearerAuthenticate } from './bearer-auth.js';
+export { InvalidTokenError, bearerAuthInfo, type AuthInfo, type VerifiedToken, type VerifyAccessToken, type VerifyContext } from './auth-info.js';
+export {
+  PROTECTED_RESOURCE_WELL_KNOWN,
+  createProtectedResourceMetadataHandler,
+  protectedResourceMetadata,
+  protectedResourceMetadataUrl,
+  type ProtectedResourceMetadata,
+  type ProtectedResourceMetadataHandler,
+  type ProtectedResourceMetadataOptions,
+} from './protected-resource-metadata.js';
+export { introspectionVerifier, type IntrospectionVerifierOptions } from './introspection.js';

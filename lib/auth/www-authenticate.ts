@@ -1,0 +1,96 @@
+/**
+ * Parsing `WWW-Authenticate` (RFC 9110 §11.6.1): one or more challenges, each a scheme followed by
+ * a token68 or by `name=value` parameters (values are tokens or quoted strings). The Bearer
+ * parameters the MCP client acts on: `error`, `error_description`, `scope` (RFC 6750 §3) and
+ * `resource_metadata` (RFC 9728 §5.1).
+ *
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#authorization-server-location
+ */
+
+/** One challenge: its scheme (lower case) and its parameters (names lower case). */
+export interface AuthChallenge {
+  scheme: string;
+  params: Record<string, string>;
+  token68?: string;
+}
+
+/** What a Bearer challenge tells the client. */
+export interface BearerChallenge {
+  error?: string;
+  errorDescription?: string;
+  /** The scopes the server asks for, split on spaces. */
+  scope?: string[];
+  /** The protected resource metadata URL (RFC 9728 §5.1). */
+  resourceMetadata?: string;
+}
+
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+/;
+const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*/;
+
+/** Every challenge in a `WWW-Authenticate` value. Malformed parts end the parse; what came before is kept. */
+export function parseWwwAuthenticate(header: string): AuthChallenge[] {
+  const challenges: AuthChallenge[] = [];
+  let rest = header;
+  const skip = (re: RegExp) => {
+    const m = re.exec(rest);
+    if (m) rest = rest.slice(m[0].length);
+    return m;
+  };
+  let current: AuthChallenge | undefined;
+  while (true) {
+    skip(/^[\s,]*/);
+    if (rest === '') break;
+    const name = skip(TOKEN);
+    if (!name) break;
+    const afterName = rest;
+    skip(/^\s*/);
+    if (current && rest.startsWith('=') && !rest.startsWith('==')) {
+      // A parameter of the current challenge.
+      rest = rest.slice(1);
+      skip(/^\s*/);
+      let value: string;
+      if (rest.startsWith('"')) {
+        let i = 1;
+        value = '';
+        while (i < rest.length && rest[i] !== '"') {
+          if (rest[i] === '\\' && i + 1 < rest.length) i++;
+          value += rest[i];
+          i++;
+        }
+        rest = rest.slice(i + 1);
+      } else {
+        const v = skip(TOKEN);
+        value = v ? v[0] : '';
+      }
+      current.params[name[0].toLowerCase()] = value;
+      continue;
+    }
+    // A new challenge: scheme, then an optional token68.
+    rest = afterName;
+    current = { scheme: name[0].toLowerCase(), params: {} };
+    challenges.push(current);
+    const spaced = skip(/^\s+/);
+    if (spaced) {
+      const save = rest;
+      const t68 = skip(TOKEN68);
+      if (t68 && /^\s*(,|$)/.test(rest)) current.token68 = t68[0];
+      else rest = save;
+    }
+  }
+  return challenges;
+}
+
+/** The Bearer challenge of a `WWW-Authenticate` value, if there is one. */
+export function bearerChallenge(header: string | null | undefined): BearerChallenge | undefined {
+  if (!header) return undefined;
+  const bearer = parseWwwAuthenticate(header).find((c) => c.scheme === 'bearer');
+  if (!bearer) return undefined;
+  const p = bearer.params;
+  const scope = p.scope?.split(' ').filter(Boolean);
+  return {
+    ...(p.error !== undefined && { error: p.error }),
+    ...(p.error_description !== undefined && { errorDescription: p.error_description }),
+    ...(scope !== undefined && scope.length > 0 && { scope }),
+    ...(p.resource_metadata !== undefined && p.resource_metadata !== '' && { resourceMetadata: p.resource_metadata }),
+  };
+}
