@@ -37,12 +37,17 @@ import type {
 import { LOGGING_LEVELS, type LoggingLevel } from './protocol/schema/logging.js';
 import { Session, type NotificationHandler, type RequestHandlerContext, type RequestOptions, type SessionOptions } from './session/session.js';
 import { ElicitationService, type ElicitationOptions, type ElicitationStatus, type UrlElicitationHandler } from './client-features/elicitation.js';
-import { InvalidSamplingResultError, asUrlElicitationRequired } from './client-features/errors.js';
+import { InvalidSamplingResultError, SamplingRejectedError, asUrlElicitationRequired } from './client-features/errors.js';
+import { Completer, type CompleterOptions } from './client-features/completer.js';
 import { LiveList } from './client-features/live-list.js';
 import { OutputValidators } from './client-features/output-schema.js';
 import { listAll, pages } from './client-features/pagination.js';
-import { checkRoots, sameRoots } from './client-features/roots.js';
-import { checkSamplingRequest, checkSamplingResult, type SamplingHandler, type SamplingOptions } from './client-features/sampling.js';
+import { checkRoots, rootIsAccessible, sameRoots, type RootVerifier, type SetRootsOptions } from './client-features/roots.js';
+import { checkSamplingRequest, checkSamplingResult, toolRounds, type SamplingHandler, type SamplingOptions } from './client-features/sampling.js';
+import { RateLimiter } from './server-features/rate-limit.js';
+import { ToolCallDeniedError, readDecision, type ToolCallApprover } from './client-features/tool-approval.js';
+import { auditError, type ToolCallOutcome, type ToolCallRecord } from './client-features/tool-audit.js';
+import { redactSecrets } from './server-features/redaction.js';
 
 export interface ClientOptions extends SessionOptions {
   /**
@@ -50,6 +55,24 @@ export interface ClientOptions extends SessionOptions {
    * `prompts$` re-list (a burst of notifications is one re-list). Default 50.
    */
   listChangedDebounceMs?: number;
+  /**
+   * Asked before every `tools/call` goes out, with the server, the tool, its annotations and the
+   * exact arguments (the application's confirmation prompt). A refusal rejects the call with
+   * `ToolCallDeniedError` and nothing is sent. Off by default (costs nothing when absent).
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools#user-interaction-model
+   */
+  approveToolCall?: ToolCallApprover;
+  /**
+   * The application trusts this server: its tool annotations are given to `approveToolCall` as
+   * trusted. Default false (annotations are untrusted hints).
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool
+   */
+  trustedServer?: boolean;
+  /**
+   * Applied to tool arguments before they go into a `toolCalls$` audit record. Default: values of
+   * secret-named keys (password, token, api key...) become "[REDACTED]"; `false` keeps them.
+   */
+  redactToolArguments?: ((args: unknown) => unknown) | false;
 }
 
 /** Options of {@link Client.callTool}. */
@@ -68,7 +91,7 @@ export interface CallToolOptions extends RequestOptions {
 
 /** Something the client handled without failing, that a host may want to know. */
 export interface ClientWarning {
-  kind: 'relist-failed' | 'invalid-roots' | 'unknown-elicitation' | 'unknown-schema-dialect' | 'unsubscribe-failed';
+  kind: 'relist-failed' | 'invalid-roots' | 'inaccessible-root' | 'unknown-elicitation' | 'unknown-schema-dialect' | 'unsubscribe-failed';
   message: string;
   detail?: unknown;
 }
@@ -106,12 +129,17 @@ export class Client extends Session {
   private readonly outputValidators = new OutputValidators();
   private readonly logSubject = new Subject<LoggingMessageNotificationParams>();
   private readonly warningSubject = new Subject<ClientWarning>();
+  private readonly toolCallSubject = new Subject<ToolCallRecord>();
+  private readonly approver: ToolCallApprover | undefined;
+  private readonly trustedServer: boolean;
+  private readonly redactArguments: ((args: unknown) => unknown) | undefined;
   private readonly resourceSubs = new Map<string, ResourceSubscription>();
   private readonly userNotificationHandlers = new Map<string, NotificationHandler>();
   private readonly elicitation: ElicitationService;
   private rootsDeclared = false;
   private currentRoots: Root[] = [];
   private rootsSubscription: Subscription | undefined;
+  private rootVerifier: RootVerifier | undefined;
   private tornDown = false;
 
   /**
@@ -139,6 +167,12 @@ export class Client extends Session {
   readonly elicitations$: Observable<ElicitationStatus>;
   /** Things the client handled without failing: failed re-lists, ignored notifications... */
   readonly warnings$: Observable<ClientWarning>;
+  /**
+   * One audit record per `callTool` (server, tool, redacted arguments, timing, outcome), built
+   * only while observed.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools#security-considerations
+   */
+  readonly toolCalls$: Observable<ToolCallRecord>;
 
   constructor(options: ClientOptions) {
     super('client', options);
@@ -163,6 +197,10 @@ export class Client extends Session {
     this.prompts$ = this.promptsLive.value$;
     this.logs$ = this.logSubject.asObservable();
     this.warnings$ = this.warningSubject.asObservable();
+    this.toolCalls$ = this.toolCallSubject.asObservable();
+    this.approver = options.approveToolCall;
+    this.trustedServer = options.trustedServer === true;
+    this.redactArguments = options.redactToolArguments === false ? undefined : (options.redactToolArguments ?? redactSecrets);
     this.elicitation = new ElicitationService({
       clock: this.clientClock,
       serverInfo: () => this.serverInfo,
@@ -234,26 +272,29 @@ export class Client extends Session {
    * Call a tool. When the tool was listed with an `outputSchema`, a result whose
    * `structuredContent` does not conform rejects with `OutputSchemaError`. A -32042 answer
    * rejects with `UrlElicitationRequiredError`, or, with `onUrlElicitationRequired`, runs the
-   * required URL elicitations and calls again once they complete.
+   * required URL elicitations and calls again once they complete. With `approveToolCall` the
+   * user decides first (a refusal rejects with `ToolCallDeniedError`, nothing sent); each call is
+   * recorded on `toolCalls$` while it is observed.
    * @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools#calling-tools
    * @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools#output-schema
    */
-  async callTool(name: string, args?: Record<string, unknown>, options: CallToolOptions = {}): Promise<CallToolResult> {
-    const { onUrlElicitationRequired, validateOutput = true, maxElicitationRounds = 3, ...requestOptions } = options;
-    const params: JsonObject = args === undefined ? { name } : { name, arguments: args };
-    for (let round = 0; ; round++) {
-      let result: JsonObject;
-      try {
-        result = await this.request('tools/call', params, requestOptions);
-      } catch (e) {
-        const required = asUrlElicitationRequired(e);
-        if (!required) throw e;
-        if (!onUrlElicitationRequired || round >= maxElicitationRounds) throw required;
-        await this.elicitation.runRequired(required.elicitations, onUrlElicitationRequired, requestOptions.signal);
-        continue;
-      }
-      if (validateOutput) this.checkOutput(name, result);
-      return result as CallToolResult;
+  callTool(name: string, args?: Record<string, unknown>, options: CallToolOptions = {}): Promise<CallToolResult> {
+    const audited = this.toolCallSubject.observed;
+    // Not async itself: without approval or audit, the call costs no extra promise.
+    if (this.approver === undefined && !audited) return this.sendToolCall(name, args, options);
+    return this.callToolWithApproval(name, args, options, audited);
+  }
+
+  private async callToolWithApproval(name: string, args: Record<string, unknown> | undefined, options: CallToolOptions, audited: boolean): Promise<CallToolResult> {
+    const startedAt = this.clientClock.now();
+    try {
+      if (this.approver !== undefined) await this.approveToolCall(this.approver, name, args);
+      const result = await this.sendToolCall(name, args, options);
+      if (audited) this.auditToolCall(name, args, startedAt, result.isError === true ? 'tool-error' : 'success');
+      return result;
+    } catch (e) {
+      if (audited) this.auditToolCall(name, args, startedAt, e instanceof ToolCallDeniedError ? 'denied' : 'failed', e);
+      throw e;
     }
   }
 
@@ -378,6 +419,25 @@ export class Client extends Session {
     return (await this.request('completion/complete', params, options)) as CompleteResult;
   }
 
+  /**
+   * A debounced, cached completer of one argument, for a text field: `suggest(value)` asks only
+   * for the last value of a burst of keystrokes, answers repeated values from its cache, and
+   * turns missing or malformed results (or a server without `completions`) into an empty list.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/completion#implementation-considerations
+   */
+  completer(ref: PromptReference | ResourceTemplateReference, argument: string, options?: CompleterOptions): Completer {
+    return new Completer(
+      {
+        clock: this.clientClock,
+        supported: () => hasCapability(this.serverCapabilities, ['completions']),
+        complete: (r, a, context) => this.complete(r, a, context),
+      },
+      ref,
+      argument,
+      options,
+    );
+  }
+
   // ---------------------------------------------------------------------------------- logging
 
   /**
@@ -398,10 +458,12 @@ export class Client extends Session {
    * `roots: { listChanged: true }` (call before connecting) and answers `roots/list`; once
    * initialized, each change sends `notifications/roots/list_changed`. Every root must be a
    * `file://` URI without `.`/`..` segments; an invalid list throws (from an observable it is
-   * skipped and reported on `warnings$`).
+   * skipped and reported on `warnings$`). With `verify`, each root is checked at every
+   * `roots/list` and the inaccessible ones are left out (reported on `warnings$`).
    * @see https://modelcontextprotocol.io/specification/2025-11-25/client/roots
    */
-  setRoots(roots: readonly Root[] | Observable<readonly Root[]>): this {
+  setRoots(roots: readonly Root[] | Observable<readonly Root[]>, options: SetRootsOptions = {}): this {
+    this.rootVerifier = options.verify === true ? rootIsAccessible : options.verify || undefined;
     if (!isObservable(roots)) {
       const problem = checkRoots(roots);
       if (problem) throw new TypeError(`Invalid roots: ${problem}`);
@@ -409,7 +471,7 @@ export class Client extends Session {
     if (!this.rootsDeclared) {
       this.declareCapabilities({ roots: { listChanged: true } });
       this.rootsDeclared = true;
-      super.onRequest('roots/list', () => ({ roots: this.currentRoots.map((r) => ({ ...r })) }));
+      super.onRequest('roots/list', () => this.answerRoots());
     }
     this.rootsSubscription?.unsubscribe();
     this.rootsSubscription = undefined;
@@ -444,7 +506,14 @@ export class Client extends Session {
     if (options.tools) capability.tools = {};
     if (options.context) capability.context = {};
     this.declareCapabilities({ sampling: capability });
-    super.onRequest('sampling/createMessage', (params, ctx) => this.serveSampling(handler, params, ctx));
+    const limiter = options.rateLimit ? new RateLimiter(this.clientClock, options.rateLimit) : undefined;
+    if (options.maxToolRounds !== undefined && !(options.maxToolRounds >= 0)) throw new TypeError(`maxToolRounds must be 0 or more; got ${options.maxToolRounds}`);
+    super.onRequest('sampling/createMessage', (params, ctx) => {
+      if (limiter && !limiter.take(this)) {
+        throw new McpError(ErrorCode.InternalError, `Too many sampling requests; retry in ${limiter.retryAfter(this)} ms`);
+      }
+      return this.serveSampling(handler, params, ctx, options);
+    });
     return this;
   }
 
@@ -460,7 +529,13 @@ export class Client extends Session {
     const capability = ElicitationService.capabilityFor(options);
     this.declareCapabilities({ elicitation: capability });
     this.elicitation.configure(options);
-    super.onRequest('elicitation/create', (params, ctx) => this.elicitation.handleRequest(params, ctx) as Promise<JsonObject>);
+    const limiter = options.rateLimit ? new RateLimiter(this.clientClock, options.rateLimit) : undefined;
+    super.onRequest('elicitation/create', (params, ctx) => {
+      if (limiter && !limiter.take(this)) {
+        throw new McpError(ErrorCode.InternalError, `Too many elicitation requests; retry in ${limiter.retryAfter(this)} ms`);
+      }
+      return this.elicitation.handleRequest(params, ctx) as Promise<JsonObject>;
+    });
     return this;
   }
 
@@ -480,6 +555,56 @@ export class Client extends Session {
     return tools;
   }
 
+  private async sendToolCall(name: string, args: Record<string, unknown> | undefined, options: CallToolOptions): Promise<CallToolResult> {
+    const { onUrlElicitationRequired, validateOutput = true, maxElicitationRounds = 3, ...requestOptions } = options;
+    const params: JsonObject = args === undefined ? { name } : { name, arguments: args };
+    for (let round = 0; ; round++) {
+      let result: JsonObject;
+      try {
+        result = await this.request('tools/call', params, requestOptions);
+      } catch (e) {
+        const required = asUrlElicitationRequired(e);
+        if (!required) throw e;
+        if (!onUrlElicitationRequired || round >= maxElicitationRounds) throw required;
+        await this.elicitation.runRequired(required.elicitations, onUrlElicitationRequired, requestOptions.signal);
+        continue;
+      }
+      if (validateOutput) this.checkOutput(name, result);
+      return result as CallToolResult;
+    }
+  }
+
+  /** Ask the approver; anything but an explicit approval (or a throw) refuses the call. */
+  private async approveToolCall(approver: ToolCallApprover, name: string, args: Record<string, unknown> | undefined): Promise<void> {
+    const definition = this.toolIndex.get(name);
+    const decision = readDecision(
+      await approver({
+        server: this.serverInfo,
+        tool: name,
+        arguments: args,
+        definition,
+        annotations: definition?.annotations,
+        annotationsTrusted: this.trustedServer,
+      }),
+    );
+    if (!decision.approved) throw new ToolCallDeniedError(name, decision.reason);
+  }
+
+  private auditToolCall(name: string, args: Record<string, unknown> | undefined, startedAt: number, outcome: ToolCallOutcome, error?: unknown): void {
+    const endedAt = this.clientClock.now();
+    const record: ToolCallRecord = {
+      server: this.serverInfo,
+      tool: name,
+      arguments: this.redactArguments ? this.redactArguments(args ?? {}) : (args ?? {}),
+      startedAt,
+      endedAt,
+      durationMs: endedAt - startedAt,
+      outcome,
+    };
+    if (error !== undefined) record.error = auditError(error);
+    this.toolCallSubject.next(record);
+  }
+
   private checkOutput(name: string, result: JsonObject): void {
     const tool = this.toolIndex.get(name);
     const rev = this.negotiatedRevision;
@@ -489,16 +614,34 @@ export class Client extends Session {
     }
   }
 
-  private async serveSampling(handler: SamplingHandler, params: JsonObject | undefined, ctx: RequestHandlerContext): Promise<JsonObject> {
+  private async serveSampling(handler: SamplingHandler, params: JsonObject | undefined, ctx: RequestHandlerContext, options: SamplingOptions): Promise<JsonObject> {
     const rev = this.negotiatedRevision;
     const toolsDeclared = hasCapability(this.localCapabilities, ['sampling', 'tools']) && (rev === undefined || allows(rev, 'samplingTools'));
     const problem = checkSamplingRequest(params, toolsDeclared);
     if (problem) throw new McpError(ErrorCode.InvalidParams, `Invalid sampling request: ${problem}`);
     const typed = params as unknown as CreateMessageRequestParams;
+    if (options.maxToolRounds !== undefined) {
+      const rounds = toolRounds(typed.messages);
+      if (rounds > options.maxToolRounds) {
+        throw new McpError(ErrorCode.InvalidParams, `The conversation has ${rounds} tool rounds, more than this client allows (${options.maxToolRounds}); end the tool loop.`);
+      }
+    }
+    if (options.approve && (await options.approve(typed, this.serverInfo)) !== true) throw new SamplingRejectedError();
     const result = await handler(typed, ctx);
     const bad = checkSamplingResult(result, typed);
     if (bad) throw new InvalidSamplingResultError(bad);
     return result as unknown as JsonObject;
+  }
+
+  private async answerRoots(): Promise<JsonObject> {
+    const roots = this.currentRoots.map((r) => ({ ...r }));
+    const verify = this.rootVerifier;
+    if (!verify) return { roots };
+    const ok = await Promise.all(roots.map((r) => verify(r)));
+    for (let i = 0; i < roots.length; i++) {
+      if (ok[i] !== true) this.warn('inaccessible-root', `Left out root ${roots[i]!.uri}: it is not accessible`, roots[i]);
+    }
+    return { roots: roots.filter((_r, i) => ok[i] === true) };
   }
 
   private updateRoots(list: readonly Root[]): void {
@@ -552,6 +695,7 @@ export class Client extends Session {
     this.resourceSubs.clear();
     this.logSubject.complete();
     this.warningSubject.complete();
+    this.toolCallSubject.complete();
   }
 }
 

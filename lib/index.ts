@@ -10,6 +10,15 @@ export { text, image, audio, resourceLink, embeddedResource } from './server-fea
 export type { ToolHandle, ToolHandler } from './server-features/tools.js';
 export type { PromptHandle, PromptHandler } from './server-features/prompts.js';
 export type { FeatureContext } from './server-features/context.js';
+export { completeFrom, rankCompletions, type CompleteFromOptions } from './server-features/complete-from.js';
+export { trackRoots, RootsTracker, OutsideRootsError, rootContaining, type KnownRoots } from './server-features/roots-cache.js';
+export {
+  completeElicitation,
+  completeElicitationFor,
+  ElicitationIdentityError,
+  type ElicitationCompleter,
+  type SampleOptions,
+} from './server-features/client-calls.js';
 export * from './session/session.js';
 export * from './errors.js';
 export { ErrorCode } from './jsonrpc/error-codes.js';
@@ -26,3 +35,4 @@ export * from './protocol/meta-key.js';
 export type * from './protocol/schema/index.js';
 export * from '../streams/index.js';
 export * from './host.js';
+export * from './auth/server/index.js';

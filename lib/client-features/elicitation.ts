@@ -20,6 +20,7 @@ import type { JsonObject } from '../jsonrpc/message.js';
 import { supportsElicitationMode } from '../protocol/methods.js';
 import type { Revision } from '../protocol/revisions.js';
 import type { ElicitAction, ElicitRequestedSchema, ElicitRequestURLParams, ElicitResult } from '../protocol/schema/elicitation.js';
+import type { RateLimit } from '../server-features/rate-limit.js';
 import type { RequestHandlerContext } from '../session/session.js';
 import { ElicitationNotCompletedError } from './errors.js';
 import { checkRequestedSchema, formDefaults, type FieldError, type FormContent } from './form-schema.js';
@@ -120,6 +121,12 @@ export interface ElicitationOptions {
   completionTimeout?: number;
   /** Form presentations in all before giving up on invalid answers (answered -32603). Default 3. */
   maxAttempts?: number;
+  /**
+   * At most `limit` elicitations per `windowMs` from this server; those over it are answered
+   * -32603 saying when to retry, without bothering the user. Off by default.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation#security-considerations
+   */
+  rateLimit?: RateLimit;
 }
 
 /** One elicitation's state, for a UI. */

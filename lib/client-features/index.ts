@@ -11,3 +11,7 @@ export * from './sampling.js';
 export * from './roots.js';
 export * from './form-schema.js';
 export * from './elicitation.js';
+export * from './tool-approval.js';
+export * from './tool-audit.js';
+export * from './completer.js';
+export * from './model-preferences.js';

@@ -2,6 +2,8 @@
  * Roots the client exposes: validation of root URIs before they are handed to a server.
  * @see https://modelcontextprotocol.io/specification/2025-11-25/client/roots
  */
+import { access, constants } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import type { Root } from '../protocol/schema/roots.js';
 
 /**
@@ -48,4 +50,30 @@ export function checkRoots(roots: unknown): string | undefined {
 /** Whether two root lists say the same thing (no notification when nothing changed). */
 export function sameRoots(a: readonly Root[], b: readonly Root[]): boolean {
   return a.length === b.length && a.every((r, i) => JSON.stringify(r) === JSON.stringify(b[i]));
+}
+
+/**
+ * Says whether a root can be exposed now (exists, readable...). A root it refuses is left out of
+ * `roots/list`; a verifier that throws makes the answer -32603 (Internal error).
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/client/roots#implementation-guidelines
+ */
+export type RootVerifier = (root: Root) => boolean | Promise<boolean>;
+
+/** A {@link RootVerifier} for `file://` roots: the directory (or file) exists and is readable. */
+export const rootIsAccessible: RootVerifier = async (root) => {
+  try {
+    await access(fileURLToPath(root.uri), constants.R_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Options of `client.setRoots`. */
+export interface SetRootsOptions {
+  /**
+   * Checked for each root at every `roots/list`, so a server is only told of roots it can use:
+   * `true` for {@link rootIsAccessible}, or a verifier of your own. Off by default.
+   */
+  verify?: boolean | RootVerifier;
 }

@@ -3,6 +3,8 @@
  * when declared, `tool_use` / `tool_result` balance) and of the handler's result.
  * @see https://modelcontextprotocol.io/specification/2025-11-25/client/sampling
  */
+import type { PeerInfo } from '../../machines/session.machine.js';
+import type { RateLimit } from '../server-features/rate-limit.js';
 import type { RequestHandlerContext } from '../session/session.js';
 import type { CreateMessageRequestParams, CreateMessageResult } from '../protocol/schema/sampling.js';
 
@@ -25,6 +27,30 @@ export interface SamplingOptions {
   tools?: boolean;
   /** The handler honours `includeContext` other than "none" (declares `sampling.context`). */
   context?: boolean;
+  /**
+   * The user's approval, asked before the handler runs (with the server that asks). A refusal
+   * answers -1 (`SamplingRejectedError`, "User rejected sampling request"); the handler never runs.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/client/sampling#security-considerations
+   */
+  approve?: (params: CreateMessageRequestParams, server: PeerInfo | undefined) => boolean | Promise<boolean>;
+  /**
+   * At most `limit` requests per `windowMs` from this server; those over it are answered -32603
+   * saying when to retry, without reaching the handler or the user. Off by default.
+   */
+  rateLimit?: RateLimit;
+  /**
+   * At most this many tool rounds (assistant `tool_use` messages) in one conversation; a longer
+   * loop is answered -32602. Off by default.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/client/sampling#security-considerations
+   */
+  maxToolRounds?: number;
+}
+
+/** How many tool rounds (messages with `tool_use`) a conversation holds. */
+export function toolRounds(messages: readonly { content?: unknown }[] | undefined): number {
+  let rounds = 0;
+  for (const m of messages ?? []) if (blocksOf(m?.content).some((b) => b?.type === 'tool_use')) rounds++;
+  return rounds;
 }
 
 type Block = { type?: unknown; id?: unknown; toolUseId?: unknown; name?: unknown };

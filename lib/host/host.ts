@@ -22,6 +22,7 @@ import {
   firstValueFrom,
   from,
   map,
+  mergeMap,
   of,
   shareReplay,
   switchMap,
@@ -39,6 +40,8 @@ import { createStdioClientTransport } from '../../streams/stdio-client.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import type { Transport, TransportState } from '../../streams/transport.js';
 import { Client, type CallToolOptions, type ClientOptions, type RequestOptions } from '../client.js';
+import type { ToolCallApprover } from '../client-features/tool-approval.js';
+import type { ToolCallRecord } from '../client-features/tool-audit.js';
 import { systemClock, type Clock } from '../clock.js';
 import { ConnectionClosedError, McpError } from '../errors.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
@@ -70,6 +73,19 @@ export interface HostOptions {
   onClient?: (client: Client, server: string) => void;
   /** A stdio server's stderr: 'pipe' (default: kept for error messages and `stderr$`), 'inherit' or 'ignore'. */
   stderr?: 'pipe' | 'inherit' | 'ignore';
+  /**
+   * The user's confirmation prompt for tool calls, asked before any server receives one; the
+   * request carries `serverName` (the configured name). A refusal rejects the call with
+   * `ToolCallDeniedError`, nothing sent. Compose with `approveReadOnlyFromTrustedServers`.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools#user-interaction-model
+   */
+  approveToolCall?: ToolCallApprover;
+  /**
+   * Servers (configured names) whose tool annotations the application trusts. Annotations of
+   * every other server reach `approveToolCall` marked untrusted.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool
+   */
+  trustedServers?: readonly string[];
 }
 
 export type { HostServerPhase, RestartOptions };
@@ -168,6 +184,13 @@ export class Host {
   readonly sessions$: Observable<HostSession>;
   /** Stderr lines of the stdio servers (with the default `stderr: 'pipe'`). */
   readonly stderr$: Observable<HostStderrLine>;
+  /**
+   * An audit record of every tool call on every server (with `serverName`; arguments redacted
+   * as the clients' `redactToolArguments` says).
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools#security-considerations
+   */
+  readonly toolCalls$: Observable<ToolCallRecord>;
+  private readonly trusted: ReadonlySet<string>;
 
   constructor(private readonly options: HostOptions) {
     this.separator = options.namespaceSeparator ?? DEFAULT_NAMESPACE_SEPARATOR;
@@ -181,6 +204,10 @@ export class Host {
     const configured = options.servers ?? (options.mcpServers !== undefined ? { mcpServers: options.mcpServers } : undefined);
     if (configured === undefined) throw new TypeError('createHost needs `servers` (or `mcpServers`)');
     const resolved = serverEntries(configured).map(([name, config]) => [name, resolveServerConfig(name, config, this.separator)] as const);
+    this.trusted = new Set(options.trustedServers ?? []);
+    for (const name of this.trusted) {
+      if (!resolved.some(([n]) => n === name)) throw new TypeError(`trustedServers names "${name}", which is not a configured MCP server`);
+    }
 
     const initial: Record<string, HostServerState> = {};
     for (const [name, config] of resolved) {
@@ -223,6 +250,7 @@ export class Host {
       ),
     );
     this.stderr$ = this.stderrSubject.asObservable();
+    this.toolCalls$ = this.sessions$.pipe(mergeMap(({ server, client }) => client.toolCalls$.pipe(map((r) => ({ ...r, serverName: server })))));
     this.tools$ = this.aggregate((c) => c.tools$, 'tools', (server, t: Tool) => ({ ...t, name: this.qualify(server, t.name), server, originalName: t.name }));
     this.prompts$ = this.aggregate((c) => c.prompts$, 'prompts', (server, p: Prompt) => ({ ...p, name: this.qualify(server, p.name), server, originalName: p.name }));
     this.resources$ = this.aggregate((c) => c.resources$, 'resources', (server, r: Resource) => ({ ...r, server }));
@@ -460,7 +488,7 @@ export class Host {
     let transport: Transport;
     try {
       transport = this.createTransport(hosted);
-      client = new Client({ ...this.options.clientOptions, info: this.clientInfo, clock: this.clientClock });
+      client = new Client({ ...this.options.clientOptions, ...this.toolCallPolicy(hosted.name), info: this.clientInfo, clock: this.clientClock });
       this.options.onClient?.(client, hosted.name);
     } catch (e) {
       // Not from inside the machine's transition.
@@ -487,6 +515,14 @@ export class Host {
         if (current()) send({ type: 'CONNECT_FAILED', error: this.failureOf(hosted, client, e), sample: this.random() });
       },
     );
+  }
+
+  /** The approval hook and trust of one server's client (nothing when no approver is configured). */
+  private toolCallPolicy(server: string): Pick<ClientOptions, 'approveToolCall' | 'trustedServer'> {
+    const approve = this.options.approveToolCall;
+    const trustedServer = this.trusted.has(server);
+    if (approve === undefined) return { trustedServer };
+    return { trustedServer, approveToolCall: (request) => approve({ ...request, serverName: server }) };
   }
 
   /** Why a client's connection ended: the transport's failure (exit code, stderr tail) first. */

@@ -30,13 +30,24 @@ import type { ListRootsResult, Root } from '../protocol/schema/roots.js';
 import type { CreateMessageRequestParams, CreateMessageResult } from '../protocol/schema/sampling.js';
 import type { Server } from '../server.js';
 import { Session, type RequestHandlerContext, type RequestOptions } from '../session/session.js';
-import { contentProblems, prepareRequestedSchema, urlProblem } from './elicitation-schema.js';
+import { contentProblems, prepareRequestedSchema, urlProblem, warnClickableUrlsInForm } from './elicitation-schema.js';
+import {
+  ElicitationIdentityError,
+  bindElicitation,
+  completerIdentity,
+  elicitationIdentity,
+  sessionOfElicitation,
+  unbindElicitation,
+  type ElicitationCompleter,
+} from './elicitation-identity.js';
 import { samplingParamsProblem, samplingResultProblem } from './sampling-checks.js';
 
 export { toolBalanceProblem } from './sampling-checks.js';
 
 /** Where a client call comes from: a request handler's context (preferred) or a session. */
 export type ClientCallTarget = RequestHandlerContext | Session;
+
+export { ElicitationIdentityError, type ElicitationCompleter } from './elicitation-identity.js';
 
 /** The client answered, but not with what the request asked for. */
 export class InvalidClientResultError extends McpError {
@@ -120,6 +131,16 @@ function invalidParams(method: string, problem: string): McpError {
 
 // ---------------------------------------------------------------- sampling
 
+/** Options of {@link sample}. */
+export interface SampleOptions extends RequestOptions {
+  /**
+   * Refuse (before sending) to sample again once the conversation holds this many tool rounds
+   * (assistant `tool_use` messages): the server's own tool loop stops there.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/client/sampling#security-considerations
+   */
+  maxToolRounds?: number;
+}
+
 /**
  * Ask the client's model for a message (`sampling/createMessage`). Before sending: the client
  * declared `sampling`; `tools` / `toolChoice` (and tool blocks) only with `sampling.tools` and
@@ -128,9 +149,16 @@ function invalidParams(method: string, problem: string): McpError {
  * checked too (shape, offered tools only, `toolChoice`, balance with the result appended).
  * @see https://modelcontextprotocol.io/specification/2025-11-25/client/sampling
  */
-export async function sample(target: ClientCallTarget, params: CreateMessageRequestParams, options?: RequestOptions): Promise<CreateMessageResult> {
+export async function sample(target: ClientCallTarget, params: CreateMessageRequestParams, sampleOptions?: SampleOptions): Promise<CreateMessageResult> {
   const method = 'sampling/createMessage';
+  const { maxToolRounds, ...options } = sampleOptions ?? {};
   const { session, send } = targetOf(target);
+  if (maxToolRounds !== undefined && Array.isArray(params?.messages)) {
+    const rounds = params.messages.filter((m) => (Array.isArray(m?.content) ? m.content : [m?.content]).some((b) => b?.type === 'tool_use')).length;
+    if (rounds >= maxToolRounds) {
+      throw invalidParams(method, `the tool loop has run ${rounds} rounds, the limit set by maxToolRounds (${maxToolRounds}); answer without sampling again`);
+    }
+  }
   const rev = operatingRevision(session, method);
   const caps = session.peerCapabilities;
   if (!hasCapability(caps, ['sampling'])) throw new CapabilityError(method, 'sampling', 'client');
@@ -148,7 +176,7 @@ export async function sample(target: ClientCallTarget, params: CreateMessageRequ
   }
   const problem = samplingParamsProblem(params, rev, usesTools);
   if (problem) throw invalidParams(method, problem);
-  const result = await send(method, params as unknown as JsonObject, options);
+  const result = await send(method, params as unknown as JsonObject, options as RequestOptions);
   const bad = samplingResultProblem(result, params, rev, usesTools);
   if (bad) throw new InvalidClientResultError(method, bad);
   return result as unknown as CreateMessageResult;
@@ -170,6 +198,11 @@ export interface ElicitOptions extends RequestOptions {
   completionTimeout?: number;
   /** Skip the guard against sensitive-looking form fields and URL query parameters. */
   allowSensitiveFields?: boolean;
+  /**
+   * URL mode: the identity key of the user this elicitation is for, when the server identifies
+   * users its own way. Default: derived from the verified `authInfo` of the request (its `sub`).
+   */
+  identity?: string;
 }
 
 /** The client's answer, with the machine's snapshots alongside. */
@@ -185,6 +218,8 @@ interface TrackedElicitation {
   actor?: ReturnType<typeof createActor<typeof serverElicitationMachine>>;
   /** For -32042 elicitations: the notification went out. */
   completed: boolean;
+  /** The verified user it was issued to (undefined when the transport authenticated nobody). */
+  identity: string | undefined;
 }
 
 /** URL elicitations per session: the only client a completion may be sent to. */
@@ -198,8 +233,9 @@ function trackerOf(session: Session): Map<string, TrackedElicitation> {
     urlElicitations.set(session, created);
     session.state$.subscribe({
       complete: () => {
-        for (const t of created.values()) {
+        for (const [id, t] of created) {
           if (t.actor?.getSnapshot().status === 'active') t.actor.send({ type: 'SESSION_CLOSED' });
+          if (t.identity !== undefined) unbindElicitation(t.identity, id);
         }
         created.clear();
       },
@@ -234,6 +270,7 @@ function prepareElicitation(session: Session, params: ElicitParams, options: Eli
     if (params.mode === 'form' && allows(rev, 'elicitationModeCapabilities')) wire.mode = 'form';
     wire.message = params.message;
     wire.requestedSchema = schema as unknown as JsonObject;
+    warnClickableUrlsInForm(params.message, schema);
     return { rev, mode, wire, schema };
   }
   let url: ElicitRequestURLParams;
@@ -289,7 +326,8 @@ export function elicit(target: ClientCallTarget, params: ElicitParams, options?:
   }
   const { mode, wire, schema } = prepared;
   const elicitationId = mode === 'url' ? (wire.elicitationId as string) : undefined;
-  const { clock: _c, completionTimeout: _t, allowSensitiveFields: _a, ...requestOptions } = options ?? {};
+  const { clock: _c, completionTimeout: _t, allowSensitiveFields: _a, identity: _u, ...requestOptions } = options ?? {};
+  const identity = elicitationId !== undefined ? elicitationIdentity(authInfoOf(target), options?.identity) : undefined;
 
   let resolve!: (r: ElicitResult) => void;
   let reject!: (e: Error) => void;
@@ -337,7 +375,8 @@ export function elicit(target: ClientCallTarget, params: ElicitParams, options?:
   const tracker = elicitationId !== undefined ? trackerOf(session) : undefined;
   // Settled URL elicitations stay known to the session, so their ids are never reused and a
   // late completeElicitation answers false.
-  if (tracker) tracker.set(elicitationId!, { actor, completed: false });
+  if (tracker) tracker.set(elicitationId!, { actor, completed: false, identity });
+  if (identity !== undefined) bindElicitation(identity, elicitationId!, session);
   // The request goes out on start; its answer cannot arrive before the subscription below.
   actor.start();
   const snapshots = new BehaviorSubject<ServerElicitationSnapshot>(actor.getSnapshot());
@@ -345,6 +384,7 @@ export function elicit(target: ClientCallTarget, params: ElicitParams, options?:
     snapshots.next(snapshot);
     if (snapshot.matches('failed')) reject(failure ?? new McpError(snapshot.context.error?.code ?? ErrorCode.InternalError, snapshot.context.error?.message ?? 'Elicitation failed'));
     if (snapshot.hasTag('settled')) {
+      if (identity !== undefined) unbindElicitation(identity, elicitationId!);
       queueMicrotask(() => {
         actor.stop();
         snapshots.complete();
@@ -360,20 +400,24 @@ export function elicit(target: ClientCallTarget, params: ElicitParams, options?:
  * true when the notification went out (or will, as soon as the client's `accept` arrives);
  * false when this elicitation cannot complete any more (declined, expired, done already).
  * Throws for an id this session never issued, or a client without URL mode.
+ *
+ * An elicitation issued on an authenticated request is bound to that user: pass `by`, the user
+ * your completion route verified; another user (or none) is refused with
+ * {@link ElicitationIdentityError} and the elicitation keeps waiting.
  * @see https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation#completion-notifications-for-url-mode-elicitation
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation#phishing
  */
-export function completeElicitation(session: Session, elicitationId: string): boolean {
+export function completeElicitation(session: Session, elicitationId: string, by?: ElicitationCompleter): boolean {
   const method = 'notifications/elicitation/complete';
   const rev = operatingRevision(session, method);
   if (!allows(rev, 'elicitationUrl')) throw notInRevision(method, '', rev, 'elicitationUrl');
   if (!supportsElicitationMode(session.peerCapabilities, 'url', rev)) throw new CapabilityError(method, 'elicitation.url', 'client');
   const tracked = urlElicitations.get(session)?.get(elicitationId);
-  if (!tracked) {
-    throw new McpError(
-      ErrorCode.InvalidParams,
-      `Unknown elicitation ${JSON.stringify(String(elicitationId).slice(0, 256))} for this session: a completion goes only to the client that was asked, for an elicitation still open`,
-      { elicitationId },
-    );
+  if (!tracked) throw unknownElicitation(elicitationId);
+  if (tracked.identity !== undefined) {
+    const who = completerIdentity(by);
+    if (who === undefined) throw new ElicitationIdentityError(elicitationId, 'missing');
+    if (who !== tracked.identity) throw new ElicitationIdentityError(elicitationId, 'mismatch');
   }
   if (tracked.actor) {
     const before = tracked.actor.getSnapshot();
@@ -383,8 +427,37 @@ export function completeElicitation(session: Session, elicitationId: string): bo
   }
   if (tracked.completed) return false;
   tracked.completed = true;
+  if (tracked.identity !== undefined) unbindElicitation(tracked.identity, elicitationId);
   session.notify(method, { elicitationId });
   return true;
+}
+
+/**
+ * Complete a URL elicitation from the server's completion route knowing only the elicitation id
+ * (from the URL) and the user it verified: the elicitation is looked up among that user's
+ * pending ones, never by the id alone, so a changed URL or another user's id finds nothing
+ * (refused like an unknown id). Then as {@link completeElicitation}.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation#statefulness
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation#phishing
+ */
+export function completeElicitationFor(by: ElicitationCompleter, elicitationId: string): boolean {
+  const who = completerIdentity(by);
+  if (who === undefined) throw new TypeError('completeElicitationFor needs the verified user ({ authInfo } or { identity })');
+  const session = sessionOfElicitation(who, elicitationId);
+  if (!session) throw unknownElicitation(elicitationId);
+  return completeElicitation(session, elicitationId, by);
+}
+
+function unknownElicitation(elicitationId: string): McpError {
+  return new McpError(
+    ErrorCode.InvalidParams,
+    `Unknown elicitation ${JSON.stringify(String(elicitationId).slice(0, 256))} for this session: a completion goes only to the client that was asked, for an elicitation still open`,
+    { elicitationId },
+  );
+}
+
+function authInfoOf(target: ClientCallTarget): unknown {
+  return target.authInfo;
 }
 
 /**
@@ -401,8 +474,11 @@ export function urlElicitationRequired(target: ClientCallTarget, elicitations: U
   if (!supportsElicitationMode(session.peerCapabilities, 'url', rev)) throw new CapabilityError(method, 'elicitation.url', 'client');
   const error = new UrlElicitationRequiredError(elicitations, message);
   const tracker = trackerOf(session);
+  const identity = elicitationIdentity(authInfoOf(target));
   for (const e of error.elicitations) {
-    if (!tracker.has(e.elicitationId)) tracker.set(e.elicitationId, { completed: false });
+    if (tracker.has(e.elicitationId)) continue;
+    tracker.set(e.elicitationId, { completed: false, identity });
+    if (identity !== undefined) bindElicitation(identity, e.elicitationId, session);
   }
   return error;
 }

@@ -1,0 +1,46 @@
+import { expect } from 'chai';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { ClientWarning } from '../../lib/client.js';
+import { McpError } from '../../lib/errors.js';
+import { pair, rejection } from './helpers.js';
+
+describe('client features: roots checked before they are exposed', () => {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'mcp-roots-'));
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('[ROOTS-015] with verify, roots that do not exist (any more) are left out of roots/list and reported', async () => {
+    const present = { uri: pathToFileURL(dir).href, name: 'here' };
+    const gone = { uri: pathToFileURL(join(dir, 'no-such-dir')).href, name: 'gone' };
+    const { client, session } = await pair({ setup: (c) => c.setRoots([present, gone], { verify: true }) });
+    const warnings: ClientWarning[] = [];
+    client.warnings$.subscribe((w) => warnings.push(w));
+    expect(await session.request('roots/list')).to.deep.equal({ roots: [present] });
+    expect(warnings.map((w) => w.kind)).to.deep.equal(['inaccessible-root']);
+    expect(warnings[0]!.message).to.contain('no-such-dir');
+    // Without verify, the list is given as set.
+    client.setRoots([present, gone]);
+    expect(await session.request('roots/list')).to.deep.equal({ roots: [present, gone] });
+  });
+
+  it('[ROOTS-005] a roots handler that fails internally answers -32603', async () => {
+    const { session } = await pair({
+      setup: (c) =>
+        c.setRoots([{ uri: 'file:///srv/data' }], {
+          verify: () => {
+            throw new Error('permission database unavailable');
+          },
+        }),
+    });
+    const e = await rejection(session.request('roots/list'));
+    expect(e).to.be.instanceOf(McpError);
+    expect(e.code).to.equal(-32603);
+  });
+});
