@@ -18,11 +18,12 @@
 import type { Observable } from 'rxjs';
 import type { Transport } from '../streams/transport.js';
 import { systemClock, type Clock } from './clock.js';
-import { Server, type ServerOptions, type ServerSession } from './server.js';
+import { Server, type RequestHandler, type ServerOptions, type ServerSession } from './server.js';
 import { CompletionFeature, type ResourceCompletionSource } from './server-features/completion.js';
+import { ServerDiagnostics, type ServerDiagnostic } from './server-features/diagnostics.js';
 import type { FeatureHost } from './server-features/host.js';
 import type { ListKind } from './server-features/list-changed.js';
-import { LoggingFeature, type LoggingLevel, type LoggingState } from './server-features/logging.js';
+import { LoggingFeature, type Logger, type LoggingLevel, type LoggingOptions, type LoggingState } from './server-features/logging.js';
 import { checkPageSize } from './server-features/pagination.js';
 import { RateLimiter, type RateLimits } from './server-features/rate-limit.js';
 import { PromptsFeature, type PromptConfig, type PromptHandle, type PromptHandler, type RegisteredPrompt } from './server-features/prompts.js';
@@ -38,6 +39,7 @@ import {
   type ResourceTemplateMetadata,
 } from './server-features/resources.js';
 import type { SchemaInput } from './server-features/json-schema.js';
+import { PAGINATED_METHODS, bindCursorsToSession, type CursorScope } from './server-features/session-cursors.js';
 import { ToolsFeature, type RegisteredTool, type ToolConfig, type ToolHandle, type ToolHandler } from './server-features/tools.js';
 
 /** The default quiet time before a list_changed notification goes out. */
@@ -64,6 +66,32 @@ export interface McpServerOptions extends ServerOptions {
    * personal data your server handles; `false` turns redaction off.
    */
   redactLog?: ((data: unknown) => unknown) | false;
+  /**
+   * Which sessions receive log messages (all by default): on a server shared by several users,
+   * keep the server's logs to those entitled to them (see {@link LoggingOptions.canReceive}).
+   */
+  logAccess?: LoggingOptions['canReceive'];
+  /**
+   * Apply a level a client asks for (`logging/setLevel`) to your own logging; when it throws
+   * the client gets -32603 and the level stays as it was (see {@link LoggingOptions.onSetLevel}).
+   */
+  onLogLevel?: LoggingOptions['onSetLevel'];
+  /** The largest log data sent, in JSON characters; larger data is cut. Default 64 KiB. */
+  maxLogDataChars?: number;
+  /**
+   * Where list cursors are valid. `'session'`: only in the session that received them; a
+   * cursor kept across sessions is answered -32602 (see `server-features/session-cursors.ts`).
+   * Default `'server'`, which a stateless HTTP server needs (each POST is its own session).
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/pagination#implementation-guidelines
+   */
+  cursorScope?: CursorScope;
+}
+
+/** A Server whose list methods seal their cursors for the session (`cursorScope: 'session'`). */
+class SessionCursorServer extends Server {
+  override onRequest(method: string, handler: RequestHandler): this {
+    return super.onRequest(method, PAGINATED_METHODS.has(method) ? bindCursorsToSession(handler) : handler);
+  }
 }
 
 /**
@@ -86,6 +114,7 @@ export class McpServer {
   readonly logging: LoggingFeature;
   readonly resources: ResourcesFeature;
   private readonly host: FeatureHost;
+  private readonly advice = new ServerDiagnostics();
 
   constructor(readonly options: McpServerOptions) {
     const clock: Clock = options.clock ?? systemClock;
@@ -96,7 +125,10 @@ export class McpServer {
       if (c && typeof c === 'object' && (c as { listChanged?: unknown }).listChanged === undefined) declared[kind] = { ...c, listChanged: true };
     }
     // Every McpServer can log (handlers get a logger), so it says so.
-    this.server = new Server({ ...options, capabilities: { logging: {}, ...declared } });
+    const scope = options.cursorScope ?? 'server';
+    if (scope !== 'server' && scope !== 'session') throw new TypeError(`cursorScope must be "session" or "server"; got ${JSON.stringify(scope)}`);
+    const serverOptions = { ...options, capabilities: { logging: {}, ...declared } };
+    this.server = scope === 'session' ? new SessionCursorServer(serverOptions) : new Server(serverOptions);
     const server = this.server;
     const debounce = options.listChangedDebounceMs ?? DEFAULT_LIST_CHANGED_DEBOUNCE_MS;
     if (!(debounce >= 0)) throw new TypeError(`listChangedDebounceMs must be 0 or more; got ${debounce}`);
@@ -107,6 +139,9 @@ export class McpServer {
       defaultLevel: options.logLevel ?? 'debug',
       ...(logLimiter && { limiter: logLimiter }),
       ...(options.redactLog !== undefined && { redact: options.redactLog }),
+      ...(options.logAccess && { canReceive: options.logAccess }),
+      ...(options.onLogLevel && { onSetLevel: options.onLogLevel }),
+      ...(options.maxLogDataChars !== undefined && { maxDataChars: options.maxLogDataChars }),
     });
     const toolCalls = limiter(limits.toolCalls);
     const completions = limiter(limits.completions);
@@ -116,6 +151,7 @@ export class McpServer {
       pageSize: checkPageSize(options.pageSize),
       listChangedDebounceMs: debounce,
       logging: this.logging,
+      diagnostics: this.advice,
       rateLimits: { ...(toolCalls && { toolCalls }), ...(completions && { completions }) },
       declareCapabilities: (capabilities) => {
         server.declareCapabilities(capabilities);
@@ -223,6 +259,15 @@ export class McpServer {
     return this.resources.state$;
   }
 
+  /**
+   * Advice about how this server's own code follows the protocol's recommendations (a tool
+   * returning embedded resources without the `resources` capability, say), each kind once.
+   * Unobserved advice goes to Node's warning channel (stderr) instead.
+   */
+  get diagnostics$(): Observable<ServerDiagnostic> {
+    return this.advice.diagnostics$;
+  }
+
   /** The log level each session set. */
   get logLevels$(): Observable<LoggingState> {
     return this.logging.levels$;
@@ -234,6 +279,15 @@ export class McpServer {
    */
   log(level: LoggingLevel, data: unknown, logger?: string): void {
     this.logging.broadcast(level, data, logger);
+  }
+
+  /**
+   * A logger to every session, named `name`: make one per component and keep it, so that the
+   * component's messages always carry the same logger name (`child` names nest: `billing.db`).
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/logging#implementation-considerations
+   */
+  logger(name?: string): Logger {
+    return this.logging.logger(name);
   }
 
   /** Sessions currently open. */

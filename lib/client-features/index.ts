@@ -15,3 +15,4 @@ export * from './tool-approval.js';
 export * from './tool-audit.js';
 export * from './completer.js';
 export * from './model-preferences.js';
+export * from './elicitation-text.js';

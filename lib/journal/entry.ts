@@ -28,6 +28,7 @@ export interface RecordedSessionOptions {
   instructions?: string;
   timeout?: number;
   maxFrameBytes?: number;
+  progress?: { minIntervalMs?: number; inbound?: { limit: number; windowMs: number } | false };
 }
 
 interface Stamp {

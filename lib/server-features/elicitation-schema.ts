@@ -8,11 +8,14 @@
  *   (2025-06-18: titled single-select becomes `enum` + `enumNames`, non-boolean defaults and
  *   `$schema` are dropped; multi-select cannot be expressed and is refused);
  * - an accepted answer's `content` matches that schema;
- * - a URL-mode `url` is a valid http(s) URL that carries no credentials.
+ * - a URL-mode `url` is a valid http(s) URL that carries no credentials;
+ * - a form's text (message, titles, descriptions, option labels) has no URL a client could
+ *   render as a link: a warning, since it is a SHOULD NOT ({@link clickableUrlsInForm}).
  *
  * @see https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation#requested-schema
  */
 import { allows, type Revision } from '../protocol/revisions.js';
+import { urlsInText } from '../protocol/text-urls.js';
 import type { ElicitRequestedSchema, PrimitiveSchemaDefinition } from '../protocol/schema/elicitation.js';
 
 /** The value of one answered field. */
@@ -340,4 +343,60 @@ export function urlProblem(url: unknown, options: { allowSensitiveFields?: boole
     }
   }
   return undefined;
+}
+
+/** A URL in a form elicitation's display text: where, and the URL. */
+export interface FormUrl {
+  /** `message`, or the path of the text in the schema (`requestedSchema.properties.site.description`). */
+  where: string;
+  url: string;
+}
+
+/**
+ * The URLs in the text a client shows for a form elicitation: the message, each field's
+ * title and description, and the labels of its choices. Servers should not put URLs meant to
+ * be clicked there; a link belongs in a URL-mode elicitation, whose `url` the client presents
+ * with consent.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation#safe-url-handling
+ */
+export function clickableUrlsInForm(message: unknown, schema: ElicitRequestedSchema): FormUrl[] {
+  const found: FormUrl[] = [];
+  const scan = (text: unknown, where: string) => {
+    if (typeof text !== 'string') return;
+    for (const { url } of urlsInText(text)) found.push({ where, url });
+  };
+  scan(message, 'message');
+  for (const [name, field] of Object.entries(schema.properties)) {
+    const f = field as Record<string, unknown>;
+    const at = `requestedSchema.properties.${name}`;
+    scan(f.title, `${at}.title`);
+    scan(f.description, `${at}.description`);
+    if (Array.isArray(f.enumNames)) f.enumNames.forEach((label, i) => scan(label, `${at}.enumNames[${i}]`));
+    if (Array.isArray(f.oneOf)) f.oneOf.forEach((o, i) => scan((o as { title?: unknown }).title, `${at}.oneOf[${i}].title`));
+    const items = f.items as { anyOf?: unknown } | undefined;
+    if (items && Array.isArray(items.anyOf)) items.anyOf.forEach((o, i) => scan((o as { title?: unknown }).title, `${at}.items.anyOf[${i}].title`));
+  }
+  return found;
+}
+
+/** Places already warned about (bounded: a server sending many different forms warns about the first ones). */
+const warned = new Set<string>();
+const MAX_WARNED = 256;
+
+/**
+ * Warn (Node's warning channel: stderr, never stdout) when a form elicitation's text has URLs,
+ * once per place; the elicitation is still sent. Returns what was found.
+ */
+export function warnClickableUrlsInForm(message: unknown, schema: ElicitRequestedSchema): FormUrl[] {
+  const found = clickableUrlsInForm(message, schema);
+  if (found.length === 0) return found;
+  const key = found.map((f) => `${f.where} ${f.url}`).join('\n');
+  if (warned.has(key) || warned.size >= MAX_WARNED) return found;
+  warned.add(key);
+  process.emitWarning(
+    `A form elicitation has URLs in its text (${found.map((f) => `${f.where}: ${f.url}`).join('; ')}). ` +
+      'Servers should not put URLs meant to be clicked in form mode; send a URL-mode elicitation for a link the user should open.',
+    { type: 'McpServerWarning', code: 'clickable-url-in-form-elicitation' },
+  );
+  return found;
 }

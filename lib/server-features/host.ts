@@ -4,6 +4,7 @@
  */
 import type { Clock } from '../clock.js';
 import type { Server } from '../server.js';
+import type { ServerDiagnostics } from './diagnostics.js';
 import type { ListKind } from './list-changed.js';
 import type { LoggingFeature } from './logging.js';
 import type { RateLimiter } from './rate-limit.js';
@@ -17,6 +18,8 @@ export interface FeatureHost {
   /** Quiet time before a list_changed notification goes out. */
   readonly listChangedDebounceMs: number;
   readonly logging: LoggingFeature;
+  /** Advice reported once per server (see `diagnostics.ts`). */
+  readonly diagnostics: ServerDiagnostics;
   /** Per-session limits, where configured. */
   readonly rateLimits: { readonly toolCalls?: RateLimiter; readonly completions?: RateLimiter };
   /**

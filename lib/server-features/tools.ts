@@ -13,6 +13,7 @@
 import { McpError } from '../errors.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type { JsonObject } from '../jsonrpc/message.js';
+import { hasCapability } from '../protocol/methods.js';
 import { allows, type Revision } from '../protocol/revisions.js';
 import type { Icon, Meta } from '../protocol/schema/base.js';
 import type { ContentBlock } from '../protocol/schema/content.js';
@@ -208,11 +209,31 @@ export class ToolsFeature {
       const out = await tool.output.validate(result.structuredContent);
       if (!out.ok) return toolError(`Tool "${name}" returned structuredContent that does not match its outputSchema: ${out.message}`);
     }
+    if (!hasCapability(ctx.session.localCapabilities, ['resources'])) this.adviseOnEmbeddedResources(name, result.content);
     if (result.structuredContent !== undefined && (result.content as unknown[]).length === 0) {
       // Older clients (and models that only read content) get the same data as JSON text.
       result.content = [text(JSON.stringify(result.structuredContent))];
     }
     return resultForRevision(result, rev);
+  }
+
+  /**
+   * Servers that use embedded resources should implement the `resources` capability (so the
+   * client can read and subscribe to them): said once per server when a tool returns one
+   * to a session that was not told `resources`.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools#embedded-resources
+   */
+  private adviseOnEmbeddedResources(tool: string, content: readonly ContentBlock[]): void {
+    const embedded = content.find((b) => b.type === 'resource');
+    if (!embedded) return;
+    this.host.diagnostics.once({
+      kind: 'embedded-resource-without-resources-capability',
+      message:
+        `Tool "${tool}" returned an embedded resource, but this server does not declare the "resources" capability. ` +
+        'Servers that use embedded resources should implement it: register the resources (registerResource or ' +
+        'registerResourceTemplate) before clients connect, or declare capabilities.resources in the server options.',
+      detail: { tool, uri: (embedded as { resource?: { uri?: unknown } }).resource?.uri },
+    });
   }
 
   private declare(): void {

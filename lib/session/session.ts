@@ -48,6 +48,7 @@ import { Journal } from '../journal/journal.js';
 import { hasCapability, requiredCapability } from '../protocol/methods.js';
 import { SUPPORTED_REVISIONS, allows, isSupportedRevision } from '../protocol/revisions.js';
 import { inboundRequestAllowed, outboundVerdict } from './phase-gate.js';
+import { InboundProgressLimiter, ProgressCoalescer, progressRate, type ProgressRateOptions } from './progress-rate.js';
 import {
   RequestRegistry,
   type Progress,
@@ -55,7 +56,7 @@ import {
   type RequestOptions,
 } from './request-registry.js';
 
-export type { Progress, ProgressToken, RequestOptions };
+export type { Progress, ProgressToken, RequestOptions, ProgressRateOptions };
 
 /** Options common to clients and servers. */
 export interface SessionOptions {
@@ -81,6 +82,13 @@ export interface SessionOptions {
   inspect?: Parameters<typeof createActor>[1] extends infer O ? (O extends { inspect?: infer I } ? I : never) : never;
   /** Keep a journal of this session (see {@link Session.journal}). Default false. */
   journal?: boolean;
+  /**
+   * Rate limits on progress, per request: outbound updates coalesced to one per
+   * `minIntervalMs` (default 0: off), inbound notifications beyond `inbound` (default 10,000 per
+   * second) dropped with one `rate-limited` diagnostic.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/progress#implementation-notes
+   */
+  progress?: ProgressRateOptions;
   /**
    * Refuse to send a request for a capability the peer did not declare (default true).
    * Incoming requests for capabilities we did not declare are always answered -32601.
@@ -110,6 +118,7 @@ export interface Diagnostic {
     | 'invalid-frame'
     | 'ping-failed'
     | 'cancelled'
+    | 'rate-limited'
     | 'ignored';
   message: string;
   detail?: unknown;
@@ -155,6 +164,8 @@ interface Incoming {
   done: boolean;
   /** Progress was sent for this request. */
   progressed: boolean;
+  /** Coalesces this request's progress (with the `progress.minIntervalMs` option). */
+  coalescer?: ProgressCoalescer;
   /** Why the peer cancelled, for a signal created after the fact. */
   cancelReason?: unknown;
 }
@@ -225,6 +236,11 @@ export class Session {
   private readonly keepAlive: { interval: number; timeout: number } | undefined;
   private keepAliveTimer: unknown;
   private doneWaiters: (() => void)[] = [];
+  /** Outbound progress interval (0: every update is sent). */
+  private readonly progressIntervalMs: number;
+  private readonly inboundProgressLimit: { limit: number; windowMs: number } | undefined;
+  // Made on the first progress notification that arrives.
+  private progressLimiter: InboundProgressLimiter | undefined;
 
   /**
    * The session machine with the runtime's effects, built once for all sessions: `provide`
@@ -368,6 +384,9 @@ export class Session {
       this.keepAlive = { interval: options.keepAlive.interval, timeout: options.keepAlive.timeout ?? options.keepAlive.interval };
     }
     const supportedVersions = options.supportedVersions ?? [...SUPPORTED_REVISIONS];
+    const rate = progressRate(options.progress);
+    this.progressIntervalMs = rate.minIntervalMs;
+    this.inboundProgressLimit = rate.inbound;
     if (options.journal) {
       this.journal = new Journal();
       this.journal.role = role;
@@ -379,6 +398,7 @@ export class Session {
         ...(options.instructions !== undefined && { instructions: options.instructions }),
         ...(options.timeout !== undefined && { timeout: options.timeout }),
         ...(options.maxFrameBytes !== undefined && { maxFrameBytes: options.maxFrameBytes }),
+        ...(options.progress !== undefined && { progress: options.progress }),
       };
     }
     for (const v of supportedVersions) {
@@ -915,6 +935,7 @@ export class Session {
       }
       case 'notifications/progress': {
         const token = params?.progressToken as ProgressToken | undefined;
+        if (token !== undefined && this.inboundProgressLimit !== undefined && this.registry.isTokenInUse(token) && !this.admitProgress(token)) return;
         const progress: Progress = { progress: params?.progress as number };
         if (params?.total !== undefined) progress.total = params.total as number;
         if (params?.message !== undefined) progress.message = params.message as string;
@@ -941,6 +962,22 @@ export class Session {
         }
       }
     }
+  }
+
+  /** Whether a progress notification for our request with `token` is within the inbound limit. */
+  private admitProgress(token: ProgressToken): boolean {
+    const limit = this.inboundProgressLimit!;
+    this.progressLimiter ??= new InboundProgressLimiter(this.clock, limit, (t) => this.registry.isTokenInUse(t));
+    const verdict = this.progressLimiter.admit(token);
+    if (verdict === 'admit') return true;
+    if (verdict === 'drop-first') {
+      this.diagnose(
+        'rate-limited',
+        `Dropping progress for token ${JSON.stringify(token)}: more than ${limit.limit} notifications in ${limit.windowMs} ms (the peer is flooding; the request itself goes on)`,
+        { progressToken: token, ...limit },
+      );
+    }
+    return false;
   }
 
   private handleRequest(msg: JsonRpcRequest, inBatch: boolean): JsonRpcResponse | Promise<JsonRpcResponse | undefined> | undefined {
@@ -972,6 +1009,7 @@ export class Session {
       out = handler(msg.params, new HandlerContext(this, msg, state));
     } catch (e) {
       this.incoming.delete(id);
+      state.coalescer?.flush();
       return this.errorFrom(id, method, e);
     }
     if (isPromise(out)) {
@@ -980,6 +1018,8 @@ export class Session {
         (e: unknown) => {
           state.done = true;
           this.incoming.delete(id);
+          if (state.cancelled) state.coalescer?.stop();
+          else state.coalescer?.flush();
           return state.cancelled ? undefined : this.errorFrom(id, method, e);
         },
       );
@@ -1039,6 +1079,16 @@ export class Session {
     return this.transport?.authInfo;
   }
 
+  /** @internal The outbound progress interval (the `progress.minIntervalMs` option). */
+  get progressInterval(): number {
+    return this.progressIntervalMs;
+  }
+
+  /** @internal A coalescing timer of a handler's progress fired (recorded for replay). */
+  progressTimerFired(name: string): void {
+    this.record({ kind: 'timer', name });
+  }
+
   /** @internal For handler contexts. */
   progressFor(token: ProgressToken, progress: number, total: number | undefined, message: string | undefined, related: RequestId): void {
     const params: JsonObject = { progressToken: token, progress };
@@ -1094,7 +1144,23 @@ class HandlerContext implements RequestHandlerContext {
     }
     this.lastProgress = progress;
     this.state.progressed = true;
-    this.session.progressFor(token, progress, total, message, this.requestId);
+    const interval = this.session.progressInterval;
+    if (interval === 0) {
+      this.session.progressFor(token, progress, total, message, this.requestId);
+      return;
+    }
+    const state = this.state;
+    state.coalescer ??= new ProgressCoalescer(
+      this.session.sessionClock,
+      interval,
+      {
+        send: (u) => this.session.progressFor(token, u.progress, u.total, u.message, this.requestId),
+        alive: () => !state.cancelled && !state.done,
+        timerFired: (name) => this.session.progressTimerFired(name),
+      },
+      `progress:${String(this.requestId)}`,
+    );
+    state.coalescer.offer({ progress, total, message });
   }
 
   sendNotification(method: string, params?: JsonObject): void {
@@ -1116,7 +1182,11 @@ function afterProgress(
   state: Incoming,
   response: JsonRpcResponse | undefined,
 ): JsonRpcResponse | Promise<JsonRpcResponse | undefined> | undefined {
-  if (!state.progressed || response === undefined) return response;
+  if (!state.progressed) return response;
+  // Coalesced progress: the latest update goes out before the response, or not at all.
+  if (response === undefined) state.coalescer?.stop();
+  else state.coalescer?.flush();
+  if (response === undefined) return response;
   return new Promise((resolve) => setImmediate(() => resolve(response)));
 }
 
