@@ -3,7 +3,14 @@
  * with the scenario in MCP_CONFORMANCE_SCENARIO. Built with the public API only. Exits 0 when the
  * scenario's flow completed, 1 on an error, 2 for a scenario it does not know.
  */
-import { createHeadlessOAuthProvider, type OAuthClientInformation } from '../lib/auth/index.js';
+import {
+  createClientCredentialsProvider,
+  createCrossAppAccessProvider,
+  createHeadlessOAuthProvider,
+  type HttpClientAuth,
+  type JwtAlgorithm,
+  type OAuthClientInformation,
+} from '../lib/auth/index.js';
 import { createClient, type Client } from '../lib/client.js';
 import { createStreamableHttpClientTransport } from '../streams/streamable-http-client.js';
 
@@ -33,6 +40,10 @@ const AUTH_SCENARIOS = [
   'auth/resource-mismatch',
   'auth/offline-access-scope',
   'auth/offline-access-not-supported',
+  // Without a user (extension scenarios): client credentials, and cross-app access (SEP-990).
+  'auth/client-credentials-jwt',
+  'auth/client-credentials-basic',
+  'auth/cross-app-access-complete-flow',
 ];
 
 /** The client's metadata document URL the suite expects when the server supports CIMD. */
@@ -40,13 +51,55 @@ const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json
 /** Nothing listens here: the headless provider reads the code from the redirect's Location. */
 const REDIRECT_URL = 'http://localhost:3000/callback';
 
-/** Pre-registered credentials from MCP_CONFORMANCE_CONTEXT, when the scenario gives some. */
-function contextCredentials(): OAuthClientInformation | undefined {
+/** The scenario's MCP_CONFORMANCE_CONTEXT (credentials, keys, tokens), or an empty object. */
+function context(): Record<string, unknown> {
   const raw = process.env.MCP_CONFORMANCE_CONTEXT;
-  if (!raw) return undefined;
-  const context = JSON.parse(raw) as { client_id?: unknown; client_secret?: unknown };
-  if (typeof context.client_id !== 'string') return undefined;
-  return { client_id: context.client_id, ...(typeof context.client_secret === 'string' && { client_secret: context.client_secret }) };
+  return raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
+}
+
+/** A string member of the context, or an error naming it (never its value). */
+function required(ctx: Record<string, unknown>, key: string): string {
+  const value = ctx[key];
+  if (typeof value !== 'string' || value === '') throw new Error(`MCP_CONFORMANCE_CONTEXT has no ${key}`);
+  return value;
+}
+
+/** Pre-registered credentials from the context, when the scenario gives some. */
+function contextCredentials(): OAuthClientInformation | undefined {
+  const ctx = context();
+  if (typeof ctx.client_id !== 'string') return undefined;
+  return { client_id: ctx.client_id, ...(typeof ctx.client_secret === 'string' && { client_secret: ctx.client_secret }) };
+}
+
+/** The client's authorization for a scenario: a mode without a user for the extension scenarios, else the headless authorization-code provider. */
+function authFor(name: string): HttpClientAuth | undefined {
+  if (!name.startsWith('auth/')) return undefined;
+  const ctx = context();
+  switch (name) {
+    case 'auth/client-credentials-basic':
+      return createClientCredentialsProvider({ clientId: required(ctx, 'client_id'), clientSecret: required(ctx, 'client_secret') });
+    case 'auth/client-credentials-jwt':
+      return createClientCredentialsProvider({
+        clientId: required(ctx, 'client_id'),
+        privateKeyPem: required(ctx, 'private_key_pem'),
+        algorithm: (typeof ctx.signing_algorithm === 'string' ? ctx.signing_algorithm : 'ES256') as JwtAlgorithm,
+      });
+    case 'auth/cross-app-access-complete-flow':
+      return createCrossAppAccessProvider({
+        clientId: required(ctx, 'client_id'),
+        clientSecret: required(ctx, 'client_secret'),
+        idToken: required(ctx, 'idp_id_token'),
+        idpTokenEndpoint: required(ctx, 'idp_token_endpoint'),
+        idpClientId: required(ctx, 'idp_client_id'),
+      });
+  }
+  const clientInformation = contextCredentials();
+  return createHeadlessOAuthProvider({
+    redirectUrl: REDIRECT_URL,
+    clientMetadata: { client_name: 'mcp-actors-conformance-client' },
+    clientMetadataUrl: CLIENT_METADATA_URL,
+    ...(clientInformation && { clientInformation }),
+  });
 }
 
 const authFlow: Flow = async (client) => {
@@ -105,15 +158,7 @@ async function main(): Promise<number> {
   }
   const client = createClient({ info: { name: 'mcp-actors-conformance-client', version: '0.1.0' } });
   flow.setup?.(client);
-  const clientInformation = contextCredentials();
-  const auth = scenario.startsWith('auth/')
-    ? createHeadlessOAuthProvider({
-        redirectUrl: REDIRECT_URL,
-        clientMetadata: { client_name: 'mcp-actors-conformance-client' },
-        clientMetadataUrl: CLIENT_METADATA_URL,
-        ...(clientInformation && { clientInformation }),
-      })
-    : undefined;
+  const auth = authFor(scenario);
   await client.connect(createStreamableHttpClientTransport(url, { ...(auth && { auth }) }));
   log(`connected: ${client.serverInfo?.name} at revision ${client.protocolVersion}`);
   try {

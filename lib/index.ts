@@ -38,4 +38,5 @@ export * from './protocol/meta-key.js';
 export type * from './protocol/schema/index.js';
 export * from '../streams/index.js';
 export * from './host.js';
-export * from './auth/server/index.js';
+// Authorization, client and resource server (also at the `./auth` entry point).
+export * from './auth/index.js';

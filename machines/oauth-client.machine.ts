@@ -1,19 +1,23 @@
 /**
  * The client side of MCP authorization: getting an access token with the OAuth 2.1
- * authorization-code flow (PKCE, resource indicators), refreshing it, and stepping up when the
- * server wants more scopes.
+ * authorization-code flow (PKCE, resource indicators) or, for a client that acts without a user
+ * (client credentials, cross-app access), with one grant request; refreshing it, and stepping up
+ * when the server wants more scopes.
  *
  * `idle` (no token) or `authorized` → on UNAUTHORIZED (a 401) or INSUFFICIENT_SCOPE (a 403 with
  * `error="insufficient_scope"`) → `discovering` (protected resource and authorization server
  * metadata) → `registering` (a client id) → `authorizing` (the user approves; a code comes back)
- * → `exchanging` (code for tokens) → `authorized`. A 401 while a refresh token is held goes to
+ * → `exchanging` (code for tokens) → `authorized`. With `flow: 'grant'` there is no user and no
+ * registration: `discovering` → `granting` (one token request with the configured client
+ * credentials or assertion) → `authorized`, and a token the clock says expired is replaced by
+ * `granting` again before it is sent. A 401 while a refresh token is held goes to
  * `refreshing` first (once until a request succeeds again); a refresh that fails runs the whole
  * flow. Every authorization request counts: after `maxAuthorizations` of them without a request
  * succeeding in between, the next refusal ends in `failed` with a `retry_limit` error instead of
  * another round, so a server that never accepts cannot loop the client. SUCCEEDED resets the count.
  *
  * No I/O here: each busy state's entry effect (`discover`, `register`, `authorize`, `exchange`,
- * `refresh`) is a placeholder the runner (lib/auth/oauth-client.ts) supplies with
+ * `grant`, `refresh`) is a placeholder the runner (lib/auth/oauth-client.ts) supplies with
  * `.provide({ actions })`; it does the I/O and answers with DISCOVERED, REGISTERED,
  * CODE_RECEIVED or GRANTED, or STEP_FAILED. Tokens never enter the context, only what they allow
  * (scopes, whether a refresh token exists); the authorization code lives in it only between
@@ -31,7 +35,15 @@ import { bearerChallenge, type BearerChallenge } from '../lib/auth/www-authentic
 /** Default bound on authorization requests between two successful requests. */
 export const DEFAULT_MAX_AUTHORIZATIONS = 3;
 
+/**
+ * How tokens are obtained: `authorization_code` (a user approves in a browser) or `grant` (the
+ * client asks the token endpoint directly: client credentials, jwt-bearer after a token exchange).
+ */
+export type OAuthClientFlow = 'authorization_code' | 'grant';
+
 export interface OAuthClientInput {
+  /** Default `authorization_code`. */
+  flow?: OAuthClientFlow;
   /** Authorization requests allowed between two successful requests (default 3). */
   maxAuthorizations?: number;
   /** Tokens are already stored (start `authorized`). */
@@ -42,10 +54,11 @@ export interface OAuthClientInput {
 }
 
 export interface OAuthClientContext {
+  flow: OAuthClientFlow;
   maxAuthorizations: number;
   /** Stored tokens existed when the machine started. */
   startsWithToken: boolean;
-  /** Authorization requests since the last successful request. */
+  /** Authorization (or grant) requests since the last successful request. */
   authorizations: number;
   offlineAccess: boolean;
   /** The challenge that started the current flow. */
@@ -87,7 +100,7 @@ export type OAuthClientEvent =
   | { type: 'REGISTERED'; clientId: string }
   /** `authorize` got the code back (state checked). */
   | { type: 'CODE_RECEIVED'; code: string }
-  /** `exchange` or `refresh` got (and stored) tokens. */
+  /** `exchange`, `grant` or `refresh` got (and stored) tokens. */
   | { type: 'GRANTED'; grant: TokenGrantSummary }
   /** The current step's I/O failed. */
   | { type: 'STEP_FAILED'; error: unknown };
@@ -98,8 +111,8 @@ const asAuthorizationError = (error: unknown): AuthorizationError =>
     : new AuthorizationError('provider_failed', `The authorization flow failed: ${error instanceof Error ? error.message : String(error)}.`);
 
 /**
- * The OAuth client flow. Provide the effects `discover`, `register`, `authorize`, `exchange` and
- * `refresh` with `.provide({ actions })`; each reads what it needs from the context and sends
+ * The OAuth client flow. Provide the effects `discover`, `register`, `authorize`, `exchange`,
+ * `grant` and `refresh` with `.provide({ actions })`; each reads what it needs from the context and sends
  * its outcome back as an event.
  *
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization
@@ -116,6 +129,7 @@ export const oauthClientMachine = setup({
     register: () => {},
     authorize: () => {},
     exchange: () => {},
+    grant: () => {},
     refresh: () => {},
     recordChallenge: assign({
       challenge: ({ event }) => {
@@ -173,10 +187,14 @@ export const oauthClientMachine = setup({
     authorizationsLeft: ({ context }) => context.authorizations < context.maxAuthorizations,
     canRefresh: ({ context }) => context.hasRefreshToken && !context.refreshTried,
     startsWithToken: ({ context }) => context.startsWithToken,
+    grantFlow: ({ context }) => context.flow === 'grant',
+    /** A grant-flow client that already knows its authorization server gets a fresh token directly. */
+    canGrantAgain: ({ context }) => context.flow === 'grant' && context.discovery !== undefined && context.authorizations < context.maxAuthorizations,
   },
 }).createMachine({
   id: 'oauthClient',
   context: ({ input }) => ({
+    flow: input.flow ?? 'authorization_code',
     maxAuthorizations: input.maxAuthorizations ?? DEFAULT_MAX_AUTHORIZATIONS,
     startsWithToken: input.hasTokens ?? false,
     authorizations: 0,
@@ -215,7 +233,10 @@ export const oauthClientMachine = setup({
       description: 'An access token is held and sent as `Authorization: Bearer` on every request.',
       on: {
         SUCCEEDED: { actions: 'resetAttempts' },
-        TOKEN_EXPIRED: { guard: 'canRefresh', target: 'refreshing' },
+        TOKEN_EXPIRED: [
+          { guard: 'canRefresh', target: 'refreshing' },
+          { guard: 'canGrantAgain', target: 'granting' },
+        ],
         UNAUTHORIZED: [
           { guard: 'canRefresh', target: 'refreshing', actions: 'recordChallenge' },
           { guard: 'authorizationsLeft', target: 'discovering', actions: 'recordChallenge' },
@@ -231,7 +252,10 @@ export const oauthClientMachine = setup({
       description: 'Fetching the protected resource metadata and the authorization server metadata.',
       entry: 'discover',
       on: {
-        DISCOVERED: { target: 'registering', actions: 'assignDiscovery' },
+        DISCOVERED: [
+          { guard: 'grantFlow', target: 'granting', actions: 'assignDiscovery' },
+          { target: 'registering', actions: 'assignDiscovery' },
+        ],
         STEP_FAILED: { target: 'failed', actions: 'recordError' },
       },
     },
@@ -254,6 +278,14 @@ export const oauthClientMachine = setup({
     exchanging: {
       description: 'Exchanging the code (with the PKCE verifier and resource) for tokens.',
       entry: 'exchange',
+      on: {
+        GRANTED: { target: 'authorized', actions: 'assignGrant' },
+        STEP_FAILED: { target: 'failed', actions: 'recordError' },
+      },
+    },
+    granting: {
+      description: 'No user: one token request with the configured client authentication (client credentials, or an assertion such as an ID-JAG), with resource and scope.',
+      entry: ['selectScopes', 'countAuthorization', 'grant'],
       on: {
         GRANTED: { target: 'authorized', actions: 'assignGrant' },
         STEP_FAILED: { target: 'failed', actions: 'recordError' },

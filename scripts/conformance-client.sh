@@ -13,7 +13,9 @@ scenarios=(initialize tools_call elicitation-sep1034-client-defaults sse-retry
   auth/scope-step-up auth/scope-retry-limit
   auth/token-endpoint-auth-basic auth/token-endpoint-auth-post auth/token-endpoint-auth-none auth/pre-registration
   auth/2025-03-26-oauth-metadata-backcompat auth/2025-03-26-oauth-endpoint-fallback
-  auth/resource-mismatch auth/offline-access-scope auth/offline-access-not-supported)
+  auth/resource-mismatch auth/offline-access-scope auth/offline-access-not-supported
+  # Without a user (extension scenarios): client credentials, cross-app access (SEP-990)
+  auth/client-credentials-jwt auth/client-credentials-basic auth/cross-app-access-complete-flow)
 failed=()
 for s in "${scenarios[@]}"; do
   echo "== conformance client: $s"

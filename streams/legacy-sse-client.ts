@@ -10,8 +10,7 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#backwards-compatibility
  */
 import type { Subscription } from 'rxjs';
-import { oauthClientFor, type OAuthClient } from '../lib/auth/oauth-client.js';
-import type { OAuthClientProvider } from '../lib/auth/provider.js';
+import { oauthClientFor, type HttpClientAuth } from '../lib/auth/oauth-client.js';
 import { TransportError } from '../lib/errors.js';
 import { DEFAULT_MAX_FRAME_BYTES } from '../lib/jsonrpc/codec.js';
 import type { Frame } from '../lib/jsonrpc/message.js';
@@ -211,7 +210,7 @@ export interface LegacySseClientTransportOptions {
   /** The fetch to use. Default: {@link undiciFetch}. */
   fetch?: FetchLike;
   /** OAuth 2.1 authorization, as in the Streamable HTTP client: Bearer on every request, the flow on a 401. */
-  auth?: OAuthClientProvider | OAuthClient;
+  auth?: HttpClientAuth;
   /** Largest accepted frame in bytes. Default 4 MiB. */
   maxFrameBytes?: number;
 }

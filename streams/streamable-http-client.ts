@@ -22,8 +22,7 @@
 import type { Subscription } from 'rxjs';
 import { createActor, type Actor } from 'xstate';
 import { AuthorizationError } from '../lib/auth/errors.js';
-import { oauthClientFor, type OAuthClient } from '../lib/auth/oauth-client.js';
-import type { OAuthClientProvider } from '../lib/auth/provider.js';
+import { oauthClientFor, type HttpClientAuth } from '../lib/auth/oauth-client.js';
 import { systemClock, type Clock } from '../lib/clock.js';
 import { TransportError } from '../lib/errors.js';
 import { DEFAULT_MAX_FRAME_BYTES } from '../lib/jsonrpc/codec.js';
@@ -67,13 +66,16 @@ export interface StreamableHttpClientTransportOptions {
   /**
    * OAuth 2.1 authorization (`lib/auth/`): every request (POST, GET, DELETE) carries
    * `Authorization: Bearer` once a token exists; a 401 runs the authorization flow (or a refresh)
-   * and a 403 `insufficient_scope` a step-up, then the request is sent again. When the flow
+   * and a 403 `insufficient_scope` a step-up, then the request is sent again. A user's
+   * authorization (`createHeadlessOAuthProvider`, `InMemoryOAuthClientProvider`) or a client
+   * without a user (`createClientCredentialsProvider`, `createCrossAppAccessProvider`), or an
+   * `OAuthClient` made from one. When the flow
    * fails, requests fail with the {@link AuthorizationError}'s message. Without it the
    * transport sends no credentials of its own.
    *
    * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization
    */
-  auth?: OAuthClientProvider | OAuthClient;
+  auth?: HttpClientAuth;
   /** How dropped SSE streams are resumed. Defaults: 6 attempts, 1 s → 30 s, ×2, jitter 0.3. */
   reconnect?: Partial<ReconnectOptions>;
   /** The clock reconnect waits run on (pass the session's; a ManualClock in tests). */

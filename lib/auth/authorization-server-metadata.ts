@@ -10,12 +10,13 @@
  */
 import type { FetchLike } from '../../streams/http-fetch.js';
 import { AuthorizationError } from './errors.js';
-import { fetchMetadataDocument } from './well-known-document.js';
+import { fetchMetadataDocument, isStringArray } from './well-known-document.js';
 
 /** The fields of authorization server metadata the client uses (others are kept). */
 export interface AuthorizationServerMetadata {
   issuer: string;
-  authorization_endpoint: string;
+  /** Absent on a server without the authorization-code grant (RFC 8414 §2), e.g. one for machine clients only. */
+  authorization_endpoint?: string;
   token_endpoint: string;
   registration_endpoint?: string;
   scopes_supported?: string[];
@@ -75,8 +76,12 @@ function validateAuthorizationServerMetadata(json: Record<string, unknown>, url:
   const invalid = (why: string) =>
     new AuthorizationError('discovery_failed', `The authorization server metadata at ${url.href} is invalid: ${why}.`, { url: url.href });
   if (typeof json.issuer !== 'string' || json.issuer === '') throw invalid('`issuer` is missing');
+  // RFC 8414 §2: the authorization endpoint is required unless no grant type needs it.
+  const grantTypes = json.grant_types_supported;
+  const usesAuthorizationEndpoint = !Array.isArray(grantTypes) || grantTypes.includes('authorization_code') || grantTypes.includes('implicit');
   for (const field of ['authorization_endpoint', 'token_endpoint'] as const) {
     const value = json[field];
+    if (value === undefined && field === 'authorization_endpoint' && !usesAuthorizationEndpoint) continue;
     if (typeof value !== 'string' || !URL.canParse(value)) throw invalid(`\`${field}\` is not a URL`);
   }
   if (json.registration_endpoint !== undefined && (typeof json.registration_endpoint !== 'string' || !URL.canParse(json.registration_endpoint))) {
@@ -84,9 +89,9 @@ function validateAuthorizationServerMetadata(json: Record<string, unknown>, url:
   }
   for (const field of ['scopes_supported', 'response_types_supported', 'grant_types_supported', 'token_endpoint_auth_methods_supported', 'code_challenge_methods_supported']) {
     const value = json[field];
-    if (value !== undefined && (!Array.isArray(value) || !value.every((v) => typeof v === 'string'))) throw invalid(`\`${field}\` is not an array of strings`);
+    if (value !== undefined && !isStringArray(value)) throw invalid(`\`${field}\` is not an array of strings`);
   }
   const responseTypes = json.response_types_supported as string[] | undefined;
-  if (responseTypes !== undefined && !responseTypes.includes('code')) throw invalid('it does not support response type `code`');
+  if (usesAuthorizationEndpoint && responseTypes !== undefined && !responseTypes.includes('code')) throw invalid('it does not support response type `code`');
   return json as AuthorizationServerMetadata;
 }

@@ -13,9 +13,10 @@
  */
 import { undiciFetch, type FetchLike } from '../../streams/http-fetch.js';
 import { discoverAuthorizationServerMetadata, type AuthorizationServerMetadata } from './authorization-server-metadata.js';
-import { canonicalResourceUri } from './canonical-resource.js';
+import { serverResourceUri } from './canonical-resource.js';
 import { AuthorizationError } from './errors.js';
-import { discoverProtectedResourceMetadata, type ProtectedResourceMetadata } from './protected-resource-metadata.js';
+import { discoverProtectedResourceMetadata } from './protected-resource-discovery.js';
+import type { ProtectedResourceMetadata } from './protected-resource-metadata.js';
 import { bearerChallenge } from './www-authenticate.js';
 
 /** How the authorization server was found. */
@@ -99,7 +100,7 @@ export async function discoverAuthorization(serverUrl: string | URL, options: Di
 
   // 2025-03-26: the authorization base URL is the MCP server URL without its path.
   const origin = server.origin;
-  const resource = canonicalResourceUri(server);
+  const resource = serverResourceUri(server);
   const legacy = await discoverAuthorizationServerMetadata(origin, {
     fetch,
     checkIssuer: false,

@@ -1,6 +1,7 @@
 /**
- * The typed error of the client's OAuth flow. Its message says which step failed and what to do;
- * it never carries a token, a secret, an authorization code or a PKCE verifier.
+ * The typed errors of the client's OAuth flows. A message says which step failed and what to do;
+ * it never carries a token, a secret, an assertion, an authorization code or a PKCE verifier.
+ * {@link TokenEndpointError} is the {@link AuthorizationError} of a refused token request.
  *
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization
  */
@@ -23,8 +24,10 @@ export type AuthorizationErrorCode =
   | 'authorization_denied'
   /** The authorization response's `state` is missing or is not the one we sent. */
   | 'state_mismatch'
-  /** The token endpoint refused the code or the refresh token, or answered something invalid. */
+  /** The token endpoint refused the grant (code, refresh token, client credentials, assertion), or answered something invalid. */
   | 'token_request_failed'
+  /** The authorization server does not offer the grant a non-interactive mode needs (its `grant_types_supported`). */
+  | 'grant_unsupported'
   /** The server kept refusing new tokens: the limit of authorization attempts was reached. */
   | 'retry_limit'
   /** The provider (storage or user interaction) failed. */
@@ -32,7 +35,7 @@ export type AuthorizationErrorCode =
 
 /** The client could not obtain or use an access token. */
 export class AuthorizationError extends Error {
-  override readonly name = 'AuthorizationError';
+  override readonly name: string = 'AuthorizationError';
   constructor(
     readonly code: AuthorizationErrorCode,
     message: string,
@@ -50,4 +53,39 @@ export function oauthErrorOf(body: unknown): string {
   const code = typeof b.error === 'string' ? b.error.slice(0, 100) : '';
   const description = typeof b.error_description === 'string' ? b.error_description.slice(0, 300) : '';
   return [code, description].filter(Boolean).join(': ');
+}
+
+/**
+ * A token endpoint refused a grant or answered something unusable. `error` and
+ * `errorDescription` are the server's (RFC 6749 §5.2), or `request_failed` (unreachable) and
+ * `invalid_response`; the request's secrets, assertions and tokens are never part of it.
+ *
+ * @see https://datatracker.ietf.org/doc/html/draft-ietf-oauth-v2-1-13#section-3.2.4
+ */
+export class TokenEndpointError extends AuthorizationError {
+  override readonly name: string = 'TokenEndpointError';
+  constructor(
+    /** The OAuth error code (`invalid_client`, `invalid_grant`...), `request_failed` or `invalid_response`. */
+    readonly error: string,
+    readonly errorDescription: string | undefined,
+    /** The HTTP status (0 when the endpoint could not be reached). */
+    readonly status: number,
+    readonly endpoint: string,
+    readonly grantType: string,
+  ) {
+    const description = errorDescription?.slice(0, 300);
+    super(
+      'token_request_failed',
+      `The token endpoint ${endpoint} refused the ${grantType} grant` +
+        ` (HTTP ${status}, ${error.slice(0, 100)}${description !== undefined ? `: ${description}` : ''})` +
+        (error === 'invalid_client'
+          ? '; check the client id and credentials'
+          : error === 'invalid_grant'
+            ? '; the grant or assertion was not accepted, get a fresh one'
+            : error === 'request_failed'
+              ? '; is the authorization server reachable?'
+              : ''),
+      { endpoint, grantType, status, ...(error !== 'request_failed' && error !== 'invalid_response' && { oauthError: error.slice(0, 100) }) },
+    );
+  }
 }

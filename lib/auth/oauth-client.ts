@@ -1,7 +1,7 @@
 /**
  * Runs `oauthClientMachine` for one MCP server: provides its I/O (discovery, registration, the
- * authorization request through the provider, the token endpoint) and puts the token on HTTP
- * requests. {@link OAuthClient.wrapFetch} gives the transports a fetch that sends
+ * authorization request through the provider, the token endpoint; or, for a provider that acts
+ * without a user, its grant request) and puts the token on HTTP requests. {@link OAuthClient.wrapFetch} gives the transports a fetch that sends
  * `Authorization: Bearer` on every request, answers a 401 by running the flow (or refreshing)
  * and a 403 `insufficient_scope` by stepping up, then sends the request again.
  *
@@ -20,22 +20,24 @@ import { resourceCovers } from './canonical-resource.js';
 import { resolveClient } from './client-registration.js';
 import { discoverAuthorization, type AuthorizationDiscovery } from './discovery.js';
 import { AuthorizationError } from './errors.js';
+import { isGrantProvider, type OAuthGrantProvider } from './grant-provider.js';
 import { createPkce, requireS256 } from './pkce.js';
-import type { OAuthClientInformation, OAuthClientProvider, OAuthTokens, StoredTokens } from './provider.js';
-import { exchangeAuthorizationCode, refreshAccessToken } from './token-endpoint.js';
+import type { OAuthClientInformation, OAuthClientProvider, StoredTokens } from './provider.js';
+import { exchangeAuthorizationCode, refreshAccessToken, type OAuthTokens } from './token-endpoint.js';
 import { bearerChallenge } from './www-authenticate.js';
 
 export interface OAuthClientOptions {
   /** The MCP server's URL. */
   serverUrl: string | URL;
-  provider: OAuthClientProvider;
+  /** A user's authorization (authorization-code flow), or a grant without a user (client credentials, cross-app access). */
+  provider: OAuthClientProvider | OAuthGrantProvider;
   /** For metadata, registration and token requests (and the MCP requests of {@link OAuthClient.wrapFetch} by default). */
   fetch?: FetchLike;
   /** Decides when an access token has expired. */
   clock?: Clock;
-  /** Authorization requests allowed between two successful requests (default 3). */
+  /** Authorization (or grant) requests allowed between two successful requests (default 3). */
   maxAuthorizations?: number;
-  /** Refresh this long before the token's expiry, in ms (default 10 000). */
+  /** Refresh (or, without a user, get a new token) this long before the token's expiry, in ms (default 10 000). */
   refreshSkewMs?: number;
   /** Picks one of several authorization servers (RFC 9728 §7.6). Default: the first. */
   selectAuthorizationServer?: (servers: string[]) => string;
@@ -46,10 +48,13 @@ export type OAuthClientSnapshot = SnapshotFrom<typeof oauthClientMachine>;
 
 const SETTLED = new Set(['idle', 'authorized', 'failed']);
 
+/** What a transport's `auth` option takes: a provider of either kind, or an {@link OAuthClient} made from one. */
+export type HttpClientAuth = OAuthClientProvider | OAuthGrantProvider | OAuthClient;
+
 /** The OAuth client of one MCP server. Give it (or its provider) to a transport as `auth`. */
 export class OAuthClient {
   readonly serverUrl: URL;
-  readonly provider: OAuthClientProvider;
+  readonly provider: OAuthClientProvider | OAuthGrantProvider;
   private readonly fetch: FetchLike;
   private readonly clock: Clock;
   private readonly options: OAuthClientOptions;
@@ -121,9 +126,13 @@ export class OAuthClient {
     await settled(actor);
     let tokens = await this.usableTokens();
     if (tokens?.expiresAt !== undefined && this.clock.now() >= tokens.expiresAt - (this.options.refreshSkewMs ?? 10_000)) {
-      if (actor.getSnapshot().value === 'authorized' && tokens.refresh_token !== undefined) {
+      if (actor.getSnapshot().value === 'authorized' && (tokens.refresh_token !== undefined || isGrantProvider(this.provider))) {
         actor.send({ type: 'TOKEN_EXPIRED' });
-        await settled(actor);
+        const after = await settled(actor);
+        // Without a user a failed grant is final for this request: its error, not a stale token.
+        if (after.value === 'failed' && isGrantProvider(this.provider)) {
+          throw after.context.error ?? new AuthorizationError('provider_failed', 'Getting a new access token failed.');
+        }
         tokens = await this.usableTokens();
       }
     }
@@ -173,16 +182,26 @@ export class OAuthClient {
             register: step(async (c) => ({ type: 'REGISTERED', clientId: await this.register(c.discovery!) })),
             authorize: step(async (c) => ({ type: 'CODE_RECEIVED', code: await this.authorize(c.discovery!, c.clientId!, c.requestedScopes) })),
             exchange: step(async (c) => ({ type: 'GRANTED', grant: await this.exchange(c.discovery!, c.pendingCode!, c.requestedScopes) })),
+            grant: step(async (c) => ({ type: 'GRANTED', grant: await this.grant(c.discovery!, c.requestedScopes) })),
             refresh: step(async (c) => ({ type: 'GRANTED', grant: await this.refresh(c.discovery, c.challenge) })),
           },
         }),
         {
-          input: {
-            ...(this.options.maxAuthorizations !== undefined && { maxAuthorizations: this.options.maxAuthorizations }),
-            hasTokens: tokens !== undefined,
-            hasRefreshToken: tokens?.refresh_token !== undefined,
-            offlineAccess: this.provider.requestOfflineAccess ?? true,
-          },
+          input: isGrantProvider(this.provider)
+            ? {
+                flow: 'grant',
+                ...(this.options.maxAuthorizations !== undefined && { maxAuthorizations: this.options.maxAuthorizations }),
+                hasTokens: tokens !== undefined,
+                // A new grant replaces a token: no refresh tokens, no offline_access.
+                hasRefreshToken: false,
+                offlineAccess: false,
+              }
+            : {
+                ...(this.options.maxAuthorizations !== undefined && { maxAuthorizations: this.options.maxAuthorizations }),
+                hasTokens: tokens !== undefined,
+                hasRefreshToken: tokens?.refresh_token !== undefined,
+                offlineAccess: this.provider.requestOfflineAccess ?? true,
+              },
         },
       );
       actor.start();
@@ -210,11 +229,25 @@ export class OAuthClient {
     return discovery;
   }
 
+  /** The provider of the authorization-code flow (the machine runs its steps only for one). */
+  private get userProvider(): OAuthClientProvider {
+    if (isGrantProvider(this.provider)) throw new AuthorizationError('provider_failed', 'A grant provider has no authorization step.');
+    return this.provider;
+  }
+
   private async register(discovery: AuthorizationDiscovery): Promise<string> {
+    if (discovery.authorizationServer.authorization_endpoint === undefined) {
+      throw new AuthorizationError(
+        'discovery_failed',
+        `The authorization server ${discovery.authorizationServer.issuer} has no authorization endpoint: it serves clients without a user only. ` +
+          'Use createClientCredentialsProvider (or another mode without a user) as the transport\'s auth.',
+        { issuer: discovery.authorizationServer.issuer },
+      );
+    }
     // No authorization request (and no registration) with a server that cannot do PKCE S256.
     requireS256(discovery.authorizationServer);
     const { client } = await resolveClient({
-      provider: this.provider,
+      provider: this.userProvider,
       issuer: discovery.authorizationServerUrl,
       metadata: discovery.authorizationServer,
       fetch: this.fetch,
@@ -226,11 +259,11 @@ export class OAuthClient {
   private async authorize(discovery: AuthorizationDiscovery, clientId: string, scopes: string[] | undefined): Promise<string> {
     const pkce = createPkce();
     const state = randomBytes(24).toString('base64url');
-    const url = new URL(discovery.authorizationServer.authorization_endpoint);
+    const url = new URL(discovery.authorizationServer.authorization_endpoint!); // checked in `register`
     const params = url.searchParams;
     params.set('response_type', 'code');
     params.set('client_id', clientId);
-    params.set('redirect_uri', this.provider.redirectUrl);
+    params.set('redirect_uri', this.userProvider.redirectUrl);
     params.set('code_challenge', pkce.challenge);
     params.set('code_challenge_method', pkce.method);
     params.set('state', state);
@@ -240,7 +273,7 @@ export class OAuthClient {
 
     let callback: URL;
     try {
-      callback = await this.provider.authorize(url);
+      callback = await this.userProvider.authorize(url);
     } catch (e) {
       this.pending = undefined;
       if (e instanceof AuthorizationError) throw e;
@@ -286,7 +319,7 @@ export class OAuthClient {
       client: this.client,
       code,
       codeVerifier: pending.verifier,
-      redirectUri: this.provider.redirectUrl,
+      redirectUri: this.userProvider.redirectUrl,
       resource: discovery.resource,
       fetch: this.fetch,
     }).catch(async (e: unknown) => {
@@ -303,7 +336,7 @@ export class OAuthClient {
     const stored = await this.usableTokens();
     if (!stored?.refresh_token) throw new AuthorizationError('token_request_failed', 'No refresh token is stored.');
     const discovery = known ?? this.lastDiscovery ?? (await this.discover(challenge));
-    const client = this.client ?? (await this.provider.clientInformation(discovery.authorizationServerUrl));
+    const client = this.client ?? (await this.userProvider.clientInformation(discovery.authorizationServerUrl));
     if (!client) throw new AuthorizationError('registration_unavailable', 'No client credentials to refresh the token with.');
     this.client = client;
     try {
@@ -321,6 +354,14 @@ export class OAuthClient {
       await this.provider.invalidate('tokens');
       throw e;
     }
+  }
+
+  /** The grant of a provider without a user, in place of the authorization request and the code exchange. */
+  private async grant(discovery: AuthorizationDiscovery, scopes: string[] | undefined): Promise<TokenGrantSummary> {
+    const provider = this.provider as OAuthGrantProvider;
+    const { refresh_token: _unused, ...tokens } = await provider.requestGrant({ discovery, scopes, fetch: this.fetch, now: this.clock.now() });
+    await this.save(tokens, discovery, undefined);
+    return summary(tokens, scopes);
   }
 
   private async save(tokens: OAuthTokens, discovery: AuthorizationDiscovery, previousRefreshToken: string | undefined): Promise<void> {
@@ -362,7 +403,7 @@ function settled(actor: OAuthActor): Promise<OAuthClientSnapshot> {
 }
 
 /** An {@link OAuthClient} for `auth` given as a provider or as a client. */
-export function oauthClientFor(auth: OAuthClientProvider | OAuthClient, serverUrl: URL, fetch: FetchLike, clock?: Clock): OAuthClient {
+export function oauthClientFor(auth: HttpClientAuth, serverUrl: URL, fetch: FetchLike, clock?: Clock): OAuthClient {
   if (auth instanceof OAuthClient) return auth;
   return new OAuthClient({ serverUrl, provider: auth, fetch, ...(clock && { clock }) });
 }

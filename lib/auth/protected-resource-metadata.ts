@@ -1,76 +1,50 @@
 /**
- * OAuth 2.0 Protected Resource Metadata discovery (RFC 9728) for an MCP server: the URL of the
- * 401's `resource_metadata` parameter when there is one, else the path-based well-known URI
- * (`/.well-known/oauth-protected-resource/<path>`), else the root one. The document's `resource`
- * must cover the server (same origin, same or parent path): a mismatch aborts before anything is
- * sent to an authorization server.
+ * OAuth 2.0 Protected Resource Metadata (RFC 9728): the document both sides share (the resource
+ * server serves it, the client discovers it) and its well-known URLs, `/.well-known/oauth-
+ * protected-resource` inserted between the host and the path of the resource (RFC 9728 §3.1).
  *
- * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#protected-resource-metadata-discovery-requirements
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#authorization-server-location
  * @see https://datatracker.ietf.org/doc/html/rfc9728#section-3
  */
-import type { FetchLike } from '../../streams/http-fetch.js';
-import { resourceCovers } from './canonical-resource.js';
-import { AuthorizationError } from './errors.js';
-import { fetchMetadataDocument } from './well-known-document.js';
+import { canonicalResourceUri, serverResourceUri } from './canonical-resource.js';
 
-/** The fields of a protected resource metadata document the client uses (others are kept). */
+export const PROTECTED_RESOURCE_WELL_KNOWN = '/.well-known/oauth-protected-resource';
+
+/** The metadata document (RFC 9728 §2). Only `resource` is required; other members are kept. */
 export interface ProtectedResourceMetadata {
   resource: string;
+  /** The issuers of the authorization servers that issue tokens for the resource. */
   authorization_servers?: string[];
   scopes_supported?: string[];
   bearer_methods_supported?: string[];
-  [key: string]: unknown;
-}
-
-/** The URLs to try, in order, for the server at `serverUrl`. */
-export function protectedResourceMetadataUrls(serverUrl: string | URL, resourceMetadataUrl?: string): URL[] {
-  const server = new URL(serverUrl);
-  const urls: URL[] = [];
-  if (resourceMetadataUrl !== undefined) urls.push(new URL(resourceMetadataUrl, server));
-  const path = server.pathname === '/' ? '' : server.pathname.replace(/\/$/, '');
-  if (path !== '') urls.push(new URL(`/.well-known/oauth-protected-resource${path}`, server.origin));
-  urls.push(new URL('/.well-known/oauth-protected-resource', server.origin));
-  return urls;
+  resource_name?: string;
+  resource_documentation?: string;
+  [member: string]: unknown;
 }
 
 /**
- * The server's protected resource metadata, or undefined when no location has it (a server of
- * revision 2025-03-26, which had no PRM). Throws `resource_mismatch` when the document is for
- * another resource, `discovery_failed` when it is invalid.
+ * The well-known URL of the metadata of `resource`, e.g.
+ * `https://h/mcp` → `https://h/.well-known/oauth-protected-resource/mcp`.
  */
-export async function discoverProtectedResourceMetadata(
-  serverUrl: string | URL,
-  options: { resourceMetadataUrl?: string; fetch: FetchLike },
-): Promise<{ metadata: ProtectedResourceMetadata; url: string } | undefined> {
-  for (const url of protectedResourceMetadataUrls(serverUrl, options.resourceMetadataUrl)) {
-    const outcome = await fetchMetadataDocument(url, options.fetch, 'protected resource metadata');
-    if (!outcome.found) continue;
-    const metadata = validateProtectedResourceMetadata(outcome.json, url);
-    if (!resourceCovers(metadata.resource, serverUrl)) {
-      throw new AuthorizationError(
-        'resource_mismatch',
-        `The protected resource metadata at ${url.href} is for ${JSON.stringify(metadata.resource)}, not for the MCP server ` +
-          `${new URL(serverUrl).href}; no authorization was attempted (a token for another resource could be misused). ` +
-          'Check the server URL, or ask the server operator to fix the metadata.',
-        { url: url.href, resource: metadata.resource, serverUrl: new URL(serverUrl).href },
-      );
-    }
-    return { metadata, url: url.href };
-  }
-  return undefined;
+export function protectedResourceMetadataUrl(resource: string | URL): string {
+  const url = new URL(canonicalResourceUri(resource));
+  const path = url.pathname === '/' ? '' : url.pathname;
+  return `${url.origin}${PROTECTED_RESOURCE_WELL_KNOWN}${path}${url.search}`;
 }
 
-function validateProtectedResourceMetadata(json: Record<string, unknown>, url: URL): ProtectedResourceMetadata {
-  const invalid = (why: string) =>
-    new AuthorizationError('discovery_failed', `The protected resource metadata at ${url.href} is invalid: ${why}.`, { url: url.href });
-  if (typeof json.resource !== 'string' || json.resource === '') throw invalid('`resource` is missing');
-  const servers = json.authorization_servers;
-  if (servers !== undefined && (!Array.isArray(servers) || !servers.every((s) => typeof s === 'string'))) {
-    throw invalid('`authorization_servers` is not an array of URLs');
-  }
-  const scopes = json.scopes_supported;
-  if (scopes !== undefined && (!Array.isArray(scopes) || !scopes.every((s) => typeof s === 'string'))) {
-    throw invalid('`scopes_supported` is not an array of strings');
-  }
-  return json as ProtectedResourceMetadata;
+/**
+ * Where a client looks for the metadata of the server at `serverUrl`, in order: the 401's
+ * `resource_metadata` when there is one, the path-based well-known URL, the root one.
+ *
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#protected-resource-metadata-discovery-requirements
+ */
+export function protectedResourceMetadataUrls(serverUrl: string | URL, resourceMetadataUrl?: string): URL[] {
+  const server = new URL(serverResourceUri(serverUrl));
+  const urls: URL[] = [];
+  if (resourceMetadataUrl !== undefined) urls.push(new URL(resourceMetadataUrl, server));
+  const root = new URL(PROTECTED_RESOURCE_WELL_KNOWN, server.origin);
+  const pathBased = new URL(protectedResourceMetadataUrl(server));
+  if (pathBased.href !== root.href) urls.push(pathBased);
+  urls.push(root);
+  return urls;
 }

@@ -9,16 +9,7 @@
  */
 import { undiciFetch, type FetchLike } from '../../streams/http-fetch.js';
 import { AuthorizationError } from './errors.js';
-
-/** A token endpoint's successful answer (RFC 6749 §5.1). */
-export interface OAuthTokens {
-  access_token: string;
-  token_type: string;
-  expires_in?: number;
-  refresh_token?: string;
-  scope?: string;
-  [key: string]: unknown;
-}
+import type { OAuthTokens } from './token-endpoint.js';
 
 /** Tokens as stored: with when they expire and what they were issued for. */
 export interface StoredTokens extends OAuthTokens {

@@ -1,110 +1,170 @@
 /**
- * Requests to the token endpoint (OAuth 2.1 §3.2): the `authorization_code` grant with the PKCE
- * verifier, and the `refresh_token` grant; both carry `resource` (RFC 8707). The client
- * authenticates as it registered: `client_secret_basic` (id and secret form-urlencoded, then
- * base64, RFC 6749 §2.3.1), `client_secret_post` (in the body) or `none` (client_id only).
+ * Requests to an OAuth token endpoint (OAuth 2.1 §3.2), for every grant the client uses: the
+ * client's authentication, the form body, and the answer checked (a token response, or a
+ * {@link TokenEndpointError}). The client authenticates with `client_secret_basic` (id and
+ * secret form-urlencoded, then base64, RFC 6749 §2.3.1), `client_secret_post` (both in the body),
+ * `private_key_jwt` (a signed assertion, RFC 7523 §2.2) or `none` (client_id only).
  *
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#resource-parameter-implementation
  * @see https://datatracker.ietf.org/doc/html/rfc6749#section-2.3.1
  */
 import type { FetchLike } from '../../streams/http-fetch.js';
 import type { AuthorizationServerMetadata } from './authorization-server-metadata.js';
-import { AuthorizationError, oauthErrorOf } from './errors.js';
-import type { OAuthClientInformation, OAuthTokens } from './provider.js';
+import { TokenEndpointError } from './errors.js';
+import { clientAssertion, type JwtAlgorithm } from './grants/jwt-assertion.js';
+import type { OAuthClientInformation } from './provider.js';
 
-export type TokenEndpointAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'none';
+/** A token endpoint's successful answer (RFC 6749 §5.1, RFC 8693 §2.2.1). */
+export interface OAuthTokens {
+  access_token: string;
+  token_type: string;
+  expires_in?: number;
+  refresh_token?: string;
+  scope?: string;
+  /** RFC 8693: the type of the token issued. */
+  issued_token_type?: string;
+  [key: string]: unknown;
+}
+
+/** The name the extension grants use for {@link OAuthTokens}. */
+export type TokenResponse = OAuthTokens;
+
+export type TokenEndpointAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt' | 'none';
+
+/** How the client authenticates at the token endpoint, with what it needs to. */
+export type ClientAuthentication =
+  | { method: 'none' }
+  | { method: 'client_secret_basic'; clientSecret: string }
+  | { method: 'client_secret_post'; clientSecret: string }
+  | {
+      method: 'private_key_jwt';
+      /** PKCS#8 PEM. */
+      privateKeyPem: string;
+      algorithm: JwtAlgorithm;
+      /** The authorization server's issuer: the assertion's audience. */
+      audience: string;
+      keyId?: string;
+    };
 
 /**
- * How the client authenticates at the token endpoint: as registered when that is known, else
- * the first of basic, post the server supports for a client with a secret, else `none`.
+ * The secret method for a client with a secret and no registered method: basic when the server
+ * supports it (or says nothing, basic being the default), else post when it supports that.
  */
-export function tokenEndpointAuthMethod(client: OAuthClientInformation, metadata: AuthorizationServerMetadata): TokenEndpointAuthMethod {
+export function secretAuthMethod(metadata: Pick<AuthorizationServerMetadata, 'token_endpoint_auth_methods_supported'>): 'client_secret_basic' | 'client_secret_post' | undefined {
+  const supported = metadata.token_endpoint_auth_methods_supported;
+  if (supported === undefined || supported.includes('client_secret_basic')) return 'client_secret_basic';
+  if (supported.includes('client_secret_post')) return 'client_secret_post';
+  return undefined;
+}
+
+/**
+ * How a registered client authenticates: as registered when that is known, else the first of
+ * basic, post the server supports for a client with a secret, else `none`.
+ */
+export function tokenEndpointAuthMethod(client: OAuthClientInformation, metadata: AuthorizationServerMetadata): 'client_secret_basic' | 'client_secret_post' | 'none' {
   const registered = client.token_endpoint_auth_method;
   if (registered === 'client_secret_basic' || registered === 'client_secret_post' || registered === 'none') {
     return client.client_secret === undefined ? 'none' : registered;
   }
   if (client.client_secret === undefined) return 'none';
-  const supported = metadata.token_endpoint_auth_methods_supported;
-  if (supported === undefined || supported.includes('client_secret_basic')) return 'client_secret_basic';
-  if (supported.includes('client_secret_post')) return 'client_secret_post';
-  return 'none';
+  return secretAuthMethod(metadata) ?? 'none';
 }
 
-/** `application/x-www-form-urlencoded` encoding of one value (RFC 6749 Appendix B). */
+/** The {@link ClientAuthentication} of a registered client. */
+export function registeredClientAuthentication(client: OAuthClientInformation, metadata: AuthorizationServerMetadata): ClientAuthentication {
+  const method = tokenEndpointAuthMethod(client, metadata);
+  return method === 'none' ? { method } : { method, clientSecret: client.client_secret ?? '' };
+}
+
+export interface TokenRequestOptions {
+  /** Default the global fetch. */
+  fetch?: FetchLike | typeof fetch;
+  /** Now, in ms (assertion timestamps). Default `Date.now()`. */
+  now?: number;
+  /** Give up after this long, in ms. Default 30 000. */
+  timeoutMs?: number;
+}
+
+/** `application/x-www-form-urlencoded` encoding of one value (RFC 6749 Appendix B: spaces as `+`). */
 function formEncode(value: string): string {
   return new URLSearchParams({ v: value }).toString().slice(2);
 }
 
+/** `Authorization: Basic` of a client: id and secret form-urlencoded before base64 (RFC 6749 §2.3.1). */
+export function clientSecretBasicHeader(clientId: string, clientSecret: string): string {
+  return `Basic ${Buffer.from(`${formEncode(clientId)}:${formEncode(clientSecret)}`, 'utf8').toString('base64')}`;
+}
+
 /** Adds the client's authentication to a token request's headers and body. */
-export function applyClientAuthentication(
-  method: TokenEndpointAuthMethod,
-  client: OAuthClientInformation,
-  headers: Headers,
-  body: URLSearchParams,
-): void {
-  switch (method) {
-    case 'client_secret_basic': {
-      const credentials = `${formEncode(client.client_id)}:${formEncode(client.client_secret ?? '')}`;
-      headers.set('authorization', `Basic ${Buffer.from(credentials, 'utf8').toString('base64')}`);
+function authenticate(clientId: string, auth: ClientAuthentication, headers: Record<string, string>, body: URLSearchParams, now: number | undefined): void {
+  switch (auth.method) {
+    case 'client_secret_basic':
+      headers.authorization = clientSecretBasicHeader(clientId, auth.clientSecret);
       return;
-    }
     case 'client_secret_post':
-      body.set('client_id', client.client_id);
-      body.set('client_secret', client.client_secret ?? '');
+      body.set('client_id', clientId);
+      body.set('client_secret', auth.clientSecret);
+      return;
+    case 'private_key_jwt':
+      body.set('client_id', clientId);
+      body.set('client_assertion_type', 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer');
+      body.set('client_assertion', clientAssertion({ clientId, audience: auth.audience, privateKey: auth.privateKeyPem, algorithm: auth.algorithm, keyId: auth.keyId, now }));
       return;
     case 'none':
-      body.set('client_id', client.client_id);
+      body.set('client_id', clientId);
       return;
   }
 }
 
-/** POSTs a token request and validates the answer. Throws `token_request_failed` with the OAuth error code. */
-export async function requestToken(options: {
-  endpoint: string;
-  params: Record<string, string | undefined>;
-  client: OAuthClientInformation;
-  authMethod: TokenEndpointAuthMethod;
-  fetch: FetchLike;
-}): Promise<OAuthTokens> {
+/**
+ * POSTs `params` (with `grant_type`) to `endpoint` as the client `clientId` authenticated by
+ * `auth`, and checks the answer. `expectBearer` (default true): the token must be a Bearer token
+ * (not for RFC 8693 exchanges, whose `token_type` may be `N_A`).
+ */
+export async function requestToken(
+  endpoint: string | URL,
+  params: Record<string, string | undefined>,
+  clientId: string,
+  auth: ClientAuthentication,
+  options: TokenRequestOptions & { expectBearer?: boolean } = {},
+): Promise<OAuthTokens> {
+  const url = new URL(String(endpoint)).href;
+  const grantType = params.grant_type ?? 'unknown';
   const body = new URLSearchParams();
-  for (const [k, v] of Object.entries(options.params)) if (v !== undefined) body.set(k, v);
-  const headers = new Headers({ 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' });
-  applyClientAuthentication(options.authMethod, options.client, headers, body);
-  const grant = options.params.grant_type ?? 'unknown';
+  for (const [k, v] of Object.entries(params)) if (v !== undefined) body.set(k, v);
+  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
+  authenticate(clientId, auth, headers, body, options.now);
+  const doFetch = (options.fetch ?? fetch) as FetchLike;
   let res: Response;
   try {
-    res = await options.fetch(options.endpoint, { method: 'POST', headers, body: body.toString() });
+    res = await doFetch(url, { method: 'POST', headers, body: body.toString(), redirect: 'manual', signal: AbortSignal.timeout(options.timeoutMs ?? 30_000) });
   } catch (e) {
-    throw new AuthorizationError('token_request_failed', `The token request (${grant}) to ${options.endpoint} failed: ${e instanceof Error ? e.message : String(e)}.`, {
-      endpoint: options.endpoint,
-      grantType: grant,
-    });
+    throw new TokenEndpointError('request_failed', `could not reach the token endpoint (${(e as Error).message})`, 0, url, grantType);
   }
-  const json: unknown = await res.json().catch(() => undefined);
+  return parseTokenResponse(res, url, grantType, options.expectBearer ?? true);
+}
+
+/** The checked token response of `res`, or the {@link TokenEndpointError} it amounts to. */
+export async function parseTokenResponse(res: Response, endpoint: string, grantType: string, expectBearer = true): Promise<OAuthTokens> {
+  let json: unknown;
+  try {
+    json = await res.json();
+  } catch {
+    json = undefined;
+  }
+  const obj = json !== null && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : undefined;
+  const invalid = (why: string) => new TokenEndpointError('invalid_response', why, res.status, endpoint, grantType);
   if (!res.ok) {
-    const oauthError = json && typeof json === 'object' ? (json as { error?: unknown }).error : undefined;
-    const why = oauthErrorOf(json);
-    throw new AuthorizationError(
-      'token_request_failed',
-      `The token endpoint ${options.endpoint} refused the ${grant} grant (HTTP ${res.status}${why ? `, ${why}` : ''}).` +
-        (oauthError === 'invalid_client' ? ' The client credentials were rejected: check them or register again.' : ''),
-      { endpoint: options.endpoint, grantType: grant, status: res.status, ...(typeof oauthError === 'string' && { oauthError }) },
-    );
+    const error = typeof obj?.error === 'string' ? obj.error : 'invalid_response';
+    const description = typeof obj?.error_description === 'string' ? obj.error_description : obj === undefined ? 'the error answer was not JSON' : undefined;
+    throw new TokenEndpointError(error, description, res.status, endpoint, grantType);
   }
-  const tokens = json as Partial<OAuthTokens> | undefined;
-  if (!tokens || typeof tokens.access_token !== 'string' || tokens.access_token === '' || typeof tokens.token_type !== 'string') {
-    throw new AuthorizationError('token_request_failed', `The token endpoint ${options.endpoint} answered without access_token or token_type.`, {
-      endpoint: options.endpoint,
-      grantType: grant,
-    });
-  }
-  if (tokens.token_type.toLowerCase() !== 'bearer') {
-    throw new AuthorizationError('token_request_failed', `The token endpoint ${options.endpoint} issued a ${JSON.stringify(tokens.token_type)} token; MCP uses Bearer tokens.`, {
-      endpoint: options.endpoint,
-      grantType: grant,
-    });
-  }
-  return tokens as OAuthTokens;
+  if (obj === undefined) throw invalid('the answer was not a JSON object');
+  if (typeof obj.access_token !== 'string' || obj.access_token === '') throw invalid('the answer has no access_token');
+  if (typeof obj.token_type !== 'string') throw invalid('the answer has no token_type');
+  if (expectBearer && obj.token_type.toLowerCase() !== 'bearer') throw invalid(`the token type is "${obj.token_type.slice(0, 40)}", not Bearer`);
+  if (obj.expires_in !== undefined && (typeof obj.expires_in !== 'number' || !(obj.expires_in >= 0))) throw invalid('expires_in is not a non-negative number');
+  return obj as OAuthTokens;
 }
 
 /** The authorization code grant (OAuth 2.1 §4.1.3) with PKCE and `resource`. */
@@ -117,19 +177,19 @@ export function exchangeAuthorizationCode(options: {
   resource: string;
   fetch: FetchLike;
 }): Promise<OAuthTokens> {
-  return requestToken({
-    endpoint: options.metadata.token_endpoint,
-    params: {
+  return requestToken(
+    options.metadata.token_endpoint,
+    {
       grant_type: 'authorization_code',
       code: options.code,
       code_verifier: options.codeVerifier,
       redirect_uri: options.redirectUri,
       resource: options.resource,
     },
-    client: options.client,
-    authMethod: tokenEndpointAuthMethod(options.client, options.metadata),
-    fetch: options.fetch,
-  });
+    options.client.client_id,
+    registeredClientAuthentication(options.client, options.metadata),
+    { fetch: options.fetch },
+  );
 }
 
 /** The refresh token grant (OAuth 2.1 §4.3) with `resource`. */
@@ -140,11 +200,11 @@ export function refreshAccessToken(options: {
   resource: string;
   fetch: FetchLike;
 }): Promise<OAuthTokens> {
-  return requestToken({
-    endpoint: options.metadata.token_endpoint,
-    params: { grant_type: 'refresh_token', refresh_token: options.refreshToken, resource: options.resource },
-    client: options.client,
-    authMethod: tokenEndpointAuthMethod(options.client, options.metadata),
-    fetch: options.fetch,
-  });
+  return requestToken(
+    options.metadata.token_endpoint,
+    { grant_type: 'refresh_token', refresh_token: options.refreshToken, resource: options.resource },
+    options.client.client_id,
+    registeredClientAuthentication(options.client, options.metadata),
+    { fetch: options.fetch },
+  );
 }

@@ -39,3 +39,8 @@ export async function fetchMetadataDocument(url: URL, fetch: FetchLike, what: st
   }
   return { found: true, json: json as Record<string, unknown> };
 }
+
+/** A metadata member that must be an array of strings when present (RFC 8414 §2, RFC 9728 §2). */
+export function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((v) => typeof v === 'string');
+}

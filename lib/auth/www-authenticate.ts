@@ -1,10 +1,12 @@
 /**
- * Parsing `WWW-Authenticate` (RFC 9110 §11.6.1): one or more challenges, each a scheme followed by
- * a token68 or by `name=value` parameters (values are tokens or quoted strings). The Bearer
- * parameters the MCP client acts on: `error`, `error_description`, `scope` (RFC 6750 §3) and
- * `resource_metadata` (RFC 9728 §5.1).
+ * The `WWW-Authenticate` header of Bearer challenges, both ways. Parsing (the client, RFC 9110
+ * §11.6.1): one or more challenges, each a scheme followed by a token68 or by `name=value`
+ * parameters (values are tokens or quoted strings). Writing (the resource server): one Bearer
+ * challenge with quoted values. The parameters: `realm`, `error`, `error_description`, `scope`
+ * (RFC 6750 §3) and `resource_metadata` (RFC 9728 §5.1).
  *
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#authorization-server-location
+ * @see https://www.rfc-editor.org/rfc/rfc6750.html#section-3
  */
 
 /** One challenge: its scheme (lower case) and its parameters (names lower case). */
@@ -14,8 +16,9 @@ export interface AuthChallenge {
   token68?: string;
 }
 
-/** What a Bearer challenge tells the client. */
+/** What a Bearer challenge says. */
 export interface BearerChallenge {
+  realm?: string;
   error?: string;
   errorDescription?: string;
   /** The scopes the server asks for, split on spaces. */
@@ -88,9 +91,35 @@ export function bearerChallenge(header: string | null | undefined): BearerChalle
   const p = bearer.params;
   const scope = p.scope?.split(' ').filter(Boolean);
   return {
+    ...(p.realm !== undefined && { realm: p.realm }),
     ...(p.error !== undefined && { error: p.error }),
     ...(p.error_description !== undefined && { errorDescription: p.error_description }),
     ...(scope !== undefined && scope.length > 0 && { scope }),
     ...(p.resource_metadata !== undefined && p.resource_metadata !== '' && { resourceMetadata: p.resource_metadata }),
   };
+}
+
+/**
+ * RFC 6750 limits `error_description` to printable ASCII without `"` and `\`: anything else
+ * becomes a space, and it is kept short.
+ */
+export function sanitizeErrorDescription(text: string): string {
+  return text.replace(/[^\x20\x21\x23-\x5b\x5d-\x7e]/g, ' ').slice(0, 300);
+}
+
+function quote(value: string): string {
+  return `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+}
+
+/** The header value: `Bearer realm="…", error="…", error_description="…", scope="…", resource_metadata="…"`. */
+export function formatBearerChallenge(c: BearerChallenge): string {
+  const params: string[] = [];
+  if (c.realm !== undefined) params.push(`realm=${quote(c.realm)}`);
+  if (c.error !== undefined) params.push(`error=${quote(c.error)}`);
+  if (c.errorDescription !== undefined) params.push(`error_description=${quote(sanitizeErrorDescription(c.errorDescription))}`);
+  // Scope tokens cannot hold spaces, quotes or backslashes (RFC 6749 §3.3).
+  const scope = c.scope?.filter((s) => /^[\x21\x23-\x5b\x5d-\x7e]+$/.test(s));
+  if (scope !== undefined && scope.length > 0) params.push(`scope=${quote(scope.join(' '))}`);
+  if (c.resourceMetadata !== undefined) params.push(`resource_metadata=${quote(c.resourceMetadata)}`);
+  return params.length === 0 ? 'Bearer' : `Bearer ${params.join(', ')}`;
 }

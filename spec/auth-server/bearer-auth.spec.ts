@@ -2,7 +2,7 @@
 // challenge, the checks the server makes whatever the verifier says, and what handlers see.
 import { expect } from 'chai';
 import { InvalidTokenError } from '../../lib/auth/server/auth-info.js';
-import { bearerChallenge } from '../../lib/auth/server/bearer-challenge.js';
+import { formatBearerChallenge } from '../../lib/auth/www-authenticate.js';
 import { requireBearerAuth } from '../../lib/auth/server/bearer-auth.js';
 import { callTool, initializeRequest, openSession, post, raw } from '../fixtures/http-server/raw.js';
 import { challengeParams, startProtected, tokenFor, type Protected } from './helpers.js';
@@ -199,9 +199,9 @@ describe('requireBearerAuth on the Streamable HTTP server', () => {
   });
 
   it('writes challenges RFC 6750 allows: quoted values, no quotes or control characters in error_description', () => {
-    expect(bearerChallenge({ error: 'invalid_token', errorDescription: 'bad "token"\r\nX-Injected: 1', resourceMetadata: 'https://h/.well-known/oauth-protected-resource' })).to.equal(
+    expect(formatBearerChallenge({ error: 'invalid_token', errorDescription: 'bad "token"\r\nX-Injected: 1', resourceMetadata: 'https://h/.well-known/oauth-protected-resource' })).to.equal(
       'Bearer error="invalid_token", error_description="bad  token   X-Injected: 1", resource_metadata="https://h/.well-known/oauth-protected-resource"',
     );
-    expect(bearerChallenge({})).to.equal('Bearer');
+    expect(formatBearerChallenge({})).to.equal('Bearer');
   });
 });

@@ -57,7 +57,7 @@ describe('introspectionVerifier', () => {
       extra: { iss: 'https://auth.example.com' },
     });
     expect(endpoint.seen[0].body.get('token_type_hint')).to.equal('access_token');
-    expect(Buffer.from(endpoint.seen[0].authorization!.slice(6), 'base64').toString()).to.equal('rs%20id:s%3Acret');
+    expect(Buffer.from(endpoint.seen[0].authorization!.slice(6), 'base64').toString()).to.equal('rs+id:s%3Acret'); // RFC 6749 §2.3.1: form-urlencoded (Appendix B: space as +)
   });
 
   it('[AUTH-029] refuses inactive tokens and tokens for another audience; fails (not refuses) when the endpoint fails', async () => {

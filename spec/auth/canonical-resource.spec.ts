@@ -1,15 +1,18 @@
 import { expect } from 'chai';
-import { canonicalResourceUri, resourceCovers } from '../../lib/auth/canonical-resource.js';
+import { canonicalResourceUri, resourceCovers, serverResourceUri } from '../../lib/auth/canonical-resource.js';
 
 describe('canonical resource URI (RFC 8707)', () => {
-  it('[AUTH-019] [AUTH-020] keeps the path (most specific URI), lower-cases scheme and host, drops the fragment', () => {
-    expect(canonicalResourceUri('HTTPS://MCP.Example.COM/Server/mcp#frag')).to.equal('https://mcp.example.com/Server/mcp');
+  it('[AUTH-019] [AUTH-020] keeps the path (most specific URI), lower-cases scheme and host, never keeps a fragment', () => {
+    expect(canonicalResourceUri('HTTPS://MCP.Example.COM/Server/mcp')).to.equal('https://mcp.example.com/Server/mcp');
+    expect(() => canonicalResourceUri('https://mcp.example.com/mcp#frag')).to.throw(TypeError, /fragment/);
+    expect(serverResourceUri('HTTPS://MCP.Example.COM/Server/mcp#frag')).to.equal('https://mcp.example.com/Server/mcp');
     expect(canonicalResourceUri('https://mcp.example.com:8443/mcp')).to.equal('https://mcp.example.com:8443/mcp');
   });
 
   it('[AUTH-022] uses the form without a trailing slash for a bare origin', () => {
     expect(canonicalResourceUri('https://mcp.example.com/')).to.equal('https://mcp.example.com');
     expect(canonicalResourceUri('https://mcp.example.com')).to.equal('https://mcp.example.com');
+    expect(canonicalResourceUri('https://mcp.example.com/mcp/')).to.equal('https://mcp.example.com/mcp');
   });
 
   it('a PRM resource covers the server when it is the same URI or a parent path on the same origin', () => {

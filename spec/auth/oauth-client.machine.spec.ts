@@ -16,12 +16,14 @@ const discovery = (scopes?: string[]): AuthorizationDiscovery => ({
 interface Script {
   discover?: () => Promise<AuthorizationDiscovery>;
   refresh?: () => Promise<TokenGrantSummary>;
+  grant?: () => Promise<TokenGrantSummary>;
   grantedScopes?: (requested: string[] | undefined) => string[] | undefined;
 }
 
 function run(input: OAuthClientInput = {}, script: Script = {}) {
   const calls: string[] = [];
   const authorizeScopes: (string[] | undefined)[] = [];
+  const grantScopes: (string[] | undefined)[] = [];
   const states: string[] = [];
   // Each effect answers on a later turn, as real I/O would.
   const answer = (work: (c: OAuthClientContext) => Promise<OAuthClientEvent>) => ({ context }: { context: OAuthClientContext }) => {
@@ -51,6 +53,11 @@ function run(input: OAuthClientInput = {}, script: Script = {}) {
           const scopes = script.grantedScopes ? script.grantedScopes(c.requestedScopes) : c.requestedScopes;
           return { type: 'GRANTED', grant: { scopes, hasRefreshToken: true } };
         }),
+        grant: answer(async (c) => {
+          calls.push('grant');
+          grantScopes.push(c.requestedScopes);
+          return { type: 'GRANTED', grant: await (script.grant ?? (async () => ({ scopes: c.requestedScopes, hasRefreshToken: false })))() };
+        }),
         refresh: answer(async () => {
           calls.push('refresh');
           return { type: 'GRANTED', grant: await (script.refresh ?? (async () => ({ scopes: undefined, hasRefreshToken: true })))() };
@@ -64,7 +71,7 @@ function run(input: OAuthClientInput = {}, script: Script = {}) {
   });
   actor.start();
   const settle = () => waitFor(actor, (s) => ['idle', 'authorized', 'failed'].includes(s.value as string));
-  return { actor, calls, authorizeScopes, states, settle };
+  return { actor, calls, authorizeScopes, grantScopes, states, settle };
 }
 
 describe('oauthClientMachine', () => {
@@ -190,5 +197,51 @@ describe('oauthClientMachine', () => {
     const s = await settle();
     expect(s.context.error?.code).to.equal('provider_failed');
     expect(s.context.error?.message).to.include('disk full');
+  });
+
+  describe("flow: 'grant' (no user: client credentials, cross-app access)", () => {
+    it('on a 401 discovers, then makes one grant request instead of registering, authorizing and exchanging', async () => {
+      const { actor, calls, states, grantScopes, settle } = run({ flow: 'grant', offlineAccess: false }, { discover: async () => discovery(['mcp:read']) });
+      actor.send({ type: 'UNAUTHORIZED', wwwAuthenticate: 'Bearer error="invalid_token"' });
+      const s = await settle();
+      expect(states).to.deep.equal(['idle', 'discovering', 'granting', 'authorized']);
+      expect(calls).to.deep.equal(['discover', 'grant']);
+      expect(grantScopes).to.deep.equal([['mcp:read']]);
+      expect(s.context.clientId).to.equal(undefined);
+      expect(s.context.authorizations).to.equal(1);
+    });
+
+    it('replaces an expired token with a new grant, without discovering again', async () => {
+      const { actor, calls, settle } = run({ flow: 'grant' });
+      actor.send({ type: 'UNAUTHORIZED' });
+      await settle();
+      actor.send({ type: 'SUCCEEDED' });
+      actor.send({ type: 'TOKEN_EXPIRED' });
+      expect((await settle()).value).to.equal('authorized');
+      expect(calls).to.deep.equal(['discover', 'grant', 'grant']);
+    });
+
+    it('fails with the grant error, and stops after 3 grants without a successful request (retry_limit)', async () => {
+      let refuse = true;
+      const { actor, calls, settle } = run(
+        { flow: 'grant' },
+        { grant: async () => (refuse ? Promise.reject(new AuthorizationError('token_request_failed', 'invalid_client')) : { scopes: undefined, hasRefreshToken: false }) },
+      );
+      actor.send({ type: 'UNAUTHORIZED' });
+      const failed = await settle();
+      expect(failed.value).to.equal('failed');
+      expect(failed.context.error?.code).to.equal('token_request_failed');
+      refuse = false;
+      actor.send({ type: 'UNAUTHORIZED' });
+      expect((await settle()).value).to.equal('authorized');
+      actor.send({ type: 'UNAUTHORIZED' });
+      expect((await settle()).value).to.equal('authorized');
+      actor.send({ type: 'UNAUTHORIZED' });
+      const s = await settle();
+      expect(s.value).to.equal('failed');
+      expect(s.context.error?.code).to.equal('retry_limit');
+      expect(calls.filter((c) => c === 'grant')).to.have.length(3);
+      expect(calls).not.to.include('register');
+    });
   });
 });

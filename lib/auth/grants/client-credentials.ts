@@ -5,7 +5,7 @@
  * @see https://datatracker.ietf.org/doc/html/draft-ietf-oauth-v2-1-13#section-4.2
  * @see https://www.rfc-editor.org/rfc/rfc7523.html#section-2.2
  */
-import { requestToken, type ClientAuthentication, type TokenRequestOptions, type TokenResponse } from './token-endpoint.js';
+import { requestToken, type ClientAuthentication, type TokenRequestOptions, type TokenResponse } from '../token-endpoint.js';
 
 export interface ClientCredentialsOptions extends TokenRequestOptions {
   /** The authorization server's token endpoint (from its metadata). */

@@ -4,7 +4,7 @@
  *
  * @see https://www.rfc-editor.org/rfc/rfc7523.html#section-2.1
  */
-import { requestToken, type ClientAuthentication, type TokenRequestOptions, type TokenResponse } from './token-endpoint.js';
+import { requestToken, type ClientAuthentication, type TokenRequestOptions, type TokenResponse } from '../token-endpoint.js';
 
 export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 

@@ -6,7 +6,8 @@
  * @see https://www.rfc-editor.org/rfc/rfc8693.html#section-2
  * @see https://datatracker.ietf.org/doc/draft-ietf-oauth-identity-assertion-authz-grant/
  */
-import { TokenEndpointError, requestToken, type ClientAuthentication, type TokenRequestOptions } from './token-endpoint.js';
+import { TokenEndpointError } from '../errors.js';
+import { requestToken, type ClientAuthentication, type TokenRequestOptions } from '../token-endpoint.js';
 
 export const TOKEN_EXCHANGE_GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange';
 export const ID_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:id_token';

@@ -14,9 +14,10 @@ import type { IncomingMessage } from 'node:http';
 import { systemClock, type Clock } from '../../clock.js';
 import type { Authenticate, AuthFailure, AuthOutcome } from '../../../streams/http-auth.js';
 import { InvalidTokenError, bearerAuthInfo, sealAuthInfo, type VerifiedToken, type VerifyAccessToken } from './auth-info.js';
-import { bearerRefusal, type BearerChallenge } from './bearer-challenge.js';
-import { canonicalResourceUri, sameResource } from './canonical-resource.js';
-import { protectedResourceMetadataUrl } from './protected-resource-metadata.js';
+import type { BearerChallenge } from '../www-authenticate.js';
+import { bearerRefusal, type BearerErrorCode } from './bearer-refusal.js';
+import { canonicalResourceUri, sameResource } from '../canonical-resource.js';
+import { protectedResourceMetadataUrl } from '../protected-resource-metadata.js';
 
 export interface BearerAuthOptions {
   /** Checks a token (signature, issuer, revocation...) and says who it is for. */
@@ -71,8 +72,8 @@ export function requireBearerAuth(options: BearerAuthOptions): BearerAuthenticat
   const scopesOf: (method: string) => readonly string[] =
     byMethod === undefined ? () => [] : typeof byMethod === 'function' ? (m) => byMethod(m) ?? [] : (m) => (Object.hasOwn(byMethod, m) ? byMethod[m] : []);
 
-  const refuse = (c: Omit<BearerChallenge, 'resourceMetadata' | 'realm'>): AuthFailure =>
-    bearerRefusal({ realm: options.realm, resourceMetadata, ...c, scopes: c.scopes ?? required });
+  const refuse = (c: Omit<BearerChallenge, 'resourceMetadata' | 'realm' | 'error'> & { error?: BearerErrorCode }): AuthFailure =>
+    bearerRefusal({ realm: options.realm, resourceMetadata, ...c, scope: c.scope ?? required });
   const invalidToken = (description: string) => refuse({ error: 'invalid_token', errorDescription: description });
 
   const check = (v: VerifiedToken | undefined): AuthOutcome => {
@@ -142,7 +143,7 @@ export function requireBearerAuth(options: BearerAuthOptions): BearerAuthenticat
     if (needed.size === required.length) return undefined;
     const have = info?.scopes ?? [];
     if ([...needed].every((s) => have.includes(s))) return undefined;
-    return refuse({ error: 'insufficient_scope', errorDescription: 'The access token lacks a scope this request needs', scopes: [...needed] });
+    return refuse({ error: 'insufficient_scope', errorDescription: 'The access token lacks a scope this request needs', scope: [...needed] });
   };
 
   Object.defineProperties(authenticate, {

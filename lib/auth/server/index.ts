@@ -5,13 +5,12 @@
  */
 export { requireBearerAuth, type BearerAuthOptions, type BearerAuthenticate } from './bearer-auth.js';
 export { InvalidTokenError, bearerAuthInfo, type AuthInfo, type VerifiedToken, type VerifyAccessToken, type VerifyContext } from './auth-info.js';
+export { PROTECTED_RESOURCE_WELL_KNOWN, protectedResourceMetadataUrl, type ProtectedResourceMetadata } from '../protected-resource-metadata.js';
 export {
-  PROTECTED_RESOURCE_WELL_KNOWN,
   createProtectedResourceMetadataHandler,
   protectedResourceMetadata,
-  protectedResourceMetadataUrl,
-  type ProtectedResourceMetadata,
   type ProtectedResourceMetadataHandler,
   type ProtectedResourceMetadataOptions,
+  type ServedProtectedResourceMetadata,
 } from './protected-resource-metadata.js';
 export { introspectionVerifier, type IntrospectionVerifierOptions } from './introspection.js';

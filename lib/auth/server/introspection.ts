@@ -6,7 +6,8 @@
  * @see https://www.rfc-editor.org/rfc/rfc7662.html
  */
 import { InvalidTokenError, type VerifiedToken, type VerifyAccessToken } from './auth-info.js';
-import { sameResource } from './canonical-resource.js';
+import { sameResource } from '../canonical-resource.js';
+import { clientSecretBasicHeader } from '../token-endpoint.js';
 
 export interface IntrospectionVerifierOptions {
   /** The introspection endpoint. */
@@ -30,11 +31,7 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): Ve
   const doFetch = options.fetch ?? fetch;
   const timeoutMs = options.timeoutMs ?? 10_000;
   const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
-  if (options.clientId !== undefined) {
-    // RFC 6749 §2.3.1: id and secret are form-urlencoded before base64.
-    const pair = `${encodeURIComponent(options.clientId)}:${encodeURIComponent(options.clientSecret ?? '')}`;
-    headers.authorization = `Basic ${Buffer.from(pair).toString('base64')}`;
-  }
+  if (options.clientId !== undefined) headers.authorization = clientSecretBasicHeader(options.clientId, options.clientSecret ?? '');
   return async (token, { resource }) => {
     const res = await doFetch(endpoint, {
       method: 'POST',

@@ -6,19 +6,14 @@
  * @see https://datatracker.ietf.org/doc/html/rfc9728#section-3
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { canonicalResourceUri } from './canonical-resource.js';
+import { canonicalResourceUri } from '../canonical-resource.js';
+import { PROTECTED_RESOURCE_WELL_KNOWN, protectedResourceMetadataUrl, type ProtectedResourceMetadata } from '../protected-resource-metadata.js';
 
-export const PROTECTED_RESOURCE_WELL_KNOWN = '/.well-known/oauth-protected-resource';
 
-/** The metadata document (RFC 9728 §2). */
-export interface ProtectedResourceMetadata {
-  resource: string;
+/** The document a resource server serves: it always names its authorization servers and the header method. */
+export interface ServedProtectedResourceMetadata extends ProtectedResourceMetadata {
   authorization_servers: string[];
   bearer_methods_supported: ['header'];
-  scopes_supported?: string[];
-  resource_name?: string;
-  resource_documentation?: string;
-  [member: string]: unknown;
 }
 
 export interface ProtectedResourceMetadataOptions {
@@ -44,7 +39,7 @@ type NodeHandler = ((req: IncomingMessage, res: ServerResponse, ...rest: any[]) 
 export interface ProtectedResourceMetadataHandler {
   (req: IncomingMessage, res: ServerResponse, next?: unknown): void;
   /** The document served. */
-  readonly metadata: Readonly<ProtectedResourceMetadata>;
+  readonly metadata: Readonly<ServedProtectedResourceMetadata>;
   /** The paths it answers: the path-based one first (RFC 9728 §3.1), then the root one. */
   readonly paths: readonly string[];
   /** The URL to put in `resource_metadata` (the path-based one). */
@@ -55,19 +50,8 @@ export interface ProtectedResourceMetadataHandler {
   close(): Promise<void>;
 }
 
-/**
- * The well-known URL of the metadata of `resource`: `/.well-known/oauth-protected-resource`
- * inserted between the host and the path (RFC 9728 §3.1), e.g.
- * `https://h/mcp` → `https://h/.well-known/oauth-protected-resource/mcp`.
- */
-export function protectedResourceMetadataUrl(resource: string | URL): string {
-  const url = new URL(canonicalResourceUri(resource));
-  const path = url.pathname === '/' ? '' : url.pathname;
-  return `${url.origin}${PROTECTED_RESOURCE_WELL_KNOWN}${path}${url.search}`;
-}
-
 /** Builds and checks the document. Throws a TypeError for a resource or server that cannot be served. */
-export function protectedResourceMetadata(options: ProtectedResourceMetadataOptions): ProtectedResourceMetadata {
+export function protectedResourceMetadata(options: ProtectedResourceMetadataOptions): ServedProtectedResourceMetadata {
   const resource = canonicalResourceUri(options.resource);
   const servers = options.authorizationServers ?? [];
   if (servers.length === 0) {
@@ -86,7 +70,7 @@ export function protectedResourceMetadata(options: ProtectedResourceMetadataOpti
     // An issuer is compared as a string by clients: keep what the user wrote, minus a lone trailing slash.
     return String(s).replace(/\/$/, '');
   });
-  const doc: ProtectedResourceMetadata = {
+  const doc: ServedProtectedResourceMetadata = {
     ...(options.extra ?? {}),
     resource,
     authorization_servers,
