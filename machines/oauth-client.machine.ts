@@ -20,8 +20,8 @@
  * `grant`, `refresh`) is a placeholder the runner (lib/auth/oauth-client.ts) supplies with
  * `.provide({ actions })`; it does the I/O and answers with DISCOVERED, REGISTERED,
  * CODE_RECEIVED or GRANTED, or STEP_FAILED. Tokens never enter the context, only what they allow
- * (scopes, whether a refresh token exists); the authorization code lives in it only between
- * `authorizing` and `exchanging`.
+ * (scopes, whether a refresh token exists); neither does the authorization code, which the
+ * runner keeps with the PKCE verifier between `authorizing` and `exchanging`.
  *
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#authorization-flow-steps
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#step-up-authorization-flow
@@ -72,8 +72,6 @@ export interface OAuthClientContext {
   hasRefreshToken: boolean;
   /** A refresh was tried since the last successful request. */
   refreshTried: boolean;
-  /** Only between `authorizing` and `exchanging`. */
-  pendingCode: string | undefined;
   error: AuthorizationError | undefined;
 }
 
@@ -98,8 +96,8 @@ export type OAuthClientEvent =
   | { type: 'DISCOVERED'; discovery: AuthorizationDiscovery }
   /** `register` has a client id. */
   | { type: 'REGISTERED'; clientId: string }
-  /** `authorize` got the code back (state checked). */
-  | { type: 'CODE_RECEIVED'; code: string }
+  /** `authorize` got the code back (state checked); the runner keeps the code, not the machine. */
+  | { type: 'CODE_RECEIVED' }
   /** `exchange`, `grant` or `refresh` got (and stored) tokens. */
   | { type: 'GRANTED'; grant: TokenGrantSummary }
   /** The current step's I/O failed. */
@@ -166,9 +164,7 @@ export const oauthClientMachine = setup({
     resetAttempts: assign({ authorizations: 0, refreshTried: false, error: undefined }),
     assignDiscovery: assign({ discovery: ({ context, event }) => (event.type === 'DISCOVERED' ? event.discovery : context.discovery) }),
     assignClientId: assign({ clientId: ({ context, event }) => (event.type === 'REGISTERED' ? event.clientId : context.clientId) }),
-    assignCode: assign({ pendingCode: ({ event }) => (event.type === 'CODE_RECEIVED' ? event.code : undefined) }),
     assignGrant: assign({
-      pendingCode: undefined,
       grantedScopes: ({ context, event }) => (event.type === 'GRANTED' ? (event.grant.scopes ?? context.requestedScopes) : context.grantedScopes),
       hasRefreshToken: ({ context, event }) => (event.type === 'GRANTED' ? event.grant.hasRefreshToken : context.hasRefreshToken),
       refreshTried: false,
@@ -180,7 +176,6 @@ export const oauthClientMachine = setup({
     dropRefreshToken: assign({ hasRefreshToken: false }),
     recordError: assign({
       error: ({ event }) => asAuthorizationError(event.type === 'STEP_FAILED' ? event.error : undefined),
-      pendingCode: undefined,
     }),
   },
   guards: {
@@ -206,7 +201,6 @@ export const oauthClientMachine = setup({
     grantedScopes: undefined,
     hasRefreshToken: input.hasRefreshToken ?? false,
     refreshTried: false,
-    pendingCode: undefined,
     error: undefined,
   }),
   initial: 'starting',
@@ -271,7 +265,7 @@ export const oauthClientMachine = setup({
       description: 'The authorization request (PKCE S256, state, resource, scope); waiting for the code.',
       entry: ['selectScopes', 'countAuthorization', 'authorize'],
       on: {
-        CODE_RECEIVED: { target: 'exchanging', actions: 'assignCode' },
+        CODE_RECEIVED: { target: 'exchanging' },
         STEP_FAILED: { target: 'failed', actions: 'recordError' },
       },
     },

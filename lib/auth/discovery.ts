@@ -17,6 +17,7 @@ import { serverResourceUri } from './canonical-resource.js';
 import { AuthorizationError } from './errors.js';
 import { discoverProtectedResourceMetadata } from './protected-resource-discovery.js';
 import type { ProtectedResourceMetadata } from './protected-resource-metadata.js';
+import { requireSecureAuthorizationServer, requireSecureEndpoint } from './secure-endpoint.js';
 import { bearerChallenge } from './www-authenticate.js';
 
 /** How the authorization server was found. */
@@ -55,7 +56,10 @@ export interface DiscoveryOptions {
 /**
  * Discovers the protected resource metadata, the authorization server metadata and the canonical
  * resource URI of the MCP server at `serverUrl`. Throws {@link AuthorizationError}
- * (`resource_mismatch`, `issuer_mismatch`, `discovery_failed`).
+ * (`resource_mismatch`, `issuer_mismatch`, `discovery_failed`, and `insecure_endpoint` when the
+ * authorization server or one of its endpoints is plain http on a host that is not loopback:
+ * the whole flow uses only endpoints accepted here, so no code, secret or verifier ever goes
+ * over plain http to another host).
  *
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#authorization-server-discovery
  */
@@ -78,6 +82,7 @@ export async function discoverAuthorization(serverUrl: string | URL, options: Di
       );
     }
     const issuer = options.selectAuthorizationServer ? options.selectAuthorizationServer(servers) : servers[0]!;
+    requireSecureEndpoint(issuer, 'authorization server');
     const as = await discoverAuthorizationServerMetadata(issuer, { fetch });
     if (!as) {
       throw new AuthorizationError(
@@ -86,6 +91,7 @@ export async function discoverAuthorization(serverUrl: string | URL, options: Di
         { issuer },
       );
     }
+    requireSecureAuthorizationServer(as.metadata);
     return {
       serverUrl: server.href,
       resource: prm.metadata.resource,
@@ -101,12 +107,15 @@ export async function discoverAuthorization(serverUrl: string | URL, options: Di
   // 2025-03-26: the authorization base URL is the MCP server URL without its path.
   const origin = server.origin;
   const resource = serverResourceUri(server);
+  // The MCP server's origin is the authorization server here.
+  requireSecureEndpoint(origin, 'authorization server (the MCP server origin, 2025-03-26 discovery)');
   const legacy = await discoverAuthorizationServerMetadata(origin, {
     fetch,
     checkIssuer: false,
     urls: [new URL('/.well-known/oauth-authorization-server', origin)],
   });
   if (legacy) {
+    requireSecureAuthorizationServer(legacy.metadata);
     return {
       serverUrl: server.href,
       resource,

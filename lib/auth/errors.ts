@@ -31,7 +31,9 @@ export type AuthorizationErrorCode =
   /** The server kept refusing new tokens: the limit of authorization attempts was reached. */
   | 'retry_limit'
   /** The provider (storage or user interaction) failed. */
-  | 'provider_failed';
+  | 'provider_failed'
+  /** An authorization server endpoint, the MCP server a token would go to, or the redirect URL is plain http on a host that is not loopback (OAuth 2.1 §1.5). */
+  | 'insecure_endpoint';
 
 /** The client could not obtain or use an access token. */
 export class AuthorizationError extends Error {

@@ -23,6 +23,7 @@ export * from './protected-resource-discovery.js';
 export * from './protected-resource-metadata.js';
 export * from './provider.js';
 export * from './scope-selection.js';
+export * from './secure-endpoint.js';
 export * from './server/index.js';
 export * from './token-endpoint.js';
 export * from './well-known-document.js';

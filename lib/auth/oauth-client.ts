@@ -23,6 +23,7 @@ import { AuthorizationError } from './errors.js';
 import { isGrantProvider, type OAuthGrantProvider } from './grant-provider.js';
 import { createPkce, requireS256 } from './pkce.js';
 import type { OAuthClientInformation, OAuthClientProvider, StoredTokens } from './provider.js';
+import { isSecureOAuthUrl, requireSecureRedirectUrl } from './secure-endpoint.js';
 import { exchangeAuthorizationCode, refreshAccessToken, type OAuthTokens } from './token-endpoint.js';
 import { bearerChallenge } from './www-authenticate.js';
 
@@ -65,6 +66,8 @@ export class OAuthClient {
   private lastDiscovery: AuthorizationDiscovery | undefined;
   /** The authorization request in progress. */
   private pending: { state: string; verifier: string; clientId: string } | undefined;
+  /** The code of that request, once it came back, until it is exchanged. */
+  private receivedCode: string | undefined;
 
   constructor(options: OAuthClientOptions) {
     this.options = options;
@@ -164,6 +167,18 @@ export class OAuthClient {
 
   private started(): Promise<OAuthActor> {
     if (this.actor) return Promise.resolve(this.actor);
+    // A bearer token over plain http to another host could be read on the way (OAuth 2.1 §1.5):
+    // refused before any token is looked up, requested or sent.
+    if (!isSecureOAuthUrl(this.serverUrl)) {
+      return Promise.reject(
+        new AuthorizationError(
+          'insecure_endpoint',
+          `The MCP server ${this.serverUrl.origin}${this.serverUrl.pathname} is not an https URL; no access token is requested for it or sent to it. ` +
+            'Connect to its https URL; plain http is accepted only on localhost, 127.0.0.1 and [::1].',
+          { serverUrl: `${this.serverUrl.origin}${this.serverUrl.pathname}` },
+        ),
+      );
+    }
     this.starting ??= (async () => {
       const tokens = await this.usableTokens();
       // Each effect starts its I/O and answers the machine with an event when it is done.
@@ -180,8 +195,16 @@ export class OAuthClient {
           actions: {
             discover: step(async (c) => ({ type: 'DISCOVERED', discovery: await this.discover(c.challenge) })),
             register: step(async (c) => ({ type: 'REGISTERED', clientId: await this.register(c.discovery!) })),
-            authorize: step(async (c) => ({ type: 'CODE_RECEIVED', code: await this.authorize(c.discovery!, c.clientId!, c.requestedScopes) })),
-            exchange: step(async (c) => ({ type: 'GRANTED', grant: await this.exchange(c.discovery!, c.pendingCode!, c.requestedScopes) })),
+            authorize: step(async (c) => {
+              // The code stays here, beside the verifier: never in the machine's context or events.
+              this.receivedCode = await this.authorize(c.discovery!, c.clientId!, c.requestedScopes);
+              return { type: 'CODE_RECEIVED' };
+            }),
+            exchange: step(async (c) => {
+              const code = this.receivedCode;
+              this.receivedCode = undefined;
+              return { type: 'GRANTED', grant: await this.exchange(c.discovery!, code ?? '', c.requestedScopes) };
+            }),
             grant: step(async (c) => ({ type: 'GRANTED', grant: await this.grant(c.discovery!, c.requestedScopes) })),
             refresh: step(async (c) => ({ type: 'GRANTED', grant: await this.refresh(c.discovery, c.challenge) })),
           },
@@ -246,6 +269,12 @@ export class OAuthClient {
     }
     // No authorization request (and no registration) with a server that cannot do PKCE S256.
     requireS256(discovery.authorizationServer);
+    // A provider other than ours may not have checked its redirect URL (ours does at construction).
+    try {
+      requireSecureRedirectUrl(this.userProvider.redirectUrl);
+    } catch (e) {
+      throw new AuthorizationError('insecure_endpoint', (e as Error).message);
+    }
     const { client } = await resolveClient({
       provider: this.userProvider,
       issuer: discovery.authorizationServerUrl,

@@ -9,6 +9,7 @@
  */
 import { undiciFetch, type FetchLike } from '../../streams/http-fetch.js';
 import { AuthorizationError } from './errors.js';
+import { requireSecureRedirectUrl } from './secure-endpoint.js';
 import type { OAuthTokens } from './token-endpoint.js';
 
 /** Tokens as stored: with when they expire and what they were issued for. */
@@ -50,7 +51,7 @@ type MaybePromise<T> = T | Promise<T>;
 
 /** Storage and user interaction for the client's OAuth flow. */
 export interface OAuthClientProvider {
-  /** Where the authorization server sends the user back; registered with the client. */
+  /** Where the authorization server sends the user back; registered with the client. https, or http on a loopback host. */
   readonly redirectUrl: string;
   /** What the client registers (DCR). `redirect_uris` must contain {@link redirectUrl}. */
   readonly clientMetadata: OAuthClientMetadata;
@@ -74,6 +75,7 @@ export interface OAuthClientProvider {
 }
 
 export interface InMemoryOAuthClientProviderOptions {
+  /** https, or http on localhost, 127.0.0.1 or [::1] (MCP: redirect URIs are localhost or HTTPS). */
   redirectUrl: string;
   /** Defaults: `client_name` "mcp-actors client", `redirect_uris` [redirectUrl]. */
   clientMetadata?: Partial<OAuthClientMetadata>;
@@ -96,7 +98,10 @@ export class InMemoryOAuthClientProvider implements OAuthClientProvider {
   private stored: StoredTokens | undefined;
   private readonly authorizeFn: (url: URL) => Promise<URL>;
 
+  /** Throws a `TypeError` when `redirectUrl` (or a `redirect_uris` entry) is neither https nor http on a loopback host. */
   constructor(options: InMemoryOAuthClientProviderOptions) {
+    requireSecureRedirectUrl(options.redirectUrl);
+    for (const uri of options.clientMetadata?.redirect_uris ?? []) requireSecureRedirectUrl(uri);
     this.redirectUrl = options.redirectUrl;
     this.clientMetadata = {
       client_name: 'mcp-actors client',

@@ -13,6 +13,7 @@ import type { AuthorizationServerMetadata } from './authorization-server-metadat
 import { TokenEndpointError } from './errors.js';
 import { clientAssertion, type JwtAlgorithm } from './grants/jwt-assertion.js';
 import type { OAuthClientInformation } from './provider.js';
+import { requireSecureEndpoint } from './secure-endpoint.js';
 
 /** A token endpoint's successful answer (RFC 6749 §5.1, RFC 8693 §2.2.1). */
 export interface OAuthTokens {
@@ -129,6 +130,9 @@ export async function requestToken(
   options: TokenRequestOptions & { expectBearer?: boolean } = {},
 ): Promise<OAuthTokens> {
   const url = new URL(String(endpoint)).href;
+  // Also for endpoints that were not discovered (an IdP's, given by the application): a grant and
+  // the client's credentials never go over plain http to another host.
+  requireSecureEndpoint(url, 'token endpoint');
   const grantType = params.grant_type ?? 'unknown';
   const body = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) if (v !== undefined) body.set(k, v);

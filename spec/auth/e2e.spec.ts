@@ -68,7 +68,7 @@ describe('OAuth client end to end (Streamable HTTP transport with `auth`)', () =
     for (const r of [...rs.requests, ...as.requests]) expect(r.url).not.to.include(token);
   });
 
-  it('[AUTH-016] [AUTH-017] [AUTH-018] [AUTH-019] [AUTH-023] [AUTH-045] [AUTH-056] sends PKCE S256 and the same canonical resource in the authorization and token requests', async () => {
+  it('[AUTH-016] [AUTH-017] [AUTH-018] [AUTH-019] [AUTH-023] [AUTH-037] [AUTH-045] [AUTH-056] sends PKCE S256 and the same canonical resource in the authorization and token requests', async () => {
     await setUp();
     const c = await connect(provider());
     await c.listTools();
@@ -85,14 +85,21 @@ describe('OAuth client end to end (Streamable HTTP transport with `auth`)', () =
     expect(as.tokens.size).to.equal(1);
   });
 
-  it('[AUTH-046] registers its redirect URI (and refresh_token) by DCR and authorizes with exactly that URI', async () => {
+  it('[AUTH-005] [AUTH-046] registers its redirect URI (and refresh_token) by DCR and authorizes with exactly that URI', async () => {
     await setUp();
-    const c = await connect(provider());
+    const p = provider();
+    const c = await connect(p);
     await c.listTools();
     const registration = as.registrations[0]!;
     expect(registration.redirect_uris).to.deep.equal([REDIRECT]);
     expect(registration.grant_types).to.deep.equal(['authorization_code', 'refresh_token']);
     expect(as.authorizations[0]!.get('redirect_uri')).to.equal(REDIRECT);
+    // The client id the registration answered is saved and is the one the flow used (the server
+    // knows no client but the registered one).
+    const registered = p.clientInformation(as.issuer)!;
+    expect(registered.client_id).to.match(/^client-\d+$/);
+    expect(as.authorizations[0]!.get('client_id')).to.equal(registered.client_id);
+    expect([...as.tokens.values()].map((t) => t.clientId)).to.deep.equal([registered.client_id]);
   });
 
   it('[AUTH-048] discards an authorization response whose state differs: no token request, a typed error', async () => {

@@ -46,7 +46,7 @@ function run(input: OAuthClientInput = {}, script: Script = {}) {
         authorize: answer(async (c) => {
           calls.push('authorize');
           authorizeScopes.push(c.requestedScopes);
-          return { type: 'CODE_RECEIVED', code: 'code-1' };
+          return { type: 'CODE_RECEIVED' };
         }),
         exchange: answer(async (c) => {
           calls.push('exchange');
@@ -84,7 +84,6 @@ describe('oauthClientMachine', () => {
     expect(calls).to.deep.equal(['discover', 'register', 'authorize', 'exchange']);
     expect(authorizeScopes[0]).to.deep.equal(['mcp:basic']);
     expect(s.context.challenge?.resourceMetadata).to.equal('https://mcp.example.com/prm');
-    expect(s.context.pendingCode).to.equal(undefined);
     expect(s.context.authorizations).to.equal(1);
   });
 
