@@ -20,7 +20,7 @@ async function samplingPair(options: SamplingOptions) {
 }
 
 describe('client features: sampling controls', () => {
-  it('[SAMP-016] [SAMP-028] approval runs first, with the server that asks; a refusal is -1 "User rejected", a failure -32603', async () => {
+  it('[SAMP-001] [SAMP-016] [SAMP-028] approval runs first, with the server that asks; a refusal is -1 "User rejected", a failure -32603', async () => {
     let approve = false;
     const seen: unknown[] = [];
     const { session, client, handler } = await samplingPair({

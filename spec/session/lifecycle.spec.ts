@@ -162,6 +162,19 @@ describe('lifecycle', () => {
     expect(err.message).to.contain('resources');
   });
 
+  it('[PROMPT-013] prompts follow the negotiation both ways: the client does not ask a server without prompts, the server refuses prompts it did not declare', async () => {
+    const { client } = await pair({}, { capabilities: { tools: {} } });
+    const before = client.journal!.entries.length;
+    const asked = await client.request('prompts/list').then(() => null, (e) => e);
+    expect(asked).to.be.instanceOf(CapabilityError);
+    expect(asked.message).to.contain('prompts');
+    expect(client.journal!.entries.slice(before).filter((e) => e.kind === 'out')).to.have.length(0);
+    const { client: pushy } = await pair({ enforceCapabilities: false }, { capabilities: { tools: {} } });
+    const refused = await pushy.request('prompts/get', { name: 'x' }).then(() => null, (e) => e);
+    expect(refused.code).to.equal(-32601);
+    expect(refused.message).to.contain('prompts');
+  });
+
   it('state$ shows every phase the client went through', async () => {
     const [a, b] = createMemoryPair();
     const server = new Server({ info: SERVER_INFO });
