@@ -260,7 +260,9 @@ export class HttpServerCore {
 
   handle(req: IncomingMessage, res: ServerResponse, parsedBody: unknown): void {
     try {
-      if (parsedBody !== undefined) (req as IncomingMessage & { body?: unknown }).body = parsedBody;
+      // Express and Connect pass `next` third: a function is never a parsed body (`req.body`, set by
+      // express.json(), is read in http-body.ts).
+      if (parsedBody !== undefined && typeof parsedBody !== 'function') (req as IncomingMessage & { body?: unknown }).body = parsedBody;
       const url = (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '/';
       const q = url.indexOf('?');
       const pathname = q < 0 ? url : url.slice(0, q);
