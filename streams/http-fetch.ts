@@ -9,9 +9,13 @@
  * Supported: string or URL input, `method`, `headers`, a string/bytes `body`, `signal`. Redirects
  * 307 and 308 are followed within the same origin (method and body kept, up to 5 hops); any other
  * redirect is returned as is, for the caller to report.
+ *
+ * undici is loaded on the first request, not on import: a stdio-only program never loads it, and
+ * a bundler drops it from a bundle that does not use the HTTP client (the package is
+ * `sideEffects: false`).
  */
-import { Readable } from 'node:stream';
-import { Agent } from 'undici';
+import type { Readable } from 'node:stream';
+import type { Agent } from 'undici';
 
 /** The part of `fetch` the transports use. */
 export type FetchLike = (input: string | URL, init?: RequestInit) => Promise<Response>;
@@ -19,11 +23,11 @@ export type FetchLike = (input: string | URL, init?: RequestInit) => Promise<Res
 const MAX_REDIRECTS = 5;
 const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
 
-let sharedAgent: Agent | undefined;
+let sharedAgent: Promise<Agent> | undefined;
 
-/** The keep-alive agent behind {@link undiciFetch} (created on first use). */
-export function defaultAgent(): Agent {
-  sharedAgent ??= new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000 });
+/** The keep-alive agent behind {@link undiciFetch} (undici loaded and the agent created on first use). */
+export function defaultAgent(): Promise<Agent> {
+  sharedAgent ??= import('undici').then(({ Agent }) => new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000 }));
   return sharedAgent;
 }
 
@@ -78,7 +82,7 @@ function toWebStream(body: Readable): ReadableStream<Uint8Array> {
  */
 export function createUndiciFetch(agent?: Agent): FetchLike {
   return async function fetchOverUndici(input, init = {}) {
-    const dispatcher = agent ?? defaultAgent();
+    const dispatcher = agent ?? (await defaultAgent());
     let url = new URL(typeof input === 'string' ? input : input.href);
     const method = (init.method ?? 'GET').toUpperCase();
     const headers = headersOf(init.headers);
