@@ -48,6 +48,7 @@ import { RateLimiter } from './server-features/rate-limit.js';
 import { ToolCallDeniedError, readDecision, type ToolCallApprover } from './client-features/tool-approval.js';
 import { auditError, type ToolCallOutcome, type ToolCallRecord } from './client-features/tool-audit.js';
 import { redactSecrets } from './server-features/redaction.js';
+import { isListParams, listing, sdkOptions, type CallToolParams, type ListParams, type Listing } from './client-features/sdk-shapes.js';
 
 export interface ClientOptions extends SessionOptions {
   /**
@@ -251,10 +252,18 @@ export class Client extends Session {
    * remembered: `callTool` checks results against their `outputSchema`.
    * @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools#listing-tools
    */
-  async listTools(options?: RequestOptions): Promise<Tool[]> {
-    const tools = await this.fetchTools(options);
+  async listTools(options?: RequestOptions): Promise<Listing<Tool, 'tools'>>;
+  /** One page, as the official SDK's `listTools({ cursor })`: the page's tools and its `nextCursor`. */
+  async listTools(params: ListParams, options?: RequestOptions): Promise<Listing<Tool, 'tools'>>;
+  async listTools(first?: RequestOptions | ListParams, second?: RequestOptions): Promise<Listing<Tool, 'tools'>> {
+    if (isListParams(first)) {
+      const page = (await this.request('tools/list', first.cursor === undefined ? undefined : { cursor: first.cursor }, second)) as ListToolsResult & JsonObject;
+      for (const tool of page.tools ?? []) this.toolIndex.set(tool.name, tool);
+      return listing([...(page.tools ?? [])], 'tools', page.nextCursor);
+    }
+    const tools = await this.fetchTools(first);
     this.toolsLive.set(tools);
-    return tools;
+    return listing([...tools], 'tools');
   }
 
   /**
@@ -278,7 +287,21 @@ export class Client extends Session {
    * @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools#calling-tools
    * @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools#output-schema
    */
-  callTool(name: string, args?: Record<string, unknown>, options: CallToolOptions = {}): Promise<CallToolResult> {
+  callTool(name: string, args?: Record<string, unknown>, options?: CallToolOptions): Promise<CallToolResult>;
+  /**
+   * The official SDK's shape: `callTool({ name, arguments }, resultSchema?, options?)` (a result
+   * schema is not needed: results are checked against the tool's `outputSchema`), or
+   * `callTool({ name, arguments }, options)`.
+   */
+  callTool(params: CallToolParams, resultSchemaOrOptions?: unknown, options?: CallToolOptions): Promise<CallToolResult>;
+  callTool(first: string | CallToolParams, second?: unknown, third?: CallToolOptions): Promise<CallToolResult> {
+    if (typeof first === 'object' && first !== null) {
+      return this.callToolNamed(first.name, first.arguments, sdkOptions(second, third) ?? {});
+    }
+    return this.callToolNamed(first, second as Record<string, unknown> | undefined, third ?? {});
+  }
+
+  private callToolNamed(name: string, args: Record<string, unknown> | undefined, options: CallToolOptions): Promise<CallToolResult> {
     const audited = this.toolCallSubject.observed;
     // Not async itself: without approval or audit, the call costs no extra promise.
     if (this.approver === undefined && !audited) return this.sendToolCall(name, args, options);
@@ -304,10 +327,14 @@ export class Client extends Session {
    * Every resource of the server, all pages.
    * @see https://modelcontextprotocol.io/specification/2025-11-25/server/resources#listing-resources
    */
-  async listResources(options?: RequestOptions): Promise<Resource[]> {
-    const list = await listAll<Resource>(this.pageRequester, 'resources/list', 'resources', options);
+  async listResources(options?: RequestOptions): Promise<Listing<Resource, 'resources'>>;
+  /** One page, as the official SDK's `listResources({ cursor })`. */
+  async listResources(params: ListParams, options?: RequestOptions): Promise<Listing<Resource, 'resources'>>;
+  async listResources(first?: RequestOptions | ListParams, second?: RequestOptions): Promise<Listing<Resource, 'resources'>> {
+    if (isListParams(first)) return this.onePage<Resource, 'resources'>('resources/list', 'resources', first, second);
+    const list = await listAll<Resource>(this.pageRequester, 'resources/list', 'resources', first);
     this.resourcesLive.set(list);
-    return list;
+    return listing([...list], 'resources');
   }
 
   /** The pages of `resources/list`. @see https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/pagination */
@@ -319,8 +346,12 @@ export class Client extends Session {
    * Every resource template of the server, all pages.
    * @see https://modelcontextprotocol.io/specification/2025-11-25/server/resources#resource-templates
    */
-  listResourceTemplates(options?: RequestOptions): Promise<ResourceTemplate[]> {
-    return listAll<ResourceTemplate>(this.pageRequester, 'resources/templates/list', 'resourceTemplates', options);
+  async listResourceTemplates(options?: RequestOptions): Promise<Listing<ResourceTemplate, 'resourceTemplates'>>;
+  /** One page, as the official SDK's `listResourceTemplates({ cursor })`. */
+  async listResourceTemplates(params: ListParams, options?: RequestOptions): Promise<Listing<ResourceTemplate, 'resourceTemplates'>>;
+  async listResourceTemplates(first?: RequestOptions | ListParams, second?: RequestOptions): Promise<Listing<ResourceTemplate, 'resourceTemplates'>> {
+    if (isListParams(first)) return this.onePage<ResourceTemplate, 'resourceTemplates'>('resources/templates/list', 'resourceTemplates', first, second);
+    return listing(await listAll<ResourceTemplate>(this.pageRequester, 'resources/templates/list', 'resourceTemplates', first), 'resourceTemplates');
   }
 
   /** The pages of `resources/templates/list`. @see https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/pagination */
@@ -332,8 +363,11 @@ export class Client extends Session {
    * Read a resource.
    * @see https://modelcontextprotocol.io/specification/2025-11-25/server/resources#reading-resources
    */
-  async readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
-    return (await this.request('resources/read', { uri }, options)) as ReadResourceResult;
+  async readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult>;
+  /** The official SDK's shape: `readResource({ uri })`. */
+  async readResource(params: { uri: string }, options?: RequestOptions): Promise<ReadResourceResult>;
+  async readResource(uri: string | { uri: string }, options?: RequestOptions): Promise<ReadResourceResult> {
+    return (await this.request('resources/read', { uri: typeof uri === 'string' ? uri : uri.uri }, options)) as ReadResourceResult;
   }
 
   /**
@@ -380,10 +414,14 @@ export class Client extends Session {
    * Every prompt of the server, all pages.
    * @see https://modelcontextprotocol.io/specification/2025-11-25/server/prompts#listing-prompts
    */
-  async listPrompts(options?: RequestOptions): Promise<Prompt[]> {
-    const list = await listAll<Prompt>(this.pageRequester, 'prompts/list', 'prompts', options);
+  async listPrompts(options?: RequestOptions): Promise<Listing<Prompt, 'prompts'>>;
+  /** One page, as the official SDK's `listPrompts({ cursor })`. */
+  async listPrompts(params: ListParams, options?: RequestOptions): Promise<Listing<Prompt, 'prompts'>>;
+  async listPrompts(first?: RequestOptions | ListParams, second?: RequestOptions): Promise<Listing<Prompt, 'prompts'>> {
+    if (isListParams(first)) return this.onePage<Prompt, 'prompts'>('prompts/list', 'prompts', first, second);
+    const list = await listAll<Prompt>(this.pageRequester, 'prompts/list', 'prompts', first);
     this.promptsLive.set(list);
-    return list;
+    return listing([...list], 'prompts');
   }
 
   /** The pages of `prompts/list`. @see https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/pagination */
@@ -395,7 +433,16 @@ export class Client extends Session {
    * Get a prompt with its arguments filled in.
    * @see https://modelcontextprotocol.io/specification/2025-11-25/server/prompts#getting-a-prompt
    */
-  async getPrompt(name: string, args?: Record<string, string>, options?: RequestOptions): Promise<GetPromptResult> {
+  async getPrompt(name: string, args?: Record<string, string>, options?: RequestOptions): Promise<GetPromptResult>;
+  /** The official SDK's shape: `getPrompt({ name, arguments })`. */
+  async getPrompt(params: { name: string; arguments?: Record<string, string> | undefined }, options?: RequestOptions): Promise<GetPromptResult>;
+  async getPrompt(
+    first: string | { name: string; arguments?: Record<string, string> | undefined },
+    second?: Record<string, string> | RequestOptions,
+    third?: RequestOptions,
+  ): Promise<GetPromptResult> {
+    const [name, args, options] =
+      typeof first === 'string' ? [first, second as Record<string, string> | undefined, third] : [first.name, first.arguments, second as RequestOptions | undefined];
     const params: JsonObject = args === undefined ? { name } : { name, arguments: args };
     return (await this.request('prompts/get', params, options)) as GetPromptResult;
   }
@@ -544,6 +591,12 @@ export class Client extends Session {
   private get negotiatedRevision(): Revision | undefined {
     const v = this.protocolVersion;
     return v !== undefined && isSupportedRevision(v) ? v : undefined;
+  }
+
+  private async onePage<T, K extends string>(method: string, key: K, params: ListParams, options?: RequestOptions): Promise<Listing<T, K>> {
+    const page = await this.request(method, params.cursor === undefined ? undefined : { cursor: params.cursor }, options);
+    const items = page[key];
+    return listing(Array.isArray(items) ? [...(items as T[])] : [], key, typeof page.nextCursor === 'string' ? page.nextCursor : undefined);
   }
 
   private readonly pageRequester = (method: string, params: JsonObject | undefined, options?: RequestOptions) => this.request(method, params, options);

@@ -6,6 +6,11 @@ export { Client, createClient, type ClientOptions, type CallToolOptions, type Cl
 export * from './client-features/index.js';
 export { Server, ServerSession, createServer, type ServerOptions } from './server.js';
 export { McpServer, createMcpServer, type McpServerOptions } from './mcp-server.js';
+// The official SDK's shapes beside ours, and the not-found error a resource handler throws (issue 16).
+export { ResourceTemplate, type ResourceTemplateCallbacks } from './server-features/resource-template.js';
+export { ResourceNotFoundError } from './server-features/resources.js';
+export type { Listing, ListParams, CallToolParams } from './client-features/sdk-shapes.js';
+export type { RawShape, InferShape, StandardSchemaV1 } from './server-features/json-schema.js';
 export { text, image, audio, resourceLink, embeddedResource } from './server-features/content.js';
 export type { ToolHandle, ToolHandler } from './server-features/tools.js';
 export type { PromptHandle, PromptHandler } from './server-features/prompts.js';

@@ -40,6 +40,8 @@ import {
 } from './server-features/resources.js';
 import type { SchemaInput } from './server-features/json-schema.js';
 import { PAGINATED_METHODS, bindCursorsToSession, type CursorScope } from './server-features/session-cursors.js';
+import { ResourceTemplate } from './server-features/resource-template.js';
+import type { PeerInfo } from '../machines/session.machine.js';
 import { ToolsFeature, type RegisteredTool, type ToolConfig, type ToolHandle, type ToolHandler } from './server-features/tools.js';
 
 /** The default quiet time before a list_changed notification goes out. */
@@ -116,7 +118,19 @@ export class McpServer {
   private readonly host: FeatureHost;
   private readonly advice = new ServerDiagnostics();
 
-  constructor(readonly options: McpServerOptions) {
+  /** The options the server was created with (`info` included). */
+  readonly options: McpServerOptions;
+
+  /**
+   * @param options `info` (the server's name and version, sent in `initialize`) and the rest.
+   * Or, as the official SDK's `new McpServer({ name, version }, { capabilities, instructions })`:
+   * the info first, the other options second.
+   */
+  constructor(options: McpServerOptions);
+  constructor(info: PeerInfo, options?: Omit<McpServerOptions, 'info'>);
+  constructor(first: McpServerOptions | PeerInfo, rest?: Omit<McpServerOptions, 'info'>) {
+    const options: McpServerOptions = isServerOptions(first) ? first : { ...rest, info: first };
+    this.options = options;
     const clock: Clock = options.clock ?? systemClock;
     const declared: Record<string, unknown> = { ...options.capabilities };
     // Lists declared up front get change notifications unless the options say `listChanged: false`.
@@ -221,8 +235,30 @@ export class McpServer {
    * rule as tools: sessions already initialized keep the capabilities they were told.
    * @see https://modelcontextprotocol.io/specification/2025-11-25/server/resources
    */
-  registerResource(name: string, uri: string, metadata: ResourceMetadata, read: ReadResourceCallback): RegisteredResource {
-    return this.resources.registerResource(name, uri, metadata, read);
+  registerResource(name: string, uri: string, metadata: ResourceMetadata, read: ReadResourceCallback): RegisteredResource;
+  /**
+   * As the official SDK: a {@link ResourceTemplate} in place of the URI registers a template
+   * (same as {@link registerResourceTemplate}).
+   */
+  registerResource(name: string, template: ResourceTemplate, metadata: ResourceMetadata, read: ReadTemplateCallback): RegisteredResourceTemplate;
+  registerResource(
+    name: string,
+    uri: string | ResourceTemplate,
+    metadata: ResourceMetadata,
+    read: ReadResourceCallback | ReadTemplateCallback,
+  ): RegisteredResource | RegisteredResourceTemplate {
+    if (uri instanceof ResourceTemplate) {
+      const { size: _size, ...described } = metadata;
+      const list = uri.list;
+      const complete = uri.callbacks.complete;
+      return this.resources.registerResourceTemplate(
+        name,
+        uri.uriTemplate,
+        { ...described, ...(list && { list }), ...(complete && { complete }) },
+        read as ReadTemplateCallback,
+      );
+    }
+    return this.resources.registerResource(name, uri, metadata, read as ReadResourceCallback);
   }
 
   /**
@@ -312,6 +348,13 @@ export class McpServer {
 }
 
 /** Create an {@link McpServer}. */
-export function createMcpServer(options: McpServerOptions): McpServer {
-  return new McpServer(options);
+export function createMcpServer(options: McpServerOptions): McpServer;
+export function createMcpServer(info: PeerInfo, options?: Omit<McpServerOptions, 'info'>): McpServer;
+export function createMcpServer(first: McpServerOptions | PeerInfo, rest?: Omit<McpServerOptions, 'info'>): McpServer {
+  return isServerOptions(first) ? new McpServer(first) : new McpServer(first, rest);
+}
+
+/** Our options carry `info`; the SDK's first argument is the info itself. */
+function isServerOptions(x: McpServerOptions | PeerInfo): x is McpServerOptions {
+  return typeof (x as { info?: unknown }).info === 'object' && (x as { info?: unknown }).info !== null;
 }

@@ -33,17 +33,92 @@ export type StandardResult<Output> =
   | { readonly value: Output; readonly issues?: undefined }
   | { readonly issues: ReadonlyArray<{ readonly message: string; readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined }> };
 
-/** A JSON Schema object (root `type: "object"`) or a Standard Schema validator. */
-export type SchemaInput = ObjectJsonSchema | StandardSchemaV1<any, any>;
+/**
+ * An object schema written as its properties, each a Standard Schema validator: the official
+ * SDK's "raw shape" (`{ a: z.number(), b: z.number().optional() }`). A property whose validator
+ * accepts `undefined` is optional.
+ */
+export type RawShape = { readonly [key: string]: StandardSchemaV1<any, any> };
+
+/** A JSON Schema object (root `type: "object"`), a Standard Schema validator, or a {@link RawShape}. */
+export type SchemaInput = ObjectJsonSchema | StandardSchemaV1<any, any> | RawShape;
+
+type OutputOf<S> = S extends StandardSchemaV1<any, infer O> ? O : never;
+type Flatten<T> = { [K in keyof T]: T[K] } & {};
+/** The value a {@link RawShape} validates to: optional keys where the validator accepts `undefined`. */
+export type InferShape<S extends RawShape> = Flatten<
+  { [K in keyof S as undefined extends OutputOf<S[K]> ? never : K]: OutputOf<S[K]> } & {
+    [K in keyof S as undefined extends OutputOf<S[K]> ? K : never]?: OutputOf<S[K]>;
+  }
+>;
 
 /** The value type a schema validates to: the validator's output type, or a plain object for JSON Schema. */
-export type InferSchema<S> = S extends StandardSchemaV1<any, infer O> ? O : { [key: string]: unknown };
+export type InferSchema<S> = S extends StandardSchemaV1<any, infer O>
+  ? O
+  : S extends ObjectJsonSchema
+    ? { [key: string]: unknown }
+    : S extends RawShape
+      ? InferShape<S>
+      : { [key: string]: unknown };
 
 /** True for a Standard Schema validator. */
 export function isStandardSchema(x: unknown): x is StandardSchemaV1 {
   if (x === null || (typeof x !== 'object' && typeof x !== 'function')) return false;
   const s = (x as { '~standard'?: { validate?: unknown; version?: unknown } })['~standard'];
   return s !== undefined && s !== null && typeof s === 'object' && s.version === 1 && typeof s.validate === 'function';
+}
+
+/** True for a {@link RawShape}: a plain object (not a JSON Schema) whose every value is a Standard Schema. */
+export function isRawShape(x: unknown): x is RawShape {
+  if (x === null || typeof x !== 'object' || Array.isArray(x) || isStandardSchema(x)) return false;
+  const values = Object.values(x);
+  if (values.length === 0) return !('type' in x);
+  return values.every(isStandardSchema);
+}
+
+/**
+ * A {@link RawShape} as one Standard Schema: each property validated by its own validator (issues
+ * keep their paths), unknown properties dropped (as zod's `object` does), and a JSON Schema made
+ * of the properties' converted schemas.
+ */
+export function shapeSchema(shape: RawShape): StandardSchemaV1<Record<string, unknown>, Record<string, unknown>> {
+  const entries = Object.entries(shape);
+  const optional = (field: StandardSchemaV1): boolean => {
+    const r = field['~standard'].validate(undefined);
+    return !(r instanceof Promise) && r.issues === undefined;
+  };
+  const toJson = (io: 'input' | 'output'): Record<string, unknown> => {
+    const properties: Record<string, unknown> = {};
+    const required: string[] = [];
+    for (const [key, field] of entries) {
+      const json = convertSync(field, io);
+      if (json === undefined) {
+        throw new TypeError(`property "${key}" is a "${field['~standard'].vendor}" validator without a JSON Schema converter; use zod 4 or a Standard JSON Schema library`);
+      }
+      const { $schema: _drop, ...rest } = json;
+      properties[key] = rest;
+      if (!optional(field)) required.push(key);
+    }
+    return { type: 'object', properties, ...(required.length > 0 && { required }) };
+  };
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'mcp-actors-shape',
+      validate: async (value) => {
+        if (value === null || typeof value !== 'object' || Array.isArray(value)) return { issues: [{ message: 'expected an object' }] };
+        const out: Record<string, unknown> = {};
+        const issues: Array<{ message: string; path?: ReadonlyArray<PropertyKey | { key: PropertyKey }> }> = [];
+        for (const [key, field] of entries) {
+          const r = await field['~standard'].validate((value as Record<string, unknown>)[key]);
+          if (r.issues !== undefined) for (const issue of r.issues) issues.push({ message: issue.message, path: [key, ...(issue.path ?? [])] });
+          else if (r.value !== undefined) out[key] = r.value;
+        }
+        return issues.length > 0 ? { issues } : { value: out };
+      },
+      jsonSchema: { input: () => toJson('input'), output: () => toJson('output') },
+    },
+  };
 }
 
 /** The outcome of {@link CompiledSchema.validate}. */
@@ -70,23 +145,28 @@ export class CompiledSchema {
   /** Resolves when {@link jsonSchema} is known. Never rejects (see {@link jsonSchema}). */
   readonly ready: Promise<void>;
 
+  /** What is validated: the source, or the one Standard Schema made of a raw shape. */
+  private readonly schema: ObjectJsonSchema | StandardSchemaV1<any, any>;
+
   constructor(
+    /** The schema as given. */
     readonly source: SchemaInput,
     private readonly io: 'input' | 'output',
     /** For error messages: "input schema of tool "x"". */
     private readonly what: string,
   ) {
-    if (isStandardSchema(source)) {
-      const converted = convertSync(source, io);
+    const schema = (this.schema = isRawShape(source) ? shapeSchema(source) : source);
+    if (isStandardSchema(schema)) {
+      const converted = convertSync(schema, io);
       if (converted) {
         this.json = checkObjectSchema(converted, what);
         this.ready = Promise.resolve();
-      } else if (source['~standard'].vendor !== 'zod') {
+      } else if (schema['~standard'].vendor !== 'zod') {
         throw new TypeError(
-          `The ${what} is a "${source['~standard'].vendor}" validator without a JSON Schema converter (~standard.jsonSchema); pass a JSON Schema object instead`,
+          `The ${what} is a "${schema['~standard'].vendor}" validator without a JSON Schema converter (~standard.jsonSchema); pass a JSON Schema object instead`,
         );
       } else {
-        this.ready = convertAsync(source, io).then(
+        this.ready = convertAsync(schema, io).then(
           (json) => {
             try {
               this.json = checkObjectSchema(json, what);
@@ -101,7 +181,7 @@ export class CompiledSchema {
       }
     } else {
       // A copy: the registry freezes what it holds, and the caller's object stays theirs.
-      this.json = checkObjectSchema(structuredClone(source) as Record<string, unknown>, what);
+      this.json = checkObjectSchema(structuredClone(schema) as Record<string, unknown>, what);
       this.ready = Promise.resolve();
     }
   }
@@ -115,8 +195,8 @@ export class CompiledSchema {
 
   /** Validate `value`: with the Standard Schema's own validator, or the JSON Schema. */
   async validate(value: unknown): Promise<Validation> {
-    if (isStandardSchema(this.source)) {
-      const result = await this.source['~standard'].validate(value);
+    if (isStandardSchema(this.schema)) {
+      const result = await this.schema['~standard'].validate(value);
       if (result.issues === undefined) return { ok: true, value: result.value };
       return { ok: false, message: result.issues.map(formatIssue).join('; ') || 'invalid' };
     }
