@@ -19,6 +19,7 @@ import { listen } from '../lib/http/listen.js';
 import { createMcpServer } from '../lib/mcp-server.js';
 import type { ServerSession } from '../lib/server.js';
 import { embeddedResource, text } from '../lib/server-features/content.js';
+import { ResourceNotFoundError } from '../lib/server-features/resources.js';
 import { createStdioServerTransport } from '../streams/stdio-server.js';
 import { createStreamableHttpHandler } from '../streams/streamable-http-server.js';
 
@@ -342,7 +343,7 @@ mcp.registerResourceTemplate(
   },
   (uri, variables) => {
     const note = notes.get(String(variables.id));
-    if (!note) throw new Error(`No note ${String(variables.id)}`);
+    if (!note) throw new ResourceNotFoundError(uri); // -32002, with the URI in `data`
     return { contents: [noteContents(note)] };
   },
 );

@@ -42,3 +42,6 @@ export const machines = {
 } as const;
 
 export type MachineName = keyof typeof machines;
+
+// The machines as JSON for Stately's editor (docs/machines/README.md says how to open them).
+export { machinesJSON, machineConfigJSON, renderMachineJSON, type Json } from './json.js';

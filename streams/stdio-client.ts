@@ -50,6 +50,11 @@ export type ChildProcessSnapshot = SnapshotFrom<typeof childProcessMachine>;
 export interface StdioClientTransportOptions {
   /** The server executable (no shell is involved). */
   command: string;
+  /**
+   * What error messages call the server (its name in your configuration, e.g. "filesystem").
+   * Default: the command line, with secret-looking arguments hidden.
+   */
+  name?: string;
   args?: string[];
   /** Added to (and overriding) the default environment. */
   env?: Record<string, string>;
@@ -303,12 +308,37 @@ class StdioClient implements StdioClientTransport {
 
   private exitFailure(code: number | null, signal: string | null): TransportError {
     const how = signal !== null ? `was killed by ${signal}` : `exited with code ${code}`;
-    let message = `MCP server "${this.opts.command}" ${how} unexpectedly.`;
+    let message = `MCP server ${serverLabel(this.opts)} ${how} unexpectedly.`;
     if (this.tail.length > 0) message += ` Last stderr lines:\n${this.tail.join('\n')}`;
     else if (this.opts.stderr !== 'pipe') message += ` Use stderr: 'pipe' to see its last stderr lines here.`;
     else message += ' It wrote nothing to stderr.';
     return new TransportError(message, { code, signal, stderrTail: this.tail.slice() });
   }
+}
+
+/** Arguments whose value is hidden in messages: `--token x`, `--api-key=x`, `PASSWORD=x`... */
+const SECRET_ARG = /(token|secret|password|passwd|api[-_]?key|auth|credential)/i;
+
+/**
+ * The server as error messages name it: `"name" (command line)` or `"command line"`. The command
+ * line is `node server.js`, not just `/usr/bin/node`, so several servers run by one interpreter
+ * can be told apart; the values of secret-looking arguments are hidden.
+ */
+export function serverLabel(opts: Pick<StdioClientTransportOptions, 'command' | 'args' | 'name'>): string {
+  const shown: string[] = [];
+  const args = opts.args ?? [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const eq = arg.indexOf('=');
+    if (eq > 0 && SECRET_ARG.test(arg.slice(0, eq))) shown.push(`${arg.slice(0, eq)}=***`);
+    else if (arg.startsWith('-') && eq < 0 && SECRET_ARG.test(arg) && i + 1 < args.length) {
+      shown.push(arg, '***');
+      i++;
+    } else shown.push(arg);
+  }
+  let line = [opts.command, ...shown].join(' ');
+  if (line.length > 200) line = `${line.slice(0, 197)}...`;
+  return opts.name !== undefined ? `"${opts.name}" (${line})` : `"${line}"`;
 }
 
 /**

@@ -10,6 +10,7 @@ import process from 'node:process';
 import type { Readable, Writable } from 'node:stream';
 import { Observable, type Subscription } from 'rxjs';
 import type { Frame } from '../lib/jsonrpc/message.js';
+import { systemClock, type Clock } from '../lib/clock.js';
 import { TransportError } from '../lib/errors.js';
 import { HotInbound, StateCell } from './memory.js';
 import { ndjsonSplit } from './ndjson-split.js';
@@ -189,7 +190,18 @@ export interface StdioServerTransportOptions {
    * to stderr, since anything else on stdout corrupts the protocol stream. Default true.
    */
   redirectConsole?: boolean;
+  /**
+   * When stdin ends first, how long (ms) requests still being handled may take to answer before
+   * the transport closes anyway. Default 5000. A session closes it as soon as it has answered
+   * everything it received.
+   */
+  drainTimeoutMs?: number;
+  /** The clock of the drain timeout. Default the system clock. */
+  clock?: Clock;
 }
+
+/** The default of {@link StdioServerTransportOptions.drainTimeoutMs}. */
+export const DEFAULT_STDIO_DRAIN_TIMEOUT_MS = 5000;
 
 class StdioServer implements Transport {
   private readonly stdin: Readable;
@@ -200,6 +212,9 @@ class StdioServer implements Transport {
   private reading: Subscription | undefined;
   private restoreConsole: (() => void) | undefined;
   private closing: Promise<void> | undefined;
+  /** stdin ended: no more input, answers to what came in may still go out. */
+  private inputEnded = false;
+  private drainTimer: unknown;
 
   readonly inbound$ = this.inbound.observable;
   readonly state$ = this.state.observable;
@@ -232,8 +247,9 @@ class StdioServer implements Transport {
       .pipe(ndjsonSplit({ maxLineBytes: this.opts.maxFrameBytes }))
       .subscribe({
         next: (raw) => this.inbound.push(raw),
-        // The client closing our stdin is how a stdio session ends.
-        complete: () => void this.close(),
+        // The client closing our stdin is how a stdio session ends; requests already received
+        // are still answered (the session closes us once it has answered them).
+        complete: () => this.endInput(),
         error: (err: Error) =>
           this.finish({ phase: 'failed', error: new TransportError(`stdin failed: ${err.message}`) }),
       });
@@ -241,16 +257,35 @@ class StdioServer implements Transport {
   }
 
   send(frame: Frame): void | Promise<void> {
-    if (this.state.phase !== 'open') {
+    if (this.state.phase !== 'open' && !(this.inputEnded && this.closing === undefined && !this.state.terminal)) {
       throw new TransportError(`Cannot send: the stdio transport is ${this.state.phase}.`);
     }
     return this.writer.write(frame);
   }
 
+  /**
+   * stdin ended: complete `inbound$`, enter 'closing' with `details.inputEnded` (a session that
+   * sees it closes the transport once in-flight requests are answered), and close after the
+   * drain timeout whatever happens.
+   */
+  private endInput(): void {
+    if (this.inputEnded || this.state.phase !== 'open') return;
+    this.inputEnded = true;
+    this.inbound.complete();
+    // The timer first: a session with nothing owed closes us from inside state.set.
+    const clock = this.opts.clock ?? systemClock;
+    this.drainTimer = clock.setTimeout(() => void this.close(), this.opts.drainTimeoutMs ?? DEFAULT_STDIO_DRAIN_TIMEOUT_MS, 'stdio:drain');
+    this.state.set({ phase: 'closing', details: { inputEnded: true } });
+  }
+
   close(): Promise<void> {
     if (this.closing) return this.closing;
+    if (this.drainTimer !== undefined) {
+      (this.opts.clock ?? systemClock).clearTimeout(this.drainTimer);
+      this.drainTimer = undefined;
+    }
     if (this.state.terminal) return Promise.resolve();
-    this.state.set({ phase: 'closing' });
+    if (!this.inputEnded) this.state.set({ phase: 'closing' });
     // Frames already sent still go out before we report closed.
     this.closing = this.writer.flushNow().then(() => this.finish({ phase: 'closed' }));
     return this.closing;

@@ -464,6 +464,7 @@ export class Host {
     const config = hosted.config;
     if (config.kind === 'stdio') {
       const transport = createStdioClientTransport({
+        name: hosted.name,
         command: config.command,
         args: config.args,
         ...(config.env !== undefined && { env: config.env }),

@@ -102,8 +102,13 @@ export interface FrameEvent {
   /** Session clock time in ms. */
   t: number;
   direction: 'in' | 'out';
-  /** The frame: a parsed value, or the raw text when it was not JSON. */
-  frame: unknown;
+  /**
+   * The frame: a JSON-RPC message or batch, or the raw text of an inbound line that was not JSON.
+   * Inbound frames are shown as received, before validation: one the session answered as invalid
+   * may lack fields its type promises. An inbound line over `maxFrameBytes` is its journal entry
+   * (`{ oversize: { size, limit, head } }`).
+   */
+  frame: Frame | string | Extract<InEntry, { oversize: unknown }>;
 }
 
 /** Something the session noticed and handled without failing (ignored frames, late answers...). */
@@ -239,6 +244,8 @@ export class Session {
   /** Outbound progress interval (0: every update is sent). */
   private readonly progressIntervalMs: number;
   private readonly inboundProgressLimit: { limit: number; windowMs: number } | undefined;
+  /** The transport said the peer's input ended (stdin closed): answer what is owed, then close. */
+  private inputEnded = false;
   // Made on the first progress notification that arrives.
   private progressLimiter: InboundProgressLimiter | undefined;
 
@@ -339,7 +346,7 @@ export class Session {
       map((e) =>
         e.kind === 'out'
           ? { seq: e.seq, t: e.t, direction: 'out' as const, frame: e.frame }
-          : { seq: e.seq, t: e.t, direction: 'in' as const, frame: 'frame' in e ? e.frame : 'text' in e ? e.text : e },
+          : { seq: e.seq, t: e.t, direction: 'in' as const, frame: 'frame' in e ? (e.frame as Frame) : 'text' in e ? e.text : e },
       ),
     );
   }
@@ -804,6 +811,14 @@ export class Session {
       case 'open':
         this.send({ type: 'TRANSPORT_OPEN' });
         break;
+      case 'closing':
+        // The peer's input ended (stdio: stdin closed) while answers may be owed: close the
+        // transport once every request received is answered (see closeWhenAnswered).
+        if (state.details?.['inputEnded'] === true) {
+          this.inputEnded = true;
+          this.closeWhenAnswered();
+        }
+        break;
       case 'closed':
         this.send({ type: 'TRANSPORT_CLOSED' });
         break;
@@ -881,6 +896,7 @@ export class Session {
         routed.then(
           (frame) => {
             if (frame !== undefined) this.reply(frame);
+            if (this.inputEnded) this.closeWhenAnswered();
           },
           (e: unknown) => this.diagnose('handler-error', `Answering a frame failed: ${(e as Error)?.message}`, e),
         );
@@ -888,6 +904,11 @@ export class Session {
         this.reply(routed);
       }
     };
+  }
+
+  /** After the peer's input ended: close the transport once no received request is unanswered. */
+  private closeWhenAnswered(): void {
+    if (this.incoming.size === 0) void this.transport?.close();
   }
 
   /** Send a reply that `route` produced, unless the session is on its way out. */

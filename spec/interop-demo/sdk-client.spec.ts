@@ -172,13 +172,15 @@ for (const kind of ['stdio', 'http'] as Kind[]) {
       expect(read.contents).to.have.length(1);
       expect(read.contents[0]).to.include({ uri: 'notes://note/n2', mimeType: 'text/markdown' });
       expect((read.contents[0] as { text: string }).text).to.match(/^# Weather station battery\n/);
-      let error: Error | undefined;
+      let error: (Error & { code?: number; data?: unknown }) | undefined;
       try {
         await client.readResource({ uri: 'notes://note/n99' });
       } catch (e) {
         error = e as Error;
       }
-      expect(error?.message).to.include('n99');
+      // Resource not found, as the resources page specifies: -32002 with the URI in data.
+      expect(error?.code).to.equal(-32002);
+      expect(error?.data).to.deep.equal({ uri: 'notes://note/n99' });
     });
 
     it(name('lists its prompts and gets them with arguments'), async () => {

@@ -5,6 +5,7 @@ import { SimulatedClock } from 'xstate';
 import { TransportError } from '../../lib/errors.js';
 import {
   createStdioClientTransport,
+  serverLabel,
   type StdioClientTransport,
   type StdioClientTransportOptions,
 } from '../../streams/stdio-client.js';
@@ -90,6 +91,20 @@ describe('stdio client transport', function () {
     expect(state.details).to.deep.equal(expected);
     expect((state.error as TransportError).details).to.deep.equal(expected);
     expect(t.stderrTail).to.deep.equal(expected.stderrTail);
+  });
+
+  it('names the server in the crash message: its configured name, else the command line (secret-looking arguments hidden)', async () => {
+    const named = child('crash', { stderr: 'pipe', name: 'calc' });
+    const namedFinal = lastValueFrom(named.state$);
+    await named.start();
+    expect((await namedFinal).error!.message).to.match(/^MCP server "calc" \(.+child.mjs crash\) exited with code 3/);
+    const unnamed = child('crash', { stderr: 'pipe' });
+    const unnamedFinal = lastValueFrom(unnamed.state$);
+    await unnamed.start();
+    expect((await unnamedFinal).error!.message).to.match(/^MCP server ".+child.mjs crash" exited with code 3/);
+    expect(serverLabel({ command: 'npx', args: ['srv', '--token', 'abc', '--api-key=xyz', 'PASSWORD=p', '--verbose'] })).to.equal(
+      '"npx srv --token *** --api-key=*** PASSWORD=*** --verbose"',
+    );
   });
 
   it('treats a server exiting with code 0 on its own as a close', async () => {

@@ -5,6 +5,8 @@ import { lastValueFrom, toArray } from 'rxjs';
 import { TransportError } from '../../lib/errors.js';
 import type { JsonRpcNotification } from '../../lib/jsonrpc/message.js';
 import { createStdioServerTransport } from '../../streams/stdio-server.js';
+import { ManualClock } from '../../lib/clock.js';
+import { createServer } from '../../lib/server.js';
 import { OversizeFrame } from '../../streams/transport.js';
 
 const note = (n: number): JsonRpcNotification => ({ jsonrpc: '2.0', method: 'n', params: { n } });
@@ -71,16 +73,44 @@ describe('stdio server transport', () => {
     expect(output()).to.equal([note(1), note(2), note(3)].map((f) => JSON.stringify(f) + '\n').join(''));
   });
 
-  it('closes cleanly when stdin ends', async () => {
+  it('closes cleanly when stdin ends (alone, after the drain timeout on its clock)', async () => {
     const { stdin, stdout } = pipes();
-    const t = createStdioServerTransport({ stdin, stdout, redirectConsole: false });
+    const clock = new ManualClock(0);
+    const t = createStdioServerTransport({ stdin, stdout, redirectConsole: false, clock, drainTimeoutMs: 100 });
     await t.start();
     const phases = lastValueFrom(t.state$.pipe(toArray()));
     const done = lastValueFrom(t.inbound$.pipe(toArray()));
     stdin.end();
     await done;
+    // Input is over; answers may still go out until the drain timeout.
+    expect(() => t.send(note(1))).not.to.throw();
+    clock.advance(100);
     expect((await phases).map((s) => s.phase)).to.deep.equal(['open', 'closing', 'closed']);
-    expect(() => t.send(note(1))).to.throw(TransportError);
+    expect(() => t.send(note(2))).to.throw(TransportError);
+  });
+
+  it('answers requests still in flight when stdin closes first, then closes', async () => {
+    const { stdin, stdout, output } = pipes();
+    const clock = new ManualClock(0);
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const server = createServer({ info: { name: 's', version: '1' }, capabilities: { tools: {} } });
+    server.onRequest('tools/call', async () => {
+      await gate;
+      return { content: [{ type: 'text', text: 'late answer' }] };
+    });
+    const t = createStdioServerTransport({ stdin, stdout, redirectConsole: false, clock });
+    const phases = lastValueFrom(t.state$.pipe(toArray()));
+    await server.connect(t);
+    stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } }) + '\n');
+    stdin.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n');
+    stdin.end(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'slow', arguments: {} } }) + '\n');
+    await new Promise((r) => setImmediate(r));
+    release();
+    // Closed by the session once answered: no drain timeout needed (the clock never moves).
+    expect((await phases).map((s) => s.phase)).to.deep.equal(['connecting', 'open', 'closing', 'closed']);
+    const lines = output().trim().split('\n').map((l) => JSON.parse(l) as { id?: number; result?: unknown });
+    expect(lines.find((l) => l.id === 2)?.result).to.deep.equal({ content: [{ type: 'text', text: 'late answer' }] });
   });
 
   it('refuses to send before start', () => {
