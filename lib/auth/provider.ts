@@ -56,9 +56,9 @@ export interface OAuthClientProvider {
   /** What the client registers (DCR). `redirect_uris` must contain {@link redirectUrl}. */
   readonly clientMetadata: OAuthClientMetadata;
   /** An https URL of the client's metadata document, used as the client id when the server supports CIMD. */
-  readonly clientMetadataUrl?: string;
+  readonly clientMetadataUrl?: string | undefined;
   /** Ask for `offline_access` when the authorization server lists it (default true). */
-  readonly requestOfflineAccess?: boolean;
+  readonly requestOfflineAccess?: boolean | undefined;
   /** Client credentials for this authorization server: pre-registered or saved by an earlier registration. */
   clientInformation(issuer: string): MaybePromise<OAuthClientInformation | undefined>;
   saveClientInformation(issuer: string, info: OAuthClientInformation): MaybePromise<void>;

@@ -117,7 +117,12 @@ export interface ElicitationOptions {
    * when it accepts. A rejection answers `cancel`.
    */
   openUrl?: (url: string, request: UrlElicitationRequest) => void | Promise<void>;
-  /** How long to wait for `notifications/elicitation/complete` before reporting stale (ms). */
+  /**
+   * How long to wait for `notifications/elicitation/complete` before reporting stale (ms).
+   * Default 10 minutes; for the elicitations a -32042 error requires, 30 s while the server has
+   * not yet sent a completion notification, after which the call is retried by itself (the
+   * `control.retry()` given to the consent handler retries sooner).
+   */
   completionTimeout?: number;
   /** Form presentations in all before giving up on invalid answers (answered -32603). Default 3. */
   maxAttempts?: number;
@@ -215,6 +220,13 @@ interface FlowSetup {
 }
 
 /** One running elicitation. */
+/**
+ * After consenting to a URL elicitation that a -32042 error required, how long (ms) to wait for
+ * `notifications/elicitation/complete` before retrying the call anyway, while the server has not
+ * shown that it sends them (`completionTimeout` overrides).
+ */
+export const DEFAULT_REQUIRED_ELICITATION_RETRY_MS = 30_000;
+
 class ElicitationFlow {
   readonly actor: ElicitationActor;
   readonly status$: BehaviorSubject<ElicitationStatus>;
@@ -395,6 +407,8 @@ export class ElicitationService {
   private options: ElicitationOptions | undefined;
   private nextKey = 1;
   private readonly flows = new Set<ElicitationFlow>();
+  /** The server has sent a notifications/elicitation/complete: it is worth waiting for them. */
+  private serverSendsCompletions = false;
   private readonly statuses = new Subject<ElicitationStatus>();
   /** Every elicitation's state changes. */
   readonly statuses$: Observable<ElicitationStatus> = this.statuses.asObservable();
@@ -487,6 +501,11 @@ export class ElicitationService {
    */
   async runRequired(elicitations: ElicitRequestURLParams[], handler: UrlElicitationHandler, signal?: AbortSignal): Promise<void> {
     const opts = this.options ?? {};
+    // Servers MAY send notifications/elicitation/complete, and nothing in the protocol promises
+    // one. Until this server has sent one, do not wait the long default for it: retry the call
+    // once the (short) completion timeout passes after consent. The user can retry() sooner.
+    const autoRetry = !this.serverSendsCompletions;
+    const completionTimeout = opts.completionTimeout ?? (autoRetry ? DEFAULT_REQUIRED_ELICITATION_RETRY_MS : undefined);
     for (const e of elicitations) {
       const params = e as unknown as JsonObject;
       const problem = checkUrlElicitationParams(params);
@@ -498,13 +517,14 @@ export class ElicitationService {
           formDeclared: false,
           urlDeclared: true,
           ...(problem !== undefined && { problem }),
-          ...(opts.completionTimeout !== undefined && { completionTimeout: opts.completionTimeout }),
+          ...(completionTimeout !== undefined && { completionTimeout }),
         },
         url: handler,
         ...(opts.openUrl && { openUrl: opts.openUrl }),
         ...(signal && { signal }),
       });
-      const state = await flow.done;
+      const retryWhenStale = autoRetry ? flow.status$.subscribe((st) => st.state === 'stale' && flow.send({ type: 'RETRY' })) : undefined;
+      const state = await flow.done.finally(() => retryWhenStale?.unsubscribe());
       if (state !== 'completed' && state !== 'retried') {
         const status = flow.status$.getValue();
         throw new ElicitationNotCompletedError(e.elicitationId, state as ElicitationNotCompletedError['outcome'], status.failure);
@@ -519,6 +539,7 @@ export class ElicitationService {
    */
   complete(elicitationId: unknown): boolean {
     if (typeof elicitationId !== 'string') return false;
+    this.serverSendsCompletions = true;
     let any = false;
     for (const flow of [...this.flows]) {
       if (flow.elicitationId === elicitationId && flow.awaitingCompletion) {

@@ -344,6 +344,34 @@ describe('client features: elicitation', () => {
       expect(t.calls()).to.equal(2);
     });
 
+    it('[ELICIT-019] against a server that never sends the completion notification, retries 30 s after consent (simulated clock)', async () => {
+      const t = await guardedTool();
+      const p = t.client.callTool('list_files', {}, { onUrlElicitationRequired: () => 'accept' });
+      await flush();
+      t.authorize();
+      t.clock.advance(29_999);
+      await flush();
+      expect(t.calls()).to.equal(1);
+      t.clock.advance(1);
+      expect((await p).content).to.deep.equal([{ type: 'text', text: 'files' }]);
+      expect(t.calls()).to.equal(2);
+    });
+
+    it('once the server has sent a completion notification, waits for it rather than retrying early', async () => {
+      const t = await guardedTool();
+      t.session.notify('notifications/elicitation/complete', { elicitationId: 'unrelated' });
+      await flush();
+      const p = t.client.callTool('list_files', {}, { onUrlElicitationRequired: () => 'accept' });
+      await flush();
+      t.authorize();
+      t.clock.advance(60_000);
+      await flush();
+      expect(t.calls()).to.equal(1);
+      t.session.notify('notifications/elicitation/complete', { elicitationId: 'el-1' });
+      expect((await p).content).to.have.length(1);
+      expect(t.calls()).to.equal(2);
+    });
+
     it('a declined required elicitation rejects with ElicitationNotCompletedError and does not retry', async () => {
       const t = await guardedTool();
       const err = await rejection(t.client.callTool('list_files', {}, { onUrlElicitationRequired: () => 'decline' }));

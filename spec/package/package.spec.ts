@@ -1,0 +1,203 @@
+// The package as a user gets it: `npm pack` (prepack cleans dist, prepare builds it), the tarball
+// unpacked into a temporary app's node_modules with its runtime dependencies beside it (linked
+// from this repository's node_modules: offline, and nothing undeclared is reachable), the README's
+// examples (examples/readme/*.ts) compiled there against the shipped types with strict,
+// exactOptionalPropertyTypes and no skipLibCheck, under module nodenext and bundler, then run:
+// a stdio pair, an HTTP pair, Express, a crash, replay, the machines export and authorization.
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+/** What the examples need besides the package: the user's own dependencies and types. */
+const USER_DEPENDENCIES = ['zod', 'express', '@types/node', '@types/express', '@types/express-serve-static-core', '@types/serve-static', '@types/body-parser', '@types/qs', '@types/range-parser', '@types/send', '@types/mime', '@types/connect', '@types/http-errors'];
+
+function link(app: string, name: string): void {
+  const from = join(ROOT, 'node_modules', name);
+  const to = join(app, 'node_modules', name);
+  try {
+    readdirSync(from);
+  } catch {
+    return; // not installed here (an optional @types package): the compile will say if it mattered
+  }
+  mkdirSync(dirname(to), { recursive: true });
+  symlinkSync(from, to, 'dir');
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolvePort(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+describe('the packed package, installed in an app', function () {
+  this.timeout(60_000);
+  let work: string;
+  let app: string;
+  let files: string[] = [];
+  const children: ChildProcess[] = [];
+
+  before(function () {
+    this.timeout(300_000);
+    work = mkdtempSync(join(tmpdir(), 'mcp-actors-pack-'));
+    const out = execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const [packed] = JSON.parse(out) as Array<{ filename: string; files: Array<{ path: string }> }>;
+    files = packed!.files.map((f) => f.path);
+    app = join(work, 'app');
+    const installed = join(app, 'node_modules', 'mcp-actors');
+    mkdirSync(installed, { recursive: true });
+    execFileSync('tar', ['-xzf', join(work, packed!.filename), '-C', installed, '--strip-components=1']);
+    for (const name of [...Object.keys(pkg.dependencies), ...USER_DEPENDENCIES]) link(app, name);
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
+    mkdirSync(join(app, 'src'));
+    for (const f of readdirSync(join(ROOT, 'examples', 'readme'))) copyFileSync(join(ROOT, 'examples', 'readme', f), join(app, 'src', f));
+    const strict = { strict: true, exactOptionalPropertyTypes: true, skipLibCheck: false, target: 'ES2022', lib: ['ES2023'], types: ['node'], rootDir: 'src' };
+    writeFileSync(
+      join(app, 'tsconfig.nodenext.json'),
+      JSON.stringify({ compilerOptions: { ...strict, module: 'nodenext', moduleResolution: 'nodenext', outDir: 'out' }, include: ['src'] }),
+    );
+    writeFileSync(
+      join(app, 'tsconfig.bundler.json'),
+      JSON.stringify({ compilerOptions: { ...strict, module: 'esnext', moduleResolution: 'bundler', noEmit: true }, include: ['src'] }),
+    );
+  });
+
+  after(() => {
+    for (const c of children) c.kill('SIGKILL');
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  /**
+   * The compiler's diagnostics, except xstate's own: xstate 5.33.3 (the latest) declares
+   * `setup()` with constraints its declarations fail under exactOptionalPropertyTypes (TS2344 in
+   * setup.d.ts), in any program that imports xstate, ours or not. Those are checked to be only
+   * that, so the day they change this test says so.
+   */
+  function compile(config: string): string {
+    let out = '';
+    try {
+      execFileSync(process.execPath, [TSC, '-p', config, '--pretty', 'false'], { cwd: app, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    } catch (e) {
+      out = String((e as { stdout?: string }).stdout ?? e);
+    }
+    const diagnostics = out.split('\n').filter((l) => /error TS\d+/.test(l));
+    const upstream = diagnostics.filter((l) => l.includes('node_modules/xstate/'));
+    expect(upstream.every((l) => /xstate\/dist\/declarations\/src\/setup\.d\.ts\(\d+,\d+\): error TS2344/.test(l)), upstream.join('\n')).to.equal(true);
+    return diagnostics.filter((l) => !l.includes('node_modules/xstate/')).join('\n');
+  }
+
+  function run(file: string, args: string[] = [], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    return new Promise((done) => {
+      execFile(process.execPath, [join(app, 'out', file), ...args], { cwd: app, env: { ...process.env, ...env }, timeout: 30_000 }, (error, stdout, stderr) =>
+        done({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      );
+    });
+  }
+
+  /** Start a server example and wait for the URL it prints first. */
+  function serve(file: string): Promise<{ url: string; child: ChildProcess }> {
+    const child = spawn(process.execPath, [join(app, 'out', file)], { cwd: app, env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    return new Promise((done, fail) => {
+      let out = '';
+      let err = '';
+      child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+      child.stdout!.on('data', (d: Buffer) => {
+        out += d.toString();
+        const url = /http:\/\/127\.0\.0\.1:\d+\/mcp/.exec(out)?.[0];
+        if (url) done({ url, child });
+      });
+      child.on('exit', (code) => fail(new Error(`${file} exited with ${code}: ${err}`)));
+    });
+  }
+
+  function stop(child: ChildProcess): Promise<number | null> {
+    return new Promise((done) => {
+      child.removeAllListeners('exit');
+      child.on('exit', (code) => done(code));
+      child.kill('SIGTERM');
+    });
+  }
+
+  it('ships what a user needs and nothing else', () => {
+    expect(files).to.include.members(['package.json', 'README.md', 'LICENSE', 'dist/lib/index.js', 'dist/lib/index.d.ts', 'dist/lib/client.js', 'dist/streams/index.js', 'dist/machines/index.js']);
+    expect(files.filter((f) => /^dist\/(bench|examples|spec|scripts)\//.test(f))).to.deep.equal([]);
+    expect(files.filter((f) => f.endsWith('.map'))).to.deep.equal([]);
+    expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).to.deep.equal([]);
+    expect(files.filter((f) => f.endsWith('.d.ts') && readFileSync(join(app, 'node_modules', 'mcp-actors', f), 'utf8').includes("from 'ws'"))).to.deep.equal([]);
+  });
+
+  it('the README examples compile against the shipped types: strict, exactOptionalPropertyTypes, no skipLibCheck, module nodenext', () => {
+    expect(compile('tsconfig.nodenext.json')).to.equal('');
+  });
+
+  it('... and moduleResolution bundler', () => {
+    expect(compile('tsconfig.bundler.json')).to.equal('');
+  });
+
+  it('runs a stdio pair: the client example spawns the server example', async () => {
+    const { code, stdout, stderr } = await run('client.js');
+    expect(code, stderr).to.equal(0);
+    expect(stdout.split('\n')).to.deep.equal(['2025-11-25 notes', 'add', '5', 'Buy milk', '1', '1,2', '[{"type":"text","text":"2"}]', '']);
+    expect(stderr).to.match(/^out \{"jsonrpc":"2.0","id":0,"method":"initialize"/m);
+  });
+
+  it('runs an HTTP pair, and the Express example', async () => {
+    for (const file of ['http-server.js', 'express.js']) {
+      const { url, child } = await serve(file);
+      const { code, stdout, stderr } = await run('http-client.js', [url]);
+      expect(code, stderr).to.equal(0);
+      expect(stdout).to.equal('Hello, Ada!\n');
+      expect(await stop(child)).to.equal(0);
+    }
+  });
+
+  it('the low-level server answers a client from the package', async () => {
+    writeFileSync(
+      join(app, 'out', 'low-level-client.js'),
+      `import { createClient } from 'mcp-actors/client';
+import { createStdioClientTransport } from 'mcp-actors/streams';
+const client = createClient({ info: { name: 'c', version: '1' } });
+await client.connect(createStdioClientTransport({ command: process.execPath, args: [new URL('./low-level-server.js', import.meta.url).pathname] }));
+console.log(JSON.stringify(await client.callTool({ name: 'echo', arguments: { text: 'hi' } })));
+await client.close();`,
+    );
+    const { code, stdout, stderr } = await run('low-level-client.js');
+    expect(code, stderr).to.equal(0);
+    expect(JSON.parse(stdout)).to.deep.equal({ content: [{ type: 'text', text: 'hi' }] });
+  });
+
+  it('a server that crashes rejects connect() with a TransportError naming it', async () => {
+    const { code, stdout, stderr } = await run('crash.js');
+    expect(code, stderr).to.equal(0);
+    const [first, details] = stdout.split('\n');
+    expect(first).to.match(/^MCP server "broken" \(.+ -e .+\) exited with code 3 unexpectedly\./);
+    expect(JSON.parse(details!)).to.deep.equal({ code: 3, signal: null, stderrTail: ['config file missing'] });
+  });
+
+  it('replays a recorded session, exports the machines and inspects a session', async () => {
+    const replayed = await run('replay.js');
+    expect(replayed.stdout, replayed.stderr).to.equal('true no difference\n');
+    const machines = await run('machines.js');
+    expect(machines.stdout, machines.stderr).to.equal('session,request,childProcess,clientElicitation,reconnect,httpSession,serverElicitation,hostServer,oauthClient\ntrue\n');
+  });
+
+  it('authorization: a token for this server is accepted, no token is refused', async () => {
+    const { code, stdout, stderr } = await run('auth.js', [], { PORT: String(await freePort()) });
+    expect(code, stderr).to.equal(0);
+    const lines = stdout.split('\n');
+    const [who] = JSON.parse(lines[0]!) as Array<{ text: string }>;
+    expect(JSON.parse(who!.text)).to.deep.include({ clientId: 'demo', scopes: ['mcp:read'] });
+    expect(lines[1]).to.match(/HTTP 401/);
+  });
+});
