@@ -175,8 +175,15 @@ export class Client extends Session {
    */
   readonly toolCalls$: Observable<ToolCallRecord>;
 
-  constructor(options: ClientOptions) {
-    super('client', options);
+  /**
+   * @param options `info` (the client's name and version, sent in `initialize`) and the rest. Or,
+   * as the official SDK's `new Client({ name, version }, options)`: the info first.
+   */
+  constructor(options: ClientOptions);
+  constructor(info: PeerInfo, options?: Omit<ClientOptions, 'info'>);
+  constructor(first: ClientOptions | PeerInfo, rest?: Omit<ClientOptions, 'info'>) {
+    super('client', clientOptions(first, rest));
+    const options = clientOptions(first, rest);
     this.clientClock = options.clock ?? systemClock;
     const debounceMs = options.listChangedDebounceMs ?? DEFAULT_DEBOUNCE_MS;
     const live = <T>(name: string, capability: string, fetch: () => Promise<T[]>) =>
@@ -753,8 +760,16 @@ export class Client extends Session {
 }
 
 /** Create a client. */
-export function createClient(options: ClientOptions): Client {
-  return new Client(options);
+export function createClient(options: ClientOptions): Client;
+export function createClient(info: PeerInfo, options?: Omit<ClientOptions, 'info'>): Client;
+export function createClient(first: ClientOptions | PeerInfo, rest?: Omit<ClientOptions, 'info'>): Client {
+  return new Client(clientOptions(first, rest));
+}
+
+/** Our options carry `info`; the SDK's first argument is the info itself. */
+function clientOptions(first: ClientOptions | PeerInfo, rest: Omit<ClientOptions, 'info'> | undefined): ClientOptions {
+  const info = (first as { info?: unknown }).info;
+  return typeof info === 'object' && info !== null ? (first as ClientOptions) : { ...rest, info: first as PeerInfo };
 }
 
 export * from './session/session.js';

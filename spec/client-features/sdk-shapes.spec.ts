@@ -2,7 +2,7 @@
 // @modelcontextprotocol/sdk moves over with few edits (docs/migrating-from-sdk.md).
 import { expect } from 'chai';
 import { z } from 'zod';
-import { createClient, type Client } from '../../lib/client.js';
+import { Client, createClient } from '../../lib/client.js';
 import { McpServer, createMcpServer } from '../../lib/mcp-server.js';
 import { ResourceTemplate } from '../../lib/server-features/resource-template.js';
 import { ResourceNotFoundError } from '../../lib/server-features/resources.js';
@@ -51,6 +51,16 @@ describe('the official SDK call shapes', () => {
     expect(client.serverInfo).to.deep.include({ name: 'sdk-style', version: '2.0.0' });
     expect(createMcpServer({ name: 'x', version: '1' }).options.info).to.deep.equal({ name: 'x', version: '1' });
     expect(createMcpServer({ info: { name: 'y', version: '1' } }).options.info).to.deep.equal({ name: 'y', version: '1' });
+    await client.close();
+  });
+
+  it('new Client({ name, version }, options) and createClient(info) take the info first', async () => {
+    const [a, b] = createMemoryPair();
+    const mcp = sdkStyleServer();
+    const client = new Client({ name: 'sdk-shaped-client', version: '3.0.0' }, { listChangedDebounceMs: 0 });
+    await Promise.all([mcp.connect(a), client.connect(b)]);
+    expect([...mcp.sessions][0]!.peerInfo).to.deep.include({ name: 'sdk-shaped-client', version: '3.0.0' });
+    expect(createClient({ name: 'x', version: '1' })).to.be.instanceOf(Client);
     await client.close();
   });
 
