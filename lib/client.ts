@@ -50,6 +50,12 @@ import { auditError, type ToolCallOutcome, type ToolCallRecord } from './client-
 import { redactSecrets } from './server-features/redaction.js';
 import { isListParams, listing, sdkOptions, type CallToolParams, type ListParams, type Listing } from './client-features/sdk-shapes.js';
 
+/**
+ * Options of {@link createClient}: `info` (the client's name and version, sent in `initialize`),
+ * the session's (`supportedVersions`, `journal`, `clock`, default request `timeout`,
+ * `inspect`...) and the client's own below.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#initialization
+ */
 export interface ClientOptions extends SessionOptions {
   /**
    * Quiet time in ms after a `list_changed` notification before `tools$`, `resources$` or
@@ -759,7 +765,19 @@ export class Client extends Session {
   }
 }
 
-/** Create a client. */
+/**
+ * Create a {@link Client}: `connect(transport)` initializes (negotiating the newest revision both
+ * sides support) and resolves once operating; then `listTools()`, `callTool()`,
+ * `readResource()`, `getPrompt()`... Client features (sampling, elicitation, roots) are declared
+ * as their handlers are registered. `createClient({ name, version })` works too.
+ *
+ * ```ts
+ * const client = createClient({ info: { name: 'my-agent', version: '1.0.0' } });
+ * await client.connect(createStdioClientTransport({ command: 'node', args: ['server.js'] }));
+ * ```
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/client
+ */
 export function createClient(options: ClientOptions): Client;
 export function createClient(info: PeerInfo, options?: Omit<ClientOptions, 'info'>): Client;
 export function createClient(first: ClientOptions | PeerInfo, rest?: Omit<ClientOptions, 'info'>): Client {

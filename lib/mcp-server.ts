@@ -347,7 +347,18 @@ export class McpServer {
   }
 }
 
-/** Create an {@link McpServer}. */
+/**
+ * Create an {@link McpServer}: register tools, resources, templates and prompts (capabilities
+ * follow), then `connect(transport)` for stdio, or serve `mcp.server` over HTTP with
+ * `createStreamableHttpHandler`. `createMcpServer({ name, version })` works too.
+ *
+ * ```ts
+ * const mcp = createMcpServer({ info: { name: 'notes', version: '1.0.0' } });
+ * mcp.registerTool('add', { inputSchema: z.object({ a: z.number(), b: z.number() }) }, ({ a, b }) => String(a + b));
+ * await mcp.connect(createStdioServerTransport());
+ * ```
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/server
+ */
 export function createMcpServer(options: McpServerOptions): McpServer;
 export function createMcpServer(info: PeerInfo, options?: Omit<McpServerOptions, 'info'>): McpServer;
 export function createMcpServer(first: McpServerOptions | PeerInfo, rest?: Omit<McpServerOptions, 'info'>): McpServer {

@@ -26,6 +26,15 @@ export class ServerSession extends Session {
   }
 }
 
+/**
+ * The low-level server: what every session shares (info, capabilities, request and
+ * notification handlers by method name). Each `connect(transport)` starts a {@link ServerSession}
+ * for one client; `sessions$` gives them as they connect. Handlers get the params and a context
+ * (`signal`, `sendProgress`, `session`, `authInfo`). {@link McpServer} builds tools, resources
+ * and prompts on top of it.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/server
+ */
 export class Server {
   private readonly requestHandlers = new Map<string, RequestHandler>();
   private readonly notificationHandlers = new Map<string, NotificationHandler>();
@@ -92,7 +101,11 @@ export class Server {
   }
 }
 
-/** Create a server. */
+/**
+ * Create a low-level {@link Server}: `info` (name and version, sent in `initialize`),
+ * `capabilities` (declared as given), `instructions`; then `onRequest(method, handler)`.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#initialization
+ */
 export function createServer(options: ServerOptions): Server {
   return new Server(options);
 }

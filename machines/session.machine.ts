@@ -74,6 +74,16 @@ export type SessionEvent =
   | { type: 'CLOSE' }
   | { type: 'TRANSPORT_CLOSED'; error?: SessionFailure };
 
+/**
+ * The session lifecycle of one MCP connection, either role: `connecting`, then `initializing`
+ * (client: `initialize` sent, awaiting the result) or `awaitingInitialize` → `awaitingInitialized`
+ * (server: negotiates the revision), then `operating`, `closing`, and `closed`, or `failed` with
+ * a serializable reason. Its context holds the role, both sides'
+ * info and capabilities and the negotiated revision. Effects are named (`sendInitialize`,
+ * `answerInitialize`, `closeTransport`...) and supplied by the runtime with `provide`; open it in
+ * Stately from `machinesJSON().session` (mcp-actors/machines).
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle
+ */
 export const sessionMachine = setup({
   types: {
     context: {} as SessionContext,

@@ -34,6 +34,17 @@ type Handler = ((req: IncomingMessage, res: ServerResponse) => void) & { path?: 
 
 const ALL_INTERFACES = new Set(['0.0.0.0', '::', '']);
 
+/**
+ * Serve an HTTP request handler (usually {@link createStreamableHttpHandler}'s) on a node
+ * `http.Server`: 127.0.0.1 and a free port by default, so nothing is exposed beyond this machine
+ * unless `host` says so. Resolves once listening, with the MCP endpoint's `url` and `close()`,
+ * which closes the handler's sessions too.
+ *
+ * ```ts
+ * const { url, close } = await listen(createStreamableHttpHandler(mcp.server), { port: 3000 });
+ * ```
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#security-warning
+ */
 export async function listen(handler: Handler, options: ListenOptions = {}): Promise<Listening> {
   const host = options.host ?? '127.0.0.1';
   const log = options.logger === false ? undefined : (options.logger ?? ((line: string) => console.error(line)));

@@ -3,6 +3,13 @@
  */
 import { JOURNAL_FORMAT, JOURNAL_VERSION, type JournalEntry, type JournalHeader, type RecordedSessionOptions } from './entry.js';
 
+/**
+ * What a session recorded with `journal: true`: its external inputs (frames in, the calls made on
+ * it, timer firings, transport changes) and its outbound frames, in order, each with a sequence
+ * number and the session clock's time. `toJSONL()` saves it (a versioned header line, then one
+ * entry per line); `Journal.parse(text)` reads it back; {@link replay} runs it again.
+ * Nothing sensitive is kept: the session redacts secrets before recording.
+ */
 export class Journal {
   readonly entries: JournalEntry[] = [];
   role: 'client' | 'server' = 'client';

@@ -65,8 +65,13 @@ function answersIn(frame: Frame): JsonRpcResponse[] {
 const drain = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
- * Replay `journal` (a {@link Journal} or its JSONL text).
- * @see docs/architecture.md#journal-and-replay
+ * Replay `journal` (a {@link Journal} or its JSONL text): a fresh session of the recorded role
+ * is fed the recorded inputs on a simulated clock, and the frames it sends are compared with the
+ * recorded ones. Answers the session gave (a user's elicitation answers, sampling results)
+ * replay as recorded, so no handler or person is needed. `matches` is true when every frame is
+ * the same; otherwise `firstDifference` says where the runs part.
+ * @see {@link Journal}
+ * @see the "Record and replay" section of the README.md shipped in this package
  */
 export async function replay(journal: Journal | string, options: ReplayOptions = {}): Promise<ReplayResult> {
   const j = typeof journal === 'string' ? Journal.parse(journal) : journal;
