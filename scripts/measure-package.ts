@@ -72,7 +72,6 @@ console.log((await listen(createStreamableHttpHandler(mcp.server))).url);`,
       metafile: true,
       outfile: join(work, 'out.mjs'),
       logLevel: 'silent',
-      external: ['zod'], // imported on demand for older zod only; a user's own dependency
     });
     const out = Object.values(result.metafile.outputs)[0]!;
     let undici = 0;

@@ -250,10 +250,15 @@ function convertSync(schema: StandardSchemaV1, io: 'input' | 'output'): Record<s
   return undefined;
 }
 
+/**
+ * `import(name)` that bundlers leave alone (they resolve string literals, even through a const):
+ * zod is the caller's dependency, found at run time, never bundled into theirs by us.
+ */
+const importAtRunTime = (name: string): Promise<unknown> => import(name);
+
 /** Last resort for zod: its converter, imported on demand (zod is the caller's dependency, not ours). */
 async function convertAsync(schema: StandardSchemaV1, io: 'input' | 'output'): Promise<Record<string, unknown>> {
-  const specifier = 'zod';
-  const mod = (await import(specifier)) as { toJSONSchema?: (s: unknown, o: object) => Record<string, unknown>; z?: { toJSONSchema?: (s: unknown, o: object) => Record<string, unknown> } };
+  const mod = (await importAtRunTime('zod')) as { toJSONSchema?: (s: unknown, o: object) => Record<string, unknown>; z?: { toJSONSchema?: (s: unknown, o: object) => Record<string, unknown> } };
   const toJSONSchema = mod.toJSONSchema ?? mod.z?.toJSONSchema;
   if (!toJSONSchema) throw new Error('this zod version has no toJSONSchema (zod 4 or newer is needed)');
   return toJSONSchema(schema, { io });
