@@ -143,6 +143,7 @@ export function renderReadme(all: Record<string, AnyStateMachine>): string {
     '`createMachine(` + the contents of a JSON file + `)`. The editor draws the states, transitions,',
     'guards and delayed transitions. Edits made there do not flow back: change the `.machine.ts` file',
     'and run `npm run machines` (the spec `spec/machines/export.spec.ts` fails while these files are stale).',
+    'From code, `machinesJSON()` from `mcp-actors/machines` returns the same JSON for every machine.',
     '',
     '## Watch a live actor',
     '',

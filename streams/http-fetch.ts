@@ -11,8 +11,8 @@
  * redirect is returned as is, for the caller to report.
  *
  * undici is loaded on the first request, not on import: a stdio-only program never loads it, and
- * a bundler drops it from a bundle that does not use the HTTP client (the package is
- * `sideEffects: false`).
+ * a bundler drops it from a bundle that does not use the HTTP client (package.json `sideEffects`
+ * lists no module that imports it).
  */
 import type { Readable } from 'node:stream';
 import type { Agent } from 'undici';
@@ -23,11 +23,18 @@ export type FetchLike = (input: string | URL, init?: RequestInit) => Promise<Res
 const MAX_REDIRECTS = 5;
 const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
 
-let sharedAgent: Promise<Agent> | undefined;
+let sharedAgent: Promise<Agent | undefined> | undefined;
 
-/** The keep-alive agent behind {@link undiciFetch} (undici loaded and the agent created on first use). */
-export function defaultAgent(): Promise<Agent> {
-  sharedAgent ??= import('undici').then(({ Agent }) => new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000 }));
+/**
+ * The keep-alive agent behind {@link undiciFetch} (undici loaded and the agent created on first
+ * use); undefined when undici cannot be loaded (e.g. bundled into an ESM bundle, where its
+ * `require` calls fail), and then Node's own `fetch` is used.
+ */
+export function defaultAgent(): Promise<Agent | undefined> {
+  sharedAgent ??= import('undici').then(
+    ({ Agent }) => new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000 }),
+    () => undefined,
+  );
   return sharedAgent;
 }
 
@@ -80,9 +87,14 @@ function toWebStream(body: Readable): ReadableStream<Uint8Array> {
 /**
  * A fetch-shaped function over an undici dispatcher (default: a shared keep-alive `Agent`).
  */
-export function createUndiciFetch(agent?: Agent): FetchLike {
+export function createUndiciFetch(
+  agent?: Agent,
+  /** @internal Where the default agent comes from (tests: an undici that cannot load). */
+  loadAgent: () => Promise<Agent | undefined> = defaultAgent,
+): FetchLike {
   return async function fetchOverUndici(input, init = {}) {
-    const dispatcher = agent ?? (await defaultAgent());
+    const dispatcher = agent ?? (await loadAgent());
+    if (dispatcher === undefined) return globalThis.fetch(input, init);
     let url = new URL(typeof input === 'string' ? input : input.href);
     const method = (init.method ?? 'GET').toUpperCase();
     const headers = headersOf(init.headers);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { undiciFetch } from '../../streams/http-fetch.js';
+import { createUndiciFetch, undiciFetch } from '../../streams/http-fetch.js';
 import { startRawServer, type RawServer } from '../fixtures/http-client/raw-server.js';
 import { rejectionOf } from './helpers.js';
 
@@ -31,6 +31,12 @@ describe('http client: undiciFetch (the default fetch)', () => {
     expect(res.headers.get('content-type')).to.equal('application/json');
     expect(res.headers.get('set-cookie')).to.include('a=1');
     expect(await res.json()).to.deep.equal({ method: 'POST', body: '{"a":1}', header: 'yes' });
+  });
+
+  it("falls back to Node's fetch when undici cannot be loaded (e.g. inside an ESM bundle)", async () => {
+    const withoutUndici = createUndiciFetch(undefined, () => Promise.resolve(undefined));
+    const res = await withoutUndici(`${server.origin}/echo`, { method: 'POST', headers: { 'x-test': 'fallback' }, body: '{"b":2}' });
+    expect(await res.json()).to.deep.equal({ method: 'POST', body: '{"b":2}', header: 'fallback' });
   });
 
   it('follows a same-origin 307 with method and body, not a cross-origin one', async () => {
