@@ -9,7 +9,7 @@ PORT=$port npm start >"$log" 2>&1 &
 pid=$!
 trap 'kill $pid 2>/dev/null || true; pkill -P $pid 2>/dev/null || true' EXIT
 url=""
-for _ in $(seq 1 200); do
+for _ in $(seq 1 600); do  # up to 60 s: npm start builds first (tsc), slow on a loaded machine
   url=$(grep -o "http://127.0.0.1:${port}/mcp" "$log" | head -1 || true)
   [ -n "$url" ] && break
   sleep 0.1
