@@ -5,9 +5,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
 log=$(mktemp)
-PORT=$port npm start >"$log" 2>&1 &
+# Its own process group (setsid), so the trap stops npm, its shell and the node server under it
+# (killing npm and its direct children left the server orphaned).
+PORT=$port setsid npm start >"$log" 2>&1 &
 pid=$!
-trap 'kill $pid 2>/dev/null || true; pkill -P $pid 2>/dev/null || true' EXIT
+trap 'kill -- -$pid 2>/dev/null || true' EXIT
 url=""
 for _ in $(seq 1 600); do  # up to 60 s: npm start builds first (tsc), slow on a loaded machine
   url=$(grep -o "http://127.0.0.1:${port}/mcp" "$log" | head -1 || true)
