@@ -1,0 +1,9 @@
+/** Every subcommand, in the order `mcp-actors --help` lists them. */
+import type { Command } from '../context.js';
+import { callCommand } from './call.js';
+import { completeCommand } from './complete.js';
+import { getCommand } from './get.js';
+import { listCommand } from './list.js';
+import { readCommand } from './read.js';
+
+export const commands: readonly Command[] = [listCommand, callCommand, readCommand, getCommand, completeCommand];
