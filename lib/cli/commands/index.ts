@@ -5,5 +5,6 @@ import { completeCommand } from './complete.js';
 import { getCommand } from './get.js';
 import { listCommand } from './list.js';
 import { readCommand } from './read.js';
+import { recordCommand } from './record.js';
 
-export const commands: readonly Command[] = [listCommand, callCommand, readCommand, getCommand, completeCommand];
+export const commands: readonly Command[] = [listCommand, callCommand, readCommand, getCommand, completeCommand, recordCommand];
