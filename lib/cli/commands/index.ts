@@ -6,5 +6,6 @@ import { getCommand } from './get.js';
 import { listCommand } from './list.js';
 import { readCommand } from './read.js';
 import { recordCommand } from './record.js';
+import { replayCommand } from './replay.js';
 
-export const commands: readonly Command[] = [listCommand, callCommand, readCommand, getCommand, completeCommand, recordCommand];
+export const commands: readonly Command[] = [listCommand, callCommand, readCommand, getCommand, completeCommand, recordCommand, replayCommand];
