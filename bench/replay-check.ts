@@ -4,6 +4,7 @@
  *
  *   npm run build && node dist/bench/replay-check.js      CHECK_CALLS (34000 → ~100,000 entries)
  */
+import { pathToFileURL } from 'node:url';
 import { Client } from '../lib/client.js';
 import { replay } from '../lib/journal/replay.js';
 import { Journal } from '../lib/journal/journal.js';
@@ -34,7 +35,7 @@ export async function recordSession(calls: number): Promise<Journal> {
   return client.journal!;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const journal = await recordSession(CALLS);
   const text = journal.toJSONL();
   const parsed = Journal.parse(text);

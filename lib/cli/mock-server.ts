@@ -13,7 +13,7 @@ import type { JsonObject } from '../jsonrpc/message.js';
 import { METHODS, methodInfo } from '../protocol/methods.js';
 import { Server } from '../server.js';
 import type { RequestHandlerContext } from '../session/session.js';
-import type { Normalizer } from './normalize.js';
+import { differences, type Normalizer } from './normalize.js';
 import type { Exchange, RecordedSession } from './recorded-exchanges.js';
 
 export interface MockServerOptions {
@@ -57,8 +57,17 @@ export function createMockServer(rec: RecordedSession, normalizer: Normalizer, o
       const { _meta: _drop, ...rest } = (p ?? {}) as Record<string, unknown>;
       return JSON.stringify(rest).slice(0, 200);
     };
+    // The closest recorded request, as a diff a person can read.
+    const strip = (p: unknown) => {
+      const { _meta: _drop, ...rest } = (p ?? {}) as Record<string, unknown>;
+      return normalizer.frame(rest);
+    };
+    const closest = held
+      .map((e) => differences(strip(e.request.frame.params), strip(params), 'params'))
+      .sort((a, b) => a.length - b.length)[0];
+    const diff = closest ? closest.map((d) => `  ${d.path}: recorded ${JSON.stringify(d.recorded)}, sent ${JSON.stringify(d.live)}`).join('\n') : '';
     const message = held.length
-      ? `mcp-actors replay: the recording holds no ${method} request with params ${show(params)}; it holds ${held.length}: ${held.slice(0, 3).map((e) => show(e.request.frame.params)).join(', ')}${held.length > 3 ? ', …' : ''}. Record the session again or ignore the differing paths with --ignore.`
+      ? `mcp-actors replay: the recording holds no ${method} request with params ${show(params)}; it holds ${held.length}: ${held.slice(0, 3).map((e) => show(e.request.frame.params)).join(', ')}${held.length > 3 ? ', …' : ''}. Closest recorded request:\n${diff}\nRecord the session again or ignore the differing paths with --ignore.`
       : `mcp-actors replay: the recording holds no ${method} request (it has: ${[...byMethod.keys()].join(', ') || 'none'}). Record a session that makes this request.`;
     return new McpError(held.length ? ErrorCode.InvalidParams : NOT_RECORDED, message, { method, params: params ?? null });
   };
