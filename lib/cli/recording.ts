@@ -83,6 +83,11 @@ export class RecordingWriter {
     let frame: unknown;
     try {
       frame = JSON.parse(text);
+      if (extra === undefined && !this.redactor.mayHoldSecrets(text) && frame !== null && typeof frame === 'object') {
+        // Nothing to hide: the checked line goes into the journal as it came (no walk, no stringify).
+        this.rawEntry(side === 'client' ? 'in' : 'out', text);
+        return;
+      }
     } catch {
       this.entry(side === 'client' ? { kind: 'in', text: String(this.redactor.value(text)) } : { kind: 'note', note: 'ignored', detail: { from: 'server', text: String(this.redactor.value(text)) } }, extra);
       return;
@@ -105,6 +110,20 @@ export class RecordingWriter {
 
   note(detail: Record<string, unknown>): void {
     this.entry({ kind: 'note', note: 'ignored', detail: this.redactor.value(detail) });
+  }
+
+  private rawEntry(kind: 'in' | 'out', frameText: string): void {
+    if (this.closed) return;
+    if (this.stamp === undefined && this.deferred.length > 0) {
+      this.later(() => this.rawEntry(kind, frameText));
+      return;
+    }
+    this.buffer += `{"seq":${this.seq++},"t":${this.now()},"kind":"${kind}","frame":${frameText}}\n`;
+    this.entries++;
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.flush());
+    }
   }
 
   private entry(body: Record<string, unknown>, extra?: Record<string, unknown>): void {

@@ -15,8 +15,17 @@ export class Redactor {
   private readonly extra: Set<string>;
   /** How many values were hidden so far. */
   count = 0;
+  private readonly suspicious: RegExp;
   constructor(extraKeys: readonly string[] = []) {
     this.extra = new Set(extraKeys.map((k) => k.toLowerCase()));
+    const escaped = extraKeys.map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    // Words that every secret-named key or credential contains; `progressToken` is not one.
+    this.suspicious = new RegExp(['(?<!progress)token', 'passw', 'passphrase', 'secret', 'api[^a-z0-9]*key', 'authorization', 'cookie', 'credential', 'private[^a-z0-9]*key', 'session[^a-z0-9]*id', 'bearer', 'basic ', ...escaped].join('|'), 'i');
+  }
+
+  /** Whether a JSON text may hold something to redact (when not, it can be written as it is). */
+  mayHoldSecrets(text: string): boolean {
+    return this.suspicious.test(text);
   }
 
   private secret(key: string): boolean {

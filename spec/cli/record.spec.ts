@@ -93,3 +93,18 @@ describe('mcp-actors record', function () {
     expect(answer.http.status).to.equal(200);
   });
 });
+
+describe('record: the redaction pre-check', () => {
+  it('lets no secret-named key through the fast path that writes lines as they came', async () => {
+    const { Redactor } = await import('../../lib/cli/redact.js');
+    const { isSecretKey } = await import('../../lib/server-features/redaction.js');
+    const r = new Redactor(['city']);
+    const keys = ['password', 'passwd', 'db_passphrase', 'clientSecret', 'access_token', 'Token', 'api__key', 'X-Api-Key', 'Authorization', 'set-cookie', 'credentials', 'private_key', 'session-id', 'city'];
+    for (const k of keys) {
+      expect(isSecretKey(k) || k === 'city', k).to.equal(true);
+      expect(r.mayHoldSecrets(JSON.stringify({ params: { [k]: 'x' } })), k).to.equal(true);
+    }
+    expect(r.mayHoldSecrets('{"params":{"_meta":{"progressToken":3},"text":"hello"}}')).to.equal(false);
+    expect(r.mayHoldSecrets('{"text":"Bearer abcdefghijk"}')).to.equal(true);
+  });
+});
