@@ -81,7 +81,7 @@ export async function connect(target: Target, options: ConnectionOptions): Promi
     );
   }
   try {
-    await client.connect(transportFor(target));
+    await client.connect(transportFor(target, options.stderr));
   } catch (e) {
     await client.close().catch(() => undefined);
     throw asCliError(e, target);

@@ -130,11 +130,14 @@ function fromConfig(name: string, configPath: string | undefined, headers: Recor
   return { kind: 'http', url: resolved.url, headers: { ...fixed, ...headers }, label: name };
 }
 
-/** A fresh transport for the target. */
-export function transportFor(target: Target): Transport {
+/** A fresh transport for the target; a stdio server's stderr lines go to `stderr` when given (else ours). */
+export function transportFor(target: Target, stderr?: NodeJS.WritableStream): Transport {
   switch (target.kind) {
-    case 'stdio':
-      return createStdioClientTransport({ command: target.command, args: target.args, env: target.env, ...(target.cwd && { cwd: target.cwd }), stderr: 'inherit' });
+    case 'stdio': {
+      const t = createStdioClientTransport({ command: target.command, args: target.args, env: target.env, ...(target.cwd && { cwd: target.cwd }), stderr: stderr ? 'pipe' : 'inherit' });
+      if (stderr) t.stderr$.subscribe((line) => stderr.write(line + '\n'));
+      return t;
+    }
     case 'http':
       return createStreamableHttpClientTransport(target.url, { headers: target.headers });
     case 'ws':

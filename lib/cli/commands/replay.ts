@@ -112,7 +112,7 @@ async function verifyLive(file: JournalFile, normalizer: Normalizer, p: Parsed, 
   const target = resolveTarget(p, 'replay');
   const s = ctx.style;
   const json = p.values.json === true;
-  const report = await verify(readExchanges(file), transportFor(target), normalizer, {
+  const report = await verify(readExchanges(file), transportFor(target, ctx.stderr), normalizer, {
     timeoutMs: int(p, 'timeout', 'replay') ?? 30000,
     onResult: (seq, method, diffs) => {
       if (json) return;
