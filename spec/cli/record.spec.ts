@@ -79,6 +79,12 @@ describe('mcp-actors record', function () {
       const exited = new Promise((r) => recorder.once('exit', r));
       recorder.kill('SIGINT');
       await exited;
+    }
+    try {
+      // The HTTP recording verifies against the live HTTP server.
+      const verified = await runInProcess(['replay', out, '--as', 'client', '--url', server.url]);
+      expect(verified.stdout, verified.stdout + verified.stderr).to.include('3 requests, no differences after normalization');
+    } finally {
       await server.close();
     }
     const text = readFileSync(out, 'utf8');

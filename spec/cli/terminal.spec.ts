@@ -17,16 +17,14 @@ describe('mcp-actors CLI at a terminal (node-pty)', function () {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('lists tools in colour and draws a progress bar while a tool reports progress', async () => {
+  it('draws a progress bar, in colour, while a tool reports progress', async () => {
     term = new Terminal(['call', 'slow', 'steps=3', 'ms=150', '--', ...TERMINAL_SERVER_CMD]);
     expect(await term.exited).to.equal(0);
     const text = plain(term.output);
     expect(text).to.match(/█+░*\s+\d\/3 step \d/);
     expect(text).to.include('counted to 3');
-    term = new Terminal(['list', 'tools', '--', ...TERMINAL_SERVER_CMD]);
-    expect(await term.exited).to.equal(0);
-    expect(term.output).to.include('\x1b[1mterminal-fixture\x1b[22m');
-    expect(term.output).to.include('\x1b[36mslow');
+    // Colours on a terminal: the bar's filled part is green.
+    expect(term.output).to.include('\x1b[32m█');
   });
 
   it('Ctrl-C cancels the request in flight: the server is told, the CLI exits 130 and says so', async () => {
