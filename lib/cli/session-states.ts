@@ -10,6 +10,8 @@ import { requestMachine } from '../../machines/request.machine.js';
 import { sessionMachine } from '../../machines/session.machine.js';
 import type { JournalEntry, JournalHeader } from '../journal/entry.js';
 import { SUPPORTED_REVISIONS } from '../protocol/revisions.js';
+import { inboundRequestAllowed, outboundVerdict } from '../session/phase-gate.js';
+import type { SessionPhase } from '../../machines/session.machine.js';
 
 export interface RequestTrack {
   /** Index in the list of requests. */
@@ -65,6 +67,9 @@ export class StateTracker {
   readonly requests: RequestTrack[] = [];
   /** For each entry: the request it belongs to (index in `requests`), or -1. */
   readonly entryRequest: number[] = [];
+  /** Frames the machines would not have let through, with why (the first is `replay --check`'s divergence). */
+  readonly problems: { index: number; message: string }[] = [];
+  private readonly role: 'client' | 'server';
   private snap: SessionSnapshot;
   private readonly open = new Map<string, RequestTrack>();
   private readonly tokens = new Map<string, RequestTrack>();
@@ -74,6 +79,7 @@ export class StateTracker {
 
   constructor(header: Pick<JournalHeader, 'role' | 'session'>) {
     this.clientKind = header.role === 'server' ? 'in' : 'out';
+    this.role = header.role;
     this.snap = initialTransition(sessionMachine, {
       role: header.role,
       supportedVersions: header.session?.supportedVersions ?? [...SUPPORTED_REVISIONS],
@@ -147,10 +153,32 @@ export class StateTracker {
     return belongs;
   }
 
+  private problem(message: string): void {
+    this.problems.push({ index: this.index, message });
+  }
+
+  /** The lifecycle's phase gate, as the recording side's session applies it. */
+  private gate(f: AnyFrame, from: 'client' | 'server'): void {
+    if (typeof f.method !== 'string') return;
+    const phase = this.sessionState as SessionPhase;
+    const isRequest = f.id !== undefined && f.id !== null;
+    if (from === this.role) {
+      const verdict = outboundVerdict(this.role, phase, isRequest ? 'request' : 'notification', f.method);
+      if (verdict !== 'ok' && !(f.method === 'initialize' && phase === 'initializing')) this.problem(`the ${from} sent ${f.method} while its session was ${phase} (${verdict})`);
+    } else if (isRequest && !inboundRequestAllowed(this.role, phase, f.method)) {
+      this.problem(`the ${from} sent ${f.method} before initialization`);
+    } else if (phase === 'closed' || phase === 'failed') {
+      this.problem(`the ${from} sent ${f.method} after the session ${phase}`);
+    }
+  }
+
   private frame(f: AnyFrame, from: 'client' | 'server', t: number): number {
     const other = from === 'client' ? 'server' : 'client';
+    this.gate(f, from);
     if (typeof f.method === 'string' && f.id !== undefined && f.id !== null) {
       const id = JSON.stringify(f.id);
+      if (this.open.has(`${from}:${id}`)) this.problem(`the ${from} reused request id ${id} while that request was in flight`);
+      if (f.method === 'initialize' && this.requests.some((r) => r.method === 'initialize' && r.from === from)) this.problem(`the ${from} sent initialize a second time`);
       const r: RequestTrack = { n: this.requests.length, id, method: f.method, from, start: this.index, states: [[this.index, requestInitial]] };
       this.requests.push(r);
       this.open.set(`${from}:${id}`, r);
@@ -162,7 +190,10 @@ export class StateTracker {
     }
     if (f.method === undefined && f.id !== undefined) {
       const r = this.open.get(`${other}:${JSON.stringify(f.id)}`);
-      if (!r) return -1;
+      if (!r) {
+        if (f.id !== null) this.problem(`the ${from} answered request id ${JSON.stringify(f.id)}, which is not in flight (unknown or already answered)`);
+        return -1;
+      }
       if (r.method === 'initialize') {
         if (f.error) this.sessionEvent({ type: 'INITIALIZE_FAILED', error: { name: 'McpError', message: String(f.error.message) } });
         else this.sessionEvent({ type: 'INITIALIZE_RESULT', result: f.result ?? {} });
@@ -178,6 +209,7 @@ export class StateTracker {
         this.setRequest(r, { type: 'PROGRESS', progress: f.params?.progress ?? 0 }, t, this.startT);
         return r.n;
       }
+      this.problem(`the ${from} sent progress for token ${JSON.stringify(f.params?.progressToken)}, which belongs to no request in flight`);
     }
     if (f.method === 'notifications/cancelled') {
       const r = this.open.get(`${other}:${JSON.stringify(f.params?.requestId)}`);

@@ -143,8 +143,18 @@ describe('mcp-actors replay', function () {
     expect(bad.code).to.equal(1);
     expect(bad.stdout).to.include('first divergent frame');
     expect(bad.stdout).to.include('params.arguments.n: 33 → 3');
+    // A proxy recording goes through the session and request machines.
     const proxy = await runInProcess(['replay', recording, '--check']);
-    expect(proxy.code).to.equal(5);
-    expect(proxy.stderr).to.include('use --as client');
+    expect(proxy.stdout, proxy.stdout + proxy.stderr).to.match(/✓ \d+ entries through the session and request machines .* every frame allowed/);
+    expect(proxy.code).to.equal(0);
+    const early = join(dir, 'early.jsonl');
+    const rec = readFileSync(recording, 'utf8').trim().split('\n');
+    const init = rec.findIndex((l) => l.includes('"method":"initialize"'));
+    const call = rec.findIndex((l) => l.includes('"method":"tools/list"'));
+    writeFileSync(early, [...rec.slice(0, init), rec[call], ...rec.slice(init)].join('\n') + '\n');
+    const bad2 = await runInProcess(['replay', early, '--check']);
+    expect(bad2.code).to.equal(1);
+    expect(bad2.stdout).to.include('first divergent frame');
+    expect(bad2.stdout).to.include('the client sent tools/list before initialization');
   });
 });

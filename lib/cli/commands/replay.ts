@@ -11,6 +11,7 @@ import { readJournalFile, reportProblems, toJournal, type JournalFile } from '..
 import { createMockServer } from '../mock-server.js';
 import { differences, Normalizer } from '../normalize.js';
 import { readExchanges } from '../recorded-exchanges.js';
+import { trackStates } from '../session-states.js';
 import { resolveTarget, TARGET_HELP, TARGET_OPTIONS, transportFor } from '../target.js';
 import { verify } from '../verify.js';
 
@@ -26,6 +27,9 @@ const USAGE = `Usage: mcp-actors replay FILE --as server [--port N]
               the recorded one after normalization; exit 1 on any difference.
 --check       re-execute a session journal (recorded with the journal: true option) through our
               machines on a simulated clock and print the first divergent frame; exit 1 if any.
+              A proxy recording (no session options) goes through the session and request
+              machines instead: the first frame they would refuse (out of lifecycle order, an
+              unknown or reused id, progress for no request) is the divergence.
 
 Normalization: JSON-RPC ids, progress tokens, timestamps (ISO 8601 strings and time-named keys),
 session, task and elicitation ids are placeholders; --ignore PATH drops more (repeatable), e.g.
@@ -138,13 +142,7 @@ function short(v: unknown): string {
 }
 
 async function check(file: JournalFile, p: Parsed, ctx: CliContext): Promise<number> {
-  if (!file.header.session) {
-    throw new CliError(
-      `${file.path} has no session header: --check re-executes journals recorded by an mcp-actors session (the journal: true option). ` +
-        `For a proxy recording use --as client to verify it against the live server, or inspect it.`,
-      ExitCode.BadInput,
-    );
-  }
+  if (!file.header.session) return checkLifecycle(file, p, ctx);
   const start = performance.now();
   const result = await replay(toJournal(file));
   const ms = performance.now() - start;
@@ -161,4 +159,28 @@ async function check(file: JournalFile, p: Parsed, ctx: CliContext): Promise<num
     for (const x of differences(d.recorded, d.replayed)) ctx.stdout.write(`    ${s.bold(x.path)}: ${short(x.recorded)} → ${short(x.live)}\n`);
   }
   return result.matches ? ExitCode.Ok : ExitCode.Difference;
+}
+
+/**
+ * A proxy recording has no session options to rebuild its sessions from: its frames go through
+ * the session and request machines (as the recording side's session would run them) and the
+ * first frame they would not let through is the divergence.
+ */
+function checkLifecycle(file: JournalFile, p: Parsed, ctx: CliContext): number {
+  const start = performance.now();
+  const tracker = trackStates(file.header, file.entries);
+  const ms = performance.now() - start;
+  const rate = Math.round(file.entries.length / (ms / 1000));
+  const first = tracker.problems[0];
+  const s = ctx.style;
+  if (p.values.json) {
+    ctx.stdout.write(JSON.stringify({ entries: file.entries.length, ms: Math.round(ms), entriesPerSecond: rate, matches: !first, problems: tracker.problems.map((x) => ({ seq: file.entries[x.index]!.seq, message: x.message })) }, null, 2) + '\n');
+  } else if (!first) {
+    ctx.stdout.write(`${s.green('✓')} ${file.entries.length} entries through the session and request machines in ${ms.toFixed(0)} ms (${rate} entries/s): every frame allowed (lifecycle, ids, progress)\n`);
+  } else {
+    const e = file.entries[first.index]!;
+    ctx.stdout.write(`${s.red('✗')} first divergent frame: #${e.seq}: ${first.message}\n  ${short(e)}\n`);
+    if (tracker.problems.length > 1) ctx.stdout.write(s.dim(`  (${tracker.problems.length - 1} more)\n`));
+  }
+  return first ? ExitCode.Difference : ExitCode.Ok;
 }
