@@ -10,6 +10,7 @@ import { replay } from '../lib/journal/replay.js';
 import { Journal } from '../lib/journal/journal.js';
 import { createMcpServer } from '../lib/mcp-server.js';
 import { createMemoryPair } from '../streams/memory.js';
+import { trackStates } from '../lib/cli/session-states.js';
 
 const CALLS = Number(process.env.CHECK_CALLS ?? 34000);
 
@@ -50,4 +51,14 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   }
   runs.sort((x, y) => x - y);
   console.log(`replay --check: ${parsed.entries.length} entries, ${(text.length / 1e6).toFixed(1)} MB; median ${Math.round(runs[1]!)} entries/s (runs: ${runs.map(Math.round).join(', ')})`);
+  // What --check does with a proxy recording (no session options): the lifecycle machines only.
+  const lifecycle: number[] = [];
+  for (let r = 0; r < 3; r++) {
+    const start = performance.now();
+    const tracker = trackStates({ role: parsed.role }, parsed.entries);
+    lifecycle.push(parsed.entries.length / ((performance.now() - start) / 1000));
+    if (tracker.problems.length) throw new Error(`lifecycle check flagged ${tracker.problems[0]!.message}`);
+  }
+  lifecycle.sort((x, y) => x - y);
+  console.log(`replay --check (proxy recording, session and request machines): median ${Math.round(lifecycle[1]!)} entries/s`);
 }
