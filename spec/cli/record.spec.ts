@@ -100,6 +100,45 @@ describe('mcp-actors record', function () {
   });
 });
 
+describe('mcp-actors record: legacy HTTP+SSE', function () {
+  this.timeout(30000);
+  it('proxies a legacy HTTP+SSE server (the client falls back): the SSE stream and the POSTed messages are journaled', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-rec-'));
+    const mcp = createMcpServer({ info: { name: 'sse-fixture', version: '1.0.0' } });
+    mcp.registerTool('add', { inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } } }, (args: any) => String(args.a + args.b));
+    const server = await listen(createStreamableHttpHandler(mcp.server, { legacySse: true }), { logger: false });
+    const out = join(dir, 'sse.jsonl');
+    const sseUrl = new URL('/sse', server.url).href;
+    const recorder = spawn(process.execPath, ['--import', 'tsx', CLI, 'record', '--out', out, '--target', sseUrl], { stdio: ['ignore', 'ignore', 'pipe'] });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let err = '';
+        recorder.stderr.on('data', (d) => {
+          err += d;
+          const m = /Point your client at (\S+)/.exec(err);
+          if (m) resolve(m[1]!);
+        });
+        recorder.once('exit', () => reject(new Error(`recorder exited: ${err}`)));
+      });
+      const run = await runInProcess(['call', 'add', 'a=20', 'b=22', '--url', url]);
+      expect(run.stdout.trim(), run.stderr).to.equal('42');
+    } finally {
+      const exited = new Promise((r) => recorder.once('exit', r));
+      recorder.kill('SIGINT');
+      await exited;
+      await server.close();
+    }
+    const entries = lines(out).slice(1);
+    const call = entries.find((e) => e.frame?.method === 'tools/call');
+    expect(call.http.path).to.match(/^\/messages\?sessionId=/);
+    const answer = entries.find((e) => e.kind === 'out' && e.frame.id === call.frame.id);
+    expect(answer.frame.result.content[0].text).to.equal('42');
+    expect(answer.http.method).to.equal('GET');
+    expect(entries.some((e) => e.detail?.event === 'sse endpoint')).to.equal(true);
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
 describe('record: the redaction pre-check', () => {
   it('lets no secret-named key through the fast path that writes lines as they came', async () => {
     const { Redactor } = await import('../../lib/cli/redact.js');
