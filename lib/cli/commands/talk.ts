@@ -1,0 +1,60 @@
+/**
+ * What `list`, `call`, `read`, `get` and `complete` share: the server options, `--json`,
+ * `--timeout`, connecting, one action, closing, and the exit code.
+ */
+import { int, parseCommand, type CommandSpec, type OptionSpec, type Parsed } from '../args.js';
+import { connect, type CliConnection } from '../connection.js';
+import type { CliContext, Command } from '../context.js';
+import { EXIT_CODES_HELP, ExitCode } from '../exit-codes.js';
+import { resolveTarget, TARGET_HELP, TARGET_OPTIONS } from '../target.js';
+
+export const COMMON_OPTIONS = {
+  ...TARGET_OPTIONS,
+  json: { type: 'boolean' },
+  timeout: { type: 'string' },
+  'no-color': { type: 'boolean' },
+} as const satisfies OptionSpec;
+
+export const COMMON_HELP = `${TARGET_HELP}
+Output:
+  --json               print the raw JSON result (for scripts)
+  --timeout MS         request timeout (default 60000)
+  --no-color           no colours (also NO_COLOR=1)
+  -h, --help           this help
+
+Elicitation and sampling requests from the server are asked at the terminal when stdin is one.
+Ctrl-C cancels the request in flight (the server gets notifications/cancelled) and exits 130.
+Speaks protocol revisions 2024-11-05 to 2025-11-25.`;
+
+export interface TalkAction {
+  (conn: CliConnection, p: Parsed, ctx: CliContext): Promise<number>;
+}
+
+export function talkCommand<O extends OptionSpec>(spec: CommandSpec<O>, action: TalkAction, check?: (p: Parsed) => void): Command {
+  return {
+    name: spec.name,
+    summary: spec.summary,
+    async run(argv, ctx) {
+      const fullSpec = { ...spec, options: { ...COMMON_OPTIONS, ...spec.options } };
+      const p = parseCommand(fullSpec, argv);
+      if (p.help) {
+        ctx.stdout.write(`${spec.usage}\n\n${COMMON_HELP}\n\n${EXIT_CODES_HELP}\n`);
+        return ExitCode.Ok;
+      }
+      check?.(p);
+      const target = resolveTarget(p, spec.name);
+      const timeout = int(p, 'timeout', spec.name);
+      const conn = await connect(target, {
+        style: ctx.errStyle,
+        terminal: ctx.stdin.isTTY ? { input: ctx.stdin, output: ctx.stderr, style: ctx.errStyle, onInterrupt: () => undefined } : undefined,
+        timeout,
+        stderr: ctx.stderr,
+      });
+      try {
+        return await action(conn, p, ctx);
+      } finally {
+        await conn.close();
+      }
+    },
+  };
+}

@@ -1,0 +1,150 @@
+/**
+ * One CLI session with a server: our Client (legacy era, revisions 2024-11-05 … 2025-11-25) with
+ * the terminal answering elicitations and sampling, one request at a time with a progress bar,
+ * Ctrl-C cancelling the request in flight (`notifications/cancelled`) and closing cleanly.
+ */
+import { Client, type Progress } from '../client.js';
+import { ConnectionClosedError, McpError, RequestCancelledError, TransportError } from '../errors.js';
+import type { JsonObject } from '../jsonrpc/message.js';
+import { CliError, ExitCode } from './exit-codes.js';
+import { transportFor, type Target } from './target.js';
+import { askForm, askSampling, askUrlConsent, ProgressBar, type TerminalIO } from './terminal.js';
+import type { Style } from './style.js';
+
+export interface ConnectionOptions {
+  style: Style;
+  /** The terminal, when a person is there to answer (elicitation and sampling are declared only then). */
+  terminal?: TerminalIO | undefined;
+  /** Request timeout in ms. */
+  timeout?: number | undefined;
+  /** Where errors and the progress bar go. */
+  stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+}
+
+export interface CliConnection {
+  client: Client;
+  /** Run one request: progress drawn, Ctrl-C cancels it. */
+  run<T>(work: (options: { signal: AbortSignal; onprogress: (p: Progress) => void; timeout?: number }) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** Turn a failure into the CLI's message and exit code. */
+export function asCliError(e: unknown, target: Target): CliError {
+  if (e instanceof CliError) return e;
+  if (e instanceof RequestCancelledError) return new CliError('Cancelled: the server was told (notifications/cancelled).', ExitCode.Interrupted);
+  if (e instanceof ConnectionClosedError || e instanceof TransportError) {
+    return new CliError(`Connection to ${target.label} failed: ${(e as Error).message}. Check that the server starts and speaks MCP (run it by hand to see its errors).`, ExitCode.Connection);
+  }
+  if (e instanceof McpError) return new CliError(`The server answered error ${e.code}: ${e.message}`, ExitCode.ServerError);
+  const err = e as NodeJS.ErrnoException;
+  if (err?.code === 'ENOENT') return new CliError(`Cannot start ${target.label}: command not found. Check the command and your PATH.`, ExitCode.Connection);
+  return new CliError(`Connection to ${target.label} failed: ${err?.message ?? String(e)}`, ExitCode.Connection);
+}
+
+export async function connect(target: Target, options: ConnectionOptions): Promise<CliConnection> {
+  const client = new Client({ info: { name: 'mcp-actors-cli', version: '0.1.0' }, ...(options.timeout !== undefined && { timeout: options.timeout }) });
+  let interrupt: (() => void) | undefined;
+  const term = options.terminal ? { ...options.terminal, onInterrupt: () => interrupt?.() } : undefined;
+  const bar = new ProgressBar(options.stderr, options.style);
+  if (term) {
+    client.onElicitation({
+      applyDefaults: true,
+      form: (request, ctx) => {
+        bar.clear();
+        return askForm(term, request, ctx.signal, ctx.errors);
+      },
+      url: (request, control) => {
+        bar.clear();
+        // The CLI cannot see the page: once consented, go on without waiting for the completion.
+        const sub = control.status$.subscribe((s) => {
+          if (s.state === 'awaiting' || s.state === 'stale') queueMicrotask(() => control.retry());
+        });
+        control.signal.addEventListener('abort', () => sub.unsubscribe(), { once: true });
+        return askUrlConsent(term, request, control.signal);
+      },
+    });
+    let pendingReply: Awaited<ReturnType<typeof askSampling>>;
+    client.onSampling(
+      async () => {
+        if (!pendingReply) throw new McpError(-1, 'User rejected sampling request');
+        const reply = pendingReply;
+        pendingReply = undefined;
+        return reply;
+      },
+      {
+        approve: async (params, server) => {
+          bar.clear();
+          pendingReply = await askSampling(term, params, server?.name, new AbortController().signal);
+          return pendingReply !== undefined;
+        },
+      },
+    );
+  }
+  try {
+    await client.connect(transportFor(target, options.stderr));
+  } catch (e) {
+    await client.close().catch(() => undefined);
+    throw asCliError(e, target);
+  }
+
+  return {
+    client,
+    async run(work) {
+      const ac = new AbortController();
+      let interrupted = false;
+      interrupt = () => {
+        interrupted = true;
+        bar.clear();
+        ac.abort('interrupted by the user (Ctrl-C)');
+      };
+      const onSigint = () => interrupt?.();
+      process.on('SIGINT', onSigint);
+      try {
+        return await work({
+          signal: ac.signal,
+          onprogress: (p) => bar.update(p.progress, p.total, p.message),
+          ...(options.timeout !== undefined && { timeout: options.timeout }),
+        });
+      } catch (e) {
+        if (interrupted) throw new CliError('Cancelled: the server was told (notifications/cancelled).', ExitCode.Interrupted);
+        throw asCliError(e, target);
+      } finally {
+        bar.clear();
+        process.off('SIGINT', onSigint);
+        interrupt = undefined;
+      }
+    },
+    close: () => client.close().catch(() => undefined),
+  };
+}
+
+/** Parse `key=value` words (values as JSON when they parse, else strings) or one JSON object. */
+export function parseArguments(words: string[], json: string | undefined, strings = false): JsonObject {
+  const out: JsonObject = {};
+  if (json !== undefined) {
+    let v: unknown;
+    try {
+      v = JSON.parse(json);
+    } catch (e) {
+      throw new CliError(`--args is not JSON: ${(e as Error).message}. Quote it for the shell: --args '{"text":"hi"}'`, ExitCode.BadInput);
+    }
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new CliError('--args must be a JSON object', ExitCode.BadInput);
+    Object.assign(out, v);
+  }
+  for (const w of words) {
+    const i = w.indexOf('=');
+    if (i <= 0) throw new CliError(`Arguments are key=value; got ${JSON.stringify(w)}`, ExitCode.Usage);
+    const key = w.slice(0, i);
+    const raw = w.slice(i + 1);
+    let value: unknown = raw;
+    if (!strings) {
+      try {
+        value = JSON.parse(raw);
+      } catch {
+        // a plain string
+      }
+    }
+    out[key] = value as JsonObject[string];
+  }
+  return out;
+}

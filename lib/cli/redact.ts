@@ -1,0 +1,78 @@
+/**
+ * Secrets out of a recording before anything is written: values of secret-named keys at any depth
+ * (token, password, authorization, api key, cookie, session id… as the server's log redaction
+ * knows them), keys the user names (`--redact KEY`), `Bearer …` / `Basic …` credentials inside
+ * strings, and HTTP headers that carry credentials.
+ */
+import { isSecretKey, REDACTED } from '../server-features/redaction.js';
+
+export { REDACTED };
+
+const CREDENTIAL_IN_TEXT = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/g;
+const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'api-key']);
+
+export class Redactor {
+  private readonly extra: Set<string>;
+  /** How many values were hidden so far. */
+  count = 0;
+  private readonly suspicious: RegExp;
+  constructor(extraKeys: readonly string[] = []) {
+    this.extra = new Set(extraKeys.map((k) => k.toLowerCase()));
+    const escaped = extraKeys.map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    // Words that every secret-named key or credential contains; `progressToken` is not one.
+    this.suspicious = new RegExp(['(?<!progress)token', 'passw', 'passphrase', 'secret', 'api[^a-z0-9]*key', 'authorization', 'cookie', 'credential', 'private[^a-z0-9]*key', 'session[^a-z0-9]*id', 'bearer', 'basic ', ...escaped].join('|'), 'i');
+  }
+
+  /** Whether a JSON text may hold something to redact (when not, it can be written as it is). */
+  mayHoldSecrets(text: string): boolean {
+    return this.suspicious.test(text);
+  }
+
+  private secret(key: string): boolean {
+    // `sessionId` names the MCP session, which is no credential on its own and is needed to read a recording.
+    if (key === 'sessionId') return this.extra.has('sessionid');
+    // A progress token only pairs notifications with their request.
+    if (key === 'progressToken') return false;
+    return isSecretKey(key) || this.extra.has(key.toLowerCase());
+  }
+
+  /** A copy of `value` with the secrets replaced by "[REDACTED]". */
+  value(value: unknown): unknown {
+    if (typeof value === 'string') {
+      if (!value.includes('Bearer') && !value.includes('Basic')) return value;
+      const out = value.replace(CREDENTIAL_IN_TEXT, (_m, scheme: string) => {
+        this.count++;
+        return `${scheme} ${REDACTED}`;
+      });
+      return out;
+    }
+    if (Array.isArray(value)) return value.map((v) => this.value(v));
+    if (value === null || typeof value !== 'object') return value;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      if (this.secret(k) && v !== null && v !== undefined && v !== '') {
+        out[k] = REDACTED;
+        this.count++;
+      } else {
+        out[k] = this.value(v);
+      }
+    }
+    return out;
+  }
+
+  /** HTTP headers to keep in a recording (credentials hidden). */
+  headers(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const [k, v] of Object.entries(headers)) {
+      if (v === undefined) continue;
+      const lower = k.toLowerCase();
+      if (SECRET_HEADERS.has(lower) || this.extra.has(lower)) {
+        out[lower] = REDACTED;
+        this.count++;
+      } else {
+        out[lower] = Array.isArray(v) ? v.join(', ') : v;
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * One line per journal entry for people: who sent what (client → server, server → client), when,
+ * the request it answers with its duration, errors, and the session's state changes.
+ */
+import type { JournalEntry } from '../journal/entry.js';
+import type { StateTracker } from './session-states.js';
+import type { Style } from './style.js';
+
+type AnyFrame = Record<string, any>;
+
+export interface Row {
+  seq: number;
+  t: number;
+  /** `c→s`, `s→c`, or a kind for entries that are not frames. */
+  dir: string;
+  label: string;
+  error?: string;
+  /** Set on responses: how long the request took (ms). */
+  ms?: number;
+}
+
+function frameLabel(f: AnyFrame, method: string | undefined): { label: string; error?: string } {
+  if (typeof f.method === 'string') {
+    const id = f.id !== undefined ? ` #${JSON.stringify(f.id)}` : '';
+    const name = f.params?.name ?? f.params?.uri ?? (f.method === 'notifications/progress' ? `${f.params?.progress}${f.params?.total !== undefined ? `/${f.params.total}` : ''}${f.params?.message ? ` ${f.params.message}` : ''}` : undefined);
+    return { label: `${f.method}${id}${name !== undefined ? ` ${String(name)}` : ''}` };
+  }
+  if (f.error) return { label: `error #${JSON.stringify(f.id)}${method ? ` (${method})` : ''}`, error: `${f.error.code} ${f.error.message}` };
+  const extra = f.result?.isError ? ' isError' : '';
+  return { label: `result #${JSON.stringify(f.id)}${method ? ` (${method})` : ''}${extra}`, ...(extra && { error: 'the tool reported isError' }) };
+}
+
+export function rowOf(e: JournalEntry, index: number, clientKind: 'in' | 'out', tracker: StateTracker | undefined): Row {
+  const base = { seq: e.seq, t: e.t };
+  switch (e.kind) {
+    case 'in':
+    case 'out': {
+      const dir = e.kind === clientKind ? 'c→s' : 's→c';
+      if (!('frame' in e)) return { ...base, dir, label: 'text' in e ? `unparseable: ${e.text.slice(0, 60)}` : 'oversize frame', error: 'not JSON-RPC' };
+      const frames = (Array.isArray(e.frame) ? e.frame : [e.frame]) as AnyFrame[];
+      const r = tracker ? tracker.requests[tracker.entryRequest[index] ?? -1] : undefined;
+      const parts = frames.map((f) => frameLabel(f, r?.method));
+      const error = parts.find((p) => p.error)?.error;
+      const isResponse = frames.some((f) => f.method === undefined);
+      return { ...base, dir, label: (frames.length > 1 ? `batch of ${frames.length}: ` : '') + parts.map((p) => p.label).join(', '), ...(error && { error }), ...(isResponse && r?.end === index && r.ms !== undefined && { ms: r.ms }) };
+    }
+    case 'transport':
+      return { ...base, dir: 'transport', label: e.phase, ...(e.error && { error: e.error }) };
+    case 'call':
+      return { ...base, dir: 'call', label: e.op === 'request' ? `request ${e.method} #${JSON.stringify(e.id)}` : e.op === 'notify' ? `notify ${e.method}` : e.op === 'abort' ? `abort #${JSON.stringify(e.id)}` : 'close' };
+    case 'timer':
+      return { ...base, dir: 'timer', label: e.name };
+    case 'note':
+      return { ...base, dir: 'note', label: `${e.note}${e.detail ? ` ${JSON.stringify(e.detail).slice(0, 80)}` : ''}` };
+  }
+}
+
+export function formatRow(r: Row, s: Style): string {
+  const dir = r.dir === 'c→s' ? s.cyan('client → server') : r.dir === 's→c' ? s.yellow('server → client') : s.dim(r.dir.padEnd(15));
+  const ms = r.ms !== undefined ? s.dim(` (${r.ms.toFixed(1)} ms)`) : '';
+  const err = r.error ? ` ${s.red(r.error)}` : '';
+  return `${s.dim(`#${String(r.seq).padStart(4)} ${formatTime(r.t).padStart(9)}`)}  ${dir}  ${r.label}${ms}${err}`;
+}
+
+export function formatTime(ms: number): string {
+  return ms < 1000 ? `${ms.toFixed(1)}ms` : `${(ms / 1000).toFixed(3)}s`;
+}

@@ -1,0 +1,80 @@
+/**
+ * The session viewer: one self-contained HTML page (styles, script and data inline, nothing
+ * fetched) with the timeline, a scrubber, the frame at each point, and the session and request
+ * machines drawn as statecharts with the active state highlighted.
+ */
+import { machineConfigJSON } from '../../../scripts/export-machines.js';
+import { requestMachine } from '../../../machines/request.machine.js';
+import { sessionMachine } from '../../../machines/session.machine.js';
+import type { JournalEntry } from '../../journal/entry.js';
+import type { JournalFile } from '../journal-file.js';
+import type { StateTracker } from '../session-states.js';
+import { VIEWER_CSS } from './style.js';
+import { VIEWER_SCRIPT } from './script.js';
+
+export interface ViewerData {
+  title: string;
+  header: JournalFile['header'];
+  entries: JournalEntry[];
+  session: [number, string][];
+  requests: StateTracker['requests'];
+  entryRequest: number[];
+  machines: { session: unknown; request: unknown };
+  /** Follow a growing recording through /events. */
+  live: boolean;
+}
+
+/** JSON that is safe inside a <script> element. */
+function scriptJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
+export function viewerData(file: Pick<JournalFile, 'path' | 'header' | 'entries'>, tracker: StateTracker, live = false): ViewerData {
+  return {
+    title: file.path,
+    header: file.header,
+    entries: file.entries,
+    session: tracker.session,
+    requests: tracker.requests,
+    entryRequest: tracker.entryRequest,
+    machines: { session: machineConfigJSON(sessionMachine), request: machineConfigJSON(requestMachine) },
+    live,
+  };
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+
+export function renderViewerPage(data: ViewerData): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'">
+<title>mcp-actors · ${escapeHtml(data.title)}</title>
+<style>${VIEWER_CSS}</style></head>
+<body>
+<header><h1>mcp-actors session viewer</h1><span id="meta"></span></header>
+<section id="controls">
+  <button id="prev" title="previous entry (←)">◀</button>
+  <input id="scrubber" type="range" min="0" max="0" value="0" aria-label="entry">
+  <button id="next" title="next entry (→)">▶</button>
+  <span id="position"></span>
+  <label id="follow-label" hidden><input id="follow" type="checkbox" checked> follow</label>
+</section>
+<main>
+  <section id="timeline-pane"><h2>Timeline</h2><div id="timeline" tabindex="0"><div id="spacer"></div><div id="rows"></div></div></section>
+  <section id="detail-pane">
+    <h2>Machines at this point</h2>
+    <div id="states"></div>
+    <div id="charts"><figure><figcaption>session</figcaption><svg id="chart-session"></svg><p class="root-edges" id="root-session"></p></figure><figure><figcaption>request <span id="chart-request-which"></span></figcaption><svg id="chart-request"></svg></figure></div>
+    <h2>Frame</h2><pre id="frame"></pre>
+  </section>
+</main>
+<script id="data" type="application/json">${scriptJson(data)}</script>
+<script>${VIEWER_SCRIPT}</script>
+</body></html>
+`;
+}
+
+export function renderViewer(file: JournalFile, tracker: StateTracker): string {
+  return renderViewerPage(viewerData(file, tracker));
+}

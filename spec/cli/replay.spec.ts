@@ -1,0 +1,160 @@
+// `mcp-actors replay`: a recording of the real server-everything (made through `record`, driven by
+// the official SDK client) served back as a mock server to the SDK client, verified against
+// server-everything again, and the bad inputs: unrecorded requests, changed answers, corrupted,
+// truncated and newer journals; `--check` of a session journal.
+import { expect } from 'chai';
+import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as SdkStdio } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '../../lib/client.js';
+import { createMcpServer } from '../../lib/mcp-server.js';
+import { createMemoryPair } from '../../streams/memory.js';
+import { everythingEntry } from '../fixtures/interop-everything/everything.js';
+import { CLI, runInProcess } from './helpers.js';
+
+const EVERYTHING = [process.execPath, everythingEntry(), 'stdio'];
+const cli = (...args: string[]) => ({ command: process.execPath, args: ['--import', 'tsx', CLI, ...args] });
+
+/** One SDK client session: the same calls each time, their results in order. */
+async function sdkSession(server: { command: string; args: string[] }): Promise<unknown[]> {
+  const client = new SdkClient({ name: 'sdk-client', version: '1.0.0' });
+  await client.connect(new SdkStdio({ ...server, stderr: 'ignore' }));
+  try {
+    const progress: unknown[] = [];
+    return [
+      (await client.listTools()).tools.map((t) => t.name),
+      await client.callTool({ name: 'echo', arguments: { message: 'hello replay' } }),
+      await client.callTool({ name: 'get-sum', arguments: { a: 19, b: 23 } }),
+      await client.readResource({ uri: 'demo://resource/dynamic/text/2' }),
+      await client.getPrompt({ name: 'args-prompt', arguments: { city: 'Lyon' } }),
+      await client.complete({ ref: { type: 'ref/prompt', name: 'completable-prompt' }, argument: { name: 'department', value: 'E' } }),
+      await client.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 0.4, steps: 2 } }, undefined, { onprogress: (p) => progress.push(p.progress) }),
+      progress,
+    ];
+  } finally {
+    await client.close();
+  }
+}
+
+describe('mcp-actors replay', function () {
+  this.timeout(60000);
+  let dir: string;
+  let recording: string;
+  let recordedResults: unknown[];
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'mcp-replay-'));
+    recording = join(dir, 'everything.jsonl');
+    recordedResults = await sdkSession(cli('record', '--out', recording, '--', ...EVERYTHING));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('serves a recording of server-everything as a mock server: the official SDK client gets the same answers, progress included (recorded delays)', async () => {
+    // --realtime: the recorded delays, so progress arrives spaced as it did (the SDK client drops
+    // progress that comes in the same read as the response).
+    const replayed = await sdkSession(cli('replay', recording, '--as', 'server', '--realtime'));
+    expect(replayed.slice(0, -1)).to.deep.equal(recordedResults.slice(0, -1));
+    expect(replayed.at(-1)).to.include(1);
+    expect(recordedResults.at(-1)).to.include(1);
+  });
+
+  it('verifies the recording against server-everything again: zero differences after normalization', async () => {
+    const run = await runInProcess(['replay', recording, '--as', 'client', '--', ...EVERYTHING]);
+    expect(run.stdout, run.stdout + run.stderr).to.match(/8 requests, no differences after normalization/);
+    expect(run.code).to.equal(0);
+  });
+
+  it('reports every difference by request and JSON path, exit 1, when the live server answers otherwise', async () => {
+    const changed = join(dir, 'changed.jsonl');
+    writeFileSync(changed, readFileSync(recording, 'utf8').replace('The sum of 19 and 23 is 42.', 'The sum of 19 and 23 is 43.'));
+    const run = await runInProcess(['replay', changed, '--as', 'client', '--', ...EVERYTHING]);
+    expect(run.code).to.equal(1);
+    expect(run.stdout).to.match(/✗ #\d+ tools\/call/);
+    expect(run.stdout).to.include('result.content[0].text');
+    expect(run.stdout).to.include('"The sum of 19 and 23 is 43."');
+    expect(run.stdout, run.stdout).to.include('1 difference in 8 requests');
+  });
+
+  it('a request the recording does not hold gets an error naming what it holds; --ignore widens the match', async () => {
+    const client = new SdkClient({ name: 'sdk-client', version: '1.0.0' });
+    await client.connect(new SdkStdio({ ...cli('replay', recording, '--as', 'server'), stderr: 'ignore' }));
+    try {
+      const err = await client.callTool({ name: 'get-sum', arguments: { a: 1, b: 1 } }).then(() => undefined, (e: Error) => e);
+      expect(err?.message).to.include('the recording holds no tools/call request with params {"name":"get-sum","arguments":{"a":1,"b":1}}');
+      expect(err?.message).to.include('"arguments":{"a":19,"b":23}');
+    } finally {
+      await client.close();
+    }
+    const loose = new SdkClient({ name: 'sdk-client', version: '1.0.0' });
+    await loose.connect(new SdkStdio({ ...cli('replay', recording, '--as', 'server', '--ignore', 'params.arguments'), stderr: 'ignore' }));
+    try {
+      const r = (await loose.callTool({ name: 'get-sum', arguments: { a: 1, b: 1 } })) as { content: { text: string }[] };
+      expect(r.content[0]!.text).to.equal('The sum of 19 and 23 is 42.');
+    } finally {
+      await loose.close();
+    }
+  });
+
+  it('bad input: truncated and corrupted lines are skipped with their line numbers (errors with --strict); a newer format says to upgrade', async () => {
+    const text = readFileSync(recording, 'utf8');
+    const lines = text.trim().split('\n');
+    const truncated = join(dir, 'truncated.jsonl');
+    writeFileSync(truncated, text.slice(0, text.length - 30));
+    const corrupted = join(dir, 'corrupted.jsonl');
+    writeFileSync(corrupted, [...lines.slice(0, 3), '{"seq": 3, "t": oops', ...lines.slice(3)].join('\n') + '\n');
+    const t = await runInProcess(['replay', truncated, '--as', 'client', '--', ...EVERYTHING]);
+    expect(t.stderr).to.include(`line ${lines.length} is truncated (the recording was cut off there); skipped`);
+    expect(t.stdout).to.match(/\d+ requests/);
+    const c = await runInProcess(['replay', corrupted, '--as', 'client', '--strict', '--', ...EVERYTHING]);
+    expect(c.code).to.equal(5);
+    expect(c.stderr).to.include('line 4 is not JSON (corrupted)');
+    const newer = join(dir, 'newer.jsonl');
+    writeFileSync(newer, text.replace('"version":1', '"version":7'));
+    const n = await runInProcess(['replay', newer, '--as', 'server']);
+    expect(n.code).to.equal(5);
+    expect(n.stderr).to.include('journal format version 7, newer than this mcp-actors reads (1). Upgrade: npm install mcp-actors@latest');
+    const notJournal = join(dir, 'x.jsonl');
+    writeFileSync(notJournal, '{"hello":1}\n');
+    expect((await runInProcess(['replay', notJournal, '--check'])).stderr).to.include('is not an mcp-actors journal');
+  });
+
+  it('--check re-executes a session journal on the simulated clock; a changed frame is reported as the first divergence', async () => {
+    const mcp = createMcpServer({ info: { name: 'check-fixture', version: '1.0.0' } });
+    mcp.registerTool('twice', { inputSchema: { type: 'object', properties: { n: { type: 'number' } } } }, (args: any) => String(args.n * 2));
+    const [a, b] = createMemoryPair();
+    await mcp.connect(a);
+    const client = new Client({ info: { name: 'check-client', version: '1.0.0' }, journal: true });
+    await client.connect(b);
+    for (let n = 1; n <= 5; n++) await client.callTool('twice', { n });
+    await client.close();
+    const ok = join(dir, 'session.jsonl');
+    writeFileSync(ok, client.journal!.toJSONL());
+    const good = await runInProcess(['replay', ok, '--check']);
+    expect(good.code).to.equal(0);
+    expect(good.stdout).to.match(/entries re-executed on a simulated clock .* all \d+ frames identical/);
+    const tampered = join(dir, 'tampered.jsonl');
+    const lines = client.journal!.toJSONL().trim().split('\n');
+    const i = lines.findIndex((l) => l.includes('"kind":"out"') && l.includes('"n":3'));
+    lines[i] = lines[i]!.replace('"n":3', '"n":33');
+    writeFileSync(tampered, lines.join('\n') + '\n');
+    const bad = await runInProcess(['replay', tampered, '--check']);
+    expect(bad.code).to.equal(1);
+    expect(bad.stdout).to.include('first divergent frame');
+    expect(bad.stdout).to.include('params.arguments.n: 33 → 3');
+    // A proxy recording goes through the session and request machines.
+    const proxy = await runInProcess(['replay', recording, '--check']);
+    expect(proxy.stdout, proxy.stdout + proxy.stderr).to.match(/✓ \d+ entries through the session and request machines .* every frame allowed/);
+    expect(proxy.code).to.equal(0);
+    const early = join(dir, 'early.jsonl');
+    const rec = readFileSync(recording, 'utf8').trim().split('\n');
+    const init = rec.findIndex((l) => l.includes('"method":"initialize"'));
+    const call = rec.findIndex((l) => l.includes('"method":"tools/list"'));
+    writeFileSync(early, [...rec.slice(0, init), rec[call], ...rec.slice(init)].join('\n') + '\n');
+    const bad2 = await runInProcess(['replay', early, '--check']);
+    expect(bad2.code).to.equal(1);
+    expect(bad2.stdout).to.include('first divergent frame');
+    expect(bad2.stdout).to.include('the client sent tools/list before initialization');
+  });
+});

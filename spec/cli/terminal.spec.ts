@@ -1,0 +1,75 @@
+// The talk commands as a person at a terminal sees them (node-pty): colours, the progress bar,
+// Ctrl-C cancelling the request in flight, answering an elicitation form and a sampling request.
+import { expect } from 'chai';
+import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { plain, Terminal, TERMINAL_SERVER_CMD } from './helpers.js';
+
+describe('mcp-actors CLI at a terminal (node-pty)', function () {
+  this.timeout(30000);
+  let term: Terminal | undefined;
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'mcp-cli-'))));
+  afterEach(() => {
+    term?.kill();
+    term = undefined;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('draws a progress bar, in colour, while a tool reports progress', async () => {
+    term = new Terminal(['call', 'slow', 'steps=3', 'ms=150', '--', ...TERMINAL_SERVER_CMD]);
+    expect(await term.exited).to.equal(0);
+    const text = plain(term.output);
+    expect(text).to.match(/█+░*\s+\d\/3 step \d/);
+    expect(text).to.include('counted to 3');
+    // Colours on a terminal: the bar's filled part is green.
+    expect(term.output).to.include('\x1b[32m█');
+  });
+
+  it('Ctrl-C cancels the request in flight: the server is told, the CLI exits 130 and says so', async () => {
+    const log = join(dir, 'cancel.log');
+    term = new Terminal(['call', 'hang', '--', ...TERMINAL_SERVER_CMD, log]);
+    await term.waitFor('waiting');
+    term.type('\x03');
+    expect(await term.exited).to.equal(130);
+    expect(plain(term.output)).to.include('Cancelled: the server was told (notifications/cancelled).');
+    for (let i = 0; i < 100 && !existsSync(log); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(readFileSync(log, 'utf8')).to.include('cancelled: interrupted by the user (Ctrl-C)');
+  });
+
+  it('asks the person to fill an elicitation form, field by field, and sends the answer', async () => {
+    term = new Terminal(['call', 'ask', '--', ...TERMINAL_SERVER_CMD]);
+    await term.waitFor('Answer?');
+    expect(plain(term.output)).to.include('terminal-fixture asks: Who are you?');
+    term.type('a\r');
+    await term.waitFor('Name');
+    term.type('Ada\r');
+    await term.waitFor('3) blue');
+    term.type('7\r');
+    await term.waitFor('choose 1-3');
+    term.type('2\r');
+    await term.waitFor('Age');
+    term.type('\r');
+    expect(await term.exited).to.equal(0);
+    const answer = plain(term.output).split('\n').find((l) => l.startsWith('{"action"'));
+    expect(JSON.parse(answer!)).to.deep.equal({ action: 'accept', content: { name: 'Ada', color: 'green', age: 30 } });
+  });
+
+  it('asks before a sampling request goes anywhere; a refusal reaches the server as a rejection', async () => {
+    term = new Terminal(['call', 'sample', '--', ...TERMINAL_SERVER_CMD]);
+    await term.waitFor('Allow?');
+    expect(plain(term.output)).to.include('user: Say hi');
+    term.type('n\r');
+    const code = await term.exited;
+    expect(plain(term.output)).to.match(/rejected/i);
+    expect(code).to.not.equal(0);
+    term = new Terminal(['call', 'sample', '--', ...TERMINAL_SERVER_CMD]);
+    await term.waitFor('Allow?');
+    term.type('y\r');
+    await term.waitFor('Reply as the model');
+    term.type('hello there\r');
+    expect(await term.exited).to.equal(0);
+    expect(plain(term.output)).to.include('model said: hello there');
+  });
+});
