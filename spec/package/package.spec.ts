@@ -192,6 +192,14 @@ await client.close();`,
     expect(machines.stdout, machines.stderr).to.equal('session,request,childProcess,clientElicitation,reconnect,httpSession,serverElicitation,hostServer,oauthClient\ntrue\n');
   });
 
+  it('a cassette records a session with the real server, then replays it with no server', async () => {
+    const file = join(app, 'notes.cassette.jsonl');
+    const recorded = await run('cassette.js', [file]);
+    expect(recorded.stdout, recorded.stderr).to.equal('record 5\n');
+    const replayed = await run('cassette.js', [file]);
+    expect(replayed.stdout, replayed.stderr).to.equal('replay 5\n');
+  });
+
   it('authorization: a token for this server is accepted, no token is refused', async () => {
     const { code, stdout, stderr } = await run('auth.js', [], { PORT: String(await freePort()) });
     expect(code, stderr).to.equal(0);

@@ -2,7 +2,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { machines } from '../../../machines/index.js';
-import { machineConfigJSON, renderAll } from '../../../scripts/export-machines.js';
+import { machineConfigJSON } from '../../../machines/json.js';
+import { renderAll } from '../../../machines/readme.js';
 import { parseCommand, str } from '../args.js';
 import type { Command } from '../context.js';
 import { CliError, EXIT_CODES_HELP, ExitCode, UsageError } from '../exit-codes.js';

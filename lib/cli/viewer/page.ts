@@ -3,7 +3,7 @@
  * fetched) with the timeline, a scrubber, the frame at each point, and the session and request
  * machines drawn as statecharts with the active state highlighted.
  */
-import { machineConfigJSON } from '../../../scripts/export-machines.js';
+import { machineConfigJSON } from '../../../machines/json.js';
 import { requestMachine } from '../../../machines/request.machine.js';
 import { sessionMachine } from '../../../machines/session.machine.js';
 import type { JournalEntry } from '../../journal/entry.js';
