@@ -35,7 +35,7 @@ import type {
   Tool,
 } from './protocol/schema/index.js';
 import { LOGGING_LEVELS, type LoggingLevel } from './protocol/schema/logging.js';
-import { Session, type NotificationHandler, type RequestHandlerContext, type RequestOptions, type SessionOptions } from './session/session.js';
+import { Session, type NotificationHandler, type Progress, type ProgressToken, type RequestHandlerContext, type RequestOptions, type SessionOptions } from './session/session.js';
 import { ElicitationService, type ElicitationOptions, type ElicitationStatus, type UrlElicitationHandler } from './client-features/elicitation.js';
 import { InvalidSamplingResultError, SamplingRejectedError, asUrlElicitationRequired } from './client-features/errors.js';
 import { Completer, type CompleterOptions } from './client-features/completer.js';
@@ -48,6 +48,7 @@ import { RateLimiter } from './server-features/rate-limit.js';
 import { ToolCallDeniedError, readDecision, type ToolCallApprover } from './client-features/tool-approval.js';
 import { auditError, type ToolCallOutcome, type ToolCallRecord } from './client-features/tool-audit.js';
 import { redactSecrets } from './server-features/redaction.js';
+import { ClientTaskHandle, isCreateTaskResult, type Task, type TaskHandle, type TaskHandleOptions } from './client-features/tasks.js';
 
 export interface ClientOptions extends SessionOptions {
   /**
@@ -87,6 +88,14 @@ export interface CallToolOptions extends RequestOptions {
   validateOutput?: boolean;
   /** How many -32042 rounds to go through before giving up (default 3). */
   maxElicitationRounds?: number;
+  /**
+   * Run the call as a task (2025-11-25): `true` or `{ ttl }` asks for one, `false` never does.
+   * Default: only when the tool says `execution.taskSupport: "required"` (from `listTools`) and
+   * the server declared task-augmented tool calls. Either way `callTool` polls the task and
+   * returns its final result; use {@link Client.callToolAsTask} for a handle instead.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#tool-level-negotiation
+   */
+  task?: boolean | { ttl?: number };
 }
 
 /** Something the client handled without failing, that a host may want to know. */
@@ -141,6 +150,9 @@ export class Client extends Session {
   private rootsSubscription: Subscription | undefined;
   private rootVerifier: RootVerifier | undefined;
   private tornDown = false;
+  /** Progress listeners of tasks being followed, by the progress token of their request. */
+  private taskProgress: Map<ProgressToken, (p: Progress) => void> | undefined;
+  private taskTokens = 0;
 
   /**
    * The server's tools: listed on first subscription, then re-listed (debounced) on each
@@ -296,6 +308,44 @@ export class Client extends Session {
       if (audited) this.auditToolCall(name, args, startedAt, e instanceof ToolCallDeniedError ? 'denied' : 'failed', e);
       throw e;
     }
+  }
+
+  // -------------------------------------------------------------------------------- tasks
+
+  /**
+   * Call a tool as a task (2025-11-25) and get a handle: `status$` (polled at the server's
+   * `pollInterval`), `result()`, `cancel()`. Rejects with a {@link CapabilityError}-like
+   * `McpError` when the server does not run tool calls as tasks.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#creating-tasks
+   */
+  async callToolAsTask(name: string, args?: Record<string, unknown>, options: { ttl?: number; signal?: AbortSignal } & RequestOptions = {}): Promise<TaskHandle<CallToolResult & JsonObject>> {
+    if (!this.serverRunsToolTasks()) {
+      throw new McpError(ErrorCode.MethodNotFound, 'The server did not declare tasks.requests.tools.call: call the tool with callTool instead');
+    }
+    const { ttl, ...requestOptions } = options;
+    const params: JsonObject = args === undefined ? { name } : { name, arguments: args };
+    params.task = ttl === undefined ? {} : { ttl };
+    const created = await this.request('tools/call', params, requestOptions);
+    if (!isCreateTaskResult(created)) throw new McpError(ErrorCode.InternalError, `The server answered tools/call "${name}" without a task`, created);
+    return this.followTask(created.task, options.signal);
+  }
+
+  /**
+   * A handle on a task created earlier (after a reconnect, or by another process of the same
+   * user): the server answers only the identity that created it.
+   */
+  task(taskId: string, options: TaskHandleOptions = {}): TaskHandle<CallToolResult & JsonObject> {
+    return new ClientTaskHandle(taskId, (m, p, o) => this.request(m, p, o), this.clientClock, undefined, options);
+  }
+
+  /** `tasks/get`. */
+  async getTask(taskId: string, options?: RequestOptions): Promise<Task> {
+    return (await this.request('tasks/get', { taskId }, options)) as unknown as Task;
+  }
+
+  /** Every task of this requestor the server lists (`tasks/list`, all pages). */
+  async listTasks(options?: RequestOptions): Promise<Task[]> {
+    return listAll<Task>(this.pageRequester, 'tasks/list', 'tasks', options);
   }
 
   // -------------------------------------------------------------------------------- resources
@@ -556,12 +606,25 @@ export class Client extends Session {
   }
 
   private async sendToolCall(name: string, args: Record<string, unknown> | undefined, options: CallToolOptions): Promise<CallToolResult> {
-    const { onUrlElicitationRequired, validateOutput = true, maxElicitationRounds = 3, ...requestOptions } = options;
+    const { onUrlElicitationRequired, validateOutput = true, maxElicitationRounds = 3, task, ...requestOptions } = options;
     const params: JsonObject = args === undefined ? { name } : { name, arguments: args };
+    const taskParam = this.taskParamFor(name, task);
+    let tracked: { token: ProgressToken; onprogress: (p: Progress) => void } | undefined;
+    if (taskParam) {
+      params.task = taskParam;
+      // Our own token, so progress of the task can still be matched once the call is answered.
+      if (requestOptions.onprogress) {
+        const token = `task-progress-${++this.taskTokens}`;
+        params._meta = { ...(params._meta as JsonObject | undefined), progressToken: token };
+        tracked = { token, onprogress: requestOptions.onprogress };
+      }
+    }
     for (let round = 0; ; round++) {
       let result: JsonObject;
       try {
         result = await this.request('tools/call', params, requestOptions);
+        // A task instead of the result: follow it to the end, transparently.
+        if (isCreateTaskResult(result)) result = await this.followTask(result.task, requestOptions.signal, tracked).result();
       } catch (e) {
         const required = asUrlElicitationRequired(e);
         if (!required) throw e;
@@ -572,6 +635,39 @@ export class Client extends Session {
       if (validateOutput) this.checkOutput(name, result);
       return result as CallToolResult;
     }
+  }
+
+  /** The `task` param of a tool call, or undefined for an ordinary call. */
+  private taskParamFor(name: string, asked: CallToolOptions['task']): JsonObject | undefined {
+    if (asked === false || !this.serverRunsToolTasks()) return undefined;
+    if (asked === true) return {};
+    if (asked) return asked.ttl === undefined ? {} : { ttl: asked.ttl };
+    return this.toolIndex.get(name)?.execution?.taskSupport === 'required' ? {} : undefined;
+  }
+
+  /** Whether the server declared task-augmented `tools/call` in this revision. */
+  private serverRunsToolTasks(): boolean {
+    const rev = this.negotiatedRevision;
+    return rev !== undefined && allows(rev, 'tasks') && hasCapability(this.serverCapabilities, ['tasks', 'requests', 'tools', 'call']);
+  }
+
+  private followTask(task: Task | string, signal: AbortSignal | undefined, progress?: { token: ProgressToken; onprogress: (p: Progress) => void }): ClientTaskHandle<CallToolResult & JsonObject> {
+    const options: TaskHandleOptions = signal ? { signal } : {};
+    const id = typeof task === 'string' ? task : task.taskId;
+    const handle = new ClientTaskHandle<CallToolResult & JsonObject>(id, (m, p, o) => this.request(m, p, o), this.clientClock, typeof task === 'string' ? undefined : task, options);
+    if (progress) {
+      // The request's progress token stays valid for the task's whole life.
+      (this.taskProgress ??= new Map()).set(progress.token, progress.onprogress);
+      const release = () => this.taskProgress?.delete(progress.token);
+      handle.result().then(release, release);
+    }
+    return handle;
+  }
+
+  protected override progressBeyondRequest(token: ProgressToken, progress: Progress): boolean {
+    const listener = this.taskProgress?.get(token);
+    listener?.(progress);
+    return listener !== undefined;
   }
 
   /** Ask the approver; anything but an explicit approval (or a throw) refuses the call. */
