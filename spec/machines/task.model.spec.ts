@@ -105,7 +105,7 @@ describe('task machine ⇔ task record (model-based)', () => {
     expect(none.some((a) => a.type === 'xstate.raise')).to.equal(false);
   });
 
-  it('agrees on every path: status, stamps, outcome, effects; terminal statuses never change', () => {
+  it('[TASK-021] [TASK-022] [TASK-023] agrees on every path: status, stamps, outcome, effects; terminal statuses never change', () => {
     for (const path of paths) {
       const trail: string[] = [];
       let terminal: string | undefined;

@@ -27,7 +27,7 @@ describe('tasks (2025-11-25): server and client', () => {
     expect(tools.find((t) => t.name === 'slow')!.execution).to.deep.equal({ taskSupport: 'optional' });
   });
 
-  it('[TASK-020] callTool on a required-task tool follows the task and returns the final result', async () => {
+  it('[TASK-007] [TASK-035] [TASK-057] [TASK-044] callTool on a required-task tool follows the task and returns the final result', async () => {
     const { mcp } = taskServer();
     mcp.registerTool('build', { execution: { taskSupport: 'required' }, inputSchema: z.object({ target: z.string() }) }, ({ target }) => `built ${target}`);
     const { client, sent, received } = await link(mcp);
@@ -49,7 +49,7 @@ describe('tasks (2025-11-25): server and client', () => {
     expect(received.find((f) => f.id === getReq.id).result).to.not.have.property('_meta');
   });
 
-  it('[TASK-010] a required-task tool called without a task is -32601; a forbidden one called with a task is -32601', async () => {
+  it('[TASK-006] [TASK-008] a required-task tool called without a task is -32601; a forbidden one called with a task is -32601', async () => {
     const { mcp } = taskServer();
     mcp.registerTool('req', { execution: { taskSupport: 'required' } }, () => 'r');
     mcp.registerTool('plain', {}, () => 'p');
@@ -66,7 +66,7 @@ describe('tasks (2025-11-25): server and client', () => {
     expect((await client.callTool('plain')).content).to.deep.equal([{ type: 'text', text: 'p' }]);
   });
 
-  it('[TASK-011] a session of an older revision is served normally: the task param is ignored', async () => {
+  it('[TASK-016] a session of an older revision is served normally: the task param is ignored', async () => {
     const { mcp } = taskServer();
     mcp.registerTool('opt', { execution: { taskSupport: 'optional' } }, () => 'ok');
     const peer = new RawPeer();
@@ -77,7 +77,7 @@ describe('tasks (2025-11-25): server and client', () => {
     expect(res.result.content).to.deep.equal([{ type: 'text', text: 'ok' }]);
   });
 
-  it('[TASK-030] callToolAsTask: status$ goes working → completed; result() returns the tool result', async () => {
+  it('[TASK-020] [TASK-010] [TASK-031] [TASK-032] [TASK-033] callToolAsTask: status$ goes working → completed; result() returns the tool result', async () => {
     const { mcp } = taskServer();
     const go = deferred();
     mcp.registerTool('job', { execution: { taskSupport: 'optional' } }, async (_a, ctx) => {
@@ -99,7 +99,7 @@ describe('tasks (2025-11-25): server and client', () => {
     expect((await client.getTask(handle.taskId)).status).to.equal('completed');
   });
 
-  it('[TASK-040] a tool result with isError fails the task; tasks/result returns that same result', async () => {
+  it('[TASK-063] [TASK-039] [TASK-065] a tool result with isError fails the task; tasks/result returns that same result', async () => {
     const { mcp } = taskServer();
     mcp.registerTool('bad', { execution: { taskSupport: 'optional' } }, () => {
       throw new Error('disk full');
@@ -113,7 +113,7 @@ describe('tasks (2025-11-25): server and client', () => {
     expect(task.statusMessage).to.match(/disk full/);
   });
 
-  it('[TASK-050] unknown ids, another identity\'s task and an expired task are -32602; nothing else is affected', async () => {
+  it('[TASK-058] [TASK-070] unknown ids, another identity\'s task and an expired task are -32602; nothing else is affected', async () => {
     const { mcp, clock } = taskServer();
     mcp.registerTool('job', { execution: { taskSupport: 'optional' } }, () => 'ok');
     const alice = await link(mcp);
@@ -137,7 +137,7 @@ describe('tasks (2025-11-25): server and client', () => {
     expect((await alice.client.callTool('job', {}, { task: false })).content).to.have.length(1);
   });
 
-  it('[TASK-060] tasks/cancel stops the work and answers cancelled; the task stays cancelled; cancelling again is -32602', async () => {
+  it('[TASK-052] [TASK-053] [TASK-051] tasks/cancel stops the work and answers cancelled; the task stays cancelled; cancelling again is -32602', async () => {
     const { mcp } = taskServer();
     const started = deferred();
     let aborted: unknown;
@@ -164,7 +164,7 @@ describe('tasks (2025-11-25): server and client', () => {
     expect(result.message).to.match(/cancelled/);
   });
 
-  it('[TASK-061] cancel after completion is -32602 naming the status', async () => {
+  it('[TASK-060] cancel after completion is -32602 naming the status', async () => {
     const { mcp } = taskServer();
     mcp.registerTool('quick', { execution: { taskSupport: 'optional' } }, () => 'ok');
     const { client } = await link(mcp);
@@ -175,7 +175,7 @@ describe('tasks (2025-11-25): server and client', () => {
     expect(e.message).to.equal("Cannot cancel task: already in terminal status 'completed'");
   });
 
-  it('[TASK-070] an elicitation moves the task to input_required, travels on tasks/result with related-task, and resumes it', async () => {
+  it('[TASK-027] [TASK-028] [TASK-029] [TASK-030] [TASK-041] an elicitation moves the task to input_required, travels on tasks/result with related-task, and resumes it', async () => {
     const { mcp, store } = taskServer();
     mcp.registerTool('deploy', { execution: { taskSupport: 'optional' } }, async (_a, ctx) => {
       const answer = await ctx.elicit({ message: 'Deploy to which region?', requestedSchema: { type: 'object', properties: { region: { type: 'string' } }, required: ['region'] } });
@@ -202,7 +202,7 @@ describe('tasks (2025-11-25): server and client', () => {
     expect(statuses).to.deep.equal(['input_required', 'working', 'completed']);
   });
 
-  it('[TASK-080] tasks/list shows only the caller\'s tasks, in pages; a bad cursor is -32602', async () => {
+  it('[TASK-047] [TASK-048] [TASK-050] [TASK-059] [TASK-071] tasks/list shows only the caller\'s tasks, in pages; a bad cursor is -32602', async () => {
     const { mcp } = taskServer({ pageSize: 2 });
     mcp.registerTool('job', { execution: { taskSupport: 'optional' } }, () => 'ok');
     const alice = await link(mcp);
@@ -219,7 +219,7 @@ describe('tasks (2025-11-25): server and client', () => {
     expect(bad.code).to.equal(-32602);
   });
 
-  it('[TASK-090] a poll storm is rate limited (-32603 saying when to retry); other sessions are not affected', async () => {
+  it('[TASK-072] a poll storm is rate limited (-32603 saying when to retry); other sessions are not affected', async () => {
     const { mcp } = taskServer({ rateLimit: { limit: 5, windowMs: 1000 } });
     mcp.registerTool('job', { execution: { taskSupport: 'optional' } }, () => new Promise(() => {}));
     const storm = await link(mcp);
@@ -234,7 +234,7 @@ describe('tasks (2025-11-25): server and client', () => {
     expect((await calm.client.getTask(calmHandle.taskId)).status).to.equal('working');
   });
 
-  it('[TASK-100] a task bound to the authorization subject is found again from a new connection', async () => {
+  it('[TASK-066] a task bound to the authorization subject is found again from a new connection', async () => {
     const { mcp } = taskServer();
     const go = deferred();
     mcp.registerTool('job', { execution: { taskSupport: 'optional' } }, async () => {
@@ -252,7 +252,7 @@ describe('tasks (2025-11-25): server and client', () => {
     expect((await rejection(stranger.client.getTask(handle.taskId))).code).to.equal(-32602);
   });
 
-  it('[TASK-101] a task bound to a session (no authorization) is cancelled when that session ends', async () => {
+  it('a task bound to a session (no authorization) is cancelled when that session ends', async () => {
     const { mcp, store } = taskServer();
     let aborted = false;
     const started = deferred();
@@ -272,7 +272,7 @@ describe('tasks (2025-11-25): server and client', () => {
     void handle;
   });
 
-  it('[TASK-110] progress reported by a task reaches the caller with the original progress token', async () => {
+  it('progress reported by a task reaches the caller with the original progress token', async () => {
     const { mcp } = taskServer();
     const go = deferred();
     mcp.registerTool('job', { execution: { taskSupport: 'optional' } }, async (_a, ctx) => {
@@ -288,5 +288,21 @@ describe('tasks (2025-11-25): server and client', () => {
     go.resolve();
     await result;
     expect(progress.map((p) => p.message)).to.deep.equal(['half', 'all']);
+  });
+
+  it('[TASK-064] a JSON-RPC error of the tool call fails the task, and tasks/result returns that same error', async () => {
+    const { mcp } = taskServer();
+    mcp.registerTool('needs-login', { execution: { taskSupport: 'optional' } }, () => {
+      throw new McpError(-32042, 'This request requires more information.', { elicitations: [] });
+    });
+    const { client } = await link(mcp);
+    const handle = await client.callToolAsTask('needs-login');
+    const e = await rejection(handle.result());
+    expect(e.code).to.equal(-32042);
+    expect(e.message).to.equal('This request requires more information.');
+    const task = await client.getTask(handle.taskId);
+    expect(task.status).to.equal('failed');
+    const again = await rejection(client.request('tasks/result', { taskId: handle.taskId }));
+    expect(again.code).to.equal(-32042);
   });
 });
