@@ -322,6 +322,9 @@ export class Client extends Session {
     if (!this.serverRunsToolTasks()) {
       throw new McpError(ErrorCode.MethodNotFound, 'The server did not declare tasks.requests.tools.call: call the tool with callTool instead');
     }
+    if (this.toolForbidsTasks(name)) {
+      throw new McpError(ErrorCode.MethodNotFound, `Tool "${name}" does not run as a task (its execution.taskSupport is not "optional" or "required"): call it with callTool`);
+    }
     const { ttl, ...requestOptions } = options;
     const params: JsonObject = args === undefined ? { name } : { name, arguments: args };
     params.task = ttl === undefined ? {} : { ttl };
@@ -639,10 +642,18 @@ export class Client extends Session {
 
   /** The `task` param of a tool call, or undefined for an ordinary call. */
   private taskParamFor(name: string, asked: CallToolOptions['task']): JsonObject | undefined {
-    if (asked === false || !this.serverRunsToolTasks()) return undefined;
+    if (asked === false || !this.serverRunsToolTasks() || this.toolForbidsTasks(name)) return undefined;
     if (asked === true) return {};
     if (asked) return asked.ttl === undefined ? {} : { ttl: asked.ttl };
     return this.toolIndex.get(name)?.execution?.taskSupport === 'required' ? {} : undefined;
+  }
+
+  /** A listed tool without `execution.taskSupport` (or "forbidden") must not be called as a task. */
+  private toolForbidsTasks(name: string): boolean {
+    const tool = this.toolIndex.get(name);
+    if (!tool) return false;
+    const support = tool.execution?.taskSupport;
+    return support === undefined || support === 'forbidden';
   }
 
   /** Whether the server declared task-augmented `tools/call` in this revision. */

@@ -305,4 +305,25 @@ describe('tasks (2025-11-25): server and client', () => {
     const again = await rejection(client.request('tasks/result', { taskId: handle.taskId }));
     expect(again.code).to.equal(-32042);
   });
+
+  it('[TASK-002] [TASK-004] [TASK-005] our client asks for a task only where the server and the tool allow one', async () => {
+    const plainServer = taskServer();
+    plainServer.mcp.registerTool('x', {}, () => 'plain');
+    const a = await link(plainServer.mcp);
+    expect(a.client.serverCapabilities).to.not.have.property('tasks');
+    expect((await a.client.callTool('x', {}, { task: true })).content).to.deep.equal([{ type: 'text', text: 'plain' }]);
+    expect((await rejection(a.client.callToolAsTask('x'))).code).to.equal(-32601);
+    expect(a.sent.find((f) => f.method === 'tools/call').params).to.not.have.property('task');
+
+    const { mcp } = taskServer();
+    mcp.registerTool('opt', { execution: { taskSupport: 'optional' } }, () => 'o');
+    mcp.registerTool('never', {}, () => 'n');
+    const b = await link(mcp);
+    await b.client.listTools();
+    expect((await b.client.callTool('never', {}, { task: true })).content).to.deep.equal([{ type: 'text', text: 'n' }]);
+    expect((await rejection(b.client.callToolAsTask('never'))).code).to.equal(-32601);
+    expect((await b.client.callTool('opt')).content).to.deep.equal([{ type: 'text', text: 'o' }]);
+    const calls = b.sent.filter((f) => f.method === 'tools/call');
+    expect(calls.map((f) => 'task' in f.params)).to.deep.equal([false, false]);
+  });
 });
