@@ -15,6 +15,7 @@ import { requestMachine } from './request.machine.js';
 import { serverElicitationMachine } from './server-elicitation.machine.js';
 import { sessionMachine } from './session.machine.js';
 import { taskMachine } from './task.machine.js';
+import { terminalMachine } from './terminal.machine.js';
 
 export * from './child-process.machine.js';
 export * from './client-elicitation.machine.js';
@@ -26,6 +27,7 @@ export * from './request.machine.js';
 export * from './server-elicitation.machine.js';
 export * from './session.machine.js';
 export * from './task.machine.js';
+export * from './terminal.machine.js';
 
 export type RequestMachine = typeof requestMachine;
 export type SessionMachine = typeof sessionMachine;
@@ -42,6 +44,7 @@ export const machines = {
   hostServer: hostServerMachine,
   oauthClient: oauthClientMachine,
   task: taskMachine,
+  terminal: terminalMachine,
 } as const;
 
 export type MachineName = keyof typeof machines;
