@@ -246,20 +246,27 @@ export class TerminalServer {
       if (answer.action !== 'accept' || (answer.content as { confirm?: unknown } | undefined)?.confirm !== true) return failure(`Not run: the user did not confirm "${command}"`);
     }
     let chunks = 0;
+    let lastProgress = -Infinity;
+    const interval = this.config.updateIntervalMs ?? 100;
     let result: CommandResult;
     try {
       result = await entry.terminal.run(command, {
         signal: ctx.signal,
         onOutput: (chunk) => {
-          const line = stripAnsi(chunk).split('\n').filter((l) => l.trim() !== '').pop();
-          ctx.progress(++chunks, undefined, line?.slice(0, 200));
+          chunks++;
+          // At most one progress notification per interval (on the clock): output can come by megabytes.
+          const now = this.clock.now();
+          if (now - lastProgress < interval) return;
+          lastProgress = now;
+          const line = stripAnsi(chunk.slice(-4096)).split('\n').filter((l) => l.trim() !== '').pop();
+          ctx.progress(chunks, undefined, line?.slice(0, 200));
         },
       });
     } catch (e) {
       if (e instanceof TerminalStateError) return failure(e.message);
       throw e;
     }
-    const status = result.cancelled ? `cancelled (exit status ${result.exitCode})` : `exit status ${result.exitCode}`;
+    const status = (result.cancelled ? `cancelled (exit status ${result.exitCode})` : `exit status ${result.exitCode}`) + (result.truncatedChars ? `; the first ${result.truncatedChars} characters of output left out` : '');
     const out: ToolResult = { content: [{ type: 'text', text: `${result.output}\n[${status}]` }], structuredContent: { ...result } };
     return result.exitCode === 0 && !result.cancelled ? out : { ...out, isError: true };
   }

@@ -40,6 +40,8 @@ export interface CommandResult {
   /** Output between the command line and the marker, escape sequences removed. */
   output: string;
   cancelled: boolean;
+  /** Characters left out of the start of `output` (it keeps the end, `maxOutputChars`). */
+  truncatedChars?: number;
 }
 
 /** Thrown for input to a terminal that has exited (or a run while another is in progress). */
@@ -63,6 +65,9 @@ export const KEYS: Readonly<Record<string, string>> = {
   left: '\x1b[D',
 };
 
+/** How far back a marker is looked for: it may arrive cut between two chunks. */
+const MARKER_WINDOW = 64;
+
 // CSI, OSC and two-character escapes: what `output` leaves out.
 // eslint-disable-next-line no-control-regex
 const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]|\r/g;
@@ -77,11 +82,25 @@ export class Terminal {
   private readonly actor: Actor<typeof terminalMachine>;
   private readonly outputSubject = new Subject<string>();
   private readonly stateSubject: BehaviorSubject<TerminalSnapshot>;
-  private historyText = '';
+  /** Output chunks, newest last, at most `historyChars` characters in all (joined on read). */
+  private readonly historyChunks: string[] = [];
+  private historyLength = 0;
   private readonly historyChars: number;
   private pending: Promise<void> = Promise.resolve();
   private running:
-    | { nonce: string; start: string; marker: RegExp; collected: string; started: number; onOutput: ((chunk: string) => void) | undefined; resolve: (r: CommandResult) => void; cancelled: boolean }
+    | {
+        nonce: string;
+        start: string;
+        marker: RegExp;
+        /** Output since the start marker (its end only, past `keep`); before it, a short tail. */
+        collected: string;
+        started: number;
+        keep: number;
+        truncated: number;
+        onOutput: ((chunk: string) => void) | undefined;
+        resolve: (r: CommandResult) => void;
+        cancelled: boolean;
+      }
     | undefined;
 
   private constructor(
@@ -146,7 +165,8 @@ export class Terminal {
 
   /** The latest output, at most `historyChars` characters. */
   get history(): string {
-    return this.historyText;
+    const all = this.historyChunks.join('');
+    return all.length > this.historyChars ? all.slice(-this.historyChars) : all;
   }
 
   get pid(): number {
@@ -189,7 +209,7 @@ export class Terminal {
    * Run a command and wait for it. `signal` cancels it (Ctrl-C, then SIGTERM, then SIGKILL,
    * spaced by the grace period); `onOutput` sees its output as it comes.
    */
-  run(command: string, options: { signal?: AbortSignal; onOutput?: (chunk: string) => void } = {}): Promise<CommandResult> {
+  run(command: string, options: { signal?: AbortSignal; onOutput?: (chunk: string) => void; maxOutputChars?: number } = {}): Promise<CommandResult> {
     this.assertAlive();
     if (this.running || !this.actor.getSnapshot().matches('ready')) throw new TerminalStateError(`Terminal ${this.id} is busy with another command`);
     if (/[\r\n]/.test(command)) throw new TypeError('A command is one line: no carriage return or newline');
@@ -198,7 +218,18 @@ export class Terminal {
     const nonce = randomBytes(6).toString('hex');
     return new Promise<CommandResult>((resolve) => {
       const marker = new RegExp(`__MCP_DONE_${nonce}_(\\d+)__`);
-      this.running = { nonce, start: `__MCP_START_${nonce}__`, marker, collected: '', started: -1, onOutput: options.onOutput, resolve, cancelled: false };
+      this.running = {
+        nonce,
+        start: `__MCP_START_${nonce}__`,
+        marker,
+        collected: '',
+        started: -1,
+        keep: options.maxOutputChars ?? 64 * 1024,
+        truncated: 0,
+        onOutput: options.onOutput,
+        resolve,
+        cancelled: false,
+      };
       const signal = options.signal;
       const onAbort = () => {
         if (this.running?.nonce !== nonce) return;
@@ -232,39 +263,61 @@ export class Terminal {
   }
 
   private onData(data: string): void {
-    this.historyText = (this.historyText + data).slice(-this.historyChars);
+    this.historyChunks.push(data);
+    this.historyLength += data.length;
+    while (this.historyLength - this.historyChunks[0]!.length >= this.historyChars) this.historyLength -= this.historyChunks.shift()!.length;
     this.pending = new Promise<void>((resolve) => this.screenTerm.write(data, resolve));
     this.outputSubject.next(data);
     const run = this.running;
     if (!run) return;
-    const before = run.collected.length;
+    // Only the new chunk and a few characters before it are searched: the markers are short.
+    let before = run.collected.length;
     run.collected += data;
     if (run.started < 0) {
-      const at = run.collected.indexOf(run.start);
-      if (at < 0) return;
-      const eol = run.collected.indexOf('\n', at);
-      if (eol < 0) return;
-      run.started = eol + 1;
+      const at = run.collected.indexOf(run.start, Math.max(0, before - run.start.length));
+      const eol = at < 0 ? -1 : run.collected.indexOf('\n', at);
+      if (eol < 0) {
+        if (at < 0) run.collected = run.collected.slice(-run.start.length);
+        return;
+      }
+      run.collected = run.collected.slice(eol + 1);
+      run.started = 0;
+      before = 0;
     }
-    const m = run.marker.exec(run.collected);
-    if (run.onOutput) {
-      const from = Math.max(before, run.started);
-      const to = m ? m.index : run.collected.length;
-      if (to > from) run.onOutput(run.collected.slice(from, to));
+    const from = Math.max(run.started, before - MARKER_WINDOW);
+    run.marker.lastIndex = 0;
+    const m = run.marker.exec(run.collected.slice(from));
+    const end = m ? from + m.index : run.collected.length;
+    if (run.onOutput && end > Math.max(before, run.started)) run.onOutput(run.collected.slice(Math.max(before, run.started), end));
+    if (m) {
+      run.collected = run.collected.slice(0, end);
+      this.finishRun(Number(m[1]), run.cancelled);
+      return;
     }
-    if (m) this.finishRun(Number(m[1]), run.cancelled);
+    // Keep what `output` may return (its end), plus room to find a marker cut in two.
+    if (run.collected.length > run.keep + MARKER_WINDOW) {
+      const cut = run.collected.length - run.keep;
+      run.collected = run.collected.slice(cut);
+      run.truncated += cut;
+      run.started = 0;
+    }
   }
 
   private finishRun(exitCode: number, cancelled: boolean): void {
     const run = this.running;
     if (!run) return;
     this.running = undefined;
-    const end = run.collected.search(run.marker);
-    const raw = run.started < 0 ? '' : run.collected.slice(run.started, end >= 0 ? end : undefined);
+    const raw = run.started < 0 ? '' : run.collected.slice(run.started);
     // The marker's printf starts with a newline of its own.
-    const text = raw.replace(ANSI, '').replace(/\n{1,2}$/, '');
+    let text = raw.replace(ANSI, '').replace(/\n{1,2}$/, '');
+    if (text.length > run.keep) {
+      run.truncated += text.length - run.keep;
+      text = text.slice(-run.keep);
+    }
     if (!this.exited) this.actor.send({ type: 'COMMAND_DONE' });
-    run.resolve({ exitCode, output: text, cancelled: cancelled || run.cancelled });
+    const result: CommandResult = { exitCode, output: text, cancelled: cancelled || run.cancelled };
+    if (run.truncated > 0) result.truncatedChars = run.truncated;
+    run.resolve(result);
   }
 
   /** Ctrl-C, then the marker again: after an interrupt the shell drops the rest of the line. */

@@ -73,7 +73,7 @@ describe('examples/terminal.ts', function () {
     it('echo; a several-second command as a task; a task cancelled midway; a confirmed command; a full-screen program through the screen resource', async () => {
       const tools = await sdk.listTools();
       expect(tools.tools.find((t) => t.name === 'terminal_run')!.execution).to.deep.equal({ taskSupport: 'optional' });
-      const opened = (await sdk.callTool({ name: 'terminal_open', arguments: {} })) as { structuredContent: { terminalId: string; uri: string } };
+      const opened = (await sdk.callTool({ name: 'terminal_open', arguments: {} })) as unknown as { structuredContent: { terminalId: string; uri: string } };
       const { terminalId, uri } = opened.structuredContent;
       expect(structured(await sdk.callTool({ name: 'terminal_run', arguments: { terminalId, command: 'echo hello' } })).output).to.equal('hello');
 

@@ -65,6 +65,8 @@ describe('terminal server (node-pty + @xterm/headless)', function () {
     const { client } = await link(server.mcp);
     const id = await open(client);
     const progress: { message?: string }[] = [];
+    // Progress is throttled to one per 100 ms on the server's clock: each output moves it on.
+    server.terminals.get(id)!.output$.subscribe(() => server.clock.advance(100));
     const r = await client.callTool('terminal_run', { terminalId: id, command: 'for i in 1 2 3; do echo step $i; sleep 0.7; done' }, { onprogress: (p) => progress.push(p) });
     expect((r.structuredContent as any).output.split('\n')).to.deep.equal(['step 1', 'step 2', 'step 3']);
     expect(progress.map((p) => p.message)).to.include.members(['step 1', 'step 2', 'step 3']);
@@ -193,6 +195,19 @@ describe('terminal server (node-pty + @xterm/headless)', function () {
       delete process.env.MCP_TERMINAL_SECRET;
     }
     expect(() => addTerminals(createMcpServer({ info: SERVER_INFO }), { shells: {}, cwds: [dir] })).to.throw(/allowlist/);
+  });
+
+  it('a flood of output: progress at most once per interval on the clock, the result keeps the end of the output', async () => {
+    const { client } = await link(server.mcp);
+    const id = await open(client);
+    const progress: unknown[] = [];
+    const r = await client.callTool('terminal_run', { terminalId: id, command: 'seq 1 200000' }, { onprogress: (p) => progress.push(p) });
+    const sc = r.structuredContent as { output: string; truncatedChars: number };
+    expect(progress).to.have.length(1);
+    expect(sc.output.endsWith('199999\n200000')).to.equal(true);
+    expect(sc.output.length).to.be.at.most(64 * 1024);
+    expect(sc.truncatedChars + sc.output.length).to.be.greaterThan(1_000_000);
+    expect(text(r)).to.match(/characters of output left out/);
   });
 
   it('terminals die with the session that opened them', async () => {
