@@ -10,13 +10,13 @@ import { CLIENT_INFO, SERVER_INFO } from '../helpers/raw-peer.js';
 export { CLIENT_INFO, SERVER_INFO };
 
 /** A server on a manual clock whose tasks suggest polling every 5 ms (real time on the client). */
-export function taskServer(options: { rateLimit?: { limit: number; windowMs: number } | false; maxLivePerOwner?: number; pageSize?: number } = {}): {
+export function taskServer(options: { rateLimit?: { limit: number; windowMs: number } | false; maxLivePerOwner?: number; pageSize?: number; pollInterval?: number } = {}): {
   mcp: McpServer;
   clock: ManualClock;
   store: MemoryTaskStore;
 } {
   const clock = new ManualClock(1_700_000_000_000);
-  const store = new MemoryTaskStore({ clock, pollInterval: 5, defaultTtl: 60_000, maxTtl: 120_000, ...(options.maxLivePerOwner && { maxLivePerOwner: options.maxLivePerOwner }), ...(options.pageSize && { pageSize: options.pageSize }) });
+  const store = new MemoryTaskStore({ clock, pollInterval: options.pollInterval ?? 5, defaultTtl: 60_000, maxTtl: 120_000, ...(options.maxLivePerOwner && { maxLivePerOwner: options.maxLivePerOwner }), ...(options.pageSize && { pageSize: options.pageSize }) });
   const mcp = createMcpServer({ info: SERVER_INFO, clock, tasks: { store, rateLimit: options.rateLimit ?? false } });
   return { mcp, clock, store };
 }

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { z } from 'zod';
+import { ManualClock } from '../../lib/clock.js';
 import { McpError } from '../../lib/errors.js';
 import { RELATED_TASK } from '../../lib/tasks/wire-2025-11-25.js';
 import { RawPeer, initializeRaw } from '../helpers/raw-peer.js';
@@ -77,7 +78,7 @@ describe('tasks (2025-11-25): server and client', () => {
     expect(res.result.content).to.deep.equal([{ type: 'text', text: 'ok' }]);
   });
 
-  it('[TASK-020] [TASK-010] [TASK-031] [TASK-032] [TASK-033] callToolAsTask: status$ goes working → completed; result() returns the tool result', async () => {
+  it('[TASK-020] [TASK-031] [TASK-032] [TASK-033] callToolAsTask: status$ goes working → completed; result() returns the tool result', async () => {
     const { mcp } = taskServer();
     const go = deferred();
     mcp.registerTool('job', { execution: { taskSupport: 'optional' } }, async (_a, ctx) => {
@@ -325,5 +326,47 @@ describe('tasks (2025-11-25): server and client', () => {
     expect((await b.client.callTool('opt')).content).to.deep.equal([{ type: 'text', text: 'o' }]);
     const calls = b.sent.filter((f) => f.method === 'tools/call');
     expect(calls.map((f) => 'task' in f.params)).to.deep.equal([false, false]);
+  });
+
+  it('[TASK-010] [TASK-034] [TASK-011] the client polls at the server\'s pollInterval, on its own clock, until the task ends', async () => {
+    const clock = new ManualClock(0);
+    const { mcp, store } = taskServer({ pollInterval: 1_000 });
+    const go = deferred();
+    mcp.registerTool('job', { execution: { taskSupport: 'optional' } }, () => go.promise.then(() => 'ok'));
+    const { client, sent } = await link(mcp, { client: { clock } });
+    const gets = () => sent.filter((f) => f.method === 'tasks/get').length;
+    const handle = await client.callToolAsTask('job');
+    expect(handle.current!.pollInterval).to.equal(1_000);
+    const result = handle.result();
+    await until(() => gets() === 1);
+    await new Promise((r) => setImmediate(r));
+    clock.advance(999);
+    await new Promise((r) => setImmediate(r));
+    expect(gets()).to.equal(1);
+    clock.advance(1);
+    await until(() => gets() === 2);
+    go.resolve();
+    await until(() => (store as any).tasks.get(handle.taskId).record.status === 'completed');
+    await new Promise((r) => setImmediate(r));
+    clock.advance(1_000);
+    expect((await result).content).to.deep.equal([{ type: 'text', text: 'ok' }]);
+    expect(gets()).to.equal(3);
+    clock.advance(10_000);
+    await new Promise((r) => setImmediate(r));
+    expect(gets(), 'no polling after a terminal status').to.equal(3);
+  });
+
+  it('[TASK-046] status notifications carry the task, without related-task metadata', async () => {
+    const { mcp } = taskServer();
+    mcp.registerTool('job', { execution: { taskSupport: 'optional' } }, () => 'ok');
+    const { client, received } = await link(mcp);
+    const handle = await client.callToolAsTask('job');
+    await handle.result();
+    const notes = received.filter((f) => f.method === 'notifications/tasks/status');
+    expect(notes.map((n) => n.params.status)).to.include('completed');
+    for (const n of notes) {
+      expect(n.params.taskId).to.equal(handle.taskId);
+      expect(n.params._meta?.[RELATED_TASK]).to.equal(undefined);
+    }
   });
 });
