@@ -35,7 +35,17 @@ import { legacyTask, withRelatedTask } from './wire-2025-11-25.js';
 /** How a tool may be called as a task (`Tool.execution.taskSupport`). */
 export type TaskSupport = 'forbidden' | 'optional' | 'required';
 
-/** Task options of an `McpServer`. */
+/**
+ * Task options of an `McpServer`.
+ *
+ * Who may read a task: with authentication (the HTTP transports' `authenticate` hook), the
+ * user (`sub`) who created it, from any session; without it, only the session that created it,
+ * and the task is cancelled when that session ends. A stateless HTTP server (a session per
+ * request) therefore needs authentication for tasks to be usable. Limits of the default store:
+ * TTL at most 1 hour (10 minutes when the requestor asks none), 100 tasks in progress per
+ * requestor, 10,000 tasks in all (see {@link MemoryTaskStore}).
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#security-considerations
+ */
 export interface ServerTaskOptions {
   /** Where tasks live (default: a {@link MemoryTaskStore} on the server's clock). */
   store?: TaskStore;

@@ -13,6 +13,7 @@
  * out) interrupts the command like a cancelled call does: Ctrl-C, then SIGTERM, then SIGKILL.
  */
 import { randomBytes } from 'node:crypto';
+import { Subject, type Observable } from 'rxjs';
 import { realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { systemClock, type Clock } from '../clock.js';
@@ -21,7 +22,7 @@ import type { FeatureContext } from '../server-features/context.js';
 import type { ToolResult } from '../server-features/tools.js';
 import type { Session } from '../session/session.js';
 import { taskOwner } from '../tasks/identity.js';
-import { Terminal, TerminalStateError, stripAnsi, type CommandResult } from './terminal.js';
+import { Terminal, TerminalStateError, stripAnsi, type CommandResult, type TerminalSnapshot } from './terminal.js';
 
 /** A shell a client may open: the executable and its arguments. */
 export interface ShellSpec {
@@ -72,6 +73,7 @@ export function screenUri(id: string): string {
 /** The terminals of one McpServer. */
 export class TerminalServer {
   private readonly terminals = new Map<string, Entry>();
+  private readonly stateSubject = new Subject<{ id: string; state: TerminalSnapshot }>();
   private readonly clock: Clock;
   private readonly cwds: string[];
 
@@ -86,6 +88,11 @@ export class TerminalServer {
     this.cwds = config.cwds.map((d) => realpathSync(d));
     this.clock = config.clock ?? mcp.options.clock ?? systemClock;
     this.register();
+  }
+
+  /** Every state change of every terminal (the terminal machine's snapshots), as it happens. */
+  get states$(): Observable<{ id: string; state: TerminalSnapshot }> {
+    return this.stateSubject.asObservable();
   }
 
   /** Terminals open now. */
@@ -316,6 +323,7 @@ export class TerminalServer {
   private add(terminal: Terminal, owner: string, session: Session): void {
     const entry: Entry = { terminal, owner, session, updateTimer: undefined };
     this.terminals.set(terminal.id, entry);
+    terminal.state$.subscribe((state) => this.stateSubject.next({ id: terminal.id, state }));
     const interval = this.config.updateIntervalMs ?? 100;
     terminal.output$.subscribe({
       next: () => {

@@ -57,7 +57,7 @@ export async function link(mcp: McpServer, options: { subject?: string; client?:
 }
 
 /** Wait (real time, polled) until `pred` holds; fails after `ms`. */
-export async function until(pred: () => boolean, ms = 5_000): Promise<void> {
+export async function until(pred: () => boolean, ms = 10_000): Promise<void> {
   const start = Date.now();
   while (!pred()) {
     if (Date.now() - start > ms) throw new Error('condition not reached');

@@ -48,6 +48,8 @@ describe('terminal server (node-pty + @xterm/headless)', function () {
 
   it('runs echo in the allowed directory and returns its output and exit status; the terminal machine goes ready → busy → ready', async () => {
     const { client } = await link(server.mcp);
+    const all: string[] = [];
+    server.terminals.states$.subscribe((s) => all.push(`${s.id}:${JSON.stringify(s.state.value)}`));
     const id = await open(client);
     const states: string[] = [];
     server.terminals.get(id)!.state$.subscribe((s) => states.push(JSON.stringify(s.value)));
@@ -59,6 +61,8 @@ describe('terminal server (node-pty + @xterm/headless)', function () {
     expect((failed.structuredContent as any).exitCode).to.equal(2);
     expect(states).to.include.members(['"ready"', '{"busy":"running"}']);
     expect(states[states.length - 1]).to.equal('"ready"');
+    expect(all[0]).to.equal(`${id}:"ready"`);
+    expect(all).to.include(`${id}:{"busy":"running"}`);
   });
 
   it('a command of several seconds reports progress as its output comes', async () => {
