@@ -31,6 +31,7 @@ import { TaskExecution, TaskFeatureContext } from './task-context.js';
 import { isTerminal, type TaskRecord } from './task-record.js';
 import { InvalidTaskCursorError, TaskLimitError, type TaskChange, type TaskStore } from './task-store.js';
 import { legacyTask, withRelatedTask } from './wire-2025-11-25.js';
+import { toolResultEvent } from './wire-extension.js';
 
 /** How a tool may be called as a task (`Tool.execution.taskSupport`). */
 export type TaskSupport = 'forbidden' | 'optional' | 'required';
@@ -162,9 +163,10 @@ export class ServerTasks {
       const result = await execute(ctx);
       if (execution.abort.signal.aborted) return;
       // 2025-11-25: a tool result with isError means the task failed; tasks/result returns it as is.
-      const failed = result.isError === true;
+      const type = toolResultEvent(result, 'core-2025-11-25');
+      const failed = type === 'FAIL';
       await this.store.apply(taskId, {
-        type: failed ? 'FAIL' : 'COMPLETE',
+        type,
         now: this.clock.now(),
         outcome: { result },
         message: failed ? firstText(result) ?? 'The tool reported an error' : 'Completed',
