@@ -69,6 +69,8 @@ export type ExecuteTool = (ctx: FeatureContext) => Promise<JsonObject>;
 
 export class ServerTasks {
   readonly store: TaskStore;
+  /** A store given in the options may be shared (Redis): closing the server leaves it open. */
+  private readonly ownsStore: boolean;
   private readonly executions = new Map<string, TaskExecution>();
   private readonly limiter: RateLimiter | undefined;
   private readonly listed: boolean;
@@ -84,6 +86,7 @@ export class ServerTasks {
     options: ServerTaskOptions = {},
   ) {
     this.store = options.store ?? new MemoryTaskStore({ clock });
+    this.ownsStore = options.store === undefined;
     this.limiter = options.rateLimit === false ? undefined : new RateLimiter(clock, options.rateLimit ?? { limit: 50, windowMs: 1000 });
     this.listed = options.list ?? true;
   }
@@ -147,12 +150,12 @@ export class ServerTasks {
     return { task: legacyTask(record) };
   }
 
-  /** Stop serving: release timers and subscriptions of the store. */
+  /** Stop serving: abort the running tasks; close the store if this server made it. */
   async close(): Promise<void> {
     this.changes?.unsubscribe();
     for (const e of this.executions.values()) e.abort.abort(new Error('The server closed'));
     this.executions.clear();
-    await this.store.close();
+    if (this.ownsStore) await this.store.close();
   }
 
   private async run(execution: TaskExecution, ctx: TaskFeatureContext, execute: ExecuteTool): Promise<void> {
