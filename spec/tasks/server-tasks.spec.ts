@@ -369,4 +369,31 @@ describe('tasks (2025-11-25): server and client', () => {
       expect(n.params._meta?.[RELATED_TASK]).to.equal(undefined);
     }
   });
+
+  it('[TASK-037] [TASK-038] [TASK-042] [TASK-043] tasks/result blocks until the task ends; the taskId param wins over related-task metadata', async () => {
+    const { mcp } = taskServer();
+    const go = deferred();
+    mcp.registerTool('job', { execution: { taskSupport: 'optional' } }, async () => {
+      await go.promise;
+      return 'late';
+    });
+    const { client } = await link(mcp);
+    const a = await client.callToolAsTask('job');
+    const b = await client.callToolAsTask('job');
+    let answered = false;
+    const blocked = client.request('tasks/result', { taskId: a.taskId, _meta: { [RELATED_TASK]: { taskId: b.taskId } } }, { timeout: 60_000 }).then((r) => {
+      answered = true;
+      return r;
+    });
+    const got = (await client.request('tasks/get', { taskId: a.taskId, _meta: { [RELATED_TASK]: { taskId: b.taskId } } })) as any;
+    expect(got.taskId).to.equal(a.taskId);
+    // tasks/get was answered after tasks/result arrived (one ordered transport): that one still waits.
+    expect(answered).to.equal(false);
+    go.resolve();
+    const result = (await blocked) as any;
+    expect(result.content).to.deep.equal([{ type: 'text', text: 'late' }]);
+    expect(result._meta[RELATED_TASK]).to.deep.equal({ taskId: a.taskId });
+    // Terminal now: answered at once, the same result.
+    expect(((await client.request('tasks/result', { taskId: a.taskId })) as any).content).to.deep.equal(result.content);
+  });
 });
