@@ -48,7 +48,8 @@ import { RateLimiter } from './server-features/rate-limit.js';
 import { ToolCallDeniedError, readDecision, type ToolCallApprover } from './client-features/tool-approval.js';
 import { auditError, type ToolCallOutcome, type ToolCallRecord } from './client-features/tool-audit.js';
 import { redactSecrets } from './server-features/redaction.js';
-import { ClientTaskHandle, isCreateTaskResult, type Task, type TaskHandle, type TaskHandleOptions } from './client-features/tasks.js';
+import type { Task, TaskHandle, TaskHandleOptions } from './client-features/tasks.js';
+import { ToolTasks } from './client-features/tool-tasks.js';
 
 export interface ClientOptions extends SessionOptions {
   /**
@@ -150,9 +151,13 @@ export class Client extends Session {
   private rootsSubscription: Subscription | undefined;
   private rootVerifier: RootVerifier | undefined;
   private tornDown = false;
-  /** Progress listeners of tasks being followed, by the progress token of their request. */
-  private taskProgress: Map<ProgressToken, (p: Progress) => void> | undefined;
-  private taskTokens = 0;
+  private readonly toolTasks = new ToolTasks({
+    request: (m, p, o) => this.request(m, p, o),
+    clock: () => this.clientClock,
+    revision: () => this.negotiatedRevision,
+    serverCapabilities: () => this.serverCapabilities,
+    tool: (name) => this.toolIndex.get(name),
+  });
 
   /**
    * The server's tools: listed on first subscription, then re-listed (debounced) on each
@@ -319,18 +324,8 @@ export class Client extends Session {
    * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#creating-tasks
    */
   async callToolAsTask(name: string, args?: Record<string, unknown>, options: { ttl?: number; signal?: AbortSignal } & RequestOptions = {}): Promise<TaskHandle<CallToolResult & JsonObject>> {
-    if (!this.serverRunsToolTasks()) {
-      throw new McpError(ErrorCode.MethodNotFound, 'The server did not declare tasks.requests.tools.call: call the tool with callTool instead');
-    }
-    if (this.toolForbidsTasks(name)) {
-      throw new McpError(ErrorCode.MethodNotFound, `Tool "${name}" does not run as a task (its execution.taskSupport is not "optional" or "required"): call it with callTool`);
-    }
     const { ttl, ...requestOptions } = options;
-    const params: JsonObject = args === undefined ? { name } : { name, arguments: args };
-    params.task = ttl === undefined ? {} : { ttl };
-    const created = await this.request('tools/call', params, requestOptions);
-    if (!isCreateTaskResult(created)) throw new McpError(ErrorCode.InternalError, `The server answered tools/call "${name}" without a task`, created);
-    return this.followTask(created.task, options.signal);
+    return this.toolTasks.callAsTask(name, args, ttl, requestOptions);
   }
 
   /**
@@ -338,7 +333,7 @@ export class Client extends Session {
    * user): the server answers only the identity that created it.
    */
   task(taskId: string, options: TaskHandleOptions = {}): TaskHandle<CallToolResult & JsonObject> {
-    return new ClientTaskHandle(taskId, (m, p, o) => this.request(m, p, o), this.clientClock, undefined, options);
+    return this.toolTasks.resume(taskId, options);
   }
 
   /** `tasks/get`. */
@@ -611,23 +606,14 @@ export class Client extends Session {
   private async sendToolCall(name: string, args: Record<string, unknown> | undefined, options: CallToolOptions): Promise<CallToolResult> {
     const { onUrlElicitationRequired, validateOutput = true, maxElicitationRounds = 3, task, ...requestOptions } = options;
     const params: JsonObject = args === undefined ? { name } : { name, arguments: args };
-    const taskParam = this.taskParamFor(name, task);
-    let tracked: { token: ProgressToken; onprogress: (p: Progress) => void } | undefined;
-    if (taskParam) {
-      params.task = taskParam;
-      // Our own token, so progress of the task can still be matched once the call is answered.
-      if (requestOptions.onprogress) {
-        const token = `task-progress-${++this.taskTokens}`;
-        params._meta = { ...(params._meta as JsonObject | undefined), progressToken: token };
-        tracked = { token, onprogress: requestOptions.onprogress };
-      }
-    }
+    const tracked = this.toolTasks.prepare(name, task, params, requestOptions.onprogress);
     for (let round = 0; ; round++) {
       let result: JsonObject;
       try {
         result = await this.request('tools/call', params, requestOptions);
         // A task instead of the result: follow it to the end, transparently.
-        if (isCreateTaskResult(result)) result = await this.followTask(result.task, requestOptions.signal, tracked).result();
+        const taskHandle = this.toolTasks.created(result, requestOptions.signal, tracked);
+        if (taskHandle) result = await taskHandle.result();
       } catch (e) {
         const required = asUrlElicitationRequired(e);
         if (!required) throw e;
@@ -640,45 +626,8 @@ export class Client extends Session {
     }
   }
 
-  /** The `task` param of a tool call, or undefined for an ordinary call. */
-  private taskParamFor(name: string, asked: CallToolOptions['task']): JsonObject | undefined {
-    if (asked === false || !this.serverRunsToolTasks() || this.toolForbidsTasks(name)) return undefined;
-    if (asked === true) return {};
-    if (asked) return asked.ttl === undefined ? {} : { ttl: asked.ttl };
-    return this.toolIndex.get(name)?.execution?.taskSupport === 'required' ? {} : undefined;
-  }
-
-  /** A listed tool without `execution.taskSupport` (or "forbidden") must not be called as a task. */
-  private toolForbidsTasks(name: string): boolean {
-    const tool = this.toolIndex.get(name);
-    if (!tool) return false;
-    const support = tool.execution?.taskSupport;
-    return support === undefined || support === 'forbidden';
-  }
-
-  /** Whether the server declared task-augmented `tools/call` in this revision. */
-  private serverRunsToolTasks(): boolean {
-    const rev = this.negotiatedRevision;
-    return rev !== undefined && allows(rev, 'tasks') && hasCapability(this.serverCapabilities, ['tasks', 'requests', 'tools', 'call']);
-  }
-
-  private followTask(task: Task | string, signal: AbortSignal | undefined, progress?: { token: ProgressToken; onprogress: (p: Progress) => void }): ClientTaskHandle<CallToolResult & JsonObject> {
-    const options: TaskHandleOptions = signal ? { signal } : {};
-    const id = typeof task === 'string' ? task : task.taskId;
-    const handle = new ClientTaskHandle<CallToolResult & JsonObject>(id, (m, p, o) => this.request(m, p, o), this.clientClock, typeof task === 'string' ? undefined : task, options);
-    if (progress) {
-      // The request's progress token stays valid for the task's whole life.
-      (this.taskProgress ??= new Map()).set(progress.token, progress.onprogress);
-      const release = () => this.taskProgress?.delete(progress.token);
-      handle.result().then(release, release);
-    }
-    return handle;
-  }
-
   protected override progressBeyondRequest(token: ProgressToken, progress: Progress): boolean {
-    const listener = this.taskProgress?.get(token);
-    listener?.(progress);
-    return listener !== undefined;
+    return this.toolTasks.deliverProgress(token, progress);
   }
 
   /** Ask the approver; anything but an explicit approval (or a throw) refuses the call. */
