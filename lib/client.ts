@@ -35,7 +35,7 @@ import type {
   Tool,
 } from './protocol/schema/index.js';
 import { LOGGING_LEVELS, type LoggingLevel } from './protocol/schema/logging.js';
-import { Session, type NotificationHandler, type RequestHandlerContext, type RequestOptions, type SessionOptions } from './session/session.js';
+import { Session, type NotificationHandler, type Progress, type ProgressToken, type RequestHandlerContext, type RequestOptions, type SessionOptions } from './session/session.js';
 import { ElicitationService, type ElicitationOptions, type ElicitationStatus, type UrlElicitationHandler } from './client-features/elicitation.js';
 import { InvalidSamplingResultError, SamplingRejectedError, asUrlElicitationRequired } from './client-features/errors.js';
 import { Completer, type CompleterOptions } from './client-features/completer.js';
@@ -49,6 +49,8 @@ import { ToolCallDeniedError, readDecision, type ToolCallApprover } from './clie
 import { auditError, type ToolCallOutcome, type ToolCallRecord } from './client-features/tool-audit.js';
 import { redactSecrets } from './server-features/redaction.js';
 import { isListParams, listing, sdkOptions, type CallToolParams, type ListParams, type Listing } from './client-features/sdk-shapes.js';
+import type { Task, TaskHandle, TaskHandleOptions } from './client-features/tasks.js';
+import { ToolTasks } from './client-features/tool-tasks.js';
 
 /**
  * Options of {@link createClient}: `info` (the client's name and version, sent in `initialize`),
@@ -94,6 +96,14 @@ export interface CallToolOptions extends RequestOptions {
   validateOutput?: boolean;
   /** How many -32042 rounds to go through before giving up (default 3). */
   maxElicitationRounds?: number;
+  /**
+   * Run the call as a task (2025-11-25): `true` or `{ ttl }` asks for one, `false` never does.
+   * Default: only when the tool says `execution.taskSupport: "required"` (from `listTools`) and
+   * the server declared task-augmented tool calls. Either way `callTool` polls the task and
+   * returns its final result; use {@link Client.callToolAsTask} for a handle instead.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#tool-level-negotiation
+   */
+  task?: boolean | { ttl?: number };
 }
 
 /** Something the client handled without failing, that a host may want to know. */
@@ -148,6 +158,13 @@ export class Client extends Session {
   private rootsSubscription: Subscription | undefined;
   private rootVerifier: RootVerifier | undefined;
   private tornDown = false;
+  private readonly toolTasks = new ToolTasks({
+    request: (m, p, o) => this.request(m, p, o),
+    clock: () => this.clientClock,
+    revision: () => this.negotiatedRevision,
+    serverCapabilities: () => this.serverCapabilities,
+    tool: (name) => this.toolIndex.get(name),
+  });
 
   /**
    * The server's tools: listed on first subscription, then re-listed (debounced) on each
@@ -332,6 +349,37 @@ export class Client extends Session {
       if (audited) this.auditToolCall(name, args, startedAt, e instanceof ToolCallDeniedError ? 'denied' : 'failed', e);
       throw e;
     }
+  }
+
+  // -------------------------------------------------------------------------------- tasks
+
+  /**
+   * Call a tool as a task (2025-11-25) and get a handle: `status$` (polled at the server's
+   * `pollInterval`), `result()`, `cancel()`. Rejects with a {@link CapabilityError}-like
+   * `McpError` when the server does not run tool calls as tasks.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#creating-tasks
+   */
+  async callToolAsTask(name: string, args?: Record<string, unknown>, options: { ttl?: number; signal?: AbortSignal } & RequestOptions = {}): Promise<TaskHandle<CallToolResult & JsonObject>> {
+    const { ttl, ...requestOptions } = options;
+    return this.toolTasks.callAsTask(name, args, ttl, requestOptions);
+  }
+
+  /**
+   * A handle on a task created earlier (after a reconnect, or by another process of the same
+   * user): the server answers only the identity that created it.
+   */
+  task(taskId: string, options: TaskHandleOptions = {}): TaskHandle<CallToolResult & JsonObject> {
+    return this.toolTasks.resume(taskId, options);
+  }
+
+  /** `tasks/get`. */
+  async getTask(taskId: string, options?: RequestOptions): Promise<Task> {
+    return (await this.request('tasks/get', { taskId }, options)) as unknown as Task;
+  }
+
+  /** Every task of this requestor the server lists (`tasks/list`, all pages). */
+  async listTasks(options?: RequestOptions): Promise<Task[]> {
+    return listAll<Task>(this.pageRequester, 'tasks/list', 'tasks', options);
   }
 
   // -------------------------------------------------------------------------------- resources
@@ -622,12 +670,16 @@ export class Client extends Session {
   }
 
   private async sendToolCall(name: string, args: Record<string, unknown> | undefined, options: CallToolOptions): Promise<CallToolResult> {
-    const { onUrlElicitationRequired, validateOutput = true, maxElicitationRounds = 3, ...requestOptions } = options;
+    const { onUrlElicitationRequired, validateOutput = true, maxElicitationRounds = 3, task, ...requestOptions } = options;
     const params: JsonObject = args === undefined ? { name } : { name, arguments: args };
+    const tracked = this.toolTasks.prepare(name, task, params, requestOptions.onprogress);
     for (let round = 0; ; round++) {
       let result: JsonObject;
       try {
         result = await this.request('tools/call', params, requestOptions);
+        // A task instead of the result: follow it to the end, transparently.
+        const taskHandle = this.toolTasks.created(result, requestOptions.signal, tracked);
+        if (taskHandle) result = await taskHandle.result();
       } catch (e) {
         const required = asUrlElicitationRequired(e);
         if (!required) throw e;
@@ -638,6 +690,10 @@ export class Client extends Session {
       if (validateOutput) this.checkOutput(name, result);
       return result as CallToolResult;
     }
+  }
+
+  protected override progressBeyondRequest(token: ProgressToken, progress: Progress): boolean {
+    return this.toolTasks.deliverProgress(token, progress);
   }
 
   /** Ask the approver; anything but an explicit approval (or a throw) refuses the call. */

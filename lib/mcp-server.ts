@@ -43,6 +43,7 @@ import { PAGINATED_METHODS, bindCursorsToSession, type CursorScope } from './ser
 import { ResourceTemplate } from './server-features/resource-template.js';
 import type { PeerInfo } from '../machines/session.machine.js';
 import { ToolsFeature, type RegisteredTool, type ToolConfig, type ToolHandle, type ToolHandler } from './server-features/tools.js';
+import { ServerTasks, type ServerTaskOptions } from './tasks/server-tasks.js';
 
 /** The default quiet time before a list_changed notification goes out. */
 export const DEFAULT_LIST_CHANGED_DEBOUNCE_MS = 10;
@@ -87,6 +88,13 @@ export interface McpServerOptions extends ServerOptions {
    * @see https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/pagination#implementation-guidelines
    */
   cursorScope?: CursorScope;
+  /**
+   * Tasks (2025-11-25, experimental there): the store, the rate limit of task operations and
+   * whether `tasks/list` is offered. Tasks turn on with the first tool registered with
+   * `execution: { taskSupport: 'optional' | 'required' }`.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks
+   */
+  tasks?: ServerTaskOptions;
 }
 
 /** A Server whose list methods seal their cursors for the session (`cursorScope: 'session'`). */
@@ -115,6 +123,8 @@ export class McpServer {
   readonly completion: CompletionFeature;
   readonly logging: LoggingFeature;
   readonly resources: ResourcesFeature;
+  /** Tasks: the store and the running tasks (see {@link McpServerOptions.tasks}). */
+  readonly tasks: ServerTasks;
   private readonly host: FeatureHost;
   private readonly advice = new ServerDiagnostics();
 
@@ -159,9 +169,11 @@ export class McpServer {
     });
     const toolCalls = limiter(limits.toolCalls);
     const completions = limiter(limits.completions);
+    this.tasks = new ServerTasks(server, clock, this.logging, (c) => this.host.declareCapabilities(c), options.tasks);
     this.host = {
       server,
       clock,
+      tasks: this.tasks,
       pageSize: checkPageSize(options.pageSize),
       listChangedDebounceMs: debounce,
       logging: this.logging,
@@ -342,8 +354,9 @@ export class McpServer {
   }
 
   /** Close every session. */
-  close(): Promise<void> {
-    return this.server.close();
+  async close(): Promise<void> {
+    await this.server.close();
+    await this.tasks.close();
   }
 }
 

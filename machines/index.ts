@@ -14,6 +14,8 @@ import { reconnectMachine } from './reconnect.machine.js';
 import { requestMachine } from './request.machine.js';
 import { serverElicitationMachine } from './server-elicitation.machine.js';
 import { sessionMachine } from './session.machine.js';
+import { taskMachine } from './task.machine.js';
+import { terminalMachine } from './terminal.machine.js';
 
 export * from './child-process.machine.js';
 export * from './client-elicitation.machine.js';
@@ -24,6 +26,8 @@ export * from './reconnect.machine.js';
 export * from './request.machine.js';
 export * from './server-elicitation.machine.js';
 export * from './session.machine.js';
+export * from './task.machine.js';
+export * from './terminal.machine.js';
 
 export type RequestMachine = typeof requestMachine;
 export type SessionMachine = typeof sessionMachine;
@@ -39,6 +43,8 @@ export const machines = {
   serverElicitation: serverElicitationMachine,
   hostServer: hostServerMachine,
   oauthClient: oauthClientMachine,
+  task: taskMachine,
+  terminal: terminalMachine,
 } as const;
 
 export type MachineName = keyof typeof machines;

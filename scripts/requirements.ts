@@ -26,6 +26,7 @@ export const SOURCES = [
   '2025-06-18-basic.md',
   '2025-03-26-basic.md',
   '2024-11-05.txt',
+  '2025-11-25-tasks.md',
 ] as const;
 
 /** Areas in table order, with the id prefix each uses. */
@@ -50,6 +51,7 @@ export const AREAS: ReadonlyArray<readonly [area: string, prefix: string]> = [
   ['roots', 'ROOTS'],
   ['sampling', 'SAMP'],
   ['elicitation', 'ELICIT'],
+  ['tasks', 'TASK'],
 ];
 const PREFIX = new Map(AREAS);
 
@@ -592,6 +594,7 @@ const AREA_BY_HEADING: Record<string, string> = {
   roots: 'roots',
   sampling: 'sampling',
   elicitation: 'elicitation',
+  tasks: 'tasks',
   'base protocol': 'base',
   architecture: 'base',
   specification: 'base',
@@ -621,7 +624,7 @@ export function extractText(file: string, source: string, headings = headingInde
 
 export function extractAll(specDir: string): Extracted[] {
   const texts = new Map<string, string>();
-  for (const f of SOURCES) texts.set(f, readFileSync(join(specDir, f), 'utf8'));
+  for (const f of SOURCES) texts.set(f, titled(readFileSync(join(specDir, f), 'utf8')));
   const headings = headingIndex(SOURCES.filter((f) => f.endsWith('.md')).map((f) => texts.get(f)!));
   const out: Extracted[] = [];
   for (const f of SOURCES) {
@@ -637,6 +640,12 @@ export function extractAll(specDir: string): Extracted[] {
     }
   }
   return out;
+}
+
+/** A page whose title is in front matter (`title: Tasks`) gets it as its top heading, which names its area. */
+function titled(source: string): string {
+  const m = /^---\n(?:[^\n]*\n)*?title: *([^\n]+)\n(?:[^\n]*\n)*?---\n/.exec(source);
+  return m ? `# ${m[1]!.trim()}\n${source.slice(m[0].length)}` : source;
 }
 
 /** Lower-case words, no markup or punctuation: what "the same sentence" compares. */

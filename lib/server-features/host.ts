@@ -8,6 +8,7 @@ import type { ServerDiagnostics } from './diagnostics.js';
 import type { ListKind } from './list-changed.js';
 import type { LoggingFeature } from './logging.js';
 import type { RateLimiter } from './rate-limit.js';
+import type { ServerTasks } from '../tasks/server-tasks.js';
 
 export interface FeatureHost {
   readonly server: Server;
@@ -28,6 +29,8 @@ export interface FeatureHost {
    * initialized keep what they were told.
    */
   declareCapabilities(capabilities: Record<string, unknown>): void;
+  /** Tasks (2025-11-25): routes task-augmented tool calls; absent when the server has none. */
+  readonly tasks?: ServerTasks;
   /** Whether the `listChanged` flag is declared for `kind` (true unless the options turn it off). */
   listChanged(kind: ListKind): boolean;
 }

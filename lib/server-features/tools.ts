@@ -141,6 +141,7 @@ export class ToolsFeature {
     if (typeof handler !== 'function') throw new TypeError(`registerTool("${name}"): the handler must be a function`);
     this.registry.add(buildEntry(name, config, handler as ToolHandler<any, any>, true, undefined));
     this.declare();
+    this.enableTasksFor(config.execution);
     let current = name;
     const registry = this.registry;
     return {
@@ -153,6 +154,7 @@ export class ToolsFeature {
       update: (changes) => {
         if (changes.name !== undefined) checkName(changes.name);
         registry.replace(current, (e) => buildEntry(changes.name ?? current, { ...configOf(e), ...changes }, changes.handler ?? e.handler, changes.enabled ?? e.enabled, e));
+        this.enableTasksFor(changes.execution);
         current = changes.name ?? current;
       },
       remove: () => {
@@ -188,12 +190,24 @@ export class ToolsFeature {
     if (limiter && !limiter.take(ctx.session)) {
       return toolError(`Rate limit exceeded for tool calls; retry in ${limiter.retryAfter(ctx.session)} ms`);
     }
+    if (this.host.tasks) {
+      const support = tool.execution?.taskSupport ?? 'forbidden';
+      const created = await this.host.tasks.route(name, support, params, ctx, (taskCtx) => this.execute(tool, raw, taskCtx, rev));
+      if (created) return created;
+    }
+    return this.execute(tool, raw, new HandlerFeatureContext(ctx, this.host.logging), rev);
+  }
+
+  /** Validate the arguments, run the handler with `fctx` (a request's, or a task's), check its result. */
+  private async execute(tool: RegisteredTool, raw: unknown, fctx: FeatureContext, rev: Revision): Promise<JsonObject> {
+    const name = tool.name;
+    const ctx = fctx;
     const checked = await tool.input.validate(raw ?? {});
     if (!checked.ok) return toolError(`Invalid arguments for tool "${name}": ${checked.message}`);
 
     let returned: unknown;
     try {
-      returned = await tool.handler(checked.value as never, new HandlerFeatureContext(ctx, this.host.logging));
+      returned = await tool.handler(checked.value as never, fctx);
     } catch (e) {
       // Cancelled: the session drops the answer. Required URL elicitations are a protocol error.
       if (ctx.signal.aborted || (e instanceof McpError && e.code === ErrorCode.UrlElicitationRequired)) throw e;
@@ -234,6 +248,12 @@ export class ToolsFeature {
         'registerResourceTemplate) before clients connect, or declare capabilities.resources in the server options.',
       detail: { tool, uri: (embedded as { resource?: { uri?: unknown } }).resource?.uri },
     });
+  }
+
+  /** A tool that may run as a task turns the server's tasks on (capability and `tasks/*`). */
+  private enableTasksFor(execution: ToolExecution | undefined): void {
+    const support = execution?.taskSupport;
+    if (support === 'optional' || support === 'required') this.host.tasks?.enable();
   }
 
   private declare(): void {

@@ -960,7 +960,7 @@ export class Session {
         const progress: Progress = { progress: params?.progress as number };
         if (params?.total !== undefined) progress.total = params.total as number;
         if (params?.message !== undefined) progress.message = params.message as string;
-        if (token === undefined || !this.registry.progress(token, progress)) {
+        if (token === undefined || (!this.registry.progress(token, progress) && !this.progressBeyondRequest(token, progress))) {
           this.diagnose('unknown-progress', `Ignored progress for unknown token ${JSON.stringify(token)}`, msg);
         }
         return;
@@ -983,6 +983,14 @@ export class Session {
         }
       }
     }
+  }
+
+  /**
+   * Progress whose request was answered but lives on (a task keeps its request's progress token
+   * for its whole life); the client claims the tokens of the tasks it follows.
+   */
+  protected progressBeyondRequest(_token: ProgressToken, _progress: Progress): boolean {
+    return false;
   }
 
   /** Whether a progress notification for our request with `token` is within the inbound limit. */

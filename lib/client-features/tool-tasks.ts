@@ -1,0 +1,122 @@
+/**
+ * The client's side of task-augmented tool calls (2025-11-25): whether a call may or must be a
+ * task (the server's `tasks.requests.tools.call` and the tool's `execution.taskSupport`), the
+ * `task` param, following a `CreateTaskResult` to its end with a {@link ClientTaskHandle}, and
+ * the progress of a task (its request's progress token stays valid for the task's life).
+ *
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#tool-level-negotiation
+ */
+import type { Clock } from '../clock.js';
+import { McpError } from '../errors.js';
+import { ErrorCode } from '../jsonrpc/error-codes.js';
+import type { JsonObject } from '../jsonrpc/message.js';
+import { hasCapability } from '../protocol/methods.js';
+import { allows, type Revision } from '../protocol/revisions.js';
+import type { CallToolResult, Tool } from '../protocol/schema/tools.js';
+import type { Progress, ProgressToken } from '../session/request-registry.js';
+import { ClientTaskHandle, isCreateTaskResult, type Task, type TaskHandle, type TaskHandleOptions, type TaskRequester } from './tasks.js';
+
+/** What the tool-task logic needs from its client. */
+export interface ToolTasksHost {
+  request: TaskRequester;
+  clock(): Clock;
+  revision(): Revision | undefined;
+  serverCapabilities(): object | undefined;
+  /** The tool as `tools/list` described it, if it was listed. */
+  tool(name: string): Tool | undefined;
+}
+
+/** How a caller asks for a task (`CallToolOptions.task`). */
+export type TaskRequest = boolean | { ttl?: number } | undefined;
+
+/** A tool call's task follows its request's progress to this listener. */
+interface Tracked {
+  token: ProgressToken;
+  onprogress: (p: Progress) => void;
+}
+
+export type ToolTaskHandle = TaskHandle<CallToolResult & JsonObject>;
+
+export class ToolTasks {
+  private progress: Map<ProgressToken, (p: Progress) => void> | undefined;
+  private tokens = 0;
+
+  constructor(private readonly host: ToolTasksHost) {}
+
+  /** Whether the server declared task-augmented `tools/call` in this revision. */
+  serverRunsToolTasks(): boolean {
+    const rev = this.host.revision();
+    return rev !== undefined && allows(rev, 'tasks') && hasCapability(this.host.serverCapabilities(), ['tasks', 'requests', 'tools', 'call']);
+  }
+
+  /** A listed tool without `execution.taskSupport` (or "forbidden") must not be called as a task. */
+  forbids(name: string): boolean {
+    const tool = this.host.tool(name);
+    if (!tool) return false;
+    const support = tool.execution?.taskSupport;
+    return support === undefined || support === 'forbidden';
+  }
+
+  /**
+   * Add the `task` param to a call's params when it should run as one (asked, or required by
+   * the tool), with a progress token of our own when the caller wants progress. Returns what
+   * {@link follow} needs to keep that progress coming.
+   */
+  prepare(name: string, asked: TaskRequest, params: JsonObject, onprogress: ((p: Progress) => void) | undefined): Tracked | undefined {
+    const task = this.taskParam(name, asked);
+    if (!task) return undefined;
+    params.task = task;
+    if (!onprogress) return undefined;
+    const token = `task-progress-${++this.tokens}`;
+    params._meta = { ...(params._meta as JsonObject | undefined), progressToken: token };
+    return { token, onprogress };
+  }
+
+  /** A call answered with a `CreateTaskResult`: its handle (else undefined). */
+  created(result: JsonObject, signal: AbortSignal | undefined, tracked?: Tracked): ToolTaskHandle | undefined {
+    return isCreateTaskResult(result) ? this.follow(result.task, signal, tracked) : undefined;
+  }
+
+  /** `callToolAsTask`: the call with `task`, and the handle of the task it created. */
+  async callAsTask(name: string, args: Record<string, unknown> | undefined, ttl: number | undefined, options: { signal?: AbortSignal; timeout?: number }): Promise<ToolTaskHandle> {
+    if (!this.serverRunsToolTasks()) throw new McpError(ErrorCode.MethodNotFound, 'The server did not declare tasks.requests.tools.call: call the tool with callTool instead');
+    if (this.forbids(name)) {
+      throw new McpError(ErrorCode.MethodNotFound, `Tool "${name}" does not run as a task (its execution.taskSupport is not "optional" or "required"): call it with callTool`);
+    }
+    const params: JsonObject = args === undefined ? { name } : { name, arguments: args };
+    params.task = ttl === undefined ? {} : { ttl };
+    const created = await this.host.request('tools/call', params, options);
+    const handle = this.created(created, options.signal);
+    if (!handle) throw new McpError(ErrorCode.InternalError, `The server answered tools/call "${name}" without a task`, created);
+    return handle;
+  }
+
+  /** A handle on a task by id (resumption). */
+  resume(taskId: string, options: TaskHandleOptions): ToolTaskHandle {
+    return new ClientTaskHandle(taskId, this.host.request, this.host.clock(), undefined, options);
+  }
+
+  /** Progress for a token of a followed task: delivered (true) or not ours (false). */
+  deliverProgress(token: ProgressToken, progress: Progress): boolean {
+    const listener = this.progress?.get(token);
+    listener?.(progress);
+    return listener !== undefined;
+  }
+
+  private follow(task: Task, signal: AbortSignal | undefined, tracked?: Tracked): ToolTaskHandle {
+    const handle = new ClientTaskHandle<CallToolResult & JsonObject>(task.taskId, this.host.request, this.host.clock(), task, signal ? { signal } : {});
+    if (tracked) {
+      (this.progress ??= new Map()).set(tracked.token, tracked.onprogress);
+      const release = () => this.progress?.delete(tracked.token);
+      handle.result().then(release, release);
+    }
+    return handle;
+  }
+
+  private taskParam(name: string, asked: TaskRequest): JsonObject | undefined {
+    if (asked === false || !this.serverRunsToolTasks() || this.forbids(name)) return undefined;
+    if (asked === true) return {};
+    if (asked) return asked.ttl === undefined ? {} : { ttl: asked.ttl };
+    return this.host.tool(name)?.execution?.taskSupport === 'required' ? {} : undefined;
+  }
+}

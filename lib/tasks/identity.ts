@@ -1,0 +1,22 @@
+/**
+ * Who a task belongs to: the authorization's subject (`sub`; else its client) when the
+ * transport authenticated the caller, so the same user finds their tasks from any session; otherwise the session
+ * itself, so a task is visible only where it was created.
+ *
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#task-isolation-and-access-control
+ */
+import { randomUUID } from 'node:crypto';
+import type { Session } from '../session/session.js';
+import { defaultIdentity } from '../../streams/http-auth.js';
+
+const sessionKeys = new WeakMap<Session, string>();
+
+/** The owner key of the caller of a request. */
+export function taskOwner(ctx: { readonly session: Session; readonly authInfo: unknown }): string {
+  // The same key the HTTP servers bind sessions to: `sub:` (sub, subject, userId), else the client.
+  const identity = defaultIdentity(ctx.authInfo);
+  if (identity !== undefined) return identity;
+  let key = sessionKeys.get(ctx.session);
+  if (key === undefined) sessionKeys.set(ctx.session, (key = `session:${randomUUID()}`));
+  return key;
+}

@@ -1,0 +1,322 @@
+/**
+ * The receiver side of 2025-11-25 tasks on a server: task-augmented `tools/call`, `tasks/get`,
+ * `tasks/result`, `tasks/list`, `tasks/cancel`, `notifications/tasks/status`, the `tasks`
+ * capability, and the effects of the task machine (abort the work, tell the requestor, wake
+ * waiters). Task state lives in a {@link TaskStore}; what only this process can hold (the
+ * running handler's abort signal, the open `tasks/result` streams) lives in a
+ * {@link TaskExecution} per running task.
+ *
+ * The tools feature asks {@link ServerTasks.route} about every call; the rules are the
+ * revision's: a tool's `execution.taskSupport` (`forbidden`, the default, `optional`,
+ * `required`) decides, and a session that did not negotiate tasks is served as if tasks did
+ * not exist.
+ *
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks
+ */
+import type { Subscription } from 'rxjs';
+import type { Clock } from '../clock.js';
+import { McpError } from '../errors.js';
+import { ErrorCode } from '../jsonrpc/error-codes.js';
+import type { JsonObject } from '../jsonrpc/message.js';
+import { hasCapability } from '../protocol/methods.js';
+import { allows } from '../protocol/revisions.js';
+import type { Server } from '../server.js';
+import { revisionOf, type FeatureContext } from '../server-features/context.js';
+import type { LoggingFeature } from '../server-features/logging.js';
+import { RateLimiter, type RateLimit } from '../server-features/rate-limit.js';
+import type { RequestHandlerContext, Session } from '../session/session.js';
+import { taskOwner } from './identity.js';
+import { MemoryTaskStore } from './memory-task-store.js';
+import { TaskExecution, TaskFeatureContext } from './task-context.js';
+import { isTerminal, type TaskRecord } from './task-record.js';
+import { InvalidTaskCursorError, TaskLimitError, type TaskChange, type TaskStore } from './task-store.js';
+import { legacyTask, withRelatedTask } from './wire-2025-11-25.js';
+import { toolResultEvent } from './wire-extension.js';
+
+/** How a tool may be called as a task (`Tool.execution.taskSupport`). */
+export type TaskSupport = 'forbidden' | 'optional' | 'required';
+
+/**
+ * Task options of an `McpServer`.
+ *
+ * Who may read a task: with authentication (the HTTP transports' `authenticate` hook), the
+ * user (`sub`) who created it, from any session; without it, only the session that created it,
+ * and the task is cancelled when that session ends. A stateless HTTP server (a session per
+ * request) therefore needs authentication for tasks to be usable. Limits of the default store:
+ * TTL at most 1 hour (10 minutes when the requestor asks none), 100 tasks in progress per
+ * requestor, 10,000 tasks in all (see {@link MemoryTaskStore}).
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#security-considerations
+ */
+export interface ServerTaskOptions {
+  /** Where tasks live (default: a {@link MemoryTaskStore} on the server's clock). */
+  store?: TaskStore;
+  /**
+   * Task operations (`tasks/get`, `tasks/result`, `tasks/list`, `tasks/cancel`) per session;
+   * over the limit a request gets -32603 saying when to retry. Default 50 per second.
+   */
+  rateLimit?: RateLimit | false;
+  /**
+   * Declare and answer `tasks/list` (default true). Tasks are always bound to the caller's
+   * identity (the authorization's `sub`, else the session), so a list shows only the caller's.
+   */
+  list?: boolean;
+}
+
+const CAPABILITY_PATH = ['tasks', 'requests', 'tools', 'call'];
+
+/** Runs the tool's work with the context it is given; the tools feature supplies it. */
+export type ExecuteTool = (ctx: FeatureContext) => Promise<JsonObject>;
+
+export class ServerTasks {
+  readonly store: TaskStore;
+  /** A store given in the options may be shared (Redis): closing the server leaves it open. */
+  private readonly ownsStore: boolean;
+  private readonly executions = new Map<string, TaskExecution>();
+  private readonly limiter: RateLimiter | undefined;
+  private readonly listed: boolean;
+  private enabled = false;
+  private changes: Subscription | undefined;
+  private readonly watchedSessions = new WeakSet<Session>();
+
+  constructor(
+    private readonly server: Server,
+    private readonly clock: Clock,
+    private readonly logging: LoggingFeature,
+    private readonly declare: (capabilities: Record<string, unknown>) => void,
+    options: ServerTaskOptions = {},
+  ) {
+    this.store = options.store ?? new MemoryTaskStore({ clock });
+    this.ownsStore = options.store === undefined;
+    this.limiter = options.rateLimit === false ? undefined : new RateLimiter(clock, options.rateLimit ?? { limit: 50, windowMs: 1000 });
+    this.listed = options.list ?? true;
+  }
+
+  /** Tasks are served from now on: declare the capability and answer `tasks/*` (idempotent). */
+  enable(): void {
+    if (this.enabled) return;
+    this.enabled = true;
+    const tasks: Record<string, unknown> = { cancel: {}, requests: { tools: { call: {} } } };
+    if (this.listed) tasks.list = {};
+    this.declare({ tasks });
+    this.server.onRequest('tasks/get', (p, ctx) => this.get(p, ctx));
+    this.server.onRequest('tasks/result', (p, ctx) => this.result(p, ctx));
+    this.server.onRequest('tasks/cancel', (p, ctx) => this.cancel(p, ctx));
+    if (this.listed) this.server.onRequest('tasks/list', (p, ctx) => this.list(p, ctx));
+    this.changes = this.store.changes$.subscribe((change) => this.onChange(change));
+  }
+
+  /** Tasks running in this process now. */
+  get running(): number {
+    return this.executions.size;
+  }
+
+  /**
+   * Decide how a `tools/call` is served. Returns a `CreateTaskResult` when the call becomes a
+   * task, undefined when it is an ordinary call, and throws -32601 when the tool's task support
+   * forbids how it was called.
+   */
+  async route(tool: string, support: TaskSupport, params: JsonObject | undefined, ctx: RequestHandlerContext, execute: ExecuteTool): Promise<JsonObject | undefined> {
+    const session = ctx.session;
+    // Without tasks in this session (older revision, or not declared), the `task` param is ignored.
+    if (!this.enabled || !allows(revisionOf(session), 'tasks') || !hasCapability(session.localCapabilities, CAPABILITY_PATH)) return undefined;
+    const task = params?.task;
+    const augmented = task !== undefined && task !== null;
+    if (augmented && (typeof task !== 'object' || Array.isArray(task))) throw new McpError(ErrorCode.InvalidParams, 'tools/call: "task" must be an object such as { "ttl": 60000 }');
+    if (augmented && support === 'forbidden') {
+      throw new McpError(ErrorCode.MethodNotFound, `Tool "${tool}" cannot run as a task (its execution.taskSupport is "forbidden"); call it without "task"`);
+    }
+    if (!augmented && support === 'required') {
+      throw new McpError(ErrorCode.MethodNotFound, `Tool "${tool}" runs only as a task (its execution.taskSupport is "required"); call it with "task": {}`);
+    }
+    if (!augmented) return undefined;
+    const ttl = (task as JsonObject).ttl;
+    if (ttl !== undefined && ttl !== null && (typeof ttl !== 'number' || !(ttl >= 0))) {
+      throw new McpError(ErrorCode.InvalidParams, 'tools/call: "task.ttl" must be a number of milliseconds, 0 or more');
+    }
+    const owner = taskOwner(ctx);
+    let record: TaskRecord;
+    try {
+      record = await this.store.create({ owner, method: 'tools/call', ttl: typeof ttl === 'number' ? ttl : undefined, statusMessage: `Running tool "${tool}"` });
+    } catch (e) {
+      if (e instanceof TaskLimitError) throw new McpError(ErrorCode.InternalError, e.message);
+      throw e;
+    }
+    const execution = new TaskExecution(record.taskId, owner, session, this.store, this.clock);
+    this.executions.set(record.taskId, execution);
+    this.watch(session);
+    const taskCtx = new TaskFeatureContext(ctx, execution, this.logging, this.store, this.clock);
+    // The work starts after the CreateTaskResult is on its way.
+    setImmediate(() => void this.run(execution, taskCtx, execute));
+    return { task: legacyTask(record) };
+  }
+
+  /** Stop serving: abort the running tasks; close the store if this server made it. */
+  async close(): Promise<void> {
+    this.changes?.unsubscribe();
+    for (const e of this.executions.values()) e.abort.abort(new Error('The server closed'));
+    this.executions.clear();
+    if (this.ownsStore) await this.store.close();
+  }
+
+  private async run(execution: TaskExecution, ctx: TaskFeatureContext, execute: ExecuteTool): Promise<void> {
+    const { taskId } = execution;
+    try {
+      // Cancelled (or its session ended) before it started: it never runs.
+      if (execution.abort.signal.aborted) return;
+      const result = await execute(ctx);
+      if (execution.abort.signal.aborted) return;
+      // 2025-11-25: a tool result with isError means the task failed; tasks/result returns it as is.
+      const type = toolResultEvent(result, 'core-2025-11-25');
+      const failed = type === 'FAIL';
+      await this.store.apply(taskId, {
+        type,
+        now: this.clock.now(),
+        outcome: { result },
+        message: failed ? firstText(result) ?? 'The tool reported an error' : 'Completed',
+      });
+    } catch (e) {
+      if (execution.abort.signal.aborted) return;
+      const error = e instanceof McpError ? e.toJSON() : { code: ErrorCode.InternalError, message: (e as Error)?.message ?? String(e) };
+      await this.store.apply(taskId, { type: 'FAIL', now: this.clock.now(), outcome: { error }, message: error.message }).catch(() => undefined);
+    } finally {
+      this.executions.delete(taskId);
+    }
+  }
+
+  /** The machine's effects: abortExecution, notifyStatus, purge (settle wakes waiters through changes$). */
+  private onChange(change: TaskChange): void {
+    const execution = this.executions.get(change.taskId);
+    if (change.effects.includes('abortExecution') && execution) {
+      execution.abort.abort(new McpError(ErrorCode.InvalidRequest, change.record ? 'The task was cancelled' : 'The task expired'));
+    }
+    if (change.effects.includes('notifyStatus') && change.record && execution && execution.session.currentPhase === 'operating') {
+      try {
+        execution.session.notify('notifications/tasks/status', legacyTask(change.record));
+      } catch {
+        // The session is closing: the requestor polls anyway (status notifications are optional).
+      }
+    }
+    // Terminal or purged: nothing of it runs here any more (a handler that ignores its signal is left to finish alone).
+    if (!change.record || isTerminal(change.record.status)) this.executions.delete(change.taskId);
+  }
+
+  /** Tasks bound to a session (no authorization) cannot be reached once it ends: cancel them. */
+  private watch(session: Session): void {
+    if (this.watchedSessions.has(session)) return;
+    this.watchedSessions.add(session);
+    session.onEnd(() => {
+      for (const e of [...this.executions.values()]) {
+        if (e.session === session && e.owner.startsWith('session:')) {
+          void this.store.apply(e.taskId, { type: 'CANCEL', now: this.clock.now(), message: 'The session that created the task ended' });
+        }
+      }
+    });
+  }
+
+  private admit(ctx: RequestHandlerContext): void {
+    if (this.limiter && !this.limiter.take(ctx.session)) {
+      throw new McpError(ErrorCode.InternalError, `Rate limit exceeded for task operations; retry in ${this.limiter.retryAfter(ctx.session)} ms (poll at the task's pollInterval)`);
+    }
+  }
+
+  private async find(params: JsonObject | undefined, ctx: RequestHandlerContext, failure: string): Promise<TaskRecord> {
+    this.admit(ctx);
+    const taskId = params?.taskId;
+    if (typeof taskId !== 'string') throw new McpError(ErrorCode.InvalidParams, `${ctx.method} needs a "taskId" string`);
+    const found = await this.store.get(taskId, taskOwner(ctx));
+    if ('found' in found) return found.found;
+    throw new McpError(ErrorCode.InvalidParams, `${failure}: ${found.missing === 'expired' ? 'Task has expired' : 'Task not found'}`, { taskId });
+  }
+
+  private async get(params: JsonObject | undefined, ctx: RequestHandlerContext): Promise<JsonObject> {
+    return legacyTask(await this.find(params, ctx, 'Failed to retrieve task'));
+  }
+
+  private async list(params: JsonObject | undefined, ctx: RequestHandlerContext): Promise<JsonObject> {
+    this.admit(ctx);
+    const cursor = params?.cursor;
+    if (cursor !== undefined && typeof cursor !== 'string') throw new McpError(ErrorCode.InvalidParams, 'tasks/list: "cursor" must be a string from nextCursor');
+    try {
+      const page = await this.store.list(taskOwner(ctx), cursor);
+      const out: JsonObject = { tasks: page.tasks.map(legacyTask) };
+      if (page.nextCursor !== undefined) out.nextCursor = page.nextCursor;
+      return out;
+    } catch (e) {
+      if (e instanceof InvalidTaskCursorError) throw new McpError(ErrorCode.InvalidParams, e.message);
+      throw e;
+    }
+  }
+
+  private async cancel(params: JsonObject | undefined, ctx: RequestHandlerContext): Promise<JsonObject> {
+    const record = await this.find(params, ctx, 'Failed to cancel task');
+    const refuse = (status: string) => new McpError(ErrorCode.InvalidParams, `Cannot cancel task: already in terminal status '${status}'`, { taskId: record.taskId, status });
+    if (isTerminal(record.status)) throw refuse(record.status);
+    const change = await this.store.apply(record.taskId, { type: 'CANCEL', now: this.clock.now(), message: 'The task was cancelled by request.' }, record.owner);
+    if (!change?.record) {
+      const now = await this.store.get(record.taskId, record.owner);
+      throw 'found' in now ? refuse(now.found.status) : new McpError(ErrorCode.InvalidParams, 'Failed to cancel task: Task has expired');
+    }
+    return legacyTask(change.record);
+  }
+
+  private async result(params: JsonObject | undefined, ctx: RequestHandlerContext): Promise<JsonObject> {
+    let record = await this.find(params, ctx, 'Failed to retrieve task');
+    if (!isTerminal(record.status)) {
+      const execution = this.executions.get(record.taskId);
+      const release = execution?.openChannel(ctx);
+      try {
+        record = await this.settled(record, ctx.signal);
+      } finally {
+        release?.();
+      }
+    }
+    return outcomeOf(record);
+  }
+
+  /** Wait until the task is terminal (or expires, or the request is cancelled). */
+  private settled(record: TaskRecord, signal: AbortSignal): Promise<TaskRecord> {
+    return new Promise((resolve, reject) => {
+      const done = () => {
+        sub.unsubscribe();
+        signal.removeEventListener('abort', onAbort);
+      };
+      const onAbort = () => {
+        done();
+        reject(signal.reason);
+      };
+      const sub = this.store.changes$.subscribe((change) => {
+        if (change.taskId !== record.taskId) return;
+        if (change.record === undefined) {
+          done();
+          reject(new McpError(ErrorCode.InvalidParams, 'Failed to retrieve task: Task has expired', { taskId: record.taskId }));
+        } else if (isTerminal(change.record.status)) {
+          done();
+          resolve(change.record);
+        }
+      });
+      signal.addEventListener('abort', onAbort, { once: true });
+      // It may have settled between the lookup and the subscription.
+      void this.store.get(record.taskId, record.owner).then((now) => {
+        if ('found' in now && isTerminal(now.found.status)) {
+          done();
+          resolve(now.found);
+        }
+      });
+    });
+  }
+}
+
+/** What `tasks/result` returns: exactly what the request would have, tied to its task. */
+function outcomeOf(record: TaskRecord): JsonObject {
+  if (record.status === 'cancelled') throw new McpError(ErrorCode.InternalError, `Task ${record.taskId} was cancelled; it has no result`, { taskId: record.taskId });
+  const outcome = record.outcome!;
+  if ('error' in outcome) throw new McpError(outcome.error.code, outcome.error.message, outcome.error.data);
+  return { ...outcome.result, _meta: withRelatedTask(outcome.result._meta, record.taskId) } as JsonObject;
+}
+
+function firstText(result: JsonObject): string | undefined {
+  const content = result.content;
+  if (!Array.isArray(content)) return undefined;
+  const block = content.find((b) => (b as { type?: unknown })?.type === 'text') as { text?: unknown } | undefined;
+  return typeof block?.text === 'string' ? block.text : undefined;
+}

@@ -1,0 +1,69 @@
+/**
+ * Where tasks live: an asynchronous interface, so a store shared by several server processes
+ * (Redis) can implement it as well as the in-memory one (`memory-task-store.ts`).
+ *
+ * A store owns the lifecycle rules: it applies events through the task machine's executor
+ * (`applyTaskEvent`), expires tasks after their TTL, and answers lookups only to the identity
+ * that created a task. Another identity's task id is answered exactly like an unknown one, so
+ * task ids cannot be probed.
+ *
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#task-isolation-and-access-control
+ */
+import type { Observable } from 'rxjs';
+import type { TaskEffect, TaskMachineEvent, TaskRecord } from './task-record.js';
+
+/** What a new task starts with. */
+export interface NewTask {
+  owner: string;
+  method: string;
+  /** Requested lifetime in ms (the store clamps it to its maximum); undefined for its default. */
+  ttl?: number | undefined;
+  pollInterval?: number | undefined;
+  statusMessage?: string | undefined;
+}
+
+/** A lookup: the task, or why there is none (`expired` only while the store still remembers it). */
+export type TaskLookup = { found: TaskRecord } | { missing: 'not-found' | 'expired' };
+
+/** One page of `tasks/list`. */
+export interface TaskPage {
+  tasks: TaskRecord[];
+  nextCursor?: string;
+}
+
+/** A change a store made, with the machine's effects for whoever runs the work. */
+export interface TaskChange {
+  taskId: string;
+  owner: string;
+  /** Undefined when the task expired and was purged. */
+  record: TaskRecord | undefined;
+  effects: TaskEffect[];
+}
+
+/** Thrown by {@link TaskStore.create} when a limit is reached; the request fails, nothing else. */
+export class TaskLimitError extends Error {
+  override readonly name = 'TaskLimitError';
+}
+
+/** Thrown by {@link TaskStore.list} for a cursor the store did not issue. */
+export class InvalidTaskCursorError extends Error {
+  override readonly name = 'InvalidTaskCursorError';
+}
+
+export interface TaskStore {
+  /** Create a task in `working`. Resolves once a `get` for it would find it. */
+  create(init: NewTask): Promise<TaskRecord>;
+  /** The task if it exists and belongs to `owner`. */
+  get(taskId: string, owner: string): Promise<TaskLookup>;
+  /**
+   * Apply a machine event. With `owner`, only to that owner's task. Resolves with the change, or
+   * undefined when the task is unknown (or not the owner's) or the machine ignored the event.
+   */
+  apply(taskId: string, event: TaskMachineEvent, owner?: string): Promise<TaskChange | undefined>;
+  /** `owner`'s tasks, oldest first, a page at a time. Rejects with {@link InvalidTaskCursorError}. */
+  list(owner: string, cursor?: string): Promise<TaskPage>;
+  /** Every change, as it is made (including expiries). */
+  readonly changes$: Observable<TaskChange>;
+  /** Stop timers; the store keeps nothing afterwards. */
+  close(): Promise<void>;
+}

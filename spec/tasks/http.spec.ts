@@ -1,0 +1,67 @@
+// Tasks over Streamable HTTP: our server and our client, authenticated users. The task's
+// elicitation travels on the tasks/result stream; another user cannot see the task; a new
+// connection of the same user resumes it.
+import { expect } from 'chai';
+import type { IncomingMessage } from 'node:http';
+import { Client } from '../../lib/client.js';
+import { listen, type Listening } from '../../lib/http/listen.js';
+import { createMcpServer } from '../../lib/mcp-server.js';
+import type { AuthOutcome } from '../../streams/http-auth.js';
+import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
+import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { CLIENT_INFO, SERVER_INFO } from '../helpers/raw-peer.js';
+import { deferred } from './helpers.js';
+
+const TOKENS: Record<string, { sub: string }> = { 'alice-token': { sub: 'alice' }, 'bob-token': { sub: 'bob' } };
+const authenticate = (req: IncomingMessage): AuthOutcome => {
+  const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+  const claims = token === undefined ? undefined : TOKENS[token];
+  return claims ? { ok: true, authInfo: { ...claims } } : { ok: false, status: 401 };
+};
+
+describe('tasks over Streamable HTTP (our server, our client)', function () {
+  this.timeout(20_000);
+  let listening: Listening;
+  const clients: Client[] = [];
+  const go = deferred();
+
+  before(async () => {
+    const mcp = createMcpServer({ info: SERVER_INFO });
+    mcp.registerTool('deploy', { execution: { taskSupport: 'optional' } }, async (_a, ctx) => {
+      const r = await ctx.elicit({ message: 'Region?', requestedSchema: { type: 'object', properties: { region: { type: 'string' } } } });
+      await go.promise;
+      return `deployed to ${(r.content as { region: string }).region}`;
+    });
+    listening = await listen(createStreamableHttpHandler(mcp.server, { authenticate }), { port: 0, logger: false });
+  });
+  after(async () => {
+    for (const c of clients) await c.close().catch(() => undefined);
+    await listening.close();
+  });
+
+  async function connect(token: string): Promise<Client> {
+    const client = new Client({ info: CLIENT_INFO });
+    client.onElicitation({ form: () => ({ action: 'accept', content: { region: 'eu-west' } }) });
+    await client.connect(createStreamableHttpClientTransport(listening.url, { headers: { authorization: `Bearer ${token}` } }));
+    clients.push(client);
+    return client;
+  }
+
+  it('input_required on the tasks/result stream; other users see nothing; the same user resumes from a new connection', async () => {
+    const alice = await connect('alice-token');
+    const handle = await alice.callToolAsTask('deploy', {}, { ttl: 60_000 });
+    const statuses: string[] = [];
+    handle.status$.subscribe((t) => statuses.push(t.status));
+    const bob = await connect('bob-token');
+    expect(((await bob.getTask(handle.taskId).catch((e: unknown) => e)) as { code: number }).code).to.equal(-32602);
+    expect(await bob.listTasks()).to.deep.equal([]);
+    const again = await connect('alice-token');
+    const resumed = again.task(handle.taskId);
+    go.resolve();
+    const [first, second] = await Promise.all([handle.result(), resumed.result()]);
+    expect(first.content).to.deep.equal([{ type: 'text', text: 'deployed to eu-west' }]);
+    expect(second.content).to.deep.equal(first.content);
+    expect(statuses[statuses.length - 1]).to.equal('completed');
+    expect((await again.listTasks()).map((t) => t.taskId)).to.include(handle.taskId);
+  });
+});
