@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
+import { machines as sourceMachines } from '../../machines/index.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -167,7 +168,6 @@ describe('the packed package, installed in an app', function () {
       join(app, 'out', 'low-level-client.js'),
       `import { createClient } from 'mcp-actors/client';
 import { createStdioClientTransport } from 'mcp-actors/streams';
-import { machines as sourceMachines } from '../../machines/index.js';
 const client = createClient({ info: { name: 'c', version: '1' } });
 await client.connect(createStdioClientTransport({ command: process.execPath, args: [new URL('./low-level-server.js', import.meta.url).pathname] }));
 console.log(JSON.stringify(await client.callTool({ name: 'echo', arguments: { text: 'hi' } })));
