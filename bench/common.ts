@@ -14,6 +14,12 @@ export type TransportName = 'memory' | 'stdio' | 'http' | 'modern';
 export type ImplName = 'ours' | 'ours-serialize' | 'sdk1' | 'sdk2' | 'bare';
 /** The 2026-07-28 (modern, stateless) rows: the SDK v2 client against this server. */
 export type ModernServer = 'ours' | 'sdk2';
+/**
+ * The client of the modern rows: the SDK v2 `Client` (as a user calls a server), or `undici`: the
+ * same requests (headers and `_meta` envelope) written by hand on a keep-alive undici Agent, which
+ * costs the client far less, so that the server's own speed shows.
+ */
+export type ModernClient = 'sdk2' | 'undici';
 /** The revision the modern rows speak. */
 export const MODERN_REVISION = '2026-07-28';
 export type WorkloadName = 'sequential' | 'pipelined';
@@ -118,7 +124,7 @@ export type ToWorker =
    * Modern: start `server` (with --expose-gc) and connect the SDK v2 client in the 2026-07-28 era;
    * then `run` as for memory/stdio. Replies `unavailable` when the server does not serve that era.
    */
-  | { cmd: 'modern-setup'; server: ModernServer }
+  | { cmd: 'modern-setup'; server: ModernServer; client: ModernClient }
   /** Modern: the server's heap growth per request over `calls` sequential requests, after GC. */
   | { cmd: 'modern-memory'; calls: number }
   | { cmd: 'close' };

@@ -15,7 +15,8 @@
  * per run across the sessions), BENCH_HTTP_REPS (5), BENCH_IDLE_SESSIONS (1000; 0 skips),
  * BENCH_IDLE_IMPLS (ours,sdk1,sdk2), BENCH_IDLE_GET (no,yes: without and with the GET stream);
  * modern: BENCH_MODERN_CALLS (1500 per run), BENCH_MODERN_WINDOW (32 in flight when pipelined),
- * BENCH_MODERN_REPS (5), BENCH_MODERN_MEMORY_CALLS (3000; 0 skips the memory per request).
+ * BENCH_MODERN_REPS (5), BENCH_MODERN_MEMORY_CALLS (3000; 0 skips the memory per request),
+ * BENCH_MODERN_CLIENTS (sdk2,undici: the SDK v2 client, and the same requests by hand on undici).
  */
 import { fork, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -27,6 +28,7 @@ import {
   type HttpMode,
   type IdleResult,
   type ImplName,
+  type ModernClient,
   type RequestMemoryResult,
   type RunResult,
   type ToWorker,
@@ -71,6 +73,8 @@ const MODERN_CALLS = intEnv('BENCH_MODERN_CALLS', 1500);
 const MODERN_WINDOW = intEnv('BENCH_MODERN_WINDOW', 32);
 const MODERN_REPS = intEnv('BENCH_MODERN_REPS', 5);
 const MODERN_MEMORY_CALLS = intEnv('BENCH_MODERN_MEMORY_CALLS', 3000, true);
+/** Who calls in the modern rows: the SDK v2 `Client`, and the same requests by hand on undici (the servers' own speed). */
+const MODERN_CLIENTS = listEnv('BENCH_MODERN_CLIENTS', ['sdk2', 'undici']) as ModernClient[];
 const IMPL_LABEL: Record<ImplName, string> = {
   ours: 'ours',
   'ours-serialize': 'ours (serialize:true)',
@@ -78,7 +82,7 @@ const IMPL_LABEL: Record<ImplName, string> = {
   sdk2: 'sdk v2 McpServer',
   bare: 'bare JSON-RPC (ceiling)',
 };
-const MODERN_LABEL: Partial<Record<ImplName, string>> = { ours: 'sdk v2 client → ours', sdk2: 'sdk v2 client → sdk v2 createMcpHandler' };
+const MODERN_LABEL: Partial<Record<ImplName, string>> = { ours: 'ours', sdk2: 'sdk v2 createMcpHandler' };
 
 interface Row {
   transport: TransportName;
@@ -419,38 +423,42 @@ interface ModernOutcome {
  */
 async function benchModern(): Promise<{ rows: Row[]; outcome: ModernOutcome }> {
   const outcome: ModernOutcome = { memory: [], unavailable: [] };
-  const workers: Worker[] = [];
-  for (const impl of IMPLS_BY_TRANSPORT.modern.filter((i) => IMPLS.includes(i))) {
-    const w = new Worker(impl);
-    const r = await w.ask({ cmd: 'modern-setup', server: impl === 'ours' ? 'ours' : 'sdk2' });
-    if (r.type === 'unavailable') {
-      outcome.unavailable.push([impl, r.reason]);
-      process.stderr.write(`  http 2026-07-28 ${impl}: not available on this build (${r.reason})\n`);
-      await w.ask({ cmd: 'close' });
-      continue;
-    }
-    workers.push(w);
-  }
   const rows: Row[] = [];
-  for (const workload of WORKLOADS) {
-    process.stderr.write(`  http 2026-07-28 ${workload}: warm-up`);
-    // Two warm-up runs before the first workload: both servers take a few thousand calls to settle.
-    for (const w of workers) for (let k = 0; k < (workload === WORKLOADS[0] ? 2 : 1); k++) await w.run(workload, true, MODERN_CALLS, MODERN_WINDOW);
-    const reps = new Map<ImplName, RunResult[]>(workers.map((w) => [w.impl, []]));
-    for (let rep = 0; rep < MODERN_REPS; rep++) {
-      process.stderr.write(` ${rep + 1}`);
-      for (let k = 0; k < workers.length; k++) {
-        const w = workers[(k + rep) % workers.length]!;
-        reps.get(w.impl)!.push(await w.run(workload, false, MODERN_CALLS, MODERN_WINDOW));
+  for (const client of MODERN_CLIENTS) {
+    const workers: Worker[] = [];
+    for (const impl of IMPLS_BY_TRANSPORT.modern.filter((i) => IMPLS.includes(i))) {
+      const w = new Worker(impl);
+      const r = await w.ask({ cmd: 'modern-setup', server: impl === 'ours' ? 'ours' : 'sdk2', client });
+      if (r.type === 'unavailable') {
+        if (!outcome.unavailable.some(([i]) => i === impl)) outcome.unavailable.push([impl, r.reason]);
+        process.stderr.write(`  http 2026-07-28 ${impl}: not available on this build (${r.reason})\n`);
+        await w.ask({ cmd: 'close' });
+        continue;
       }
+      workers.push(w);
     }
-    process.stderr.write('\n');
-    for (const w of workers) rows.push(summarize('modern', workload, w.impl, reps.get(w.impl)!));
-    // Memory after the sequential runs, on their one connection: after the pipelined runs the
-    // server would drop the idle keep-alive connections (socket, parser) during the measurement.
-    if (workload === 'sequential') await modernMemory(workers, outcome);
+    for (const workload of WORKLOADS) {
+      // The SDK v2 client's rows are named by the workload alone; the hand-written client's say so.
+      const name = client === 'sdk2' ? workload : `${workload}, undici`;
+      process.stderr.write(`  http 2026-07-28 ${name}: warm-up`);
+      // Two warm-up runs before the first workload: both servers take a few thousand calls to settle.
+      for (const w of workers) for (let k = 0; k < (workload === WORKLOADS[0] ? 2 : 1); k++) await w.run(workload, true, MODERN_CALLS, MODERN_WINDOW);
+      const reps = new Map<ImplName, RunResult[]>(workers.map((w) => [w.impl, []]));
+      for (let rep = 0; rep < MODERN_REPS; rep++) {
+        process.stderr.write(` ${rep + 1}`);
+        for (let k = 0; k < workers.length; k++) {
+          const w = workers[(k + rep) % workers.length]!;
+          reps.get(w.impl)!.push(await w.run(workload, false, MODERN_CALLS, MODERN_WINDOW));
+        }
+      }
+      process.stderr.write('\n');
+      for (const w of workers) rows.push(summarize('modern', name, w.impl, reps.get(w.impl)!));
+      // Memory after the sequential runs, on their one connection: after the pipelined runs the
+      // server would drop the idle keep-alive connections (socket, parser) during the measurement.
+      if (workload === 'sequential' && client === MODERN_CLIENTS[0]) await modernMemory(workers, outcome);
+    }
+    for (const w of workers) await w.ask({ cmd: 'close' });
   }
-  for (const w of workers) await w.ask({ cmd: 'close' });
   return { rows, outcome };
 }
 
@@ -491,7 +499,7 @@ if (TRANSPORTS.includes('http')) {
 }
 if (TRANSPORTS.includes('modern')) {
   console.log(
-    `http 2026-07-28: the SDK v2 client pinned to 2026-07-28 against each server, ${MODERN_CALLS} calls per run, pipelined window ${MODERN_WINDOW}, ${MODERN_REPS} repetitions; memory per request over ${MODERN_MEMORY_CALLS} requests.`,
+    `http 2026-07-28: clients ${MODERN_CLIENTS.join(', ')} against each server, ${MODERN_CALLS} calls per run, pipelined window ${MODERN_WINDOW}, ${MODERN_REPS} repetitions; memory per request over ${MODERN_MEMORY_CALLS} requests.`,
   );
 }
 const rows: Row[] = [];
@@ -536,7 +544,10 @@ console.log('of bare = calls/s as a share of the bare JSON-RPC echo on the same 
 console.log('±% = (max-min)/median of calls/s over the repetitions. cpu µs/call: user+system CPU of the worker (in-memory:');
 console.log('client and server) or client+server child (stdio, http). B/call (bytes allocated), heapΔ, rssΔ, gc: the worker only.');
 if (TRANSPORTS.includes('http')) console.log('http: calls/s in total across the sessions; latency per call; the worker is the client side.');
-if (TRANSPORTS.includes('modern')) console.log('http 2026-07-28: one SDK v2 client (the worker), the server in a child; thr/sdk2 and p99/sdk2 compare the two servers.');
+if (TRANSPORTS.includes('modern')) {
+  console.log('http 2026-07-28: the row names the server (in a child); the client (the worker) is the SDK v2 Client, or for the ", undici" workloads');
+  console.log('the same requests by hand on undici (the servers\' own speed); thr/sdk2 and p99/sdk2 compare the two servers.');
+}
 const seconds = (performance.now() - started) / 1000;
 
 const dir = fileURLToPath(new URL('../../bench/results/', import.meta.url));

@@ -68,7 +68,7 @@ async function handle(msg: ToWorker): Promise<void> {
     }
     case 'modern-setup': {
       try {
-        modernDriver = await createModernDriver(msg.server);
+        modernDriver = await createModernDriver(msg.server, msg.client);
       } catch (e) {
         if (e instanceof ModernUnavailable) return reply({ type: 'unavailable', reason: e.message });
         throw e;

@@ -71,6 +71,15 @@ describe('bench drivers (smoke)', function () {
     }
   });
 
+  it('hand-written 2026-07-28 requests on undici echo against the SDK v2 server, both workloads', async () => {
+    const driver = await createModernDriver('sdk2', 'undici');
+    try {
+      await bothWorkloads(driver);
+    } finally {
+      await driver.close();
+    }
+  });
+
   it('our server either serves the SDK v2 client in the 2026-07-28 era or is reported unavailable with what it answered', async () => {
     let driver: Driver | undefined;
     try {
