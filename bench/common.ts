@@ -4,8 +4,24 @@
  */
 import { fileURLToPath } from 'node:url';
 
-export type TransportName = 'memory' | 'stdio' | 'http';
-export type ImplName = 'ours' | 'ours-serialize' | 'sdk' | 'sdk-mcpserver' | 'bare';
+/** `modern`: Streamable HTTP in the 2026-07-28 era (stateless), the SDK v2 client against each server. */
+export type TransportName = 'memory' | 'stdio' | 'http' | 'modern';
+/**
+ * `ours`: our `createMcpServer` + `Client`; `sdk1`: `@modelcontextprotocol/sdk` 1.32.2's `McpServer`
+ * + `Client`; `sdk2`: SDK v2 2.4.0 (`@modelcontextprotocol/server` `McpServer` +
+ * `@modelcontextprotocol/client` `Client`); `bare`: JSON-RPC with no MCP (the ceiling).
+ */
+export type ImplName = 'ours' | 'ours-serialize' | 'sdk1' | 'sdk2' | 'bare';
+/** The 2026-07-28 (modern, stateless) rows: the SDK v2 client against this server. */
+export type ModernServer = 'ours' | 'sdk2';
+/**
+ * The client of the modern rows: the SDK v2 `Client` (as a user calls a server), or `undici`: the
+ * same requests (headers and `_meta` envelope) written by hand on a keep-alive undici Agent, which
+ * costs the client far less, so that the server's own speed shows.
+ */
+export type ModernClient = 'sdk2' | 'undici';
+/** The revision the modern rows speak. */
+export const MODERN_REVISION = '2026-07-28';
 export type WorkloadName = 'sequential' | 'pipelined';
 /** How the Streamable HTTP servers answer a POST with a request: a JSON body or an SSE stream. */
 export type HttpMode = 'json' | 'sse';
@@ -25,7 +41,16 @@ export function serverArgs(name: ServerName): string[] {
   return [...execArgv, path];
 }
 
-export type ServerName = 'ours-stdio' | 'sdk-stdio' | 'bare-stdio' | 'ours-http' | 'sdk-http' | 'bare-http';
+export type ServerName =
+  | 'ours-stdio'
+  | 'sdk-stdio'
+  | 'sdk2-stdio'
+  | 'bare-stdio'
+  | 'ours-http'
+  | 'sdk-http'
+  | 'sdk2-http'
+  | 'sdk2-modern-http'
+  | 'bare-http';
 
 /** A bench server's module path and the node arguments it needs (tsx when running from source), for `fork`. */
 export function serverModule(name: ServerName): { path: string; execArgv: string[] } {
@@ -74,6 +99,16 @@ export interface IdleResult {
   getStream: boolean;
 }
 
+/** Server memory per answered modern request: heap after `calls` requests minus before, after GC. */
+export interface RequestMemoryResult {
+  calls: number;
+  /** (heap used after − before) / calls, bytes; RSS the same way. */
+  heapPerRequest: number;
+  rssPerRequest: number;
+  heapBefore: number;
+  heapAfter: number;
+}
+
 export type ToWorker =
   | { cmd: 'setup'; impl: ImplName; transport: TransportName; serverExecArgv?: string[] }
   | { cmd: 'run'; workload: WorkloadName; calls: number; window: number; warmup: boolean }
@@ -85,12 +120,21 @@ export type ToWorker =
   | { cmd: 'http-run'; perSession: number }
   /** HTTP: a fresh server of `impl` (with --expose-gc), `warmup` + `sessions` idle sessions opened by raw requests. */
   | { cmd: 'http-idle'; impl: ImplName; sessions: number; warmup: number; getStream: boolean }
+  /**
+   * Modern: start `server` (with --expose-gc) and connect the SDK v2 client in the 2026-07-28 era;
+   * then `run` as for memory/stdio. Replies `unavailable` when the server does not serve that era.
+   */
+  | { cmd: 'modern-setup'; server: ModernServer; client: ModernClient }
+  /** Modern: the server's heap growth per request over `calls` sequential requests, after GC. */
+  | { cmd: 'modern-memory'; calls: number }
   | { cmd: 'close' };
 
 export type FromWorker =
   | { type: 'ready'; label: string }
   | { type: 'result'; result: RunResult }
   | { type: 'idle'; result: IdleResult }
+  | { type: 'unavailable'; reason: string }
+  | { type: 'memory-per-request'; result: RequestMemoryResult }
   | { type: 'closed' }
   | { type: 'error'; message: string };
 

@@ -1,19 +1,23 @@
 /**
  * One driver per (implementation, transport): it connects a client to an echo server and
- * makes one `tools/call` per `call()`. In-memory drivers run the server in this process;
- * stdio drivers spawn it with `process.execPath`.
+ * makes one `tools/call` per `call()`, each side written as a user of that SDK writes it (the
+ * high-level server API and the client's `callTool`). In-memory drivers run the server in this
+ * process; stdio drivers spawn it with `process.execPath`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as SdkStdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Client as Sdk2Client, InMemoryTransport as Sdk2InMemoryTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport as Sdk2StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '../lib/client.js';
 import { createMemoryPair } from '../streams/memory.js';
 import { createStdioClientTransport } from '../streams/stdio-client.js';
 import { CLIENT_INFO, TEXT, TOOL, serverArgs, type ImplName, type TransportName } from './common.js';
 import { bareAnswer, bareRequest, lineSplitter } from './echo/bare.js';
 import { createOursServer } from './echo/ours.js';
-import { createSdkMcpServer, createSdkServer } from './echo/sdk.js';
+import { createSdkMcpServer } from './echo/sdk.js';
+import { createSdk2McpServer } from './echo/sdk2.js';
 
 export interface Driver {
   readonly label: string;
@@ -57,9 +61,9 @@ async function oursStdio(execArgv: string[]): Promise<Driver> {
   return oursDriver('ours, stdio', client, () => client.close(), transport.pid);
 }
 
-// ------------------------------------------------------------------ SDK
+// ------------------------------------------------------------------ SDK 1.x
 
-function sdkDriver(label: string, client: SdkClient, close: () => Promise<void>, serverPid?: number): Driver {
+function sdkDriver(label: string, client: { callTool(params: typeof PARAMS): Promise<unknown> }, close: () => Promise<void>, serverPid?: number): Driver {
   return {
     label,
     serverPid,
@@ -68,25 +72,44 @@ function sdkDriver(label: string, client: SdkClient, close: () => Promise<void>,
   };
 }
 
-async function sdkMemory(high: boolean): Promise<Driver> {
+async function sdkMemory(): Promise<Driver> {
   const [ct, st] = InMemoryTransport.createLinkedPair();
-  const server = high ? createSdkMcpServer() : createSdkServer();
+  const server = createSdkMcpServer();
   await server.connect(st);
   const client = new SdkClient(CLIENT_INFO);
   await client.connect(ct);
-  return sdkDriver(high ? 'sdk McpServer, memory' : 'sdk, memory', client, async () => {
+  return sdkDriver('sdk 1.x, memory', client, async () => {
     await client.close();
     await server.close();
   });
 }
 
-async function sdkStdio(high: boolean, execArgv: string[]): Promise<Driver> {
-  const args = [...execArgv, ...serverArgs('sdk-stdio')];
-  if (high) args.push('--mcpserver');
-  const transport = new SdkStdioClientTransport({ command: process.execPath, args });
+async function sdkStdio(execArgv: string[]): Promise<Driver> {
+  const transport = new SdkStdioClientTransport({ command: process.execPath, args: [...execArgv, ...serverArgs('sdk-stdio')] });
   const client = new SdkClient(CLIENT_INFO);
   await client.connect(transport);
-  return sdkDriver(high ? 'sdk McpServer, stdio' : 'sdk, stdio', client, () => client.close(), transport.pid ?? undefined);
+  return sdkDriver('sdk 1.x, stdio', client, () => client.close(), transport.pid ?? undefined);
+}
+
+// ------------------------------------------------------------------ SDK v2
+
+async function sdk2Memory(): Promise<Driver> {
+  const [ct, st] = Sdk2InMemoryTransport.createLinkedPair();
+  const server = createSdk2McpServer();
+  await server.connect(st);
+  const client = new Sdk2Client(CLIENT_INFO);
+  await client.connect(ct);
+  return sdkDriver('sdk v2, memory', client, async () => {
+    await client.close();
+    await server.close();
+  });
+}
+
+async function sdk2Stdio(execArgv: string[]): Promise<Driver> {
+  const transport = new Sdk2StdioClientTransport({ command: process.execPath, args: [...execArgv, ...serverArgs('sdk2-stdio')] });
+  const client = new Sdk2Client(CLIENT_INFO);
+  await client.connect(transport);
+  return sdkDriver('sdk v2, stdio', client, () => client.close(), transport.pid ?? undefined);
 }
 
 // ------------------------------------------------------------------ bare JSON-RPC (the ceiling)
@@ -190,17 +213,17 @@ async function bareStdio(execArgv: string[]): Promise<Driver> {
 // ------------------------------------------------------------------ factory
 
 export async function createDriver(impl: ImplName, transport: TransportName, serverExecArgv: string[] = []): Promise<Driver> {
-  if (transport === 'http') throw new Error('HTTP rows use createHttpDriver (http-drivers.ts)');
+  if (transport === 'http' || transport === 'modern') throw new Error('HTTP rows use createHttpDriver (http-drivers.ts), modern rows createModernDriver (modern-drivers.ts)');
   if (transport === 'memory') {
     switch (impl) {
       case 'ours':
         return oursMemory(false);
       case 'ours-serialize':
         return oursMemory(true);
-      case 'sdk':
-        return sdkMemory(false);
-      case 'sdk-mcpserver':
-        return sdkMemory(true);
+      case 'sdk1':
+        return sdkMemory();
+      case 'sdk2':
+        return sdk2Memory();
       case 'bare':
         return bareMemory();
     }
@@ -208,10 +231,10 @@ export async function createDriver(impl: ImplName, transport: TransportName, ser
   switch (impl) {
     case 'ours':
       return oursStdio(serverExecArgv);
-    case 'sdk':
-      return sdkStdio(false, serverExecArgv);
-    case 'sdk-mcpserver':
-      return sdkStdio(true, serverExecArgv);
+    case 'sdk1':
+      return sdkStdio(serverExecArgv);
+    case 'sdk2':
+      return sdk2Stdio(serverExecArgv);
     case 'bare':
       return bareStdio(serverExecArgv);
     default:

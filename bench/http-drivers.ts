@@ -2,8 +2,9 @@
  * Streamable HTTP drivers: the server runs in a child process (forked, `servers/*-http.ts`), the
  * client in this one, with any number of concurrent sessions (one client each). Ours: our
  * `Client` over `createStreamableHttpClientTransport` (default fetch: the undici Agent adapter).
- * SDK: its `Client` over `StreamableHTTPClientTransport` (default fetch: Node's global fetch).
- * Bare (the ceiling): undici `request` on a keep-alive Agent against a plain node:http echo.
+ * SDK 1.x and v2: their `Client` over their `StreamableHTTPClientTransport` (default fetch: Node's
+ * global fetch). Bare (the ceiling): undici `request` on a keep-alive Agent against a plain
+ * node:http echo.
  *
  * Also the idle-session memory probe: a fresh server with --expose-gc, sessions opened by raw
  * requests (initialize, then notifications/initialized), server heap and RSS after GC.
@@ -11,6 +12,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client as Sdk2Client, StreamableHTTPClientTransport as Sdk2StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Agent, request } from 'undici';
 import { Client } from '../lib/client.js';
 import { createStreamableHttpClientTransport } from '../streams/streamable-http-client.js';
@@ -52,11 +54,17 @@ export interface ServerChild {
   close(): Promise<void>;
 }
 
-export async function forkServer(impl: ImplName, mode: HttpMode, execArgv: string[] = []): Promise<ServerChild> {
-  const name: ServerName = impl === 'ours' ? 'ours-http' : impl === 'bare' ? 'bare-http' : 'sdk-http';
+const HTTP_SERVER: Partial<Record<ImplName, ServerName>> = { ours: 'ours-http', sdk1: 'sdk-http', sdk2: 'sdk2-http', bare: 'bare-http' };
+
+/** The 2025-era (sessionful) HTTP server of `impl`, answering in `mode`. */
+export function forkHttpServer(impl: ImplName, mode: HttpMode, execArgv: string[] = []): Promise<ServerChild> {
+  const name = HTTP_SERVER[impl];
+  if (name === undefined) throw new Error(`No http server for ${impl}`);
+  return forkServer(name, ['--mode', mode], execArgv);
+}
+
+export async function forkServer(name: ServerName, args: string[], execArgv: string[] = []): Promise<ServerChild> {
   const mod = serverModule(name);
-  const args = ['--mode', mode];
-  if (impl === 'sdk-mcpserver') args.push('--mcpserver');
   const child: ChildProcess = fork(mod.path, args, { execArgv: [...mod.execArgv, ...execArgv], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   let waiting: ((m: FromHttpServer | Error) => void) | undefined;
   const next = (): Promise<FromHttpServer> =>
@@ -170,6 +178,23 @@ function sdkOps(): SessionOps<{ client: SdkClient; transport: StreamableHTTPClie
   };
 }
 
+/** SDK v2's client in its default (2025, sessionful) era. */
+function sdk2Ops(): SessionOps<{ client: Sdk2Client; transport: Sdk2StreamableHTTPClientTransport }> {
+  return {
+    async connect(url) {
+      const transport = new Sdk2StreamableHTTPClientTransport(new URL(url));
+      const client = new Sdk2Client(CLIENT_INFO);
+      await client.connect(transport);
+      return { client, transport };
+    },
+    call: (s) => s.client.callTool(PARAMS).then(textOf),
+    async disconnect(s) {
+      await s.transport.terminateSession(); // DELETE
+      await s.client.close();
+    },
+  };
+}
+
 /** The ceiling: undici `request` (the fastest of undici's APIs) on one keep-alive Agent; no sessions. */
 function bareOps(mode: HttpMode, agent: Agent): SessionOps<{ url: string; nextId: number }> {
   const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
@@ -190,12 +215,14 @@ function bareOps(mode: HttpMode, agent: Agent): SessionOps<{ url: string; nextId
 }
 
 export async function createHttpDriver(impl: ImplName, mode: HttpMode): Promise<HttpDriver> {
-  const server = await forkServer(impl, mode);
+  const server = await forkHttpServer(impl, mode);
   switch (impl) {
     case 'ours':
       return sessionDriver(`ours, http ${mode}`, server, oursOps());
-    case 'sdk':
-      return sessionDriver(`sdk, http ${mode}`, server, sdkOps());
+    case 'sdk1':
+      return sessionDriver(`sdk 1.x, http ${mode}`, server, sdkOps());
+    case 'sdk2':
+      return sessionDriver(`sdk v2, http ${mode}`, server, sdk2Ops());
     case 'bare': {
       const agent = new Agent({ keepAliveTimeout: 30_000 });
       return sessionDriver(`bare node:http + undici, ${mode}`, server, bareOps(mode, agent), () => agent.close());
@@ -248,7 +275,7 @@ async function rawSession(url: string, agent: Agent, getStream: boolean): Promis
  * sessions, then `sessions` more; with `getStream`, each session also keeps its GET stream open.
  */
 export async function measureIdle(impl: ImplName, sessions: number, warmup: number, mode: HttpMode = 'json', getStream = false): Promise<IdleResult> {
-  const server = await forkServer(impl, mode, ['--expose-gc']);
+  const server = await forkHttpServer(impl, mode, ['--expose-gc']);
   // With GET streams, each holds a connection of its own.
   const agent = new Agent({ keepAliveTimeout: 30_000, connections: getStream ? null : 10 });
   try {

@@ -27,7 +27,7 @@ const warmup = 100;
 const gc = (globalThis as { gc?: () => void }).gc;
 if (gc === undefined) throw new Error('run with node --expose-gc');
 
-const handler = createStreamableHttpHandler(createOursServer(), { responseMode: 'json' });
+const handler = createStreamableHttpHandler(createOursServer().server, { responseMode: 'json' });
 const { url, close } = await listen(handler, { port: 0, logger: false });
 const agent = new Agent({ connections: getStream ? null : 10 });
 const accept = 'application/json, text/event-stream';

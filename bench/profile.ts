@@ -5,7 +5,7 @@
  *   node --cpu-prof --cpu-prof-dir=bench/results/prof dist/bench/profile.js stdio sequential
  *   node dist/bench/cpuprofile-top.js bench/results/prof/<file>.cpuprofile
  *
- * Arguments: <memory|stdio> <sequential|pipelined> [runs=10] [impl=ours] [--server-prof]
+ * Arguments: <memory|stdio> <sequential|pipelined> [runs=10] [impl=ours|ours-serialize|sdk1|sdk2|bare] [--server-prof]
  * `--server-prof` also profiles the stdio server child (its profile lands in the same folder,
  * written when it exits, named after its pid). Each run is BENCH_CALLS calls (10000); the first run is a warm-up.
  */

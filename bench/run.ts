@@ -1,17 +1,22 @@
 /**
- * `npm run bench`: our client and server against the official SDK's (and a bare JSON-RPC echo
- * as the ceiling), over in-memory and stdio transports, sequential and pipelined `tools/call`
- * echoes; and over Streamable HTTP (server in a child process), JSON and SSE responses, 1, 10 and
- * 100 concurrent sessions of sequential calls, plus the server's memory per idle session. Each
- * implementation runs in its own worker process; repetitions are interleaved (round-robin,
- * rotating order) so that drift and background load hit every row alike.
+ * `npm run bench`: our client and high-level server against the official SDK 1.x's and SDK v2's
+ * (`McpServer` + `Client` each; and a bare JSON-RPC echo as the ceiling), over in-memory and stdio
+ * transports, sequential and pipelined `tools/call` echoes; over Streamable HTTP (server in a child
+ * process), JSON and SSE responses, 1, 10 and 100 concurrent sessions of sequential calls, plus the
+ * server's memory per idle session; and the 2026-07-28 stateless HTTP path (the SDK v2 client
+ * against the SDK v2 server and ours), sequential and pipelined, plus the server's memory per
+ * answered request. Each implementation runs in its own worker process; repetitions are
+ * interleaved (round-robin, rotating order) so that drift and background load hit every row alike.
  *
  * Environment: BENCH_CALLS (10000), BENCH_WINDOW (256), BENCH_REPS (7),
- * BENCH_TRANSPORTS (memory,stdio,http), BENCH_IMPLS (all: ours,ours-serialize,sdk,sdk-mcpserver,bare);
+ * BENCH_TRANSPORTS (memory,stdio,http,modern), BENCH_IMPLS (all: ours,ours-serialize,sdk1,sdk2,bare);
  * BENCH_STDIO_PLACEMENT (one-cpu,scheduler), BENCH_PIN_CPU (the last CPU);
  * HTTP: BENCH_HTTP_MODES (json,sse), BENCH_HTTP_SESSIONS (1,10,100), BENCH_HTTP_CALLS (1500 calls
  * per run across the sessions), BENCH_HTTP_REPS (5), BENCH_IDLE_SESSIONS (1000; 0 skips),
- * BENCH_IDLE_IMPLS (ours,sdk,sdk-mcpserver), BENCH_IDLE_GET (no,yes: without and with the GET stream).
+ * BENCH_IDLE_IMPLS (ours,sdk1,sdk2), BENCH_IDLE_GET (no,yes: without and with the GET stream);
+ * modern: BENCH_MODERN_CALLS (1500 per run), BENCH_MODERN_WINDOW (32 in flight when pipelined),
+ * BENCH_MODERN_REPS (5), BENCH_MODERN_MEMORY_CALLS (3000; 0 skips the memory per request),
+ * BENCH_MODERN_CLIENTS (sdk2,undici: the SDK v2 client, and the same requests by hand on undici).
  */
 import { fork, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -23,6 +28,8 @@ import {
   type HttpMode,
   type IdleResult,
   type ImplName,
+  type ModernClient,
+  type RequestMemoryResult,
   type RunResult,
   type ToWorker,
   type TransportName,
@@ -32,8 +39,8 @@ import {
 const CALLS = intEnv('BENCH_CALLS', 10_000);
 const WINDOW = intEnv('BENCH_WINDOW', 256);
 const REPS = intEnv('BENCH_REPS', 7);
-const TRANSPORTS = listEnv('BENCH_TRANSPORTS', ['memory', 'stdio', 'http']) as TransportName[];
-const IMPLS = listEnv('BENCH_IMPLS', ['ours', 'ours-serialize', 'sdk', 'sdk-mcpserver', 'bare']) as ImplName[];
+const TRANSPORTS = listEnv('BENCH_TRANSPORTS', ['memory', 'stdio', 'http', 'modern']) as TransportName[];
+const IMPLS = listEnv('BENCH_IMPLS', ['ours', 'ours-serialize', 'sdk1', 'sdk2', 'bare']) as ImplName[];
 const WORKLOADS: WorkloadName[] = ['sequential', 'pipelined'];
 /**
  * Where the stdio rows run. `one-cpu`: the worker and its server child pinned to one CPU
@@ -47,9 +54,10 @@ const STDIO_PLACEMENTS = listEnv('BENCH_STDIO_PLACEMENT', ['one-cpu', 'scheduler
 const PIN_CPU = intEnv('BENCH_PIN_CPU', os.cpus().length - 1, true);
 const HAS_TASKSET = spawnSync('taskset', ['-c', String(PIN_CPU), 'true']).status === 0;
 const IMPLS_BY_TRANSPORT: Record<TransportName, ImplName[]> = {
-  memory: ['ours', 'ours-serialize', 'sdk', 'sdk-mcpserver', 'bare'],
-  stdio: ['ours', 'sdk', 'sdk-mcpserver', 'bare'],
-  http: ['ours', 'sdk', 'bare'],
+  memory: ['ours', 'ours-serialize', 'sdk1', 'sdk2', 'bare'],
+  stdio: ['ours', 'sdk1', 'sdk2', 'bare'],
+  http: ['ours', 'sdk1', 'sdk2', 'bare'],
+  modern: ['ours', 'sdk2'],
 };
 const HTTP_MODES = listEnv('BENCH_HTTP_MODES', ['json', 'sse']) as HttpMode[];
 const HTTP_SESSIONS = listEnv('BENCH_HTTP_SESSIONS', ['1', '10', '100']).map(Number);
@@ -58,16 +66,23 @@ const HTTP_REPS = intEnv('BENCH_HTTP_REPS', 5);
 const HTTP_WARMUP_FIRST = 3;
 const IDLE_SESSIONS = intEnv('BENCH_IDLE_SESSIONS', 1000, true);
 const IDLE_WARMUP = 100;
-const IDLE_IMPLS = listEnv('BENCH_IDLE_IMPLS', ['ours', 'sdk', 'sdk-mcpserver']) as ImplName[];
+const IDLE_IMPLS = listEnv('BENCH_IDLE_IMPLS', ['ours', 'sdk1', 'sdk2']) as ImplName[];
 /** Idle variants: initialize + initialized only (the budget), and also holding the GET stream. */
 const IDLE_GET = listEnv('BENCH_IDLE_GET', ['no', 'yes']).map((v) => v === 'yes');
+const MODERN_CALLS = intEnv('BENCH_MODERN_CALLS', 1500);
+const MODERN_WINDOW = intEnv('BENCH_MODERN_WINDOW', 32);
+const MODERN_REPS = intEnv('BENCH_MODERN_REPS', 5);
+const MODERN_MEMORY_CALLS = intEnv('BENCH_MODERN_MEMORY_CALLS', 3000, true);
+/** Who calls in the modern rows: the SDK v2 `Client`, and the same requests by hand on undici (the servers' own speed). */
+const MODERN_CLIENTS = listEnv('BENCH_MODERN_CLIENTS', ['sdk2', 'undici']) as ModernClient[];
 const IMPL_LABEL: Record<ImplName, string> = {
   ours: 'ours',
   'ours-serialize': 'ours (serialize:true)',
-  sdk: 'sdk Server (low-level)',
-  'sdk-mcpserver': 'sdk McpServer',
+  sdk1: 'sdk 1.x McpServer',
+  sdk2: 'sdk v2 McpServer',
   bare: 'bare JSON-RPC (ceiling)',
 };
+const MODERN_LABEL: Partial<Record<ImplName, string>> = { ours: 'ours', sdk2: 'sdk v2 createMcpHandler' };
 
 interface Row {
   transport: TransportName;
@@ -79,8 +94,9 @@ interface Row {
   placement?: Placement;
   reps: RunResult[];
   median: Omit<RunResult, 'calls' | 'ms'> & { spreadPct: number };
-  /** This row over the SDK's low-level server: throughput and p99 ratios. */
-  vsSdk?: { throughput: number; p99: number };
+  /** This row over SDK 1.x's and SDK v2's on the same transport and workload: throughput and p99 ratios. */
+  vsSdk1?: { throughput: number; p99: number };
+  vsSdk2?: { throughput: number; p99: number };
   /** Throughput as a fraction of the bare JSON-RPC echo's (the ceiling). */
   ofCeiling?: number;
 }
@@ -116,8 +132,8 @@ class Worker {
     return reply;
   }
 
-  async run(workload: WorkloadName, warmup: boolean): Promise<RunResult> {
-    const r = await this.ask({ cmd: 'run', workload, calls: CALLS, window: WINDOW, warmup });
+  async run(workload: WorkloadName, warmup: boolean, calls = CALLS, window = WINDOW): Promise<RunResult> {
+    const r = await this.ask({ cmd: 'run', workload, calls, window, warmup });
     if (r.type !== 'result') throw new Error(`[${this.impl}] unexpected reply ${r.type}`);
     return r.result;
   }
@@ -207,8 +223,9 @@ interface IdleRow {
   variant: string;
   label: string;
   result: IdleResult;
-  /** Heap per session over the SDK low-level server's. */
-  heapVsSdk?: number;
+  /** Heap per session over SDK 1.x's and SDK v2's. */
+  heapVsSdk1?: number;
+  heapVsSdk2?: number;
 }
 
 /** Server memory per idle session: a fresh worker and server per implementation, one after another. */
@@ -225,8 +242,12 @@ async function benchIdle(): Promise<IdleRow[]> {
       group.push({ impl, variant, label: IMPL_LABEL[impl], result: r.result });
       await w.ask({ cmd: 'close' });
     }
-    const sdk = group.find((r) => r.impl === 'sdk');
-    if (sdk) for (const r of group) r.heapVsSdk = r.result.heapPerSession / sdk.result.heapPerSession;
+    const sdk1 = group.find((r) => r.impl === 'sdk1');
+    const sdk2 = group.find((r) => r.impl === 'sdk2');
+    for (const r of group) {
+      if (sdk1) r.heapVsSdk1 = r.result.heapPerSession / sdk1.result.heapPerSession;
+      if (sdk2) r.heapVsSdk2 = r.result.heapPerSession / sdk2.result.heapPerSession;
+    }
     rows.push(...group);
   }
   return rows;
@@ -240,7 +261,7 @@ function summarize(transport: TransportName, workload: string, impl: ImplName, r
     transport,
     workload,
     impl,
-    label: transport === 'http' && impl === 'bare' ? 'bare node:http + undici (ceiling)' : IMPL_LABEL[impl],
+    label: transport === 'modern' ? MODERN_LABEL[impl]! : transport === 'http' && impl === 'bare' ? 'bare node:http + undici (ceiling)' : IMPL_LABEL[impl],
     reps,
     median: {
       callsPerSec,
@@ -260,11 +281,12 @@ function summarize(transport: TransportName, workload: string, impl: ImplName, r
 function addRatios(rows: Row[]): void {
   for (const row of rows) {
     const same = (r: Row): boolean => r.transport === row.transport && r.placement === row.placement && r.workload === row.workload;
-    const sdk = rows.find((r) => same(r) && r.impl === 'sdk');
+    const ratio = (sdk: Row | undefined): { throughput: number; p99: number } | undefined =>
+      sdk && { throughput: row.median.callsPerSec / sdk.median.callsPerSec, p99: row.median.p99us / sdk.median.p99us };
     const bare = rows.find((r) => same(r) && r.impl === 'bare');
     if (bare) row.ofCeiling = row.median.callsPerSec / bare.median.callsPerSec;
-    if (!sdk) continue;
-    row.vsSdk = { throughput: row.median.callsPerSec / sdk.median.callsPerSec, p99: row.median.p99us / sdk.median.p99us };
+    row.vsSdk1 = ratio(rows.find((r) => same(r) && r.impl === 'sdk1'));
+    row.vsSdk2 = ratio(rows.find((r) => same(r) && r.impl === 'sdk2'));
   }
 }
 
@@ -289,7 +311,7 @@ const fmtMB = (n: number): string => (n / 2 ** 20).toFixed(1);
 const fmtX = (n: number | undefined): string => (n === undefined ? '' : `${n.toFixed(2)}x`);
 
 function table(rows: Row[]): string {
-  const head = ['transport', 'workload', 'implementation', 'calls/s', '±%', 'p50 µs', 'p99 µs', 'thr/sdk', 'p99/sdk', 'of bare', 'cpu µs/call', 'B/call', 'heapΔ MB', 'rssΔ MB', 'gc ms'];
+  const head = ['transport', 'workload', 'implementation', 'calls/s', '±%', 'p50 µs', 'p99 µs', 'thr/sdk1', 'p99/sdk1', 'thr/sdk2', 'p99/sdk2', 'of bare', 'cpu µs/call', 'B/call', 'heapΔ MB', 'rssΔ MB', 'gc ms'];
   const body = rows.map((r) => [
     transportLabel(r),
     r.workload,
@@ -298,8 +320,10 @@ function table(rows: Row[]): string {
     r.median.spreadPct.toFixed(0),
     r.median.p50us.toFixed(0),
     r.median.p99us.toFixed(0),
-    r.impl === 'sdk' ? '1' : fmtX(r.vsSdk?.throughput),
-    r.impl === 'sdk' ? '1' : fmtX(r.vsSdk?.p99),
+    r.impl === 'sdk1' ? '1' : fmtX(r.vsSdk1?.throughput),
+    r.impl === 'sdk1' ? '1' : fmtX(r.vsSdk1?.p99),
+    r.impl === 'sdk2' ? '1' : fmtX(r.vsSdk2?.throughput),
+    r.impl === 'sdk2' ? '1' : fmtX(r.vsSdk2?.p99),
     r.ofCeiling === undefined ? '' : `${Math.round(r.ofCeiling * 100)}%`,
     r.median.serverCpuUsPerCall === undefined
       ? r.median.cpuUsPerCall.toFixed(1)
@@ -325,13 +349,14 @@ function table(rows: Row[]): string {
 
 /** `stdio (one CPU)` / `stdio (scheduler)` for placed rows, else the transport. */
 function transportLabel(r: Row): string {
+  if (r.transport === 'modern') return 'http 2026-07-28';
   if (r.placement === undefined) return r.transport;
   return `${r.transport} (${r.placement === 'one-cpu' ? 'one CPU' : 'scheduler'})`;
 }
 
 function idleTable(rows: IdleRow[]): string {
   const kb = (n: number): string => (n / 1024).toFixed(1);
-  const head = ['session', 'implementation', 'sessions', 'heap KB/session', 'rss KB/session', 'external KB/session', 'heap/sdk', 'open ms'];
+  const head = ['session', 'implementation', 'sessions', 'heap KB/session', 'rss KB/session', 'external KB/session', 'heap/sdk1', 'heap/sdk2', 'open ms'];
   const body = rows.map((r) => [
     r.variant,
     r.label,
@@ -339,7 +364,8 @@ function idleTable(rows: IdleRow[]): string {
     kb(r.result.heapPerSession),
     kb(r.result.rssPerSession),
     kb(r.result.externalPerSession),
-    r.impl === 'sdk' ? '1' : fmtX(r.heapVsSdk),
+    r.impl === 'sdk1' ? '1' : fmtX(r.heapVsSdk1),
+    r.impl === 'sdk2' ? '1' : fmtX(r.heapVsSdk2),
     fmtInt(r.result.openMs),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
@@ -347,28 +373,112 @@ function idleTable(rows: IdleRow[]): string {
   return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
 }
 
-function verdicts(rows: Row[], idle: IdleRow[]): string[] {
+function verdicts(rows: Row[], idle: IdleRow[], modern: ModernOutcome): string[] {
   const lines: string[] = [];
+  const vs = (v: { throughput: number; p99: number } | undefined, name: string): string =>
+    v === undefined ? '' : `  ${name}: throughput ${fmtX(v.throughput)}, p99 ${fmtX(v.p99)}`;
   for (const r of rows) {
-    if (r.impl !== 'ours' || !r.vsSdk) continue;
-    if (r.transport === 'http') {
-      const ok = r.vsSdk.throughput >= 2;
-      lines.push(`http   ${r.workload.padEnd(10)}  throughput ${fmtX(r.vsSdk.throughput)} (budget >= 2x: ${ok ? 'ok' : 'MISS'})  p99 ${fmtX(r.vsSdk.p99)}`);
+    if (r.impl !== 'ours') continue;
+    if (r.transport === 'modern') {
+      const v = r.vsSdk2;
+      if (!v) continue;
+      const ok = v.throughput >= 3 && v.p99 <= 1;
+      lines.push(`${transportLabel(r).padEnd(16)} ${r.workload.padEnd(10)}  vs sdk v2: throughput ${fmtX(v.throughput)}, p99 ${fmtX(v.p99)} (budget >= 3x, p99 <= 1x: ${ok ? 'ok' : 'MISS'})`);
       continue;
     }
-    const thrOk = r.vsSdk.throughput >= 2;
-    const p99Ok = r.vsSdk.p99 <= 1;
-    lines.push(
-      `${transportLabel(r).padEnd(16)} ${r.workload.padEnd(10)}  throughput ${fmtX(r.vsSdk.throughput)} (budget >= 2x: ${thrOk ? 'ok' : 'MISS'})` +
-        `  p99 ${fmtX(r.vsSdk.p99)} (budget <= 1x: ${p99Ok ? 'ok' : 'MISS'})`,
-    );
+    if (!r.vsSdk1) continue;
+    const http = r.transport === 'http';
+    const ok = r.vsSdk1.throughput >= 2 && (http || r.vsSdk1.p99 <= 1);
+    lines.push(`${transportLabel(r).padEnd(16)} ${r.workload.padEnd(10)}  vs sdk 1.x: throughput ${fmtX(r.vsSdk1.throughput)}, p99 ${fmtX(r.vsSdk1.p99)} (budget >= 2x${http ? '' : ', p99 <= 1x'}: ${ok ? 'ok' : 'MISS'})${vs(r.vsSdk2, 'vs sdk v2')}`);
   }
   for (const ours of idle) {
-    if (ours.impl !== 'ours' || ours.heapVsSdk === undefined) continue;
-    const ok = ours.heapVsSdk <= 0.25;
-    lines.push(`http   idle (${ours.variant})  heap per session ${fmtX(ours.heapVsSdk)} of the sdk's (budget <= 0.25x: ${ok ? 'ok' : 'MISS'})`);
+    if (ours.impl !== 'ours' || ours.heapVsSdk1 === undefined) continue;
+    // The budget is for initialized sessions; with a GET stream held open node:http's response and socket dominate.
+    const budget = ours.result.getStream ? '' : ` (budget <= 0.25x: ${ours.heapVsSdk1 <= 0.25 ? 'ok' : 'MISS'})`;
+    const v2 = ours.heapVsSdk2 === undefined ? '' : `, ${fmtX(ours.heapVsSdk2)} of sdk v2's`;
+    lines.push(`http idle (${ours.variant})  heap per session ${fmtX(ours.heapVsSdk1)} of sdk 1.x's${budget}${v2}`);
   }
+  const memOurs = modern.memory.find((m) => m.impl === 'ours');
+  if (memOurs) lines.push(`http 2026-07-28 memory per answered request, ours: ${fmtInt(memOurs.result.heapPerRequest)} B of heap (budget: a small constant, no per-client state)`);
+  for (const [impl, reason] of modern.unavailable) lines.push(`http 2026-07-28 ${impl}: not available on this build (${reason})`);
   return lines;
+}
+
+interface ModernMemoryRow {
+  impl: ImplName;
+  label: string;
+  result: RequestMemoryResult;
+}
+
+interface ModernOutcome {
+  memory: ModernMemoryRow[];
+  /** Servers that do not serve the 2026-07-28 era, with what they answered. */
+  unavailable: [ImplName, string][];
+}
+
+/**
+ * 2026-07-28 stateless HTTP: one worker per server (SDK v2 client pinned to the revision), both
+ * workloads with warm-up and interleaved repetitions, and the server's memory per answered request
+ * (after the sequential runs).
+ */
+async function benchModern(): Promise<{ rows: Row[]; outcome: ModernOutcome }> {
+  const outcome: ModernOutcome = { memory: [], unavailable: [] };
+  const rows: Row[] = [];
+  for (const client of MODERN_CLIENTS) {
+    const workers: Worker[] = [];
+    for (const impl of IMPLS_BY_TRANSPORT.modern.filter((i) => IMPLS.includes(i))) {
+      const w = new Worker(impl);
+      const r = await w.ask({ cmd: 'modern-setup', server: impl === 'ours' ? 'ours' : 'sdk2', client });
+      if (r.type === 'unavailable') {
+        if (!outcome.unavailable.some(([i]) => i === impl)) outcome.unavailable.push([impl, r.reason]);
+        process.stderr.write(`  http 2026-07-28 ${impl}: not available on this build (${r.reason})\n`);
+        await w.ask({ cmd: 'close' });
+        continue;
+      }
+      workers.push(w);
+    }
+    for (const workload of WORKLOADS) {
+      // The SDK v2 client's rows are named by the workload alone; the hand-written client's say so.
+      const name = client === 'sdk2' ? workload : `${workload}, undici`;
+      process.stderr.write(`  http 2026-07-28 ${name}: warm-up`);
+      // Two warm-up runs before the first workload: both servers take a few thousand calls to settle.
+      for (const w of workers) for (let k = 0; k < (workload === WORKLOADS[0] ? 2 : 1); k++) await w.run(workload, true, MODERN_CALLS, MODERN_WINDOW);
+      const reps = new Map<ImplName, RunResult[]>(workers.map((w) => [w.impl, []]));
+      for (let rep = 0; rep < MODERN_REPS; rep++) {
+        process.stderr.write(` ${rep + 1}`);
+        for (let k = 0; k < workers.length; k++) {
+          const w = workers[(k + rep) % workers.length]!;
+          reps.get(w.impl)!.push(await w.run(workload, false, MODERN_CALLS, MODERN_WINDOW));
+        }
+      }
+      process.stderr.write('\n');
+      for (const w of workers) rows.push(summarize('modern', name, w.impl, reps.get(w.impl)!));
+      // Memory after the sequential runs, on their one connection: after the pipelined runs the
+      // server would drop the idle keep-alive connections (socket, parser) during the measurement.
+      if (workload === 'sequential' && client === MODERN_CLIENTS[0]) await modernMemory(workers, outcome);
+    }
+    for (const w of workers) await w.ask({ cmd: 'close' });
+  }
+  return { rows, outcome };
+}
+
+async function modernMemory(workers: Worker[], outcome: ModernOutcome): Promise<void> {
+  if (MODERN_MEMORY_CALLS > 0) {
+    for (const w of workers) {
+      process.stderr.write(`  http 2026-07-28 memory per request: ${w.impl}\n`);
+      const r = await w.ask({ cmd: 'modern-memory', calls: MODERN_MEMORY_CALLS });
+      if (r.type !== 'memory-per-request') throw new Error(`[${w.impl}] unexpected reply ${r.type}`);
+      outcome.memory.push({ impl: w.impl, label: MODERN_LABEL[w.impl]!, result: r.result });
+    }
+  }
+}
+
+function modernMemoryTable(rows: ModernMemoryRow[]): string {
+  const head = ['server', 'requests', 'heap B/request', 'rss B/request', 'heap before MB', 'heap after MB'];
+  const body = rows.map((r) => [r.label, fmtInt(r.result.calls), fmtInt(r.result.heapPerRequest), fmtInt(r.result.rssPerRequest), fmtMB(r.result.heapBefore), fmtMB(r.result.heapAfter)]);
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
+  const line = (cells: string[]): string => cells.map((c, i) => (i < 1 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
 }
 
 // ------------------------------------------------------------------ main
@@ -387,10 +497,20 @@ if (TRANSPORTS.includes('http')) {
     `http: ${HTTP_CALLS} calls per run across the sessions (at least 5 per session), ${HTTP_REPS} repetitions; idle: ${IDLE_SESSIONS} sessions after ${IDLE_WARMUP}.`,
   );
 }
+if (TRANSPORTS.includes('modern')) {
+  console.log(
+    `http 2026-07-28: clients ${MODERN_CLIENTS.join(', ')} against each server, ${MODERN_CALLS} calls per run, pipelined window ${MODERN_WINDOW}, ${MODERN_REPS} repetitions; memory per request over ${MODERN_MEMORY_CALLS} requests.`,
+  );
+}
 const rows: Row[] = [];
 let idle: IdleRow[] = [];
+let modern: ModernOutcome = { memory: [], unavailable: [] };
 for (const transport of TRANSPORTS) {
-  if (transport === 'http') {
+  if (transport === 'modern') {
+    const done = await benchModern();
+    rows.push(...done.rows);
+    modern = done.outcome;
+  } else if (transport === 'http') {
     rows.push(...(await benchHttp()));
     if (IDLE_SESSIONS > 0) idle = await benchIdle();
   } else if (transport === 'stdio') {
@@ -411,14 +531,23 @@ if (idle.length > 0) {
   console.log(`Server memory per idle Streamable HTTP session (after GC, ${fmtInt(IDLE_SESSIONS)} sessions over a baseline of ${IDLE_WARMUP}):`);
   console.log(idleTable(idle));
 }
+if (modern.memory.length > 0) {
+  console.log('');
+  console.log(`Server memory per answered 2026-07-28 request (heap after ${fmtInt(MODERN_MEMORY_CALLS)} sequential requests minus before, after GC, per request):`);
+  console.log(modernMemoryTable(modern.memory));
+}
 console.log('');
-console.log('Budget (ours vs sdk low-level Server):');
-for (const l of verdicts(rows, idle)) console.log('  ' + l);
+console.log('Budget (ours vs sdk 1.x McpServer; the 2026-07-28 rows vs sdk v2):');
+for (const l of verdicts(rows, idle, modern)) console.log('  ' + l);
 console.log('');
 console.log('of bare = calls/s as a share of the bare JSON-RPC echo on the same transport (the ceiling).');
 console.log('±% = (max-min)/median of calls/s over the repetitions. cpu µs/call: user+system CPU of the worker (in-memory:');
 console.log('client and server) or client+server child (stdio, http). B/call (bytes allocated), heapΔ, rssΔ, gc: the worker only.');
 if (TRANSPORTS.includes('http')) console.log('http: calls/s in total across the sessions; latency per call; the worker is the client side.');
+if (TRANSPORTS.includes('modern')) {
+  console.log('http 2026-07-28: the row names the server (in a child); the client (the worker) is the SDK v2 Client, or for the ", undici" workloads');
+  console.log('the same requests by hand on undici (the servers\' own speed); thr/sdk2 and p99/sdk2 compare the two servers.');
+}
 const seconds = (performance.now() - started) / 1000;
 
 const dir = fileURLToPath(new URL('../../bench/results/', import.meta.url));
@@ -429,9 +558,24 @@ writeFileSync(
   JSON.stringify(
     {
       machine: m,
-      config: { calls: CALLS, window: WINDOW, reps: REPS, stdioPlacements: STDIO_PLACEMENTS, pinCpu: PIN_CPU, httpCalls: HTTP_CALLS, httpReps: HTTP_REPS, idleSessions: IDLE_SESSIONS, seconds: Math.round(seconds) },
+      config: {
+        calls: CALLS,
+        window: WINDOW,
+        reps: REPS,
+        stdioPlacements: STDIO_PLACEMENTS,
+        pinCpu: PIN_CPU,
+        httpCalls: HTTP_CALLS,
+        httpReps: HTTP_REPS,
+        idleSessions: IDLE_SESSIONS,
+        modernCalls: MODERN_CALLS,
+        modernWindow: MODERN_WINDOW,
+        modernReps: MODERN_REPS,
+        modernMemoryCalls: MODERN_MEMORY_CALLS,
+        seconds: Math.round(seconds),
+      },
       rows,
       idle,
+      modern,
     },
     null,
     2,

@@ -3,12 +3,14 @@
  * share a heap, a JIT or a GC. The orchestrator (run.ts) drives it over the IPC channel:
  * setup (connect), run (one workload, warm-up or timed), close. HTTP workers: http-setup (fork the
  * server), http-open (n client sessions), http-run (all sessions at once), close; or http-idle
- * (server memory per idle session, on a fresh server).
+ * (server memory per idle session, on a fresh server). Modern (2026-07-28) workers: modern-setup
+ * (fork the server, connect the SDK v2 client), run, modern-memory, close.
  */
 import { TEXT, type FromWorker, type ToWorker } from './common.js';
 import { createDriver, type Driver } from './drivers.js';
 import { createHttpDriver, measureIdle, type HttpDriver } from './http-drivers.js';
 import { measure, measureSessions } from './measure.js';
+import { createModernDriver, measureRequestMemory, ModernUnavailable, type ModernDriver } from './modern-drivers.js';
 
 /**
  * Print each kind of process warning once. The SDK's HTTP client passes one session-long
@@ -26,6 +28,7 @@ process.on('warning', (w) => {
 
 let driver: Driver | undefined;
 let httpDriver: HttpDriver | undefined;
+let modernDriver: ModernDriver | undefined;
 
 function reply(msg: FromWorker): void {
   process.send!(msg);
@@ -61,6 +64,21 @@ async function handle(msg: ToWorker): Promise<void> {
     }
     case 'http-idle': {
       reply({ type: 'idle', result: await measureIdle(msg.impl, msg.sessions, msg.warmup, 'json', msg.getStream) });
+      return;
+    }
+    case 'modern-setup': {
+      try {
+        modernDriver = await createModernDriver(msg.server, msg.client);
+      } catch (e) {
+        if (e instanceof ModernUnavailable) return reply({ type: 'unavailable', reason: e.message });
+        throw e;
+      }
+      driver = modernDriver;
+      reply({ type: 'ready', label: modernDriver.label });
+      return;
+    }
+    case 'modern-memory': {
+      reply({ type: 'memory-per-request', result: await measureRequestMemory(modernDriver!, msg.calls) });
       return;
     }
     case 'close': {
