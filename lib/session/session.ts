@@ -18,6 +18,7 @@ import {
   type SessionRole,
 } from '../../machines/session.machine.js';
 import type { InvalidInbound } from '../../streams/inbound.js';
+import { guarded, warnObserverFault, type ObserverFault } from '../../streams/guarded.js';
 import { receiver } from '../../streams/receive.js';
 import type { Routed } from '../../streams/route.js';
 import { OversizeFrame, type RawFrame, type Transport, type TransportState } from '../../streams/transport.js';
@@ -119,6 +120,7 @@ export interface Diagnostic {
     | 'ping-failed'
     | 'cancelled'
     | 'rate-limited'
+    | 'observer-error'
     | 'ignored';
   message: string;
   detail?: unknown;
@@ -334,44 +336,61 @@ export class Session {
 
   /** Every frame in and out, with sequence number, clock time and direction. */
   get frames$(): Observable<FrameEvent> {
-    return this.journalSubject.asObservable().pipe(
+    return this.guard('session.frames$', this.journalSubject.asObservable().pipe(
       filter((e): e is InEntry | OutEntry => e.kind === 'in' || e.kind === 'out'),
       map((e) =>
         e.kind === 'out'
           ? { seq: e.seq, t: e.t, direction: 'out' as const, frame: e.frame }
           : { seq: e.seq, t: e.t, direction: 'in' as const, frame: 'frame' in e ? e.frame : 'text' in e ? e.text : e },
       ),
-    );
+    ));
   }
   /** Session machine snapshots: the current one on subscribe, then every change. */
   get state$(): Observable<SessionSnapshot> {
-    return new Observable<SessionSnapshot>((subscriber) => {
+    return this.guard('session.state$', new Observable<SessionSnapshot>((subscriber) => {
       subscriber.next(this.snap);
       if (this.isOver) {
         subscriber.complete();
         return;
       }
       return this.stateChannel.asObservable().subscribe(subscriber);
-    });
+    }));
   }
   /** Every journal entry as it happens (whether or not the journal is kept). */
   get journal$(): Observable<JournalEntry> {
-    return this.journalSubject.asObservable();
+    return this.guard('session.journal$', this.journalSubject.asObservable());
   }
   /**
    * The transport's own states, with its details: a stdio exit code, an HTTP session that was
    * re-initialized after a 404, a reconnect in progress. Empty until `connect`.
    */
   get transportState$(): Observable<TransportState> {
-    return this.transport ? this.transport.state$ : EMPTY;
+    return this.guard('session.transportState$', this.transport ? this.transport.state$ : EMPTY);
   }
   /** Frames and events the session handled without failing: late responses, unknown ids... */
   get diagnostics$(): Observable<Diagnostic> {
-    return this.diagnosticsSubject.asObservable();
+    // Faults of diagnostics observers go to the warning channel only: reporting them on
+    // diagnostics$ would feed the observer that threw.
+    return guarded(this.diagnosticsSubject.asObservable(), 'session.diagnostics$');
   }
   /** Progress of every outgoing request that asked for it. */
   get progress$(): Observable<Progress & { requestId: RequestId; method: string }> {
-    return this.progressSubject.asObservable();
+    return this.guard('session.progress$', this.progressSubject.asObservable());
+  }
+
+  /**
+   * `source` with its observers isolated (`streams/guarded.ts`): an exception one of them throws
+   * is reported as an `observer-error` diagnostic and once per subscription as a process warning,
+   * and neither ends the process nor disturbs the session.
+   */
+  protected guard<T>(name: string, source: Observable<T>): Observable<T> {
+    return guarded(source, name, (fault) => this.onObserverFault(fault));
+  }
+
+  private onObserverFault(fault: ObserverFault): void {
+    const message = fault.error instanceof Error ? fault.error.message : String(fault.error);
+    this.diagnose('observer-error', `An observer of ${fault.observable} threw in ${fault.callback}: ${message}`, fault);
+    warnObserverFault(fault);
   }
 
   constructor(role: SessionRole, options: SessionOptions & { instructions?: string }, shared?: HandlerTable) {
@@ -580,7 +599,7 @@ export class Session {
   requestWithProgress(method: string, params?: JsonObject, options?: RequestOptions): RequestWithProgress {
     const progress$ = new Subject<Progress>();
     const result = this.startRequest(method, params, options, progress$, true);
-    return { result, progress$: progress$.asObservable() };
+    return { result, progress$: this.guard('requestWithProgress().progress$', progress$.asObservable()) };
   }
 
   /** Send a notification. */
