@@ -744,6 +744,10 @@ export class HttpSession extends HttpSessionLifecycle implements Transport {
     const inbound = classifyValue(value, allowBatch);
     switch (inbound.kind) {
       case 'invalid':
+        if (!inbound.respond) {
+          this.refuseUnanswerable(res, value, inbound);
+          return;
+        }
         this.refuse(res, inbound);
         return;
       case 'notification':
@@ -830,6 +834,18 @@ export class HttpSession extends HttpSessionLifecycle implements Transport {
   private afterCancel(id: RequestId): void {
     const exchange = this.exchanges.get(id);
     if (exchange !== undefined && !exchange.initialize) exchange.cancelled(id);
+  }
+
+  /**
+   * A notification or response that cannot be accepted. JSON-RPC never answers one, but the
+   * transport needs an HTTP error status; its body is an error response without an id (the
+   * spec's MAY), and the session sees the frame (it reports it on `diagnostics$`).
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#sending-messages-to-the-server
+   */
+  private refuseUnanswerable(res: ServerResponse, value: unknown, inbound: InvalidInbound): void {
+    this.push(value);
+    writeJson(res, 400, JSON.stringify({ jsonrpc: '2.0', error: inbound.error }));
+    this.finishStateless();
   }
 
   private refuse(res: ServerResponse, inbound: InvalidInbound): void {

@@ -21,9 +21,10 @@ import type { InvalidInbound } from '../../streams/inbound.js';
 import { guarded, warnObserverFault, type ObserverFault } from '../../streams/guarded.js';
 import { receiver } from '../../streams/receive.js';
 import type { Routed } from '../../streams/route.js';
-import { OversizeFrame, type RawFrame, type Transport, type TransportState } from '../../streams/transport.js';
+import { DeepFrame, OversizeFrame, type RawFrame, type Transport, type TransportState } from '../../streams/transport.js';
 import { systemClock, type Clock } from '../clock.js';
 import { DEFAULT_MAX_FRAME_BYTES } from '../jsonrpc/codec.js';
+import { DEFAULT_MAX_FRAME_DEPTH } from '../jsonrpc/depth.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type {
   Frame,
@@ -73,6 +74,12 @@ export interface SessionOptions {
   timeout?: number;
   /** Largest accepted inbound frame in bytes. Default 4 MiB. */
   maxFrameBytes?: number;
+  /**
+   * Deepest accepted nesting of an inbound frame, the message itself being level 1. Deeper
+   * frames are refused with -32600 (under the request's id) before anything walks them. Default
+   * 128 (see `lib/jsonrpc/depth.ts`).
+   */
+  maxFrameDepth?: number;
   /**
    * Ping the peer every `interval` ms while operating; a ping that fails (no answer within
    * `timeout`, default the interval) is treated as a lost connection and fails the session.
@@ -207,6 +214,7 @@ export class Session {
 
   private readonly clock: Clock;
   private readonly maxFrameBytes: number;
+  private readonly maxFrameDepth: number;
   private readonly enforceCapabilities: boolean;
   private readonly registry: RequestRegistry;
   // The machine runs as pure transitions on `snapshot`, or as `actor` when an inspector is attached.
@@ -398,6 +406,7 @@ export class Session {
     this.shared = shared;
     this.clock = options.clock ?? systemClock;
     this.maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
+    this.maxFrameDepth = options.maxFrameDepth ?? DEFAULT_MAX_FRAME_DEPTH;
     this.enforceCapabilities = options.enforceCapabilities ?? true;
     if (options.keepAlive) {
       this.keepAlive = { interval: options.keepAlive.interval, timeout: options.keepAlive.timeout ?? options.keepAlive.interval };
@@ -417,6 +426,7 @@ export class Session {
         ...(options.instructions !== undefined && { instructions: options.instructions }),
         ...(options.timeout !== undefined && { timeout: options.timeout }),
         ...(options.maxFrameBytes !== undefined && { maxFrameBytes: options.maxFrameBytes }),
+        ...(options.maxFrameDepth !== undefined && { maxFrameDepth: options.maxFrameDepth }),
         ...(options.progress !== undefined && { progress: options.progress }),
       };
     }
@@ -537,6 +547,7 @@ export class Session {
       // subscribed directly: operator subscribers would cost every idle session kilobytes.
       transport.inbound$.subscribe(this.inboundObserver(receiver({
         maxFrameBytes: this.maxFrameBytes,
+        maxFrameDepth: this.maxFrameDepth,
         allowBatch: () => this.batchesAllowed,
         record: (raw: RawFrame) => this.recordIn(raw),
         settle: (response) => this.handleResponse(response),
@@ -736,6 +747,7 @@ export class Session {
     else if (raw instanceof OversizeFrame) {
       this.record({ kind: 'in', oversize: raw.head === undefined ? { size: raw.size, limit: raw.limit } : { size: raw.size, limit: raw.limit, head: raw.head } });
     }
+    else if (raw instanceof DeepFrame) this.record({ kind: 'in', tooDeep: { limit: raw.limit, id: raw.id, respond: raw.respond } });
     else this.record({ kind: 'in', frame: raw });
   }
 
