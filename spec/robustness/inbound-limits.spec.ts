@@ -34,6 +34,10 @@ describe('robustness: inbound limits', () => {
       expect(nestsDeeperThan({ a: [{ b: {} }] }, 4)).to.equal(false);
       expect(nestsDeeperThan({ a: [{ b: {} }] }, 3)).to.equal(true);
       expect(nestsDeeperThan('x', 0)).to.equal(false);
+      // Limits above 1,000 take the loop instead of bounded recursion.
+      expect(nestsDeeperThan(deep, 50_000)).to.equal(true);
+      expect(nestsDeeperThan(JSON.parse(nestedArray(2_000)), 2_000)).to.equal(false);
+      expect(nestsDeeperThan({ a: JSON.parse(nestedArray(2_000)) }, 2_000)).to.equal(true);
     });
 
     it('the codec refuses a request deeper than the limit with -32600 under its id; the limit is an option', () => {
