@@ -87,6 +87,18 @@ describe('robustness: inbound limits', () => {
     });
   });
 
+  it('maxFrameDepth is a server (and client) option', async () => {
+    const peer = new RawPeer();
+    const s = new Server({ info: SERVER_INFO, capabilities: { tools: {} }, maxFrameDepth: 8 });
+    s.onRequest('tools/call', () => ({ content: [] }));
+    await s.connect(peer.transport);
+    await initializeRaw(peer);
+    peer.send(deepCall(1, 8));
+    peer.send(deepCall(2, 9));
+    expect((await peer.response(1)).result).to.deep.equal({ content: [] });
+    expect((await peer.response(2)).error).to.deep.include({ code: -32600, data: { limit: 8 } });
+  });
+
   describe('request ids', () => {
     it('[BASE-003] an id with a fraction gets -32600 with id null', () => {
       for (const id of ['1.5', '-0.25', '2.000001']) {
