@@ -6,6 +6,8 @@
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Clock } from '../lib/clock.js';
+import { deepInbound } from '../lib/jsonrpc/codec.js';
+import { DEFAULT_MAX_FRAME_DEPTH, nestsDeeperThan, textMayNestDeeperThan, topLevelOf } from '../lib/jsonrpc/depth.js';
 import { ErrorCode } from '../lib/jsonrpc/error-codes.js';
 import type { RequestId } from '../lib/jsonrpc/message.js';
 
@@ -172,7 +174,14 @@ export function writeEmpty(res: ServerResponse, status: number, headers?: Outgoi
  * Read a POST body as JSON, answering the request itself when it cannot be read: 413 for a body
  * over the limit, 400 with a -32700 body for text that is not JSON. `then` gets the value.
  */
-export function readJsonBody(req: IncomingMessage, res: ServerResponse, maxBytes: number, then: (value: unknown) => void, deadline?: BodyDeadline): void {
+export function readJsonBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  maxBytes: number,
+  then: (value: unknown) => void,
+  deadline?: BodyDeadline,
+  maxDepth: number = DEFAULT_MAX_FRAME_DEPTH,
+): void {
   readBody(req, maxBytes, (error, text, value) => {
     if (error !== undefined) {
       const cut = error.status === 413 || error.status === 408;
@@ -188,6 +197,14 @@ export function readJsonBody(req: IncomingMessage, res: ServerResponse, maxBytes
         writeError(res, 400, ErrorCode.ParseError, `Parse error: invalid JSON (${(e as Error).message})`);
         return;
       }
+    }
+    // Nested deeper than the session's limit: refused here, where the text still tells whether
+    // it could be (a body parsed by a framework is walked), so that sessions need not walk values.
+    if ((text === undefined || textMayNestDeeperThan(text, maxDepth)) && nestsDeeperThan(value, maxDepth)) {
+      const { id, respond } = topLevelOf(value);
+      const refusal = deepInbound(maxDepth, id, respond);
+      writeJson(res, 400, respond ? errorBody(refusal.error.code, refusal.error.message, id, refusal.error.data) : JSON.stringify({ jsonrpc: '2.0', error: refusal.error }));
+      return;
     }
     then(value);
   }, deadline);

@@ -5,19 +5,18 @@
  */
 import { map, type OperatorFunction } from 'rxjs';
 import { DEFAULT_MAX_FRAME_DEPTH, nestsDeeperThan, textMayNestDeeperThan, topLevelOf } from '../lib/jsonrpc/depth.js';
-import { DeepFrame, OversizeFrame, type RawFrame } from './transport.js';
+import { DeepFrame, type RawFrame } from './transport.js';
 
 /**
  * One frame: parsed when it is JSON text of an object or array within the limits, else as it
- * was. A value nested deeper than `maxFrameDepth` (parsed here, or handed over already parsed by
- * an HTTP or in-memory transport) becomes a {@link DeepFrame}, so neither the journal nor
- * `frames$` nor a handler ever walks it.
+ * was. A text nested deeper than `maxFrameDepth` becomes a {@link DeepFrame}, so neither the
+ * journal nor `frames$` nor a handler ever walks it. Values are handed on as they are: the
+ * transports that parse text themselves (the HTTP servers' bodies, the HTTP clients' events)
+ * check the depth where the text's length can spare the walk; an in-memory peer's values are
+ * the process's own.
  */
 export function parseFrame(raw: RawFrame, maxFrameBytes: number, maxFrameDepth = DEFAULT_MAX_FRAME_DEPTH): RawFrame {
-  if (typeof raw !== 'string') {
-    if (raw instanceof OversizeFrame || raw instanceof DeepFrame) return raw;
-    return nestsDeeperThan(raw, maxFrameDepth) ? deepFrame(raw, maxFrameDepth) : raw;
-  }
+  if (typeof raw !== 'string') return raw;
   // UTF-16 length bounds the UTF-8 size from below and a third of it from above.
   if (raw.length * 3 > maxFrameBytes && Buffer.byteLength(raw, 'utf8') > maxFrameBytes) return raw;
   let value: unknown;

@@ -481,7 +481,7 @@ export class HttpServerCore {
       } catch (e) {
         this.internalError(res, e);
       }
-    }, this.bodyDeadline);
+    }, this.bodyDeadline, this.server.options.maxFrameDepth);
   }
 
   /** A POST without `Mcp-Session-Id`: only `initialize` may start a session. */
