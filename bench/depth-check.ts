@@ -1,11 +1,13 @@
 /**
  * Micro-bench A/B of the inbound nesting-depth check (`lib/jsonrpc/depth.ts`): the parse step
- * of every frame without the check (A: JSON.parse only, as before) and with it (B:
- * `parseFrame`), for text frames (stdio, WebSocket) and already-parsed values (HTTP), on frames
- * of typical shapes. Interleaved rounds, median ns per frame.
+ * of every text frame (stdio, WebSocket) without the check (A: JSON.parse only, as before) and
+ * with it (B: `parseFrame`), and the walk alone (`nestsDeeperThan`, what an HTTP body longer
+ * than twice the limit costs on top of its parse), on frames of typical shapes. Interleaved
+ * rounds, median ns per frame.
  *
  *   npx tsx bench/depth-check.ts          (BENCH_ROUNDS=15, BENCH_N=200000)
  */
+import { nestsDeeperThan } from '../lib/jsonrpc/depth.js';
 import { parseFrame } from '../streams/parse-json.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
@@ -44,29 +46,25 @@ function time(f: () => unknown, n: number): number {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 console.log(`depth check A/B: ${ROUNDS} interleaved rounds, median ns per frame`);
-console.log('frame'.padEnd(40) + 'text A'.padStart(10) + 'text B'.padStart(10) + 'Δ'.padStart(8) + 'value A'.padStart(10) + 'value B'.padStart(10) + 'Δ'.padStart(8));
+console.log('frame'.padEnd(40) + 'text A'.padStart(10) + 'text B'.padStart(10) + 'Δ'.padStart(8) + 'walk'.padStart(10));
 for (const [name, text] of Object.entries(frames)) {
   const n = Math.max(200, Math.floor(N / Math.max(1, text.length / 300)));
   const value = JSON.parse(text) as object;
   const a: number[] = [];
   const b: number[] = [];
-  const va: number[] = [];
-  const vb: number[] = [];
+  const walk: number[] = [];
   for (let r = 0; r < ROUNDS; r++) {
     a.push(time(() => before(text), n));
     b.push(time(() => parseFrame(text, LIMIT), n));
-    va.push(time(() => value, n * 4));
-    vb.push(time(() => parseFrame(value, LIMIT), n * 4));
+    walk.push(time(() => nestsDeeperThan(value, 128), n * 4));
   }
-  const [ma, mb, mva, mvb] = [median(a), median(b), median(va), median(vb)];
+  const [ma, mb, mw] = [median(a), median(b), median(walk)];
   console.log(
     name.padEnd(40) +
       ma.toFixed(0).padStart(10) +
       mb.toFixed(0).padStart(10) +
       `${(mb - ma).toFixed(0)}`.padStart(8) +
-      mva.toFixed(0).padStart(10) +
-      mvb.toFixed(0).padStart(10) +
-      `${(mvb - mva).toFixed(0)}`.padStart(8),
+      mw.toFixed(0).padStart(10),
   );
 }
 if (sink < 0) console.log(sink);
