@@ -12,9 +12,17 @@ import { createStdioClientTransport } from '../streams/stdio-client.js';
 const color = process.stdout.isTTY ? (code: number, s: string) => `\x1b[${code}m${s}\x1b[0m` : (_: number, s: string) => s;
 const serverPath = fileURLToPath(new URL('./echo-server.js', import.meta.url));
 const short = (v: unknown, max = 140) => {
-  const s = typeof v === 'string' ? v : JSON.stringify(v);
+  const s = typeof v === 'string' ? v : preview(v);
   return s.length > max ? s.slice(0, max - 1) + '…' : s;
 };
+/** JSON of a value for a log line; one a peer nested too deep to print is named, not thrown. */
+function preview(v: unknown): string {
+  try {
+    return JSON.stringify(v) ?? String(v);
+  } catch (e) {
+    return `[cannot show: ${(e as Error).message}]`;
+  }
+}
 
 const client = createClient({ info: { name: 'mcp-actors-demo', version: '0.1.0' }, journal: true });
 client.state$.subscribe((s) => console.log(color(35, `  state  ${String(s.value)}`) + (s.context.protocolVersion ? ` (revision ${s.context.protocolVersion})` : '')));

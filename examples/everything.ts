@@ -28,9 +28,17 @@ const stdio = process.argv.includes('--stdio');
 const out = (line: string) => (stdio ? process.stderr : process.stdout).write(line + '\n');
 const color = (stdio ? process.stderr : process.stdout).isTTY ? (code: number, s: string) => `\x1b[${code}m${s}\x1b[0m` : (_: number, s: string) => s;
 const short = (v: unknown, max = 160) => {
-  const s = typeof v === 'string' ? v : JSON.stringify(v);
+  const s = typeof v === 'string' ? v : preview(v);
   return s.length > max ? s.slice(0, max - 1) + '…' : s;
 };
+/** JSON of a value for a log line; one a peer nested too deep to print is named, not thrown. */
+function preview(v: unknown): string {
+  try {
+    return JSON.stringify(v) ?? String(v);
+  } catch (e) {
+    return `[cannot show: ${(e as Error).message}]`;
+  }
+}
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 // ------------------------------------------------------------------------------------ the notebook

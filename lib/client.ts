@@ -223,12 +223,12 @@ export class Client extends Session {
     this.toolsLive = live('tools', 'tools', () => this.fetchTools());
     this.resourcesLive = live('resources', 'resources', () => listAll<Resource>(this.pageRequester, 'resources/list', 'resources'));
     this.promptsLive = live('prompts', 'prompts', () => listAll<Prompt>(this.pageRequester, 'prompts/list', 'prompts'));
-    this.tools$ = this.toolsLive.value$;
-    this.resources$ = this.resourcesLive.value$;
-    this.prompts$ = this.promptsLive.value$;
-    this.logs$ = this.logSubject.asObservable();
-    this.warnings$ = this.warningSubject.asObservable();
-    this.toolCalls$ = this.toolCallSubject.asObservable();
+    this.tools$ = this.guard('client.tools$', this.toolsLive.value$);
+    this.resources$ = this.guard('client.resources$', this.resourcesLive.value$);
+    this.prompts$ = this.guard('client.prompts$', this.promptsLive.value$);
+    this.logs$ = this.guard('client.logs$', this.logSubject.asObservable());
+    this.warnings$ = this.guard('client.warnings$', this.warningSubject.asObservable());
+    this.toolCalls$ = this.guard('client.toolCalls$', this.toolCallSubject.asObservable());
     this.approver = options.approveToolCall;
     this.trustedServer = options.trustedServer === true;
     this.redactArguments = options.redactToolArguments === false ? undefined : (options.redactToolArguments ?? redactSecrets);
@@ -238,7 +238,7 @@ export class Client extends Session {
       revision: () => this.negotiatedRevision,
       localCapabilities: () => this.localCapabilities,
     });
-    this.elicitations$ = this.elicitation.statuses$;
+    this.elicitations$ = this.guard('client.elicitations$', this.elicitation.statuses$);
 
     for (const method of OWN_NOTIFICATIONS) {
       super.onNotification(method, (params, session) => {

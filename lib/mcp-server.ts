@@ -15,6 +15,7 @@
  *
  * @see https://modelcontextprotocol.io/specification/2025-11-25/server
  */
+import { guarded } from '../streams/guarded.js';
 import type { Observable } from 'rxjs';
 import type { Transport } from '../streams/transport.js';
 import { systemClock, type Clock } from './clock.js';
@@ -294,17 +295,17 @@ export class McpServer {
 
   /** The tools registry: its current state on subscribe, then every change. */
   get tools$(): Observable<RegistryState<RegisteredTool>> {
-    return this.tools.state$;
+    return guarded(this.tools.state$, 'mcpServer.tools$');
   }
 
   /** The prompts registry: its current state on subscribe, then every change. */
   get prompts$(): Observable<RegistryState<RegisteredPrompt>> {
-    return this.prompts.state$;
+    return guarded(this.prompts.state$, 'mcpServer.prompts$');
   }
 
   /** The resources registry: its current state on subscribe, then every change. */
   get resources$(): Observable<ResourcesState> {
-    return this.resources.state$;
+    return guarded(this.resources.state$, 'mcpServer.resources$');
   }
 
   /**
@@ -313,12 +314,12 @@ export class McpServer {
    * Unobserved advice goes to Node's warning channel (stderr) instead.
    */
   get diagnostics$(): Observable<ServerDiagnostic> {
-    return this.advice.diagnostics$;
+    return guarded(this.advice.diagnostics$, 'mcpServer.diagnostics$');
   }
 
   /** The log level each session set. */
   get logLevels$(): Observable<LoggingState> {
-    return this.logging.levels$;
+    return guarded(this.logging.levels$, 'mcpServer.logLevels$');
   }
 
   /**

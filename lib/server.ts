@@ -3,6 +3,7 @@
  * instructions, handlers); each `connect(transport)` starts one server session.
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle
  */
+import { guarded } from '../streams/guarded.js';
 import { Observable, Subject } from 'rxjs';
 import type { Transport } from '../streams/transport.js';
 import {
@@ -42,7 +43,7 @@ export class Server {
   private readonly handlers: HandlerTable = { requests: this.requestHandlers, notifications: this.notificationHandlers };
   private readonly sessionSubject = new Subject<ServerSession>();
   /** Each new session as it connects. */
-  readonly sessions$: Observable<ServerSession> = this.sessionSubject.asObservable();
+  readonly sessions$: Observable<ServerSession> = guarded(this.sessionSubject.asObservable(), 'server.sessions$');
 
   private capabilities: Record<string, unknown>;
 

@@ -5,6 +5,9 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#sending-messages-to-the-server
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { Clock } from '../lib/clock.js';
+import { deepInbound } from '../lib/jsonrpc/codec.js';
+import { DEFAULT_MAX_FRAME_DEPTH, nestsDeeperThan, textMayNestDeeperThan, topLevelOf } from '../lib/jsonrpc/depth.js';
 import { ErrorCode } from '../lib/jsonrpc/error-codes.js';
 import type { RequestId } from '../lib/jsonrpc/message.js';
 
@@ -39,8 +42,17 @@ export function isJsonContentType(contentType: string | undefined): boolean {
 
 /** A body that could not be read. */
 export interface BodyError {
-  status: 400 | 413;
+  status: 400 | 408 | 413;
   message: string;
+}
+
+/** The default time a POST body may take to arrive, in ms: a body that trickles (slowloris) is cut. */
+export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
+
+/** How long a body may take to arrive, on which clock (the timer is named `http:body`). */
+export interface BodyDeadline {
+  clock: Clock;
+  ms: number;
 }
 
 /**
@@ -53,6 +65,7 @@ export function readBody(
   req: IncomingMessage,
   limit: number,
   done: (error: BodyError | undefined, text: string | undefined, value?: unknown) => void,
+  deadline?: BodyDeadline,
 ): void {
   const preParsed = (req as IncomingMessage & { body?: unknown }).body;
   if (preParsed !== undefined) {
@@ -86,9 +99,20 @@ export function readBody(
     finish(undefined, text);
   };
   const onError = () => finish({ status: 400, message: 'Bad Request: the request body could not be read' }, undefined);
+  // A body that has not arrived by the deadline is cut: a client trickling bytes must not hold
+  // a connection and a buffer for ever.
+  const timer =
+    deadline === undefined || !(deadline.ms < Infinity)
+      ? undefined
+      : deadline.clock.setTimeout(
+          () => finish({ status: 408, message: `Request Timeout: the body did not arrive within ${deadline.ms} ms (option bodyTimeoutMs)` }, undefined),
+          deadline.ms,
+          'http:body',
+        );
   const finish = (error: BodyError | undefined, text: string | undefined) => {
     if (finished) return;
     finished = true;
+    if (timer !== undefined) deadline!.clock.clearTimeout(timer);
     req.off('data', onData);
     req.off('end', onEnd);
     req.off('error', onError);
@@ -150,11 +174,20 @@ export function writeEmpty(res: ServerResponse, status: number, headers?: Outgoi
  * Read a POST body as JSON, answering the request itself when it cannot be read: 413 for a body
  * over the limit, 400 with a -32700 body for text that is not JSON. `then` gets the value.
  */
-export function readJsonBody(req: IncomingMessage, res: ServerResponse, maxBytes: number, then: (value: unknown) => void): void {
+export function readJsonBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  maxBytes: number,
+  then: (value: unknown) => void,
+  deadline?: BodyDeadline,
+  maxDepth: number = DEFAULT_MAX_FRAME_DEPTH,
+): void {
   readBody(req, maxBytes, (error, text, value) => {
     if (error !== undefined) {
-      const tooLarge = error.status === 413;
-      writeError(res, error.status, tooLarge ? ErrorCode.InvalidRequest : ErrorCode.ParseError, error.message, tooLarge ? { connection: 'close' } : undefined);
+      const cut = error.status === 413 || error.status === 408;
+      writeError(res, error.status, cut ? ErrorCode.InvalidRequest : ErrorCode.ParseError, error.message, cut ? { connection: 'close' } : undefined);
+      // The rest of a late body is not waited for: the connection goes once the answer is out.
+      if (error.status === 408) res.once('finish', () => req.destroy());
       return;
     }
     if (text !== undefined) {
@@ -165,6 +198,14 @@ export function readJsonBody(req: IncomingMessage, res: ServerResponse, maxBytes
         return;
       }
     }
+    // Nested deeper than the session's limit: refused here, where the text still tells whether
+    // it could be (a body parsed by a framework is walked), so that sessions need not walk values.
+    if ((text === undefined || textMayNestDeeperThan(text, maxDepth)) && nestsDeeperThan(value, maxDepth)) {
+      const { id, respond } = topLevelOf(value);
+      const refusal = deepInbound(maxDepth, id, respond);
+      writeJson(res, 400, respond ? errorBody(refusal.error.code, refusal.error.message, id, refusal.error.data) : JSON.stringify({ jsonrpc: '2.0', error: refusal.error }));
+      return;
+    }
     then(value);
-  });
+  }, deadline);
 }

@@ -4,6 +4,7 @@
  * into frames.
  * @internal
  */
+import { DEFAULT_MAX_FRAME_DEPTH, nestsDeeperThan, textMayNestDeeperThan } from '../lib/jsonrpc/depth.js';
 import { ErrorCode } from '../lib/jsonrpc/error-codes.js';
 import type { Frame, JsonRpcErrorResponse, RequestId } from '../lib/jsonrpc/message.js';
 import type { RawFrame } from './transport.js';
@@ -144,6 +145,8 @@ export function parseFrame(text: string, maxFrameBytes: number): { raw: RawFrame
   if (text.length * 3 > maxFrameBytes && Buffer.byteLength(text, 'utf8') > maxFrameBytes) return { raw: text, value: undefined };
   try {
     const value: unknown = JSON.parse(text);
+    // Nested too deep to hand on as a value: the session's decoder refuses the text.
+    if (textMayNestDeeperThan(text, DEFAULT_MAX_FRAME_DEPTH) && nestsDeeperThan(value, DEFAULT_MAX_FRAME_DEPTH)) return { raw: text, value: undefined };
     if (value !== null && typeof value === 'object') return { raw: value, value };
   } catch {
     // not JSON: the session reports it

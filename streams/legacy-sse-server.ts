@@ -100,7 +100,7 @@ export class LegacySseEndpoints {
       session.push(value);
       res.writeHead(202, { 'content-type': 'text/plain; charset=utf-8' });
       res.end('Accepted');
-    });
+    }, this.core.bodyDeadline, this.core.server.options.maxFrameDepth);
   }
 
   forget(session: LegacySession): void {

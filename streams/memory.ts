@@ -8,6 +8,7 @@
 import { Observable, type Subscriber } from 'rxjs';
 import type { Frame } from '../lib/jsonrpc/message.js';
 import { TransportError } from '../lib/errors.js';
+import { GuardedObservable, warnObserverFault } from './guarded.js';
 import type { RawFrame, Transport, TransportPhase, TransportState } from './transport.js';
 
 /**
@@ -75,7 +76,7 @@ export class StateCell {
   // an idle HTTP session should cost as little as possible.
   private subscribers: Subscriber<TransportState>[] = [];
   private state: TransportState;
-  readonly observable: Observable<TransportState> = new Observable<TransportState>((subscriber) => {
+  readonly observable: Observable<TransportState> = new GuardedObservable<TransportState>((subscriber) => {
     subscriber.next(this.state);
     if (this.terminal) {
       subscriber.complete();
@@ -85,7 +86,7 @@ export class StateCell {
     return () => {
       this.subscribers = this.subscribers.filter((s) => s !== subscriber);
     };
-  });
+  }, 'transport.state$', warnObserverFault);
 
   constructor(initial: TransportState) {
     this.state = initial;

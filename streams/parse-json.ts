@@ -4,22 +4,39 @@
  * answers it with the precise error (-32700 or the size limit).
  */
 import { map, type OperatorFunction } from 'rxjs';
-import type { RawFrame } from './transport.js';
+import { DEFAULT_MAX_FRAME_DEPTH, nestsDeeperThan, textMayNestDeeperThan, topLevelOf } from '../lib/jsonrpc/depth.js';
+import { DeepFrame, type RawFrame } from './transport.js';
 
-/** One frame: parsed when it is JSON text of an object or array within the limit, else as it was. */
-export function parseFrame(raw: RawFrame, maxFrameBytes: number): RawFrame {
+/**
+ * One frame: parsed when it is JSON text of an object or array within the limits, else as it
+ * was. A text nested deeper than `maxFrameDepth` becomes a {@link DeepFrame}, so neither the
+ * journal nor `frames$` nor a handler ever walks it. Values are handed on as they are: the
+ * transports that parse text themselves (the HTTP servers' bodies, the HTTP clients' events)
+ * check the depth where the text's length can spare the walk; an in-memory peer's values are
+ * the process's own.
+ */
+export function parseFrame(raw: RawFrame, maxFrameBytes: number, maxFrameDepth = DEFAULT_MAX_FRAME_DEPTH): RawFrame {
   if (typeof raw !== 'string') return raw;
   // UTF-16 length bounds the UTF-8 size from below and a third of it from above.
   if (raw.length * 3 > maxFrameBytes && Buffer.byteLength(raw, 'utf8') > maxFrameBytes) return raw;
+  let value: unknown;
   try {
-    const value: unknown = JSON.parse(raw);
-    // Only objects and arrays go on as values; `"x"` or `1` stay text so the error names them.
-    return value !== null && typeof value === 'object' ? value : raw;
+    value = JSON.parse(raw);
   } catch {
     return raw;
   }
+  // Only objects and arrays go on as values; `"x"` or `1` stay text so the error names them.
+  if (value === null || typeof value !== 'object') return raw;
+  // Text shorter than twice the limit cannot nest deeper: most frames skip the walk.
+  if (textMayNestDeeperThan(raw, maxFrameDepth) && nestsDeeperThan(value, maxFrameDepth)) return deepFrame(value, maxFrameDepth);
+  return value;
 }
 
-export function parseJson(maxFrameBytes: number): OperatorFunction<RawFrame, RawFrame> {
-  return map((raw) => parseFrame(raw, maxFrameBytes));
+function deepFrame(value: object, limit: number): DeepFrame {
+  const { id, respond } = topLevelOf(value);
+  return new DeepFrame(limit, id, respond);
+}
+
+export function parseJson(maxFrameBytes: number, maxFrameDepth = DEFAULT_MAX_FRAME_DEPTH): OperatorFunction<RawFrame, RawFrame> {
+  return map((raw) => parseFrame(raw, maxFrameBytes, maxFrameDepth));
 }

@@ -15,6 +15,8 @@ import type { RawFrame } from './transport.js';
 
 export interface ReceiveOptions {
   maxFrameBytes: number;
+  /** Deepest accepted nesting (see `lib/jsonrpc/depth.ts`). */
+  maxFrameDepth: number;
   allowBatch: () => boolean;
   /** Sees each frame as delivered (after parsing), before anything else: the journal tap. */
   record: (raw: RawFrame) => void;
@@ -41,11 +43,11 @@ export function receive(options: ReceiveOptions): OperatorFunction<RawFrame, Jso
  * not at all): for a session subscribing to its transport directly, without operator subscribers.
  */
 export function receiver(options: ReceiveOptions): (raw: RawFrame) => Routed {
-  const { maxFrameBytes, allowBatch, record, settle, routes } = options;
+  const { maxFrameBytes, maxFrameDepth, allowBatch, record, settle, routes } = options;
   return (raw) => {
-    const parsed = parseFrame(raw, maxFrameBytes);
+    const parsed = parseFrame(raw, maxFrameBytes, maxFrameDepth);
     record(parsed);
-    const rest = correlateOne(decodeFrame(parsed, maxFrameBytes, allowBatch), settle);
+    const rest = correlateOne(decodeFrame(parsed, maxFrameBytes, allowBatch, maxFrameDepth), settle);
     return rest === undefined ? undefined : routeOne(rest, routes);
   };
 }

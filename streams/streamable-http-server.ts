@@ -26,7 +26,7 @@ import { REVISION_WITHOUT_VERSION_HEADER, allows, isSupportedRevision } from '..
 import type { Server, ServerSession } from '../lib/server.js';
 import type { InvalidInbound, SingleInbound } from './inbound.js';
 import { defaultIdentity, methodsOf, writeAuthFailure, type Authenticate, type AuthorizeMessages, type AuthOutcome, type Caller } from './http-auth.js';
-import { acceptedTypes, errorBody, isJsonContentType, readJsonBody, writeEmpty, writeError, writeJson } from './http-body.js';
+import { DEFAULT_BODY_TIMEOUT_MS, acceptedTypes, errorBody, isJsonContentType, readJsonBody, writeEmpty, writeError, writeJson, type BodyDeadline } from './http-body.js';
 import { HostOriginGuard } from './http-security.js';
 import { HttpSessionLifecycle } from './http-session.js';
 import { KeepAliveTicker, SseSink } from './http-sse-sink.js';
@@ -78,6 +78,12 @@ export interface StreamableHttpOptions {
   cors?: boolean | CorsOptions;
   /** Largest accepted POST body in bytes (413 above). Default 4 MiB. */
   maxBodyBytes?: number;
+  /**
+   * Time a POST body may take to arrive, in ms, on `clock`: a body still trickling in after it
+   * gets 408 and its connection is closed (slowloris). Default 30 000; `Infinity` for none.
+   * Slow headers are the node server's business (`headersTimeout`, 60 s by default).
+   */
+  bodyTimeoutMs?: number;
   /** Authenticates every request; `authInfo` becomes the session transport's `authInfo` (`ctx.authInfo`). */
   authenticate?: Authenticate;
   /**
@@ -187,6 +193,8 @@ export class HttpServerCore {
   readonly retryMs: number | undefined;
   readonly closeStreamAfterMs: number | undefined;
   readonly maxBodyBytes: number;
+  /** See {@link StreamableHttpOptions.bodyTimeoutMs}. */
+  readonly bodyDeadline: BodyDeadline;
   readonly standaloneSse: boolean;
   readonly allowDelete: boolean;
   private readonly guard: HostOriginGuard;
@@ -215,6 +223,7 @@ export class HttpServerCore {
     this.retryMs = options.retryMs === false ? undefined : (options.retryMs ?? DEFAULT_RETRY_MS);
     this.closeStreamAfterMs = options.closeSseStreamAfterMs;
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.bodyDeadline = { clock: this.clock, ms: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS };
     this.standaloneSse = options.standaloneSse ?? true;
     this.allowDelete = options.allowDelete ?? true;
     this.store = options.eventStore === false ? undefined : (options.eventStore ?? new MemoryEventStore());
@@ -474,7 +483,7 @@ export class HttpServerCore {
       } catch (e) {
         this.internalError(res, e);
       }
-    });
+    }, this.bodyDeadline, this.server.options.maxFrameDepth);
   }
 
   /** A POST without `Mcp-Session-Id`: only `initialize` may start a session. */
@@ -746,6 +755,10 @@ export class HttpSession extends HttpSessionLifecycle implements Transport {
     const inbound = classifyValue(value, allowBatch);
     switch (inbound.kind) {
       case 'invalid':
+        if (!inbound.respond) {
+          this.refuseUnanswerable(res, value, inbound);
+          return;
+        }
         this.refuse(res, inbound);
         return;
       case 'notification':
@@ -832,6 +845,18 @@ export class HttpSession extends HttpSessionLifecycle implements Transport {
   private afterCancel(id: RequestId): void {
     const exchange = this.exchanges.get(id);
     if (exchange !== undefined && !exchange.initialize) exchange.cancelled(id);
+  }
+
+  /**
+   * A notification or response that cannot be accepted. JSON-RPC never answers one, but the
+   * transport needs an HTTP error status; its body is an error response without an id (the
+   * spec's MAY), and the session sees the frame (it reports it on `diagnostics$`).
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#sending-messages-to-the-server
+   */
+  private refuseUnanswerable(res: ServerResponse, value: unknown, inbound: InvalidInbound): void {
+    this.push(value);
+    writeJson(res, 400, JSON.stringify({ jsonrpc: '2.0', error: inbound.error }));
+    this.finishStateless();
   }
 
   private refuse(res: ServerResponse, inbound: InvalidInbound): void {

@@ -13,6 +13,18 @@ export class OversizeFrame {
   constructor(readonly size: number, readonly limit: number, readonly head?: string) {}
 }
 
+/**
+ * A frame nested deeper than the limit (option `maxFrameDepth`): its value is dropped before
+ * anyone walks it, keeping only what its top level says (the request id, whether to answer).
+ */
+export class DeepFrame {
+  constructor(
+    readonly limit: number,
+    readonly id: string | number | null,
+    readonly respond: boolean,
+  ) {}
+}
+
 /** How much of an oversize frame is kept to find its id. */
 export const OVERSIZE_HEAD_CHARS = 256;
 
@@ -20,7 +32,7 @@ export const OVERSIZE_HEAD_CHARS = 256;
  * What a transport delivers: text still to be decoded (stdio, HTTP, WebSocket), an already
  * parsed value still to be validated (in-memory), or a marker for a frame that was too large.
  */
-export type RawFrame = string | OversizeFrame | object;
+export type RawFrame = string | OversizeFrame | DeepFrame | object;
 
 export type TransportPhase = 'connecting' | 'open' | 'closing' | 'closed' | 'failed';
 

@@ -10,6 +10,7 @@
  *
  * @see https://modelcontextprotocol.io/specification/2025-11-25/architecture#hosts
  */
+import { guarded } from '../../streams/guarded.js';
 import {
   BehaviorSubject,
   Observable,
@@ -237,23 +238,26 @@ export class Host {
       initial[name] = { phase: 'idle', transport: config.kind, attempts: 0 };
     }
     this.stateSubject = new BehaviorSubject<HostState>(initial);
-    this.state$ = this.stateSubject.asObservable();
+    this.state$ = guarded(this.stateSubject.asObservable(), 'host.state$');
     for (const hosted of this.servers.values()) {
       hosted.actor.subscribe((snapshot) => this.onSnapshot(hosted, snapshot));
       hosted.actor.start();
     }
 
-    this.sessions$ = defer(() =>
-      concat(
-        from([...this.servers.values()].filter((h) => h.client).map((h) => ({ server: h.name, client: h.client! }))),
-        this.sessionSubject,
+    this.sessions$ = guarded(
+      defer(() =>
+        concat(
+          from([...this.servers.values()].filter((h) => h.client).map((h) => ({ server: h.name, client: h.client! }))),
+          this.sessionSubject,
+        ),
       ),
+      'host.sessions$',
     );
-    this.stderr$ = this.stderrSubject.asObservable();
-    this.toolCalls$ = this.sessions$.pipe(mergeMap(({ server, client }) => client.toolCalls$.pipe(map((r) => ({ ...r, serverName: server })))));
-    this.tools$ = this.aggregate((c) => c.tools$, 'tools', (server, t: Tool) => ({ ...t, name: this.qualify(server, t.name), server, originalName: t.name }));
-    this.prompts$ = this.aggregate((c) => c.prompts$, 'prompts', (server, p: Prompt) => ({ ...p, name: this.qualify(server, p.name), server, originalName: p.name }));
-    this.resources$ = this.aggregate((c) => c.resources$, 'resources', (server, r: Resource) => ({ ...r, server }));
+    this.stderr$ = guarded(this.stderrSubject.asObservable(), 'host.stderr$');
+    this.toolCalls$ = guarded(this.sessions$.pipe(mergeMap(({ server, client }) => client.toolCalls$.pipe(map((r) => ({ ...r, serverName: server }))))), 'host.toolCalls$');
+    this.tools$ = guarded(this.aggregate((c) => c.tools$, 'tools', (server, t: Tool) => ({ ...t, name: this.qualify(server, t.name), server, originalName: t.name })), 'host.tools$');
+    this.prompts$ = guarded(this.aggregate((c) => c.prompts$, 'prompts', (server, p: Prompt) => ({ ...p, name: this.qualify(server, p.name), server, originalName: p.name })), 'host.prompts$');
+    this.resources$ = guarded(this.aggregate((c) => c.resources$, 'resources', (server, r: Resource) => ({ ...r, server })), 'host.resources$');
   }
 
   /** The configured server names, in configuration order. */

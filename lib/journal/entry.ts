@@ -28,6 +28,7 @@ export interface RecordedSessionOptions {
   instructions?: string;
   timeout?: number;
   maxFrameBytes?: number;
+  maxFrameDepth?: number;
   progress?: { minIntervalMs?: number; inbound?: { limit: number; windowMs: number } | false };
 }
 
@@ -42,6 +43,8 @@ export type InEntry = Stamp & { kind: 'in' } & (
     | { frame: unknown }
     | { text: string }
     | { oversize: { size: number; limit: number; head?: string } }
+    // A frame nested deeper than the limit: its value is not kept (see lib/jsonrpc/depth.ts).
+    | { tooDeep: { limit: number; id: string | number | null; respond: boolean } }
   );
 export type OutEntry = Stamp & { kind: 'out'; frame: Frame };
 export type TimerEntry = Stamp & { kind: 'timer'; name: string };

@@ -9,7 +9,7 @@ import { McpError } from '../errors.js';
 import type { Frame, JsonObject, JsonRpcResponse, RequestId } from '../jsonrpc/message.js';
 import { ServerSession } from '../server.js';
 import type { Session } from '../session/session.js';
-import { OversizeFrame } from '../../streams/transport.js';
+import { DeepFrame, OversizeFrame } from '../../streams/transport.js';
 import { Journal } from './journal.js';
 import { ReplayTransport } from './replay-transport.js';
 
@@ -127,6 +127,7 @@ export async function replay(journal: Journal | string, options: ReplayOptions =
       case 'in':
         if ('frame' in entry) transport.push(entry.frame as object);
         else if ('text' in entry) transport.push(entry.text);
+        else if ('tooDeep' in entry) transport.push(new DeepFrame(entry.tooDeep.limit, entry.tooDeep.id, entry.tooDeep.respond));
         else transport.push(new OversizeFrame(entry.oversize.size, entry.oversize.limit, entry.oversize.head));
         break;
       case 'transport':

@@ -19,7 +19,8 @@ import type {
   RequestId,
 } from './message.js';
 import type { Inbound, InvalidInbound, SingleInbound } from '../../streams/inbound.js';
-import { OVERSIZE_HEAD_CHARS, OversizeFrame } from '../../streams/transport.js';
+import { DeepFrame, OVERSIZE_HEAD_CHARS, OversizeFrame } from '../../streams/transport.js';
+import { DEFAULT_MAX_FRAME_DEPTH, nestsDeeperThan, textMayNestDeeperThan, topLevelOf } from './depth.js';
 
 /** The default size limit of one frame: 4 MiB of UTF-8. */
 export const DEFAULT_MAX_FRAME_BYTES = 4 * 1024 * 1024;
@@ -27,6 +28,8 @@ export const DEFAULT_MAX_FRAME_BYTES = 4 * 1024 * 1024;
 export interface DecodeOptions {
   /** Largest accepted frame, in UTF-8 bytes. Default {@link DEFAULT_MAX_FRAME_BYTES}. */
   maxFrameBytes?: number;
+  /** Deepest accepted nesting, the message itself being level 1. Default {@link DEFAULT_MAX_FRAME_DEPTH} (128). */
+  maxFrameDepth?: number;
   /** Whether JSON-RPC batches are allowed (only when revision 2025-03-26 is negotiated). */
   allowBatch: boolean;
 }
@@ -67,6 +70,20 @@ export function oversizeInbound(size: number, limit: number, head?: string): Inv
 }
 
 /**
+ * The error for a frame nested deeper than the limit (measured here or by `parseFrame`, which
+ * hands on a {@link DeepFrame}). Answered with the request's id when its top level has one.
+ */
+export function deepInbound(limit: number, id: RequestId | null, respond: boolean): InvalidInbound {
+  return invalidInbound(
+    ErrorCode.InvalidRequest,
+    `Invalid Request: the message nests deeper than ${limit} levels (option maxFrameDepth)`,
+    id,
+    respond,
+    { limit },
+  );
+}
+
+/**
  * The top-level `id` of a request whose text was too large to parse, read from its first
  * characters: only a member at depth 1 of an object that also has a `method` counts, so an
  * `id` inside params is never mistaken for it. Null when it cannot be told.
@@ -90,7 +107,11 @@ export function sniffRequestId(head: string): RequestId | null {
           if (key === 'method') hasMethod = true;
           if (key === 'id') {
             const m = /^(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)[\s,}]|^"((?:[^"\\]|\\.)*)"/.exec(head.slice(j));
-            if (m) id = m[1] !== undefined ? Number(m[1]) : (JSON.parse(`"${m[2]}"`) as string);
+            if (m) {
+              const n = m[1] !== undefined ? Number(m[1]) : undefined;
+              // Only ids we could answer under: an integer JSON.parse reads exactly.
+              id = n === undefined ? (JSON.parse(`"${m[2]}"`) as string) : Number.isSafeInteger(n) ? n : null;
+            }
           }
         }
       }
@@ -120,7 +141,7 @@ function endOfString(text: string, start: number): number {
  * Never throws: every problem comes back as a `kind: 'invalid'` result.
  */
 export function decodeText(text: string, opts: DecodeOptions): DecodeResult {
-  return decodeTextWith(text, opts.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES, opts.allowBatch);
+  return decodeTextWith(text, opts.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES, opts.allowBatch, opts.maxFrameDepth);
 }
 
 /**
@@ -129,6 +150,12 @@ export function decodeText(text: string, opts: DecodeOptions): DecodeResult {
  */
 export function decodeValue(value: unknown, opts: DecodeOptions): DecodeResult {
   if (value instanceof OversizeFrame) return oversizeInbound(value.size, value.limit, value.head);
+  if (value instanceof DeepFrame) return deepInbound(value.limit, value.id, value.respond);
+  const depth = opts.maxFrameDepth ?? DEFAULT_MAX_FRAME_DEPTH;
+  if (nestsDeeperThan(value, depth)) {
+    const { id, respond } = topLevelOf(value);
+    return deepInbound(depth, id, respond);
+  }
   return classifyValue(value, opts.allowBatch);
 }
 
@@ -136,7 +163,7 @@ export function decodeValue(value: unknown, opts: DecodeOptions): DecodeResult {
  * {@link decodeText} without an options object, for operators that decode every frame
  * (saves an allocation per frame).
  */
-export function decodeTextWith(text: string, limit: number, allowBatch: BatchPolicy): DecodeResult {
+export function decodeTextWith(text: string, limit: number, allowBatch: BatchPolicy, maxDepth: number = DEFAULT_MAX_FRAME_DEPTH): DecodeResult {
   // UTF-8 takes 1 to 3 bytes per UTF-16 unit, so the exact count is only needed when
   // three bytes per unit could pass the limit.
   if (text.length * 3 > limit) {
@@ -148,6 +175,10 @@ export function decodeTextWith(text: string, limit: number, allowBatch: BatchPol
     value = JSON.parse(text);
   } catch (e) {
     return invalidInbound(ErrorCode.ParseError, `Parse error: invalid JSON (${(e as Error).message})`);
+  }
+  if (textMayNestDeeperThan(text, maxDepth) && nestsDeeperThan(value, maxDepth)) {
+    const { id, respond } = topLevelOf(value);
+    return deepInbound(maxDepth, id, respond);
   }
   return classifyValue(value, allowBatch);
 }
@@ -175,7 +206,11 @@ const typeName = (v: unknown): string =>
       ? 'array'
       : typeof v === 'number' && !Number.isFinite(v)
         ? String(v)
-        : typeof v;
+        : typeof v === 'number' && !Number.isInteger(v)
+          ? 'a number with a fraction'
+          : typeof v === 'number' && !Number.isSafeInteger(v)
+            ? 'an integer beyond 2^53 (JSON.parse cannot read it exactly, so it could not be answered under the same id)'
+            : typeof v;
 
 /** Quotes a peer's string for an error message, cut short so a hostile peer cannot bloat it. */
 const quote = (s: string): string => JSON.stringify(s.length > 64 ? `${s.slice(0, 64)}…` : s);
@@ -183,8 +218,13 @@ const quote = (s: string): string => JSON.stringify(s.length > 64 ? `${s.slice(0
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/**
+ * A JSON-RPC id MCP accepts: a string or an integer. An integer beyond 2^53 is refused too: its
+ * text parses to a different number, and an answer under that number would reach no one (or the
+ * wrong request).
+ */
 const isId = (v: unknown): v is RequestId =>
-  typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
+  typeof v === 'string' || (typeof v === 'number' && Number.isSafeInteger(v));
 
 /** Classifies one message (not a batch). */
 export function classifyMessage(value: unknown): SingleInbound {
@@ -223,8 +263,8 @@ export function classifyMessage(value: unknown): SingleInbound {
     return invalidInbound(
       ErrorCode.InvalidRequest,
       id === null
-        ? 'Invalid Request: MCP request ids must be a string or a number, not null'
-        : `Invalid Request: MCP request ids must be a string or a number, got ${typeName(id)}`,
+        ? 'Invalid Request: MCP request ids must be a string or an integer, not null'
+        : `Invalid Request: MCP request ids must be a string or an integer, got ${typeName(id)}`,
     );
   }
   if (params !== undefined && !isPlainObject(params)) return badParams(method, params, readableId, true);
@@ -255,7 +295,7 @@ function classifyResponse(m: Record<string, unknown>, id: unknown, readableId: R
     if (readableId === null) {
       return invalidInbound(
         ErrorCode.InvalidRequest,
-        `Invalid response: "id" must be a string or a number, got ${id === undefined ? 'none' : typeName(id)}`,
+        `Invalid response: "id" must be a string or an integer, got ${id === undefined ? 'none' : typeName(id)}`,
         null,
         false,
       );
@@ -274,7 +314,7 @@ function classifyResponse(m: Record<string, unknown>, id: unknown, readableId: R
   if (readableId === null && id !== null && id !== undefined) {
     return invalidInbound(
       ErrorCode.InvalidRequest,
-      `Invalid response: "id" must be a string, a number or null, got ${typeName(id)}`,
+      `Invalid response: "id" must be a string, an integer or null, got ${typeName(id)}`,
       null,
       false,
     );

@@ -6,10 +6,11 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools#list-changed-notification
  * @see https://modelcontextprotocol.io/specification/2025-11-25/server/prompts#list-changed-notification
  */
-import { Observable, skip, type MonoTypeOperatorFunction, type Subscription } from 'rxjs';
+import { Observable, skip, tap, type MonoTypeOperatorFunction, type Subscription } from 'rxjs';
 import type { Clock } from '../clock.js';
 import { hasCapability } from '../protocol/methods.js';
 import type { Server } from '../server.js';
+import { listEpochsOf } from './list-epochs.js';
 
 /**
  * Trailing debounce on `clock`: emits the last value once `ms` pass without a new one. So that
@@ -67,14 +68,18 @@ export interface ListChangedOptions {
  * Send `notifications/<kind>/list_changed` to every operating session of `server` whose
  * declared capabilities say `<kind>.listChanged`, each time `listed$` changes (its first value,
  * the state at subscription, is not a change), debounced. Returns the subscription; unsubscribe
- * to stop.
+ * to stop. A session that began operating after the last change of a burst listed it already
+ * and is not told (see `list-epochs.ts`).
  */
 export function broadcastListChanged(kind: ListKind, listed$: Observable<unknown>, options: ListChangedOptions): Subscription {
   const method = LIST_CHANGED_METHOD[kind];
-  return listed$.pipe(skip(1), debounceOnClock(options.debounceMs, options.clock, `list-changed:${kind}`)).subscribe(() => {
+  const epochs = listEpochsOf(options.server);
+  let last = 0;
+  return listed$.pipe(skip(1), tap(() => (last = epochs.changed())), debounceOnClock(options.debounceMs, options.clock, `list-changed:${kind}`)).subscribe(() => {
     for (const session of options.server.sessions) {
       // Sessions still initializing list afterwards anyway; the phase gate would refuse it.
       if (session.currentPhase !== 'operating') continue;
+      if (!epochs.isNewTo(session, last)) continue;
       if (!hasCapability(session.localCapabilities, [kind, 'listChanged'])) continue;
       try {
         session.notify(method);

@@ -11,7 +11,7 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/pagination
  */
 import { produce } from 'immer';
-import { BehaviorSubject, Observable, Subject, distinctUntilChanged, map, merge, skip, type MonoTypeOperatorFunction, type Subscription } from 'rxjs';
+import { BehaviorSubject, Observable, Subject, distinctUntilChanged, map, merge, skip, tap, type MonoTypeOperatorFunction, type Subscription } from 'rxjs';
 import { systemClock, type Clock } from '../clock.js';
 import { McpError } from '../errors.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
@@ -24,6 +24,7 @@ import type { Resource, ResourceTemplate } from '../protocol/schema/resources.js
 import type { Server } from '../server.js';
 import type { RequestHandlerContext, Session } from '../session/session.js';
 import { DEFAULT_MAX_URI_LENGTH, UriTemplate, UriTemplateError, uriProblem, type MatchedVariables } from './uri-template.js';
+import { listEpochsOf, type ListEpochs } from './list-epochs.js';
 
 // ---------------------------------------------------------------- public types
 
@@ -436,12 +437,17 @@ export class ResourcesFeature {
     }
     if (this.options.declareWhenEmpty || this.isNonEmpty()) this.declare();
     if (this.options.listChanged) {
+      const epochs = listEpochsOf(server);
+      let last = 0;
       this.listChangedSubscription = merge(
         this.state$.pipe(map(listing), distinctUntilChanged(sameItems), skip(1)),
         this.manualListChanged,
       )
-        .pipe(debounceOn(this.options.clock, this.options.listChangedDebounceMs, 'resources:list_changed'))
-        .subscribe(() => this.broadcastListChanged());
+        .pipe(
+          tap(() => (last = epochs.changed())),
+          debounceOn(this.options.clock, this.options.listChangedDebounceMs, 'resources:list_changed'),
+        )
+        .subscribe(() => this.broadcastListChanged(epochs, last));
     }
     return this;
   }
@@ -488,9 +494,11 @@ export class ResourcesFeature {
     }
   }
 
-  private broadcastListChanged(): void {
+  /** Tell operating sessions that began before change `last` (later ones listed it already). */
+  private broadcastListChanged(epochs: ListEpochs, last: number): void {
     for (const session of this.server?.sessions ?? []) {
       if (session.currentPhase !== 'operating') continue;
+      if (!epochs.isNewTo(session, last)) continue;
       if (!hasCapability(session.localCapabilities, ['resources', 'listChanged'])) continue;
       try {
         session.notify('notifications/resources/list_changed');

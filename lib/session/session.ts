@@ -18,11 +18,13 @@ import {
   type SessionRole,
 } from '../../machines/session.machine.js';
 import type { InvalidInbound } from '../../streams/inbound.js';
+import { guarded, warnObserverFault, type ObserverFault } from '../../streams/guarded.js';
 import { receiver } from '../../streams/receive.js';
 import type { Routed } from '../../streams/route.js';
-import { OversizeFrame, type RawFrame, type Transport, type TransportState } from '../../streams/transport.js';
+import { DeepFrame, OversizeFrame, type RawFrame, type Transport, type TransportState } from '../../streams/transport.js';
 import { systemClock, type Clock } from '../clock.js';
 import { DEFAULT_MAX_FRAME_BYTES } from '../jsonrpc/codec.js';
+import { DEFAULT_MAX_FRAME_DEPTH } from '../jsonrpc/depth.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type {
   Frame,
@@ -72,6 +74,12 @@ export interface SessionOptions {
   timeout?: number;
   /** Largest accepted inbound frame in bytes. Default 4 MiB. */
   maxFrameBytes?: number;
+  /**
+   * Deepest accepted nesting of an inbound frame, the message itself being level 1. Deeper
+   * frames are refused with -32600 (under the request's id) before anything walks them. Default
+   * 128 (see `lib/jsonrpc/depth.ts`).
+   */
+  maxFrameDepth?: number;
   /**
    * Ping the peer every `interval` ms while operating; a ping that fails (no answer within
    * `timeout`, default the interval) is treated as a lost connection and fails the session.
@@ -124,6 +132,7 @@ export interface Diagnostic {
     | 'ping-failed'
     | 'cancelled'
     | 'rate-limited'
+    | 'observer-error'
     | 'ignored';
   message: string;
   detail?: unknown;
@@ -210,6 +219,7 @@ export class Session {
 
   private readonly clock: Clock;
   private readonly maxFrameBytes: number;
+  private readonly maxFrameDepth: number;
   private readonly enforceCapabilities: boolean;
   private readonly registry: RequestRegistry;
   // The machine runs as pure transitions on `snapshot`, or as `actor` when an inspector is attached.
@@ -341,44 +351,61 @@ export class Session {
 
   /** Every frame in and out, with sequence number, clock time and direction. */
   get frames$(): Observable<FrameEvent> {
-    return this.journalSubject.asObservable().pipe(
+    return this.guard('session.frames$', this.journalSubject.asObservable().pipe(
       filter((e): e is InEntry | OutEntry => e.kind === 'in' || e.kind === 'out'),
       map((e) =>
         e.kind === 'out'
           ? { seq: e.seq, t: e.t, direction: 'out' as const, frame: e.frame }
           : { seq: e.seq, t: e.t, direction: 'in' as const, frame: 'frame' in e ? (e.frame as Frame) : 'text' in e ? e.text : e },
       ),
-    );
+    ));
   }
   /** Session machine snapshots: the current one on subscribe, then every change. */
   get state$(): Observable<SessionSnapshot> {
-    return new Observable<SessionSnapshot>((subscriber) => {
+    return this.guard('session.state$', new Observable<SessionSnapshot>((subscriber) => {
       subscriber.next(this.snap);
       if (this.isOver) {
         subscriber.complete();
         return;
       }
       return this.stateChannel.asObservable().subscribe(subscriber);
-    });
+    }));
   }
   /** Every journal entry as it happens (whether or not the journal is kept). */
   get journal$(): Observable<JournalEntry> {
-    return this.journalSubject.asObservable();
+    return this.guard('session.journal$', this.journalSubject.asObservable());
   }
   /**
    * The transport's own states, with its details: a stdio exit code, an HTTP session that was
    * re-initialized after a 404, a reconnect in progress. Empty until `connect`.
    */
   get transportState$(): Observable<TransportState> {
-    return this.transport ? this.transport.state$ : EMPTY;
+    return this.guard('session.transportState$', this.transport ? this.transport.state$ : EMPTY);
   }
   /** Frames and events the session handled without failing: late responses, unknown ids... */
   get diagnostics$(): Observable<Diagnostic> {
-    return this.diagnosticsSubject.asObservable();
+    // Faults of diagnostics observers go to the warning channel only: reporting them on
+    // diagnostics$ would feed the observer that threw.
+    return guarded(this.diagnosticsSubject.asObservable(), 'session.diagnostics$');
   }
   /** Progress of every outgoing request that asked for it. */
   get progress$(): Observable<Progress & { requestId: RequestId; method: string }> {
-    return this.progressSubject.asObservable();
+    return this.guard('session.progress$', this.progressSubject.asObservable());
+  }
+
+  /**
+   * `source` with its observers isolated (`streams/guarded.ts`): an exception one of them throws
+   * is reported as an `observer-error` diagnostic and once per subscription as a process warning,
+   * and neither ends the process nor disturbs the session.
+   */
+  protected guard<T>(name: string, source: Observable<T>): Observable<T> {
+    return guarded(source, name, (fault) => this.onObserverFault(fault));
+  }
+
+  private onObserverFault(fault: ObserverFault): void {
+    const message = fault.error instanceof Error ? fault.error.message : String(fault.error);
+    this.diagnose('observer-error', `An observer of ${fault.observable} threw in ${fault.callback}: ${message}`, fault);
+    warnObserverFault(fault);
   }
 
   constructor(role: SessionRole, options: SessionOptions & { instructions?: string }, shared?: HandlerTable) {
@@ -386,6 +413,7 @@ export class Session {
     this.shared = shared;
     this.clock = options.clock ?? systemClock;
     this.maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
+    this.maxFrameDepth = options.maxFrameDepth ?? DEFAULT_MAX_FRAME_DEPTH;
     this.enforceCapabilities = options.enforceCapabilities ?? true;
     if (options.keepAlive) {
       this.keepAlive = { interval: options.keepAlive.interval, timeout: options.keepAlive.timeout ?? options.keepAlive.interval };
@@ -405,6 +433,7 @@ export class Session {
         ...(options.instructions !== undefined && { instructions: options.instructions }),
         ...(options.timeout !== undefined && { timeout: options.timeout }),
         ...(options.maxFrameBytes !== undefined && { maxFrameBytes: options.maxFrameBytes }),
+        ...(options.maxFrameDepth !== undefined && { maxFrameDepth: options.maxFrameDepth }),
         ...(options.progress !== undefined && { progress: options.progress }),
       };
     }
@@ -525,6 +554,7 @@ export class Session {
       // subscribed directly: operator subscribers would cost every idle session kilobytes.
       transport.inbound$.subscribe(this.inboundObserver(receiver({
         maxFrameBytes: this.maxFrameBytes,
+        maxFrameDepth: this.maxFrameDepth,
         allowBatch: () => this.batchesAllowed,
         record: (raw: RawFrame) => this.recordIn(raw),
         settle: (response) => this.handleResponse(response),
@@ -587,7 +617,7 @@ export class Session {
   requestWithProgress(method: string, params?: JsonObject, options?: RequestOptions): RequestWithProgress {
     const progress$ = new Subject<Progress>();
     const result = this.startRequest(method, params, options, progress$, true);
-    return { result, progress$: progress$.asObservable() };
+    return { result, progress$: this.guard('requestWithProgress().progress$', progress$.asObservable()) };
   }
 
   /** Send a notification. */
@@ -724,6 +754,7 @@ export class Session {
     else if (raw instanceof OversizeFrame) {
       this.record({ kind: 'in', oversize: raw.head === undefined ? { size: raw.size, limit: raw.limit } : { size: raw.size, limit: raw.limit, head: raw.head } });
     }
+    else if (raw instanceof DeepFrame) this.record({ kind: 'in', tooDeep: { limit: raw.limit, id: raw.id, respond: raw.respond } });
     else this.record({ kind: 'in', frame: raw });
   }
 

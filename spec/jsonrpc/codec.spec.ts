@@ -141,7 +141,7 @@ describe('jsonrpc/codec', () => {
         ErrorCode.InvalidRequest,
         null,
         true,
-        'Invalid Request: MCP request ids must be a string or a number, not null',
+        'Invalid Request: MCP request ids must be a string or an integer, not null',
       );
     });
 
@@ -153,7 +153,7 @@ describe('jsonrpc/codec', () => {
           ErrorCode.InvalidRequest,
           null,
           true,
-          /request ids must be a string or a number, got/,
+          /request ids must be a string or an integer, got/,
         );
       }
     });

@@ -121,6 +121,37 @@ describe('server features: list_changed', () => {
     expect(peer.received.filter((f) => f.method === TOOLS_CHANGED)).to.deep.equal([]);
   });
 
+  it('[TOOL-006] registering and connecting within the debounce (the README pattern) sends nothing: the first listing has it all', async () => {
+    const { mcp, clock } = makeServer({ listChangedDebounceMs: 10 });
+    mcp.registerTool('t', {}, () => 'x');
+    mcp.registerPrompt('p', {}, () => 'hi');
+    mcp.registerResource('r', 'test://r', {}, () => ({ contents: [{ uri: 'test://r', text: 'r' }] }));
+    clock.advance(5);
+    const fresh = await connect(mcp); // operating after them, before the debounce fires
+    clock.advance(100);
+    await settle();
+    expect(fresh.notes).to.deep.equal([]);
+    // A real change after initialization still reaches it.
+    mcp.registerTool('u', {}, () => 'y');
+    mcp.registerPrompt('q', {}, () => 'ho');
+    mcp.registerResource('s', 'test://s', {}, () => ({ contents: [{ uri: 'test://s', text: 's' }] }));
+    clock.advance(100);
+    await settle();
+    const methods = (c: typeof fresh) => c.notes.map((n) => n.method).sort();
+    expect(methods(fresh)).to.deep.equal([PROMPTS_CHANGED, 'notifications/resources/list_changed', TOOLS_CHANGED]);
+  });
+
+  it('[TOOL-006] a session operating before a change made just before another connects is told; the newcomer is not', async () => {
+    const { mcp, clock } = makeServer({ listChangedDebounceMs: 10, capabilities: { tools: {} } });
+    const early = await connect(mcp);
+    mcp.registerTool('t', {}, () => 'x');
+    const late = await connect(mcp);
+    clock.advance(10);
+    await settle();
+    expect(early.notes.map((n) => n.method)).to.deep.equal([TOOLS_CHANGED]);
+    expect(late.notes).to.deep.equal([]);
+  });
+
   describe('debounceOnClock', () => {
     it('emits the last value once the source is quiet for the debounce time', () => {
       const clock = new ManualClock();

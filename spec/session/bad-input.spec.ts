@@ -52,7 +52,7 @@ describe('bad input', () => {
     peer.send({ jsonrpc: '2.0', id: null, method: 'tools/list' });
     const res = await peer.next((f) => f.error);
     expect(res.error.code).to.equal(-32600);
-    expect(res.error.message).to.match(/string or a number/);
+    expect(res.error.message).to.match(/string or an integer/);
     await stillUp();
   });
 
