@@ -114,9 +114,10 @@ export interface FrameEvent {
    * The frame: a JSON-RPC message or batch, or the raw text of an inbound line that was not JSON.
    * Inbound frames are shown as received, before validation: one the session answered as invalid
    * may lack fields its type promises. An inbound line over `maxFrameBytes` is its journal entry
-   * (`{ oversize: { size, limit, head } }`).
+   * (`{ oversize: { size, limit, head } }`), and one nested deeper than `maxFrameDepth` is its
+   * journal entry without the value (`{ tooDeep: { limit, id, respond } }`).
    */
-  frame: Frame | string | Extract<InEntry, { oversize: unknown }>;
+  frame: Frame | string | Extract<InEntry, { oversize: unknown } | { tooDeep: unknown }>;
 }
 
 /** Something the session noticed and handled without failing (ignored frames, late answers...). */
