@@ -46,7 +46,7 @@ import type { InEntry, JournalEntry, JournalEntryInput, NoteEntry, OutEntry } fr
 import { Channel } from './channel.js';
 import { Journal } from '../journal/journal.js';
 import { hasCapability, requiredCapability } from '../protocol/methods.js';
-import { SUPPORTED_REVISIONS, allows, isSupportedRevision } from '../protocol/revisions.js';
+import { SUPPORTED_REVISIONS, allows, isLegacyRevision, isSupportedRevision } from '../protocol/revisions.js';
 import { inboundRequestAllowed, outboundVerdict } from './phase-gate.js';
 import { InboundProgressLimiter, ProgressCoalescer, progressRate, type ProgressRateOptions } from './progress-rate.js';
 import {
@@ -402,7 +402,7 @@ export class Session {
       };
     }
     for (const v of supportedVersions) {
-      if (!isSupportedRevision(v)) throw new Error(`Unsupported protocol revision "${v}"; this build speaks ${SUPPORTED_REVISIONS.join(', ')}`);
+      if (!isLegacyRevision(v)) throw new Error(`Unsupported protocol revision "${v}"; this build speaks ${SUPPORTED_REVISIONS.join(', ')}`);
     }
     if (supportedVersions.length === 0) throw new Error('supportedVersions must name at least one revision');
 
