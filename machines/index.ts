@@ -8,6 +8,7 @@
 import { childProcessMachine } from './child-process.machine.js';
 import { clientElicitationMachine } from './client-elicitation.machine.js';
 import { hostServerMachine } from './host-server.machine.js';
+import { inputRoundMachine } from './input-round.machine.js';
 import { httpSessionMachine } from './http-session.machine.js';
 import { oauthClientMachine } from './oauth-client.machine.js';
 import { reconnectMachine } from './reconnect.machine.js';
@@ -18,6 +19,7 @@ import { sessionMachine } from './session.machine.js';
 export * from './child-process.machine.js';
 export * from './client-elicitation.machine.js';
 export * from './host-server.machine.js';
+export * from './input-round.machine.js';
 export * from './http-session.machine.js';
 export * from './oauth-client.machine.js';
 export * from './reconnect.machine.js';
@@ -39,6 +41,7 @@ export const machines = {
   serverElicitation: serverElicitationMachine,
   hostServer: hostServerMachine,
   oauthClient: oauthClientMachine,
+  inputRound: inputRoundMachine,
 } as const;
 
 export type MachineName = keyof typeof machines;

@@ -72,6 +72,8 @@ export interface ListChangedOptions {
 export function broadcastListChanged(kind: ListKind, listed$: Observable<unknown>, options: ListChangedOptions): Subscription {
   const method = LIST_CHANGED_METHOD[kind];
   return listed$.pipe(skip(1), debounceOnClock(options.debounceMs, options.clock, `list-changed:${kind}`)).subscribe(() => {
+    // 2026-07-28 listen streams, in this process or (with a shared bus) in others.
+    options.server.publish({ type: 'listChanged', kind });
     for (const session of options.server.sessions) {
       // Sessions still initializing list afterwards anyway; the phase gate would refuse it.
       if (session.currentPhase !== 'operating') continue;

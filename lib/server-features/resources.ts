@@ -352,6 +352,7 @@ export class ResourcesFeature {
    * @see https://modelcontextprotocol.io/specification/2025-11-25/server/resources#subscriptions
    */
   notifyUpdated(uri: string): number {
+    this.server?.publish({ type: 'resourceUpdated', uri });
     let sent = 0;
     for (const [session, uris] of this.subscriptions) {
       if (!uris.has(uri) || session.currentPhase !== 'operating') continue;
@@ -489,6 +490,7 @@ export class ResourcesFeature {
   }
 
   private broadcastListChanged(): void {
+    this.server?.publish({ type: 'listChanged', kind: 'resources' });
     for (const session of this.server?.sessions ?? []) {
       if (session.currentPhase !== 'operating') continue;
       if (!hasCapability(session.localCapabilities, ['resources', 'listChanged'])) continue;

@@ -46,7 +46,7 @@ import type { InEntry, JournalEntry, JournalEntryInput, NoteEntry, OutEntry } fr
 import { Channel } from './channel.js';
 import { Journal } from '../journal/journal.js';
 import { hasCapability, requiredCapability } from '../protocol/methods.js';
-import { SUPPORTED_REVISIONS, allows, isLegacyRevision, isSupportedRevision } from '../protocol/revisions.js';
+import { SUPPORTED_REVISIONS, allows, isSupportedRevision } from '../protocol/revisions.js';
 import { inboundRequestAllowed, outboundVerdict } from './phase-gate.js';
 import { InboundProgressLimiter, ProgressCoalescer, progressRate, type ProgressRateOptions } from './progress-rate.js';
 import {
@@ -142,6 +142,12 @@ export interface RequestHandlerContext {
   sendNotification(method: string, params?: JsonObject): void;
   /** Send a request to the peer related to this one; aborted with it by default. */
   sendRequest(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject>;
+  /**
+   * OpenTelemetry `traceparent` / `tracestate` / `baggage` the request carried in `_meta`
+   * (2026-07-28), untouched; undefined when it carried none.
+   * @see https://modelcontextprotocol.io/specification/2026-07-28/basic#meta
+   */
+  readonly trace?: { traceparent?: string; tracestate?: string; baggage?: string } | undefined;
 }
 
 export type RequestHandler = (params: JsonObject | undefined, ctx: RequestHandlerContext) => JsonObject | void | Promise<JsonObject | void>;
@@ -176,6 +182,35 @@ const DEFAULT_TIMEOUT = 60_000;
 export interface HandlerTable {
   requests: ReadonlyMap<string, RequestHandler>;
   notifications: ReadonlyMap<string, NotificationHandler>;
+  /**
+   * Serves a request that claims the modern era (2026-07-28, a protocol version in `_meta`)
+   * arriving on this session's transport (stdio, WebSocket...): such a request is answered by the
+   * request-scoped core, whatever the session's phase, and never touches the session's state.
+   */
+  modern?: ModernDispatch;
+}
+
+/** The request-scoped core as a session sees it (`lib/modern/request-core.ts`). */
+export interface ModernDispatch {
+  /** Whether `msg` belongs to the modern era (decided from the body). */
+  claims(msg: JsonRpcRequest): boolean;
+  /** Answer it; `notify` carries its notifications, `signal` aborts when the peer cancels it. */
+  serve(msg: JsonRpcRequest, io: { notify(frame: JsonRpcNotification): void; authInfo: unknown; signal: AbortSignal }): Promise<JsonRpcResponse | undefined>;
+}
+
+/** What a request-scoped session serves one modern request with (see {@link Session.serveRequestScope}). */
+export interface RequestScope {
+  /** The request's client capabilities and info, standing in for `initialize`'s. */
+  readonly revision: string;
+  readonly clientCapabilities: Record<string, unknown>;
+  readonly clientInfo: { name: string; version: string };
+  readonly authInfo: unknown;
+  /** Frames the handler sends (notifications related to the request, the response). */
+  send(frame: Frame): void;
+  /** Where `ctx.elicit/sample/listRoots` go instead of becoming server-to-client requests. */
+  readonly inputs: { ask(method: string, params: JsonObject | undefined, options?: RequestOptions): Promise<JsonObject> };
+  /** OpenTelemetry context of the request (`ctx.trace`). */
+  readonly trace?: { traceparent?: string; tracestate?: string; baggage?: string } | undefined;
 }
 
 /** Every session answers ping with an empty result unless told otherwise. */
@@ -225,6 +260,7 @@ export class Session {
   private readonly progressSubject = new Channel<Progress & { requestId: RequestId; method: string }>();
   private isOver = false;
   private transport: Transport | undefined;
+  private scope: RequestScope | undefined;
   private phase: SessionPhase = 'connecting';
   private nextId = 0;
   private seq = 0;
@@ -402,7 +438,7 @@ export class Session {
       };
     }
     for (const v of supportedVersions) {
-      if (!isLegacyRevision(v)) throw new Error(`Unsupported protocol revision "${v}"; this build speaks ${SUPPORTED_REVISIONS.join(', ')}`);
+      if (!isSupportedRevision(v)) throw new Error(`Unsupported protocol revision "${v}"; this build speaks ${SUPPORTED_REVISIONS.join(', ')}`);
     }
     if (supportedVersions.length === 0) throw new Error('supportedVersions must name at least one revision');
 
@@ -985,6 +1021,8 @@ export class Session {
     if (this.incoming.has(id)) {
       return errorResponse(id, ErrorCode.InvalidRequest, `Duplicate request id ${JSON.stringify(id)}: a request with this id is still in progress`);
     }
+    const modern = this.shared?.modern;
+    if (modern !== undefined && this.role === 'server' && !inBatch && modern.claims(msg)) return this.handleModern(modern, msg);
     if (method === 'initialize') return this.handleInitialize(msg, inBatch);
     if (!inboundRequestAllowed(this.role, this.phase, method)) {
       return errorResponse(id, ErrorCode.InvalidRequest, `Received "${method}" before initialize: the client must send initialize first`);
@@ -1025,6 +1063,63 @@ export class Session {
       );
     }
     return afterProgress(state, this.finishIncoming(id, state, out));
+  }
+
+  /** A modern request on a session's transport: served by the core, cancellable like any other. */
+  private handleModern(modern: ModernDispatch, msg: JsonRpcRequest): Promise<JsonRpcResponse | undefined> {
+    const controller = new AbortController();
+    const state: Incoming = { method: msg.method, controller, cancelled: false, done: false, progressed: false };
+    this.incoming.set(msg.id, state);
+    const io = {
+      notify: (frame: JsonRpcNotification) => {
+        if (!state.cancelled && !state.done) this.sendFrame(frame, msg.id);
+      },
+      authInfo: this.authInfo,
+      signal: controller.signal,
+    };
+    return modern.serve(msg, io).then(
+      (response) => {
+        state.done = true;
+        if (this.incoming.get(msg.id) === state) this.incoming.delete(msg.id);
+        return state.cancelled ? undefined : response;
+      },
+      (e: unknown) => {
+        state.done = true;
+        this.incoming.delete(msg.id);
+        return state.cancelled ? undefined : this.errorFrom(msg.id, msg.method, e);
+      },
+    );
+  }
+
+  /**
+   * @internal The request-scoped core's dispatch: serve one modern request on this fresh server
+   * session. The request's `_meta` envelope stands in for `initialize` (no handshake, nothing
+   * negotiated beyond this request), and the handler runs exactly as on a session, with its
+   * phase, capability and parameter checks; its client calls become input requests.
+   */
+  serveRequestScope(msg: JsonRpcRequest, scope: RequestScope): JsonRpcResponse | Promise<JsonRpcResponse | undefined> | undefined {
+    if (this.role !== 'server' || this.transport !== undefined) throw new Error('serveRequestScope needs a fresh, unconnected server session');
+    this.scope = scope;
+    this.transport = {
+      inbound$: EMPTY,
+      state$: EMPTY,
+      start: () => Promise.resolve(),
+      send: (frame: Frame) => scope.send(frame),
+      close: () => Promise.resolve(),
+      authInfo: scope.authInfo,
+    } as Transport;
+    this.send({ type: 'TRANSPORT_OPEN' });
+    this.send({
+      type: 'INITIALIZE_REQUEST',
+      params: { protocolVersion: scope.revision, capabilities: scope.clientCapabilities, clientInfo: scope.clientInfo },
+    });
+    this.send({ type: 'INITIALIZED' });
+    return this.handleRequest(msg, false);
+  }
+
+  /** @internal The request scope of a request-scoped session (modern era), if this is one. */
+  get requestScope(): RequestScope | undefined {
+    return this.scope;
   }
 
   private finishIncoming(id: RequestId, state: Incoming, result: JsonObject | void): JsonRpcResponse | undefined {
@@ -1126,6 +1221,10 @@ class HandlerContext implements RequestHandlerContext {
     return this.session.authInfo;
   }
 
+  get trace(): { traceparent?: string; tracestate?: string; baggage?: string } | undefined {
+    return this.session.requestScope?.trace;
+  }
+
   get signal(): AbortSignal {
     // Created on first use: most handlers never look at it.
     if (!this.state.controller) {
@@ -1168,6 +1267,9 @@ class HandlerContext implements RequestHandlerContext {
   }
 
   sendRequest(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject> {
+    // 2026-07-28: no server-to-client requests; the ask becomes an input request of this round.
+    const scope = this.session.requestScope;
+    if (scope !== undefined) return scope.inputs.ask(method, params, options);
     const opts = options?.signal ? options : { ...options, signal: this.signal };
     return this.session.startRequest(method, params, opts, undefined, false, this.requestId);
   }

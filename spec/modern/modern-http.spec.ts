@@ -1,0 +1,244 @@
+// Revision 2026-07-28 over Streamable HTTP: stateless requests beside legacy sessions on one
+// endpoint, from the same createMcpServer registrations.
+import { expect } from 'chai';
+import { listen, type Listening } from '../../lib/http/listen.js';
+import { createMcpServer, type McpServer } from '../../lib/mcp-server.js';
+import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { initializeRequest, post, postStream, raw, until } from '../fixtures/http-server/raw.js';
+
+const V = '2026-07-28';
+const CAPS = 'io.modelcontextprotocol/clientCapabilities';
+const meta = (extra: Record<string, unknown> = {}, caps: Record<string, unknown> = {}) => ({
+  'io.modelcontextprotocol/protocolVersion': V,
+  [CAPS]: caps,
+  'io.modelcontextprotocol/clientInfo': { name: 'spec', version: '1' },
+  ...extra,
+});
+const nameOf: Record<string, string> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+/** A modern request with the headers a modern client sends. */
+function modern(id: number, method: string, params: Record<string, unknown> = {}, caps: Record<string, unknown> = {}, metaExtra: Record<string, unknown> = {}) {
+  const body = { jsonrpc: '2.0', id, method, params: { ...params, _meta: meta(metaExtra, caps) } };
+  const headers: Record<string, string> = { 'mcp-protocol-version': V, 'mcp-method': method };
+  const key = nameOf[method];
+  if (key) headers['mcp-name'] = String(params[key]);
+  return { body, headers };
+}
+
+describe('2026-07-28 over Streamable HTTP (dual-era endpoint)', () => {
+  let mcp: McpServer;
+  let http: Listening;
+  const seen: { trace?: unknown }[] = [];
+
+  beforeEach(async () => {
+    mcp = createMcpServer({ info: { name: 'dual', version: '1.0.0' }, instructions: 'Both eras.', extensions: { 'io.example/ext': {} } });
+    mcp.registerTool('echo', { description: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }, (args, ctx) => {
+      seen.push({ trace: ctx.trace });
+      return `echo:${String(args.text)}`;
+    });
+    mcp.registerTool('logs', { description: 'logs' }, (_a, ctx) => {
+      ctx.log.debug('debug line');
+      ctx.log.warning('warning line');
+      return 'logged';
+    });
+    mcp.registerTool('ask', { description: 'asks a name' }, async (_a, ctx) => {
+      const r = await ctx.elicit({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } }, { inputKey: 'who' });
+      return `hi ${String(r.content?.name ?? r.action)}`;
+    });
+    mcp.registerTool('needs_sampling', { description: 'samples' }, async (_a, ctx) => {
+      const r = await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'x' } }], maxTokens: 5 });
+      return JSON.stringify(r.content);
+    });
+    mcp.registerTool('three', { description: 'asks three at once' }, async (_a, ctx) => {
+      const [a, b, c] = await Promise.all([
+        ctx.elicit({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } }),
+        ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'x' } }], maxTokens: 5 }),
+        ctx.listRoots(),
+      ]);
+      return `${a.action}/${JSON.stringify(b.content)}/${c.roots.length}`;
+    });
+    mcp.registerTool('routed', { description: 'x-mcp-header', inputSchema: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } as { type: 'string' } } } }, (a) => `region ${String(a.region)}`);
+    mcp.server.onRequest('io.example/ext/ping', () => ({ pong: true }));
+    http = await listen(createStreamableHttpHandler(mcp.server), { logger: false });
+    seen.length = 0;
+  });
+  afterEach(async () => {
+    await http.close();
+  });
+
+  it('answers server/discover with versions, capabilities (extensions included), instructions and server info', async () => {
+    const { body, headers } = modern(1, 'server/discover');
+    const res = await post(http.url, body, headers);
+    expect(res.status).to.equal(200);
+    const r = res.json.result;
+    expect(r.supportedVersions).to.deep.equal([V]);
+    expect(r.capabilities.tools).to.be.an('object');
+    expect(r.capabilities.extensions).to.deep.equal({ 'io.example/ext': {} });
+    expect(r.instructions).to.equal('Both eras.');
+    expect(r.resultType).to.equal('complete');
+    expect(r.ttlMs).to.be.a('number');
+    expect(r.cacheScope).to.be.oneOf(['public', 'private']);
+    expect(r._meta['io.modelcontextprotocol/serverInfo']).to.deep.equal({ name: 'dual', version: '1.0.0' });
+    expect(res.headers['mcp-session-id']).to.equal(undefined);
+  });
+
+  it('serves a tool call without a session: resultType complete, serverInfo, trace context handed to the handler', async () => {
+    const trace = { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01', tracestate: 'a=b', baggage: 'k=v' };
+    const { body, headers } = modern(2, 'tools/call', { name: 'echo', arguments: { text: 'x' } }, {}, trace);
+    const res = await post(http.url, body, headers);
+    expect(res.status).to.equal(200);
+    expect(res.json.result.content[0].text).to.equal('echo:x');
+    expect(res.json.result.resultType).to.equal('complete');
+    expect(res.json.result._meta['io.modelcontextprotocol/serverInfo'].name).to.equal('dual');
+    expect(seen[0]!.trace).to.deep.equal(trace);
+    expect(mcp.server.sessions.size).to.equal(0);
+  });
+
+  it('refuses a malformed envelope with -32602 / 400, an unsupported version with -32022 / 400 naming both', async () => {
+    const noCaps = { jsonrpc: '2.0', id: 3, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': V } } };
+    let res = await post(http.url, noCaps, { 'mcp-protocol-version': V, 'mcp-method': 'tools/list' });
+    expect([res.status, res.json.error.code]).to.deep.equal([400, -32602]);
+    // A modern header with no _meta at all: a malformed modern request, not a legacy one.
+    res = await post(http.url, { jsonrpc: '2.0', id: 4, method: 'server/discover', params: {} }, { 'mcp-protocol-version': V, 'mcp-method': 'server/discover' });
+    expect([res.status, res.json.error.code]).to.deep.equal([400, -32602]);
+    const odd = { jsonrpc: '2.0', id: 5, method: 'tools/list', params: { _meta: { ...meta(), 'io.modelcontextprotocol/protocolVersion': 'v999' } } };
+    res = await post(http.url, odd, { 'mcp-protocol-version': 'v999', 'mcp-method': 'tools/list' });
+    expect([res.status, res.json.error.code]).to.deep.equal([400, -32022]);
+    expect(res.json.error.data).to.deep.equal({ supported: [V], requested: 'v999' });
+    expect(res.json.id).to.equal(5);
+  });
+
+  it('checks the headers against the body with -32020 (the version mismatch before the version itself)', async () => {
+    const odd = { jsonrpc: '2.0', id: 6, method: 'tools/list', params: { _meta: { ...meta(), 'io.modelcontextprotocol/protocolVersion': 'v999' } } };
+    let res = await post(http.url, odd, { 'mcp-protocol-version': V, 'mcp-method': 'tools/list' });
+    expect([res.status, res.json.error.code]).to.deep.equal([400, -32020]);
+    const call = modern(7, 'tools/call', { name: 'echo', arguments: {} });
+    res = await post(http.url, call.body, { ...call.headers, 'mcp-method': 'tools/list' });
+    expect([res.status, res.json.error.code]).to.deep.equal([400, -32020]);
+    res = await post(http.url, call.body, { ...call.headers, 'mcp-name': 'other' });
+    expect([res.status, res.json.error.code]).to.deep.equal([400, -32020]);
+    const { 'mcp-name': _n, ...noName } = call.headers;
+    res = await post(http.url, call.body, noName);
+    expect([res.status, res.json.error.code]).to.deep.equal([400, -32020]);
+    // Values are decoded before comparing; whitespace around them is not part of the value.
+    res = await post(http.url, call.body, { ...call.headers, 'mcp-name': `=?base64?${Buffer.from('echo').toString('base64')}?=` });
+    expect(res.status).to.equal(200);
+  });
+
+  it('checks x-mcp-header parameters: present, equal, decoded; a missing header for a present argument is refused', async () => {
+    const call = modern(8, 'tools/call', { name: 'routed', arguments: { region: 'eu-west' } });
+    let res = await post(http.url, call.body, { ...call.headers, 'mcp-param-region': 'eu-west' });
+    expect(res.status).to.equal(200);
+    res = await post(http.url, call.body, { ...call.headers, 'mcp-param-region': 'us-east' });
+    expect([res.status, res.json.error.code]).to.deep.equal([400, -32020]);
+    res = await post(http.url, call.body, call.headers);
+    expect([res.status, res.json.error.code]).to.deep.equal([400, -32020]);
+    res = await post(http.url, call.body, { ...call.headers, 'mcp-param-region': `=?base64?${Buffer.from('eu-west').toString('base64')}?=` });
+    expect(res.status).to.equal(200);
+  });
+
+  it('answers methods 2026-07-28 removed (with a modern claim) 404 / -32601, and serves registered extension methods', async () => {
+    for (const m of ['initialize', 'ping', 'logging/setLevel', 'resources/subscribe', 'unknown/method']) {
+      const { body, headers } = modern(9, m);
+      const res = await post(http.url, body, headers);
+      expect([res.status, res.json.error.code], m).to.deep.equal([404, -32601]);
+    }
+    const { body, headers } = modern(10, 'io.example/ext/ping');
+    const res = await post(http.url, body, headers);
+    expect(res.json.result.pong).to.equal(true);
+    expect(res.json.result.resultType).to.equal('complete');
+  });
+
+  it('sends log messages only to a request that set a level, at or above it, on its own stream', async () => {
+    const quiet = modern(11, 'tools/call', { name: 'logs' });
+    const s1 = await postStream(http.url, quiet.body, quiet.headers);
+    await s1.done;
+    expect(s1.messages.filter((m) => m.method === 'notifications/message')).to.have.length(0);
+    const loud = modern(12, 'tools/call', { name: 'logs' }, {}, { 'io.modelcontextprotocol/logLevel': 'info' });
+    const s2 = await postStream(http.url, loud.body, loud.headers);
+    await s2.done;
+    const logs = s2.messages.filter((m) => m.method === 'notifications/message');
+    expect(logs.map((m) => m.params.level)).to.deep.equal(['warning']);
+    expect(s2.messages.at(-1).id).to.equal(12);
+  });
+
+  it('raises -32021 (HTTP 400) naming the capability a handler needs and the request did not declare', async () => {
+    const { body, headers } = modern(13, 'tools/call', { name: 'needs_sampling' }, {});
+    const res = await post(http.url, body, headers);
+    expect([res.status, res.json.error.code]).to.deep.equal([400, -32021]);
+    expect(res.json.error.data.requiredCapabilities).to.deep.equal({ sampling: {} });
+  });
+
+  it('runs an elicitation as an input-required round and resumes on the retry, keeping nothing between rounds', async () => {
+    const first = modern(14, 'tools/call', { name: 'ask' }, { elicitation: {} });
+    const r1 = (await post(http.url, first.body, first.headers)).json.result;
+    expect(r1.resultType).to.equal('input_required');
+    expect(r1.inputRequests.who.method).to.equal('elicitation/create');
+    expect(r1.requestState).to.be.a('string');
+    expect(r1.ttlMs).to.equal(undefined);
+    const retry = modern(15, 'tools/call', { name: 'ask', inputResponses: { who: { action: 'accept', content: { name: 'Ada' } } }, requestState: r1.requestState }, { elicitation: {} });
+    const r2 = (await post(http.url, retry.body, retry.headers)).json.result;
+    expect(r2.resultType).to.equal('complete');
+    expect(r2.content[0].text).to.equal('hi Ada');
+    expect(mcp.server.sessions.size).to.equal(0);
+  });
+
+  it('asks several inputs of one turn in one round, under default keys', async () => {
+    const caps = { elicitation: {}, sampling: {}, roots: {} };
+    const first = modern(16, 'tools/call', { name: 'three' }, caps);
+    const r1 = (await post(http.url, first.body, first.headers)).json.result;
+    expect(Object.keys(r1.inputRequests).sort()).to.deep.equal(['elicitation-1', 'roots-1', 'sampling-1']);
+    const inputResponses = {
+      'elicitation-1': { action: 'decline' },
+      'sampling-1': { role: 'assistant', content: { type: 'text', text: 'ok' }, model: 'm' },
+      'roots-1': { roots: [{ uri: 'file:///a' }] },
+    };
+    const retry = modern(17, 'tools/call', { name: 'three', inputResponses, requestState: r1.requestState }, caps);
+    const r2 = (await post(http.url, retry.body, retry.headers)).json.result;
+    expect(r2.content[0].text).to.equal('decline/{"type":"text","text":"ok"}/1');
+  });
+
+  it('refuses a tampered or foreign requestState with -32602 and stays up', async () => {
+    const first = modern(18, 'tools/call', { name: 'ask' }, { elicitation: {} });
+    const r1 = (await post(http.url, first.body, first.headers)).json.result;
+    const answers = { who: { action: 'accept', content: { name: 'Eve' } } };
+    const tampered = modern(19, 'tools/call', { name: 'ask', inputResponses: answers, requestState: `${r1.requestState}x` }, { elicitation: {} });
+    let res = await post(http.url, tampered.body, tampered.headers);
+    expect(res.json.error.code).to.equal(-32602);
+    // The state of a call to another tool is foreign here.
+    const foreign = modern(20, 'tools/call', { name: 'echo', arguments: { text: 'y' }, requestState: r1.requestState });
+    res = await post(http.url, foreign.body, foreign.headers);
+    expect(res.json.error.code).to.equal(-32602);
+    const ok = modern(21, 'tools/call', { name: 'echo', arguments: { text: 'z' } });
+    expect((await post(http.url, ok.body, ok.headers)).json.result.content[0].text).to.equal('echo:z');
+  });
+
+  it('acknowledges subscriptions/listen with the honoured subset and tags the notifications it opted in to', async () => {
+    const { body, headers } = modern(22, 'subscriptions/listen', { notifications: { toolsListChanged: true, resourcesListChanged: true } });
+    const s = await postStream(http.url, body, headers);
+    await s.waitForMessages(1);
+    const ack = s.messages[0];
+    expect(ack.method).to.equal('notifications/subscriptions/acknowledged');
+    // No resources registered: resources list changes are not offered, so they are left out, not refused.
+    expect(ack.params.notifications).to.deep.equal({ toolsListChanged: true });
+    expect(ack.params._meta['io.modelcontextprotocol/subscriptionId']).to.equal(22);
+    mcp.registerTool('late', { description: 'late' }, () => 'late');
+    await s.waitForMessages(2);
+    expect(s.messages[1].method).to.equal('notifications/tools/list_changed');
+    expect(s.messages[1].params._meta['io.modelcontextprotocol/subscriptionId']).to.equal(22);
+    s.res.destroy();
+  });
+
+  it('serves legacy clients on the same endpoint: initialize gets a session revision and a session id', async () => {
+    const res = await post(http.url, initializeRequest('2026-07-28'));
+    expect(res.status).to.equal(200);
+    expect(res.json.result.protocolVersion).to.equal('2025-11-25');
+    expect(res.headers['mcp-session-id']).to.be.a('string');
+    const sid = res.headers['mcp-session-id'] as string;
+    await post(http.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' });
+    const list = await post(http.url, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' });
+    expect(list.json.result.tools.map((t: { name: string }) => t.name)).to.include('echo');
+    expect(list.json.result.resultType).to.equal(undefined);
+    await until(() => mcp.server.sessions.size === 1, 'one legacy session');
+    expect((await raw(http.url, { method: 'DELETE', headers: { 'mcp-session-id': sid } })).status).to.equal(204);
+  });
+});
