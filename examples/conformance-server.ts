@@ -225,10 +225,15 @@ mcp.registerTool(
       $schema: 'https://json-schema.org/draft/2020-12/schema',
       type: 'object',
       $defs: {
-        address: { type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } },
+        address: { $anchor: 'address', type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } },
       },
       properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
       additionalProperties: false,
+      // The SEP-2106 vocabulary (2026-07-28): composition and conditionals, listed as written.
+      allOf: [{ anyOf: [{ required: ['name'] }, { required: ['address'] }] }],
+      if: { properties: { name: { const: 'resident' } } },
+      then: { required: ['address'] },
+      else: {},
     },
   },
   (args) => `Received: ${JSON.stringify(args)}`,
