@@ -131,7 +131,9 @@ export class RequestCore implements ModernDispatch {
     const params = msg.params;
     let answers: JsonObject = {};
     let round = 0;
-    const digest = INPUT_REQUIRED.has(method) ? paramsDigest(params) : '';
+    // Computed when a state is opened or sealed: most requests never need it.
+    let digestMemo: string | undefined;
+    const digestOf = () => (digestMemo ??= paramsDigest(params));
     const principal = principalOf(io.authInfo);
     if (INPUT_REQUIRED.has(method) && params !== undefined) {
       const given = params.inputResponses;
@@ -140,6 +142,7 @@ export class RequestCore implements ModernDispatch {
       }
       if (params.requestState !== undefined) {
         try {
+          const digest = digestOf();
           const state = this.states.open(params.requestState, principal === undefined ? { method, digest } : { method, digest, principal });
           answers = { ...state.answers };
           round = state.round;
@@ -155,7 +158,10 @@ export class RequestCore implements ModernDispatch {
     const inputRequired = new Promise<InputRequiredResult>((resolve) => (ended = resolve));
     const inputs = new InputRound({
       answers,
-      sealState: (a) => this.states.seal(principal === undefined ? { method, digest, answers: a, round: round + 1 } : { method, digest, principal, answers: a, round: round + 1 }),
+      sealState: (a) => {
+        const digest = digestOf();
+        return this.states.seal(principal === undefined ? { method, digest, answers: a, round: round + 1 } : { method, digest, principal, answers: a, round: round + 1 });
+      },
       endRound: (r) => ended!(r),
     });
     const session = new ServerSessionForRequest(this.server);

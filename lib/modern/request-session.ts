@@ -9,6 +9,6 @@ import { Session } from '../session/session.js';
 
 export class ServerSessionForRequest extends Session {
   constructor(server: Server) {
-    super('server', { ...server.options, capabilities: server.declaredCapabilities, supportedVersions: [...MODERN_REVISIONS] }, server.requestHandlerTable);
+    super('server', { ...server.options, capabilities: server.declaredCapabilities, supportedVersions: [...MODERN_REVISIONS] }, server.requestHandlerTable, true);
   }
 }

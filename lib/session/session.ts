@@ -261,6 +261,8 @@ export class Session {
   private isOver = false;
   private transport: Transport | undefined;
   private scope: RequestScope | undefined;
+  /** A request-scoped session's machine input, until serveRequestScope places it. */
+  private requestInput: { role: SessionRole; supportedVersions: string[]; localInfo: PeerInfo; localCapabilities: Record<string, unknown>; instructions: string | undefined } | undefined;
   private phase: SessionPhase = 'connecting';
   private nextId = 0;
   private seq = 0;
@@ -410,7 +412,7 @@ export class Session {
     return this.progressSubject.asObservable();
   }
 
-  constructor(role: SessionRole, options: SessionOptions & { instructions?: string }, shared?: HandlerTable) {
+  constructor(role: SessionRole, options: SessionOptions & { instructions?: string }, shared?: HandlerTable, requestScoped = false) {
     this.role = role;
     this.shared = shared;
     this.clock = options.clock ?? systemClock;
@@ -461,7 +463,11 @@ export class Session {
       localCapabilities: options.capabilities ?? {},
       instructions: options.instructions,
     };
-    if (options.inspect !== undefined) {
+    if (requestScoped) {
+      // Placed straight in `operating` by serveRequestScope: no transitions to pay per request.
+      this.actor = undefined;
+      this.requestInput = input;
+    } else if (options.inspect !== undefined) {
       // An inspector needs a live actor to watch.
       this.actor = createActor(Session.machine, { input, clock: this.clock, inspect: options.inspect });
       owners.set(this.actor, this);
@@ -592,6 +598,13 @@ export class Session {
   /** Close the session: pending requests are rejected, the transport closed. */
   async close(): Promise<void> {
     if (this.phase === 'closed' || this.phase === 'failed') return;
+    if (this.requestInput !== undefined) {
+      // A request-scoped session ends with its request: abort what runs, complete the streams.
+      this.phase = 'closed';
+      this.releaseAll();
+      this.dispose();
+      return;
+    }
     this.record({ kind: 'call', op: 'close' });
     const done = new Promise<void>((resolve) => this.doneWaiters.push(resolve));
     if (!this.transport) {
@@ -1108,12 +1121,21 @@ export class Session {
       close: () => Promise.resolve(),
       authInfo: scope.authInfo,
     } as Transport;
-    this.send({ type: 'TRANSPORT_OPEN' });
-    this.send({
-      type: 'INITIALIZE_REQUEST',
-      params: { protocolVersion: scope.revision, capabilities: scope.clientCapabilities, clientInfo: scope.clientInfo },
-    });
-    this.send({ type: 'INITIALIZED' });
+    const input = this.requestInput;
+    if (input === undefined) {
+      this.send({ type: 'TRANSPORT_OPEN' });
+      this.send({
+        type: 'INITIALIZE_REQUEST',
+        params: { protocolVersion: scope.revision, capabilities: scope.clientCapabilities, clientInfo: scope.clientInfo },
+      });
+      this.send({ type: 'INITIALIZED' });
+    } else {
+      // The snapshot those three events lead to, with this request's envelope in its context.
+      this.snapshot = operatingSnapshot(input, scope);
+      this.lastNotified = this.snapshot;
+      this.phase = 'operating';
+      this.onNegotiated(scope.revision);
+    }
     return this.handleRequest(msg, false);
   }
 
@@ -1199,6 +1221,38 @@ export class Session {
     this.check(method, 'notification');
     this.sendFrame(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params }, related);
   }
+}
+
+/**
+ * The session machine's `operating` snapshot as a handshake would leave it: computed once by
+ * running the machine (TRANSPORT_OPEN, INITIALIZE_REQUEST, INITIALIZED), then copied per request
+ * with the request's envelope in the context (a spec checks both ways agree).
+ */
+let operatingTemplate: SessionSnapshot | undefined;
+export function operatingSnapshot(
+  input: { role: SessionRole; supportedVersions: string[]; localInfo: PeerInfo; localCapabilities: Record<string, unknown>; instructions: string | undefined },
+  scope: Pick<RequestScope, 'revision' | 'clientCapabilities' | 'clientInfo'>,
+): SessionSnapshot {
+  if (operatingTemplate === undefined) {
+    let snap = initialTransition(sessionMachine, { role: 'server', supportedVersions: [scope.revision], localInfo: input.localInfo, localCapabilities: {}, instructions: undefined })[0];
+    snap = transition(sessionMachine, snap, { type: 'TRANSPORT_OPEN' })[0];
+    snap = transition(sessionMachine, snap, { type: 'INITIALIZE_REQUEST', params: { protocolVersion: scope.revision, capabilities: {}, clientInfo: scope.clientInfo } })[0];
+    operatingTemplate = transition(sessionMachine, snap, { type: 'INITIALIZED' })[0];
+  }
+  return {
+    ...operatingTemplate,
+    context: {
+      ...operatingTemplate.context,
+      supportedVersions: input.supportedVersions,
+      localInfo: input.localInfo,
+      localCapabilities: input.localCapabilities,
+      instructions: input.instructions,
+      requestedVersion: scope.revision,
+      protocolVersion: scope.revision,
+      peerCapabilities: scope.clientCapabilities,
+      peerInfo: scope.clientInfo,
+    },
+  } as SessionSnapshot;
 }
 
 class HandlerContext implements RequestHandlerContext {
