@@ -58,6 +58,9 @@ describe('2026-07-28 over Streamable HTTP (dual-era endpoint)', () => {
     });
     mcp.registerTool('routed', { description: 'x-mcp-header', inputSchema: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } as { type: 'string' } } } }, (a) => `region ${String(a.region)}`);
     mcp.server.onRequest('io.example/ext/ping', () => ({ pong: true }));
+    mcp.registerResource('readme', 'test://readme', { mimeType: 'text/plain' }, (uri) => ({ contents: [{ uri, text: 'read me' }] }));
+    mcp.registerResourceTemplate('item', 'test://item/{id}', {}, (uri) => ({ contents: [{ uri, text: 'item' }] }));
+    mcp.registerPrompt('greet', { description: 'greets' }, () => [{ role: 'user', content: { type: 'text', text: 'hello' } }]);
     http = await listen(createStreamableHttpHandler(mcp.server), { logger: false });
     seen.length = 0;
   });
@@ -65,7 +68,7 @@ describe('2026-07-28 over Streamable HTTP (dual-era endpoint)', () => {
     await http.close();
   });
 
-  it('answers server/discover with versions, capabilities (extensions included), instructions and server info', async () => {
+  it('[DISC-001] [LIFE-109] [DISC-003] [BASE-106] answers server/discover with versions, capabilities (extensions included), instructions and server info', async () => {
     const { body, headers } = modern(1, 'server/discover');
     const res = await post(http.url, body, headers);
     expect(res.status).to.equal(200);
@@ -81,7 +84,7 @@ describe('2026-07-28 over Streamable HTTP (dual-era endpoint)', () => {
     expect(res.headers['mcp-session-id']).to.equal(undefined);
   });
 
-  it('serves a tool call without a session: resultType complete, serverInfo, trace context handed to the handler', async () => {
+  it('[BASE-064] [BASE-079] serves a tool call without a session: resultType complete, serverInfo, trace context handed to the handler', async () => {
     const trace = { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01', tracestate: 'a=b', baggage: 'k=v' };
     const { body, headers } = modern(2, 'tools/call', { name: 'echo', arguments: { text: 'x' } }, {}, trace);
     const res = await post(http.url, body, headers);
@@ -93,7 +96,7 @@ describe('2026-07-28 over Streamable HTTP (dual-era endpoint)', () => {
     expect(mcp.server.sessions.size).to.equal(0);
   });
 
-  it('refuses a malformed envelope with -32602 / 400, an unsupported version with -32022 / 400 naming both', async () => {
+  it('[BASE-100] [BASE-101] [BASE-102] [LIFE-107] [HTTP-132] refuses a malformed envelope with -32602 / 400, an unsupported version with -32022 / 400 naming both', async () => {
     const noCaps = { jsonrpc: '2.0', id: 3, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': V } } };
     let res = await post(http.url, noCaps, { 'mcp-protocol-version': V, 'mcp-method': 'tools/list' });
     expect([res.status, res.json.error.code]).to.deep.equal([400, -32602]);
@@ -107,7 +110,7 @@ describe('2026-07-28 over Streamable HTTP (dual-era endpoint)', () => {
     expect(res.json.id).to.equal(5);
   });
 
-  it('checks the headers against the body with -32020 (the version mismatch before the version itself)', async () => {
+  it('[HTTP-129] [HTTP-130] [HTTP-131] [HTTP-155] [HTTP-166] [HTTP-177] checks the headers against the body with -32020 (the version mismatch before the version itself)', async () => {
     const odd = { jsonrpc: '2.0', id: 6, method: 'tools/list', params: { _meta: { ...meta(), 'io.modelcontextprotocol/protocolVersion': 'v999' } } };
     let res = await post(http.url, odd, { 'mcp-protocol-version': V, 'mcp-method': 'tools/list' });
     expect([res.status, res.json.error.code]).to.deep.equal([400, -32020]);
@@ -124,7 +127,7 @@ describe('2026-07-28 over Streamable HTTP (dual-era endpoint)', () => {
     expect(res.status).to.equal(200);
   });
 
-  it('checks x-mcp-header parameters: present, equal, decoded; a missing header for a present argument is refused', async () => {
+  it('[HTTP-164] [HTTP-165] [HTTP-168] [HTTP-173] [HTTP-178] checks x-mcp-header parameters: present, equal, decoded; a missing header for a present argument is refused', async () => {
     const call = modern(8, 'tools/call', { name: 'routed', arguments: { region: 'eu-west' } });
     let res = await post(http.url, call.body, { ...call.headers, 'mcp-param-region': 'eu-west' });
     expect(res.status).to.equal(200);
@@ -136,7 +139,7 @@ describe('2026-07-28 over Streamable HTTP (dual-era endpoint)', () => {
     expect(res.status).to.equal(200);
   });
 
-  it('answers methods 2026-07-28 removed (with a modern claim) 404 / -32601, and serves registered extension methods', async () => {
+  it('[HTTP-133] [LIFE-111] answers methods 2026-07-28 removed (with a modern claim) 404 / -32601, and serves registered extension methods', async () => {
     for (const m of ['initialize', 'ping', 'logging/setLevel', 'resources/subscribe', 'unknown/method']) {
       const { body, headers } = modern(9, m);
       const res = await post(http.url, body, headers);
@@ -148,7 +151,7 @@ describe('2026-07-28 over Streamable HTTP (dual-era endpoint)', () => {
     expect(res.json.result.resultType).to.equal('complete');
   });
 
-  it('sends log messages only to a request that set a level, at or above it, on its own stream', async () => {
+  it('[LOG-031] [LOG-032] sends log messages only to a request that set a level, at or above it, on its own stream', async () => {
     const quiet = modern(11, 'tools/call', { name: 'logs' });
     const s1 = await postStream(http.url, quiet.body, quiet.headers);
     await s1.done;
@@ -161,14 +164,14 @@ describe('2026-07-28 over Streamable HTTP (dual-era endpoint)', () => {
     expect(s2.messages.at(-1).id).to.equal(12);
   });
 
-  it('raises -32021 (HTTP 400) naming the capability a handler needs and the request did not declare', async () => {
+  it('[BASE-104] [BASE-105] [MRTR-013] raises -32021 (HTTP 400) naming the capability a handler needs and the request did not declare', async () => {
     const { body, headers } = modern(13, 'tools/call', { name: 'needs_sampling' }, {});
     const res = await post(http.url, body, headers);
     expect([res.status, res.json.error.code]).to.deep.equal([400, -32021]);
     expect(res.json.error.data.requiredCapabilities).to.deep.equal({ sampling: {} });
   });
 
-  it('runs an elicitation as an input-required round and resumes on the retry, keeping nothing between rounds', async () => {
+  it('[MRTR-001] [MRTR-004] [MRTR-012] [MRTR-015] runs an elicitation as an input-required round and resumes on the retry, keeping nothing between rounds', async () => {
     const first = modern(14, 'tools/call', { name: 'ask' }, { elicitation: {} });
     const r1 = (await post(http.url, first.body, first.headers)).json.result;
     expect(r1.resultType).to.equal('input_required');
@@ -182,7 +185,7 @@ describe('2026-07-28 over Streamable HTTP (dual-era endpoint)', () => {
     expect(mcp.server.sessions.size).to.equal(0);
   });
 
-  it('asks several inputs of one turn in one round, under default keys', async () => {
+  it('[MRTR-005] [MRTR-006] asks several inputs of one turn in one round, under default keys', async () => {
     const caps = { elicitation: {}, sampling: {}, roots: {} };
     const first = modern(16, 'tools/call', { name: 'three' }, caps);
     const r1 = (await post(http.url, first.body, first.headers)).json.result;
@@ -197,7 +200,7 @@ describe('2026-07-28 over Streamable HTTP (dual-era endpoint)', () => {
     expect(r2.content[0].text).to.equal('decline/{"type":"text","text":"ok"}/1');
   });
 
-  it('refuses a tampered or foreign requestState with -32602 and stays up', async () => {
+  it('[MRTR-007] [MRTR-008] [MRTR-026] refuses a tampered or foreign requestState with -32602 and stays up', async () => {
     const first = modern(18, 'tools/call', { name: 'ask' }, { elicitation: {} });
     const r1 = (await post(http.url, first.body, first.headers)).json.result;
     const answers = { who: { action: 'accept', content: { name: 'Eve' } } };
@@ -212,20 +215,90 @@ describe('2026-07-28 over Streamable HTTP (dual-era endpoint)', () => {
     expect((await post(http.url, ok.body, ok.headers)).json.result.content[0].text).to.equal('echo:z');
   });
 
-  it('acknowledges subscriptions/listen with the honoured subset and tags the notifications it opted in to', async () => {
-    const { body, headers } = modern(22, 'subscriptions/listen', { notifications: { toolsListChanged: true, resourcesListChanged: true } });
+  it('[SUB-001] [SUB-002] [BASE-108] acknowledges subscriptions/listen with the honoured subset and tags the notifications it opted in to', async () => {
+    // A server with tools only: resource list changes are not offered, so they are left out, not refused.
+    const tools = createMcpServer({ info: { name: 'tools-only', version: '1' } });
+    tools.registerTool('t', { description: 't' }, () => 't');
+    const h = await listen(createStreamableHttpHandler(tools.server), { logger: false });
+    try {
+      const { body, headers } = modern(22, 'subscriptions/listen', { notifications: { toolsListChanged: true, resourcesListChanged: true } });
+      const s = await postStream(h.url, body, headers);
+      await s.waitForMessages(1);
+      const ack = s.messages[0];
+      expect(ack.method).to.equal('notifications/subscriptions/acknowledged');
+      expect(ack.params.notifications).to.deep.equal({ toolsListChanged: true });
+      expect(ack.params._meta['io.modelcontextprotocol/subscriptionId']).to.equal(22);
+      tools.registerTool('late', { description: 'late' }, () => 'late');
+      await s.waitForMessages(2);
+      expect(s.messages[1].method).to.equal('notifications/tools/list_changed');
+      expect(s.messages[1].params._meta['io.modelcontextprotocol/subscriptionId']).to.equal(22);
+      s.res.destroy();
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('[SUB-001] sends a listen stream only the types it opted in to, and resource updates only for its URIs', async () => {
+    const { body, headers } = modern(23, 'subscriptions/listen', { notifications: { promptsListChanged: true, resourceSubscriptions: ['test://readme'] } });
     const s = await postStream(http.url, body, headers);
     await s.waitForMessages(1);
-    const ack = s.messages[0];
-    expect(ack.method).to.equal('notifications/subscriptions/acknowledged');
-    // No resources registered: resources list changes are not offered, so they are left out, not refused.
-    expect(ack.params.notifications).to.deep.equal({ toolsListChanged: true });
-    expect(ack.params._meta['io.modelcontextprotocol/subscriptionId']).to.equal(22);
-    mcp.registerTool('late', { description: 'late' }, () => 'late');
+    expect(s.messages[0].params.notifications).to.deep.equal({ promptsListChanged: true, resourceSubscriptions: ['test://readme'] });
+    mcp.registerTool('not-for-this-stream', { description: 'x' }, () => 'x');
+    mcp.resources.notifyUpdated('test://other');
+    mcp.resources.notifyUpdated('test://readme');
     await s.waitForMessages(2);
-    expect(s.messages[1].method).to.equal('notifications/tools/list_changed');
-    expect(s.messages[1].params._meta['io.modelcontextprotocol/subscriptionId']).to.equal(22);
+    expect(s.messages[1].method).to.equal('notifications/resources/updated');
+    expect(s.messages[1].params.uri).to.equal('test://readme');
+    mcp.registerPrompt('later', { description: 'x' }, () => [{ role: 'user', content: { type: 'text', text: 'x' } }]);
+    await s.waitForMessages(3);
+    expect(s.messages.map((m) => m.method)).to.deep.equal(['notifications/subscriptions/acknowledged', 'notifications/resources/updated', 'notifications/prompts/list_changed']);
     s.res.destroy();
+  });
+
+  it('[CACHE-001] [CACHE-002] [CACHE-003] [CACHE-004] [CACHE-005] [CACHE-006] [CACHE-013] [TOOL-042] puts caching hints on every cacheable complete result, lists tools in a stable order', async () => {
+    const calls: [string, Record<string, unknown>][] = [
+      ['tools/list', {}],
+      ['prompts/list', {}],
+      ['resources/list', {}],
+      ['resources/templates/list', {}],
+      ['resources/read', { uri: 'test://readme' }],
+    ];
+    for (const [i, [method, params]] of calls.entries()) {
+      const { body, headers } = modern(30 + i, method, params);
+      const r = (await post(http.url, body, headers)).json.result;
+      expect(r.resultType, method).to.equal('complete');
+      expect(Number.isInteger(r.ttlMs) && r.ttlMs >= 0, method).to.equal(true);
+      expect(r.cacheScope, method).to.be.oneOf(['public', 'private']);
+    }
+    const names = async () => (await post(http.url, modern(40, 'tools/list').body, modern(40, 'tools/list').headers)).json.result.tools.map((t: { name: string }) => t.name);
+    expect(await names()).to.deep.equal(await names());
+    // Not cacheable: a tool result carries no hints.
+    const call = modern(41, 'tools/call', { name: 'echo', arguments: { text: 'x' } });
+    expect((await post(http.url, call.body, call.headers)).json.result.ttlMs).to.equal(undefined);
+  });
+
+  it('[RES-030] [RES-033] answers an unknown resource -32602 with its uri, never empty contents', async () => {
+    const { body, headers } = modern(42, 'resources/read', { uri: 'test://missing' });
+    const res = await post(http.url, body, headers);
+    expect(res.json.error.code).to.equal(-32602);
+    expect(res.json.error.data.uri).to.equal('test://missing');
+    expect(res.json.result).to.equal(undefined);
+  });
+
+  it('takes caching hints per method from the server options', async () => {
+    const other = createMcpServer({ info: { name: 'cached', version: '1' }, modern: { caching: { default: { ttlMs: 5000, cacheScope: 'public' }, methods: { 'resources/read': { ttlMs: 0, cacheScope: 'private' } } } } });
+    other.registerTool('t', { description: 't' }, () => 't');
+    other.registerResource('r', 'test://r', {}, (uri) => ({ contents: [{ uri, text: 'r' }] }));
+    const h = await listen(createStreamableHttpHandler(other.server), { logger: false });
+    try {
+      const list = (await post(h.url, modern(1, 'tools/list').body, modern(1, 'tools/list').headers)).json.result;
+      expect([list.ttlMs, list.cacheScope]).to.deep.equal([5000, 'public']);
+      const read = modern(2, 'resources/read', { uri: 'test://r' });
+      const r = (await post(h.url, read.body, read.headers)).json.result;
+      expect([r.ttlMs, r.cacheScope]).to.deep.equal([0, 'private']);
+    } finally {
+      await h.close();
+    }
   });
 
   it('serves legacy clients on the same endpoint: initialize gets a session revision and a session id', async () => {

@@ -24,7 +24,7 @@ describe('modern/request-state', () => {
     expect(state.round).to.equal(1);
   });
 
-  it('refuses a tampered, foreign-key, other-request, other-caller or malformed state', () => {
+  it('[MRTR-008] [MRTR-009] [MRTR-010] refuses a tampered, foreign-key, other-request, other-caller or malformed state', () => {
     const codec = new RequestStateCodec({ key: KEY });
     const token = codec.seal({ ...FOR, principal: 'alice', answers: {}, round: 1 });
     const forAlice = { ...FOR, principal: 'alice' };
@@ -40,7 +40,7 @@ describe('modern/request-state', () => {
     expect(reason(() => codec.open(42, forAlice))).to.equal('malformed');
   });
 
-  it('expires after ttlMs on the server clock', () => {
+  it('[MRTR-011] expires after ttlMs on the server clock', () => {
     const clock = new ManualClock(1_000);
     const codec = new RequestStateCodec({ key: KEY, ttlMs: 500, clock });
     const token = codec.seal({ ...FOR, answers: {}, round: 1 });
