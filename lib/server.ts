@@ -125,6 +125,7 @@ export class Server {
 
   /** Close every session. */
   async close(): Promise<void> {
+    this.core.close();
     await Promise.all([...this.live].map((s) => s.close()));
   }
 }

@@ -594,6 +594,7 @@ export class HttpServerCore {
   async close(): Promise<void> {
     this.closed = true;
     this.capture.unsubscribe();
+    this.server.core.close();
     const ending: Promise<void>[] = [];
     for (const session of [...this.sessions.values()]) {
       const s = session.serverSession;

@@ -39,6 +39,8 @@ export function listen(
   bus: ServerEventBus,
   capabilities: Record<string, unknown>,
   io: { notify(frame: JsonRpcNotification): void; signal?: AbortSignal | undefined },
+  /** Where the server registers the stream so that it can end it (shutdown); returns the unregister. */
+  track?: (end: () => void) => () => void,
 ): Promise<JsonRpcResponse | undefined> {
   const requested = (msg.params?.notifications ?? undefined) as SubscriptionFilter | undefined;
   if (requested === null || typeof requested !== 'object' || Array.isArray(requested)) {
@@ -56,11 +58,25 @@ export function listen(
         io.notify({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: event.uri, _meta: tag } });
       }
     });
-    const end = () => {
+    if (io.signal?.aborted) {
       sub.unsubscribe();
       resolve(undefined);
+      return;
+    }
+    const end = () => {
+      sub.unsubscribe();
+      untrack?.();
+      resolve(undefined);
     };
-    if (io.signal?.aborted) end();
-    else io.signal?.addEventListener('abort', end, { once: true });
+    // Ended by the server: notifications/cancelled for the listen request (cancellation.md), then
+    // the graceful result with the subscription id (subscriptions.md); the texts name both.
+    const close = () => {
+      sub.unsubscribe();
+      io.signal?.removeEventListener('abort', end);
+      io.notify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: msg.id, reason: 'The server ended the subscription' } });
+      resolve({ jsonrpc: '2.0', id: msg.id, result: { _meta: tag } });
+    };
+    io.signal?.addEventListener('abort', end, { once: true });
+    const untrack = track?.(close);
   });
 }

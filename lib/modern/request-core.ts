@@ -32,7 +32,7 @@ import type { ModernDispatch } from '../session/session.js';
 import { ServerSessionForRequest } from './request-session.js';
 import { EnvelopeRefusal, hasVersionClaim, readEnvelope, type Envelope } from './envelope.js';
 import { InputRound } from './input-round.js';
-import { InvalidRequestStateError, RequestStateCodec, paramsDigest, type RequestStateOptions } from './request-state.js';
+import { InvalidRequestStateError, RequestStateCodec, paramsDigest, type ReplayGuard, type RequestStateOptions } from './request-state.js';
 import { discoverResult } from './discover.js';
 import { listen } from './listen.js';
 
@@ -80,14 +80,28 @@ const ANONYMOUS = { name: 'anonymous-client', version: '0' };
 export class RequestCore implements ModernDispatch {
   private readonly states: RequestStateCodec;
   private readonly hints: Map<string, CacheHint>;
+  private readonly replayGuard: ReplayGuard | undefined;
+  /** Open listen streams: how to end each (see {@link close}). */
+  private readonly listens = new Set<() => void>();
 
   constructor(
     private readonly server: Server,
     options: ModernOptions = {},
   ) {
     this.states = new RequestStateCodec({ ...options.requestState, ...(options.requestState?.clock === undefined && server.options.clock && { clock: server.options.clock }) });
+    this.replayGuard = options.requestState?.replayGuard;
     const base = options.caching?.default ?? DEFAULT_HINT;
     this.hints = new Map(CACHEABLE_METHODS.map((m) => [m, options.caching?.methods?.[m] ?? base]));
+  }
+
+  /**
+   * End every open `subscriptions/listen` stream gracefully (server shutdown): each gets
+   * `notifications/cancelled` and its result. Requests in flight finish on their own.
+   */
+  close(): void {
+    const ends = [...this.listens];
+    this.listens.clear();
+    for (const end of ends) end();
   }
 
   claims(msg: JsonRpcRequest): boolean {
@@ -125,7 +139,10 @@ export class RequestCore implements ModernDispatch {
     }
     if (method === 'server/discover') return this.complete(id, method, discoverResult(this.server));
     if (method === 'subscriptions/listen') {
-      const closed = await listen(msg, this.server.events, this.server.declaredCapabilities, io);
+      const closed = await listen(msg, this.server.events, this.server.declaredCapabilities, io, (end) => {
+        this.listens.add(end);
+        return () => this.listens.delete(end);
+      });
       return closed === undefined ? { response: undefined, status: 200 } : this.shape(closed, method);
     }
     const params = msg.params;
@@ -144,6 +161,7 @@ export class RequestCore implements ModernDispatch {
         try {
           const digest = digestOf();
           const state = this.states.open(params.requestState, principal === undefined ? { method, digest } : { method, digest, principal });
+          if (this.replayGuard !== undefined && !(await this.replayGuard.claim(state.nonce, state.expiresAt))) throw new InvalidRequestStateError('replayed');
           answers = { ...state.answers };
           round = state.round;
         } catch (e) {

@@ -40,13 +40,15 @@ export interface RequestStateOptions {
   key?: string | Uint8Array;
   /** How long a state stays valid. Default 10 minutes. */
   ttlMs?: number;
+  /** Refuse a state used twice (default: no guard; the server keeps nothing between rounds). */
+  replayGuard?: ReplayGuard;
   clock?: Clock;
 }
 
 /** A state that fails verification. */
 export class InvalidRequestStateError extends McpError {
   override readonly name = 'InvalidRequestStateError';
-  constructor(readonly reason: 'malformed' | 'signature' | 'expired' | 'foreign') {
+  constructor(readonly reason: 'malformed' | 'signature' | 'expired' | 'foreign' | 'replayed') {
     super(ErrorCode.InvalidParams, `Invalid requestState (${reason}): start the request again without requestState`, { reason });
   }
 }
@@ -97,6 +99,38 @@ export class RequestStateCodec {
 
   private mac(body: string): string {
     return createHmac('sha256', this.key).update(body).digest('base64url');
+  }
+}
+
+/**
+ * Single use of a state (the spec's "single-use needs server-side enforcement"): remembers each
+ * state's nonce until the state expires. This is state kept between rounds, so it is an option;
+ * share one guard between processes (over Redis, say) for it to hold across them.
+ * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr
+ */
+export interface ReplayGuard {
+  /** True the first time `nonce` is claimed before `expiresAt`; false after that. */
+  claim(nonce: string, expiresAt: number): boolean | Promise<boolean>;
+}
+
+/** A {@link ReplayGuard} for one process: memory bounded by the states alive at once. */
+export class InMemoryReplayGuard implements ReplayGuard {
+  private readonly seen = new Map<string, number>();
+  constructor(
+    private readonly clock: Clock = systemClock,
+    private readonly maxEntries = 100_000,
+  ) {}
+  claim(nonce: string, expiresAt: number): boolean {
+    const now = this.clock.now();
+    if (this.seen.size >= this.maxEntries) {
+      for (const [n, exp] of this.seen) if (exp <= now) this.seen.delete(n);
+      // Still full: refuse rather than forget (a refused retry starts the request again).
+      if (this.seen.size >= this.maxEntries) return false;
+    }
+    const exp = this.seen.get(nonce);
+    if (exp !== undefined && exp > now) return false;
+    this.seen.set(nonce, expiresAt);
+    return true;
   }
 }
 

@@ -60,4 +60,17 @@ describe('2026-07-28 on a session transport (dual era per message)', () => {
     expect(frames.some((f) => f.id === 7)).to.equal(false);
     await client.close();
   });
+
+  it('answers server/discover on a legacy session too (after initialize, without a claim)', async () => {
+    const { client, frames } = await setup();
+    client.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } });
+    await wait(() => frames.some((f) => f.id === 1));
+    client.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    client.send({ jsonrpc: '2.0', id: 2, method: 'server/discover' });
+    await wait(() => frames.some((f) => f.id === 2));
+    const r = frames.find((f) => f.id === 2)!.result as JsonObject;
+    expect(r.supportedVersions).to.deep.equal(['2026-07-28']);
+    expect((r.capabilities as JsonObject).tools).to.be.an('object');
+    await client.close();
+  });
 });

@@ -4,6 +4,7 @@ import { expect } from 'chai';
 import { listen, type Listening } from '../../lib/http/listen.js';
 import { createMcpServer, type McpServer } from '../../lib/mcp-server.js';
 import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { InMemoryReplayGuard } from '../../lib/modern/request-state.js';
 import { initializeRequest, post, postStream, raw, until } from '../fixtures/http-server/raw.js';
 
 const V = '2026-07-28';
@@ -296,6 +297,58 @@ describe('2026-07-28 over Streamable HTTP (dual-era endpoint)', () => {
       const read = modern(2, 'resources/read', { uri: 'test://r' });
       const r = (await post(h.url, read.body, read.headers)).json.result;
       expect([r.ttlMs, r.cacheScope]).to.deep.equal([0, 'private']);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('[CANCEL-041] ends open listen streams on shutdown: notifications/cancelled, then the result with the subscription id', async () => {
+    const { body, headers } = modern(50, 'subscriptions/listen', { notifications: { toolsListChanged: true } });
+    const s = await postStream(http.url, body, headers);
+    await s.waitForMessages(1);
+    await mcp.close();
+    await s.done;
+    const [, cancelled, result] = s.messages;
+    expect(cancelled.method).to.equal('notifications/cancelled');
+    expect(cancelled.params.requestId).to.equal(50);
+    expect(result.id).to.equal(50);
+    expect(result.result.resultType).to.equal('complete');
+    expect(result.result._meta['io.modelcontextprotocol/subscriptionId']).to.equal(50);
+  });
+
+  it('[CANCEL-067] treats a closed response stream as cancellation: the handler is aborted, the server stays up', async () => {
+    let aborted!: () => void;
+    const sawAbort = new Promise<void>((resolve) => (aborted = resolve));
+    mcp.registerTool('slow', { description: 'slow' }, async (_a, ctx) => {
+      ctx.progress(1, 2);
+      await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
+      aborted();
+      return 'never sent';
+    });
+    const { body, headers } = modern(51, 'tools/call', { name: 'slow' }, {}, { progressToken: 'p' });
+    const s = await postStream(http.url, body, headers);
+    await s.waitForMessages(1);
+    s.res.destroy();
+    await sawAbort;
+    const ok = modern(52, 'tools/call', { name: 'echo', arguments: { text: 'still up' } });
+    expect((await post(http.url, ok.body, ok.headers)).json.result.content[0].text).to.equal('echo:still up');
+  });
+
+  it('[MRTR-009] refuses a replayed requestState when the server keeps a replay guard', async () => {
+    const guarded = createMcpServer({ info: { name: 'guarded', version: '1' }, modern: { requestState: { replayGuard: new InMemoryReplayGuard() } } });
+    guarded.registerTool('ask', { description: 'asks' }, async (_a, ctx) => {
+      const r = await ctx.elicit({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } }, { inputKey: 'who' });
+      return `hi ${String(r.content?.name)}`;
+    });
+    const h = await listen(createStreamableHttpHandler(guarded.server), { logger: false });
+    try {
+      const first = modern(1, 'tools/call', { name: 'ask' }, { elicitation: {} });
+      const state = (await post(h.url, first.body, first.headers)).json.result.requestState;
+      const retry = (id: number) => modern(id, 'tools/call', { name: 'ask', inputResponses: { who: { action: 'accept', content: { name: 'Ada' } } }, requestState: state }, { elicitation: {} });
+      expect((await post(h.url, retry(2).body, retry(2).headers)).json.result.content[0].text).to.equal('hi Ada');
+      const again = await post(h.url, retry(3).body, retry(3).headers);
+      expect(again.json.error.code).to.equal(-32602);
+      expect(again.json.error.data.reason).to.equal('replayed');
     } finally {
       await h.close();
     }
