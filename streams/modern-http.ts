@@ -16,6 +16,8 @@ import type { RequestCore } from '../lib/modern/request-core.js';
 import { ErrorCode } from '../lib/jsonrpc/error-codes.js';
 import type { JsonObject, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../lib/jsonrpc/message.js';
 import { errorBody, writeEmpty, writeJson } from './http-body.js';
+import { KeepAliveTicker, SseSink } from './http-sse-sink.js';
+import { sseEvent } from './sse-encode.js';
 
 /** Where `Mcp-Name` comes from, per method (extensions may add rows). */
 export const MCP_NAME_SOURCE: Record<string, string> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
@@ -26,6 +28,8 @@ export type ParamHeaderLookup = (tool: string) => ReadonlyArray<{ param: string;
 export interface ModernPostOptions {
   paramHeaders?: ParamHeaderLookup;
   report?: (e: unknown) => void;
+  /** The server's keep-alive ticker: `:` comments on SSE responses that sent nothing for a while (listen streams). */
+  ticker?: KeepAliveTicker;
 }
 
 const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
@@ -110,7 +114,7 @@ export function serveModernPost(core: RequestCore, req: IncomingMessage, res: Se
     }
     throw e;
   }
-  const exchange = new ModernExchange(res);
+  const exchange = new ModernExchange(res, options.ticker);
   core.answerEnveloped(msg, envelope, { notify: (frame) => exchange.notify(frame), authInfo, signal: exchange.signal }).then(
     (answer) => exchange.answer(answer.response, answer.status),
     (e: unknown) => {
@@ -122,10 +126,13 @@ export function serveModernPost(core: RequestCore, req: IncomingMessage, res: Se
 
 /** One POST's response: JSON unless a notification comes first, then SSE. */
 class ModernExchange {
-  private streaming = false;
+  private sink: SseSink | undefined;
   private controller: AbortController | undefined;
 
-  constructor(private readonly res: ServerResponse) {}
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly ticker: KeepAliveTicker | undefined,
+  ) {}
 
   /** Aborted when the client closes the response before the answer (its cancellation). */
   get signal(): AbortSignal {
@@ -140,18 +147,18 @@ class ModernExchange {
 
   notify(frame: JsonRpcNotification): void {
     if (this.res.writableEnded || this.res.destroyed) return;
-    if (!this.streaming) {
-      this.streaming = true;
-      this.res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
+    if (this.sink === undefined) {
+      this.sink = new SseSink(this.res, this.ticker ?? NO_KEEPALIVE, () => {});
+      this.sink.open({ 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' }, '');
     }
-    this.res.write(`event: message\ndata: ${JSON.stringify(frame)}\n\n`);
+    this.sink.write(sseEvent(JSON.stringify(frame)));
   }
 
   answer(response: JsonRpcResponse | undefined, status: number): void {
     if (this.res.writableEnded || this.res.destroyed) return;
-    if (this.streaming) {
-      if (response !== undefined) this.res.write(`event: message\ndata: ${JSON.stringify(response)}\n\n`);
-      this.res.end();
+    if (this.sink !== undefined) {
+      if (response !== undefined) this.sink.write(sseEvent(JSON.stringify(response)));
+      this.sink.end();
       return;
     }
     if (response === undefined) {
@@ -161,3 +168,6 @@ class ModernExchange {
     writeJson(this.res, status, JSON.stringify(response));
   }
 }
+
+/** For handlers used without a server's ticker: no keep-alive comments. */
+const NO_KEEPALIVE = new KeepAliveTicker({ now: () => 0, setTimeout: () => 0, clearTimeout: () => {} }, undefined);

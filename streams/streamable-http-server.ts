@@ -236,7 +236,7 @@ export class HttpServerCore {
     const legacy = options.legacySse === true ? {} : options.legacySse === false ? undefined : options.legacySse;
     this.legacy = legacy === undefined ? undefined : new LegacySseEndpoints(this, legacy);
     this.capture = server.sessions$.subscribe((s) => (this.lastConnected = s));
-    this.modernOptions = { report: (e) => this.report(e), paramHeaders: options.paramHeaders ?? ((tool) => server.paramHeaders?.(tool)) };
+    this.modernOptions = { report: (e) => this.report(e), paramHeaders: options.paramHeaders ?? ((tool) => server.paramHeaders?.(tool)), ticker: this.ticker };
   }
 
   legacyCount(): number {

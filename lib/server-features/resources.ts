@@ -51,6 +51,13 @@ export type ResourceContentsInput =
 export interface ReadResourceOutput {
   contents: ResourceContentsInput[];
   _meta?: Meta;
+  /**
+   * 2026-07-28 caching hints for this read (sent only to modern requests; the server's per-method
+   * default otherwise): how long the result stays fresh, and whether shared caches may keep it.
+   * @see https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/caching
+   */
+  ttlMs?: number;
+  cacheScope?: 'public' | 'private';
 }
 
 export type ReadResourceCallback = (uri: string, ctx: RequestHandlerContext) => ReadResourceOutput | Promise<ReadResourceOutput>;
@@ -852,5 +859,9 @@ function finishRead(output: ReadResourceOutput, uri: string, mimeType: string | 
   });
   const result: JsonObject = { contents };
   if (output._meta !== undefined) result._meta = output._meta;
+  if (rev !== undefined && allows(rev, 'cachingHints')) {
+    if (typeof output.ttlMs === 'number' && Number.isInteger(output.ttlMs) && output.ttlMs >= 0) result.ttlMs = output.ttlMs;
+    if (output.cacheScope === 'public' || output.cacheScope === 'private') result.cacheScope = output.cacheScope;
+  }
   return result;
 }

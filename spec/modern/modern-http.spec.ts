@@ -5,6 +5,7 @@ import { listen, type Listening } from '../../lib/http/listen.js';
 import { createMcpServer, type McpServer } from '../../lib/mcp-server.js';
 import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
 import { InMemoryReplayGuard } from '../../lib/modern/request-state.js';
+import { ManualClock } from '../../lib/clock.js';
 import { initializeRequest, post, postStream, raw, until } from '../fixtures/http-server/raw.js';
 
 const V = '2026-07-28';
@@ -286,10 +287,12 @@ describe('2026-07-28 over Streamable HTTP (dual-era endpoint)', () => {
     expect(res.json.result).to.equal(undefined);
   });
 
-  it('takes caching hints per method from the server options', async () => {
+  it('takes caching hints per method from the server options, per resource from its read callback', async () => {
     const other = createMcpServer({ info: { name: 'cached', version: '1' }, modern: { caching: { default: { ttlMs: 5000, cacheScope: 'public' }, methods: { 'resources/read': { ttlMs: 0, cacheScope: 'private' } } } } });
     other.registerTool('t', { description: 't' }, () => 't');
     other.registerResource('r', 'test://r', {}, (uri) => ({ contents: [{ uri, text: 'r' }] }));
+    // Per resource: the read callback's own hints win over the server's defaults.
+    other.registerResource('fixed', 'test://fixed', {}, (uri) => ({ contents: [{ uri, text: 'f' }], ttlMs: 60_000, cacheScope: 'public' }));
     const h = await listen(createStreamableHttpHandler(other.server), { logger: false });
     try {
       const list = (await post(h.url, modern(1, 'tools/list').body, modern(1, 'tools/list').headers)).json.result;
@@ -297,6 +300,27 @@ describe('2026-07-28 over Streamable HTTP (dual-era endpoint)', () => {
       const read = modern(2, 'resources/read', { uri: 'test://r' });
       const r = (await post(h.url, read.body, read.headers)).json.result;
       expect([r.ttlMs, r.cacheScope]).to.deep.equal([0, 'private']);
+      const fixed = modern(3, 'resources/read', { uri: 'test://fixed' });
+      const f = (await post(h.url, fixed.body, fixed.headers)).json.result;
+      expect([f.ttlMs, f.cacheScope]).to.deep.equal([60_000, 'public']);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('keeps an idle listen stream alive with SSE comments on the server clock', async () => {
+    const clock = new ManualClock();
+    const quiet = createMcpServer({ info: { name: 'quiet', version: '1' }, capabilities: { tools: { listChanged: true } } });
+    const h = await listen(createStreamableHttpHandler(quiet.server, { clock, keepAliveMs: 1000 }), { logger: false });
+    try {
+      const { body, headers } = modern(60, 'subscriptions/listen', { notifications: { toolsListChanged: true } });
+      const s = await postStream(h.url, body, headers);
+      await s.waitForMessages(1);
+      expect(s.comments).to.equal(0);
+      clock.advance(1000); // the ack counts as traffic in the first interval
+      clock.advance(1000);
+      await until(() => s.comments === 1, 'a keep-alive comment');
+      s.res.destroy();
     } finally {
       await h.close();
     }
