@@ -44,11 +44,13 @@ import {
 } from '../errors.js';
 import type { InEntry, JournalEntry, JournalEntryInput, NoteEntry, OutEntry } from '../journal/entry.js';
 import { Channel } from './channel.js';
+import { HandlerContext, afterProgress, type Incoming } from './handler-context.js';
+import { operatingSnapshot, type ModernDispatch, type RequestScope, type RequestScopedInput } from './request-scope.js';
 import { Journal } from '../journal/journal.js';
 import { hasCapability, requiredCapability } from '../protocol/methods.js';
 import { SUPPORTED_REVISIONS, allows, isSupportedRevision } from '../protocol/revisions.js';
 import { inboundRequestAllowed, outboundVerdict } from './phase-gate.js';
-import { InboundProgressLimiter, ProgressCoalescer, progressRate, type ProgressRateOptions } from './progress-rate.js';
+import { InboundProgressLimiter, progressRate, type ProgressRateOptions } from './progress-rate.js';
 import {
   RequestRegistry,
   type Progress,
@@ -57,6 +59,8 @@ import {
 } from './request-registry.js';
 
 export type { Progress, ProgressToken, RequestOptions, ProgressRateOptions };
+export type { ModernDispatch, RequestScope, RequestScopedInput } from './request-scope.js';
+export { operatingSnapshot } from './request-scope.js';
 
 /** Options common to clients and servers. */
 export interface SessionOptions {
@@ -162,19 +166,6 @@ export interface RequestWithProgress {
 type SessionActor = Actor<typeof sessionMachine>;
 export type SessionSnapshot = SnapshotFrom<typeof sessionMachine>;
 
-interface Incoming {
-  method: string;
-  controller: AbortController | undefined;
-  cancelled: boolean;
-  /** The response went out (or was suppressed): no more progress for this request. */
-  done: boolean;
-  /** Progress was sent for this request. */
-  progressed: boolean;
-  /** Coalesces this request's progress (with the `progress.minIntervalMs` option). */
-  coalescer?: ProgressCoalescer;
-  /** Why the peer cancelled, for a signal created after the fact. */
-  cancelReason?: unknown;
-}
 
 const DEFAULT_TIMEOUT = 60_000;
 
@@ -190,28 +181,6 @@ export interface HandlerTable {
   modern?: ModernDispatch;
 }
 
-/** The request-scoped core as a session sees it (`lib/modern/request-core.ts`). */
-export interface ModernDispatch {
-  /** Whether `msg` belongs to the modern era (decided from the body). */
-  claims(msg: JsonRpcRequest): boolean;
-  /** Answer it; `notify` carries its notifications, `signal` aborts when the peer cancels it. */
-  serve(msg: JsonRpcRequest, io: { notify(frame: JsonRpcNotification): void; authInfo: unknown; signal: AbortSignal }): Promise<JsonRpcResponse | undefined>;
-}
-
-/** What a request-scoped session serves one modern request with (see {@link Session.serveRequestScope}). */
-export interface RequestScope {
-  /** The request's client capabilities and info, standing in for `initialize`'s. */
-  readonly revision: string;
-  readonly clientCapabilities: Record<string, unknown>;
-  readonly clientInfo: { name: string; version: string };
-  readonly authInfo: unknown;
-  /** Frames the handler sends (notifications related to the request, the response). */
-  send(frame: Frame): void;
-  /** Where `ctx.elicit/sample/listRoots` go instead of becoming server-to-client requests. */
-  readonly inputs: { ask(method: string, params: JsonObject | undefined, options?: RequestOptions): Promise<JsonObject> };
-  /** OpenTelemetry context of the request (`ctx.trace`). */
-  readonly trace?: { traceparent?: string; tracestate?: string; baggage?: string } | undefined;
-}
 
 /** Every session answers ping with an empty result unless told otherwise. */
 const answerPing: RequestHandler = () => ({});
@@ -262,7 +231,7 @@ export class Session {
   private transport: Transport | undefined;
   private scope: RequestScope | undefined;
   /** A request-scoped session's machine input, until serveRequestScope places it. */
-  private requestInput: { role: SessionRole; supportedVersions: string[]; localInfo: PeerInfo; localCapabilities: Record<string, unknown>; instructions: string | undefined } | undefined;
+  private requestInput: RequestScopedInput | undefined;
   private phase: SessionPhase = 'connecting';
   private nextId = 0;
   private seq = 0;
@@ -1221,129 +1190,6 @@ export class Session {
     this.check(method, 'notification');
     this.sendFrame(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params }, related);
   }
-}
-
-/**
- * The session machine's `operating` snapshot as a handshake would leave it: computed once by
- * running the machine (TRANSPORT_OPEN, INITIALIZE_REQUEST, INITIALIZED), then copied per request
- * with the request's envelope in the context (a spec checks both ways agree).
- */
-let operatingTemplate: SessionSnapshot | undefined;
-export function operatingSnapshot(
-  input: { role: SessionRole; supportedVersions: string[]; localInfo: PeerInfo; localCapabilities: Record<string, unknown>; instructions: string | undefined },
-  scope: Pick<RequestScope, 'revision' | 'clientCapabilities' | 'clientInfo'>,
-): SessionSnapshot {
-  if (operatingTemplate === undefined) {
-    let snap = initialTransition(sessionMachine, { role: 'server', supportedVersions: [scope.revision], localInfo: input.localInfo, localCapabilities: {}, instructions: undefined })[0];
-    snap = transition(sessionMachine, snap, { type: 'TRANSPORT_OPEN' })[0];
-    snap = transition(sessionMachine, snap, { type: 'INITIALIZE_REQUEST', params: { protocolVersion: scope.revision, capabilities: {}, clientInfo: scope.clientInfo } })[0];
-    operatingTemplate = transition(sessionMachine, snap, { type: 'INITIALIZED' })[0];
-  }
-  return {
-    ...operatingTemplate,
-    context: {
-      ...operatingTemplate.context,
-      supportedVersions: input.supportedVersions,
-      localInfo: input.localInfo,
-      localCapabilities: input.localCapabilities,
-      instructions: input.instructions,
-      requestedVersion: scope.revision,
-      protocolVersion: scope.revision,
-      peerCapabilities: scope.clientCapabilities,
-      peerInfo: scope.clientInfo,
-    },
-  } as SessionSnapshot;
-}
-
-class HandlerContext implements RequestHandlerContext {
-  readonly requestId: RequestId;
-  readonly method: string;
-  readonly meta: JsonObject | undefined;
-  private lastProgress = -Infinity;
-
-  constructor(
-    readonly session: Session,
-    msg: JsonRpcRequest,
-    private readonly state: Incoming,
-  ) {
-    this.requestId = msg.id;
-    this.method = msg.method;
-    this.meta = msg.params?._meta as JsonObject | undefined;
-  }
-
-  get authInfo(): unknown {
-    return this.session.authInfo;
-  }
-
-  get trace(): { traceparent?: string; tracestate?: string; baggage?: string } | undefined {
-    return this.session.requestScope?.trace;
-  }
-
-  get signal(): AbortSignal {
-    // Created on first use: most handlers never look at it.
-    if (!this.state.controller) {
-      this.state.controller = new AbortController();
-      if (this.state.cancelled) this.state.controller.abort(this.state.cancelReason ?? 'Cancelled');
-    }
-    return this.state.controller.signal;
-  }
-
-  sendProgress(progress: number, total?: number, message?: string): void {
-    const token = this.meta?.progressToken as ProgressToken | undefined;
-    // Progress stops once the request is answered or cancelled.
-    if (token === undefined || this.state.cancelled || this.state.done) return;
-    if (!(progress > this.lastProgress)) {
-      throw new Error(`Progress must increase with each notification: got ${progress} after ${this.lastProgress}`);
-    }
-    this.lastProgress = progress;
-    this.state.progressed = true;
-    const interval = this.session.progressInterval;
-    if (interval === 0) {
-      this.session.progressFor(token, progress, total, message, this.requestId);
-      return;
-    }
-    const state = this.state;
-    state.coalescer ??= new ProgressCoalescer(
-      this.session.sessionClock,
-      interval,
-      {
-        send: (u) => this.session.progressFor(token, u.progress, u.total, u.message, this.requestId),
-        alive: () => !state.cancelled && !state.done,
-        timerFired: (name) => this.session.progressTimerFired(name),
-      },
-      `progress:${String(this.requestId)}`,
-    );
-    state.coalescer.offer({ progress, total, message });
-  }
-
-  sendNotification(method: string, params?: JsonObject): void {
-    this.session.notifyRelated(method, params, this.requestId);
-  }
-
-  sendRequest(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject> {
-    // 2026-07-28: no server-to-client requests; the ask becomes an input request of this round.
-    const scope = this.session.requestScope;
-    if (scope !== undefined) return scope.inputs.ask(method, params, options);
-    const opts = options?.signal ? options : { ...options, signal: this.signal };
-    return this.session.startRequest(method, params, opts, undefined, false, this.requestId);
-  }
-}
-
-/**
- * A response that follows progress goes out one event-loop turn later. The official SDK's
- * client handles notifications a microtask after responses, so when the last progress and the
- * response arrive in one read it drops that progress; a separate write avoids the race.
- */
-function afterProgress(
-  state: Incoming,
-  response: JsonRpcResponse | undefined,
-): JsonRpcResponse | Promise<JsonRpcResponse | undefined> | undefined {
-  if (!state.progressed) return response;
-  // Coalesced progress: the latest update goes out before the response, or not at all.
-  if (response === undefined) state.coalescer?.stop();
-  else state.coalescer?.flush();
-  if (response === undefined) return response;
-  return new Promise((resolve) => setImmediate(() => resolve(response)));
 }
 
 function errorResponse(id: RequestId, code: number, message: string, data?: unknown): JsonRpcErrorResponse {
