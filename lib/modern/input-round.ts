@@ -11,7 +11,9 @@ import { inputRoundMachine, type InputRoundEvent } from '../../machines/input-ro
 import { McpError } from '../errors.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type { JsonObject } from '../jsonrpc/message.js';
-import type { InputRequiredResult, InputRequests } from '../protocol/schema/modern.js';
+import { INPUT_REQUIRED_METHODS, type InputRequiredResult, type InputRequests } from '../protocol/schema/modern.js';
+
+const INPUT_REQUIRED = new Set<string>(INPUT_REQUIRED_METHODS);
 import type { RequestOptions } from '../session/request-registry.js';
 
 /** Key prefixes of asks without an explicit `inputKey`. */
@@ -19,6 +21,8 @@ const KIND: Record<string, string> = { 'elicitation/create': 'elicitation', 'sam
 
 /** What the round needs from the request it serves. */
 export interface InputRoundHost {
+  /** The request's method: only tools/call, prompts/get and resources/read may end input-required. */
+  readonly method: string;
   /** Answers of earlier rounds and of this retry, by key. */
   readonly answers: JsonObject;
   /** The state for the next round, signed, carrying `answers`. */
@@ -53,6 +57,11 @@ export class InputRound {
   /** A handler's ask (through `ctx.sendRequest`): its answer, or a promise that never settles. */
   ask(method: string, params: JsonObject | undefined, options?: RequestOptions): Promise<JsonObject> {
     const kind = KIND[method];
+    if (!INPUT_REQUIRED.has(this.host.method)) {
+      return Promise.reject(
+        new McpError(ErrorCode.InternalError, `Cannot ask the client for input ("${method}") while serving "${this.host.method}": only tools/call, prompts/get and resources/read may answer input_required`),
+      );
+    }
     if (kind === undefined) {
       return Promise.reject(new McpError(ErrorCode.InvalidRequest, `Cannot send "${method}" on a 2026-07-28 request: servers send no requests to the client (only elicitation, sampling and roots, as input requests)`));
     }

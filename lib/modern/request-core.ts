@@ -175,6 +175,7 @@ export class RequestCore implements ModernDispatch {
     let ended: ((r: InputRequiredResult) => void) | undefined;
     const inputRequired = new Promise<InputRequiredResult>((resolve) => (ended = resolve));
     const inputs = new InputRound({
+      method,
       answers,
       sealState: (a) => {
         const digest = digestOf();

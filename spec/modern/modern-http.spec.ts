@@ -187,6 +187,14 @@ describe('2026-07-28 over Streamable HTTP (dual-era endpoint)', () => {
     expect(mcp.server.sessions.size).to.equal(0);
   });
 
+  it('[MRTR-004] never answers input_required outside tools/call, prompts/get and resources/read', async () => {
+    mcp.server.onRequest('io.example/ext/asks', (_p, ctx) => ctx.sendRequest('elicitation/create', { message: 'x', requestedSchema: { type: 'object', properties: {} } }));
+    const { body, headers } = modern(70, 'io.example/ext/asks', {}, { elicitation: {} });
+    const res = await post(http.url, body, headers);
+    expect(res.json.result).to.equal(undefined);
+    expect(res.json.error.code).to.equal(-32603);
+  });
+
   it('[MRTR-005] [MRTR-006] asks several inputs of one turn in one round, under default keys', async () => {
     const caps = { elicitation: {}, sampling: {}, roots: {} };
     const first = modern(16, 'tools/call', { name: 'three' }, caps);
