@@ -146,7 +146,7 @@ export class RequestCore implements ModernDispatch {
       return closed === undefined ? { response: undefined, status: 200 } : this.shape(closed, method);
     }
     const params = msg.params;
-    let answers: JsonObject = {};
+    let answers: JsonObject = Object.create(null) as JsonObject;
     let round = 0;
     // Computed when a state is opened or sealed: most requests never need it.
     let digestMemo: string | undefined;
@@ -162,14 +162,15 @@ export class RequestCore implements ModernDispatch {
           const digest = digestOf();
           const state = this.states.open(params.requestState, principal === undefined ? { method, digest } : { method, digest, principal });
           if (this.replayGuard !== undefined && !(await this.replayGuard.claim(state.nonce, state.expiresAt))) throw new InvalidRequestStateError('replayed');
-          answers = { ...state.answers };
+          for (const key of Object.keys(state.answers)) if (key !== '__proto__') answers[key] = state.answers[key]!;
           round = state.round;
         } catch (e) {
           if (e instanceof InvalidRequestStateError) return { response: { jsonrpc: '2.0', id, error: e.toJSON() }, status: 200 };
           throw e;
         }
       }
-      if (given) Object.assign(answers, given);
+      // (Own keys only, and never `__proto__`: the answers object is client input.)
+      if (given) for (const key of Object.keys(given)) if (key !== '__proto__') answers[key] = (given as JsonObject)[key]!;
     }
 
     let ended: ((r: InputRequiredResult) => void) | undefined;

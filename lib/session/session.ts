@@ -1003,8 +1003,11 @@ export class Session {
     if (this.incoming.has(id)) {
       return errorResponse(id, ErrorCode.InvalidRequest, `Duplicate request id ${JSON.stringify(id)}: a request with this id is still in progress`);
     }
-    const modern = this.shared?.modern;
-    if (modern !== undefined && this.role === 'server' && !inBatch && modern.claims(msg)) return this.handleModern(modern, msg);
+    // Only a request with `_meta` can claim the modern era: one property read for the rest.
+    if (msg.params?._meta !== undefined) {
+      const modern = this.shared?.modern;
+      if (modern !== undefined && this.role === 'server' && !inBatch && modern.claims(msg)) return this.handleModern(modern, msg);
+    }
     if (method === 'initialize') return this.handleInitialize(msg, inBatch);
     if (!inboundRequestAllowed(this.role, this.phase, method)) {
       return errorResponse(id, ErrorCode.InvalidRequest, `Received "${method}" before initialize: the client must send initialize first`);
