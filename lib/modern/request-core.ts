@@ -146,7 +146,7 @@ export class RequestCore implements ModernDispatch {
       return closed === undefined ? { response: undefined, status: 200 } : this.shape(closed, method);
     }
     const params = msg.params;
-    let answers: JsonObject = Object.create(null) as JsonObject;
+    const answers: JsonObject = Object.create(null) as JsonObject;
     let round = 0;
     // Computed when a state is opened or sealed: most requests never need it.
     let digestMemo: string | undefined;
