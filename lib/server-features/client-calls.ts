@@ -311,6 +311,8 @@ function prepareElicitation(session: Session, params: ElicitParams, options: Eli
   }
   if (trackerOf(session).has(url.elicitationId)) throw invalidParams(method, `elicitationId ${JSON.stringify(url.elicitationId)} is already in use in this session`);
   Object.assign(wire, { mode: 'url', message: url.message, url: url.url, elicitationId: url.elicitationId });
+  // 2026-07-28 removed elicitationId (and the completion notification): the retry tells the server.
+  if (!allows(rev, 'elicitationComplete')) delete wire.elicitationId;
   return { rev, mode, wire };
 }
 

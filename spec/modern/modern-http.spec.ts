@@ -32,7 +32,8 @@ describe('2026-07-28 over Streamable HTTP (dual-era endpoint)', () => {
   const seen: { trace?: unknown }[] = [];
 
   beforeEach(async () => {
-    mcp = createMcpServer({ info: { name: 'dual', version: '1.0.0' }, instructions: 'Both eras.', extensions: { 'io.example/ext': {} } });
+    // No debounce: the fixture's own registrations are announced before any listen stream opens.
+    mcp = createMcpServer({ info: { name: 'dual', version: '1.0.0' }, instructions: 'Both eras.', extensions: { 'io.example/ext': {} }, listChangedDebounceMs: 0 });
     mcp.registerTool('echo', { description: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }, (args, ctx) => {
       seen.push({ trace: ctx.trace });
       return `echo:${String(args.text)}`;
@@ -195,6 +196,18 @@ describe('2026-07-28 over Streamable HTTP (dual-era endpoint)', () => {
     expect(res.json.error.code).to.equal(-32603);
   });
 
+  it('asks a URL-mode elicitation without elicitationId (2026-07-28 removed it)', async () => {
+    mcp.registerTool('link', { description: 'url elicitation' }, async (_a, ctx) => {
+      const r = await ctx.elicit({ mode: 'url', message: 'Sign in', url: 'https://example.com/login' }, { inputKey: 'login' });
+      return `login ${r.action}`;
+    });
+    const first = modern(71, 'tools/call', { name: 'link' }, { elicitation: { url: {} } });
+    const r1 = (await post(http.url, first.body, first.headers)).json.result;
+    expect(r1.inputRequests.login.params).to.deep.equal({ mode: 'url', message: 'Sign in', url: 'https://example.com/login' });
+    const retry = modern(72, 'tools/call', { name: 'link', inputResponses: { login: { action: 'accept' } }, requestState: r1.requestState }, { elicitation: { url: {} } });
+    expect((await post(http.url, retry.body, retry.headers)).json.result.content[0].text).to.equal('login accept');
+  });
+
   it('[MRTR-005] [MRTR-006] asks several inputs of one turn in one round, under default keys', async () => {
     const caps = { elicitation: {}, sampling: {}, roots: {} };
     const first = modern(16, 'tools/call', { name: 'three' }, caps);
@@ -335,7 +348,8 @@ describe('2026-07-28 over Streamable HTTP (dual-era endpoint)', () => {
   });
 
   it('[CANCEL-041] ends open listen streams on shutdown: notifications/cancelled, then the result with the subscription id', async () => {
-    const { body, headers } = modern(50, 'subscriptions/listen', { notifications: { toolsListChanged: true } });
+    // (Resource updates only: the fixture's own registrations may still announce list changes.)
+    const { body, headers } = modern(50, 'subscriptions/listen', { notifications: { resourceSubscriptions: ['test://readme'] } });
     const s = await postStream(http.url, body, headers);
     await s.waitForMessages(1);
     await mcp.close();
