@@ -7,6 +7,7 @@ import { Observable, Subject } from 'rxjs';
 import type { Transport } from '../streams/transport.js';
 import { RequestCore, type ModernOptions } from './modern/request-core.js';
 import { discoverResult } from './modern/discover.js';
+import type { ParamHeader } from './modern/param-headers.js';
 import { InMemoryServerEventBus, type ServerEvent, type ServerEventBus } from './modern/server-events.js';
 import {
   Session,
@@ -48,7 +49,7 @@ export class Server {
   /** Change events for `subscriptions/listen` streams (features publish; see {@link Server.publish}). */
   readonly events: ServerEventBus;
   /** @internal `x-mcp-header` parameters of a tool (an McpServer supplies them). */
-  paramHeaders: ((tool: string) => ReadonlyArray<{ param: string; header: string; type: string }> | undefined) | undefined;
+  paramHeaders: ((tool: string) => ReadonlyArray<ParamHeader> | undefined) | undefined;
   private readonly handlers: HandlerTable;
   /** @internal The handlers a request-scoped session runs (no modern routing: it is inside it). */
   readonly requestHandlerTable: HandlerTable = { requests: this.requestHandlers, notifications: this.notificationHandlers };

@@ -13,8 +13,9 @@ import type { Envelope } from '../lib/modern/envelope.js';
 import { EnvelopeRefusal, readEnvelope } from '../lib/modern/envelope.js';
 import { checkVersionHeader } from '../lib/modern/classify.js';
 import type { RequestCore } from '../lib/modern/request-core.js';
+import { argumentAt, type ParamHeader } from '../lib/modern/param-headers.js';
 import { ErrorCode } from '../lib/jsonrpc/error-codes.js';
-import type { JsonObject, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../lib/jsonrpc/message.js';
+import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../lib/jsonrpc/message.js';
 import { errorBody, writeEmpty, writeJson } from './http-body.js';
 import { KeepAliveTicker, SseSink } from './http-sse-sink.js';
 import { sseEvent } from './sse-encode.js';
@@ -23,7 +24,7 @@ import { sseEvent } from './sse-encode.js';
 export const MCP_NAME_SOURCE: Record<string, string> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
 
 /** Which tool parameters a tool mirrors into `Mcp-Param-*` headers (from its `x-mcp-header` annotations). */
-export type ParamHeaderLookup = (tool: string) => ReadonlyArray<{ param: string; header: string; type: string }> | undefined;
+export type ParamHeaderLookup = (tool: string) => ReadonlyArray<ParamHeader> | undefined;
 
 export interface ModernPostOptions {
   paramHeaders?: ParamHeaderLookup;
@@ -70,9 +71,9 @@ export function checkRequestHeaders(req: IncomingMessage, msg: JsonRpcRequest, p
   if (msg.method === 'tools/call' && paramHeaders !== undefined && typeof msg.params?.name === 'string') {
     const declared = paramHeaders(msg.params.name);
     if (declared === undefined) return;
-    const args = (msg.params.arguments ?? {}) as JsonObject;
-    for (const { param, header: name, type } of declared) {
-      const value = args[param];
+    const args = msg.params.arguments ?? {};
+    for (const { path, param, header: name, type } of declared) {
+      const value = argumentAt(args, path);
       const raw = header(req, `mcp-param-${name.toLowerCase()}`);
       if (value === undefined || value === null) {
         if (raw !== undefined) throw mismatch(`Mcp-Param-${name} was sent but the argument "${param}" is absent`);

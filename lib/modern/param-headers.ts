@@ -7,7 +7,9 @@
  */
 
 export interface ParamHeader {
-  /** The argument (a top-level property of the input schema). */
+  /** The argument's path from the arguments object (one name per `properties` level). */
+  path: string[];
+  /** The argument's name (the path joined with dots), for messages. */
   param: string;
   /** The header name after `Mcp-Param-`. */
   header: string;
@@ -17,21 +19,40 @@ export interface ParamHeader {
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
-/** The valid `x-mcp-header` annotations of an input schema (invalid ones are ignored here; clients reject such tools). */
+/**
+ * The valid `x-mcp-header` annotations of an input schema, on properties reachable from the root
+ * through `properties` alone (not through `items`, composition, conditionals or `$ref`). Invalid
+ * ones are ignored here; clients reject such tools.
+ */
 export function scanParamHeaders(schema: unknown): ParamHeader[] {
   const out: ParamHeader[] = [];
-  if (schema === null || typeof schema !== 'object') return out;
-  const props = (schema as { properties?: unknown }).properties;
-  if (props === null || typeof props !== 'object') return out;
   const seen = new Set<string>();
-  for (const [param, def] of Object.entries(props as Record<string, unknown>)) {
-    if (def === null || typeof def !== 'object') continue;
-    const header = (def as Record<string, unknown>)['x-mcp-header'];
-    const type = (def as Record<string, unknown>).type;
-    if (typeof header !== 'string' || !TOKEN.test(header) || seen.has(header.toLowerCase())) continue;
-    if (type !== 'string' && type !== 'integer' && type !== 'boolean') continue;
-    seen.add(header.toLowerCase());
-    out.push({ param, header, type });
-  }
+  const walk = (node: unknown, path: string[], depth: number): void => {
+    if (depth > 16 || node === null || typeof node !== 'object') return;
+    const props = (node as { properties?: unknown }).properties;
+    if (props === null || typeof props !== 'object') return;
+    for (const [name, def] of Object.entries(props as Record<string, unknown>)) {
+      if (def === null || typeof def !== 'object') continue;
+      const here = [...path, name];
+      const header = (def as Record<string, unknown>)['x-mcp-header'];
+      const type = (def as Record<string, unknown>).type;
+      if (typeof header === 'string' && TOKEN.test(header) && !seen.has(header.toLowerCase()) && (type === 'string' || type === 'integer' || type === 'boolean')) {
+        seen.add(header.toLowerCase());
+        out.push({ path: here, param: here.join('.'), header, type });
+      }
+      walk(def, here, depth + 1);
+    }
+  };
+  walk(schema, [], 0);
   return out;
+}
+
+/** The value at `path` in the arguments (undefined when a step is missing). */
+export function argumentAt(args: unknown, path: readonly string[]): unknown {
+  let node = args;
+  for (const key of path) {
+    if (node === null || typeof node !== 'object' || Array.isArray(node) || !Object.prototype.hasOwnProperty.call(node, key)) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
 }
