@@ -269,12 +269,14 @@ describe('2026-07-28 over Streamable HTTP (dual-era endpoint)', () => {
     mcp.registerTool('not-for-this-stream', { description: 'x' }, () => 'x');
     mcp.resources.notifyUpdated('test://other');
     mcp.resources.notifyUpdated('test://readme');
-    await s.waitForMessages(2);
-    expect(s.messages[1].method).to.equal('notifications/resources/updated');
-    expect(s.messages[1].params.uri).to.equal('test://readme');
     mcp.registerPrompt('later', { description: 'x' }, () => [{ role: 'user', content: { type: 'text', text: 'x' } }]);
-    await s.waitForMessages(3);
-    expect(s.messages.map((m) => m.method)).to.deep.equal(['notifications/subscriptions/acknowledged', 'notifications/resources/updated', 'notifications/prompts/list_changed']);
+    await until(() => s.messages.some((m) => m.method === 'notifications/prompts/list_changed') && s.messages.some((m) => m.method === 'notifications/resources/updated'), 'both opted-in notifications');
+    // Give a tools list_changed (not opted in) time to show up, were it sent.
+    await new Promise((r) => setTimeout(r, 30));
+    const methods = new Set(s.messages.map((m) => m.method));
+    expect([...methods].sort()).to.deep.equal(['notifications/prompts/list_changed', 'notifications/resources/updated', 'notifications/subscriptions/acknowledged']);
+    expect(s.messages.filter((m) => m.method === 'notifications/resources/updated').map((m) => m.params.uri)).to.deep.equal(['test://readme']);
+    expect(s.messages.every((m) => m.params._meta['io.modelcontextprotocol/subscriptionId'] === 23)).to.equal(true);
     s.res.destroy();
   });
 
