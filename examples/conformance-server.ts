@@ -15,6 +15,7 @@ import { createMcpServer } from '../lib/mcp-server.js';
 import type { ServerSession } from '../lib/server.js';
 import { audio, embeddedResource, image, text } from '../lib/server-features/content.js';
 import type { FeatureContext } from '../lib/server-features/context.js';
+import type { ElicitRequestedSchema } from '../lib/protocol/schema/elicitation.js';
 import { MemoryEventStore, createStreamableHttpHandler } from '../streams/streamable-http-server.js';
 
 /** A 1×1 PNG. */
@@ -224,10 +225,15 @@ mcp.registerTool(
       $schema: 'https://json-schema.org/draft/2020-12/schema',
       type: 'object',
       $defs: {
-        address: { type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } },
+        address: { $anchor: 'address', type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } },
       },
       properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
       additionalProperties: false,
+      // The SEP-2106 vocabulary (2026-07-28): composition and conditionals, listed as written.
+      allOf: [{ anyOf: [{ required: ['name'] }, { required: ['address'] }] }],
+      if: { properties: { name: { const: 'resident' } } },
+      then: { required: ['address'] },
+      else: {},
     },
   },
   (args) => `Received: ${JSON.stringify(args)}`,
@@ -326,6 +332,116 @@ mcp.registerPrompt('test_prompt_with_image', { description: 'A prompt with an im
   { role: 'user', content: image(PNG, 'image/png') },
   { role: 'user', content: text('Please analyze the image above.') },
 ]);
+
+// ------------------------------------------------------------------ 2026-07-28 (conformance-next)
+// The fixtures the 0.2.0-alpha.12 suite's 2026-07-28 scenarios call, served by the same
+// registrations in both eras. A handler asks with ctx.elicit/sample/listRoots: a session gets a
+// server-to-client request, a modern request an input-required round (the keys are the suite's).
+
+const nameSchema: ElicitRequestedSchema = {
+  type: 'object',
+  properties: { name: { type: 'string', description: 'Your name' } },
+  required: ['name'],
+};
+
+mcp.registerTool('test_missing_capability', { description: 'Needs sampling: a client that did not declare it gets -32021.' }, async (_args, ctx) => {
+  const r = await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'Say hello' } }], maxTokens: 20 });
+  return `Sampled: ${JSON.stringify(r.content).slice(0, 100)}`;
+});
+
+mcp.registerTool('test_streaming_elicitation', { description: 'Streams progress and answers; never sends the client a request on the response stream.' }, async (_args, ctx) => {
+  ctx.progress(1, 2, 'Working');
+  await sleep(10);
+  return 'Streaming elicitation fixture done';
+});
+
+mcp.registerTool('test_logging_tool', { description: 'Logs at info while it runs (only to requests that set a log level).' }, async (_args, ctx) => {
+  ctx.log.info('test_logging_tool: started');
+  await sleep(10);
+  ctx.log.info('test_logging_tool: done');
+  return 'Logged';
+});
+
+let triggered = 0;
+mcp.registerTool('test_trigger_tool_change', { description: 'Registers one more tool: tools/list_changed goes to listeners.' }, () => {
+  triggered++;
+  mcp.registerTool(`test_dynamic_tool_${triggered}`, { description: 'Added by test_trigger_tool_change' }, () => 'dynamic');
+  return `Registered test_dynamic_tool_${triggered}`;
+});
+
+mcp.registerTool('test_trigger_prompt_change', { description: 'Registers one more prompt: prompts/list_changed goes to listeners.' }, () => {
+  triggered++;
+  mcp.registerPrompt(`test_dynamic_prompt_${triggered}`, { description: 'Added by test_trigger_prompt_change' }, () => [{ role: 'user', content: text('dynamic') }]);
+  return `Registered test_dynamic_prompt_${triggered}`;
+});
+
+mcp.registerTool('test_input_required_result_elicitation', { description: "Asks the user's name (input key user_name) and greets them." }, async (_args, ctx) => {
+  const r = await ctx.elicit({ message: 'What is your name?', requestedSchema: nameSchema }, { inputKey: 'user_name' });
+  return r.action === 'accept' ? `Hello, ${String(r.content?.name)}!` : `The user chose ${r.action}`;
+});
+
+mcp.registerTool('test_input_required_result_sampling', { description: "Asks the client's model (input key llm_answer)." }, async (_args, ctx) => {
+  const r = await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'What is the capital of France?' } }], maxTokens: 50 }, { inputKey: 'llm_answer' });
+  return `Model said: ${JSON.stringify(r.content).slice(0, 200)}`;
+});
+
+mcp.registerTool('test_input_required_result_list_roots', { description: "Asks for the client's roots (input key client_roots)." }, async (_args, ctx) => {
+  const r = await ctx.listRoots({ inputKey: 'client_roots' });
+  return `Roots: ${r.roots.map((root) => root.uri).join(', ') || '(none)'}`;
+});
+
+mcp.registerTool('test_input_required_result_request_state', { description: 'One input and a signed requestState carrying the round.' }, async (_args, ctx) => {
+  const r = await ctx.elicit({ message: 'Confirm to go on', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } }, { inputKey: 'confirmation' });
+  return `Confirmed: ${r.action}`;
+});
+
+mcp.registerTool('test_input_required_result_multiple_inputs', { description: 'Asks for elicitation, sampling and roots at once.' }, async (_args, ctx) => {
+  const [who, llm, roots] = await Promise.all([
+    ctx.elicit({ message: 'What is your name?', requestedSchema: nameSchema }, { inputKey: 'user_name' }),
+    ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'Pick a colour' } }], maxTokens: 20 }, { inputKey: 'llm_answer' }),
+    ctx.listRoots({ inputKey: 'client_roots' }),
+  ]);
+  return `name=${who.action === 'accept' ? String(who.content?.name) : who.action}; model=${JSON.stringify(llm.content).slice(0, 60)}; roots=${roots.roots.length}`;
+});
+
+mcp.registerTool('test_input_required_result_multi_round', { description: 'Two rounds: step1, then step2.' }, async (_args, ctx) => {
+  const first = await ctx.elicit({ message: 'Step 1: your name?', requestedSchema: nameSchema }, { inputKey: 'step1' });
+  const second = await ctx.elicit({ message: 'Step 2: your name again?', requestedSchema: nameSchema }, { inputKey: 'step2' });
+  return `step1=${first.action}, step2=${second.action}`;
+});
+
+mcp.registerTool('test_input_required_result_tampered_state', { description: 'A round whose requestState is signed: a tampered one is refused.' }, async (_args, ctx) => {
+  const r = await ctx.elicit({ message: 'What is your name?', requestedSchema: nameSchema }, { inputKey: 'user_name' });
+  return `Hello, ${r.action === 'accept' ? String(r.content?.name) : r.action}`;
+});
+
+mcp.registerTool('test_input_required_result_capabilities', { description: 'Asks only for what the request declared (elicitation, else sampling).' }, async (_args, ctx) => {
+  const caps = ctx.session.peerCapabilities ?? {};
+  if (caps.elicitation) {
+    const r = await ctx.elicit({ message: 'What is your name?', requestedSchema: nameSchema }, { inputKey: 'user_name' });
+    return `Elicited: ${r.action}`;
+  }
+  if (caps.sampling) {
+    const r = await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'Say a name' } }], maxTokens: 20 }, { inputKey: 'llm_answer' });
+    return `Sampled: ${JSON.stringify(r.content).slice(0, 60)}`;
+  }
+  return 'The client declared neither elicitation nor sampling: nothing to ask';
+});
+
+mcp.registerTool(
+  'test_x_mcp_header',
+  {
+    description: 'Its region parameter travels in the Mcp-Param-Region header too.',
+    inputSchema: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } as { type: 'string' } }, required: ['region'] },
+  },
+  (args) => `Region: ${String(args.region)}`,
+);
+
+mcp.registerPrompt('test_input_required_result_prompt', { description: 'Asks for context (input key user_context) before it builds its messages.' }, async (_args, ctx) => {
+  const r = await ctx.elicit({ message: 'What context should the prompt use?', requestedSchema: { type: 'object', properties: { context: { type: 'string' } } } }, { inputKey: 'user_context' });
+  const context = r.action === 'accept' ? String(r.content?.context ?? '') : '(none)';
+  return [{ role: 'user', content: text(`Use this context: ${context}`) }];
+});
 
 // ------------------------------------------------------------------------------------------- HTTP
 

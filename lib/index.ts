@@ -45,3 +45,9 @@ export * from '../streams/index.js';
 export * from './host.js';
 // Authorization, client and resource server (also at the `./auth` entry point).
 export * from './auth/index.js';
+// Revision 2026-07-28 on the server (the request-scoped core, MRTR state, listen events).
+export { RequestCore, type ModernOptions, type CacheHint } from './modern/request-core.js';
+export { RequestStateCodec, InMemoryReplayGuard, InvalidRequestStateError, type ReplayGuard, type RequestStateOptions } from './modern/request-state.js';
+export { InMemoryServerEventBus, type ServerEvent, type ServerEventBus } from './modern/server-events.js';
+export { EnvelopeRefusal, type Envelope } from './modern/envelope.js';
+export { MissingClientCapabilityError } from './server-features/client-calls.js';

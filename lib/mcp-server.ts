@@ -200,6 +200,7 @@ export class McpServer {
       },
     };
     this.tools = new ToolsFeature(this.host);
+    server.paramHeaders = (name) => this.tools.paramHeaders(name);
     // Prompts call back only on registration, after the constructor: `completion` exists by then.
     this.prompts = new PromptsFeature(this.host, () => this.completion.declare());
     this.completion = new CompletionFeature(this.host, this.prompts);

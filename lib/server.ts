@@ -6,6 +6,10 @@
 import { guarded } from '../streams/guarded.js';
 import { Observable, Subject } from 'rxjs';
 import type { Transport } from '../streams/transport.js';
+import { RequestCore, type ModernOptions } from './modern/request-core.js';
+import { discoverResult } from './modern/discover.js';
+import type { ParamHeader } from './modern/param-headers.js';
+import { InMemoryServerEventBus, type ServerEvent, type ServerEventBus } from './modern/server-events.js';
 import {
   Session,
   type HandlerTable,
@@ -17,6 +21,16 @@ import {
 export interface ServerOptions extends SessionOptions {
   /** Instructions for the client, sent in the initialize result. */
   instructions?: string;
+  /**
+   * Extensions this server supports, by identifier (`{}`: supported, no settings), declared in
+   * `capabilities.extensions`. Serve an extension's methods with {@link Server.onRequest}.
+   * @see https://modelcontextprotocol.io/specification/2026-07-28/extensions/overview
+   */
+  extensions?: Record<string, Record<string, unknown>>;
+  /** The modern era (2026-07-28): requestState signing, caching hints. */
+  modern?: ModernOptions;
+  /** Where change events go for `subscriptions/listen` streams. Default: in memory (one process). */
+  events?: ServerEventBus;
 }
 
 /** One server-side session (one client). */
@@ -40,7 +54,15 @@ export class Server {
   private readonly requestHandlers = new Map<string, RequestHandler>();
   private readonly notificationHandlers = new Map<string, NotificationHandler>();
   private readonly live = new Set<ServerSession>();
-  private readonly handlers: HandlerTable = { requests: this.requestHandlers, notifications: this.notificationHandlers };
+  /** The request-scoped core: serves modern requests, on any transport. */
+  readonly core: RequestCore;
+  /** Change events for `subscriptions/listen` streams (features publish; see {@link Server.publish}). */
+  readonly events: ServerEventBus;
+  /** @internal `x-mcp-header` parameters of a tool (an McpServer supplies them). */
+  paramHeaders: ((tool: string) => ReadonlyArray<ParamHeader> | undefined) | undefined;
+  private readonly handlers: HandlerTable;
+  /** @internal The handlers a request-scoped session runs (no modern routing: it is inside it). */
+  readonly requestHandlerTable: HandlerTable = { requests: this.requestHandlers, notifications: this.notificationHandlers };
   private readonly sessionSubject = new Subject<ServerSession>();
   /** Each new session as it connects. */
   readonly sessions$: Observable<ServerSession> = guarded(this.sessionSubject.asObservable(), 'server.sessions$');
@@ -49,6 +71,22 @@ export class Server {
 
   constructor(readonly options: ServerOptions) {
     this.capabilities = { ...options.capabilities };
+    if (options.extensions !== undefined) this.declareCapabilities({ extensions: options.extensions });
+    this.events = options.events ?? new InMemoryServerEventBus();
+    this.core = new RequestCore(this, options.modern);
+    this.handlers = { requests: this.requestHandlers, notifications: this.notificationHandlers, modern: this.core };
+    // Both eras: a session may ask too (a legacy client probing what a server speaks).
+    this.requestHandlers.set('server/discover', () => discoverResult(this));
+  }
+
+  /** Tell listen streams (2026-07-28) that a list or a resource changed. */
+  publish(event: ServerEvent): void {
+    this.events.publish(event);
+  }
+
+  /** Whether a request handler is registered for `method`. */
+  handlesRequest(method: string): boolean {
+    return this.requestHandlers.has(method);
   }
 
   /**
@@ -98,6 +136,7 @@ export class Server {
 
   /** Close every session. */
   async close(): Promise<void> {
+    this.core.close();
     await Promise.all([...this.live].map((s) => s.close()));
   }
 }

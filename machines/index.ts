@@ -8,6 +8,7 @@
 import { childProcessMachine } from './child-process.machine.js';
 import { clientElicitationMachine } from './client-elicitation.machine.js';
 import { hostServerMachine } from './host-server.machine.js';
+import { inputRoundMachine } from './input-round.machine.js';
 import { httpSessionMachine } from './http-session.machine.js';
 import { oauthClientMachine } from './oauth-client.machine.js';
 import { reconnectMachine } from './reconnect.machine.js';
@@ -20,6 +21,7 @@ import { terminalMachine } from './terminal.machine.js';
 export * from './child-process.machine.js';
 export * from './client-elicitation.machine.js';
 export * from './host-server.machine.js';
+export * from './input-round.machine.js';
 export * from './http-session.machine.js';
 export * from './oauth-client.machine.js';
 export * from './reconnect.machine.js';
@@ -45,6 +47,7 @@ export const machines = {
   oauthClient: oauthClientMachine,
   task: taskMachine,
   terminal: terminalMachine,
+  inputRound: inputRoundMachine,
 } as const;
 
 export type MachineName = keyof typeof machines;

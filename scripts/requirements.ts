@@ -27,7 +27,67 @@ export const SOURCES = [
   '2025-03-26-basic.md',
   '2024-11-05.txt',
   '2025-11-25-tasks.md',
+  // Revision 2026-07-28 is a folder of pages (each page is a text of its own, named by its path).
+  // It comes last so that a sentence it repeats from an older text keeps that text's row and id;
+  // what is new in it gets new rows.
+  '2026-07-28/',
 ] as const;
+
+/** The pages of a folder source that carry requirements (changelog, notes and schema do not). */
+export const FOLDER_PAGES: Record<string, readonly string[]> = {
+  '2026-07-28/': [
+    'basic/index.md',
+    'basic/versioning.md',
+    'basic/patterns/index.md',
+    'basic/patterns/mrtr.md',
+    'basic/patterns/subscriptions.md',
+    'basic/patterns/cancellation.md',
+    'basic/patterns/progress.md',
+    'basic/transports/index.md',
+    'basic/transports/stdio.md',
+    'basic/transports/streamable-http.md',
+    'basic/authorization/index.md',
+    'basic/authorization/authorization-server-discovery.md',
+    'basic/authorization/client-registration.md',
+    'basic/authorization/security-considerations.md',
+    'server/discover.md',
+    'server/tools.md',
+    'server/resources.md',
+    'server/prompts.md',
+    'server/utilities/caching.md',
+    'server/utilities/completion.md',
+    'server/utilities/logging.md',
+    'server/utilities/pagination.md',
+    'client/elicitation.md',
+    'client/sampling.md',
+    'client/roots.md',
+  ],
+};
+
+/** Pages titled "Overview" get the area their folder is about (their first heading says nothing). */
+const OVERVIEW_TITLE: Record<string, string> = {
+  'basic/index.md': 'Base Protocol',
+  'basic/patterns/index.md': 'Base Protocol',
+  'basic/transports/index.md': 'Transports',
+};
+
+/** Every text file (folder sources expanded to their pages), in SOURCES order. */
+export function textFiles(): string[] {
+  return SOURCES.flatMap((f) => (f.endsWith('/') ? FOLDER_PAGES[f]!.map((p) => f + p) : [f]));
+}
+
+/** The SOURCES entry a text file belongs to. */
+function sourceOf(file: string): string {
+  const slash = file.indexOf('/');
+  return slash > 0 && SOURCES.includes(file.slice(0, slash + 1) as (typeof SOURCES)[number]) ? file.slice(0, slash + 1) : file;
+}
+
+function readText(specDir: string, file: string): string {
+  const text = readFileSync(join(specDir, file), 'utf8');
+  const source = sourceOf(file);
+  const title = source === file ? undefined : OVERVIEW_TITLE[file.slice(source.length)];
+  return title === undefined ? text : text.replace(/^# Overview$/m, `# ${title}`);
+}
 
 /** Areas in table order, with the id prefix each uses. */
 export const AREAS: ReadonlyArray<readonly [area: string, prefix: string]> = [
@@ -52,6 +112,11 @@ export const AREAS: ReadonlyArray<readonly [area: string, prefix: string]> = [
   ['sampling', 'SAMP'],
   ['elicitation', 'ELICIT'],
   ['tasks', 'TASK'],
+  // 2026-07-28
+  ['mrtr', 'MRTR'],
+  ['subscriptions', 'SUB'],
+  ['discover', 'DISC'],
+  ['caching', 'CACHE'],
 ];
 const PREFIX = new Map(AREAS);
 
@@ -585,6 +650,14 @@ const AREA_BY_HEADING: Record<string, string> = {
   progress: 'progress',
   lifecycle: 'lifecycle',
   versioning: 'lifecycle',
+  'versioning and compatibility': 'lifecycle',
+  'multi round-trip requests': 'mrtr',
+  subscriptions: 'subscriptions',
+  discovery: 'discover',
+  caching: 'caching',
+  'authorization server discovery': 'authorization',
+  'client registration': 'authorization',
+  'authorization security considerations': 'authorization',
   tools: 'tools',
   resources: 'resources',
   prompts: 'prompts',
@@ -624,10 +697,11 @@ export function extractText(file: string, source: string, headings = headingInde
 
 export function extractAll(specDir: string): Extracted[] {
   const texts = new Map<string, string>();
-  for (const f of SOURCES) texts.set(f, titled(readFileSync(join(specDir, f), 'utf8')));
-  const headings = headingIndex(SOURCES.filter((f) => f.endsWith('.md')).map((f) => texts.get(f)!));
+  const files = textFiles();
+  for (const f of files) texts.set(f, titled(readText(specDir, f)));
+  const headings = headingIndex(files.filter((f) => f.endsWith('.md')).map((f) => texts.get(f)!));
   const out: Extracted[] = [];
-  for (const f of SOURCES) {
+  for (const f of files) {
     const src = texts.get(f)!;
     const seen = new Set<string>();
     // (the changelog talks about keywords, "Change SHOULD to MUST in ...", without requiring anything: skipped)
@@ -766,7 +840,7 @@ export function merge(previous: Requirement[], extracted: Extracted[]): Requirem
     parent[gj] = gi;
     for (const f of files[gj]) files[gi].add(f);
   }
-  const order = (f: string) => SOURCES.indexOf(f as (typeof SOURCES)[number]);
+  const order = (f: string) => SOURCES.indexOf(sourceOf(f) as (typeof SOURCES)[number]);
   const groups = new Map<number, typeof entries>();
   entries.forEach((x, i) => {
     const g = find(i);
@@ -993,7 +1067,7 @@ export function render(data: Requirement[], tags: Tag[]): string {
   out.push('');
   out.push('| file | sentences | MUST-level | SHOULD-level | shown as its own row |');
   out.push('| --- | ---: | ---: | ---: | ---: |');
-  for (const f of SOURCES) {
+  for (const f of textFiles()) {
     const rows = live.filter((r) => r.file === f);
     const m = rows.filter((r) => isMust(r.keyword)).length;
     const own = rows.filter((r) => lead(r) === r).length;
@@ -1035,7 +1109,7 @@ function main(argv: string[]): number {
     const live = merged.filter((r) => !r.retired);
     const fresh = live.filter((r) => !previous.some((p) => p.id === r.id)).length;
     console.log(`${live.length} sentences (${fresh} new ids, ${merged.length - live.length} retired) -> ${relative(ROOT, DATA_FILE)}`);
-    for (const f of SOURCES) console.log(`  ${f}: ${live.filter((r) => r.file === f).length}`);
+    for (const f of textFiles()) console.log(`  ${f}: ${live.filter((r) => r.file === f).length}`);
     return 0;
   }
   if (command === 'render') {

@@ -22,7 +22,9 @@ import { TransportError } from '../lib/errors.js';
 import { classifyValue } from '../lib/jsonrpc/codec.js';
 import { ErrorCode } from '../lib/jsonrpc/error-codes.js';
 import type { Frame, JsonObject, JsonRpcMessage, JsonRpcRequest, RequestId } from '../lib/jsonrpc/message.js';
-import { REVISION_WITHOUT_VERSION_HEADER, allows, isSupportedRevision } from '../lib/protocol/revisions.js';
+import { eraOf } from '../lib/modern/classify.js';
+import { serveModernPost, type ModernPostOptions, type ParamHeaderLookup } from './modern-http.js';
+import { REVISION_WITHOUT_VERSION_HEADER, allows, isLegacyRevision, isSupportedRevision } from '../lib/protocol/revisions.js';
 import type { Server, ServerSession } from '../lib/server.js';
 import type { InvalidInbound, SingleInbound } from './inbound.js';
 import { defaultIdentity, methodsOf, writeAuthFailure, type Authenticate, type AuthorizeMessages, type AuthOutcome, type Caller } from './http-auth.js';
@@ -50,6 +52,11 @@ export interface CorsOptions {
 }
 
 export interface StreamableHttpOptions {
+  /**
+   * 2026-07-28: the `x-mcp-header` parameters of a tool, checked against `Mcp-Param-*` headers
+   * (an McpServer's HTTP handler supplies them from its tools' input schemas).
+   */
+  paramHeaders?: ParamHeaderLookup;
   /** The MCP endpoint path. Default `/mcp`. */
   path?: string;
   /**
@@ -210,6 +217,7 @@ export class HttpServerCore {
   private closed = false;
   /** GET requests with Last-Event-ID served. */
   resumptions = 0;
+  private readonly modernOptions: ModernPostOptions;
 
   constructor(
     readonly server: Server,
@@ -237,6 +245,7 @@ export class HttpServerCore {
     const legacy = options.legacySse === true ? {} : options.legacySse === false ? undefined : options.legacySse;
     this.legacy = legacy === undefined ? undefined : new LegacySseEndpoints(this, legacy);
     this.capture = server.sessions$.subscribe((s) => (this.lastConnected = s));
+    this.modernOptions = { report: (e) => this.report(e), paramHeaders: options.paramHeaders ?? ((tool) => server.paramHeaders?.(tool)), ticker: this.ticker };
   }
 
   legacyCount(): number {
@@ -436,7 +445,7 @@ export class HttpServerCore {
     const v = req.headers['mcp-protocol-version'];
     if (v === undefined) return true;
     if (negotiated !== undefined && isSupportedRevision(negotiated) && !allows(negotiated, 'protocolVersionHeader')) return true;
-    if (typeof v === 'string' && isSupportedRevision(v)) return true;
+    if (typeof v === 'string' && isLegacyRevision(v)) return true;
     writeError(res, 400, ErrorCode.InvalidRequest, `Bad Request: unsupported MCP-Protocol-Version "${String(v).slice(0, 40)}"`);
     return false;
   }
@@ -465,7 +474,10 @@ export class HttpServerCore {
     }
     let session: HttpSession | undefined;
     const sid = req.headers[SESSION_HEADER];
-    if (!this.stateless && typeof sid === 'string' && sid !== '') {
+    const versionHeader = req.headers['mcp-protocol-version'];
+    // A modern client sends no session id (and a modern header): its era is decided on the body.
+    const maybeModern = typeof versionHeader !== 'string' || !isLegacyRevision(versionHeader);
+    if (!this.stateless && typeof sid === 'string' && sid !== '' && !maybeModern) {
       session = this.lookup(sid, res, caller);
       if (session === undefined) return;
       if (!this.versionOk(req, res, session.revision)) return;
@@ -477,6 +489,15 @@ export class HttpServerCore {
           return;
         }
         if (this.refusesMessages(res, value, caller)) return;
+        // The era, once, from the body; the header only cross-checks (2026-07-28 versioning).
+        if (maybeModern && eraOf(value, typeof versionHeader === 'string' ? versionHeader : undefined) === 'modern') {
+          serveModernPost(this.server.core, req, res, value, caller?.authInfo, this.modernOptions);
+          return;
+        }
+        if (session === undefined && !this.stateless && typeof sid === 'string' && sid !== '') {
+          session = this.lookup(sid, res, caller);
+          if (session === undefined || !this.versionOk(req, res, session.revision)) return;
+        }
         if (this.stateless) this.postStateless(req, res, value, caller);
         else if (session !== undefined) session.post(res, value);
         else this.postWithoutSession(res, value, caller);
@@ -507,7 +528,7 @@ export class HttpServerCore {
     if (!init) {
       const header = req.headers['mcp-protocol-version'];
       if (header !== undefined) {
-        if (typeof header !== 'string' || !isSupportedRevision(header)) {
+        if (typeof header !== 'string' || !isLegacyRevision(header)) {
           writeError(res, 400, ErrorCode.InvalidRequest, `Bad Request: unsupported MCP-Protocol-Version "${String(header).slice(0, 40)}"`);
           return;
         }
@@ -584,6 +605,7 @@ export class HttpServerCore {
   async close(): Promise<void> {
     this.closed = true;
     this.capture.unsubscribe();
+    this.server.core.close();
     const ending: Promise<void>[] = [];
     for (const session of [...this.sessions.values()]) {
       const s = session.serverSession;

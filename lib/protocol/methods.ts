@@ -4,7 +4,7 @@
  *
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#capability-negotiation
  */
-import { allows, isAtLeast, type Feature, type Revision } from './revisions.js';
+import { allows, isAtLeast, isModernRevision, type Feature, type Revision } from './revisions.js';
 import type { McpMethod, NotificationMethod, RequestMethod } from './schema/messages.js';
 
 /**
@@ -269,8 +269,50 @@ export function maySend(method: string, party: Party): boolean {
  * @see https://modelcontextprotocol.io/specification/2025-11-25/schema
  */
 export function isMethodInRevision(method: string, revision: Revision): boolean {
+  if (isModernRevision(revision) && REMOVED_IN_MODERN.has(method)) return false;
   return isKnownMethod(method) && isAtLeast(revision, TABLE[method].since);
 }
+
+/**
+ * Methods of the session era that 2026-07-28 removed (its changelog), answered -32601 there.
+ * @see https://modelcontextprotocol.io/specification/2026-07-28/changelog
+ */
+export const REMOVED_IN_MODERN: ReadonlySet<string> = new Set([
+  'initialize',
+  'notifications/initialized',
+  'ping',
+  'logging/setLevel',
+  'resources/subscribe',
+  'resources/unsubscribe',
+  'notifications/roots/list_changed',
+  'notifications/elicitation/complete',
+  'tasks/get',
+  'tasks/result',
+  'tasks/list',
+  'tasks/cancel',
+  'notifications/tasks/status',
+  'sampling/createMessage',
+  'elicitation/create',
+  'roots/list',
+]);
+
+/**
+ * The requests a client may send in 2026-07-28 (the schema's `ClientRequest`); a server may add
+ * extension methods beside them.
+ * @see https://modelcontextprotocol.io/specification/2026-07-28/schema
+ */
+export const MODERN_CLIENT_REQUESTS: ReadonlySet<string> = new Set([
+  'server/discover',
+  'completion/complete',
+  'prompts/get',
+  'prompts/list',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+  'subscriptions/listen',
+  'tools/call',
+  'tools/list',
+]);
 
 /**
  * Whether `method` is a notification name: every MCP notification, and only those, is

@@ -24,7 +24,7 @@ import { CapabilityError, ConnectionClosedError, McpError, PhaseError } from '..
 import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type { JsonObject } from '../jsonrpc/message.js';
 import { hasCapability, supportsElicitationMode } from '../protocol/methods.js';
-import { allows, isSupportedRevision, type Feature, type Revision } from '../protocol/revisions.js';
+import { allows, isModernRevision, isSupportedRevision, type Feature, type Revision } from '../protocol/revisions.js';
 import type { ElicitRequestedSchema, ElicitRequestURLParams, ElicitResult } from '../protocol/schema/elicitation.js';
 import type { ListRootsResult, Root } from '../protocol/schema/roots.js';
 import type { CreateMessageRequestParams, CreateMessageResult } from '../protocol/schema/sampling.js';
@@ -117,6 +117,36 @@ function operatingRevision(session: Session, method: string): Revision {
   return rev;
 }
 
+/**
+ * The client did not declare what a call needs: on a session, a {@link CapabilityError}; on a
+ * 2026-07-28 request, -32021 naming the capability as a `ClientCapabilities` object (the request
+ * fails; the client can retry declaring it).
+ * @see https://modelcontextprotocol.io/specification/2026-07-28/basic#capabilities
+ */
+function missingCapability(session: Session, method: string, capability: string): McpError {
+  if (!isModernRevision(session.protocolVersion)) return new CapabilityError(method, capability, 'client');
+  return new MissingClientCapabilityError(method, capability);
+}
+
+/** A 2026-07-28 request needs a client capability its `_meta` did not declare (-32021, HTTP 400). */
+export class MissingClientCapabilityError extends McpError {
+  override readonly name = 'MissingClientCapabilityError';
+  constructor(
+    readonly method: string,
+    readonly capability: string,
+  ) {
+    // `sampling.tools` → { sampling: { tools: {} } }
+    const required: JsonObject = {};
+    let node = required;
+    for (const part of capability.split('.')) node = node[part] = {} as JsonObject;
+    super(
+      ErrorCode.MissingRequiredClientCapability,
+      `Missing required client capability: "${method}" needs "${capability}", which this request's _meta did not declare`,
+      { requiredCapabilities: required },
+    );
+  }
+}
+
 function notInRevision(method: string, what: string, rev: Revision, feature: Feature): McpError {
   return new McpError(ErrorCode.InvalidRequest, `Cannot send "${method}" ${what}: protocol revision ${rev} does not have it`, {
     method,
@@ -161,7 +191,7 @@ export async function sample(target: ClientCallTarget, params: CreateMessageRequ
   }
   const rev = operatingRevision(session, method);
   const caps = session.peerCapabilities;
-  if (!hasCapability(caps, ['sampling'])) throw new CapabilityError(method, 'sampling', 'client');
+  if (!hasCapability(caps, ['sampling'])) throw missingCapability(session, method, 'sampling');
   const usesTools =
     params?.tools !== undefined ||
     params?.toolChoice !== undefined ||
@@ -169,10 +199,10 @@ export async function sample(target: ClientCallTarget, params: CreateMessageRequ
       params.messages.some((m) => (Array.isArray(m?.content) ? m.content : [m?.content]).some((b) => b?.type === 'tool_use' || b?.type === 'tool_result')));
   if (usesTools) {
     if (!allows(rev, 'samplingTools')) throw notInRevision(method, 'with tools', rev, 'samplingTools');
-    if (!hasCapability(caps, ['sampling', 'tools'])) throw new CapabilityError(method, 'sampling.tools', 'client');
+    if (!hasCapability(caps, ['sampling', 'tools'])) throw missingCapability(session, method, 'sampling.tools');
   }
   if (params?.includeContext !== undefined && params.includeContext !== 'none' && allows(rev, 'samplingContextCapability') && !hasCapability(caps, ['sampling', 'context'])) {
-    throw new CapabilityError(method, 'sampling.context', 'client');
+    throw missingCapability(session, method, 'sampling.context');
   }
   const problem = samplingParamsProblem(params, rev, usesTools);
   if (problem) throw invalidParams(method, problem);
@@ -250,12 +280,12 @@ function prepareElicitation(session: Session, params: ElicitParams, options: Eli
   const rev = operatingRevision(session, method);
   if (!allows(rev, 'elicitationForm')) throw notInRevision(method, '(elicitation)', rev, 'elicitationForm');
   const caps = session.peerCapabilities;
-  if (!hasCapability(caps, ['elicitation'])) throw new CapabilityError(method, 'elicitation', 'client');
+  if (!hasCapability(caps, ['elicitation'])) throw missingCapability(session, method, 'elicitation');
   if (!params || typeof params !== 'object') throw invalidParams(method, 'params must be an object');
   const mode = params.mode ?? 'form';
   if (mode !== 'form' && mode !== 'url') throw invalidParams(method, `"mode" must be "form" or "url", not ${JSON.stringify(mode)}`);
   if (mode === 'url' && !allows(rev, 'elicitationUrl')) throw notInRevision(method, 'in URL mode', rev, 'elicitationUrl');
-  if (!supportsElicitationMode(caps, mode, rev)) throw new CapabilityError(method, `elicitation.${mode}`, 'client');
+  if (!supportsElicitationMode(caps, mode, rev)) throw missingCapability(session, method, `elicitation.${mode}`);
   if (typeof params.message !== 'string' || params.message === '') throw invalidParams(method, '"message" must be a non-empty string');
   const wire: JsonObject = {};
   if (params._meta !== undefined) wire._meta = params._meta;
@@ -281,6 +311,8 @@ function prepareElicitation(session: Session, params: ElicitParams, options: Eli
   }
   if (trackerOf(session).has(url.elicitationId)) throw invalidParams(method, `elicitationId ${JSON.stringify(url.elicitationId)} is already in use in this session`);
   Object.assign(wire, { mode: 'url', message: url.message, url: url.url, elicitationId: url.elicitationId });
+  // 2026-07-28 removed elicitationId (and the completion notification): the retry tells the server.
+  if (!allows(rev, 'elicitationComplete')) delete wire.elicitationId;
   return { rev, mode, wire };
 }
 
@@ -494,7 +526,7 @@ export async function listRoots(target: ClientCallTarget, options?: RequestOptio
   const method = 'roots/list';
   const { session, send } = targetOf(target);
   operatingRevision(session, method);
-  if (!hasCapability(session.peerCapabilities, ['roots'])) throw new CapabilityError(method, 'roots', 'client');
+  if (!hasCapability(session.peerCapabilities, ['roots'])) throw missingCapability(session, method, 'roots');
   const result = await send(method, undefined, options);
   const roots = result.roots;
   if (!Array.isArray(roots)) throw new InvalidClientResultError(method, '"roots" must be an array');

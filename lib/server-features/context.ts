@@ -64,6 +64,9 @@ export class HandlerFeatureContext implements FeatureContext {
   get authInfo(): unknown {
     return this.base.authInfo;
   }
+  get trace(): { traceparent?: string; tracestate?: string; baggage?: string } | undefined {
+    return this.base.trace;
+  }
   get revision(): Revision {
     return revisionOf(this.base.session);
   }

@@ -76,6 +76,8 @@ export function broadcastListChanged(kind: ListKind, listed$: Observable<unknown
   const epochs = listEpochsOf(options.server);
   let last = 0;
   return listed$.pipe(skip(1), tap(() => (last = epochs.changed())), debounceOnClock(options.debounceMs, options.clock, `list-changed:${kind}`)).subscribe(() => {
+    // 2026-07-28 listen streams, in this process or (with a shared bus) in others.
+    options.server.publish({ type: 'listChanged', kind });
     for (const session of options.server.sessions) {
       // Sessions still initializing list afterwards anyway; the phase gate would refuse it.
       if (session.currentPhase !== 'operating') continue;

@@ -52,6 +52,13 @@ export type ResourceContentsInput =
 export interface ReadResourceOutput {
   contents: ResourceContentsInput[];
   _meta?: Meta;
+  /**
+   * 2026-07-28 caching hints for this read (sent only to modern requests; the server's per-method
+   * default otherwise): how long the result stays fresh, and whether shared caches may keep it.
+   * @see https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/caching
+   */
+  ttlMs?: number;
+  cacheScope?: 'public' | 'private';
 }
 
 export type ReadResourceCallback = (uri: string, ctx: RequestHandlerContext) => ReadResourceOutput | Promise<ReadResourceOutput>;
@@ -353,6 +360,7 @@ export class ResourcesFeature {
    * @see https://modelcontextprotocol.io/specification/2025-11-25/server/resources#subscriptions
    */
   notifyUpdated(uri: string): number {
+    this.server?.publish({ type: 'resourceUpdated', uri });
     let sent = 0;
     for (const [session, uris] of this.subscriptions) {
       if (!uris.has(uri) || session.currentPhase !== 'operating') continue;
@@ -496,6 +504,7 @@ export class ResourcesFeature {
 
   /** Tell operating sessions that began before change `last` (later ones listed it already). */
   private broadcastListChanged(epochs: ListEpochs, last: number): void {
+    this.server?.publish({ type: 'listChanged', kind: 'resources' });
     for (const session of this.server?.sessions ?? []) {
       if (session.currentPhase !== 'operating') continue;
       if (!epochs.isNewTo(session, last)) continue;
@@ -858,5 +867,9 @@ function finishRead(output: ReadResourceOutput, uri: string, mimeType: string | 
   });
   const result: JsonObject = { contents };
   if (output._meta !== undefined) result._meta = output._meta;
+  if (rev !== undefined && allows(rev, 'cachingHints')) {
+    if (typeof output.ttlMs === 'number' && Number.isInteger(output.ttlMs) && output.ttlMs >= 0) result.ttlMs = output.ttlMs;
+    if (output.cacheScope === 'public' || output.cacheScope === 'private') result.cacheScope = output.cacheScope;
+  }
   return result;
 }

@@ -19,6 +19,7 @@ import type { Icon, Meta } from '../protocol/schema/base.js';
 import type { ContentBlock } from '../protocol/schema/content.js';
 import type { CallToolResult, ObjectJsonSchema, Tool, ToolAnnotations, ToolExecution } from '../protocol/schema/tools.js';
 import type { RequestHandlerContext } from '../session/session.js';
+import { scanParamHeaders, type ParamHeader } from '../modern/param-headers.js';
 import { contentBlockProblem, contentForRevision, text } from './content.js';
 import { HandlerFeatureContext, revisionOf, type FeatureContext } from './context.js';
 import type { FeatureHost } from './host.js';
@@ -165,6 +166,17 @@ export class ToolsFeature {
     };
   }
 
+  /** The `x-mcp-header` parameters of tool `name` (2026-07-28 HTTP), or undefined for an unknown tool. */
+  paramHeaders(name: string): ParamHeader[] | undefined {
+    const tool = this.registry.get(name);
+    if (!tool) return undefined;
+    const cached = paramHeaderCache.get(tool);
+    if (cached) return cached;
+    const found = scanParamHeaders(tool.input.jsonSchema);
+    paramHeaderCache.set(tool, found);
+    return found;
+  }
+
   /** `tools/list`: a page of the enabled tools, described for the session's revision. */
   async list(params: JsonObject | undefined, ctx: RequestHandlerContext): Promise<JsonObject> {
     const rev = revisionOf(ctx.session);
@@ -210,7 +222,8 @@ export class ToolsFeature {
       returned = await tool.handler(checked.value as never, fctx);
     } catch (e) {
       // Cancelled: the session drops the answer. Required URL elicitations are a protocol error.
-      if (ctx.signal.aborted || (e instanceof McpError && e.code === ErrorCode.UrlElicitationRequired)) throw e;
+      // So is a client capability a 2026-07-28 request did not declare (-32021).
+      if (ctx.signal.aborted || (e instanceof McpError && (e.code === ErrorCode.UrlElicitationRequired || e.code === ErrorCode.MissingRequiredClientCapability))) throw e;
       return toolError(`Tool "${name}" failed: ${(e as Error)?.message ?? String(e)}`);
     }
     const result = normalizeResult(returned);
@@ -324,6 +337,9 @@ export function describeTool(t: RegisteredTool, rev: Revision): Tool {
   // Key order for readers of the wire: name, title, description, inputSchema, …
   return reorder(d);
 }
+
+/** Per registered tool entry (entries are immutable; an update makes a new one). */
+const paramHeaderCache = new WeakMap<object, ParamHeader[]>();
 
 const TOOL_KEY_ORDER = ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations', 'icons', 'execution', '_meta'];
 function reorder(d: Tool): Tool {

@@ -32,6 +32,13 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Called for each progress notification of this request. */
   onprogress?: (progress: Progress) => void;
+  /**
+   * 2026-07-28: the key of this input request in an `InputRequiredResult` (and of its answer in
+   * the retry's `inputResponses`). Default: the method's kind and the ask's number in the handler,
+   * `elicitation-1`, `sampling-1`, `roots-1`... Ignored on a session (legacy era).
+   * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr
+   */
+  inputKey?: string;
 }
 
 /** The state names of the request machine that a live request can be in. */

@@ -46,11 +46,13 @@ import {
 } from '../errors.js';
 import type { InEntry, JournalEntry, JournalEntryInput, NoteEntry, OutEntry } from '../journal/entry.js';
 import { Channel } from './channel.js';
+import { HandlerContext, afterProgress, type Incoming } from './handler-context.js';
+import { operatingSnapshot, type ModernDispatch, type RequestScope, type RequestScopedInput } from './request-scope.js';
 import { Journal } from '../journal/journal.js';
 import { hasCapability, requiredCapability } from '../protocol/methods.js';
 import { SUPPORTED_REVISIONS, allows, isSupportedRevision } from '../protocol/revisions.js';
 import { inboundRequestAllowed, outboundVerdict } from './phase-gate.js';
-import { InboundProgressLimiter, ProgressCoalescer, progressRate, type ProgressRateOptions } from './progress-rate.js';
+import { InboundProgressLimiter, progressRate, type ProgressRateOptions } from './progress-rate.js';
 import {
   RequestRegistry,
   type Progress,
@@ -59,6 +61,8 @@ import {
 } from './request-registry.js';
 
 export type { Progress, ProgressToken, RequestOptions, ProgressRateOptions };
+export type { ModernDispatch, RequestScope, RequestScopedInput } from './request-scope.js';
+export { operatingSnapshot } from './request-scope.js';
 
 /** Options common to clients and servers. */
 export interface SessionOptions {
@@ -157,6 +161,12 @@ export interface RequestHandlerContext {
   sendNotification(method: string, params?: JsonObject): void;
   /** Send a request to the peer related to this one; aborted with it by default. */
   sendRequest(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject>;
+  /**
+   * OpenTelemetry `traceparent` / `tracestate` / `baggage` the request carried in `_meta`
+   * (2026-07-28), untouched; undefined when it carried none.
+   * @see https://modelcontextprotocol.io/specification/2026-07-28/basic#meta
+   */
+  readonly trace?: { traceparent?: string; tracestate?: string; baggage?: string } | undefined;
 }
 
 export type RequestHandler = (params: JsonObject | undefined, ctx: RequestHandlerContext) => JsonObject | void | Promise<JsonObject | void>;
@@ -171,19 +181,6 @@ export interface RequestWithProgress {
 type SessionActor = Actor<typeof sessionMachine>;
 export type SessionSnapshot = SnapshotFrom<typeof sessionMachine>;
 
-interface Incoming {
-  method: string;
-  controller: AbortController | undefined;
-  cancelled: boolean;
-  /** The response went out (or was suppressed): no more progress for this request. */
-  done: boolean;
-  /** Progress was sent for this request. */
-  progressed: boolean;
-  /** Coalesces this request's progress (with the `progress.minIntervalMs` option). */
-  coalescer?: ProgressCoalescer;
-  /** Why the peer cancelled, for a signal created after the fact. */
-  cancelReason?: unknown;
-}
 
 const DEFAULT_TIMEOUT = 60_000;
 
@@ -191,7 +188,14 @@ const DEFAULT_TIMEOUT = 60_000;
 export interface HandlerTable {
   requests: ReadonlyMap<string, RequestHandler>;
   notifications: ReadonlyMap<string, NotificationHandler>;
+  /**
+   * Serves a request that claims the modern era (2026-07-28, a protocol version in `_meta`)
+   * arriving on this session's transport (stdio, WebSocket...): such a request is answered by the
+   * request-scoped core, whatever the session's phase, and never touches the session's state.
+   */
+  modern?: ModernDispatch;
 }
+
 
 /** Every session answers ping with an empty result unless told otherwise. */
 const answerPing: RequestHandler = () => ({});
@@ -241,6 +245,9 @@ export class Session {
   private readonly progressSubject = new Channel<Progress & { requestId: RequestId; method: string }>();
   private isOver = false;
   private transport: Transport | undefined;
+  private scope: RequestScope | undefined;
+  /** A request-scoped session's machine input, until serveRequestScope places it. */
+  private requestInput: RequestScopedInput | undefined;
   private phase: SessionPhase = 'connecting';
   private nextId = 0;
   private seq = 0;
@@ -409,7 +416,7 @@ export class Session {
     warnObserverFault(fault);
   }
 
-  constructor(role: SessionRole, options: SessionOptions & { instructions?: string }, shared?: HandlerTable) {
+  constructor(role: SessionRole, options: SessionOptions & { instructions?: string }, shared?: HandlerTable, requestScoped = false) {
     this.role = role;
     this.shared = shared;
     this.clock = options.clock ?? systemClock;
@@ -462,7 +469,11 @@ export class Session {
       localCapabilities: options.capabilities ?? {},
       instructions: options.instructions,
     };
-    if (options.inspect !== undefined) {
+    if (requestScoped) {
+      // Placed straight in `operating` by serveRequestScope: no transitions to pay per request.
+      this.actor = undefined;
+      this.requestInput = input;
+    } else if (options.inspect !== undefined) {
       // An inspector needs a live actor to watch.
       this.actor = createActor(Session.machine, { input, clock: this.clock, inspect: options.inspect });
       owners.set(this.actor, this);
@@ -594,6 +605,13 @@ export class Session {
   /** Close the session: pending requests are rejected, the transport closed. */
   async close(): Promise<void> {
     if (this.phase === 'closed' || this.phase === 'failed') return;
+    if (this.requestInput !== undefined) {
+      // A request-scoped session ends with its request: abort what runs, complete the streams.
+      this.phase = 'closed';
+      this.releaseAll();
+      this.dispose();
+      return;
+    }
     this.record({ kind: 'call', op: 'close' });
     const done = new Promise<void>((resolve) => this.doneWaiters.push(resolve));
     if (!this.transport) {
@@ -1046,6 +1064,11 @@ export class Session {
     if (this.incoming.has(id)) {
       return errorResponse(id, ErrorCode.InvalidRequest, `Duplicate request id ${JSON.stringify(id)}: a request with this id is still in progress`);
     }
+    // Only a request with `_meta` can claim the modern era: one property read for the rest.
+    if (msg.params?._meta !== undefined) {
+      const modern = this.shared?.modern;
+      if (modern !== undefined && this.role === 'server' && !inBatch && modern.claims(msg)) return this.handleModern(modern, msg);
+    }
     if (method === 'initialize') return this.handleInitialize(msg, inBatch);
     if (!inboundRequestAllowed(this.role, this.phase, method)) {
       return errorResponse(id, ErrorCode.InvalidRequest, `Received "${method}" before initialize: the client must send initialize first`);
@@ -1086,6 +1109,72 @@ export class Session {
       );
     }
     return afterProgress(state, this.finishIncoming(id, state, out));
+  }
+
+  /** A modern request on a session's transport: served by the core, cancellable like any other. */
+  private handleModern(modern: ModernDispatch, msg: JsonRpcRequest): Promise<JsonRpcResponse | undefined> {
+    const controller = new AbortController();
+    const state: Incoming = { method: msg.method, controller, cancelled: false, done: false, progressed: false };
+    this.incoming.set(msg.id, state);
+    const io = {
+      notify: (frame: JsonRpcNotification) => {
+        if (!state.cancelled && !state.done) this.sendFrame(frame, msg.id);
+      },
+      authInfo: this.authInfo,
+      signal: controller.signal,
+    };
+    return modern.serve(msg, io).then(
+      (response) => {
+        state.done = true;
+        if (this.incoming.get(msg.id) === state) this.incoming.delete(msg.id);
+        return state.cancelled ? undefined : response;
+      },
+      (e: unknown) => {
+        state.done = true;
+        this.incoming.delete(msg.id);
+        return state.cancelled ? undefined : this.errorFrom(msg.id, msg.method, e);
+      },
+    );
+  }
+
+  /**
+   * @internal The request-scoped core's dispatch: serve one modern request on this fresh server
+   * session. The request's `_meta` envelope stands in for `initialize` (no handshake, nothing
+   * negotiated beyond this request), and the handler runs exactly as on a session, with its
+   * phase, capability and parameter checks; its client calls become input requests.
+   */
+  serveRequestScope(msg: JsonRpcRequest, scope: RequestScope): JsonRpcResponse | Promise<JsonRpcResponse | undefined> | undefined {
+    if (this.role !== 'server' || this.transport !== undefined) throw new Error('serveRequestScope needs a fresh, unconnected server session');
+    this.scope = scope;
+    this.transport = {
+      inbound$: EMPTY,
+      state$: EMPTY,
+      start: () => Promise.resolve(),
+      send: (frame: Frame) => scope.send(frame),
+      close: () => Promise.resolve(),
+      authInfo: scope.authInfo,
+    } as Transport;
+    const input = this.requestInput;
+    if (input === undefined) {
+      this.send({ type: 'TRANSPORT_OPEN' });
+      this.send({
+        type: 'INITIALIZE_REQUEST',
+        params: { protocolVersion: scope.revision, capabilities: scope.clientCapabilities, clientInfo: scope.clientInfo },
+      });
+      this.send({ type: 'INITIALIZED' });
+    } else {
+      // The snapshot those three events lead to, with this request's envelope in its context.
+      this.snapshot = operatingSnapshot(input, scope);
+      this.lastNotified = this.snapshot;
+      this.phase = 'operating';
+      this.onNegotiated(scope.revision);
+    }
+    return this.handleRequest(msg, false);
+  }
+
+  /** @internal The request scope of a request-scoped session (modern era), if this is one. */
+  get requestScope(): RequestScope | undefined {
+    return this.scope;
   }
 
   private finishIncoming(id: RequestId, state: Incoming, result: JsonObject | void): JsonRpcResponse | undefined {
@@ -1165,90 +1254,6 @@ export class Session {
     this.check(method, 'notification');
     this.sendFrame(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params }, related);
   }
-}
-
-class HandlerContext implements RequestHandlerContext {
-  readonly requestId: RequestId;
-  readonly method: string;
-  readonly meta: JsonObject | undefined;
-  private lastProgress = -Infinity;
-
-  constructor(
-    readonly session: Session,
-    msg: JsonRpcRequest,
-    private readonly state: Incoming,
-  ) {
-    this.requestId = msg.id;
-    this.method = msg.method;
-    this.meta = msg.params?._meta as JsonObject | undefined;
-  }
-
-  get authInfo(): unknown {
-    return this.session.authInfo;
-  }
-
-  get signal(): AbortSignal {
-    // Created on first use: most handlers never look at it.
-    if (!this.state.controller) {
-      this.state.controller = new AbortController();
-      if (this.state.cancelled) this.state.controller.abort(this.state.cancelReason ?? 'Cancelled');
-    }
-    return this.state.controller.signal;
-  }
-
-  sendProgress(progress: number, total?: number, message?: string): void {
-    const token = this.meta?.progressToken as ProgressToken | undefined;
-    // Progress stops once the request is answered or cancelled.
-    if (token === undefined || this.state.cancelled || this.state.done) return;
-    if (!(progress > this.lastProgress)) {
-      throw new Error(`Progress must increase with each notification: got ${progress} after ${this.lastProgress}`);
-    }
-    this.lastProgress = progress;
-    this.state.progressed = true;
-    const interval = this.session.progressInterval;
-    if (interval === 0) {
-      this.session.progressFor(token, progress, total, message, this.requestId);
-      return;
-    }
-    const state = this.state;
-    state.coalescer ??= new ProgressCoalescer(
-      this.session.sessionClock,
-      interval,
-      {
-        send: (u) => this.session.progressFor(token, u.progress, u.total, u.message, this.requestId),
-        alive: () => !state.cancelled && !state.done,
-        timerFired: (name) => this.session.progressTimerFired(name),
-      },
-      `progress:${String(this.requestId)}`,
-    );
-    state.coalescer.offer({ progress, total, message });
-  }
-
-  sendNotification(method: string, params?: JsonObject): void {
-    this.session.notifyRelated(method, params, this.requestId);
-  }
-
-  sendRequest(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject> {
-    const opts = options?.signal ? options : { ...options, signal: this.signal };
-    return this.session.startRequest(method, params, opts, undefined, false, this.requestId);
-  }
-}
-
-/**
- * A response that follows progress goes out one event-loop turn later. The official SDK's
- * client handles notifications a microtask after responses, so when the last progress and the
- * response arrive in one read it drops that progress; a separate write avoids the race.
- */
-function afterProgress(
-  state: Incoming,
-  response: JsonRpcResponse | undefined,
-): JsonRpcResponse | Promise<JsonRpcResponse | undefined> | undefined {
-  if (!state.progressed) return response;
-  // Coalesced progress: the latest update goes out before the response, or not at all.
-  if (response === undefined) state.coalescer?.stop();
-  else state.coalescer?.flush();
-  if (response === undefined) return response;
-  return new Promise((resolve) => setImmediate(() => resolve(response)));
 }
 
 function errorResponse(id: RequestId, code: number, message: string, data?: unknown): JsonRpcErrorResponse {

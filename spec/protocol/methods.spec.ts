@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import {
   METHODS,
+  MODERN_CLIENT_REQUESTS,
   capabilitiesPermit,
   hasCapability,
   isKnownMethod,
@@ -281,6 +282,22 @@ describe('protocol/methods', () => {
       // No sub-capabilities in 2025-06-18: a stray `url` key does not take form mode away.
       expect(supportsElicitationMode({ elicitation: { url: {} } }, 'form', '2025-06-18')).to.equal(true);
       expect(supportsElicitationMode(full, 'url', '2025-11-25')).to.equal(true);
+    });
+  });
+
+  describe('2026-07-28', () => {
+    it('removes the handshake, ping, setLevel, subscribe, core tasks and server-to-client requests', () => {
+      for (const m of ['initialize', 'notifications/initialized', 'ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe', 'notifications/roots/list_changed', 'notifications/elicitation/complete', 'tasks/get', 'roots/list']) {
+        expect(isMethodInRevision(m, '2026-07-28'), m).to.equal(false);
+        expect(isMethodInRevision(m, '2025-11-25'), m).to.equal(true);
+      }
+      for (const m of ['tools/call', 'tools/list', 'prompts/get', 'resources/read', 'completion/complete']) {
+        expect(isMethodInRevision(m, '2026-07-28'), m).to.equal(true);
+        expect(MODERN_CLIENT_REQUESTS.has(m), m).to.equal(true);
+      }
+      expect(MODERN_CLIENT_REQUESTS.has('server/discover')).to.equal(true);
+      expect(MODERN_CLIENT_REQUESTS.has('subscriptions/listen')).to.equal(true);
+      expect(MODERN_CLIENT_REQUESTS.has('ping')).to.equal(false);
     });
   });
 });

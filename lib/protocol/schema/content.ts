@@ -151,6 +151,7 @@ export type ContentBlockByRevision = {
   '2025-03-26': TextContent | ImageContent | AudioContent | EmbeddedResource;
   '2025-06-18': ContentBlock;
   '2025-11-25': ContentBlock;
+  '2026-07-28': ContentBlock;
 };
 
 /**
@@ -169,6 +170,7 @@ export type SamplingContentByRevision = {
   '2025-03-26': TextContent | ImageContent | AudioContent;
   '2025-06-18': TextContent | ImageContent | AudioContent;
   '2025-11-25': SamplingMessageContentBlock;
+  '2026-07-28': SamplingMessageContentBlock;
 };
 
 /**

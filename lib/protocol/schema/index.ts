@@ -20,3 +20,4 @@ export type * from './roots.js';
 export type * from './messages.js';
 export * from './logging.js';
 export * from './tasks.js';
+export * from './modern.js';

@@ -1,0 +1,21 @@
+/**
+ * `server/discover`: the versions, capabilities (with `extensions`), identity and instructions
+ * of a server, answered in both eras and on every transport.
+ *
+ * `supportedVersions` lists the versions a request may name in `_meta` (the session revisions
+ * are negotiated by `initialize`, not per request); -32022's `supported` says the same.
+ *
+ * @see https://modelcontextprotocol.io/specification/2026-07-28/server/discover
+ */
+import type { JsonObject } from '../jsonrpc/message.js';
+import { MODERN_REVISIONS } from '../protocol/revisions.js';
+import type { Server } from '../server.js';
+
+export function discoverResult(server: Server): JsonObject {
+  const result: JsonObject = {
+    supportedVersions: [...MODERN_REVISIONS],
+    capabilities: structuredClone(server.declaredCapabilities) as JsonObject,
+  };
+  if (server.options.instructions !== undefined) result.instructions = server.options.instructions;
+  return result;
+}

@@ -1,0 +1,267 @@
+/**
+ * The request-scoped core of revision 2026-07-28: one modern request in, its notifications and
+ * its answer out, with no session state kept. Every transport hands it requests that claim the
+ * modern era (`lib/modern/classify.ts`); the legacy session is a layer beside it that the same
+ * handlers serve.
+ *
+ * The steps, in the order the suite's ladder checks them:
+ *   envelope (-32602 malformed, -32022 unsupported version; `envelope.ts`)
+ *   → method (-32601 for a method 2026-07-28 removed or nobody serves; HTTP 404)
+ *   → requestState of a retry (-32602 when tampered, foreign or expired; `request-state.ts`)
+ *   → the handler, on a request-scoped server session standing in for the handshake (phase,
+ *     capability and parameter checks as on a session; `ctx.elicit/sample/listRoots` become
+ *     input requests of this round, `input-round.ts`)
+ *   → the result: `resultType`, server info, caching hints; errors in this era's codes.
+ *
+ * @see https://modelcontextprotocol.io/specification/2026-07-28/basic
+ */
+import { ErrorCode } from '../jsonrpc/error-codes.js';
+import type { Frame, JsonObject, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RequestId } from '../jsonrpc/message.js';
+import { MODERN_CLIENT_REQUESTS, REMOVED_IN_MODERN, isKnownMethod } from '../protocol/methods.js';
+import { LOGGING_LEVELS, type LoggingLevel } from '../protocol/schema/logging.js';
+import {
+  CACHEABLE_METHODS,
+  INPUT_REQUIRED_METHODS,
+  META,
+  type CacheScope,
+  type CacheableMethod,
+  type InputRequiredResult,
+} from '../protocol/schema/modern.js';
+import type { Server } from '../server.js';
+import type { ModernDispatch } from '../session/session.js';
+import { ServerSessionForRequest } from './request-session.js';
+import { EnvelopeRefusal, hasVersionClaim, readEnvelope, type Envelope } from './envelope.js';
+import { InputRound } from './input-round.js';
+import { InvalidRequestStateError, RequestStateCodec, paramsDigest, type ReplayGuard, type RequestStateOptions } from './request-state.js';
+import { discoverResult } from './discover.js';
+import { listen } from './listen.js';
+
+/** Caching hints of a cacheable result. */
+export interface CacheHint {
+  ttlMs: number;
+  cacheScope: CacheScope;
+}
+
+/** Options of the modern era (`ServerOptions.modern`). */
+export interface ModernOptions {
+  /** How `requestState` is signed and how long it lives. Set `key` to continue rounds across processes and restarts. */
+  requestState?: RequestStateOptions;
+  /**
+   * Caching hints for results that carry none: one default, and per method. Default
+   * `{ ttlMs: 0, cacheScope: 'private' }`: nothing is cached and nothing shared unless you say so.
+   * @see https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/caching
+   */
+  caching?: { default?: CacheHint; methods?: Partial<Record<CacheableMethod, CacheHint>> };
+}
+
+/** An answer and the HTTP status it calls for. */
+export interface Answer {
+  response: JsonRpcResponse | undefined;
+  /** 200, or 400 / 404 for the refusals the transport page names. */
+  status: number;
+}
+
+/** What a transport gives the core for one request. */
+export interface RequestIo {
+  /** A notification related to the request (progress, log messages at the request's level). */
+  notify(frame: JsonRpcNotification): void;
+  /** Who the transport says the caller is. */
+  authInfo?: unknown;
+  /** Aborted when the client goes away (HTTP: response stream closed; stdio: notifications/cancelled). */
+  signal?: AbortSignal;
+}
+
+const DEFAULT_HINT: CacheHint = { ttlMs: 0, cacheScope: 'private' };
+const CACHEABLE = new Set<string>(CACHEABLE_METHODS);
+const INPUT_REQUIRED = new Set<string>(INPUT_REQUIRED_METHODS);
+const LEVEL_RANK = new Map<string, number>(LOGGING_LEVELS.map((l, i) => [l, i]));
+const ANONYMOUS = { name: 'anonymous-client', version: '0' };
+
+export class RequestCore implements ModernDispatch {
+  private readonly states: RequestStateCodec;
+  private readonly hints: Map<string, CacheHint>;
+  private readonly replayGuard: ReplayGuard | undefined;
+  /** Open listen streams: how to end each (see {@link close}). */
+  private readonly listens = new Set<() => void>();
+
+  constructor(
+    private readonly server: Server,
+    options: ModernOptions = {},
+  ) {
+    this.states = new RequestStateCodec({ ...options.requestState, ...(options.requestState?.clock === undefined && server.options.clock && { clock: server.options.clock }) });
+    this.replayGuard = options.requestState?.replayGuard;
+    const base = options.caching?.default ?? DEFAULT_HINT;
+    this.hints = new Map(CACHEABLE_METHODS.map((m) => [m, options.caching?.methods?.[m] ?? base]));
+  }
+
+  /**
+   * End every open `subscriptions/listen` stream gracefully (server shutdown): each gets
+   * `notifications/cancelled` and its result. Requests in flight finish on their own.
+   */
+  close(): void {
+    const ends = [...this.listens];
+    this.listens.clear();
+    for (const end of ends) end();
+  }
+
+  claims(msg: JsonRpcRequest): boolean {
+    return hasVersionClaim(msg.params);
+  }
+
+  /** Serve a modern request arriving on a session's transport (stdio, WebSocket, memory). */
+  async serve(msg: JsonRpcRequest, io: RequestIo): Promise<JsonRpcResponse | undefined> {
+    return (await this.answer(msg, io)).response;
+  }
+
+  /** Serve one modern request: check its envelope, run its handler, shape its answer. */
+  async answer(msg: JsonRpcRequest, io: RequestIo): Promise<Answer> {
+    let envelope: Envelope;
+    try {
+      envelope = readEnvelope(msg.params);
+    } catch (e) {
+      if (e instanceof EnvelopeRefusal) return { response: { jsonrpc: '2.0', id: msg.id, error: e.toJSON() }, status: e.status };
+      throw e;
+    }
+    return this.answerEnveloped(msg, envelope, io);
+  }
+
+  /** Whether the modern era serves `method` (its core requests, and extension methods registered on the server). */
+  serves(method: string): boolean {
+    if (MODERN_CLIENT_REQUESTS.has(method)) return true;
+    return !REMOVED_IN_MODERN.has(method) && !isKnownMethod(method) && this.server.handlesRequest(method);
+  }
+
+  /** Serve a request whose envelope was checked already (the HTTP edge checks it before its headers). */
+  async answerEnveloped(msg: JsonRpcRequest, envelope: Envelope, io: RequestIo): Promise<Answer> {
+    const { id, method } = msg;
+    if (!this.serves(method)) {
+      return { response: error(id, ErrorCode.MethodNotFound, `Method not found: ${method}${REMOVED_IN_MODERN.has(method) ? ' (revision 2026-07-28 removed it)' : ''}`), status: 404 };
+    }
+    if (method === 'server/discover') return this.complete(id, method, discoverResult(this.server));
+    if (method === 'subscriptions/listen') {
+      const closed = await listen(msg, this.server.events, this.server.declaredCapabilities, io, (end) => {
+        this.listens.add(end);
+        return () => this.listens.delete(end);
+      });
+      return closed === undefined ? { response: undefined, status: 200 } : this.shape(closed, method);
+    }
+    const params = msg.params;
+    const answers: JsonObject = Object.create(null) as JsonObject;
+    let round = 0;
+    // Computed when a state is opened or sealed: most requests never need it.
+    let digestMemo: string | undefined;
+    const digestOf = () => (digestMemo ??= paramsDigest(params));
+    const principal = principalOf(io.authInfo);
+    if (INPUT_REQUIRED.has(method) && params !== undefined) {
+      const given = params.inputResponses;
+      if (given !== undefined && (given === null || typeof given !== 'object' || Array.isArray(given))) {
+        return { response: error(id, ErrorCode.InvalidParams, 'Invalid params: "inputResponses" must be an object of answers by input key'), status: 200 };
+      }
+      if (params.requestState !== undefined) {
+        try {
+          const digest = digestOf();
+          const state = this.states.open(params.requestState, principal === undefined ? { method, digest } : { method, digest, principal });
+          if (this.replayGuard !== undefined && !(await this.replayGuard.claim(state.nonce, state.expiresAt))) throw new InvalidRequestStateError('replayed');
+          for (const key of Object.keys(state.answers)) if (key !== '__proto__') answers[key] = state.answers[key]!;
+          round = state.round;
+        } catch (e) {
+          if (e instanceof InvalidRequestStateError) return { response: { jsonrpc: '2.0', id, error: e.toJSON() }, status: 200 };
+          throw e;
+        }
+      }
+      // (Own keys only, and never `__proto__`: the answers object is client input.)
+      if (given) for (const key of Object.keys(given)) if (key !== '__proto__') answers[key] = (given as JsonObject)[key]!;
+    }
+
+    let ended: ((r: InputRequiredResult) => void) | undefined;
+    const inputRequired = new Promise<InputRequiredResult>((resolve) => (ended = resolve));
+    const inputs = new InputRound({
+      method,
+      answers,
+      sealState: (a) => {
+        const digest = digestOf();
+        return this.states.seal(principal === undefined ? { method, digest, answers: a, round: round + 1 } : { method, digest, principal, answers: a, round: round + 1 });
+      },
+      endRound: (r) => ended!(r),
+    });
+    const session = new ServerSessionForRequest(this.server);
+    const threshold = envelope.logLevel === undefined ? undefined : LEVEL_RANK.get(envelope.logLevel);
+    let finished = false;
+    const out = session.serveRequestScope(msg, {
+      revision: envelope.revision,
+      clientCapabilities: envelope.clientCapabilities,
+      clientInfo: envelope.clientInfo ?? ANONYMOUS,
+      authInfo: io.authInfo,
+      inputs,
+      send: (frame: Frame) => {
+        if (finished || !('method' in frame) || 'id' in frame) return; // the response comes back as the return value
+        // Log messages only for a request that asked for them, at or above its level.
+        if (frame.method === 'notifications/message' && !admits(threshold, frame.params?.level)) return;
+        io.notify(frame as JsonRpcNotification);
+      },
+      trace: envelope.trace,
+    });
+    const abort = () => void session.close().catch(() => {});
+    io.signal?.addEventListener('abort', abort, { once: true });
+    try {
+      const raced: JsonRpcResponse | InputRequiredResult | undefined = isPromise(out) ? await Promise.race([out, inputRequired]) : out;
+      if (raced !== undefined && !('jsonrpc' in raced)) {
+        // Input required: the handler is abandoned; nothing of this round stays behind.
+        return this.complete(id, method, raced as unknown as JsonObject);
+      }
+      if (!inputs.settled(raced !== undefined && 'result' in raced)) return this.complete(id, method, (await inputRequired) as unknown as JsonObject);
+      return this.shape(raced, method);
+    } finally {
+      finished = true;
+      io.signal?.removeEventListener('abort', abort);
+      void session.close().catch(() => {});
+    }
+  }
+
+  /** A result as this era sends it: `resultType`, server info, caching hints when complete and cacheable. */
+  private complete(id: RequestId, method: string, result: JsonObject): Answer {
+    if (result.resultType === undefined) result.resultType = 'complete';
+    const meta = (result._meta !== null && typeof result._meta === 'object' ? { ...(result._meta as JsonObject) } : {}) as JsonObject;
+    meta[META.serverInfo] = this.server.options.info as unknown as JsonObject;
+    result._meta = meta;
+    if (result.resultType === 'complete' && CACHEABLE.has(method)) {
+      const hint = this.hints.get(method)!;
+      if (!(typeof result.ttlMs === 'number' && Number.isInteger(result.ttlMs) && result.ttlMs >= 0)) result.ttlMs = hint.ttlMs;
+      if (result.cacheScope !== 'public' && result.cacheScope !== 'private') result.cacheScope = hint.cacheScope;
+    }
+    return { response: { jsonrpc: '2.0', id, result }, status: 200 };
+  }
+
+  private shape(response: JsonRpcResponse | undefined, method: string): Answer {
+    if (response === undefined) return { response: undefined, status: 200 };
+    if ('result' in response) return this.complete(response.id, method, { ...response.result });
+    const e = response.error;
+    // This era's codes: an unknown resource is -32602 (with its uri), not -32002.
+    if (e.code === ErrorCode.ResourceNotFound) {
+      return { response: { ...response, error: { code: ErrorCode.InvalidParams, message: e.message, ...(e.data !== undefined && { data: e.data }) } }, status: 200 };
+    }
+    return { response, status: e.code === ErrorCode.MissingRequiredClientCapability ? 400 : 200 };
+  }
+}
+
+function admits(threshold: number | undefined, level: unknown): boolean {
+  if (threshold === undefined) return false;
+  const rank = typeof level === 'string' ? LEVEL_RANK.get(level as LoggingLevel) : undefined;
+  return rank !== undefined && rank >= threshold;
+}
+
+function error(id: RequestId, code: number, message: string): JsonRpcResponse {
+  return { jsonrpc: '2.0', id, error: { code, message } };
+}
+
+function isPromise<T>(v: unknown): v is Promise<T> {
+  return v !== null && typeof v === 'object' && typeof (v as Promise<T>).then === 'function';
+}
+
+/** The authenticated subject a state is bound to (`sub`, `clientId`), if the transport knew one. */
+function principalOf(authInfo: unknown): string | undefined {
+  if (authInfo === null || typeof authInfo !== 'object') return undefined;
+  const a = authInfo as { sub?: unknown; clientId?: unknown; extra?: { sub?: unknown } };
+  const sub = a.sub ?? a.extra?.sub ?? a.clientId;
+  return typeof sub === 'string' ? sub : undefined;
+}

@@ -1,0 +1,155 @@
+/**
+ * `requestState` of multi round-trip requests: what a round must remember (the request it belongs
+ * to, the answers of earlier rounds, an expiry) handed to the client instead of kept in memory,
+ * so any process holding the key can continue the round, and nothing stays behind when a client
+ * walks away. Signed with HMAC-SHA256 under a server key; a tampered, foreign (another request's,
+ * another caller's, another key's) or expired state is refused with -32602.
+ *
+ * Format: `v1.<base64url payload>.<base64url mac>`; the payload is JSON and not secret (do not
+ * put secrets in answers you would not show the client).
+ *
+ * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr
+ */
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Clock } from '../clock.js';
+import { systemClock } from '../clock.js';
+import { McpError } from '../errors.js';
+import { ErrorCode } from '../jsonrpc/error-codes.js';
+import type { JsonObject } from '../jsonrpc/message.js';
+
+/** What a state carries. */
+export interface RoundState {
+  /** The method of the request it belongs to. */
+  method: string;
+  /** Digest of the request's params (without `_meta`, `inputResponses`, `requestState`). */
+  digest: string;
+  /** Who asked (the authenticated subject), when the transport knew. */
+  principal?: string;
+  /** Answers of earlier rounds, by input key. */
+  answers: JsonObject;
+  /** Round number (1 for the state the first round hands out). */
+  round: number;
+  /** Expiry, ms since the epoch on the server clock. */
+  expiresAt: number;
+  /** Makes every state distinct. */
+  nonce: string;
+}
+
+export interface RequestStateOptions {
+  /** The HMAC key, at least 32 bytes. Default: a random key per process (a restart cannot continue a round). */
+  key?: string | Uint8Array;
+  /** How long a state stays valid. Default 10 minutes. */
+  ttlMs?: number;
+  /** Refuse a state used twice (default: no guard; the server keeps nothing between rounds). */
+  replayGuard?: ReplayGuard;
+  clock?: Clock;
+}
+
+/** A state that fails verification. */
+export class InvalidRequestStateError extends McpError {
+  override readonly name = 'InvalidRequestStateError';
+  constructor(readonly reason: 'malformed' | 'signature' | 'expired' | 'foreign' | 'replayed') {
+    super(ErrorCode.InvalidParams, `Invalid requestState (${reason}): start the request again without requestState`, { reason });
+  }
+}
+
+const PREFIX = 'v1.';
+
+export class RequestStateCodec {
+  private readonly key: Uint8Array;
+  readonly ttlMs: number;
+  private readonly clock: Clock;
+
+  constructor(options: RequestStateOptions = {}) {
+    const key = options.key === undefined ? randomBytes(32) : typeof options.key === 'string' ? Buffer.from(options.key, 'utf8') : options.key;
+    if (key.byteLength < 32) throw new TypeError(`The requestState key must be at least 32 bytes; got ${key.byteLength}`);
+    this.key = key;
+    this.ttlMs = options.ttlMs ?? 10 * 60_000;
+    if (!(this.ttlMs > 0)) throw new TypeError(`requestState ttlMs must be positive; got ${this.ttlMs}`);
+    this.clock = options.clock ?? systemClock;
+  }
+
+  /** A signed state for the next round. */
+  seal(state: Omit<RoundState, 'expiresAt' | 'nonce'>): string {
+    const full: RoundState = { ...state, expiresAt: this.clock.now() + this.ttlMs, nonce: randomBytes(9).toString('base64url') };
+    const body = Buffer.from(JSON.stringify(full), 'utf8').toString('base64url');
+    return `${PREFIX}${body}.${this.mac(body)}`;
+  }
+
+  /** The state `token` carries, verified for this request; throws {@link InvalidRequestStateError}. */
+  open(token: unknown, expect: { method: string; digest: string; principal?: string }): RoundState {
+    if (typeof token !== 'string' || !token.startsWith(PREFIX) || token.length > 1_000_000) throw new InvalidRequestStateError('malformed');
+    const dot = token.indexOf('.', PREFIX.length);
+    if (dot < 0) throw new InvalidRequestStateError('malformed');
+    const body = token.slice(PREFIX.length, dot);
+    const given = Buffer.from(token.slice(dot + 1), 'base64url');
+    const wanted = Buffer.from(this.mac(body), 'base64url');
+    if (given.length !== wanted.length || !timingSafeEqual(given, wanted)) throw new InvalidRequestStateError('signature');
+    let state: RoundState;
+    try {
+      state = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as RoundState;
+    } catch {
+      throw new InvalidRequestStateError('malformed');
+    }
+    if (typeof state !== 'object' || state === null || typeof state.expiresAt !== 'number') throw new InvalidRequestStateError('malformed');
+    if (this.clock.now() >= state.expiresAt) throw new InvalidRequestStateError('expired');
+    if (state.method !== expect.method || state.digest !== expect.digest || state.principal !== expect.principal) throw new InvalidRequestStateError('foreign');
+    return state;
+  }
+
+  private mac(body: string): string {
+    return createHmac('sha256', this.key).update(body).digest('base64url');
+  }
+}
+
+/**
+ * Single use of a state (the spec's "single-use needs server-side enforcement"): remembers each
+ * state's nonce until the state expires. This is state kept between rounds, so it is an option;
+ * share one guard between processes (over Redis, say) for it to hold across them.
+ * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr
+ */
+export interface ReplayGuard {
+  /** True the first time `nonce` is claimed before `expiresAt`; false after that. */
+  claim(nonce: string, expiresAt: number): boolean | Promise<boolean>;
+}
+
+/** A {@link ReplayGuard} for one process: memory bounded by the states alive at once. */
+export class InMemoryReplayGuard implements ReplayGuard {
+  private readonly seen = new Map<string, number>();
+  constructor(
+    private readonly clock: Clock = systemClock,
+    private readonly maxEntries = 100_000,
+  ) {}
+  claim(nonce: string, expiresAt: number): boolean {
+    const now = this.clock.now();
+    if (this.seen.size >= this.maxEntries) {
+      for (const [n, exp] of this.seen) if (exp <= now) this.seen.delete(n);
+      // Still full: refuse rather than forget (a refused retry starts the request again).
+      if (this.seen.size >= this.maxEntries) return false;
+    }
+    const exp = this.seen.get(nonce);
+    if (exp !== undefined && exp > now) return false;
+    this.seen.set(nonce, expiresAt);
+    return true;
+  }
+}
+
+/** Digest of the params that decide a request (everything but `_meta`, `inputResponses`, `requestState`). */
+export function paramsDigest(params: JsonObject | undefined): string {
+  const hash = createHash('sha256');
+  if (params !== undefined) {
+    for (const key of Object.keys(params).sort()) {
+      if (key === '_meta' || key === 'inputResponses' || key === 'requestState') continue;
+      hash.update(key).update('\0').update(canonical(params[key])).update('\0');
+    }
+  }
+  return hash.digest('base64url');
+}
+
+/** JSON with object keys sorted, so equal values digest equally. */
+function canonical(v: unknown): string {
+  if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  const keys = Object.keys(v).sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`;
+}

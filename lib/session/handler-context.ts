@@ -1,0 +1,118 @@
+/**
+ * What a request handler gets besides its params (`RequestHandlerContext`), bound to one inbound
+ * request of a session: progress (coalesced when asked), related notifications, requests to the
+ * peer (or, on a request-scoped session, input requests of the round), and the request's lazy
+ * abort signal. Also how a response waits for the progress sent before it.
+ *
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/progress
+ */
+import type { JsonObject, JsonRpcRequest, JsonRpcResponse, RequestId } from '../jsonrpc/message.js';
+import { ProgressCoalescer } from './progress-rate.js';
+import type { ProgressToken, RequestOptions } from './request-registry.js';
+import type { RequestHandlerContext, Session } from './session.js';
+
+/** A session's record of one inbound request it is serving. */
+export interface Incoming {
+  method: string;
+  controller: AbortController | undefined;
+  cancelled: boolean;
+  /** The response went out (or was suppressed): no more progress for this request. */
+  done: boolean;
+  /** Progress was sent for this request. */
+  progressed: boolean;
+  /** Coalesces this request's progress (with the `progress.minIntervalMs` option). */
+  coalescer?: ProgressCoalescer;
+  /** Why the peer cancelled, for a signal created after the fact. */
+  cancelReason?: unknown;
+}
+
+export class HandlerContext implements RequestHandlerContext {
+  readonly requestId: RequestId;
+  readonly method: string;
+  readonly meta: JsonObject | undefined;
+  private lastProgress = -Infinity;
+
+  constructor(
+    readonly session: Session,
+    msg: JsonRpcRequest,
+    private readonly state: Incoming,
+  ) {
+    this.requestId = msg.id;
+    this.method = msg.method;
+    this.meta = msg.params?._meta as JsonObject | undefined;
+  }
+
+  get authInfo(): unknown {
+    return this.session.authInfo;
+  }
+
+  get trace(): { traceparent?: string; tracestate?: string; baggage?: string } | undefined {
+    return this.session.requestScope?.trace;
+  }
+
+  get signal(): AbortSignal {
+    // Created on first use: most handlers never look at it.
+    if (!this.state.controller) {
+      this.state.controller = new AbortController();
+      if (this.state.cancelled) this.state.controller.abort(this.state.cancelReason ?? 'Cancelled');
+    }
+    return this.state.controller.signal;
+  }
+
+  sendProgress(progress: number, total?: number, message?: string): void {
+    const token = this.meta?.progressToken as ProgressToken | undefined;
+    // Progress stops once the request is answered or cancelled.
+    if (token === undefined || this.state.cancelled || this.state.done) return;
+    if (!(progress > this.lastProgress)) {
+      throw new Error(`Progress must increase with each notification: got ${progress} after ${this.lastProgress}`);
+    }
+    this.lastProgress = progress;
+    this.state.progressed = true;
+    const interval = this.session.progressInterval;
+    if (interval === 0) {
+      this.session.progressFor(token, progress, total, message, this.requestId);
+      return;
+    }
+    const state = this.state;
+    state.coalescer ??= new ProgressCoalescer(
+      this.session.sessionClock,
+      interval,
+      {
+        send: (u) => this.session.progressFor(token, u.progress, u.total, u.message, this.requestId),
+        alive: () => !state.cancelled && !state.done,
+        timerFired: (name) => this.session.progressTimerFired(name),
+      },
+      `progress:${String(this.requestId)}`,
+    );
+    state.coalescer.offer({ progress, total, message });
+  }
+
+  sendNotification(method: string, params?: JsonObject): void {
+    this.session.notifyRelated(method, params, this.requestId);
+  }
+
+  sendRequest(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject> {
+    // 2026-07-28: no server-to-client requests; the ask becomes an input request of this round.
+    const scope = this.session.requestScope;
+    if (scope !== undefined) return scope.inputs.ask(method, params, options);
+    const opts = options?.signal ? options : { ...options, signal: this.signal };
+    return this.session.startRequest(method, params, opts, undefined, false, this.requestId);
+  }
+}
+
+/**
+ * A response that follows progress goes out one event-loop turn later. The official SDK's
+ * client handles notifications a microtask after responses, so when the last progress and the
+ * response arrive in one read it drops that progress; a separate write avoids the race.
+ */
+export function afterProgress(
+  state: Incoming,
+  response: JsonRpcResponse | undefined,
+): JsonRpcResponse | Promise<JsonRpcResponse | undefined> | undefined {
+  if (!state.progressed) return response;
+  // Coalesced progress: the latest update goes out before the response, or not at all.
+  if (response === undefined) state.coalescer?.stop();
+  else state.coalescer?.flush();
+  if (response === undefined) return response;
+  return new Promise((resolve) => setImmediate(() => resolve(response)));
+}

@@ -1,0 +1,174 @@
+/**
+ * A 2026-07-28 POST on the Streamable HTTP endpoint: one request, no session. The edge checks
+ * what only HTTP has (the `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` and `Mcp-Param-*`
+ * headers against the body, -32020 on a mismatch), hands the request to the request-scoped core,
+ * and writes its answer: JSON, or an SSE stream when notifications come first (progress, log
+ * messages). Closing that stream is the client's cancellation; it loses only this request.
+ * Nothing is kept once the request is answered.
+ *
+ * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Envelope } from '../lib/modern/envelope.js';
+import { EnvelopeRefusal, readEnvelope } from '../lib/modern/envelope.js';
+import { checkVersionHeader } from '../lib/modern/classify.js';
+import type { RequestCore } from '../lib/modern/request-core.js';
+import { argumentAt, type ParamHeader } from '../lib/modern/param-headers.js';
+import { ErrorCode } from '../lib/jsonrpc/error-codes.js';
+import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../lib/jsonrpc/message.js';
+import { errorBody, writeEmpty, writeJson } from './http-body.js';
+import { KeepAliveTicker, SseSink } from './http-sse-sink.js';
+import { sseEvent } from './sse-encode.js';
+
+/** Where `Mcp-Name` comes from, per method (extensions may add rows). */
+export const MCP_NAME_SOURCE: Record<string, string> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+
+/** Which tool parameters a tool mirrors into `Mcp-Param-*` headers (from its `x-mcp-header` annotations). */
+export type ParamHeaderLookup = (tool: string) => ReadonlyArray<ParamHeader> | undefined;
+
+export interface ModernPostOptions {
+  paramHeaders?: ParamHeaderLookup;
+  report?: (e: unknown) => void;
+  /** The server's keep-alive ticker: `:` comments on SSE responses that sent nothing for a while (listen streams). */
+  ticker?: KeepAliveTicker;
+}
+
+const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
+
+/** A header value as the client meant it: OWS trimmed, the Base64 sentinel decoded (undefined: invalid). */
+export function decodeHeaderValue(raw: string): string | undefined {
+  const v = raw.replace(/^[ \t]+|[ \t]+$/g, '');
+  // Only the full wrapper is the sentinel; anything else is taken literally.
+  if (!(v.startsWith('=?base64?') && v.endsWith('?=') && v.length >= 11)) return /^[\x20-\x7e]*$/.test(v) ? v : undefined;
+  const m = SENTINEL.exec(v);
+  if (!m || m[1]!.length % 4 !== 0) return undefined;
+  return Buffer.from(m[1]!, 'base64').toString('utf8');
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v.join(', ') : v;
+}
+
+function mismatch(message: string): EnvelopeRefusal {
+  return new EnvelopeRefusal(ErrorCode.HeaderMismatch, `Header mismatch: ${message}`, 400);
+}
+
+/** The standard and parameter headers against the body; throws -32020. */
+export function checkRequestHeaders(req: IncomingMessage, msg: JsonRpcRequest, paramHeaders?: ParamHeaderLookup): void {
+  const method = header(req, 'mcp-method');
+  if (method === undefined) throw mismatch('the Mcp-Method header is required');
+  if (decodeHeaderValue(method) !== msg.method) throw mismatch(`Mcp-Method ${JSON.stringify(method.slice(0, 60))} differs from the body's method ${JSON.stringify(msg.method)}`);
+  const source = MCP_NAME_SOURCE[msg.method];
+  if (source !== undefined) {
+    const expected = msg.params?.[source];
+    const name = header(req, 'mcp-name');
+    if (name === undefined) throw mismatch(`the Mcp-Name header is required for ${msg.method}`);
+    const decoded = decodeHeaderValue(name);
+    if (decoded === undefined) throw mismatch('Mcp-Name has invalid characters (send non-ASCII values as =?base64?…?=)');
+    if (typeof expected === 'string' && decoded !== expected) throw mismatch(`Mcp-Name ${JSON.stringify(decoded.slice(0, 60))} differs from params.${source}`);
+  }
+  if (msg.method === 'tools/call' && paramHeaders !== undefined && typeof msg.params?.name === 'string') {
+    const declared = paramHeaders(msg.params.name);
+    if (declared === undefined) return;
+    const args = msg.params.arguments ?? {};
+    for (const { path, param, header: name, type } of declared) {
+      const value = argumentAt(args, path);
+      const raw = header(req, `mcp-param-${name.toLowerCase()}`);
+      if (value === undefined || value === null) {
+        if (raw !== undefined) throw mismatch(`Mcp-Param-${name} was sent but the argument "${param}" is absent`);
+        continue;
+      }
+      if (raw === undefined) throw mismatch(`the Mcp-Param-${name} header is required: the argument "${param}" is present`);
+      const decoded = decodeHeaderValue(raw);
+      if (decoded === undefined) throw mismatch(`Mcp-Param-${name} has invalid characters or an invalid Base64 value`);
+      const same = type === 'integer' ? Number(decoded) === value && decoded.trim() !== '' : type === 'boolean' ? decoded === String(value) : decoded === value;
+      if (!same) throw mismatch(`Mcp-Param-${name} differs from the argument "${param}"`);
+    }
+  }
+}
+
+/**
+ * Serve one modern POST body (already parsed and classified modern). Answers every refusal with
+ * the status the transport page names; never throws.
+ */
+export function serveModernPost(core: RequestCore, req: IncomingMessage, res: ServerResponse, value: unknown, authInfo: unknown, options: ModernPostOptions = {}): void {
+  const msg = value as JsonRpcRequest;
+  if (!('id' in msg) || msg.id === undefined) {
+    // Notifications mean nothing here (cancellation is closing the stream): accepted, ignored.
+    writeEmpty(res, 202);
+    return;
+  }
+  let envelope: Envelope;
+  try {
+    checkVersionHeader(msg.params, header(req, 'mcp-protocol-version'));
+    envelope = readEnvelope(msg.params);
+    if (!core.serves(msg.method)) {
+      writeJson(res, 404, errorBody(ErrorCode.MethodNotFound, `Method not found: ${msg.method}`, msg.id));
+      return;
+    }
+    checkRequestHeaders(req, msg, options.paramHeaders);
+  } catch (e) {
+    if (e instanceof EnvelopeRefusal) {
+      writeJson(res, e.status, errorBody(e.code, e.message, msg.id ?? null, e.data));
+      return;
+    }
+    throw e;
+  }
+  const exchange = new ModernExchange(res, options.ticker);
+  core.answerEnveloped(msg, envelope, { notify: (frame) => exchange.notify(frame), authInfo, signal: exchange.signal }).then(
+    (answer) => exchange.answer(answer.response, answer.status),
+    (e: unknown) => {
+      options.report?.(e);
+      exchange.answer({ jsonrpc: '2.0', id: msg.id, error: { code: ErrorCode.InternalError, message: 'Internal error' } }, 500);
+    },
+  );
+}
+
+/** One POST's response: JSON unless a notification comes first, then SSE. */
+class ModernExchange {
+  private sink: SseSink | undefined;
+  private controller: AbortController | undefined;
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly ticker: KeepAliveTicker | undefined,
+  ) {}
+
+  /** Aborted when the client closes the response before the answer (its cancellation). */
+  get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      const controller = (this.controller = new AbortController());
+      this.res.on('close', () => {
+        if (!this.res.writableFinished) controller.abort('The client closed the response stream');
+      });
+    }
+    return this.controller.signal;
+  }
+
+  notify(frame: JsonRpcNotification): void {
+    if (this.res.writableEnded || this.res.destroyed) return;
+    if (this.sink === undefined) {
+      this.sink = new SseSink(this.res, this.ticker ?? NO_KEEPALIVE, () => {});
+      this.sink.open({ 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' }, '');
+    }
+    this.sink.write(sseEvent(JSON.stringify(frame)));
+  }
+
+  answer(response: JsonRpcResponse | undefined, status: number): void {
+    if (this.res.writableEnded || this.res.destroyed) return;
+    if (this.sink !== undefined) {
+      if (response !== undefined) this.sink.write(sseEvent(JSON.stringify(response)));
+      this.sink.end();
+      return;
+    }
+    if (response === undefined) {
+      writeEmpty(this.res, 202);
+      return;
+    }
+    writeJson(this.res, status, JSON.stringify(response));
+  }
+}
+
+/** For handlers used without a server's ticker: no keep-alive comments. */
+const NO_KEEPALIVE = new KeepAliveTicker({ now: () => 0, setTimeout: () => 0, clearTimeout: () => {} }, undefined);
