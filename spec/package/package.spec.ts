@@ -193,6 +193,14 @@ await client.close();`,
     expect(machines.stdout, machines.stderr).to.equal(`${Object.keys(sourceMachines).join(',')}\ntrue\n`);
   });
 
+  it('runs a tool as a task: the client follows its status to the result', async () => {
+    const { code, stdout, stderr } = await run('tasks.js');
+    expect(code, stderr).to.equal(0);
+    const lines = stdout.trim().split('\n');
+    expect(lines[0]).to.equal('working');
+    expect(lines.slice(-2)).to.deep.equal(['completed', 'built app']);
+  });
+
   it('a cassette records a session with the real server, then replays it with no server', async () => {
     const file = join(app, 'notes.cassette.jsonl');
     const recorded = await run('cassette.js', [file]);
