@@ -48,6 +48,17 @@ import { RateLimiter } from './server-features/rate-limit.js';
 import { ToolCallDeniedError, readDecision, type ToolCallApprover } from './client-features/tool-approval.js';
 import { auditError, type ToolCallOutcome, type ToolCallRecord } from './client-features/tool-audit.js';
 import { redactSecrets } from './server-features/redaction.js';
+import { createActor } from 'xstate';
+import { merge } from 'rxjs';
+import { versionNegotiationMachine } from '../machines/version-negotiation.machine.js';
+import { ModernLink } from './client-modern/modern-link.js';
+import { MRTR_METHODS, readResultType, runInputRounds, type InputAnswerer } from './client-modern/input-rounds.js';
+import { NoCommonVersionError } from './client-modern/errors.js';
+import { paramHeadersOf, type ParamHeaderSpec } from './client-modern/wire-headers.js';
+import { MODERN_REVISIONS } from './protocol/revisions.js';
+import { META } from './protocol/schema/modern.js';
+import type { Transport } from '../streams/transport.js';
+import type { FrameEvent } from './session/session.js';
 
 export interface ClientOptions extends SessionOptions {
   /**
@@ -73,10 +84,41 @@ export interface ClientOptions extends SessionOptions {
    * secret-named keys (password, token, api key...) become "[REDACTED]"; `false` keeps them.
    */
   redactToolArguments?: ((args: unknown) => unknown) | false;
+  /**
+   * Which era to speak: 'auto' offers 2026-07-28 first and falls back to `initialize` for a
+   * legacy server; 'legacy' (default for now) runs `initialize` at once; 'modern' never falls back.
+   * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning
+   */
+  era?: 'auto' | 'legacy' | 'modern';
+  /** How long the era probe waits for an answer before deciding the server is legacy, in ms (default 5000). */
+  probeTimeoutMs?: number;
+  /** Input-required rounds one modern request may go through before failing (default 8). */
+  maxInputRounds?: number;
+  /**
+   * Ask for log messages at this level and above: in the modern era each request carries it as
+   * `io.modelcontextprotocol/logLevel` (set later with `setLoggingLevel`).
+   */
+  logLevel?: LoggingLevel;
+}
+
+/** Options of a request in the modern era: OpenTelemetry context passed through in `_meta`. */
+export interface TraceOptions {
+  /** W3C Trace Context (`traceparent`, `tracestate`) and `baggage`, sent verbatim in `_meta` (2026-07-28). */
+  trace?: { traceparent?: string; tracestate?: string; baggage?: string };
+}
+
+/** What `client.discover()` returns. @see https://modelcontextprotocol.io/specification/2026-07-28/server/discover */
+export interface DiscoveredServer {
+  era: 'modern' | 'legacy';
+  /** Versions the server speaks (legacy: the one `initialize` negotiated). */
+  supportedVersions: string[];
+  capabilities: Record<string, unknown>;
+  serverInfo: PeerInfo | undefined;
+  instructions?: string;
 }
 
 /** Options of {@link Client.callTool}. */
-export interface CallToolOptions extends RequestOptions {
+export interface CallToolOptions extends RequestOptions, TraceOptions {
   /**
    * Run the URL elicitations of a -32042 answer with this consent handler, then call the tool
    * again. Without it a -32042 rejects with `UrlElicitationRequiredError`.
@@ -91,7 +133,7 @@ export interface CallToolOptions extends RequestOptions {
 
 /** Something the client handled without failing, that a host may want to know. */
 export interface ClientWarning {
-  kind: 'relist-failed' | 'invalid-roots' | 'inaccessible-root' | 'unknown-elicitation' | 'unknown-schema-dialect' | 'unsubscribe-failed';
+  kind: 'relist-failed' | 'invalid-tool' | 'invalid-roots' | 'inaccessible-root' | 'unknown-elicitation' | 'unknown-schema-dialect' | 'unsubscribe-failed';
   message: string;
   detail?: unknown;
 }
@@ -141,6 +183,15 @@ export class Client extends Session {
   private rootsSubscription: Subscription | undefined;
   private rootVerifier: RootVerifier | undefined;
   private tornDown = false;
+  // The modern era (2026-07-28): set once negotiation settles on it.
+  private readonly clientOptions: ClientOptions;
+  private modern: ModernLink | undefined;
+  private modernVersion: string | undefined;
+  private discovered: DiscoveredServer | undefined;
+  private logLevel: LoggingLevel | undefined;
+  private modernTransport: Transport | undefined;
+  private readonly inputAnswerers = new Map<string, InputAnswerer>();
+  private readonly paramHeaderIndex = new Map<string, ParamHeaderSpec[]>();
 
   /**
    * The server's tools: listed on first subscription, then re-listed (debounced) on each
@@ -176,6 +227,8 @@ export class Client extends Session {
 
   constructor(options: ClientOptions) {
     super('client', options);
+    this.clientOptions = options;
+    this.logLevel = options.logLevel;
     this.clientClock = options.clock ?? systemClock;
     const debounceMs = options.listChangedDebounceMs ?? DEFAULT_DEBOUNCE_MS;
     const live = <T>(name: string, capability: string, fetch: () => Promise<T[]>) =>
@@ -223,13 +276,191 @@ export class Client extends Session {
     });
   }
 
-  /** The server's name and version, once initialized. */
+  /** The server's name and version, once initialized (legacy) or discovered (modern). */
   get serverInfo(): PeerInfo | undefined {
-    return this.peerInfo;
+    return this.modern ? this.discovered?.serverInfo : this.peerInfo;
   }
-  /** The server's capabilities, once initialized. */
+  /** The server's capabilities, once initialized (legacy) or discovered (modern). */
   get serverCapabilities(): Record<string, unknown> | undefined {
-    return this.peerCapabilities;
+    return this.modern ? this.discovered?.capabilities : this.peerCapabilities;
+  }
+  /** The revision in use: negotiated by `initialize` (legacy) or per request (modern). */
+  override get protocolVersion(): string | undefined {
+    return this.modern ? this.modernVersion : super.protocolVersion;
+  }
+  /** 'modern' (2026-07-28, per-request metadata), 'legacy' (an `initialize` session), or undefined before connecting. */
+  get era(): 'modern' | 'legacy' | undefined {
+    if (this.modern) return 'modern';
+    return super.protocolVersion !== undefined ? 'legacy' : undefined;
+  }
+  override get frames$(): Observable<FrameEvent> {
+    return this.modern ? merge(super.frames$, this.modern.frames$) : super.frames$;
+  }
+
+  // ------------------------------------------------------------------------ era and versions
+
+  /**
+   * Connect, finding out the server's era: offer 2026-07-28 first (a `server/discover` probe
+   * with the version in `_meta`, and on HTTP in `MCP-Protocol-Version`); on -32022 retry with a
+   * version from the server's `supported` list; on anything else that is not a modern answer
+   * (another error, a 4xx without a modern error body, no answer within `probeTimeoutMs`) run
+   * `initialize` and a session. Rejects with `NoCommonVersionError` when no version is common.
+   * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning
+   */
+  override async connect(transport: Transport): Promise<void> {
+    const era = this.clientOptions.era ?? 'legacy';
+    if (era === 'legacy') return super.connect(transport);
+    await transport.start();
+    const link = new ModernLink(transport, {
+      clock: this.clientClock,
+      defaultTimeout: this.clientOptions.timeout ?? 60_000,
+      sendsCancelled: !('paramHeaders' in transport),
+      onNotification: (method, params) => this.onModernNotification(method, params),
+    });
+    const actor = createActor(versionNegotiationMachine, { input: { offered: [...MODERN_REVISIONS] } }).start();
+    const probeTimeout = this.clientOptions.probeTimeoutMs ?? 5000;
+    for (;;) {
+      const snap = actor.getSnapshot();
+      if (snap.value === 'modern') break;
+      if (snap.value === 'failed') {
+        link.close(new Error(snap.context.problem ?? 'Version negotiation failed'));
+        actor.stop();
+        await transport.close().catch(() => {});
+        if (snap.context.serverSupported) throw new NoCommonVersionError(snap.context.serverSupported, snap.context.offered);
+        throw new Error(snap.context.problem ?? 'Version negotiation failed');
+      }
+      if (typeof snap.value === 'object' && 'legacy' in snap.value) {
+        actor.stop();
+        link.detach(new Error('The server speaks a session revision; the probe was abandoned'));
+        if (era === 'modern') {
+          await transport.close().catch(() => {});
+          throw new NoCommonVersionError([], snap.context.offered);
+        }
+        return super.connect(transport);
+      }
+      const version = snap.context.version!;
+      try {
+        const result = await link.request('server/discover', { _meta: this.requestMeta(version) }, { timeout: probeTimeout });
+        this.adoptDiscover(result, version);
+        actor.send({ type: 'MODERN_ANSWER' });
+      } catch (e) {
+        const err = e as { code?: unknown; data?: { supported?: unknown } };
+        const supported = err.code === ErrorCode.UnsupportedProtocolVersion && Array.isArray(err.data?.supported) ? (err.data.supported as unknown[]).filter((v): v is string => typeof v === 'string') : undefined;
+        if (supported) actor.send({ type: 'VERSION_UNSUPPORTED', supported });
+        else actor.send({ type: 'LEGACY_EVIDENCE', reason: (e as Error).message });
+      }
+    }
+    actor.stop();
+    this.modern = link;
+    this.modernTransport = transport;
+    const http = transport as Transport & { paramHeaders?: unknown };
+    if ('paramHeaders' in http) http.paramHeaders = (tool: string) => this.paramHeaderIndex.get(tool);
+  }
+
+  /**
+   * The server's versions, capabilities and identity: `server/discover` in the modern era (asked
+   * again, so current), what `initialize` said in the legacy era.
+   * @see https://modelcontextprotocol.io/specification/2026-07-28/server/discover
+   */
+  async discover(options?: RequestOptions): Promise<DiscoveredServer> {
+    if (this.modern) {
+      const result = await this.request('server/discover', {}, options);
+      this.adoptDiscover(result, this.modernVersion!);
+      return this.discovered!;
+    }
+    await this.whenOperating();
+    const out: DiscoveredServer = { era: 'legacy', supportedVersions: [super.protocolVersion!], capabilities: this.peerCapabilities ?? {}, serverInfo: this.peerInfo };
+    if (this.instructions !== undefined) out.instructions = this.instructions;
+    return out;
+  }
+
+  override whenOperating(): Promise<void> {
+    return this.modern ? Promise.resolve() : super.whenOperating();
+  }
+
+  /**
+   * Send a request. In the modern era it carries the envelope in `_meta` (version, client
+   * capabilities and info, log level, trace context), and `input_required` answers to
+   * `tools/call`, `prompts/get` and `resources/read` are fulfilled by the client's handlers.
+   */
+  override request(method: string, params?: JsonObject, options?: RequestOptions & TraceOptions): Promise<JsonObject> {
+    const link = this.modern;
+    if (!link) return super.request(method, params, options);
+    const { trace, ...requestOptions } = options ?? {};
+    const version = this.modernVersion!;
+    const send = (extra: JsonObject) => {
+      const own = (params?._meta ?? {}) as JsonObject;
+      const meta: JsonObject = { ...own, ...this.requestMeta(version) };
+      if (trace) for (const [k, v] of Object.entries(trace)) if (typeof v === 'string') meta[k] = v;
+      return link.request(method, { ...params, ...extra, _meta: meta }, requestOptions);
+    };
+    if (!MRTR_METHODS.has(method)) {
+      return send({}).then((result) => {
+        if (readResultType(method, result) === 'input_required') return runInputRounds(method, async () => result, this.inputRoundOptions(requestOptions.signal));
+        return result;
+      });
+    }
+    return runInputRounds(method, send, this.inputRoundOptions(requestOptions.signal));
+  }
+
+  override async close(): Promise<void> {
+    const link = this.modern;
+    if (!link) return super.close();
+    link.close(new Error('The client was closed'));
+    await this.modernTransport?.close().catch(() => {});
+    this.teardown();
+  }
+
+  private inputRoundOptions(signal: AbortSignal | undefined) {
+    return {
+      maxRounds: this.clientOptions.maxInputRounds ?? 8,
+      answererFor: (m: string) => this.inputAnswerers.get(m),
+      ...(signal !== undefined && { signal }),
+    };
+  }
+
+  /** The envelope every modern request carries in `_meta`. */
+  private requestMeta(version: string): JsonObject {
+    const caps = structuredClone(this.localCapabilities) as JsonObject;
+    // 2026-07-28 roots have no list-change notifications.
+    if (caps.roots !== undefined) caps.roots = {};
+    const meta: JsonObject = { [META.protocolVersion]: version, [META.clientCapabilities]: caps };
+    const info = this.clientOptions.info;
+    if (info !== undefined) meta[META.clientInfo] = info as unknown as JsonObject;
+    if (this.logLevel !== undefined) meta[META.logLevel] = this.logLevel;
+    return meta;
+  }
+
+  private adoptDiscover(result: JsonObject, version: string): void {
+    const meta = (result._meta ?? {}) as JsonObject;
+    const info = (meta[META.serverInfo] ?? result.serverInfo) as PeerInfo | undefined;
+    const versions = Array.isArray(result.supportedVersions) ? (result.supportedVersions as unknown[]).filter((v): v is string => typeof v === 'string') : [version];
+    const out: DiscoveredServer = { era: 'modern', supportedVersions: versions, capabilities: (result.capabilities ?? {}) as Record<string, unknown>, serverInfo: info };
+    if (typeof result.instructions === 'string') out.instructions = result.instructions;
+    this.discovered = out;
+    this.modernVersion = version;
+  }
+
+  private onModernNotification(method: string, params: JsonObject | undefined): void {
+    if ((OWN_NOTIFICATIONS as readonly string[]).includes(method)) {
+      this.onOwnNotification(method as (typeof OWN_NOTIFICATIONS)[number], params);
+      void this.userNotificationHandlers.get(method)?.(params, this);
+    }
+  }
+
+  /** The context an input request's handler gets (the handlers are the session-era ones). */
+  private inputContext(method: string, key: string, signal: AbortSignal | undefined): RequestHandlerContext {
+    return {
+      session: this,
+      requestId: key,
+      method,
+      signal: signal ?? new AbortController().signal,
+      meta: undefined,
+      authInfo: undefined,
+      sendProgress: () => {},
+      sendNotification: () => {},
+      sendRequest: () => Promise.reject(new McpError(ErrorCode.InvalidRequest, 'An input request cannot send requests in the modern era')),
+    };
   }
 
   /**
@@ -448,6 +679,9 @@ export class Client extends Session {
     if (!(LOGGING_LEVELS as readonly string[]).includes(level)) {
       throw new TypeError(`Unknown log level ${JSON.stringify(level)}; one of ${LOGGING_LEVELS.join(', ')}`);
     }
+    // 2026-07-28 has no setLevel: every request names the level it wants.
+    this.logLevel = level;
+    if (this.modern) return;
     await this.request('logging/setLevel', { level }, options);
   }
 
@@ -472,6 +706,7 @@ export class Client extends Session {
       this.declareCapabilities({ roots: { listChanged: true } });
       this.rootsDeclared = true;
       super.onRequest('roots/list', () => this.answerRoots());
+      this.inputAnswerers.set('roots/list', () => this.answerRoots());
     }
     this.rootsSubscription?.unsubscribe();
     this.rootsSubscription = undefined;
@@ -508,12 +743,14 @@ export class Client extends Session {
     this.declareCapabilities({ sampling: capability });
     const limiter = options.rateLimit ? new RateLimiter(this.clientClock, options.rateLimit) : undefined;
     if (options.maxToolRounds !== undefined && !(options.maxToolRounds >= 0)) throw new TypeError(`maxToolRounds must be 0 or more; got ${options.maxToolRounds}`);
-    super.onRequest('sampling/createMessage', (params, ctx) => {
+    const serve = (params: JsonObject | undefined, ctx: RequestHandlerContext) => {
       if (limiter && !limiter.take(this)) {
         throw new McpError(ErrorCode.InternalError, `Too many sampling requests; retry in ${limiter.retryAfter(this)} ms`);
       }
       return this.serveSampling(handler, params, ctx, options);
-    });
+    };
+    super.onRequest('sampling/createMessage', serve);
+    this.inputAnswerers.set('sampling/createMessage', async (m, params, key, signal) => serve(params, this.inputContext(m, key, signal)));
     return this;
   }
 
@@ -530,12 +767,14 @@ export class Client extends Session {
     this.declareCapabilities({ elicitation: capability });
     this.elicitation.configure(options);
     const limiter = options.rateLimit ? new RateLimiter(this.clientClock, options.rateLimit) : undefined;
-    super.onRequest('elicitation/create', (params, ctx) => {
+    const serve = (params: JsonObject | undefined, ctx: RequestHandlerContext) => {
       if (limiter && !limiter.take(this)) {
         throw new McpError(ErrorCode.InternalError, `Too many elicitation requests; retry in ${limiter.retryAfter(this)} ms`);
       }
       return this.elicitation.handleRequest(params, ctx) as Promise<JsonObject>;
-    });
+    };
+    super.onRequest('elicitation/create', serve);
+    this.inputAnswerers.set('elicitation/create', async (m, params, key, signal) => serve(params, this.inputContext(m, key, signal)));
     return this;
   }
 
@@ -549,8 +788,21 @@ export class Client extends Session {
   private readonly pageRequester = (method: string, params: JsonObject | undefined, options?: RequestOptions) => this.request(method, params, options);
 
   private async fetchTools(options?: RequestOptions): Promise<Tool[]> {
-    const tools = await listAll<Tool>(this.pageRequester, 'tools/list', 'tools', options);
+    let tools = await listAll<Tool>(this.pageRequester, 'tools/list', 'tools', options);
     this.toolIndex.clear();
+    this.paramHeaderIndex.clear();
+    if (this.modern) {
+      // A tool with an invalid x-mcp-header annotation is left out: it cannot be called correctly.
+      tools = tools.filter((tool) => {
+        const headers = paramHeadersOf(tool.inputSchema);
+        if ('invalid' in headers) {
+          this.warn('invalid-tool', `Left out tool ${JSON.stringify(tool.name)}: ${headers.invalid}`, tool);
+          return false;
+        }
+        if (headers.specs.length > 0) this.paramHeaderIndex.set(tool.name, headers.specs);
+        return true;
+      });
+    }
     for (const tool of tools) this.toolIndex.set(tool.name, tool);
     return tools;
   }

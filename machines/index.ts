@@ -15,6 +15,8 @@ import { reconnectMachine } from './reconnect.machine.js';
 import { requestMachine } from './request.machine.js';
 import { serverElicitationMachine } from './server-elicitation.machine.js';
 import { sessionMachine } from './session.machine.js';
+import { versionNegotiationMachine } from './version-negotiation.machine.js';
+import { clientInputRoundsMachine } from './client-input-rounds.machine.js';
 
 export * from './child-process.machine.js';
 export * from './client-elicitation.machine.js';
@@ -26,6 +28,8 @@ export * from './reconnect.machine.js';
 export * from './request.machine.js';
 export * from './server-elicitation.machine.js';
 export * from './session.machine.js';
+export * from './version-negotiation.machine.js';
+export * from './client-input-rounds.machine.js';
 
 export type RequestMachine = typeof requestMachine;
 export type SessionMachine = typeof sessionMachine;
@@ -42,6 +46,8 @@ export const machines = {
   hostServer: hostServerMachine,
   oauthClient: oauthClientMachine,
   inputRound: inputRoundMachine,
+  versionNegotiation: versionNegotiationMachine,
+  clientInputRounds: clientInputRoundsMachine,
 } as const;
 
 export type MachineName = keyof typeof machines;
