@@ -335,10 +335,17 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
       const snippet = await bodySnippet(res);
       return this.fallBack(frame, `HTTP ${res.status}${snippet ? ': ' + snippet : ''}`);
     }
-    const snippet = await bodySnippet(res);
     // A modern request refused with a JSON-RPC error body (-32022, -32020, -32602...): that
     // error is the answer, so that the client can retry with another version or fall back.
-    if (modernClaim(frame) !== undefined && this.deliverErrorBody(frame, snippet, res.status)) return;
+    if (modernClaim(frame) !== undefined) {
+      const text = await res.text().catch(() => '');
+      if (this.deliverErrorBody(frame, text, res.status)) return;
+      return this.undeliverable(frame, `POST ${describeFrame(frame)} to ${this.url.href} failed: HTTP ${res.status} ${text.slice(0, 300)}`, {
+        status: res.status,
+        body: text.slice(0, 1200),
+      });
+    }
+    const snippet = await bodySnippet(res);
     return this.undeliverable(frame, `POST ${describeFrame(frame)} to ${this.url.href} failed: ${describeHttpFailure(res, snippet)}`, {
       status: res.status,
       body: snippet,

@@ -118,7 +118,7 @@ describe('client: multi round-trip requests (2026-07-28)', () => {
     expect(calls[1]!.params!.inputResponses).to.deep.equal({ who: { action: 'accept', content: { name: 'Ada' } }, where: { roots: [{ uri: 'file:///tmp/project', name: 'project' }] } });
     expect(calls[1]!.params!._meta['io.modelcontextprotocol/clientCapabilities']).to.deep.equal({ roots: {}, elicitation: { form: {} } });
     expect(result).to.not.have.property('inputRequests');
-    expect(result.resultType).to.equal('complete');
+    expect((result as Record<string, unknown>).resultType).to.equal('complete');
     await client.close();
   });
 
