@@ -40,6 +40,15 @@ const AUTH_SCENARIOS = [
   'auth/resource-mismatch',
   'auth/offline-access-scope',
   'auth/offline-access-not-supported',
+  // 2026-07-28 (conformance 0.2.0-alpha.12): RFC 9207 iss checks, issuer mismatch, a moved authorization server.
+  'auth/iss-supported',
+  'auth/iss-not-advertised',
+  'auth/iss-supported-missing',
+  'auth/iss-wrong-issuer',
+  'auth/iss-unexpected',
+  'auth/iss-normalized',
+  'auth/metadata-issuer-mismatch',
+  'auth/authorization-server-migration',
   // Without a user (extension scenarios): client credentials, and cross-app access (SEP-990).
   'auth/client-credentials-jwt',
   'auth/client-credentials-basic',
