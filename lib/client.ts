@@ -311,14 +311,17 @@ export class Client extends Session {
     const era = this.clientOptions.era ?? 'legacy';
     if (era === 'legacy') return super.connect(transport);
     await transport.start();
+    const http = 'paramHeaders' in transport;
     const link = new ModernLink(transport, {
       clock: this.clientClock,
       defaultTimeout: this.clientOptions.timeout ?? 60_000,
-      sendsCancelled: !('paramHeaders' in transport),
+      sendsCancelled: !http,
       onNotification: (method, params) => this.onModernNotification(method, params),
     });
     const actor = createActor(versionNegotiationMachine, { input: { offered: [...MODERN_REVISIONS] } }).start();
-    const probeTimeout = this.clientOptions.probeTimeoutMs ?? 5000;
+    // stdio: a legacy server may never answer an unknown method, so silence means legacy. HTTP
+    // always answers (an authorization flow may run first): the ordinary timeout applies.
+    const probeTimeout = http ? this.clientOptions.timeout : (this.clientOptions.probeTimeoutMs ?? 5000);
     for (;;) {
       const snap = actor.getSnapshot();
       if (snap.value === 'modern') break;
@@ -340,21 +343,27 @@ export class Client extends Session {
       }
       const version = snap.context.version!;
       try {
-        const result = await link.request('server/discover', { _meta: this.requestMeta(version) }, { timeout: probeTimeout });
+        const result = await link.request('server/discover', { _meta: this.requestMeta(version) }, probeTimeout === undefined ? undefined : { timeout: probeTimeout });
         this.adoptDiscover(result, version);
         actor.send({ type: 'MODERN_ANSWER' });
       } catch (e) {
         const err = e as { code?: unknown; data?: { supported?: unknown } };
         const supported = err.code === ErrorCode.UnsupportedProtocolVersion && Array.isArray(err.data?.supported) ? (err.data.supported as unknown[]).filter((v): v is string => typeof v === 'string') : undefined;
+        // A failed authorization says nothing about the era: it is the answer.
+        const authorization = (err.data as { authorization?: unknown } | undefined)?.authorization !== undefined;
         if (supported) actor.send({ type: 'VERSION_UNSUPPORTED', supported });
-        else actor.send({ type: 'LEGACY_EVIDENCE', reason: (e as Error).message });
+        else if (authorization) {
+          link.close(e as Error);
+          actor.stop();
+          await transport.close().catch(() => {});
+          throw e;
+        } else actor.send({ type: 'LEGACY_EVIDENCE', reason: (e as Error).message });
       }
     }
     actor.stop();
     this.modern = link;
     this.modernTransport = transport;
-    const http = transport as Transport & { paramHeaders?: unknown };
-    if ('paramHeaders' in http) http.paramHeaders = (tool: string) => this.paramHeaderIndex.get(tool);
+    if (http) (transport as Transport & { paramHeaders?: unknown }).paramHeaders = (tool: string) => this.paramHeaderIndex.get(tool);
   }
 
   /**
