@@ -67,7 +67,7 @@ async function exercise(client: Client, asked: string[]): Promise<void> {
 describe('client: the 2026-07-28 era against a dual-era server (examples/everything.ts)', function () {
   this.timeout(60_000);
 
-  it('over stdio: the server/discover probe finds the modern era; tools, MRTR rounds, resources, prompts', async () => {
+  it('[DISC-002] over stdio: the server/discover probe finds the modern era; tools, MRTR rounds, resources, prompts', async () => {
     const { client, asked } = makeClient();
     await client.connect(createStdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', ENTRY, '--stdio'], stderr: 'ignore' }));
     try {

@@ -30,7 +30,7 @@ const fail = (code: number, message: string, data?: unknown) => ({ error: data =
 const modernClient = (extra: Record<string, unknown> = {}) => new Client({ info: { name: 'spec', version: '1.0.0' }, era: 'auto', ...extra });
 
 describe('client: finding the era and version (2026-07-28)', () => {
-  it('a server that refuses the first request with -32022 gets one retry with a version from its supported list, and no initialize', async () => {
+  it('[LIFE-108] a server that refuses the first request with -32022 gets one retry with a version from its supported list, and no initialize', async () => {
     let discovers = 0;
     const server = scripted((m) => (m.method === 'server/discover' ? (discovers++ === 0 ? fail(-32022, 'Unsupported protocol version', { supported: [V], requested: V }) : ok(DISCOVER)) : fail(-32601, 'nope')));
     const client = modernClient();
@@ -43,7 +43,7 @@ describe('client: finding the era and version (2026-07-28)', () => {
     await client.close();
   });
 
-  it('a supported list with nothing in common rejects connect with NoCommonVersionError naming both sides', async () => {
+  it('[LIFE-108] a supported list with nothing in common rejects connect with NoCommonVersionError naming both sides', async () => {
     const server = scripted(() => fail(-32022, 'Unsupported protocol version', { supported: ['2099-01-01'], requested: V }));
     const client = modernClient();
     const error = await client.connect(server.transport).then(() => undefined, (e: unknown) => e);
@@ -53,7 +53,7 @@ describe('client: finding the era and version (2026-07-28)', () => {
     expect(server.seen.some((m) => m.method === 'initialize')).to.equal(false);
   });
 
-  it('a legacy server (any other error to the probe) gets initialize and a session', async () => {
+  it('[STDIO-023] a legacy server (any other error to the probe) gets initialize and a session', async () => {
     const server = scripted((m) =>
       m.method === 'initialize'
         ? ok({ protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'old', version: '0' } })
@@ -71,7 +71,7 @@ describe('client: finding the era and version (2026-07-28)', () => {
     await client.close();
   });
 
-  it('a server that never answers the probe is legacy once probeTimeoutMs passes (simulated clock)', async () => {
+  it('[STDIO-023] a server that never answers the probe is legacy once probeTimeoutMs passes (simulated clock)', async () => {
     const clock = new ManualClock();
     const server = scripted((m) => (m.method === 'initialize' ? ok({ protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'mute', version: '0' } }) : undefined));
     const client = modernClient({ clock, probeTimeoutMs: 1000 });
@@ -88,7 +88,7 @@ describe('client: finding the era and version (2026-07-28)', () => {
 describe('client: multi round-trip requests (2026-07-28)', () => {
   const tool = (m: Msg, onCall: (m: Msg) => Record<string, unknown>) => (m.method === 'server/discover' ? ok(DISCOVER) : m.method === 'tools/call' ? onCall(m) : fail(-32601, 'nope'));
 
-  it('several input requests at once, answered by the elicitation and roots handlers; the retry has a new id, every response and the byte-exact requestState', async () => {
+  it('[MRTR-016] [MRTR-017] [MRTR-018] [MRTR-020] several input requests at once, answered by the elicitation and roots handlers; the retry has a new id, every response and the byte-exact requestState', async () => {
     const state = 'opaque+/= state ✓';
     const server = scripted((m) =>
       tool(m, (call) =>
@@ -122,6 +122,23 @@ describe('client: multi round-trip requests (2026-07-28)', () => {
     await client.close();
   });
 
+  it('[MRTR-019] a round without requestState is retried without one', async () => {
+    const server = scripted((m) =>
+      tool(m, (call) =>
+        call.params!.inputResponses === undefined ? ok({ resultType: 'input_required', inputRequests: { r: { method: 'roots/list', params: {} } } }) : ok({ resultType: 'complete', content: [] }),
+      ),
+    );
+    const client = modernClient();
+    client.setRoots([]);
+    await client.connect(server.transport);
+    await client.callTool('stateless');
+    const calls = server.seen.filter((m) => m.method === 'tools/call');
+    expect(calls).to.have.length(2);
+    expect(calls[1]!.params!.inputResponses).to.deep.equal({ r: { roots: [] } });
+    expect(calls[1]!.params).to.not.have.property('requestState');
+    await client.close();
+  });
+
   it('an input_required loop that never ends fails with InputRoundsExceededError after maxInputRounds, and the client stays usable', async () => {
     const server = scripted((m) => tool(m, (call) => (call.params!.name === 'loop' ? ok({ resultType: 'input_required', requestState: 'again' }) : ok({ content: [] }))));
     const client = modernClient({ maxInputRounds: 3 });
@@ -144,7 +161,7 @@ describe('client: multi round-trip requests (2026-07-28)', () => {
     await client.close();
   });
 
-  it('a missing resultType is complete (no retry); an unknown one is MalformedResultTypeError', async () => {
+  it('[BASE-066] [BASE-067] a missing resultType is complete (no retry); an unknown one is MalformedResultTypeError', async () => {
     const server = scripted((m) => tool(m, (call) => (call.params!.name === 'old' ? ok({ content: [{ type: 'text', text: 'hi' }] }) : ok({ resultType: 'mystery', content: [] }))));
     const client = modernClient();
     await client.connect(server.transport);
