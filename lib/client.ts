@@ -54,6 +54,7 @@ import { versionNegotiationMachine } from '../machines/version-negotiation.machi
 import { ModernLink } from './client-modern/modern-link.js';
 import { MRTR_METHODS, readResultType, runInputRounds, type InputAnswerer } from './client-modern/input-rounds.js';
 import { NoCommonVersionError } from './client-modern/errors.js';
+import { ResultCache } from './client-modern/result-cache.js';
 import { paramHeadersOf, type ParamHeaderSpec } from './client-modern/wire-headers.js';
 import { MODERN_REVISIONS } from './protocol/revisions.js';
 import { META } from './protocol/schema/modern.js';
@@ -105,6 +106,11 @@ export interface ClientOptions extends SessionOptions {
 export interface TraceOptions {
   /** W3C Trace Context (`traceparent`, `tracestate`) and `baggage`, sent verbatim in `_meta` (2026-07-28). */
   trace?: { traceparent?: string; tracestate?: string; baggage?: string };
+  /**
+   * Ask the server even when a cached result is still fresh (2026-07-28 `ttlMs` caching hints).
+   * @see https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/caching
+   */
+  fresh?: boolean;
 }
 
 /** What `client.discover()` returns. @see https://modelcontextprotocol.io/specification/2026-07-28/server/discover */
@@ -192,6 +198,7 @@ export class Client extends Session {
   private modernTransport: Transport | undefined;
   private readonly inputAnswerers = new Map<string, InputAnswerer>();
   private readonly paramHeaderIndex = new Map<string, ParamHeaderSpec[]>();
+  private resultCache: ResultCache | undefined;
 
   /**
    * The server's tools: listed on first subscription, then re-listed (debounced) on each
@@ -367,11 +374,11 @@ export class Client extends Session {
   }
 
   /**
-   * The server's versions, capabilities and identity: `server/discover` in the modern era (asked
-   * again, so current), what `initialize` said in the legacy era.
+   * The server's versions, capabilities and identity: `server/discover` in the modern era (a
+   * cached answer while its `ttlMs` lasts, unless `fresh`), what `initialize` said in the legacy era.
    * @see https://modelcontextprotocol.io/specification/2026-07-28/server/discover
    */
-  async discover(options?: RequestOptions): Promise<DiscoveredServer> {
+  async discover(options?: RequestOptions & TraceOptions): Promise<DiscoveredServer> {
     if (this.modern) {
       const result = await this.request('server/discover', {}, options);
       this.adoptDiscover(result, this.modernVersion!);
@@ -395,21 +402,32 @@ export class Client extends Session {
   override request(method: string, params?: JsonObject, options?: RequestOptions & TraceOptions): Promise<JsonObject> {
     const link = this.modern;
     if (!link) return super.request(method, params, options);
-    const { trace, ...requestOptions } = options ?? {};
+    const { trace, fresh, ...requestOptions } = options ?? {};
     const version = this.modernVersion!;
+    const cache = ResultCache.cacheable(method) ? (this.resultCache ??= new ResultCache(this.clientClock)) : undefined;
+    if (cache && fresh !== true) {
+      const kept = cache.get(method, params);
+      if (kept) return Promise.resolve(kept);
+    }
     const send = (extra: JsonObject) => {
       const own = (params?._meta ?? {}) as JsonObject;
       const meta: JsonObject = { ...own, ...this.requestMeta(version) };
       if (trace) for (const [k, v] of Object.entries(trace)) if (typeof v === 'string') meta[k] = v;
       return link.request(method, { ...params, ...extra, _meta: meta }, requestOptions);
     };
-    if (!MRTR_METHODS.has(method)) {
-      return send({}).then((result) => {
-        if (readResultType(method, result) === 'input_required') return runInputRounds(method, async () => result, this.inputRoundOptions(requestOptions.signal));
-        return result;
-      });
-    }
-    return runInputRounds(method, send, this.inputRoundOptions(requestOptions.signal));
+    let rounds = 0;
+    const counted = (extra: JsonObject) => {
+      rounds++;
+      return send(extra);
+    };
+    const done = MRTR_METHODS.has(method)
+      ? runInputRounds(method, counted, this.inputRoundOptions(requestOptions.signal))
+      : send({}).then((result) => {
+          if (readResultType(method, result) === 'input_required') return runInputRounds(method, async () => result, this.inputRoundOptions(requestOptions.signal));
+          return result;
+        });
+    // Results that took input rounds are never cached.
+    return cache ? done.then((result) => (rounds <= 1 && cache.put(method, params, result), result)) : done;
   }
 
   override async close(): Promise<void> {
@@ -451,6 +469,7 @@ export class Client extends Session {
   }
 
   private onModernNotification(method: string, params: JsonObject | undefined): void {
+    this.resultCache?.invalidate(method, params);
     if ((OWN_NOTIFICATIONS as readonly string[]).includes(method)) {
       this.onOwnNotification(method as (typeof OWN_NOTIFICATIONS)[number], params);
       void this.userNotificationHandlers.get(method)?.(params, this);
@@ -491,7 +510,7 @@ export class Client extends Session {
    * remembered: `callTool` checks results against their `outputSchema`.
    * @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools#listing-tools
    */
-  async listTools(options?: RequestOptions): Promise<Tool[]> {
+  async listTools(options?: RequestOptions & TraceOptions): Promise<Tool[]> {
     const tools = await this.fetchTools(options);
     this.toolsLive.set(tools);
     return tools;
@@ -544,7 +563,7 @@ export class Client extends Session {
    * Every resource of the server, all pages.
    * @see https://modelcontextprotocol.io/specification/2025-11-25/server/resources#listing-resources
    */
-  async listResources(options?: RequestOptions): Promise<Resource[]> {
+  async listResources(options?: RequestOptions & TraceOptions): Promise<Resource[]> {
     const list = await listAll<Resource>(this.pageRequester, 'resources/list', 'resources', options);
     this.resourcesLive.set(list);
     return list;
@@ -572,7 +591,7 @@ export class Client extends Session {
    * Read a resource.
    * @see https://modelcontextprotocol.io/specification/2025-11-25/server/resources#reading-resources
    */
-  async readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
+  async readResource(uri: string, options?: RequestOptions & TraceOptions): Promise<ReadResourceResult> {
     return (await this.request('resources/read', { uri }, options)) as ReadResourceResult;
   }
 
@@ -620,7 +639,7 @@ export class Client extends Session {
    * Every prompt of the server, all pages.
    * @see https://modelcontextprotocol.io/specification/2025-11-25/server/prompts#listing-prompts
    */
-  async listPrompts(options?: RequestOptions): Promise<Prompt[]> {
+  async listPrompts(options?: RequestOptions & TraceOptions): Promise<Prompt[]> {
     const list = await listAll<Prompt>(this.pageRequester, 'prompts/list', 'prompts', options);
     this.promptsLive.set(list);
     return list;
@@ -635,7 +654,7 @@ export class Client extends Session {
    * Get a prompt with its arguments filled in.
    * @see https://modelcontextprotocol.io/specification/2025-11-25/server/prompts#getting-a-prompt
    */
-  async getPrompt(name: string, args?: Record<string, string>, options?: RequestOptions): Promise<GetPromptResult> {
+  async getPrompt(name: string, args?: Record<string, string>, options?: RequestOptions & TraceOptions): Promise<GetPromptResult> {
     const params: JsonObject = args === undefined ? { name } : { name, arguments: args };
     return (await this.request('prompts/get', params, options)) as GetPromptResult;
   }
@@ -796,7 +815,7 @@ export class Client extends Session {
 
   private readonly pageRequester = (method: string, params: JsonObject | undefined, options?: RequestOptions) => this.request(method, params, options);
 
-  private async fetchTools(options?: RequestOptions): Promise<Tool[]> {
+  private async fetchTools(options?: RequestOptions & TraceOptions): Promise<Tool[]> {
     let tools = await listAll<Tool>(this.pageRequester, 'tools/list', 'tools', options);
     this.toolIndex.clear();
     this.paramHeaderIndex.clear();
