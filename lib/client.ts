@@ -49,7 +49,7 @@ import { ToolCallDeniedError, readDecision, type ToolCallApprover } from './clie
 import { auditError, type ToolCallOutcome, type ToolCallRecord } from './client-features/tool-audit.js';
 import { redactSecrets } from './server-features/redaction.js';
 import { createActor } from 'xstate';
-import { merge } from 'rxjs';
+import { defer, merge } from 'rxjs';
 import { versionNegotiationMachine } from '../machines/version-negotiation.machine.js';
 import { ModernLink } from './client-modern/modern-link.js';
 import { MRTR_METHODS, readResultType, runInputRounds, type InputAnswerer } from './client-modern/input-rounds.js';
@@ -199,6 +199,10 @@ export class Client extends Session {
   private readonly inputAnswerers = new Map<string, InputAnswerer>();
   private readonly paramHeaderIndex = new Map<string, ParamHeaderSpec[]>();
   private resultCache: ResultCache | undefined;
+  // subscriptions/listen (modern era): one listen request carrying every notification wanted.
+  private listsWanted = false;
+  private listenAbort: AbortController | undefined;
+  private listenKey = 'null';
 
   /**
    * The server's tools: listed on first subscription, then re-listed (debounced) on each
@@ -252,9 +256,15 @@ export class Client extends Session {
     this.toolsLive = live('tools', 'tools', () => this.fetchTools());
     this.resourcesLive = live('resources', 'resources', () => listAll<Resource>(this.pageRequester, 'resources/list', 'resources'));
     this.promptsLive = live('prompts', 'prompts', () => listAll<Prompt>(this.pageRequester, 'prompts/list', 'prompts'));
-    this.tools$ = this.toolsLive.value$;
-    this.resources$ = this.resourcesLive.value$;
-    this.prompts$ = this.promptsLive.value$;
+    // Observing a live list in the modern era opens (or widens) the listen stream.
+    const watched = <T>(value$: Observable<T>) =>
+      defer(() => {
+        this.wantLists();
+        return value$;
+      });
+    this.tools$ = watched(this.toolsLive.value$);
+    this.resources$ = watched(this.resourcesLive.value$);
+    this.prompts$ = watched(this.promptsLive.value$);
     this.logs$ = this.logSubject.asObservable();
     this.warnings$ = this.warningSubject.asObservable();
     this.toolCalls$ = this.toolCallSubject.asObservable();
@@ -371,6 +381,7 @@ export class Client extends Session {
     this.modern = link;
     this.modernTransport = transport;
     if (http) (transport as Transport & { paramHeaders?: unknown }).paramHeaders = (tool: string) => this.paramHeaderIndex.get(tool);
+    this.refreshListen();
   }
 
   /**
@@ -433,9 +444,63 @@ export class Client extends Session {
   override async close(): Promise<void> {
     const link = this.modern;
     if (!link) return super.close();
+    this.listenAbort?.abort();
+    this.listenAbort = undefined;
     link.close(new Error('The client was closed'));
     await this.modernTransport?.close().catch(() => {});
     this.teardown();
+  }
+
+  private wantLists(): void {
+    if (this.listsWanted) return;
+    this.listsWanted = true;
+    this.refreshListen();
+  }
+
+  /** The notifications to ask `subscriptions/listen` for, or undefined when none is wanted. */
+  private listenFilter(): JsonObject | undefined {
+    const caps = this.discovered?.capabilities;
+    const filter: JsonObject = {};
+    if (this.listsWanted) {
+      if (hasCapability(caps, ['tools', 'listChanged'])) filter.toolsListChanged = true;
+      if (hasCapability(caps, ['prompts', 'listChanged'])) filter.promptsListChanged = true;
+      if (hasCapability(caps, ['resources', 'listChanged'])) filter.resourcesListChanged = true;
+    }
+    const uris = [...this.resourceSubs.keys()];
+    if (uris.length > 0) filter.resourceSubscriptions = uris;
+    return Object.keys(filter).length > 0 ? filter : undefined;
+  }
+
+  /**
+   * Keep one `subscriptions/listen` open with what is wanted now: a change replaces it (the old
+   * one cancelled); a stream the server ends or that breaks is reopened after a second.
+   * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/subscriptions
+   */
+  private refreshListen(): void {
+    if (!this.modern || this.tornDown) return;
+    const filter = this.listenFilter();
+    const key = JSON.stringify(filter ?? null);
+    if (key === this.listenKey) return;
+    this.listenKey = key;
+    this.listenAbort?.abort();
+    this.listenAbort = undefined;
+    if (!filter) return;
+    const controller = new AbortController();
+    this.listenAbort = controller;
+    const reopen = () => {
+      if (this.listenAbort !== controller || this.tornDown) return;
+      this.clientClock.setTimeout(() => {
+        if (this.listenAbort !== controller || this.tornDown) return;
+        this.listenAbort = undefined;
+        this.listenKey = 'null';
+        this.refreshListen();
+      }, 1000);
+    };
+    this.request('subscriptions/listen', { notifications: filter }, { signal: controller.signal, timeout: 2 ** 31 - 1 }).then(reopen, (e: unknown) => {
+      if (controller.signal.aborted) return;
+      this.warn('relist-failed', `subscriptions/listen ended: ${(e as Error)?.message ?? String(e)}; reopening`, e);
+      reopen();
+    });
   }
 
   private inputRoundOptions(signal: AbortSignal | undefined) {
@@ -606,7 +671,8 @@ export class Client extends Session {
       if (!entry) {
         const fresh: ResourceSubscription = { subject: new Subject(), count: 0, ready: Promise.resolve() };
         this.resourceSubs.set(uri, fresh);
-        fresh.ready = this.request('resources/subscribe', { uri }, options).then(() => undefined);
+        // Modern era: the URI joins the listen stream's resourceSubscriptions.
+        fresh.ready = this.modern ? Promise.resolve(this.refreshListen()) : this.request('resources/subscribe', { uri }, options).then(() => undefined);
         fresh.ready.catch((e: unknown) => {
           if (this.resourceSubs.get(uri) === fresh) this.resourceSubs.delete(uri);
           fresh.subject.error(e);
@@ -620,6 +686,7 @@ export class Client extends Session {
         inner.unsubscribe();
         if (--e.count > 0 || this.resourceSubs.get(uri) !== e) return;
         this.resourceSubs.delete(uri);
+        if (this.modern) return this.refreshListen();
         if (this.currentPhase !== 'operating') return;
         e.ready.then(
           () =>
@@ -966,6 +1033,7 @@ export class Client extends Session {
   private teardown(): void {
     if (this.tornDown) return;
     this.tornDown = true;
+    this.listenAbort?.abort();
     this.rootsSubscription?.unsubscribe();
     this.toolsLive.close();
     this.resourcesLive.close();

@@ -111,6 +111,8 @@ export interface StreamableHttpClientTransport extends Transport {
    * @see https://modelcontextprotocol.io/specification/2026-07-28/server/tools#x-mcp-header
    */
   paramHeaders: ParamHeaderSource | undefined;
+  /** Close the response stream of a request (modern-era cancellation). */
+  closeRequestStream(id: RequestId): boolean;
 }
 
 /** Statuses of the `initialize` POST that mean "maybe an HTTP+SSE server": 4xx but not auth, timeouts or rate limits. */
@@ -743,6 +745,18 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
     }
     if (stream.requestId !== undefined && this.requestStreams.get(stream.requestId) === stream) this.requestStreams.delete(stream.requestId);
     if (this.standalone === stream) this.standalone = undefined;
+  }
+
+  /**
+   * Cancel a modern request by closing its response stream (2026-07-28 has no
+   * `notifications/cancelled` over HTTP). False when no stream of that request is open.
+   * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http
+   */
+  closeRequestStream(id: RequestId): boolean {
+    const stream = this.requestStreams.get(id);
+    if (!stream) return false;
+    this.dropStream(stream);
+    return true;
   }
 
   /** Finish a stream and stop reading it. */

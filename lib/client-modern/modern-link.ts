@@ -38,6 +38,7 @@ export class ModernLink {
       {
         sendCancelled: (id, reason) => {
           if (this.options.sendsCancelled) this.sendFrame({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } });
+          else (this.transport as { closeRequestStream?: (id: RequestId) => boolean }).closeRequestStream?.(id);
         },
         timerFired: () => {},
       },

@@ -2,6 +2,7 @@
 // and Streamable HTTP: it finds the modern era, sends the envelope on every request, and answers
 // input-required rounds (an elicitation, a sampling) with its own handlers.
 import { expect } from 'chai';
+import { filter, firstValueFrom } from 'rxjs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Client } from '../../lib/client.js';
 import { createStdioClientTransport } from '../../streams/stdio-client.js';
@@ -118,6 +119,11 @@ describe('client: the 2026-07-28 era against a dual-era server (examples/everyth
         }
         expect(seen.some((h) => h.get('mcp-method') === 'tools/call' && h.get('mcp-name') === 'add_note')).to.equal(true);
         expect(seen.some((h) => h.get('mcp-method') === 'resources/read' && h.get('mcp-name') === 'notes://index')).to.equal(true);
+        // tools$ opens a subscriptions/listen (a held POST) next to other calls; closing ends it.
+        const tools = await firstValueFrom(client.tools$.pipe(filter((t) => t.length > 0)));
+        expect(tools.map((t) => t.name)).to.include('add_note');
+        await client.callTool('convert_units', { value: 0, from: 'celsius', to: 'fahrenheit' });
+        expect(seen.some((h) => h.get('mcp-method') === 'subscriptions/listen')).to.equal(true);
       } finally {
         await client.close();
       }
