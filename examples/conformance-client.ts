@@ -53,6 +53,8 @@ const AUTH_SCENARIOS = [
   'auth/client-credentials-jwt',
   'auth/client-credentials-basic',
   'auth/cross-app-access-complete-flow',
+  // conformance 0.2.0-alpha.12's name for the same flow.
+  'auth/enterprise-managed-authorization',
 ];
 
 /** The client's metadata document URL the suite expects when the server supports CIMD. */
@@ -94,6 +96,7 @@ function authFor(name: string): HttpClientAuth | undefined {
         algorithm: (typeof ctx.signing_algorithm === 'string' ? ctx.signing_algorithm : 'ES256') as JwtAlgorithm,
       });
     case 'auth/cross-app-access-complete-flow':
+    case 'auth/enterprise-managed-authorization':
       return createCrossAppAccessProvider({
         clientId: required(ctx, 'client_id'),
         clientSecret: required(ctx, 'client_secret'),
