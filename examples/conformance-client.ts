@@ -40,10 +40,21 @@ const AUTH_SCENARIOS = [
   'auth/resource-mismatch',
   'auth/offline-access-scope',
   'auth/offline-access-not-supported',
+  // 2026-07-28 (conformance 0.2.0-alpha.12): RFC 9207 iss checks, issuer mismatch, a moved authorization server.
+  'auth/iss-supported',
+  'auth/iss-not-advertised',
+  'auth/iss-supported-missing',
+  'auth/iss-wrong-issuer',
+  'auth/iss-unexpected',
+  'auth/iss-normalized',
+  'auth/metadata-issuer-mismatch',
+  'auth/authorization-server-migration',
   // Without a user (extension scenarios): client credentials, and cross-app access (SEP-990).
   'auth/client-credentials-jwt',
   'auth/client-credentials-basic',
   'auth/cross-app-access-complete-flow',
+  // conformance 0.2.0-alpha.12's name for the same flow.
+  'auth/enterprise-managed-authorization',
 ];
 
 /** The client's metadata document URL the suite expects when the server supports CIMD. */
@@ -85,6 +96,7 @@ function authFor(name: string): HttpClientAuth | undefined {
         algorithm: (typeof ctx.signing_algorithm === 'string' ? ctx.signing_algorithm : 'ES256') as JwtAlgorithm,
       });
     case 'auth/cross-app-access-complete-flow':
+    case 'auth/enterprise-managed-authorization':
       return createCrossAppAccessProvider({
         clientId: required(ctx, 'client_id'),
         clientSecret: required(ctx, 'client_secret'),
@@ -142,6 +154,96 @@ const flows: Record<string, { setup?: (client: Client) => void; run: Flow }> = {
   },
 };
 
+/** MCP_CONFORMANCE_CONTEXT as an object (empty when absent or not JSON). */
+function scenarioContext(): Record<string, unknown> {
+  try {
+    return JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as Record<string, unknown>;
+  } catch {
+    return {};
+  }
+}
+
+// 2026-07-28 scenarios (conformance 0.2.0-alpha.12): the client finds the modern era by itself.
+const modernFlows: Record<string, { setup?: (client: Client) => void; run: Flow }> = {
+  // Every POST must carry the envelope and headers; the first is refused -32022 and retried.
+  'request-metadata': {
+    run: async (client) => {
+      const tools = await client.listTools();
+      log(`tools: ${tools.map((t) => t.name).join(', ') || '(none)'}`);
+    },
+  },
+  // The focal tool's inputSchema, echoed back verbatim: nothing of it may be lost in parsing.
+  'json-schema-2020-12-preservation': {
+    run: async (client) => {
+      const tools = await client.listTools();
+      const focal = tools.find((t) => t.name === 'json_schema_2020_12_tool');
+      if (!focal) throw new Error('the server has no json_schema_2020_12_tool');
+      await client.callTool('json_schema_echo', { schema: focal.inputSchema as unknown as Record<string, unknown> });
+    },
+  },
+  'json-schema-ref-no-deref': {
+    run: async (client) => {
+      const tools = await client.listTools();
+      log(`tools: ${tools.map((t) => t.name).join(', ')}`);
+    },
+  },
+  // MRTR: echo the state byte-exact, call an unrelated tool between rounds, no state when none came, no retry without resultType.
+  'sep-2322-client-request-state': {
+    setup: (client) => {
+      let unrelatedCalled = false;
+      client.onElicitation({
+        form: async () => {
+          if (!unrelatedCalled) {
+            unrelatedCalled = true;
+            await client.callTool('test_mrtr_unrelated', {});
+          }
+          return { action: 'accept', content: { confirmed: true } };
+        },
+      });
+    },
+    run: async (client) => {
+      await client.listTools();
+      for (const name of ['test_mrtr_echo_state', 'test_mrtr_no_state', 'test_mrtr_no_result_type']) {
+        const result = await client.callTool(name, {});
+        log(`${name} → ${JSON.stringify(result.content)}`);
+      }
+    },
+  },
+  // Mcp-Method on every POST, Mcp-Name on tools/call, resources/read and prompts/get.
+  'http-standard-headers': {
+    run: async (client) => {
+      const tools = await client.listTools();
+      if (tools[0]) await client.callTool(tools[0].name, {}).catch((e: unknown) => log(`tool: ${String(e)}`));
+      const resources = await client.listResources().catch(() => []);
+      if (resources[0]) await client.readResource(resources[0].uri).catch((e: unknown) => log(`resource: ${String(e)}`));
+      const prompts = await client.listPrompts().catch(() => []);
+      if (prompts[0]) await client.getPrompt(prompts[0].name, {}).catch((e: unknown) => log(`prompt: ${String(e)}`));
+    },
+  },
+  // x-mcp-header arguments mirrored into Mcp-Param-* headers, for the calls the context names.
+  'http-custom-headers': {
+    run: async (client) => {
+      await client.listTools();
+      const calls = (scenarioContext().toolCalls ?? []) as { name: string; arguments?: Record<string, unknown> }[];
+      for (const call of calls) {
+        const result = await client.callTool(call.name, call.arguments ?? {});
+        log(`${call.name} → ${JSON.stringify(result.content)}`);
+      }
+    },
+  },
+  // Tools with invalid x-mcp-header annotations are left out of the list; the valid one is called.
+  'http-invalid-tool-headers': {
+    run: async (client) => {
+      const tools = await client.listTools();
+      log(`usable tools: ${tools.map((t) => t.name).join(', ')}`);
+      for (const tool of tools) await client.callTool(tool.name, { region: 'us-west1' });
+    },
+  },
+};
+// The runner names the revision it targets; the 2026-07-28 scenarios are modern whatever it says.
+const modern = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION === '2026-07-28' || scenario in modernFlows;
+if (modern) Object.assign(flows, modernFlows);
+
 function log(line: string): void {
   process.stderr.write(`[conformance-client ${scenario}] ${line}\n`);
 }
@@ -156,7 +258,8 @@ async function main(): Promise<number> {
     log(`usage: conformance-client <server url> (got ${String(url)})`);
     return 2;
   }
-  const client = createClient({ info: { name: 'mcp-actors-conformance-client', version: '0.1.0' } });
+  // The 2026-07-28 runs let the client find the era; the 2025-11-25 runs keep the session era.
+  const client = createClient({ info: { name: 'mcp-actors-conformance-client', version: '0.1.0' }, era: modern ? 'auto' : 'legacy' });
   flow.setup?.(client);
   const auth = authFor(scenario);
   await client.connect(createStreamableHttpClientTransport(url, { ...(auth && { auth }) }));

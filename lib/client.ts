@@ -51,6 +51,18 @@ import { redactSecrets } from './server-features/redaction.js';
 import { isListParams, listing, sdkOptions, type CallToolParams, type ListParams, type Listing } from './client-features/sdk-shapes.js';
 import type { Task, TaskHandle, TaskHandleOptions } from './client-features/tasks.js';
 import { ToolTasks } from './client-features/tool-tasks.js';
+import { createActor } from 'xstate';
+import { defer, merge } from 'rxjs';
+import { versionNegotiationMachine } from '../machines/version-negotiation.machine.js';
+import { ModernLink } from './client-modern/modern-link.js';
+import { MRTR_METHODS, readResultType, runInputRounds, type InputAnswerer } from './client-modern/input-rounds.js';
+import { NoCommonVersionError } from './client-modern/errors.js';
+import { ResultCache } from './client-modern/result-cache.js';
+import { paramHeadersOf, type ParamHeaderSpec } from './client-modern/wire-headers.js';
+import { MODERN_REVISIONS } from './protocol/revisions.js';
+import { META } from './protocol/schema/modern.js';
+import type { Transport } from '../streams/transport.js';
+import type { FrameEvent } from './session/session.js';
 
 /**
  * Options of {@link createClient}: `info` (the client's name and version, sent in `initialize`),
@@ -82,10 +94,46 @@ export interface ClientOptions extends SessionOptions {
    * secret-named keys (password, token, api key...) become "[REDACTED]"; `false` keeps them.
    */
   redactToolArguments?: ((args: unknown) => unknown) | false;
+  /**
+   * Which era to speak: 'auto' offers 2026-07-28 first and falls back to `initialize` for a
+   * legacy server; 'legacy' (default for now) runs `initialize` at once; 'modern' never falls back.
+   * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning
+   */
+  era?: 'auto' | 'legacy' | 'modern';
+  /** How long the era probe waits for an answer before deciding the server is legacy, in ms (default 5000). */
+  probeTimeoutMs?: number;
+  /** Input-required rounds one modern request may go through before failing (default 8). */
+  maxInputRounds?: number;
+  /**
+   * Ask for log messages at this level and above: in the modern era each request carries it as
+   * `io.modelcontextprotocol/logLevel` (set later with `setLoggingLevel`).
+   */
+  logLevel?: LoggingLevel;
+}
+
+/** Options of a request in the modern era: OpenTelemetry context passed through in `_meta`. */
+export interface TraceOptions {
+  /** W3C Trace Context (`traceparent`, `tracestate`) and `baggage`, sent verbatim in `_meta` (2026-07-28). */
+  trace?: { traceparent?: string; tracestate?: string; baggage?: string };
+  /**
+   * Ask the server even when a cached result is still fresh (2026-07-28 `ttlMs` caching hints).
+   * @see https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/caching
+   */
+  fresh?: boolean;
+}
+
+/** What `client.discover()` returns. @see https://modelcontextprotocol.io/specification/2026-07-28/server/discover */
+export interface DiscoveredServer {
+  era: 'modern' | 'legacy';
+  /** Versions the server speaks (legacy: the one `initialize` negotiated). */
+  supportedVersions: string[];
+  capabilities: Record<string, unknown>;
+  serverInfo: PeerInfo | undefined;
+  instructions?: string;
 }
 
 /** Options of {@link Client.callTool}. */
-export interface CallToolOptions extends RequestOptions {
+export interface CallToolOptions extends RequestOptions, TraceOptions {
   /**
    * Run the URL elicitations of a -32042 answer with this consent handler, then call the tool
    * again. Without it a -32042 rejects with `UrlElicitationRequiredError`.
@@ -108,7 +156,7 @@ export interface CallToolOptions extends RequestOptions {
 
 /** Something the client handled without failing, that a host may want to know. */
 export interface ClientWarning {
-  kind: 'relist-failed' | 'invalid-roots' | 'inaccessible-root' | 'unknown-elicitation' | 'unknown-schema-dialect' | 'unsubscribe-failed';
+  kind: 'relist-failed' | 'invalid-tool' | 'invalid-roots' | 'inaccessible-root' | 'unknown-elicitation' | 'unknown-schema-dialect' | 'unsubscribe-failed';
   message: string;
   detail?: unknown;
 }
@@ -165,6 +213,20 @@ export class Client extends Session {
     serverCapabilities: () => this.serverCapabilities,
     tool: (name) => this.toolIndex.get(name),
   });
+  // The modern era (2026-07-28): set once negotiation settles on it.
+  private readonly clientOptions: ClientOptions;
+  private modern: ModernLink | undefined;
+  private modernVersion: string | undefined;
+  private discovered: DiscoveredServer | undefined;
+  private logLevel: LoggingLevel | undefined;
+  private modernTransport: Transport | undefined;
+  private readonly inputAnswerers = new Map<string, InputAnswerer>();
+  private readonly paramHeaderIndex = new Map<string, ParamHeaderSpec[]>();
+  private resultCache: ResultCache | undefined;
+  // subscriptions/listen (modern era): one listen request carrying every notification wanted.
+  private listsWanted = false;
+  private listenAbort: AbortController | undefined;
+  private listenKey = 'null';
 
   /**
    * The server's tools: listed on first subscription, then re-listed (debounced) on each
@@ -207,6 +269,8 @@ export class Client extends Session {
   constructor(first: ClientOptions | PeerInfo, rest?: Omit<ClientOptions, 'info'>) {
     super('client', clientOptions(first, rest));
     const options = clientOptions(first, rest);
+    this.clientOptions = options;
+    this.logLevel = options.logLevel;
     this.clientClock = options.clock ?? systemClock;
     const debounceMs = options.listChangedDebounceMs ?? DEFAULT_DEBOUNCE_MS;
     const live = <T>(name: string, capability: string, fetch: () => Promise<T[]>) =>
@@ -223,9 +287,15 @@ export class Client extends Session {
     this.toolsLive = live('tools', 'tools', () => this.fetchTools());
     this.resourcesLive = live('resources', 'resources', () => listAll<Resource>(this.pageRequester, 'resources/list', 'resources'));
     this.promptsLive = live('prompts', 'prompts', () => listAll<Prompt>(this.pageRequester, 'prompts/list', 'prompts'));
-    this.tools$ = this.guard('client.tools$', this.toolsLive.value$);
-    this.resources$ = this.guard('client.resources$', this.resourcesLive.value$);
-    this.prompts$ = this.guard('client.prompts$', this.promptsLive.value$);
+    // Observing a live list in the modern era opens (or widens) the listen stream.
+    const watched = <T>(value$: Observable<T>) =>
+      defer(() => {
+        this.wantLists();
+        return value$;
+      });
+    this.tools$ = this.guard('client.tools$', watched(this.toolsLive.value$));
+    this.resources$ = this.guard('client.resources$', watched(this.resourcesLive.value$));
+    this.prompts$ = this.guard('client.prompts$', watched(this.promptsLive.value$));
     this.logs$ = this.guard('client.logs$', this.logSubject.asObservable());
     this.warnings$ = this.guard('client.warnings$', this.warningSubject.asObservable());
     this.toolCalls$ = this.guard('client.toolCalls$', this.toolCallSubject.asObservable());
@@ -254,13 +324,267 @@ export class Client extends Session {
     });
   }
 
-  /** The server's name and version, once initialized. */
+  /** The server's name and version, once initialized (legacy) or discovered (modern). */
   get serverInfo(): PeerInfo | undefined {
-    return this.peerInfo;
+    return this.modern ? this.discovered?.serverInfo : this.peerInfo;
   }
-  /** The server's capabilities, once initialized. */
+  /** The server's capabilities, once initialized (legacy) or discovered (modern). */
   get serverCapabilities(): Record<string, unknown> | undefined {
-    return this.peerCapabilities;
+    return this.modern ? this.discovered?.capabilities : this.peerCapabilities;
+  }
+  /** The revision in use: negotiated by `initialize` (legacy) or per request (modern). */
+  override get protocolVersion(): string | undefined {
+    return this.modern ? this.modernVersion : super.protocolVersion;
+  }
+  /** 'modern' (2026-07-28, per-request metadata), 'legacy' (an `initialize` session), or undefined before connecting. */
+  get era(): 'modern' | 'legacy' | undefined {
+    if (this.modern) return 'modern';
+    return super.protocolVersion !== undefined ? 'legacy' : undefined;
+  }
+  override get frames$(): Observable<FrameEvent> {
+    return this.modern ? merge(super.frames$, this.modern.frames$) : super.frames$;
+  }
+
+  // ------------------------------------------------------------------------ era and versions
+
+  /**
+   * Connect, finding out the server's era: offer 2026-07-28 first (a `server/discover` probe
+   * with the version in `_meta`, and on HTTP in `MCP-Protocol-Version`); on -32022 retry with a
+   * version from the server's `supported` list; on anything else that is not a modern answer
+   * (another error, a 4xx without a modern error body, no answer within `probeTimeoutMs`) run
+   * `initialize` and a session. Rejects with `NoCommonVersionError` when no version is common.
+   * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning
+   */
+  override async connect(transport: Transport): Promise<void> {
+    const era = this.clientOptions.era ?? 'legacy';
+    if (era === 'legacy') return super.connect(transport);
+    await transport.start();
+    const http = 'paramHeaders' in transport;
+    const link = new ModernLink(transport, {
+      clock: this.clientClock,
+      defaultTimeout: this.clientOptions.timeout ?? 60_000,
+      sendsCancelled: !http,
+      onNotification: (method, params) => this.onModernNotification(method, params),
+    });
+    const actor = createActor(versionNegotiationMachine, { input: { offered: [...MODERN_REVISIONS] } }).start();
+    // stdio: a legacy server may never answer an unknown method, so silence means legacy. HTTP
+    // always answers (an authorization flow may run first): the ordinary timeout applies.
+    const probeTimeout = http ? this.clientOptions.timeout : (this.clientOptions.probeTimeoutMs ?? 5000);
+    for (;;) {
+      const snap = actor.getSnapshot();
+      if (snap.value === 'modern') break;
+      if (snap.value === 'failed') {
+        link.close(new Error(snap.context.problem ?? 'Version negotiation failed'));
+        actor.stop();
+        await transport.close().catch(() => {});
+        if (snap.context.serverSupported) throw new NoCommonVersionError(snap.context.serverSupported, snap.context.offered);
+        throw new Error(snap.context.problem ?? 'Version negotiation failed');
+      }
+      if (typeof snap.value === 'object' && 'legacy' in snap.value) {
+        actor.stop();
+        link.detach(new Error('The server speaks a session revision; the probe was abandoned'));
+        if (era === 'modern') {
+          await transport.close().catch(() => {});
+          throw new NoCommonVersionError([], snap.context.offered);
+        }
+        return super.connect(transport);
+      }
+      const version = snap.context.version!;
+      try {
+        const result = await link.request('server/discover', { _meta: this.requestMeta(version) }, probeTimeout === undefined ? undefined : { timeout: probeTimeout });
+        this.adoptDiscover(result, version);
+        actor.send({ type: 'MODERN_ANSWER' });
+      } catch (e) {
+        const err = e as { code?: unknown; data?: { supported?: unknown } };
+        const supported = err.code === ErrorCode.UnsupportedProtocolVersion && Array.isArray(err.data?.supported) ? (err.data.supported as unknown[]).filter((v): v is string => typeof v === 'string') : undefined;
+        // A failed authorization says nothing about the era: it is the answer.
+        const authorization = (err.data as { authorization?: unknown } | undefined)?.authorization !== undefined;
+        if (supported) actor.send({ type: 'VERSION_UNSUPPORTED', supported });
+        else if (authorization) {
+          link.close(e as Error);
+          actor.stop();
+          await transport.close().catch(() => {});
+          throw e;
+        } else actor.send({ type: 'LEGACY_EVIDENCE', reason: (e as Error).message });
+      }
+    }
+    actor.stop();
+    this.modern = link;
+    this.modernTransport = transport;
+    if (http) (transport as Transport & { paramHeaders?: unknown }).paramHeaders = (tool: string) => this.paramHeaderIndex.get(tool);
+    this.refreshListen();
+  }
+
+  /**
+   * The server's versions, capabilities and identity: `server/discover` in the modern era (a
+   * cached answer while its `ttlMs` lasts, unless `fresh`), what `initialize` said in the legacy era.
+   * @see https://modelcontextprotocol.io/specification/2026-07-28/server/discover
+   */
+  async discover(options?: RequestOptions & TraceOptions): Promise<DiscoveredServer> {
+    if (this.modern) {
+      const result = await this.request('server/discover', {}, options);
+      this.adoptDiscover(result, this.modernVersion!);
+      return this.discovered!;
+    }
+    await this.whenOperating();
+    const out: DiscoveredServer = { era: 'legacy', supportedVersions: [super.protocolVersion!], capabilities: this.peerCapabilities ?? {}, serverInfo: this.peerInfo };
+    if (this.instructions !== undefined) out.instructions = this.instructions;
+    return out;
+  }
+
+  override whenOperating(): Promise<void> {
+    return this.modern ? Promise.resolve() : super.whenOperating();
+  }
+
+  /**
+   * Send a request. In the modern era it carries the envelope in `_meta` (version, client
+   * capabilities and info, log level, trace context), and `input_required` answers to
+   * `tools/call`, `prompts/get` and `resources/read` are fulfilled by the client's handlers.
+   */
+  override request(method: string, params?: JsonObject, options?: RequestOptions & TraceOptions): Promise<JsonObject> {
+    const link = this.modern;
+    if (!link) return super.request(method, params, options);
+    const { trace, fresh, ...requestOptions } = options ?? {};
+    const version = this.modernVersion!;
+    const cache = ResultCache.cacheable(method) ? (this.resultCache ??= new ResultCache(this.clientClock)) : undefined;
+    if (cache && fresh !== true) {
+      const kept = cache.get(method, params);
+      if (kept) return Promise.resolve(kept);
+    }
+    const send = (extra: JsonObject) => {
+      const own = (params?._meta ?? {}) as JsonObject;
+      const meta: JsonObject = { ...own, ...this.requestMeta(version) };
+      if (trace) for (const [k, v] of Object.entries(trace)) if (typeof v === 'string') meta[k] = v;
+      return link.request(method, { ...params, ...extra, _meta: meta }, requestOptions);
+    };
+    let rounds = 0;
+    const counted = (extra: JsonObject) => {
+      rounds++;
+      return send(extra);
+    };
+    const done = MRTR_METHODS.has(method)
+      ? runInputRounds(method, counted, this.inputRoundOptions(requestOptions.signal))
+      : send({}).then((result) => {
+          if (readResultType(method, result) === 'input_required') return runInputRounds(method, async () => result, this.inputRoundOptions(requestOptions.signal));
+          return result;
+        });
+    // Results that took input rounds are never cached.
+    return cache ? done.then((result) => (rounds <= 1 && cache.put(method, params, result), result)) : done;
+  }
+
+  override async close(): Promise<void> {
+    const link = this.modern;
+    if (!link) return super.close();
+    this.listenAbort?.abort();
+    this.listenAbort = undefined;
+    link.close(new Error('The client was closed'));
+    await this.modernTransport?.close().catch(() => {});
+    this.teardown();
+  }
+
+  private wantLists(): void {
+    if (this.listsWanted) return;
+    this.listsWanted = true;
+    this.refreshListen();
+  }
+
+  /** The notifications to ask `subscriptions/listen` for, or undefined when none is wanted. */
+  private listenFilter(): JsonObject | undefined {
+    const caps = this.discovered?.capabilities;
+    const filter: JsonObject = {};
+    if (this.listsWanted) {
+      if (hasCapability(caps, ['tools', 'listChanged'])) filter.toolsListChanged = true;
+      if (hasCapability(caps, ['prompts', 'listChanged'])) filter.promptsListChanged = true;
+      if (hasCapability(caps, ['resources', 'listChanged'])) filter.resourcesListChanged = true;
+    }
+    const uris = [...this.resourceSubs.keys()];
+    if (uris.length > 0) filter.resourceSubscriptions = uris;
+    return Object.keys(filter).length > 0 ? filter : undefined;
+  }
+
+  /**
+   * Keep one `subscriptions/listen` open with what is wanted now: a change replaces it (the old
+   * one cancelled); a stream the server ends or that breaks is reopened after a second.
+   * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/subscriptions
+   */
+  private refreshListen(): void {
+    if (!this.modern || this.tornDown) return;
+    const filter = this.listenFilter();
+    const key = JSON.stringify(filter ?? null);
+    if (key === this.listenKey) return;
+    this.listenKey = key;
+    this.listenAbort?.abort();
+    this.listenAbort = undefined;
+    if (!filter) return;
+    const controller = new AbortController();
+    this.listenAbort = controller;
+    const reopen = () => {
+      if (this.listenAbort !== controller || this.tornDown) return;
+      this.clientClock.setTimeout(() => {
+        if (this.listenAbort !== controller || this.tornDown) return;
+        this.listenAbort = undefined;
+        this.listenKey = 'null';
+        this.refreshListen();
+      }, 1000);
+    };
+    this.request('subscriptions/listen', { notifications: filter }, { signal: controller.signal, timeout: 2 ** 31 - 1 }).then(reopen, (e: unknown) => {
+      if (controller.signal.aborted) return;
+      this.warn('relist-failed', `subscriptions/listen ended: ${(e as Error)?.message ?? String(e)}; reopening`, e);
+      reopen();
+    });
+  }
+
+  private inputRoundOptions(signal: AbortSignal | undefined) {
+    return {
+      maxRounds: this.clientOptions.maxInputRounds ?? 8,
+      answererFor: (m: string) => this.inputAnswerers.get(m),
+      ...(signal !== undefined && { signal }),
+    };
+  }
+
+  /** The envelope every modern request carries in `_meta`. */
+  private requestMeta(version: string): JsonObject {
+    const caps = structuredClone(this.localCapabilities) as JsonObject;
+    // 2026-07-28 roots have no list-change notifications.
+    if (caps.roots !== undefined) caps.roots = {};
+    const meta: JsonObject = { [META.protocolVersion]: version, [META.clientCapabilities]: caps };
+    const info = this.clientOptions.info;
+    if (info !== undefined) meta[META.clientInfo] = info as unknown as JsonObject;
+    if (this.logLevel !== undefined) meta[META.logLevel] = this.logLevel;
+    return meta;
+  }
+
+  private adoptDiscover(result: JsonObject, version: string): void {
+    const meta = (result._meta ?? {}) as JsonObject;
+    const info = (meta[META.serverInfo] ?? result.serverInfo) as PeerInfo | undefined;
+    const versions = Array.isArray(result.supportedVersions) ? (result.supportedVersions as unknown[]).filter((v): v is string => typeof v === 'string') : [version];
+    const out: DiscoveredServer = { era: 'modern', supportedVersions: versions, capabilities: (result.capabilities ?? {}) as Record<string, unknown>, serverInfo: info };
+    if (typeof result.instructions === 'string') out.instructions = result.instructions;
+    this.discovered = out;
+    this.modernVersion = version;
+  }
+
+  private onModernNotification(method: string, params: JsonObject | undefined): void {
+    this.resultCache?.invalidate(method, params);
+    if ((OWN_NOTIFICATIONS as readonly string[]).includes(method)) {
+      this.onOwnNotification(method as (typeof OWN_NOTIFICATIONS)[number], params);
+      void this.userNotificationHandlers.get(method)?.(params, this);
+    }
+  }
+
+  /** The context an input request's handler gets (the handlers are the session-era ones). */
+  private inputContext(method: string, key: string, signal: AbortSignal | undefined): RequestHandlerContext {
+    return {
+      session: this,
+      requestId: key,
+      method,
+      signal: signal ?? new AbortController().signal,
+      meta: undefined,
+      authInfo: undefined,
+      sendProgress: () => {},
+      sendNotification: () => {},
+      sendRequest: () => Promise.reject(new McpError(ErrorCode.InvalidRequest, 'An input request cannot send requests in the modern era')),
+    };
   }
 
   /**
@@ -282,10 +606,10 @@ export class Client extends Session {
    * remembered: `callTool` checks results against their `outputSchema`.
    * @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools#listing-tools
    */
-  async listTools(options?: RequestOptions): Promise<Listing<Tool, 'tools'>>;
+  async listTools(options?: RequestOptions & TraceOptions): Promise<Listing<Tool, 'tools'>>;
   /** One page, as the official SDK's `listTools({ cursor })`: the page's tools and its `nextCursor`. */
-  async listTools(params: ListParams, options?: RequestOptions): Promise<Listing<Tool, 'tools'>>;
-  async listTools(first?: RequestOptions | ListParams, second?: RequestOptions): Promise<Listing<Tool, 'tools'>> {
+  async listTools(params: ListParams, options?: RequestOptions & TraceOptions): Promise<Listing<Tool, 'tools'>>;
+  async listTools(first?: (RequestOptions & TraceOptions) | ListParams, second?: RequestOptions & TraceOptions): Promise<Listing<Tool, 'tools'>> {
     if (isListParams(first)) {
       const page = (await this.request('tools/list', first.cursor === undefined ? undefined : { cursor: first.cursor }, second)) as ListToolsResult & JsonObject;
       for (const tool of page.tools ?? []) this.toolIndex.set(tool.name, tool);
@@ -388,10 +712,10 @@ export class Client extends Session {
    * Every resource of the server, all pages.
    * @see https://modelcontextprotocol.io/specification/2025-11-25/server/resources#listing-resources
    */
-  async listResources(options?: RequestOptions): Promise<Listing<Resource, 'resources'>>;
+  async listResources(options?: RequestOptions & TraceOptions): Promise<Listing<Resource, 'resources'>>;
   /** One page, as the official SDK's `listResources({ cursor })`. */
-  async listResources(params: ListParams, options?: RequestOptions): Promise<Listing<Resource, 'resources'>>;
-  async listResources(first?: RequestOptions | ListParams, second?: RequestOptions): Promise<Listing<Resource, 'resources'>> {
+  async listResources(params: ListParams, options?: RequestOptions & TraceOptions): Promise<Listing<Resource, 'resources'>>;
+  async listResources(first?: (RequestOptions & TraceOptions) | ListParams, second?: RequestOptions & TraceOptions): Promise<Listing<Resource, 'resources'>> {
     if (isListParams(first)) return this.onePage<Resource, 'resources'>('resources/list', 'resources', first, second);
     const list = await listAll<Resource>(this.pageRequester, 'resources/list', 'resources', first);
     this.resourcesLive.set(list);
@@ -424,10 +748,10 @@ export class Client extends Session {
    * Read a resource.
    * @see https://modelcontextprotocol.io/specification/2025-11-25/server/resources#reading-resources
    */
-  async readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult>;
+  async readResource(uri: string, options?: RequestOptions & TraceOptions): Promise<ReadResourceResult>;
   /** The official SDK's shape: `readResource({ uri })`. */
-  async readResource(params: { uri: string }, options?: RequestOptions): Promise<ReadResourceResult>;
-  async readResource(uri: string | { uri: string }, options?: RequestOptions): Promise<ReadResourceResult> {
+  async readResource(params: { uri: string }, options?: RequestOptions & TraceOptions): Promise<ReadResourceResult>;
+  async readResource(uri: string | { uri: string }, options?: RequestOptions & TraceOptions): Promise<ReadResourceResult> {
     return (await this.request('resources/read', { uri: typeof uri === 'string' ? uri : uri.uri }, options)) as ReadResourceResult;
   }
 
@@ -442,7 +766,8 @@ export class Client extends Session {
       if (!entry) {
         const fresh: ResourceSubscription = { subject: new Subject(), count: 0, ready: Promise.resolve() };
         this.resourceSubs.set(uri, fresh);
-        fresh.ready = this.request('resources/subscribe', { uri }, options).then(() => undefined);
+        // Modern era: the URI joins the listen stream's resourceSubscriptions.
+        fresh.ready = this.modern ? Promise.resolve(this.refreshListen()) : this.request('resources/subscribe', { uri }, options).then(() => undefined);
         fresh.ready.catch((e: unknown) => {
           if (this.resourceSubs.get(uri) === fresh) this.resourceSubs.delete(uri);
           fresh.subject.error(e);
@@ -456,6 +781,7 @@ export class Client extends Session {
         inner.unsubscribe();
         if (--e.count > 0 || this.resourceSubs.get(uri) !== e) return;
         this.resourceSubs.delete(uri);
+        if (this.modern) return this.refreshListen();
         if (this.currentPhase !== 'operating') return;
         e.ready.then(
           () =>
@@ -475,10 +801,10 @@ export class Client extends Session {
    * Every prompt of the server, all pages.
    * @see https://modelcontextprotocol.io/specification/2025-11-25/server/prompts#listing-prompts
    */
-  async listPrompts(options?: RequestOptions): Promise<Listing<Prompt, 'prompts'>>;
+  async listPrompts(options?: RequestOptions & TraceOptions): Promise<Listing<Prompt, 'prompts'>>;
   /** One page, as the official SDK's `listPrompts({ cursor })`. */
-  async listPrompts(params: ListParams, options?: RequestOptions): Promise<Listing<Prompt, 'prompts'>>;
-  async listPrompts(first?: RequestOptions | ListParams, second?: RequestOptions): Promise<Listing<Prompt, 'prompts'>> {
+  async listPrompts(params: ListParams, options?: RequestOptions & TraceOptions): Promise<Listing<Prompt, 'prompts'>>;
+  async listPrompts(first?: (RequestOptions & TraceOptions) | ListParams, second?: RequestOptions & TraceOptions): Promise<Listing<Prompt, 'prompts'>> {
     if (isListParams(first)) return this.onePage<Prompt, 'prompts'>('prompts/list', 'prompts', first, second);
     const list = await listAll<Prompt>(this.pageRequester, 'prompts/list', 'prompts', first);
     this.promptsLive.set(list);
@@ -494,16 +820,16 @@ export class Client extends Session {
    * Get a prompt with its arguments filled in.
    * @see https://modelcontextprotocol.io/specification/2025-11-25/server/prompts#getting-a-prompt
    */
-  async getPrompt(name: string, args?: Record<string, string>, options?: RequestOptions): Promise<GetPromptResult>;
+  async getPrompt(name: string, args?: Record<string, string>, options?: RequestOptions & TraceOptions): Promise<GetPromptResult>;
   /** The official SDK's shape: `getPrompt({ name, arguments })`. */
-  async getPrompt(params: { name: string; arguments?: Record<string, string> | undefined }, options?: RequestOptions): Promise<GetPromptResult>;
+  async getPrompt(params: { name: string; arguments?: Record<string, string> | undefined }, options?: RequestOptions & TraceOptions): Promise<GetPromptResult>;
   async getPrompt(
     first: string | { name: string; arguments?: Record<string, string> | undefined },
-    second?: Record<string, string> | RequestOptions,
-    third?: RequestOptions,
+    second?: Record<string, string> | (RequestOptions & TraceOptions),
+    third?: RequestOptions & TraceOptions,
   ): Promise<GetPromptResult> {
     const [name, args, options] =
-      typeof first === 'string' ? [first, second as Record<string, string> | undefined, third] : [first.name, first.arguments, second as RequestOptions | undefined];
+      typeof first === 'string' ? [first, second as Record<string, string> | undefined, third] : [first.name, first.arguments, second as (RequestOptions & TraceOptions) | undefined];
     const params: JsonObject = args === undefined ? { name } : { name, arguments: args };
     return (await this.request('prompts/get', params, options)) as GetPromptResult;
   }
@@ -556,6 +882,9 @@ export class Client extends Session {
     if (!(LOGGING_LEVELS as readonly string[]).includes(level)) {
       throw new TypeError(`Unknown log level ${JSON.stringify(level)}; one of ${LOGGING_LEVELS.join(', ')}`);
     }
+    // 2026-07-28 has no setLevel: every request names the level it wants.
+    this.logLevel = level;
+    if (this.modern) return;
     await this.request('logging/setLevel', { level }, options);
   }
 
@@ -580,6 +909,7 @@ export class Client extends Session {
       this.declareCapabilities({ roots: { listChanged: true } });
       this.rootsDeclared = true;
       super.onRequest('roots/list', () => this.answerRoots());
+      this.inputAnswerers.set('roots/list', () => this.answerRoots());
     }
     this.rootsSubscription?.unsubscribe();
     this.rootsSubscription = undefined;
@@ -616,12 +946,14 @@ export class Client extends Session {
     this.declareCapabilities({ sampling: capability });
     const limiter = options.rateLimit ? new RateLimiter(this.clientClock, options.rateLimit) : undefined;
     if (options.maxToolRounds !== undefined && !(options.maxToolRounds >= 0)) throw new TypeError(`maxToolRounds must be 0 or more; got ${options.maxToolRounds}`);
-    super.onRequest('sampling/createMessage', (params, ctx) => {
+    const serve = (params: JsonObject | undefined, ctx: RequestHandlerContext) => {
       if (limiter && !limiter.take(this)) {
         throw new McpError(ErrorCode.InternalError, `Too many sampling requests; retry in ${limiter.retryAfter(this)} ms`);
       }
       return this.serveSampling(handler, params, ctx, options);
-    });
+    };
+    super.onRequest('sampling/createMessage', serve);
+    this.inputAnswerers.set('sampling/createMessage', async (m, params, key, signal) => serve(params, this.inputContext(m, key, signal)));
     return this;
   }
 
@@ -638,12 +970,14 @@ export class Client extends Session {
     this.declareCapabilities({ elicitation: capability });
     this.elicitation.configure(options);
     const limiter = options.rateLimit ? new RateLimiter(this.clientClock, options.rateLimit) : undefined;
-    super.onRequest('elicitation/create', (params, ctx) => {
+    const serve = (params: JsonObject | undefined, ctx: RequestHandlerContext) => {
       if (limiter && !limiter.take(this)) {
         throw new McpError(ErrorCode.InternalError, `Too many elicitation requests; retry in ${limiter.retryAfter(this)} ms`);
       }
       return this.elicitation.handleRequest(params, ctx) as Promise<JsonObject>;
-    });
+    };
+    super.onRequest('elicitation/create', serve);
+    this.inputAnswerers.set('elicitation/create', async (m, params, key, signal) => serve(params, this.inputContext(m, key, signal)));
     return this;
   }
 
@@ -662,9 +996,22 @@ export class Client extends Session {
 
   private readonly pageRequester = (method: string, params: JsonObject | undefined, options?: RequestOptions) => this.request(method, params, options);
 
-  private async fetchTools(options?: RequestOptions): Promise<Tool[]> {
-    const tools = await listAll<Tool>(this.pageRequester, 'tools/list', 'tools', options);
+  private async fetchTools(options?: RequestOptions & TraceOptions): Promise<Tool[]> {
+    let tools = await listAll<Tool>(this.pageRequester, 'tools/list', 'tools', options);
     this.toolIndex.clear();
+    this.paramHeaderIndex.clear();
+    if (this.modern) {
+      // A tool with an invalid x-mcp-header annotation is left out: it cannot be called correctly.
+      tools = tools.filter((tool) => {
+        const headers = paramHeadersOf(tool.inputSchema);
+        if ('invalid' in headers) {
+          this.warn('invalid-tool', `Left out tool ${JSON.stringify(tool.name)}: ${headers.invalid}`, tool);
+          return false;
+        }
+        if (headers.specs.length > 0) this.paramHeaderIndex.set(tool.name, headers.specs);
+        return true;
+      });
+    }
     for (const tool of tools) this.toolIndex.set(tool.name, tool);
     return tools;
   }
@@ -808,6 +1155,7 @@ export class Client extends Session {
   private teardown(): void {
     if (this.tornDown) return;
     this.tornDown = true;
+    this.listenAbort?.abort();
     this.rootsSubscription?.unsubscribe();
     this.toolsLive.close();
     this.resourcesLive.close();

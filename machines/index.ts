@@ -17,6 +17,8 @@ import { serverElicitationMachine } from './server-elicitation.machine.js';
 import { sessionMachine } from './session.machine.js';
 import { taskMachine } from './task.machine.js';
 import { terminalMachine } from './terminal.machine.js';
+import { versionNegotiationMachine } from './version-negotiation.machine.js';
+import { clientInputRoundsMachine } from './client-input-rounds.machine.js';
 
 export * from './child-process.machine.js';
 export * from './client-elicitation.machine.js';
@@ -30,6 +32,8 @@ export * from './server-elicitation.machine.js';
 export * from './session.machine.js';
 export * from './task.machine.js';
 export * from './terminal.machine.js';
+export * from './version-negotiation.machine.js';
+export * from './client-input-rounds.machine.js';
 
 export type RequestMachine = typeof requestMachine;
 export type SessionMachine = typeof sessionMachine;
@@ -48,6 +52,8 @@ export const machines = {
   task: taskMachine,
   terminal: terminalMachine,
   inputRound: inputRoundMachine,
+  versionNegotiation: versionNegotiationMachine,
+  clientInputRounds: clientInputRoundsMachine,
 } as const;
 
 export type MachineName = keyof typeof machines;

@@ -48,6 +48,7 @@ import { LegacySseChannel } from './legacy-sse-client.js';
 import { HotInbound, StateCell } from './memory.js';
 import { fromWebStream, sseParse, type SseItem } from './sse-parse.js';
 import { OversizeFrame, type RawFrame, type SendOptions, type Transport, type TransportState } from './transport.js';
+import { modernClaim, modernHeaders, type ParamHeaderSource } from '../lib/client-modern/wire-headers.js';
 
 export type { HeadersOption, HttpClientMethod } from './http-client-common.js';
 export type { FetchLike } from './http-fetch.js';
@@ -104,6 +105,14 @@ export interface StreamableHttpClientTransport extends Transport {
   readonly sessionId: string | undefined;
   /** The revision sent as `MCP-Protocol-Version` (undefined before initialization or when the revision has no header). */
   readonly protocolVersion: string | undefined;
+  /**
+   * Where the `x-mcp-header` arguments of a tool are looked up for modern `tools/call` POSTs
+   * (`Mcp-Param-*` headers); the client sets it from its tool list.
+   * @see https://modelcontextprotocol.io/specification/2026-07-28/server/tools#x-mcp-header
+   */
+  paramHeaders: ParamHeaderSource | undefined;
+  /** Close the response stream of a request (modern-era cancellation). */
+  closeRequestStream(id: RequestId): boolean;
 }
 
 /** Statuses of the `initialize` POST that mean "maybe an HTTP+SSE server": 4xx but not auth, timeouts or rate limits. */
@@ -199,6 +208,7 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
   get protocolVersion(): string | undefined {
     return this.versionHeader;
   }
+  paramHeaders: ParamHeaderSource | undefined = undefined;
 
   // ---------------------------------------------------------------- Transport
 
@@ -284,6 +294,8 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
     const sentSession = this.session;
     headers.set('content-type', 'application/json');
     headers.set('accept', 'application/json, text/event-stream');
+    // A modern (2026-07-28) message names its version, method and target in headers too.
+    for (const [name, value] of modernHeaders(frame, this.paramHeaders)) headers.set(name, value);
     const controller = this.controller();
     let res: Response;
     try {
@@ -324,6 +336,16 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
     ) {
       const snippet = await bodySnippet(res);
       return this.fallBack(frame, `HTTP ${res.status}${snippet ? ': ' + snippet : ''}`);
+    }
+    // A modern request refused with a JSON-RPC error body (-32022, -32020, -32602...): that
+    // error is the answer, so that the client can retry with another version or fall back.
+    if (modernClaim(frame) !== undefined) {
+      const text = await res.text().catch(() => '');
+      if (this.deliverErrorBody(frame, text, res.status)) return;
+      return this.undeliverable(frame, `POST ${describeFrame(frame)} to ${this.url.href} failed: HTTP ${res.status} ${text.slice(0, 300)}`, {
+        status: res.status,
+        body: text.slice(0, 1200),
+      });
     }
     const snippet = await bodySnippet(res);
     return this.undeliverable(frame, `POST ${describeFrame(frame)} to ${this.url.href} failed: ${describeHttpFailure(res, snippet)}`, {
@@ -391,6 +413,24 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
       throw new TransportError(message, data);
     }
     for (const id of ids) this.inbound.push(localErrorResponse(id, message, { transport: 'streamable-http', ...data }));
+  }
+
+  /** Deliver a 4xx body that is a JSON-RPC error as the response to `frame`; false if it is not one. */
+  private deliverErrorBody(frame: Frame, text: string, status: number): boolean {
+    const id = requestIdOf(frame);
+    if (id === undefined) return false;
+    let body: { error?: { code?: unknown; message?: unknown; data?: unknown } };
+    try {
+      body = JSON.parse(text) as typeof body;
+    } catch {
+      return false;
+    }
+    const e = body?.error;
+    if (e === null || typeof e !== 'object' || typeof e.code !== 'number' || !Number.isInteger(e.code)) return false;
+    const error: { code: number; message: string; data?: unknown } = { code: e.code, message: typeof e.message === 'string' ? e.message : `HTTP ${status}` };
+    if (e.data !== undefined) error.data = e.data;
+    this.inbound.push({ jsonrpc: '2.0', id, error } as RawFrame);
+    return true;
   }
 
   private captureSession(res: Response): void {
@@ -705,6 +745,18 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
     }
     if (stream.requestId !== undefined && this.requestStreams.get(stream.requestId) === stream) this.requestStreams.delete(stream.requestId);
     if (this.standalone === stream) this.standalone = undefined;
+  }
+
+  /**
+   * Cancel a modern request by closing its response stream (2026-07-28 has no
+   * `notifications/cancelled` over HTTP). False when no stream of that request is open.
+   * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http
+   */
+  closeRequestStream(id: RequestId): boolean {
+    const stream = this.requestStreams.get(id);
+    if (!stream) return false;
+    this.dropStream(stream);
+    return true;
   }
 
   /** Finish a stream and stop reading it. */

@@ -54,6 +54,21 @@ export async function resolveClient(options: {
   return { client, source: 'dynamic-registration' };
 }
 
+/**
+ * `application_type` for registration: `native` when the redirect comes back to this machine
+ * (loopback host or a custom scheme: a desktop app or CLI), `web` for a remote browser app.
+ * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/authorization
+ */
+export function applicationTypeFor(redirectUrl: string): 'native' | 'web' {
+  try {
+    const url = new URL(redirectUrl);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'native';
+    return ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname) ? 'native' : 'web';
+  } catch {
+    return 'native';
+  }
+}
+
 /** POSTs the provider's client metadata to the registration endpoint (RFC 7591 §3.1). */
 export async function registerClient(options: {
   provider: OAuthClientProvider;
@@ -69,6 +84,7 @@ export async function registerClient(options: {
     redirect_uris: base.redirect_uris.includes(provider.redirectUrl) ? base.redirect_uris : [...base.redirect_uris, provider.redirectUrl],
     grant_types: base.grant_types ?? ['authorization_code', 'refresh_token'],
     response_types: base.response_types ?? ['code'],
+    application_type: (base as { application_type?: string }).application_type ?? applicationTypeFor(provider.redirectUrl),
     ...(authMethod !== undefined && { token_endpoint_auth_method: authMethod }),
   };
   let res: Response;

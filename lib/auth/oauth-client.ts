@@ -318,10 +318,17 @@ export class OAuthClient {
           '(it may be forged or belong to another attempt). Try to connect again.',
       );
     }
+    // RFC 9207 (2026-07-28): a present iss must equal the recorded issuer exactly (no
+    // normalization); when the server advertises iss, an answer without it is discarded too.
     const iss = answer.get('iss');
-    if (iss !== null && iss.replace(/\/+$/, '') !== discovery.authorizationServer.issuer.replace(/\/+$/, '')) {
+    const issuer = discovery.authorizationServer.issuer;
+    if (iss !== null && iss !== issuer) {
       this.pending = undefined;
-      throw new AuthorizationError('issuer_mismatch', `The authorization response comes from issuer ${JSON.stringify(iss)}, not ${JSON.stringify(discovery.authorizationServer.issuer)}; discarded.`);
+      throw new AuthorizationError('issuer_mismatch', `The authorization response comes from issuer ${JSON.stringify(iss)}, not ${JSON.stringify(issuer)}; discarded.`);
+    }
+    if (iss === null && (discovery.authorizationServer as { authorization_response_iss_parameter_supported?: unknown }).authorization_response_iss_parameter_supported === true) {
+      this.pending = undefined;
+      throw new AuthorizationError('issuer_mismatch', `The authorization server ${JSON.stringify(issuer)} advertises the iss parameter, but its authorization response has none; discarded.`);
     }
     const error = answer.get('error');
     const code = answer.get('code');

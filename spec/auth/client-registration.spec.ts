@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { AuthorizationServerMetadata } from '../../lib/auth/authorization-server-metadata.js';
-import { registrationAuthMethod, resolveClient } from '../../lib/auth/client-registration.js';
+import { applicationTypeFor, registrationAuthMethod, resolveClient } from '../../lib/auth/client-registration.js';
 import { AuthorizationError } from '../../lib/auth/errors.js';
 import { InMemoryOAuthClientProvider } from '../../lib/auth/provider.js';
 import type { FetchLike } from '../../streams/http-fetch.js';
@@ -35,9 +35,17 @@ describe('client registration', () => {
     expect(bodies[0]!.redirect_uris).to.deep.equal(['http://localhost:3000/callback']);
     expect(bodies[0]!.grant_types).to.deep.equal(['authorization_code', 'refresh_token']);
     expect(bodies[0]!.response_types).to.deep.equal(['code']);
+    // 2026-07-28: an application_type fitting the redirect (loopback: a native app).
+    expect(bodies[0]!.application_type).to.equal('native');
     // The server did not echo the method: the requested one stands.
     expect(client).to.deep.equal({ client_id: 'new-client', client_secret: 's', token_endpoint_auth_method: 'client_secret_post' });
     expect(p.clientInformation('https://as.example.com')).to.deep.equal(client);
+  });
+
+  it('application_type: native for loopback and custom-scheme redirects, web for a remote https one', () => {
+    expect(applicationTypeFor('http://127.0.0.1:8080/cb')).to.equal('native');
+    expect(applicationTypeFor('com.example.app:/cb')).to.equal('native');
+    expect(applicationTypeFor('https://app.example.com/cb')).to.equal('web');
   });
 
   it('prefers a public client (none) when the server allows it', () => {

@@ -114,6 +114,25 @@ describe('OAuth client end to end (Streamable HTTP transport with `auth`)', () =
     expect(as.tokenRequests).to.have.length(0);
   });
 
+  it('RFC 9207 (2026-07-28): an iss differing from the issuer by a trailing slash is discarded before the code is redeemed', async () => {
+    await setUp({ issInResponse: (issuer) => `${issuer}/` });
+    const error = await connect(provider()).then(() => undefined, (e: unknown) => e);
+    expect(String((error as Error)?.message)).to.match(/comes from issuer/);
+    expect(as.tokenRequests).to.have.length(0);
+  });
+
+  it('RFC 9207 (2026-07-28): no iss while the server advertises it is discarded; the exact issuer is accepted', async () => {
+    await setUp({ metadata: { authorization_response_iss_parameter_supported: true } as never });
+    const error = await connect(provider()).then(() => undefined, (e: unknown) => e);
+    expect(String((error as Error)?.message)).to.match(/advertises the iss parameter/);
+    expect(as.tokenRequests).to.have.length(0);
+    await rs.close();
+    await as.close();
+    await setUp({ metadata: { authorization_response_iss_parameter_supported: true } as never, issInResponse: (issuer) => issuer });
+    const c = await connect(provider());
+    await c.listTools();
+  });
+
   for (const method of ['client_secret_basic', 'client_secret_post', 'none'] as const) {
     it(`authenticates at the token endpoint with ${method} when that is what the server supports`, async () => {
       await setUp({ metadata: { token_endpoint_auth_methods_supported: [method] } });

@@ -50,6 +50,8 @@ export interface AuthorizationServerOptions {
   registrationMethod?: string;
   /** The authorization endpoint sends back this state instead of the client's. */
   stateOverride?: string | null;
+  /** RFC 9207: the `iss` put in the authorization response, made from the issuer (undefined: none). */
+  issInResponse?: (issuer: string) => string;
   /** Lifetime of access tokens, in seconds. */
   expiresIn?: number;
   issueRefreshTokens?: boolean;
@@ -191,6 +193,7 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
         back.searchParams.set('code', code);
         const state = options.stateOverride === undefined ? q.get('state') : options.stateOverride;
         if (state !== null) back.searchParams.set('state', state);
+        if (options.issInResponse !== undefined) back.searchParams.set('iss', options.issInResponse(origin + prefix));
         res.writeHead(302, { location: back.href });
         return res.end();
       }

@@ -1,0 +1,110 @@
+/**
+ * Multi round-trip requests on the client: send, and while the server answers
+ * `resultType: "input_required"`, fulfil every input request of the round with the client's own
+ * handlers (all at once), then send the request again (new id) with `inputResponses` and the
+ * unchanged `requestState`. Walks `clientInputRoundsMachine` with `transition()`.
+ *
+ * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr
+ */
+import { initialTransition, transition, type SnapshotFrom } from 'xstate';
+import { clientInputRoundsMachine } from '../../machines/client-input-rounds.machine.js';
+import type { JsonObject } from '../jsonrpc/message.js';
+import { InputRoundsExceededError, InvalidInputRequiredError, MalformedResultTypeError, UnsupportedInputRequestError } from './errors.js';
+
+/** Methods a server may answer with `input_required`. */
+export const MRTR_METHODS: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'resources/read']);
+
+/** Answers one input request (`elicitation/create`, `sampling/createMessage`, `roots/list`). */
+export type InputAnswerer = (method: string, params: JsonObject | undefined, key: string, signal: AbortSignal | undefined) => Promise<JsonObject>;
+
+export interface InputRoundsOptions {
+  maxRounds: number;
+  /** The answerer for a method, or undefined when the client has none. */
+  answererFor(method: string): InputAnswerer | undefined;
+  /** Extra `resultType` values extensions the client declared accept (none by default). */
+  extraResultTypes?: readonly string[];
+  signal?: AbortSignal;
+}
+
+/** What a result's `resultType` says: absent means complete (servers of earlier revisions). */
+export function readResultType(method: string, result: JsonObject, extra: readonly string[] = []): 'complete' | 'input_required' | string {
+  const t = result.resultType;
+  if (t === undefined) return 'complete';
+  if (t === 'complete' || t === 'input_required' || (typeof t === 'string' && extra.includes(t))) return t;
+  throw new MalformedResultTypeError(method, t);
+}
+
+type Snapshot = SnapshotFrom<typeof clientInputRoundsMachine>;
+
+/**
+ * Run `method` through its input rounds. `send` sends it once with the given extra params
+ * (`inputResponses`, `requestState`); the final complete result is returned.
+ */
+export async function runInputRounds(
+  method: string,
+  send: (extra: JsonObject) => Promise<JsonObject>,
+  options: InputRoundsOptions,
+): Promise<JsonObject> {
+  let snap: Snapshot = initialTransition(clientInputRoundsMachine, { maxRounds: options.maxRounds })[0];
+  const step = (type: 'COMPLETE' | 'INPUT_REQUIRED' | 'ANSWERED' | 'FAILED') => {
+    snap = transition(clientInputRoundsMachine, snap, { type })[0];
+  };
+  let extra: JsonObject = {};
+  for (;;) {
+    let result: JsonObject;
+    try {
+      result = await send(extra);
+    } catch (e) {
+      step('FAILED');
+      throw e;
+    }
+    const type = readResultType(method, result, options.extraResultTypes);
+    if (type !== 'input_required') {
+      step('COMPLETE');
+      return result;
+    }
+    if (!MRTR_METHODS.has(method)) {
+      step('FAILED');
+      throw new InvalidInputRequiredError(method, 'only tools/call, prompts/get and resources/read may ask for input');
+    }
+    step('INPUT_REQUIRED');
+    if (snap.value === 'exceeded') throw new InputRoundsExceededError(method, snap.context.round + 1);
+    const requests = result.inputRequests;
+    const state = result.requestState;
+    if (requests !== undefined && (requests === null || typeof requests !== 'object' || Array.isArray(requests))) {
+      step('FAILED');
+      throw new InvalidInputRequiredError(method, 'inputRequests must be an object');
+    }
+    if (state !== undefined && typeof state !== 'string') {
+      step('FAILED');
+      throw new InvalidInputRequiredError(method, 'requestState must be a string');
+    }
+    if (requests === undefined && state === undefined) {
+      step('FAILED');
+      throw new InvalidInputRequiredError(method, 'it has neither inputRequests nor requestState');
+    }
+    const entries = Object.entries((requests ?? {}) as Record<string, unknown>);
+    // Check every ask before answering any: nothing is shown to the user for a round that cannot complete.
+    const planned = entries.map(([key, req]) => {
+      const r = req as { method?: unknown; params?: unknown } | null;
+      const m = typeof r?.method === 'string' ? r.method : String(r?.method);
+      const answer = options.answererFor(m);
+      if (!answer) {
+        step('FAILED');
+        throw new UnsupportedInputRequestError(method, key, m);
+      }
+      return { key, m, params: (r?.params ?? undefined) as JsonObject | undefined, answer };
+    });
+    let responses: JsonObject[];
+    try {
+      responses = await Promise.all(planned.map((p) => p.answer(p.m, p.params, p.key, options.signal)));
+    } catch (e) {
+      step('FAILED');
+      throw e;
+    }
+    step('ANSWERED');
+    extra = {};
+    if (planned.length > 0) extra.inputResponses = Object.fromEntries(planned.map((p, i) => [p.key, responses[i]!]));
+    if (state !== undefined) extra.requestState = state;
+  }
+}

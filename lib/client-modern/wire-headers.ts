@@ -1,0 +1,81 @@
+/**
+ * The HTTP headers a modern (2026-07-28) request carries besides its body: `MCP-Protocol-Version`
+ * (equal to the `_meta` claim), `Mcp-Method`, `Mcp-Name` (tool or prompt name, resource URI) and
+ * one `Mcp-Param-{Name}` per `x-mcp-header` argument the tool declares. Values that are not plain
+ * visible ASCII go as `=?base64?…?=`.
+ *
+ * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http
+ * @see https://modelcontextprotocol.io/specification/2026-07-28/server/tools#x-mcp-header
+ */
+import { META } from '../protocol/schema/modern.js';
+
+/** A tool argument mirrored into a header (from the tool's `inputSchema`). */
+export interface ParamHeaderSpec {
+  param: string;
+  header: string;
+}
+
+/** Looks up the `x-mcp-header` arguments of a tool by name (the client's tool index). */
+export type ParamHeaderSource = (tool: string) => readonly ParamHeaderSpec[] | undefined;
+
+const PLAIN = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
+
+/** A header value as sent: verbatim when plain visible ASCII, else the Base64 sentinel form. */
+export function encodeHeaderValue(value: string): string {
+  if (PLAIN.test(value) && !(value.startsWith('=?base64?') && value.endsWith('?='))) return value;
+  return `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`;
+}
+
+/** The version claim of a frame's `_meta`, when it is a modern message. */
+export function modernClaim(frame: unknown): string | undefined {
+  const params = (frame as { params?: { _meta?: Record<string, unknown> } } | null)?.params;
+  const v = params?._meta?.[META.protocolVersion];
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** The headers of one modern frame (empty for a frame without a version claim). */
+export function modernHeaders(frame: unknown, paramHeaders?: ParamHeaderSource): [string, string][] {
+  const version = modernClaim(frame);
+  if (version === undefined) return [];
+  const f = frame as { method?: unknown; params?: Record<string, unknown> };
+  const out: [string, string][] = [['mcp-protocol-version', version]];
+  if (typeof f.method !== 'string') return out;
+  out.push(['mcp-method', f.method]);
+  const p = f.params ?? {};
+  const name = f.method === 'resources/read' ? p.uri : f.method === 'tools/call' || f.method === 'prompts/get' ? p.name : undefined;
+  if (typeof name === 'string') out.push(['mcp-name', encodeHeaderValue(name)]);
+  if (f.method === 'tools/call' && typeof p.name === 'string' && paramHeaders) {
+    const args = (p.arguments ?? {}) as Record<string, unknown>;
+    for (const spec of paramHeaders(p.name) ?? []) {
+      const v = args[spec.param];
+      if (v === undefined || v === null) continue;
+      if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') continue;
+      out.push([`mcp-param-${spec.header.toLowerCase()}`, encodeHeaderValue(String(v))]);
+    }
+  }
+  return out;
+}
+
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/**
+ * The `x-mcp-header` arguments of a tool's input schema, or an error text when an annotation is
+ * invalid (such a tool must not be offered: the client leaves it out of its list).
+ */
+export function paramHeadersOf(inputSchema: unknown): { specs: ParamHeaderSpec[] } | { invalid: string } {
+  const specs: ParamHeaderSpec[] = [];
+  const props = (inputSchema as { properties?: unknown } | null)?.properties;
+  if (props === null || typeof props !== 'object') return { specs };
+  const seen = new Set<string>();
+  for (const [param, def] of Object.entries(props as Record<string, unknown>)) {
+    if (def === null || typeof def !== 'object' || !('x-mcp-header' in def)) continue;
+    const header = (def as Record<string, unknown>)['x-mcp-header'];
+    const type = (def as Record<string, unknown>).type;
+    if (typeof header !== 'string' || header === '' || !TOKEN.test(header)) return { invalid: `argument "${param}": x-mcp-header ${JSON.stringify(header)} is not a header token` };
+    if (seen.has(header.toLowerCase())) return { invalid: `argument "${param}": x-mcp-header "${header}" is used twice` };
+    if (type !== 'string' && type !== 'integer' && type !== 'boolean') return { invalid: `argument "${param}": x-mcp-header needs a string, integer or boolean property` };
+    seen.add(header.toLowerCase());
+    specs.push({ param, header });
+  }
+  return { specs };
+}

@@ -1,0 +1,86 @@
+// Finding the era over Streamable HTTP: the body of a 400 decides (a modern JSON-RPC error is
+// answered as such; anything else means a legacy server, which gets initialize).
+import { expect } from 'chai';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client } from '../../lib/client.js';
+import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
+
+type Handler = (msg: { id?: number; method: string; params?: Record<string, any> }, headers: http.IncomingHttpHeaders) => { status: number; body: string; headers?: Record<string, string> };
+
+async function serve(handler: Handler): Promise<{ url: string; seen: { method: string; headers: http.IncomingHttpHeaders }[]; close: () => Promise<void> }> {
+  const seen: { method: string; headers: http.IncomingHttpHeaders }[] = [];
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      if (req.method !== 'POST') {
+        res.writeHead(405).end();
+        return;
+      }
+      const msg = JSON.parse(body) as Parameters<Handler>[0];
+      seen.push({ method: msg.method, headers: req.headers });
+      const out = handler(msg, req.headers);
+      res.writeHead(out.status, { 'content-type': 'application/json', ...out.headers });
+      res.end(out.body);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    seen,
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
+const json = (id: number | undefined, result: unknown) => ({ status: 200, body: JSON.stringify({ jsonrpc: '2.0', id, result }) });
+
+describe('client: finding the era over Streamable HTTP (2026-07-28)', () => {
+  it('a 400 whose body is -32022 is a modern answer: retried once with the header and _meta naming a supported version', async () => {
+    let refused = false;
+    const server = await serve((msg) => {
+      if (!refused) {
+        refused = true;
+        return { status: 400, body: JSON.stringify({ jsonrpc: '2.0', id: msg.id, error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-07-28'], requested: '2026-07-28' } } }) };
+      }
+      return json(msg.id, { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, ttlMs: 0, cacheScope: 'public' });
+    });
+    const client = new Client({ info: { name: 'spec', version: '1' }, era: 'auto' });
+    try {
+      await client.connect(createStreamableHttpClientTransport(server.url));
+      expect(client.era).to.equal('modern');
+      expect(server.seen.map((s) => s.method)).to.deep.equal(['server/discover', 'server/discover']);
+      for (const s of server.seen) {
+        expect(s.headers['mcp-protocol-version']).to.equal('2026-07-28');
+        expect(s.headers['mcp-method']).to.equal('server/discover');
+      }
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
+  it('a 400 without a modern error body is a legacy server: initialize follows, then a session', async () => {
+    const server = await serve((msg) => {
+      if (msg.method === 'initialize') return { ...json(msg.id, { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'old', version: '1' } }), headers: { 'mcp-session-id': 'abc123' } };
+      if (msg.id === undefined) return { status: 202, body: '' };
+      return { status: 400, body: JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: Server not initialized' } }) };
+    });
+    const client = new Client({ info: { name: 'spec', version: '1' }, era: 'auto' });
+    try {
+      await client.connect(createStreamableHttpClientTransport(server.url, { openStandaloneStream: false }));
+      expect(client.era).to.equal('legacy');
+      expect(client.protocolVersion).to.equal('2025-11-25');
+      expect(server.seen.map((s) => s.method).slice(0, 2)).to.deep.equal(['server/discover', 'initialize']);
+      expect(server.seen[1]!.headers['mcp-method']).to.equal(undefined);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+});

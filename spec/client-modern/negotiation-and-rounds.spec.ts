@@ -1,0 +1,200 @@
+// The modern client against scripted servers (a memory pair): version negotiation both ways,
+// multi round-trip requests, and the bad inputs a server can send, each a typed error after
+// which the client stays usable.
+import { expect } from 'chai';
+import { Client } from '../../lib/client.js';
+import { ManualClock } from '../../lib/clock.js';
+import { InputRoundsExceededError, MalformedResultTypeError, NoCommonVersionError, UnsupportedInputRequestError } from '../../lib/client-modern/errors.js';
+import { createMemoryPair } from '../../streams/memory.js';
+
+type Msg = { jsonrpc: '2.0'; id?: number | string; method?: string; params?: Record<string, any>; result?: unknown; error?: unknown };
+const V = '2026-07-28';
+const DISCOVER = { resultType: 'complete', supportedVersions: [V], capabilities: { tools: {}, prompts: {}, resources: {} }, ttlMs: 0, cacheScope: 'public', _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'scripted', version: '1' } } };
+
+/** A server that answers each request with `reply(msg)` (undefined: no answer). */
+function scripted(reply: (msg: Msg) => Record<string, unknown> | undefined) {
+  const [a, b] = createMemoryPair();
+  const seen: Msg[] = [];
+  b.inbound$.subscribe((raw) => {
+    const msg = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Msg;
+    seen.push(msg);
+    if (msg.id === undefined) return;
+    const answer = reply(msg);
+    if (answer !== undefined) void b.send({ jsonrpc: '2.0', id: msg.id, ...answer } as never);
+  });
+  return { transport: a, seen, end: b };
+}
+
+const ok = (result: Record<string, unknown>) => ({ result });
+const fail = (code: number, message: string, data?: unknown) => ({ error: data === undefined ? { code, message } : { code, message, data } });
+const modernClient = (extra: Record<string, unknown> = {}) => new Client({ info: { name: 'spec', version: '1.0.0' }, era: 'auto', ...extra });
+
+describe('client: finding the era and version (2026-07-28)', () => {
+  it('[LIFE-108] a server that refuses the first request with -32022 gets one retry with a version from its supported list, and no initialize', async () => {
+    let discovers = 0;
+    const server = scripted((m) => (m.method === 'server/discover' ? (discovers++ === 0 ? fail(-32022, 'Unsupported protocol version', { supported: [V], requested: V }) : ok(DISCOVER)) : fail(-32601, 'nope')));
+    const client = modernClient();
+    await client.connect(server.transport);
+    expect(client.era).to.equal('modern');
+    expect(client.serverInfo).to.deep.equal({ name: 'scripted', version: '1' });
+    expect(server.seen.map((m) => m.method)).to.deep.equal(['server/discover', 'server/discover']);
+    expect(server.seen[1]!.id).to.not.equal(server.seen[0]!.id);
+    expect(server.seen[1]!.params!._meta['io.modelcontextprotocol/protocolVersion']).to.equal(V);
+    await client.close();
+  });
+
+  it('[LIFE-108] a supported list with nothing in common rejects connect with NoCommonVersionError naming both sides', async () => {
+    const server = scripted(() => fail(-32022, 'Unsupported protocol version', { supported: ['2099-01-01'], requested: V }));
+    const client = modernClient();
+    const error = await client.connect(server.transport).then(() => undefined, (e: unknown) => e);
+    expect(error).to.be.instanceOf(NoCommonVersionError);
+    expect((error as NoCommonVersionError).serverSupported).to.deep.equal(['2099-01-01']);
+    expect((error as Error).message).to.contain('2099-01-01').and.contain(V);
+    expect(server.seen.some((m) => m.method === 'initialize')).to.equal(false);
+  });
+
+  it('[STDIO-023] a legacy server (any other error to the probe) gets initialize and a session', async () => {
+    const server = scripted((m) =>
+      m.method === 'initialize'
+        ? ok({ protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'old', version: '0' } })
+        : m.method === 'tools/list'
+          ? ok({ tools: [{ name: 't', inputSchema: { type: 'object' } }] })
+          : fail(-32601, 'Method not found'),
+    );
+    const client = modernClient();
+    await client.connect(server.transport);
+    expect(client.era).to.equal('legacy');
+    expect(client.protocolVersion).to.equal('2025-11-25');
+    expect((await client.listTools()).map((t) => t.name)).to.deep.equal(['t']);
+    expect(server.seen.map((m) => m.method).slice(0, 2)).to.deep.equal(['server/discover', 'initialize']);
+    expect(server.seen.find((m) => m.method === 'tools/list')!.params?._meta).to.equal(undefined);
+    await client.close();
+  });
+
+  it('[STDIO-023] a server that never answers the probe is legacy once probeTimeoutMs passes (simulated clock)', async () => {
+    const clock = new ManualClock();
+    const server = scripted((m) => (m.method === 'initialize' ? ok({ protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'mute', version: '0' } }) : undefined));
+    const client = modernClient({ clock, probeTimeoutMs: 1000 });
+    const connected = client.connect(server.transport);
+    await new Promise((r) => setImmediate(r));
+    expect(server.seen.map((m) => m.method)).to.deep.equal(['server/discover']);
+    clock.advance(1000);
+    await connected;
+    expect(client.era).to.equal('legacy');
+    await client.close();
+  });
+});
+
+describe('client: multi round-trip requests (2026-07-28)', () => {
+  const tool = (m: Msg, onCall: (m: Msg) => Record<string, unknown>) => (m.method === 'server/discover' ? ok(DISCOVER) : m.method === 'tools/call' ? onCall(m) : fail(-32601, 'nope'));
+
+  it('[MRTR-016] [MRTR-017] [MRTR-018] [MRTR-020] several input requests at once, answered by the elicitation and roots handlers; the retry has a new id, every response and the byte-exact requestState', async () => {
+    const state = 'opaque+/= state ✓';
+    const server = scripted((m) =>
+      tool(m, (call) =>
+        call.params!.inputResponses === undefined
+          ? ok({
+              resultType: 'input_required',
+              inputRequests: {
+                who: { method: 'elicitation/create', params: { mode: 'form', message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } } },
+                where: { method: 'roots/list', params: {} },
+              },
+              requestState: state,
+            })
+          : ok({ resultType: 'complete', content: [{ type: 'text', text: JSON.stringify(call.params) }] }),
+      ),
+    );
+    const client = modernClient();
+    client.setRoots([{ uri: 'file:///tmp/project', name: 'project' }]);
+    client.onElicitation({ form: async () => ({ action: 'accept', content: { name: 'Ada' } }) });
+    await client.connect(server.transport);
+    const result = await client.callTool('greet', { x: 1 });
+    const calls = server.seen.filter((m) => m.method === 'tools/call');
+    expect(calls).to.have.length(2);
+    expect(calls[1]!.id).to.not.equal(calls[0]!.id);
+    expect(calls[0]!.params).to.not.have.property('requestState');
+    expect(calls[1]!.params!.requestState).to.equal(state);
+    expect(calls[1]!.params!.arguments).to.deep.equal({ x: 1 });
+    expect(calls[1]!.params!.inputResponses).to.deep.equal({ who: { action: 'accept', content: { name: 'Ada' } }, where: { roots: [{ uri: 'file:///tmp/project', name: 'project' }] } });
+    expect(calls[1]!.params!._meta['io.modelcontextprotocol/clientCapabilities']).to.deep.equal({ roots: {}, elicitation: { form: {} } });
+    expect(result).to.not.have.property('inputRequests');
+    expect((result as Record<string, unknown>).resultType).to.equal('complete');
+    await client.close();
+  });
+
+  it('[MRTR-019] a round without requestState is retried without one', async () => {
+    const server = scripted((m) =>
+      tool(m, (call) =>
+        call.params!.inputResponses === undefined ? ok({ resultType: 'input_required', inputRequests: { r: { method: 'roots/list', params: {} } } }) : ok({ resultType: 'complete', content: [] }),
+      ),
+    );
+    const client = modernClient();
+    client.setRoots([]);
+    await client.connect(server.transport);
+    await client.callTool('stateless');
+    const calls = server.seen.filter((m) => m.method === 'tools/call');
+    expect(calls).to.have.length(2);
+    expect(calls[1]!.params!.inputResponses).to.deep.equal({ r: { roots: [] } });
+    expect(calls[1]!.params).to.not.have.property('requestState');
+    await client.close();
+  });
+
+  it('an input_required loop that never ends fails with InputRoundsExceededError after maxInputRounds, and the client stays usable', async () => {
+    const server = scripted((m) => tool(m, (call) => (call.params!.name === 'loop' ? ok({ resultType: 'input_required', requestState: 'again' }) : ok({ content: [] }))));
+    const client = modernClient({ maxInputRounds: 3 });
+    await client.connect(server.transport);
+    const error = await client.callTool('loop').then(() => undefined, (e: unknown) => e);
+    expect(error).to.be.instanceOf(InputRoundsExceededError);
+    expect(server.seen.filter((m) => m.method === 'tools/call')).to.have.length(4);
+    expect(await client.callTool('fine')).to.deep.equal({ content: [] });
+    await client.close();
+  });
+
+  it('an input request of a kind the client has no handler for is UnsupportedInputRequestError; nothing is retried', async () => {
+    const server = scripted((m) => tool(m, () => ok({ resultType: 'input_required', inputRequests: { s: { method: 'sampling/createMessage', params: { messages: [], maxTokens: 5 } } } })));
+    const client = modernClient();
+    await client.connect(server.transport);
+    const error = await client.callTool('needs_sampling').then(() => undefined, (e: unknown) => e);
+    expect(error).to.be.instanceOf(UnsupportedInputRequestError);
+    expect((error as Error).message).to.contain('sampling/createMessage');
+    expect(server.seen.filter((m) => m.method === 'tools/call')).to.have.length(1);
+    await client.close();
+  });
+
+  it('[BASE-066] [BASE-067] a missing resultType is complete (no retry); an unknown one is MalformedResultTypeError', async () => {
+    const server = scripted((m) => tool(m, (call) => (call.params!.name === 'old' ? ok({ content: [{ type: 'text', text: 'hi' }] }) : ok({ resultType: 'mystery', content: [] }))));
+    const client = modernClient();
+    await client.connect(server.transport);
+    expect((await client.callTool('old')).content).to.have.length(1);
+    expect(server.seen.filter((m) => m.method === 'tools/call')).to.have.length(1);
+    const error = await client.callTool('new').then(() => undefined, (e: unknown) => e);
+    expect(error).to.be.instanceOf(MalformedResultTypeError);
+    await client.close();
+  });
+
+  it('log messages: the level goes in every request\'s _meta once asked for, and notifications/message reach logs$', async () => {
+    const [a, b] = createMemoryPair();
+    const seen: Msg[] = [];
+    b.inbound$.subscribe((raw) => {
+      const m = raw as Msg;
+      seen.push(m);
+      if (m.method === 'server/discover') void b.send({ jsonrpc: '2.0', id: m.id!, result: DISCOVER } as never);
+      if (m.method === 'tools/call') {
+        void b.send({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'working' } } as never);
+        void b.send({ jsonrpc: '2.0', id: m.id!, result: { resultType: 'complete', content: [] } } as never);
+      }
+    });
+    const client = modernClient();
+    await client.connect(a);
+    const logs: unknown[] = [];
+    client.logs$.subscribe((l) => logs.push(l.data));
+    await client.callTool('quiet');
+    expect(seen.find((m) => m.method === 'tools/call')!.params!._meta).to.not.have.property('io.modelcontextprotocol/logLevel');
+    await client.setLoggingLevel('info');
+    await client.callTool('chatty');
+    expect(seen.filter((m) => m.method === 'tools/call')[1]!.params!._meta['io.modelcontextprotocol/logLevel']).to.equal('info');
+    expect(seen.some((m) => m.method === 'logging/setLevel')).to.equal(false);
+    expect(logs).to.include('working');
+    await client.close();
+  });
+});
