@@ -17,6 +17,8 @@
  */
 import { Client as Sdk2Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Agent, request } from 'undici';
+import { Client } from '../lib/client.js';
+import { createStreamableHttpClientTransport } from '../streams/streamable-http-client.js';
 import { CLIENT_INFO, MODERN_REVISION, TEXT, TOOL, type ModernClient, type ModernServer, type RequestMemoryResult } from './common.js';
 import type { Driver } from './drivers.js';
 import { forkServer, type ServerChild } from './http-drivers.js';
@@ -104,6 +106,21 @@ async function sdk2Caller(url: string): Promise<Caller> {
   };
 }
 
+/** Our `Client` in the modern era (as a user writes it: `era: 'modern'`, `callTool`); ModernUnavailable if it cannot. */
+async function oursCaller(url: string): Promise<Caller> {
+  const client = new Client({ info: CLIENT_INFO, era: 'modern' });
+  try {
+    await client.connect(createStreamableHttpClientTransport(url));
+  } catch (e) {
+    throw new ModernUnavailable(`our client in the modern era could not connect: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  if (client.protocolVersion !== MODERN_REVISION) throw new ModernUnavailable(`our client speaks ${client.protocolVersion}, not ${MODERN_REVISION}`);
+  return {
+    call: () => client.callTool(TOOL, { text: TEXT }).then((r) => String((r as { content?: { text?: unknown }[] }).content?.[0]?.text)),
+    close: () => client.close(),
+  };
+}
+
 /** The same `tools/call` requests by hand on a keep-alive undici Agent (one connection per request in flight). */
 function undiciCaller(url: string): Caller {
   const agent = new Agent({ keepAliveTimeout: 30_000 });
@@ -136,9 +153,12 @@ export async function createModernDriver(which: ModernServer, client: ModernClie
   try {
     const unavailable = await probeModern(server.url);
     if (unavailable !== undefined) throw new ModernUnavailable(unavailable);
-    const caller = client === 'sdk2' ? await sdk2Caller(server.url) : undiciCaller(server.url);
+    // 'native': each server with its own SDK's client (ours with ours, SDK v2 with SDK v2): like with like.
+    const caller =
+      client === 'sdk2' || (client === 'native' && which !== 'ours') ? await sdk2Caller(server.url) : client === 'native' ? await oursCaller(server.url) : undiciCaller(server.url);
+    const clientName = client === 'undici' ? 'undici' : client === 'native' && which === 'ours' ? 'our client' : 'sdk v2 client';
     const driver: ModernDriver = {
-      label: `${client === 'sdk2' ? 'sdk v2 client' : 'undici'} (${MODERN_REVISION}) → ${which === 'ours' ? 'ours' : 'sdk v2'} server`,
+      label: `${clientName} (${MODERN_REVISION}) → ${which === 'ours' ? 'ours' : 'sdk v2'} server`,
       server,
       serverPid: server.pid,
       call: () => caller.call(),

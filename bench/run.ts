@@ -16,7 +16,7 @@
  * BENCH_IDLE_IMPLS (ours,sdk1,sdk2), BENCH_IDLE_GET (no,yes: without and with the GET stream);
  * modern: BENCH_MODERN_CALLS (1500 per run), BENCH_MODERN_WINDOW (32 in flight when pipelined),
  * BENCH_MODERN_REPS (5), BENCH_MODERN_MEMORY_CALLS (3000; 0 skips the memory per request),
- * BENCH_MODERN_CLIENTS (sdk2,undici: the SDK v2 client, and the same requests by hand on undici).
+ * BENCH_MODERN_CLIENTS (native,sdk2,undici: each server with its own SDK's client, the SDK v2 client for both, and the same requests by hand on undici).
  */
 import { fork, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -74,7 +74,7 @@ const MODERN_WINDOW = intEnv('BENCH_MODERN_WINDOW', 32);
 const MODERN_REPS = intEnv('BENCH_MODERN_REPS', 5);
 const MODERN_MEMORY_CALLS = intEnv('BENCH_MODERN_MEMORY_CALLS', 3000, true);
 /** Who calls in the modern rows: the SDK v2 `Client`, and the same requests by hand on undici (the servers' own speed). */
-const MODERN_CLIENTS = listEnv('BENCH_MODERN_CLIENTS', ['sdk2', 'undici']) as ModernClient[];
+const MODERN_CLIENTS = listEnv('BENCH_MODERN_CLIENTS', ['native', 'sdk2', 'undici']) as ModernClient[];
 const IMPL_LABEL: Record<ImplName, string> = {
   ours: 'ours',
   'ours-serialize': 'ours (serialize:true)',
@@ -439,7 +439,7 @@ async function benchModern(): Promise<{ rows: Row[]; outcome: ModernOutcome }> {
     }
     for (const workload of WORKLOADS) {
       // The SDK v2 client's rows are named by the workload alone; the hand-written client's say so.
-      const name = client === 'sdk2' ? workload : `${workload}, undici`;
+      const name = client === 'sdk2' ? workload : `${workload}, ${client === 'native' ? 'own clients' : 'undici'}`;
       process.stderr.write(`  http 2026-07-28 ${name}: warm-up`);
       // Two warm-up runs before the first workload: both servers take a few thousand calls to settle.
       for (const w of workers) for (let k = 0; k < (workload === WORKLOADS[0] ? 2 : 1); k++) await w.run(workload, true, MODERN_CALLS, MODERN_WINDOW);
@@ -545,7 +545,7 @@ console.log('±% = (max-min)/median of calls/s over the repetitions. cpu µs/cal
 console.log('client and server) or client+server child (stdio, http). B/call (bytes allocated), heapΔ, rssΔ, gc: the worker only.');
 if (TRANSPORTS.includes('http')) console.log('http: calls/s in total across the sessions; latency per call; the worker is the client side.');
 if (TRANSPORTS.includes('modern')) {
-  console.log('http 2026-07-28: the row names the server (in a child); the client (the worker) is the SDK v2 Client, or for the ", undici" workloads');
+  console.log('http 2026-07-28: the row names the server (in a child); the client (the worker) is the SDK v2 Client, for ", own clients" each server\'s own SDK client (ours: Client with era \'modern\'), or for the ", undici" workloads');
   console.log('the same requests by hand on undici (the servers\' own speed); thr/sdk2 and p99/sdk2 compare the two servers.');
 }
 const seconds = (performance.now() - started) / 1000;

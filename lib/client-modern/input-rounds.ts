@@ -45,9 +45,13 @@ export async function runInputRounds(
   send: (extra: JsonObject) => Promise<JsonObject>,
   options: InputRoundsOptions,
 ): Promise<JsonObject> {
-  let snap: Snapshot = initialTransition(clientInputRoundsMachine, { maxRounds: options.maxRounds })[0];
+  // The machine is entered only once a round is needed: a complete first answer (nearly every
+  // call) costs no snapshot, and taking the machine's path to `done` would change nothing.
+  let machineSnap: Snapshot | undefined;
+  const current = (): Snapshot => (machineSnap ??= initialTransition(clientInputRoundsMachine, { maxRounds: options.maxRounds })[0]);
   const step = (type: 'COMPLETE' | 'INPUT_REQUIRED' | 'ANSWERED' | 'FAILED') => {
-    snap = transition(clientInputRoundsMachine, snap, { type })[0];
+    if (machineSnap === undefined && (type === 'COMPLETE' || type === 'FAILED')) return;
+    machineSnap = transition(clientInputRoundsMachine, current(), { type })[0];
   };
   let extra: JsonObject = {};
   for (;;) {
@@ -68,7 +72,7 @@ export async function runInputRounds(
       throw new InvalidInputRequiredError(method, 'only tools/call, prompts/get and resources/read may ask for input');
     }
     step('INPUT_REQUIRED');
-    if (snap.value === 'exceeded') throw new InputRoundsExceededError(method, snap.context.round + 1);
+    if (current().value === 'exceeded') throw new InputRoundsExceededError(method, current().context.round + 1);
     const requests = result.inputRequests;
     const state = result.requestState;
     if (requests !== undefined && (requests === null || typeof requests !== 'object' || Array.isArray(requests))) {
