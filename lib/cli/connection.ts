@@ -1,5 +1,5 @@
 /**
- * One CLI session with a server: our Client (legacy era, revisions 2024-11-05 … 2025-11-25) with
+ * One CLI session with a server: our Client (2024-11-05 … 2025-11-25 by default; --era auto offers 2026-07-28 first) with
  * the terminal answering elicitations and sampling, one request at a time with a progress bar,
  * Ctrl-C cancelling the request in flight (`notifications/cancelled`) and closing cleanly.
  */
@@ -17,6 +17,8 @@ export interface ConnectionOptions {
   terminal?: TerminalIO | undefined;
   /** Request timeout in ms. */
   timeout?: number | undefined;
+  /** Which era to speak (the Client's `era` option; the CLI's default is 'legacy' until record and replay speak 2026-07-28). */
+  era?: 'auto' | 'legacy' | 'modern' | undefined;
   /** Where errors and the progress bar go. */
   stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
 }
@@ -42,7 +44,11 @@ export function asCliError(e: unknown, target: Target): CliError {
 }
 
 export async function connect(target: Target, options: ConnectionOptions): Promise<CliConnection> {
-  const client = new Client({ info: { name: 'mcp-actors-cli', version: '0.1.0' }, ...(options.timeout !== undefined && { timeout: options.timeout }) });
+  const client = new Client({
+    info: { name: 'mcp-actors-cli', version: '0.1.0' },
+    era: options.era ?? 'legacy',
+    ...(options.timeout !== undefined && { timeout: options.timeout }),
+  });
   let interrupt: (() => void) | undefined;
   const term = options.terminal ? { ...options.terminal, onInterrupt: () => interrupt?.() } : undefined;
   const bar = new ProgressBar(options.stderr, options.style);

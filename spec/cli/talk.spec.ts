@@ -27,6 +27,20 @@ describe('mcp-actors list/call/read/get/complete', function () {
     expect(done.stdout.trim().split('\n')).to.include('Engineering');
   });
 
+  it('--era: modern speaks 2026-07-28 to a dual-era server and fails on a legacy-only one; auto falls back; a bad value is a usage error', async () => {
+    const modern = await runInProcess(['call', 'echo', 'a=1', '--json', '--era', 'modern', '--', ...TERMINAL_SERVER_CMD]);
+    expect(modern.code, modern.stderr).to.equal(0);
+    expect(JSON.parse(modern.stdout).content[0].text).to.equal('got a');
+    const legacyOnly = await runInProcess(['list', 'tools', '--json', '--era', 'modern', '--', ...EVERYTHING]);
+    expect(legacyOnly.code).to.not.equal(0);
+    const auto = await runInProcess(['list', 'tools', '--json', '--era', 'auto', '--', ...EVERYTHING]);
+    expect(auto.code, auto.stderr).to.equal(0);
+    expect((JSON.parse(auto.stdout) as { name: string }[]).map((t) => t.name)).to.include('get-sum');
+    const bad = await runInProcess(['list', '--era', 'newest', '--', ...EVERYTHING]);
+    expect(bad.code).to.equal(2);
+    expect(bad.stderr).to.include('--era must be auto, legacy or modern');
+  });
+
   it('exit codes: 1 for isError, 4 for a JSON-RPC error, 3 when the server cannot start, 2 for usage', async () => {
     expect((await runInProcess(['call', 'fail', '--', ...TERMINAL_SERVER_CMD])).code).to.equal(1);
     const unknown = await runInProcess(['get', 'no-such-prompt', '--', ...EVERYTHING]);

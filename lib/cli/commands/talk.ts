@@ -2,16 +2,17 @@
  * What `list`, `call`, `read`, `get` and `complete` share: the server options, `--json`,
  * `--timeout`, connecting, one action, closing, and the exit code.
  */
-import { int, parseCommand, type CommandSpec, type OptionSpec, type Parsed } from '../args.js';
+import { int, parseCommand, str, type CommandSpec, type OptionSpec, type Parsed } from '../args.js';
 import { connect, type CliConnection } from '../connection.js';
 import type { CliContext, Command } from '../context.js';
-import { EXIT_CODES_HELP, ExitCode } from '../exit-codes.js';
+import { EXIT_CODES_HELP, ExitCode, UsageError } from '../exit-codes.js';
 import { resolveTarget, TARGET_HELP, TARGET_OPTIONS } from '../target.js';
 
 export const COMMON_OPTIONS = {
   ...TARGET_OPTIONS,
   json: { type: 'boolean' },
   timeout: { type: 'string' },
+  era: { type: 'string' },
   'no-color': { type: 'boolean' },
 } as const satisfies OptionSpec;
 
@@ -19,12 +20,16 @@ export const COMMON_HELP = `${TARGET_HELP}
 Output:
   --json               print the raw JSON result (for scripts)
   --timeout MS         request timeout (default 60000)
+  --era legacy|auto|modern
+                       legacy (default): initialize and a session (2024-11-05 … 2025-11-25);
+                       auto: offer revision 2026-07-28 first (server/discover), fall back to
+                       legacy; modern: 2026-07-28 only
   --no-color           no colours (also NO_COLOR=1)
   -h, --help           this help
 
 Elicitation and sampling requests from the server are asked at the terminal when stdin is one.
 Ctrl-C cancels the request in flight (the server gets notifications/cancelled) and exits 130.
-Speaks protocol revisions 2024-11-05 to 2025-11-25.`;
+Speaks protocol revisions 2024-11-05 to 2026-07-28.`;
 
 export interface TalkAction {
   (conn: CliConnection, p: Parsed, ctx: CliContext): Promise<number>;
@@ -44,10 +49,13 @@ export function talkCommand<O extends OptionSpec>(spec: CommandSpec<O>, action: 
       check?.(p);
       const target = resolveTarget(p, spec.name);
       const timeout = int(p, 'timeout', spec.name);
+      const era = str(p, 'era') ?? 'legacy';
+      if (era !== 'auto' && era !== 'legacy' && era !== 'modern') throw new UsageError(`--era must be auto, legacy or modern; got ${JSON.stringify(era)}`, spec.name);
       const conn = await connect(target, {
         style: ctx.errStyle,
         terminal: ctx.stdin.isTTY ? { input: ctx.stdin, output: ctx.stderr, style: ctx.errStyle, onInterrupt: () => undefined } : undefined,
         timeout,
+        era,
         stderr: ctx.stderr,
       });
       try {
