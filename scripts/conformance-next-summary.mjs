@@ -6,10 +6,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 const [dir, set] = process.argv.slice(2);
 const rows = [];
+// A scenario's folder holds checks.json; grouped scenarios (auth/...) are one folder deeper.
+const dirs = [];
 for (const d of fs.readdirSync(dir).sort()) {
+  if (fs.existsSync(path.join(dir, d, 'checks.json'))) dirs.push(d);
+  else if (fs.statSync(path.join(dir, d)).isDirectory()) for (const e of fs.readdirSync(path.join(dir, d)).sort()) dirs.push(`${d}/${e}`);
+}
+for (const d of dirs) {
   const file = path.join(dir, d, 'checks.json');
   if (!fs.existsSync(file)) continue;
-  const name = d.replace(/^server-/, '').replace(/-\d{4}-\d\d-\d\dT.*$/, '');
+  const name = d.replace(/^(server|client)-/, '').replace(/-\d{4}-\d\d-\d\dT.*$/, '');
   const checks = JSON.parse(fs.readFileSync(file, 'utf8'));
   const bad = checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING');
   rows.push({ name, ok: bad.length === 0, bad });
