@@ -6,6 +6,8 @@ import type { JsonObject, JsonRpcResponse } from '../../lib/jsonrpc/message.js';
 import { createMcpServer, type McpServer } from '../../lib/mcp-server.js';
 import { META } from '../../lib/protocol/schema/modern.js';
 import { TASKS_EXTENSION, startTask } from '../../lib/tasks/modern-tasks.js';
+import { checkRequestHeaders } from '../../streams/modern-http.js';
+import type { IncomingMessage } from 'node:http';
 
 const EXT = { extensions: { [TASKS_EXTENSION]: {} } };
 const EXT_ELICIT = { ...EXT, elicitation: {} };
@@ -181,5 +183,16 @@ describe('tasks/modern-tasks: the tasks extension on 2026-07-28 requests', () =>
     const r = await result('tools/call', { name: 'sync_only', arguments: {}, task: { ttl: 1000 } });
     expect(r.resultType).to.equal('complete');
     expect(r).not.to.have.property('taskId');
+  });
+
+  it('routes tasks/get, tasks/update and tasks/cancel by Mcp-Name = taskId on HTTP (-32020 when it differs)', () => {
+    const req = (headers: Record<string, string>) => ({ headers }) as unknown as IncomingMessage;
+    for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel']) {
+      const msg = { jsonrpc: '2.0' as const, id: 1, method, params: { taskId: 't-1' } };
+      expect(() => checkRequestHeaders(req({ 'mcp-method': method, 'mcp-name': 't-1' }), msg)).not.to.throw();
+      expect(() => checkRequestHeaders(req({ 'mcp-method': method, 'mcp-name': 'other' }), msg))
+        .to.throw()
+        .with.property('code', -32020);
+    }
   });
 });
