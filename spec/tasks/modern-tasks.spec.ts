@@ -61,9 +61,9 @@ describe('tasks/modern-tasks: the tasks extension on 2026-07-28 requests', () =>
     await mcp.close();
   });
 
-  async function call(method: string, params: JsonObject, capabilities: JsonObject = EXT): Promise<{ response: JsonRpcResponse; status: number }> {
+  async function call(method: string, params: JsonObject, capabilities: JsonObject = EXT, authInfo?: unknown): Promise<{ response: JsonRpcResponse; status: number }> {
     const msg = { jsonrpc: '2.0' as const, id: ++nextId, method, params: { ...params, _meta: { [META.protocolVersion]: '2026-07-28', [META.clientCapabilities]: capabilities } } };
-    const a = await mcp.server.core.answer(msg, { notify: () => {} });
+    const a = await mcp.server.core.answer(msg, { notify: () => {}, authInfo });
     return { response: a.response!, status: a.status };
   }
   async function result(method: string, params: JsonObject, capabilities: JsonObject = EXT): Promise<JsonObject> {
@@ -194,5 +194,17 @@ describe('tasks/modern-tasks: the tasks extension on 2026-07-28 requests', () =>
         .to.throw()
         .with.property('code', -32020);
     }
+  });
+
+  it('binds a task to the authenticated caller: another subject gets -32602 as for an unknown id, and cannot cancel it', async () => {
+    const alice = { sub: 'alice' };
+    const created = await call('tools/call', { name: 'work', arguments: {} }, EXT, alice);
+    const taskId = ('result' in created.response && created.response.result.taskId) as string;
+    for (const method of ['tasks/get', 'tasks/cancel']) {
+      const other = await call(method, { taskId }, EXT, { sub: 'mallory' });
+      expect('error' in other.response && other.response.error.code, method).to.equal(-32602);
+    }
+    const own = await call('tasks/get', { taskId }, EXT, alice);
+    expect('result' in own.response && own.response.result.status).to.equal('working');
   });
 });
