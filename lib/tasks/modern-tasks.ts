@@ -181,9 +181,13 @@ export class ModernTaskRun {
     if (signal.aborted) throw signal.reason;
     const request = (params === undefined ? { method } : { method, params }) as JsonObject;
     const answer = new Promise<JsonObject>((resolve, reject) => this.pending.set(key, { request, method, resolve, reject }));
-    if (this.pending.size === 1) await this.tasks.inputRequired(this, method);
+    // It may be refused (cancel) before it is awaited below: never an unhandled rejection.
+    answer.catch(() => undefined);
     const onAbort = () => this.pending.get(key)?.reject(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
+    if (this.pending.size === 1) await this.tasks.inputRequired(this, method).catch(() => undefined);
+    // Cancelled while the status was being written: the listener was there, but say it plainly.
+    if (signal.aborted) onAbort();
     try {
       return await answer;
     } finally {

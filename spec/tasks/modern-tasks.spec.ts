@@ -207,4 +207,26 @@ describe('tasks/modern-tasks: the tasks extension on 2026-07-28 requests', () =>
     const own = await call('tasks/get', { taskId }, EXT, alice);
     expect('result' in own.response && own.response.result.status).to.equal('working');
   });
+
+  it('cancelling a task that waits for input ends its ask with the cancellation, and the task stays cancelled', async () => {
+    let askEnded: unknown;
+    mcp.registerTool('waits_for_input', { description: 'asks, as a task', execution: { taskSupport: 'optional' } }, async (_a, ctx) => {
+      await startTask(ctx);
+      try {
+        await ctx.elicit({ message: 'ok?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } });
+      } catch (e) {
+        askEnded = e;
+        throw e;
+      }
+      return 'answered';
+    });
+    const taskId = (await result('tools/call', { name: 'waits_for_input', arguments: {} }, EXT_ELICIT)).taskId as string;
+    await until(taskId, (t) => t.status === 'input_required');
+    await result('tasks/cancel', { taskId });
+    for (let i = 0; i < 20 && askEnded === undefined; i++) await new Promise((r) => setImmediate(r));
+    expect(askEnded).to.be.instanceOf(Error);
+    const t = await result('tasks/get', { taskId });
+    expect(t.status).to.equal('cancelled');
+    expect(t).not.to.have.any.keys('inputRequests', 'result', 'error');
+  });
 });
