@@ -10,7 +10,10 @@
  * starts with a priming event (`retry: 5000`), so a stream closed early (`test_reconnection`) is
  * resumed with GET + Last-Event-ID. Host/Origin validation (DNS rebinding protection) is on.
  */
+import { McpError } from '../lib/errors.js';
 import { listen } from '../lib/http/listen.js';
+import { ErrorCode } from '../lib/jsonrpc/error-codes.js';
+import { startTask } from '../lib/tasks/modern-tasks.js';
 import { createMcpServer } from '../lib/mcp-server.js';
 import type { ServerSession } from '../lib/server.js';
 import { audio, embeddedResource, image, text } from '../lib/server-features/content.js';
@@ -442,6 +445,100 @@ mcp.registerPrompt('test_input_required_result_prompt', { description: 'Asks for
   const context = r.action === 'accept' ? String(r.content?.context ?? '') : '(none)';
   return [{ role: 'user', content: text(`Use this context: ${context}`) }];
 });
+
+// ------------------------------------------------- tasks extension (io.modelcontextprotocol/tasks)
+
+/** Sleep `ms`, or reject when `signal` aborts (a cancelled task stops at once). */
+const sleepUnless = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason as Error);
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason as Error);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+
+mcp.registerTool(
+  'greet',
+  { description: 'Greets by name, synchronously (never a task).', inputSchema: { type: 'object', properties: { name: { type: 'string' } } } },
+  (args) => `Hello, ${String(args.name ?? 'World')}!`,
+);
+
+mcp.registerTool(
+  'slow_compute',
+  {
+    description: 'Sleeps `seconds` seconds, then reports; a task for clients with the tasks extension.',
+    inputSchema: { type: 'object', properties: { seconds: { type: 'number' }, label: { type: 'string' } } },
+    execution: { taskSupport: 'optional' },
+  },
+  async (args, ctx) => {
+    const seconds = typeof args.seconds === 'number' && args.seconds > 0 ? args.seconds : 0;
+    if (seconds > 0) await sleepUnless(seconds * 1000, ctx.signal);
+    return `Computed ${String(args.label ?? 'result')} after ${seconds} s`;
+  },
+);
+
+mcp.registerTool(
+  'failing_job',
+  { description: 'Runs only as a task; reports a tool error after about a second.', execution: { taskSupport: 'required' } },
+  async (_args, ctx) => {
+    await sleepUnless(1000, ctx.signal);
+    throw new Error('The job failed (as it always does)');
+  },
+);
+
+mcp.registerTool(
+  'protocol_error_job',
+  { description: 'A task that ends in a JSON-RPC (protocol) error: the task fails.', execution: { taskSupport: 'optional' } },
+  async (_args, ctx) => {
+    await sleepUnless(300, ctx.signal);
+    throw new McpError(ErrorCode.InternalError, 'The job hit an internal error');
+  },
+);
+
+mcp.registerTool(
+  'confirm_delete',
+  {
+    description: 'A task that asks the user to confirm deleting a file (through tasks/update).',
+    inputSchema: { type: 'object', properties: { filename: { type: 'string' } } },
+    execution: { taskSupport: 'optional' },
+  },
+  async (args, ctx) => {
+    await startTask(ctx);
+    const r = await ctx.elicit({ message: `Delete ${String(args.filename)}?`, requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } } } });
+    return r.action === 'accept' && r.content?.confirm === true ? `Deleted ${String(args.filename)}` : `Kept ${String(args.filename)}`;
+  },
+);
+
+mcp.registerTool(
+  'multi_input',
+  { description: 'A task that asks two questions at once.', execution: { taskSupport: 'optional' } },
+  async (_args, ctx) => {
+    await startTask(ctx);
+    const schema: ElicitRequestedSchema = { type: 'object', properties: { name: { type: 'string' }, confirm: { type: 'boolean' } } };
+    const [a, b] = await Promise.all([
+      ctx.elicit({ message: 'First: your name?', requestedSchema: schema }, { inputKey: 'first' }),
+      ctx.elicit({ message: 'Second: confirm?', requestedSchema: schema }, { inputKey: 'second' }),
+    ]);
+    return `Answers: ${a.action}, ${b.action}`;
+  },
+);
+
+mcp.registerTool(
+  'test_tool_with_task',
+  { description: "Asks the user's name through MRTR (user_name), then goes on as a task.", execution: { taskSupport: 'required' } },
+  async (_args, ctx) => {
+    const r = await ctx.elicit({ message: 'What is your name?', requestedSchema: nameSchema }, { inputKey: 'user_name' });
+    await startTask(ctx);
+    await sleepUnless(200, ctx.signal);
+    return r.action === 'accept' ? `Hello, ${String(r.content?.name)}, from a task!` : `The user chose ${r.action}`;
+  },
+);
 
 // ------------------------------------------------------------------------------------------- HTTP
 

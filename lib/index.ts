@@ -51,3 +51,6 @@ export { RequestStateCodec, InMemoryReplayGuard, InvalidRequestStateError, type 
 export { InMemoryServerEventBus, type ServerEvent, type ServerEventBus } from './modern/server-events.js';
 export { EnvelopeRefusal, type Envelope } from './modern/envelope.js';
 export { MissingClientCapabilityError } from './server-features/client-calls.js';
+// The tasks extension (io.modelcontextprotocol/tasks) on 2026-07-28 requests.
+export { TASKS_EXTENSION, startTask, declaresTasksExtension } from './tasks/modern-tasks.js';
+export type { ExtensionMethod } from './modern/request-core.js';

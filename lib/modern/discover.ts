@@ -16,6 +16,8 @@ export function discoverResult(server: Server): JsonObject {
     supportedVersions: [...MODERN_REVISIONS],
     capabilities: structuredClone(server.declaredCapabilities) as JsonObject,
   };
+  // The 2025-11-25 `tasks` capability does not exist in this era (tasks are an extension here).
+  delete (result.capabilities as JsonObject).tasks;
   if (server.options.instructions !== undefined) result.instructions = server.options.instructions;
   return result;
 }

@@ -15,6 +15,7 @@
  *
  * @see https://modelcontextprotocol.io/specification/2026-07-28/basic
  */
+import { McpError } from '../errors.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type { Frame, JsonObject, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RequestId } from '../jsonrpc/message.js';
 import { MODERN_CLIENT_REQUESTS, REMOVED_IN_MODERN, isKnownMethod } from '../protocol/methods.js';
@@ -77,12 +78,21 @@ const INPUT_REQUIRED = new Set<string>(INPUT_REQUIRED_METHODS);
 const LEVEL_RANK = new Map<string, number>(LOGGING_LEVELS.map((l, i) => [l, i]));
 const ANONYMOUS = { name: 'anonymous-client', version: '0' };
 
+/**
+ * A method an extension serves on the modern path itself (the tasks extension's `tasks/get`,
+ * `tasks/update`, `tasks/cancel`, whose names the core era removed): params and envelope in,
+ * a result out, or an `McpError`.
+ */
+export type ExtensionMethod = (params: JsonObject | undefined, call: { envelope: Envelope; authInfo: unknown }) => Promise<JsonObject>;
+
 export class RequestCore implements ModernDispatch {
   private readonly states: RequestStateCodec;
   private readonly hints: Map<string, CacheHint>;
   private readonly replayGuard: ReplayGuard | undefined;
   /** Open listen streams: how to end each (see {@link close}). */
   private readonly listens = new Set<() => void>();
+  /** Methods extensions serve here, checked before the removed-method refusal. */
+  private readonly extensionMethods = new Map<string, ExtensionMethod>();
 
   constructor(
     private readonly server: Server,
@@ -125,8 +135,14 @@ export class RequestCore implements ModernDispatch {
     return this.answerEnveloped(msg, envelope, io);
   }
 
+  /** Serve `method` on modern requests with `handler` (an extension's method; see {@link ExtensionMethod}). */
+  serveExtension(method: string, handler: ExtensionMethod): void {
+    this.extensionMethods.set(method, handler);
+  }
+
   /** Whether the modern era serves `method` (its core requests, and extension methods registered on the server). */
   serves(method: string): boolean {
+    if (this.extensionMethods.has(method)) return true;
     if (MODERN_CLIENT_REQUESTS.has(method)) return true;
     return !REMOVED_IN_MODERN.has(method) && !isKnownMethod(method) && this.server.handlesRequest(method);
   }
@@ -138,6 +154,8 @@ export class RequestCore implements ModernDispatch {
       return { response: error(id, ErrorCode.MethodNotFound, `Method not found: ${method}${REMOVED_IN_MODERN.has(method) ? ' (revision 2026-07-28 removed it)' : ''}`), status: 404 };
     }
     if (method === 'server/discover') return this.complete(id, method, discoverResult(this.server));
+    const extension = this.extensionMethods.get(method);
+    if (extension !== undefined) return this.answerExtension(id, method, extension, msg.params, envelope, io);
     if (method === 'subscriptions/listen') {
       const closed = await listen(msg, this.server.events, this.server.declaredCapabilities, io, (end) => {
         this.listens.add(end);
@@ -215,6 +233,15 @@ export class RequestCore implements ModernDispatch {
       finished = true;
       io.signal?.removeEventListener('abort', abort);
       void session.close().catch(() => {});
+    }
+  }
+
+  private async answerExtension(id: RequestId, method: string, handler: ExtensionMethod, params: JsonObject | undefined, envelope: Envelope, io: RequestIo): Promise<Answer> {
+    try {
+      return this.complete(id, method, await handler(params, { envelope, authInfo: io.authInfo }));
+    } catch (e) {
+      const err = e instanceof McpError ? e.toJSON() : { code: ErrorCode.InternalError, message: (e as Error)?.message ?? String(e) };
+      return this.shape({ jsonrpc: '2.0', id, error: err }, method);
     }
   }
 

@@ -224,6 +224,8 @@ export class ToolsFeature {
       // Cancelled: the session drops the answer. Required URL elicitations are a protocol error.
       // So is a client capability a 2026-07-28 request did not declare (-32021).
       if (ctx.signal.aborted || (e instanceof McpError && (e.code === ErrorCode.UrlElicitationRequired || e.code === ErrorCode.MissingRequiredClientCapability))) throw e;
+      // A task of the tasks extension fails with a protocol error (its `failed` status), not a tool error.
+      if (e instanceof McpError && 'failsTaskOnProtocolError' in fctx) throw e;
       return toolError(`Tool "${name}" failed: ${(e as Error)?.message ?? String(e)}`);
     }
     const result = normalizeResult(returned);

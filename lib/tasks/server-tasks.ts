@@ -19,7 +19,7 @@ import { McpError } from '../errors.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type { JsonObject } from '../jsonrpc/message.js';
 import { hasCapability } from '../protocol/methods.js';
-import { allows } from '../protocol/revisions.js';
+import { allows, isModernRevision } from '../protocol/revisions.js';
 import type { Server } from '../server.js';
 import { revisionOf, type FeatureContext } from '../server-features/context.js';
 import type { LoggingFeature } from '../server-features/logging.js';
@@ -32,6 +32,7 @@ import { isTerminal, type TaskRecord } from './task-record.js';
 import { InvalidTaskCursorError, TaskLimitError, type TaskChange, type TaskStore } from './task-store.js';
 import { legacyTask, withRelatedTask } from './wire-2025-11-25.js';
 import { toolResultEvent } from './wire-extension.js';
+import { ModernTasks } from './modern-tasks.js';
 
 /** How a tool may be called as a task (`Tool.execution.taskSupport`). */
 export type TaskSupport = 'forbidden' | 'optional' | 'required';
@@ -77,6 +78,8 @@ export class ServerTasks {
   private enabled = false;
   private changes: Subscription | undefined;
   private readonly watchedSessions = new WeakSet<Session>();
+  /** The `io.modelcontextprotocol/tasks` extension on modern (2026-07-28) requests, over the same store. */
+  readonly modern: ModernTasks;
 
   constructor(
     private readonly server: Server,
@@ -89,6 +92,7 @@ export class ServerTasks {
     this.ownsStore = options.store === undefined;
     this.limiter = options.rateLimit === false ? undefined : new RateLimiter(clock, options.rateLimit ?? { limit: 50, windowMs: 1000 });
     this.listed = options.list ?? true;
+    this.modern = new ModernTasks(server, this.store, clock, logging);
   }
 
   /** Tasks are served from now on: declare the capability and answer `tasks/*` (idempotent). */
@@ -103,6 +107,7 @@ export class ServerTasks {
     this.server.onRequest('tasks/cancel', (p, ctx) => this.cancel(p, ctx));
     if (this.listed) this.server.onRequest('tasks/list', (p, ctx) => this.list(p, ctx));
     this.changes = this.store.changes$.subscribe((change) => this.onChange(change));
+    this.modern.enable();
   }
 
   /** Tasks running in this process now. */
@@ -117,6 +122,8 @@ export class ServerTasks {
    */
   async route(tool: string, support: TaskSupport, params: JsonObject | undefined, ctx: RequestHandlerContext, execute: ExecuteTool): Promise<JsonObject | undefined> {
     const session = ctx.session;
+    // A modern request: the tasks extension decides (server-directed creation, no `task` param).
+    if (this.enabled && isModernRevision(revisionOf(session))) return this.modern.route(tool, support, ctx, execute);
     // Without tasks in this session (older revision, or not declared), the `task` param is ignored.
     if (!this.enabled || !allows(revisionOf(session), 'tasks') || !hasCapability(session.localCapabilities, CAPABILITY_PATH)) return undefined;
     const task = params?.task;
@@ -153,6 +160,7 @@ export class ServerTasks {
   /** Stop serving: abort the running tasks; close the store if this server made it. */
   async close(): Promise<void> {
     this.changes?.unsubscribe();
+    this.modern.close();
     for (const e of this.executions.values()) e.abort.abort(new Error('The server closed'));
     this.executions.clear();
     if (this.ownsStore) await this.store.close();

@@ -4,9 +4,8 @@
  * `pollIntervalMs`, `tasks/get` answering a `DetailedTask` with the outcome inlined (`result`, or
  * `error` for a JSON-RPC error) or the outstanding `inputRequests`, no related-task `_meta`.
  *
- * The request-scoped core of that revision (`tasks/get`, `tasks/update`, `tasks/cancel` as
- * handlers, input requests answered through `tasks/update`) plugs these into `ServerTasks`;
- * until then this module is the adapter's pure part.
+ * `modern-tasks.ts` serves these on the request-scoped core of that revision (`tasks/get`,
+ * `tasks/update`, `tasks/cancel`, input requests answered through `tasks/update`).
  *
  * @see ../shared/spec/extensions/tasks/tasks.md
  */
