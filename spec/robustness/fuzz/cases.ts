@@ -120,6 +120,13 @@ function brokenParams(r: Prng, method: string): Record<string, unknown> {
   return params;
 }
 
+/** Issued ids are positive integers and `fz-<n>`: a random number or string is moved out of that space. */
+function notAnIssuedId(value: unknown): unknown {
+  if (typeof value === 'number') return -1 - Math.abs(value);
+  if (typeof value === 'string') return `nobody-${value}`;
+  return value;
+}
+
 /** Generates cases for a session on `revision`; ids are unique within a generator. */
 export class CaseGenerator {
   private nextId = 1;
@@ -269,7 +276,8 @@ export class CaseGenerator {
       { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: r.string(6), progress: r.int(0, 9) } },
       { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: r.int(0, 1e6), progress: 'x' } },
       { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: `nobody-${r.int(0, 1e6)}`, reason: r.string(5) } },
-      { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: randomValue(r, 1) } },
+      // Any value but one this generator issued: cancelling a request in flight rightly suppresses its answer.
+      { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: notAnIssuedId(randomValue(r, 1)) } },
       { jsonrpc: '2.0', method: 'notifications/roots/list_changed' },
       { jsonrpc: '2.0', method: 'notifications/initialized' },
       { jsonrpc: '2.0', method: `notifications/${r.string(6, 'abcdef')}`, params: randomValue(r) as never },
