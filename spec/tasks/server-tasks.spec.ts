@@ -16,6 +16,16 @@ async function rejection(p: Promise<unknown>): Promise<any> {
 }
 
 describe('tasks (2025-11-25): server and client', () => {
+  it('a quick tool is done by the first tasks/get: result() needs no poll interval (client clock never advanced)', async () => {
+    const { mcp } = taskServer({ pollInterval: 60_000 });
+    mcp.registerTool('quick', { execution: { taskSupport: 'optional' } }, () => 'at once');
+    const { client, sent } = await link(mcp, { client: { clock: new ManualClock(0) } });
+    const handle = await client.callToolAsTask('quick', {});
+    const result = await handle.result();
+    expect(result.content).to.deep.equal([{ type: 'text', text: 'at once' }]);
+    expect(sent.filter((f) => f.method === 'tasks/get').length).to.be.at.most(1);
+  });
+
   it('[TASK-001] a tool with taskSupport declares the tasks capability; tools/list shows execution', async () => {
     const { mcp } = taskServer();
     mcp.registerTool('plain', {}, () => 'x');
