@@ -29,7 +29,7 @@ function server(ttlMs: number) {
 const count = (seen: Msg[], method: string) => seen.filter((m) => m.method === method).length;
 
 describe('client: caching hints (2026-07-28)', () => {
-  it('[CACHE-007] [CACHE-010] listTools and readResource are served from the cache while fresh, per params; fresh: true and the end of ttlMs ask again', async () => {
+  it('[CACHE-007] [CACHE-010] [CACHE-014] listTools and readResource are served from the cache while fresh, per params; fresh: true and the end of ttlMs ask again', async () => {
     const clock = new ManualClock(1000);
     const s = server(5000);
     const client = new Client({ info: { name: 'c', version: '1' }, era: 'auto', clock });
@@ -49,7 +49,7 @@ describe('client: caching hints (2026-07-28)', () => {
     await client.close();
   });
 
-  it('a list-change notification makes the list stale; ttlMs 0 keeps nothing; input-round results are not kept', async () => {
+  it('[CACHE-008] [CACHE-009] a list-change notification makes the list stale; ttlMs 0 keeps nothing; input-round results are not kept', async () => {
     const clock = new ManualClock(1000);
     const s = server(60_000);
     const client = new Client({ info: { name: 'c', version: '1' }, era: 'auto', clock });

@@ -113,7 +113,7 @@ describe('2026-07-28 over Streamable HTTP (dual-era endpoint)', () => {
     expect(res.json.id).to.equal(5);
   });
 
-  it('[HTTP-129] [HTTP-130] [HTTP-131] [HTTP-155] [HTTP-166] [HTTP-177] checks the headers against the body with -32020 (the version mismatch before the version itself)', async () => {
+  it('[HTTP-129] [HTTP-130] [HTTP-131] [HTTP-155] [HTTP-166] [HTTP-177] [HTTP-154] [HTTP-175] checks the headers against the body with -32020 (the version mismatch before the version itself)', async () => {
     const odd = { jsonrpc: '2.0', id: 6, method: 'tools/list', params: { _meta: { ...meta(), 'io.modelcontextprotocol/protocolVersion': 'v999' } } };
     let res = await post(http.url, odd, { 'mcp-protocol-version': V, 'mcp-method': 'tools/list' });
     expect([res.status, res.json.error.code]).to.deep.equal([400, -32020]);
@@ -130,7 +130,7 @@ describe('2026-07-28 over Streamable HTTP (dual-era endpoint)', () => {
     expect(res.status).to.equal(200);
   });
 
-  it('[HTTP-164] [HTTP-165] [HTTP-168] [HTTP-173] [HTTP-178] checks x-mcp-header parameters: present, equal, decoded; a missing header for a present argument is refused', async () => {
+  it('[HTTP-164] [HTTP-165] [HTTP-168] [HTTP-173] [HTTP-178] [HTTP-175] checks x-mcp-header parameters: present, equal, decoded; a missing header for a present argument is refused', async () => {
     const call = modern(8, 'tools/call', { name: 'routed', arguments: { region: 'eu-west' } });
     let res = await post(http.url, call.body, { ...call.headers, 'mcp-param-region': 'eu-west' });
     expect(res.status).to.equal(200);
@@ -349,7 +349,7 @@ describe('2026-07-28 over Streamable HTTP (dual-era endpoint)', () => {
     }
   });
 
-  it('[CANCEL-041] ends open listen streams on shutdown: notifications/cancelled, then the result with the subscription id', async () => {
+  it('[CANCEL-041] [CANCEL-040] [CANCEL-044] [CANCEL-054] ends open listen streams on shutdown: notifications/cancelled, then the result with the subscription id', async () => {
     // (Resource updates only: the fixture's own registrations may still announce list changes.)
     const { body, headers } = modern(50, 'subscriptions/listen', { notifications: { resourceSubscriptions: ['test://readme'] } });
     const s = await postStream(http.url, body, headers);
@@ -364,7 +364,7 @@ describe('2026-07-28 over Streamable HTTP (dual-era endpoint)', () => {
     expect(result.result._meta['io.modelcontextprotocol/subscriptionId']).to.equal(50);
   });
 
-  it('[CANCEL-067] treats a closed response stream as cancellation: the handler is aborted, the server stays up', async () => {
+  it('[CANCEL-067] [CANCEL-046] treats a closed response stream as cancellation: the handler is aborted, the server stays up', async () => {
     let aborted!: () => void;
     const sawAbort = new Promise<void>((resolve) => (aborted = resolve));
     mcp.registerTool('slow', { description: 'slow' }, async (_a, ctx) => {
