@@ -9,7 +9,7 @@ import { createMemoryPair } from '../../streams/memory.js';
 type Msg = { id?: number; method?: string; params?: Record<string, any> };
 const V = '2026-07-28';
 
-function server(ttlMs: number) {
+function server(ttlMs: number | undefined) {
   const [a, b] = createMemoryPair();
   const seen: Msg[] = [];
   b.inbound$.subscribe((raw) => {
@@ -72,5 +72,20 @@ describe('client: caching hints (2026-07-28)', () => {
     await other.listTools();
     expect(count(zero.seen, 'tools/list')).to.equal(2);
     await other.close();
+  });
+
+  it('[CACHE-011] [CACHE-012] a result without ttlMs, or with a negative one, is not served from the cache', async () => {
+    for (const ttl of [undefined, -5000]) {
+      const s = server(ttl);
+      const client = new Client({ info: { name: 'c', version: '1' }, era: 'auto', clock: new ManualClock(1000) });
+      await client.connect(s.transport);
+      await client.listTools();
+      await client.listTools();
+      await client.readResource('file:///a');
+      await client.readResource('file:///a');
+      expect(count(s.seen, 'tools/list'), String(ttl)).to.equal(2);
+      expect(count(s.seen, 'resources/read'), String(ttl)).to.equal(2);
+      await client.close();
+    }
   });
 });

@@ -88,7 +88,7 @@ describe('client: finding the era and version (2026-07-28)', () => {
 describe('client: multi round-trip requests (2026-07-28)', () => {
   const tool = (m: Msg, onCall: (m: Msg) => Record<string, unknown>) => (m.method === 'server/discover' ? ok(DISCOVER) : m.method === 'tools/call' ? onCall(m) : fail(-32601, 'nope'));
 
-  it('[MRTR-003] [MRTR-016] [MRTR-017] [MRTR-018] [MRTR-020] several input requests at once, answered by the elicitation and roots handlers; the retry has a new id, every response and the byte-exact requestState', async () => {
+  it('[MRTR-003] [MRTR-016] [MRTR-017] [TOOL-043] [MRTR-018] [MRTR-020] several input requests at once, answered by the elicitation and roots handlers; the retry has a new id, every response and the byte-exact requestState', async () => {
     const state = 'opaque+/= state ✓';
     const server = scripted((m) =>
       tool(m, (call) =>

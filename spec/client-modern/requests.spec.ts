@@ -30,10 +30,12 @@ function server() {
 }
 
 describe('client: modern requests (2026-07-28)', () => {
-  it('[MRTR-002] [BASE-103] every request carries the protocol version, client capabilities and client info in _meta', async () => {
+  it('[MRTR-002] [BASE-103] [TOOL-036] [RES-022] [PROMPT-028] [PAGE-018] [ROOTS-062] [SAMP-050] [ELICIT-074] every request carries the protocol version, the client capabilities it supports and client info in _meta', async () => {
     const s = server();
     const client = new Client({ info: { name: 'spec', version: '1.2.3' }, era: 'auto' });
     client.onElicitation({ form: async () => ({ action: 'decline' }) });
+    client.onSampling(async () => ({ role: 'assistant', content: { type: 'text', text: 'x' }, model: 'm' }));
+    client.setRoots([]);
     await client.connect(s.transport);
     await client.listTools();
     await client.listPrompts();
@@ -47,7 +49,7 @@ describe('client: modern requests (2026-07-28)', () => {
     for (const m of requests) {
       const meta = m.params?._meta ?? {};
       expect(meta['io.modelcontextprotocol/protocolVersion'], m.method).to.equal(V);
-      expect(meta['io.modelcontextprotocol/clientCapabilities'], m.method).to.be.an('object');
+      expect(meta['io.modelcontextprotocol/clientCapabilities'], m.method).to.include.keys('roots', 'sampling', 'elicitation');
       expect(meta['io.modelcontextprotocol/clientInfo'], m.method).to.deep.equal({ name: 'spec', version: '1.2.3' });
     }
     expect(s.seen.some((m) => m.method === 'initialize')).to.equal(false);

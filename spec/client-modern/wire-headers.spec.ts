@@ -47,7 +47,7 @@ describe('client-modern/wire-headers', () => {
     for (const v of [...h.values(), ...routed.values()]) expect(v).to.match(/^[\x21-\x7e]+$/);
   });
 
-  it('[HTTP-139] [HTTP-140] [HTTP-141] [HTTP-142] [HTTP-147] refuses a tool whose x-mcp-header is empty, not a token, has CR/LF, repeats case-insensitively or sits on a non-primitive', () => {
+  it('[HTTP-139] [HTTP-140] [HTTP-141] [HTTP-142] [HTTP-147] [TOOL-054] [TOOL-055] [TOOL-056] [TOOL-057] [TOOL-058] [TOOL-061] refuses a tool whose x-mcp-header is empty, not a token, has CR/LF, repeats case-insensitively or sits on a non-primitive', () => {
     const schema = (props: Record<string, unknown>) => ({ type: 'object', properties: props });
     expect(paramHeadersOf(schema({ a: { type: 'string', 'x-mcp-header': 'Tenant' } }))).to.deep.equal({ specs: [{ param: 'a', header: 'Tenant' }] });
     for (const bad of [

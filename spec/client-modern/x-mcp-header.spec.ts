@@ -41,7 +41,7 @@ describe('client: x-mcp-header over Streamable HTTP (2026-07-28)', () => {
     return { client, warnings };
   };
 
-  it('[HTTP-148] [HTTP-149] leaves a tool with an invalid x-mcp-header out of listTools and warns with its name and the reason', async () => {
+  it('[HTTP-148] [HTTP-149] [TOOL-062] [TOOL-063] leaves a tool with an invalid x-mcp-header out of listTools and warns with its name and the reason', async () => {
     const { client, warnings } = await connect();
     try {
       expect(client.era).to.equal('modern');

@@ -238,7 +238,7 @@ describe('2026-07-28 over Streamable HTTP (dual-era endpoint)', () => {
     expect((await post(http.url, ok.body, ok.headers)).json.result.content[0].text).to.equal('echo:z');
   });
 
-  it('[SUB-001] [SUB-002] [BASE-108] acknowledges subscriptions/listen with the honoured subset and tags the notifications it opted in to', async () => {
+  it('[SUB-001] [SUB-002] [BASE-108] [TOOL-044] acknowledges subscriptions/listen with the honoured subset and tags the notifications it opted in to', async () => {
     // A server with tools only: resource list changes are not offered, so they are left out, not refused.
     const tools = createMcpServer({ info: { name: 'tools-only', version: '1' } });
     tools.registerTool('t', { description: 't' }, () => 't');
@@ -261,7 +261,7 @@ describe('2026-07-28 over Streamable HTTP (dual-era endpoint)', () => {
     }
   });
 
-  it('[SUB-001] sends a listen stream only the types it opted in to, and resource updates only for its URIs', async () => {
+  it('[SUB-001] [PROMPT-032] sends a listen stream only the types it opted in to, and resource updates only for its URIs', async () => {
     const { body, headers } = modern(23, 'subscriptions/listen', { notifications: { promptsListChanged: true, resourceSubscriptions: ['test://readme'] } });
     const s = await postStream(http.url, body, headers);
     await s.waitForMessages(1);
