@@ -167,7 +167,7 @@ describe('2026-07-28 over Streamable HTTP (dual-era endpoint)', () => {
     expect(s2.messages.at(-1).id).to.equal(12);
   });
 
-  it('[BASE-104] [BASE-105] [MRTR-013] raises -32021 (HTTP 400) naming the capability a handler needs and the request did not declare', async () => {
+  it('[BASE-104] [BASE-105] [MRTR-013] [MRTR-014] raises -32021 (HTTP 400) naming the capability a handler needs and the request did not declare', async () => {
     const { body, headers } = modern(13, 'tools/call', { name: 'needs_sampling' }, {});
     const res = await post(http.url, body, headers);
     expect([res.status, res.json.error.code]).to.deep.equal([400, -32021]);
