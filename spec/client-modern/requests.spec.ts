@@ -56,6 +56,21 @@ describe('client: modern requests (2026-07-28)', () => {
     await client.close();
   });
 
+  it('[BASE-061] concurrent requests get distinct ids', async () => {
+    const s = server();
+    const client = new Client({ info: { name: 'spec', version: '1' }, era: 'auto' });
+    await client.connect(s.transport);
+    const calls = [client.callTool('slow'), client.callTool('slow'), client.callTool('slow'), client.listTools()];
+    await tick();
+    const ids = s.seen.filter((m) => m.id !== undefined).map((m) => m.id);
+    expect(new Set(ids).size).to.equal(ids.length);
+    for (const m of s.seen.filter((x) => x.method === 'tools/call')) s.answer(m.id, String(m.id));
+    const texts = (await Promise.all(calls.slice(0, 3))).map((r) => (r as { content: { text: string }[] }).content[0]!.text);
+    expect(new Set(texts).size).to.equal(3);
+    await calls[3];
+    await client.close();
+  });
+
   it('[CANCEL-047] [CANCEL-065] [CANCEL-058] an aborted call sends notifications/cancelled with its id; the late answer is ignored', async () => {
     const s = server();
     const client = new Client({ info: { name: 'spec', version: '1' }, era: 'auto' });

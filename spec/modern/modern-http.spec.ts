@@ -196,7 +196,7 @@ describe('2026-07-28 over Streamable HTTP (dual-era endpoint)', () => {
     expect(res.json.error.code).to.equal(-32603);
   });
 
-  it('asks a URL-mode elicitation without elicitationId (2026-07-28 removed it)', async () => {
+  it('[BASE-075] asks a URL-mode elicitation as an input round (never -32042), without elicitationId (2026-07-28 removed it)', async () => {
     mcp.registerTool('link', { description: 'url elicitation' }, async (_a, ctx) => {
       const r = await ctx.elicit({ mode: 'url', message: 'Sign in', url: 'https://example.com/login' }, { inputKey: 'login' });
       return `login ${r.action}`;
@@ -302,7 +302,7 @@ describe('2026-07-28 over Streamable HTTP (dual-era endpoint)', () => {
     expect((await post(http.url, call.body, call.headers)).json.result.ttlMs).to.equal(undefined);
   });
 
-  it('[RES-030] [RES-033] answers an unknown resource -32602 with its uri, never empty contents', async () => {
+  it('[RES-030] [RES-033] [BASE-074] answers an unknown resource -32602 (not -32002) with its uri, never empty contents', async () => {
     const { body, headers } = modern(42, 'resources/read', { uri: 'test://missing' });
     const res = await post(http.url, body, headers);
     expect(res.json.error.code).to.equal(-32602);
