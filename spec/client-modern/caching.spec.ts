@@ -9,7 +9,7 @@ import { createMemoryPair } from '../../streams/memory.js';
 type Msg = { id?: number; method?: string; params?: Record<string, any> };
 const V = '2026-07-28';
 
-function server(ttlMs: number) {
+function server(ttlMs: number | undefined) {
   const [a, b] = createMemoryPair();
   const seen: Msg[] = [];
   b.inbound$.subscribe((raw) => {
@@ -29,7 +29,7 @@ function server(ttlMs: number) {
 const count = (seen: Msg[], method: string) => seen.filter((m) => m.method === method).length;
 
 describe('client: caching hints (2026-07-28)', () => {
-  it('[CACHE-007] [CACHE-010] listTools and readResource are served from the cache while fresh, per params; fresh: true and the end of ttlMs ask again', async () => {
+  it('[CACHE-007] [CACHE-010] [CACHE-014] listTools and readResource are served from the cache while fresh, per params; fresh: true and the end of ttlMs ask again', async () => {
     const clock = new ManualClock(1000);
     const s = server(5000);
     const client = new Client({ info: { name: 'c', version: '1' }, era: 'auto', clock });
@@ -49,7 +49,7 @@ describe('client: caching hints (2026-07-28)', () => {
     await client.close();
   });
 
-  it('a list-change notification makes the list stale; ttlMs 0 keeps nothing; input-round results are not kept', async () => {
+  it('[CACHE-008] [CACHE-009] a list-change notification makes the list stale; ttlMs 0 keeps nothing; input-round results are not kept', async () => {
     const clock = new ManualClock(1000);
     const s = server(60_000);
     const client = new Client({ info: { name: 'c', version: '1' }, era: 'auto', clock });
@@ -72,5 +72,20 @@ describe('client: caching hints (2026-07-28)', () => {
     await other.listTools();
     expect(count(zero.seen, 'tools/list')).to.equal(2);
     await other.close();
+  });
+
+  it('[CACHE-011] [CACHE-012] a result without ttlMs, or with a negative one, is not served from the cache', async () => {
+    for (const ttl of [undefined, -5000]) {
+      const s = server(ttl);
+      const client = new Client({ info: { name: 'c', version: '1' }, era: 'auto', clock: new ManualClock(1000) });
+      await client.connect(s.transport);
+      await client.listTools();
+      await client.listTools();
+      await client.readResource('file:///a');
+      await client.readResource('file:///a');
+      expect(count(s.seen, 'tools/list'), String(ttl)).to.equal(2);
+      expect(count(s.seen, 'resources/read'), String(ttl)).to.equal(2);
+      await client.close();
+    }
   });
 });

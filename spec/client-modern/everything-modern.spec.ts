@@ -100,7 +100,7 @@ describe('client: the 2026-07-28 era against a dual-era server (examples/everyth
       child?.kill('SIGTERM');
     });
 
-    it('era auto: modern, no session id, the envelope and Mcp-Method/Mcp-Name headers on every POST', async () => {
+    it('[HTTP-118] [HTTP-157] [HTTP-158] era auto: modern, no session id, the envelope and Mcp-Method/Mcp-Name headers on every POST', async () => {
       const seen: Headers[] = [];
       const { client, asked } = makeClient();
       const transport = createStreamableHttpClientTransport(url, {

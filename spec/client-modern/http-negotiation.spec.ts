@@ -41,7 +41,7 @@ async function serve(handler: Handler): Promise<{ url: string; seen: { method: s
 const json = (id: number | undefined, result: unknown) => ({ status: 200, body: JSON.stringify({ jsonrpc: '2.0', id, result }) });
 
 describe('client: finding the era over Streamable HTTP (2026-07-28)', () => {
-  it('a 400 whose body is -32022 is a modern answer: retried once with the header and _meta naming a supported version', async () => {
+  it('[HTTP-182] a 400 whose body is -32022 is a modern answer: retried once with the header and _meta naming a supported version', async () => {
     let refused = false;
     const server = await serve((msg) => {
       if (!refused) {
@@ -65,7 +65,7 @@ describe('client: finding the era over Streamable HTTP (2026-07-28)', () => {
     }
   });
 
-  it('a 400 without a modern error body is a legacy server: initialize follows, then a session', async () => {
+  it('[HTTP-182] a 400 without a modern error body is a legacy server: initialize follows, then a session', async () => {
     const server = await serve((msg) => {
       if (msg.method === 'initialize') return { ...json(msg.id, { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'old', version: '1' } }), headers: { 'mcp-session-id': 'abc123' } };
       if (msg.id === undefined) return { status: 202, body: '' };

@@ -30,7 +30,7 @@ function server() {
 }
 
 describe('client: subscriptions/listen (2026-07-28)', () => {
-  it('subscribe(uri) opens a listen with the URI; updates arrive; tools$ widens it (the old one cancelled); a listen the server ends is reopened', async () => {
+  it('[CANCEL-043] subscribe(uri) opens a listen with the URI; updates arrive; tools$ widens it (the old one cancelled); a listen the server ends is reopened', async () => {
     const clock = new ManualClock(0);
     const s = server();
     const client = new Client({ info: { name: 'c', version: '1' }, era: 'auto', clock, listChangedDebounceMs: 0 });

@@ -43,7 +43,7 @@ describe('client: finding the era and version (2026-07-28)', () => {
     await client.close();
   });
 
-  it('[LIFE-108] a supported list with nothing in common rejects connect with NoCommonVersionError naming both sides', async () => {
+  it('[LIFE-108] [LIFE-115] a supported list with nothing in common rejects connect with NoCommonVersionError naming both sides', async () => {
     const server = scripted(() => fail(-32022, 'Unsupported protocol version', { supported: ['2099-01-01'], requested: V }));
     const client = modernClient();
     const error = await client.connect(server.transport).then(() => undefined, (e: unknown) => e);
@@ -53,7 +53,7 @@ describe('client: finding the era and version (2026-07-28)', () => {
     expect(server.seen.some((m) => m.method === 'initialize')).to.equal(false);
   });
 
-  it('[STDIO-023] a legacy server (any other error to the probe) gets initialize and a session', async () => {
+  it('[STDIO-023] [STDIO-022] a legacy server (any other error to the probe) gets initialize and a session', async () => {
     const server = scripted((m) =>
       m.method === 'initialize'
         ? ok({ protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'old', version: '0' } })
@@ -88,7 +88,7 @@ describe('client: finding the era and version (2026-07-28)', () => {
 describe('client: multi round-trip requests (2026-07-28)', () => {
   const tool = (m: Msg, onCall: (m: Msg) => Record<string, unknown>) => (m.method === 'server/discover' ? ok(DISCOVER) : m.method === 'tools/call' ? onCall(m) : fail(-32601, 'nope'));
 
-  it('[MRTR-016] [MRTR-017] [MRTR-018] [MRTR-020] several input requests at once, answered by the elicitation and roots handlers; the retry has a new id, every response and the byte-exact requestState', async () => {
+  it('[MRTR-003] [MRTR-016] [MRTR-017] [TOOL-043] [MRTR-018] [MRTR-020] several input requests at once, answered by the elicitation and roots handlers; the retry has a new id, every response and the byte-exact requestState', async () => {
     const state = 'opaque+/= state ✓';
     const server = scripted((m) =>
       tool(m, (call) =>

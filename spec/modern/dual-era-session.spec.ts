@@ -52,7 +52,7 @@ describe('2026-07-28 on a session transport (dual era per message)', () => {
     await client.close();
   });
 
-  it('drops the answer of a modern request the client cancelled (stdio cancellation)', async () => {
+  it('[CANCEL-057] [CANCEL-066] drops the answer of a modern request the client cancelled (stdio cancellation)', async () => {
     const { client, frames } = await setup();
     client.send({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'echo', _meta: meta } });
     client.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7 } });

@@ -113,7 +113,7 @@ describe('2026-07-28 over Streamable HTTP (dual-era endpoint)', () => {
     expect(res.json.id).to.equal(5);
   });
 
-  it('[HTTP-129] [HTTP-130] [HTTP-131] [HTTP-155] [HTTP-166] [HTTP-177] checks the headers against the body with -32020 (the version mismatch before the version itself)', async () => {
+  it('[HTTP-129] [HTTP-130] [HTTP-131] [HTTP-155] [HTTP-166] [HTTP-177] [HTTP-154] [HTTP-175] checks the headers against the body with -32020 (the version mismatch before the version itself)', async () => {
     const odd = { jsonrpc: '2.0', id: 6, method: 'tools/list', params: { _meta: { ...meta(), 'io.modelcontextprotocol/protocolVersion': 'v999' } } };
     let res = await post(http.url, odd, { 'mcp-protocol-version': V, 'mcp-method': 'tools/list' });
     expect([res.status, res.json.error.code]).to.deep.equal([400, -32020]);
@@ -130,7 +130,7 @@ describe('2026-07-28 over Streamable HTTP (dual-era endpoint)', () => {
     expect(res.status).to.equal(200);
   });
 
-  it('[HTTP-164] [HTTP-165] [HTTP-168] [HTTP-173] [HTTP-178] checks x-mcp-header parameters: present, equal, decoded; a missing header for a present argument is refused', async () => {
+  it('[HTTP-164] [HTTP-165] [HTTP-168] [HTTP-173] [HTTP-178] [HTTP-175] checks x-mcp-header parameters: present, equal, decoded; a missing header for a present argument is refused', async () => {
     const call = modern(8, 'tools/call', { name: 'routed', arguments: { region: 'eu-west' } });
     let res = await post(http.url, call.body, { ...call.headers, 'mcp-param-region': 'eu-west' });
     expect(res.status).to.equal(200);
@@ -167,7 +167,7 @@ describe('2026-07-28 over Streamable HTTP (dual-era endpoint)', () => {
     expect(s2.messages.at(-1).id).to.equal(12);
   });
 
-  it('[BASE-104] [BASE-105] [MRTR-013] raises -32021 (HTTP 400) naming the capability a handler needs and the request did not declare', async () => {
+  it('[BASE-104] [BASE-105] [MRTR-013] [MRTR-014] raises -32021 (HTTP 400) naming the capability a handler needs and the request did not declare', async () => {
     const { body, headers } = modern(13, 'tools/call', { name: 'needs_sampling' }, {});
     const res = await post(http.url, body, headers);
     expect([res.status, res.json.error.code]).to.deep.equal([400, -32021]);
@@ -196,7 +196,7 @@ describe('2026-07-28 over Streamable HTTP (dual-era endpoint)', () => {
     expect(res.json.error.code).to.equal(-32603);
   });
 
-  it('asks a URL-mode elicitation without elicitationId (2026-07-28 removed it)', async () => {
+  it('[BASE-075] asks a URL-mode elicitation as an input round (never -32042), without elicitationId (2026-07-28 removed it)', async () => {
     mcp.registerTool('link', { description: 'url elicitation' }, async (_a, ctx) => {
       const r = await ctx.elicit({ mode: 'url', message: 'Sign in', url: 'https://example.com/login' }, { inputKey: 'login' });
       return `login ${r.action}`;
@@ -238,7 +238,7 @@ describe('2026-07-28 over Streamable HTTP (dual-era endpoint)', () => {
     expect((await post(http.url, ok.body, ok.headers)).json.result.content[0].text).to.equal('echo:z');
   });
 
-  it('[SUB-001] [SUB-002] [BASE-108] acknowledges subscriptions/listen with the honoured subset and tags the notifications it opted in to', async () => {
+  it('[SUB-001] [SUB-002] [BASE-108] [TOOL-044] acknowledges subscriptions/listen with the honoured subset and tags the notifications it opted in to', async () => {
     // A server with tools only: resource list changes are not offered, so they are left out, not refused.
     const tools = createMcpServer({ info: { name: 'tools-only', version: '1' } });
     tools.registerTool('t', { description: 't' }, () => 't');
@@ -261,7 +261,7 @@ describe('2026-07-28 over Streamable HTTP (dual-era endpoint)', () => {
     }
   });
 
-  it('[SUB-001] sends a listen stream only the types it opted in to, and resource updates only for its URIs', async () => {
+  it('[SUB-001] [PROMPT-032] sends a listen stream only the types it opted in to, and resource updates only for its URIs', async () => {
     const { body, headers } = modern(23, 'subscriptions/listen', { notifications: { promptsListChanged: true, resourceSubscriptions: ['test://readme'] } });
     const s = await postStream(http.url, body, headers);
     await s.waitForMessages(1);
@@ -302,7 +302,7 @@ describe('2026-07-28 over Streamable HTTP (dual-era endpoint)', () => {
     expect((await post(http.url, call.body, call.headers)).json.result.ttlMs).to.equal(undefined);
   });
 
-  it('[RES-030] [RES-033] answers an unknown resource -32602 with its uri, never empty contents', async () => {
+  it('[RES-030] [RES-033] [BASE-074] answers an unknown resource -32602 (not -32002) with its uri, never empty contents', async () => {
     const { body, headers } = modern(42, 'resources/read', { uri: 'test://missing' });
     const res = await post(http.url, body, headers);
     expect(res.json.error.code).to.equal(-32602);
@@ -349,7 +349,7 @@ describe('2026-07-28 over Streamable HTTP (dual-era endpoint)', () => {
     }
   });
 
-  it('[CANCEL-041] ends open listen streams on shutdown: notifications/cancelled, then the result with the subscription id', async () => {
+  it('[CANCEL-041] [CANCEL-040] [CANCEL-044] [CANCEL-054] ends open listen streams on shutdown: notifications/cancelled, then the result with the subscription id', async () => {
     // (Resource updates only: the fixture's own registrations may still announce list changes.)
     const { body, headers } = modern(50, 'subscriptions/listen', { notifications: { resourceSubscriptions: ['test://readme'] } });
     const s = await postStream(http.url, body, headers);
@@ -364,7 +364,7 @@ describe('2026-07-28 over Streamable HTTP (dual-era endpoint)', () => {
     expect(result.result._meta['io.modelcontextprotocol/subscriptionId']).to.equal(50);
   });
 
-  it('[CANCEL-067] treats a closed response stream as cancellation: the handler is aborted, the server stays up', async () => {
+  it('[CANCEL-067] [CANCEL-046] treats a closed response stream as cancellation: the handler is aborted, the server stays up', async () => {
     let aborted!: () => void;
     const sawAbort = new Promise<void>((resolve) => (aborted = resolve));
     mcp.registerTool('slow', { description: 'slow' }, async (_a, ctx) => {

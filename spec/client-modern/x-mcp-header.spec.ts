@@ -1,0 +1,97 @@
+// x-mcp-header and the POSTs themselves, end to end: our Client in the 2026-07-28 era against our Streamable HTTP server,
+// which refuses a tools/call whose Mcp-Param-* headers are missing or differ from the body. A
+// tool with an invalid annotation is left out of listTools, with a warning naming it.
+import { expect } from 'chai';
+import { Client, type ClientWarning } from '../../lib/client.js';
+import { listen, type Listening } from '../../lib/http/listen.js';
+import { createMcpServer } from '../../lib/mcp-server.js';
+import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
+
+describe('client: x-mcp-header over Streamable HTTP (2026-07-28)', () => {
+  let http: Listening;
+  const seen: Headers[] = [];
+  const posts: { method: string; body: string }[] = [];
+
+  beforeEach(async () => {
+    const mcp = createMcpServer({ info: { name: 'routed', version: '1' } });
+    const region = { type: 'string', 'x-mcp-header': 'Region' } as { type: 'string' };
+    const bad = { type: 'string', 'x-mcp-header': 'Not A Token' } as { type: 'string' };
+    mcp.registerTool('routed', { description: 'routes', inputSchema: { type: 'object', properties: { region } } }, (a) => `region ${String(a.region)}`);
+    mcp.registerTool('broken', { description: 'bad annotation', inputSchema: { type: 'object', properties: { x: bad } } }, () => 'never');
+    mcp.registerTool('plain', { description: 'no annotation' }, () => 'plain');
+    mcp.registerTool('ask', { description: 'asks a name' }, async (_a, ctx) => {
+      const r = await ctx.elicit({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } });
+      return `hi ${String(r.content?.name)}`;
+    });
+    http = await listen(createStreamableHttpHandler(mcp.server), { logger: false });
+    seen.length = 0;
+    posts.length = 0;
+  });
+  afterEach(async () => {
+    await http.close();
+  });
+
+  const connect = async () => {
+    const client = new Client({ info: { name: 'c', version: '1' }, era: 'auto' });
+    const warnings: ClientWarning[] = [];
+    client.warnings$.subscribe((w) => warnings.push(w));
+    await client.connect(
+      createStreamableHttpClientTransport(http.url, {
+        fetch: (input, init) => {
+          seen.push(new Headers(init?.headers));
+          posts.push({ method: init?.method ?? 'GET', body: typeof init?.body === 'string' ? init.body : '' });
+          return fetch(input, init);
+        },
+      }),
+    );
+    return { client, warnings };
+  };
+
+  it('[HTTP-148] [HTTP-149] [TOOL-062] [TOOL-063] leaves a tool with an invalid x-mcp-header out of listTools and warns with its name and the reason', async () => {
+    const { client, warnings } = await connect();
+    try {
+      expect(client.era).to.equal('modern');
+      const names = (await client.listTools()).map((t) => t.name).sort();
+      expect(names).to.deep.equal(['ask', 'plain', 'routed']);
+      const w = warnings.find((x) => x.kind === 'invalid-tool');
+      expect(w?.message).to.contain('"broken"').and.to.contain('Not A Token');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('[HTTP-137] [HTTP-138] [HTTP-159] [HTTP-161] mirrors the annotated argument so the server accepts the call, encoded when not ASCII', async () => {
+    const { client } = await connect();
+    try {
+      await client.listTools();
+      const r = await client.callTool('routed', { region: 'Zürich' });
+      expect((r.content[0] as { text: string }).text).to.equal('region Zürich');
+      const h = seen.find((x) => x.get('mcp-method') === 'tools/call')!;
+      expect(h.get('mcp-param-region')).to.equal(`=?base64?${Buffer.from('Zürich').toString('base64')}?=`);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('[HTTP-116] [HTTP-119] [HTTP-120] sends every message as a POST of one request or notification, never a response, through an input round too', async () => {
+    const client = new Client({ info: { name: 'c', version: '1' }, era: 'auto' });
+    client.onElicitation({ form: async () => ({ action: 'accept', content: { name: 'Ada' } }) });
+    await client.connect(createStreamableHttpClientTransport(http.url, { fetch: (input, init) => (posts.push({ method: init?.method ?? 'GET', body: typeof init?.body === 'string' ? init.body : '' }), fetch(input, init)) }));
+    try {
+      const r = await client.callTool('ask');
+      expect((r.content[0] as { text: string }).text).to.equal('hi Ada');
+    } finally {
+      await client.close();
+    }
+    const sent = posts.filter((p) => p.body !== '');
+    expect(sent.length).to.be.greaterThan(2);
+    expect(posts.map((p) => p.method).filter((m) => m !== 'POST')).to.deep.equal([]);
+    for (const p of sent) {
+      const msg = JSON.parse(p.body) as Record<string, unknown>;
+      expect(Array.isArray(msg), p.body).to.equal(false);
+      expect(msg.method, p.body).to.be.a('string');
+      expect(msg, p.body).to.not.have.any.keys('result', 'error');
+    }
+  });
+});
