@@ -21,7 +21,7 @@ for s in "${scenarios[@]}"; do
   echo "== conformance client: $s"
   if out=$(timeout 120 npx -y node@22 "$cli" client --command "node dist/examples/conformance-client.js" --scenario "$s" 2>&1); then
     echo "$out" | grep -E "Passed:|OVERALL" || true
-    echo "$out" | grep -q "OVERALL: PASSED" || failed+=("$s")
+    grep -q "OVERALL: PASSED" <<<"$out" || failed+=("$s")
   else
     echo "$out" | tail -20
     failed+=("$s")

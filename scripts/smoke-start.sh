@@ -20,6 +20,6 @@ done
 reply=$(curl -s -D - -X POST "$url" \
   -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \
   -d '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"smoke","version":"1"}}}')
-echo "$reply" | grep -qi '^mcp-session-id:' || { echo "no session id in:"; echo "$reply"; exit 1; }
-echo "$reply" | grep -q '"protocolVersion":"2025-11-25"' || { echo "no initialize result in:"; echo "$reply"; exit 1; }
+grep -qi '^mcp-session-id:' <<<"$reply" || { echo "no session id in:"; echo "$reply"; exit 1; }
+grep -q '"protocolVersion":"2025-11-25"' <<<"$reply" || { echo "no initialize result in:"; echo "$reply"; exit 1; }
 echo "npm start: serving $url, initialize answered"
