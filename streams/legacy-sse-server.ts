@@ -94,6 +94,13 @@ export class LegacySseEndpoints {
       const rev = session.serverSession?.protocolVersion;
       const inbound = classifyValue(value, rev !== undefined && isSupportedRevision(rev) && allows(rev, 'batches'));
       if (inbound.kind === 'invalid') {
+        if (!inbound.respond) {
+          // An invalid notification: never answered as a message (so no id, not even null), but
+          // the POST needs a status, and the session reports it on diagnostics$ as on stdio.
+          session.push(value);
+          writeJson(res, 400, JSON.stringify({ jsonrpc: '2.0', error: inbound.error }));
+          return;
+        }
         writeJson(res, 400, errorBody(inbound.error.code, inbound.error.message, inbound.id, inbound.error.data));
         return;
       }

@@ -186,5 +186,49 @@ describe('robustness: inbound limits', () => {
         await s.close();
       }
     });
+
+    it('[BASE-011] over the 2024-11-05 HTTP+SSE endpoint: 400 with a body without id, nothing on the event stream, the session reports it', async () => {
+      const s = new Server({ info: SERVER_INFO });
+      const diags: Diagnostic[] = [];
+      s.sessions$.subscribe((session) => session.diagnostics$.subscribe((d) => diags.push(d)));
+      const listening: Listening = await listen(createStreamableHttpHandler(s, { legacySse: true }), { port: 0, logger: false });
+      const abort = new AbortController();
+      try {
+        const origin = new URL(listening.url).origin;
+        const sse = await fetch(`${origin}/sse`, { headers: { accept: 'text/event-stream' }, signal: abort.signal });
+        const reader = sse.body!.pipeThrough(new TextDecoderStream()).getReader();
+        let text = '';
+        const until = async (needle: string) => {
+          while (!text.includes(needle)) {
+            const { value, done } = await reader.read();
+            if (done) throw new Error(`the stream ended before ${needle}: ${text}`);
+            text += value;
+          }
+        };
+        await until('event: endpoint');
+        await until('\n\n');
+        const endpoint = /data: (\S+)/.exec(text)![1];
+        const messages = new URL(endpoint, origin).toString();
+        const post = (body: string) => fetch(messages, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+        await (await post(JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'c', version: '1' } } }))).text();
+        await until('"id":0');
+        await (await post('{"jsonrpc":"2.0","method":"notifications/initialized"}')).text();
+        const res = await post('{"jsonrpc":"2.0","method":"notifications/progress","params":[1]}');
+        expect(res.status).to.equal(400);
+        const body = (await res.json()) as Record<string, unknown>;
+        expect(body).to.not.have.property('id');
+        expect(body).to.have.nested.property('error.code', ErrorCode.InvalidParams);
+        // The next request's answer is the next message on the stream: nothing was sent for the notification.
+        const mark = text.length;
+        await (await post('{"jsonrpc":"2.0","id":7,"method":"ping"}')).text();
+        await until('"id":7');
+        expect(text.slice(mark)).to.not.contain('error');
+        expect(diags.map((d) => d.kind)).to.include('invalid-frame');
+      } finally {
+        abort.abort();
+        await listening.close();
+        await s.close();
+      }
+    });
   });
 });
