@@ -24,7 +24,7 @@ import { ErrorCode } from '../lib/jsonrpc/error-codes.js';
 import type { Frame, JsonObject, JsonRpcMessage, JsonRpcRequest, RequestId } from '../lib/jsonrpc/message.js';
 import { eraOf } from '../lib/modern/classify.js';
 import { serveModernPost, type ModernPostOptions, type ParamHeaderLookup } from './modern-http.js';
-import { REVISION_WITHOUT_VERSION_HEADER, allows, isLegacyRevision, isSupportedRevision } from '../lib/protocol/revisions.js';
+import { REVISION_WITHOUT_VERSION_HEADER, allows, isLegacyRevision, isModernRevision, isSupportedRevision } from '../lib/protocol/revisions.js';
 import type { Server, ServerSession } from '../lib/server.js';
 import type { InvalidInbound, SingleInbound } from './inbound.js';
 import { defaultIdentity, methodsOf, writeAuthFailure, type Authenticate, type AuthorizeMessages, type AuthOutcome, type Caller } from './http-auth.js';
@@ -489,8 +489,10 @@ export class HttpServerCore {
           return;
         }
         if (this.refusesMessages(res, value, caller)) return;
-        // The era, once, from the body; the header only cross-checks (2026-07-28 versioning).
-        if (maybeModern && eraOf(value, typeof versionHeader === 'string' ? versionHeader : undefined) === 'modern') {
+        // The era, once, from the body; the header only cross-checks (2026-07-28 versioning). A
+        // version claim in the body is modern even under a legacy header: the cross-check then
+        // answers it (-32020, or -32022 naming what we speak), not the session checks.
+        if (eraOf(value, typeof versionHeader === 'string' ? versionHeader : undefined) === 'modern') {
           serveModernPost(this.server.core, req, res, value, caller?.authInfo, this.modernOptions);
           return;
         }
@@ -500,7 +502,7 @@ export class HttpServerCore {
         }
         if (this.stateless) this.postStateless(req, res, value, caller);
         else if (session !== undefined) session.post(res, value);
-        else this.postWithoutSession(res, value, caller);
+        else this.postWithoutSession(res, value, caller, versionHeader);
       } catch (e) {
         this.internalError(res, e);
       }
@@ -508,7 +510,13 @@ export class HttpServerCore {
   }
 
   /** A POST without `Mcp-Session-Id`: only `initialize` may start a session. */
-  private postWithoutSession(res: ServerResponse, value: unknown, caller: Caller | undefined): void {
+  private postWithoutSession(res: ServerResponse, value: unknown, caller: Caller | undefined, versionHeader: string | string[] | undefined): void {
+    // A 2026-07-28 notification (notifications carry no version claim, only the header): accepted
+    // with 202 and nothing to act on; a stateless request is cancelled by closing its stream.
+    if (isModernRevision(versionHeader) && classifyValue(value, false).kind === 'notification') {
+      writeEmpty(res, 202);
+      return;
+    }
     if (!isInitializeRequest(value)) {
       if (Array.isArray(value)) {
         writeError(res, 400, ErrorCode.InvalidRequest, 'Invalid Request: JSON-RPC batches are only allowed when protocol revision 2025-03-26 is negotiated, and initialize must not be batched');

@@ -68,7 +68,7 @@ const SERVER_REQUESTS = METHODS.filter((m) => {
 });
 
 /** A random JSON value of a random type (shallow unless `depth`). */
-function randomValue(r: Prng, depth = 2): unknown {
+export function randomValue(r: Prng, depth = 2): unknown {
   switch (r.int(0, depth > 0 ? 8 : 5)) {
     case 0:
       return null;
@@ -97,7 +97,7 @@ function randomValue(r: Prng, depth = 2): unknown {
 const nested = (depth: number, inner: string) => '['.repeat(depth) + inner + ']'.repeat(depth);
 
 /** Params of the wrong shape for `method`: a field of another type, a field missing, junk added. */
-function brokenParams(r: Prng, method: string): Record<string, unknown> {
+export function brokenParams(r: Prng, method: string): Record<string, unknown> {
   const params: Record<string, unknown> = structuredClone(TEMPLATES[method] ?? {});
   const keys = Object.keys(params);
   switch (r.int(0, 3)) {

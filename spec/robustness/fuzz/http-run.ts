@@ -162,3 +162,38 @@ export function postIgnoringWriteErrors(url: string, headers: Record<string, str
     req.end(body);
   });
 }
+
+export interface ModernHttpRunResult extends FuzzTally {
+  seed: number;
+  alive: boolean;
+  statuses: Record<number, number>;
+}
+
+/**
+ * Stateless 2026-07-28 POSTs (no session): each case with its own headers. Beyond the checker's
+ * invariants, no answer may be a 5xx (a server error means a check let bad input through).
+ */
+export async function fuzzModernHttp(url: string, cases: readonly (FuzzCase & { headers: Record<string, string> })[], seed: number): Promise<ModernHttpRunResult> {
+  const checker = new AnswerChecker();
+  const statuses: Record<number, number> = {};
+  for (const c of cases) {
+    checker.expect(c);
+    try {
+      const res = await fetch(url, { method: 'POST', headers: { ...HEADERS, ...c.headers }, body: c.data, signal: AbortSignal.timeout(15_000) });
+      statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+      if (res.status >= 500) checker.tally.failures.push(`${c.family}: HTTP ${res.status} for ${String(c.data).slice(0, 200)}`);
+      for (const m of await messagesOf(res)) {
+        if (m !== null && typeof m === 'object' && !Array.isArray(m) && !('id' in m)) continue;
+        checker.receive(m);
+      }
+    } catch (e) {
+      checker.tally.failures.push(`${c.family}: no valid answer (${(e as Error).message}) to ${String(c.data).slice(0, 300)}`);
+    }
+  }
+  const probe = { jsonrpc: '2.0', id: 'last', method: 'server/discover', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } };
+  const ping = await fetch(url, { method: 'POST', headers: { ...HEADERS, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'server/discover' }, body: JSON.stringify(probe) });
+  const alive = ping.status === 200 && JSON.stringify(await messagesOf(ping)).includes('"id":"last","result"');
+  const failures = checker.finish();
+  if (!alive) failures.push('the server no longer answers');
+  return { ...checker.tally, failures, seed, alive, statuses };
+}

@@ -22,7 +22,16 @@ export interface StdioRunResult extends FuzzTally {
 }
 
 /** Spawn the server, run `count` cases from `seed` on `revision`, check, stop it. */
-export async function fuzzStdioServer(options: { seed: number; revision: Revision; count: number; hugeLines?: number; timeoutMs?: number; args?: string[] }): Promise<StdioRunResult> {
+export async function fuzzStdioServer(options: {
+  seed: number;
+  revision: Revision;
+  count: number;
+  hugeLines?: number;
+  timeoutMs?: number;
+  args?: string[];
+  /** Cases to send instead of the session-era generator's, with no initialize first (the modern era is stateless). */
+  statelessCases?: FuzzCase[];
+}): Promise<StdioRunResult> {
   const { seed, revision, count } = options;
   const child = spawn(process.execPath, options.args ?? ['--import', 'tsx', EVERYTHING, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
   const checker = new AnswerChecker();
@@ -81,13 +90,16 @@ export async function fuzzStdioServer(options: { seed: number; revision: Revisio
   };
 
   try {
-    const init = await control('initialize', { protocolVersion: revision, capabilities: {}, clientInfo: { name: 'fuzzer', version: '1' } }, 60_000);
-    if (init.result?.protocolVersion !== revision) throw new Error(`initialize answered ${JSON.stringify(init).slice(0, 300)}`);
-    await write('{"jsonrpc":"2.0","method":"notifications/initialized"}');
-    const r = new Prng(seed);
-    const gen = new CaseGenerator(r, revision);
     const cases: FuzzCase[] = [];
-    while (cases.length < count) cases.push(...gen.next());
+    if (options.statelessCases !== undefined) {
+      cases.push(...options.statelessCases);
+    } else {
+      const init = await control('initialize', { protocolVersion: revision, capabilities: {}, clientInfo: { name: 'fuzzer', version: '1' } }, 60_000);
+      if (init.result?.protocolVersion !== revision) throw new Error(`initialize answered ${JSON.stringify(init).slice(0, 300)}`);
+      await write('{"jsonrpc":"2.0","method":"notifications/initialized"}');
+      const gen = new CaseGenerator(new Prng(seed), revision);
+      while (cases.length < count) cases.push(...gen.next());
+    }
     for (let i = 0; i < (options.hugeLines ?? 1); i++) {
       // Over the 4 MiB line limit: refused under the id read from its head, the line dropped.
       const id = `huge-${i}`;
