@@ -37,38 +37,51 @@ export function revisionOf(session: Session): Revision {
   return v !== undefined && isSupportedRevision(v) ? v : LATEST_REVISION;
 }
 
+/** The facts of a request a feature context reads through from the context it wraps. */
+export type RequestFacts = Pick<RequestHandlerContext, 'session' | 'requestId' | 'method' | 'meta' | 'authInfo'>;
+
+/**
+ * Base of the feature contexts: the request's facts read through (never copied) from the
+ * context it wraps, and the session's revision.
+ */
+export abstract class ReadThroughContext {
+  constructor(private readonly facts: RequestFacts) {}
+  get session(): Session {
+    return this.facts.session;
+  }
+  get requestId(): RequestId {
+    return this.facts.requestId;
+  }
+  get method(): string {
+    return this.facts.method;
+  }
+  get meta(): JsonObject | undefined {
+    return this.facts.meta;
+  }
+  get authInfo(): unknown {
+    return this.facts.authInfo;
+  }
+  get revision(): Revision {
+    return revisionOf(this.facts.session);
+  }
+}
+
 /** Wraps the session's context; reads through to it, so its lazy parts (`signal`) stay lazy. */
-export class HandlerFeatureContext implements FeatureContext {
+export class HandlerFeatureContext extends ReadThroughContext implements FeatureContext {
   private logger: Logger | undefined;
 
   constructor(
     private readonly base: RequestHandlerContext,
     private readonly logging: LoggingFeature,
-  ) {}
+  ) {
+    super(base);
+  }
 
-  get session(): Session {
-    return this.base.session;
-  }
-  get requestId(): RequestId {
-    return this.base.requestId;
-  }
-  get method(): string {
-    return this.base.method;
-  }
   get signal(): AbortSignal {
     return this.base.signal;
   }
-  get meta(): JsonObject | undefined {
-    return this.base.meta;
-  }
-  get authInfo(): unknown {
-    return this.base.authInfo;
-  }
   get trace(): { traceparent?: string; tracestate?: string; baggage?: string } | undefined {
     return this.base.trace;
-  }
-  get revision(): Revision {
-    return revisionOf(this.base.session);
   }
   get log(): Logger {
     this.logger ??= this.logging.loggerFor(this.base.session, this.base.requestId);

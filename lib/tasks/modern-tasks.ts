@@ -21,15 +21,14 @@ import type { Subscription } from 'rxjs';
 import type { Clock } from '../clock.js';
 import { McpError } from '../errors.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
-import type { JsonObject, RequestId } from '../jsonrpc/message.js';
+import type { JsonObject } from '../jsonrpc/message.js';
 import type { Envelope } from '../modern/envelope.js';
 import { answers as answersMethod } from '../modern/input-round.js';
-import type { Revision } from '../protocol/revisions.js';
 import type { Server } from '../server.js';
 import { elicit, listRoots, sample } from '../server-features/client-calls.js';
-import { HandlerFeatureContext, revisionOf, type FeatureContext } from '../server-features/context.js';
+import { HandlerFeatureContext, ReadThroughContext, type FeatureContext } from '../server-features/context.js';
 import type { Logger, LoggingFeature } from '../server-features/logging.js';
-import type { RequestHandlerContext, RequestOptions, Session } from '../session/session.js';
+import type { RequestHandlerContext, RequestOptions } from '../session/session.js';
 import { MCP_NAME_SOURCE } from '../../streams/modern-http.js';
 import { defaultIdentity } from '../../streams/http-auth.js';
 import { isTerminal, type TaskRecord } from './task-record.js';
@@ -209,39 +208,23 @@ export class ModernTaskRun {
 }
 
 /** A tool handler's context in a task-supporting call on a modern request. */
-export class ModernTaskContext implements FeatureContext {
+export class ModernTaskContext extends ReadThroughContext implements FeatureContext {
   /** A protocol error (an `McpError` thrown) fails the task with that JSON-RPC error. */
   readonly failsTaskOnProtocolError = true;
 
   constructor(
     private readonly base: HandlerFeatureContext,
     readonly run: ModernTaskRun,
-  ) {}
+  ) {
+    super(base);
+  }
 
   /** The task this handler runs as, once it is one. */
   get task(): { readonly taskId: string } | undefined {
     return this.run.taskId === undefined ? undefined : { taskId: this.run.taskId };
   }
-  get session(): Session {
-    return this.base.session;
-  }
-  get requestId(): RequestId {
-    return this.base.requestId;
-  }
-  get method(): string {
-    return this.base.method;
-  }
-  get meta(): JsonObject | undefined {
-    return this.base.meta;
-  }
-  get authInfo(): unknown {
-    return this.base.authInfo;
-  }
   get signal(): AbortSignal {
     return this.run.abort.signal;
-  }
-  get revision(): Revision {
-    return revisionOf(this.base.session);
   }
   get log(): Logger {
     return this.base.log;

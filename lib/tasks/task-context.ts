@@ -10,11 +10,10 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#input-required-status
  */
 import type { Clock } from '../clock.js';
-import type { JsonObject, RequestId } from '../jsonrpc/message.js';
+import type { JsonObject } from '../jsonrpc/message.js';
 import type { ProgressToken } from '../protocol/schema/base.js';
-import type { Revision } from '../protocol/revisions.js';
 import { elicit, listRoots, sample } from '../server-features/client-calls.js';
-import { revisionOf, type FeatureContext } from '../server-features/context.js';
+import { ReadThroughContext, type FeatureContext } from '../server-features/context.js';
 import type { Logger, LoggingFeature } from '../server-features/logging.js';
 import type { RequestHandlerContext, RequestOptions, Session } from '../session/session.js';
 import type { TaskStore } from './task-store.js';
@@ -83,7 +82,7 @@ export class TaskExecution {
 }
 
 /** A tool handler's context while it runs as a task. */
-export class TaskFeatureContext implements FeatureContext {
+export class TaskFeatureContext extends ReadThroughContext implements FeatureContext {
   private logger: Logger | undefined;
   private lastProgress = -Infinity;
 
@@ -93,32 +92,16 @@ export class TaskFeatureContext implements FeatureContext {
     private readonly logging: LoggingFeature,
     private readonly store: TaskStore,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    super(origin);
+  }
 
   /** The task this handler runs as. */
   get task(): { readonly taskId: string } {
     return { taskId: this.execution.taskId };
   }
-  get session(): Session {
-    return this.origin.session;
-  }
-  get requestId(): RequestId {
-    return this.origin.requestId;
-  }
-  get method(): string {
-    return this.origin.method;
-  }
-  get meta(): JsonObject | undefined {
-    return this.origin.meta;
-  }
-  get authInfo(): unknown {
-    return this.origin.authInfo;
-  }
   get signal(): AbortSignal {
     return this.execution.abort.signal;
-  }
-  get revision(): Revision {
-    return revisionOf(this.origin.session);
   }
   get log(): Logger {
     this.logger ??= this.logging.loggerFor(this.origin.session, this.origin.requestId);
