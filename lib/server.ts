@@ -10,6 +10,7 @@ import { RequestCore, type ModernOptions } from './modern/request-core.js';
 import { discoverResult } from './modern/discover.js';
 import type { ParamHeader } from './modern/param-headers.js';
 import { InMemoryServerEventBus, type ServerEvent, type ServerEventBus } from './modern/server-events.js';
+import type { SharedSessions } from './server-features/shared-sessions.js';
 import {
   Session,
   type HandlerTable,
@@ -58,6 +59,12 @@ export class Server {
   readonly core: RequestCore;
   /** Change events for `subscriptions/listen` streams (features publish; see {@link Server.publish}). */
   readonly events: ServerEventBus;
+  /**
+   * Sessions whose state lives in a store shared by several processes (set by an HTTP handler
+   * given a shared `store`); the features ask it for those sessions' log levels and
+   * subscriptions, and send it what goes to every session. Undefined: one process, as usual.
+   */
+  sharedSessions: SharedSessions | undefined;
   /** @internal `x-mcp-header` parameters of a tool (an McpServer supplies them). */
   paramHeaders: ((tool: string) => ReadonlyArray<ParamHeader> | undefined) | undefined;
   private readonly handlers: HandlerTable;
