@@ -32,6 +32,13 @@ export interface EventStore {
   streamDone?(sessionId: string, streamId: string): void | Promise<void>;
   /** The session ended: drop all its events. */
   deleteSession(sessionId: string): void | Promise<void>;
+  /**
+   * A store shared by several processes (`streams/http-cluster.ts`): a request stream opened on
+   * this process for `requestIds`, before any of its events is kept.
+   */
+  streamOpened?(sessionId: string, streamId: string, requestIds: readonly (string | number)[]): void | Promise<void>;
+  /** A store shared by several processes: the request stream's last event is `lastSeq`. */
+  streamEnded?(sessionId: string, streamId: string, lastSeq: number): void | Promise<void>;
 }
 
 export interface MemoryEventStoreOptions {

@@ -13,7 +13,7 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#session-management
  */
 import type { Observable } from 'rxjs';
-import type { ServerSession } from '../lib/server.js';
+import type { Server, ServerSession } from '../lib/server.js';
 import type { EventStore, StoredEvent } from './event-store.js';
 
 /** A session as the store keeps it: what a replica needs to serve it. */
@@ -116,7 +116,9 @@ export interface SessionCluster {
   broadcast(message: ClusterMessage): void;
   /** A replica of `sessionId` serves here with `record` (called again after each touch). */
   bind(session: ServerSession, sessionId: string, record: SessionRecord): void;
-  /** Stop using the cluster for this server (the store itself stays open: its owner closes it). */
+  /** Serve `server`'s features from the store too (its fan-outs and per-session state: `Server.sharedSessions`). */
+  attach(server: Server): void;
+  /** Stop using the cluster for that server (the store itself stays open: its owner closes it). */
   detach(): void;
 }
 

@@ -21,7 +21,7 @@ import { systemClock, type Clock } from '../lib/clock.js';
 import { TransportError } from '../lib/errors.js';
 import { classifyValue } from '../lib/jsonrpc/codec.js';
 import { ErrorCode } from '../lib/jsonrpc/error-codes.js';
-import type { Frame, JsonObject, JsonRpcMessage, JsonRpcRequest, RequestId } from '../lib/jsonrpc/message.js';
+import type { Frame, JsonObject, JsonRpcMessage, JsonRpcRequest, JsonRpcResponse, RequestId } from '../lib/jsonrpc/message.js';
 import { eraOf } from '../lib/modern/classify.js';
 import { serveModernPost, type ModernPostOptions, type ParamHeaderLookup } from './modern-http.js';
 import { REVISION_WITHOUT_VERSION_HEADER, allows, isLegacyRevision, isModernRevision, isSupportedRevision } from '../lib/protocol/revisions.js';
@@ -33,6 +33,8 @@ import { HostOriginGuard } from './http-security.js';
 import { HttpSessionLifecycle } from './http-session.js';
 import { KeepAliveTicker, SseSink } from './http-sse-sink.js';
 import { MemoryEventStore, type EventStore } from './event-store.js';
+import { ClusterSessions, type TouchNeeds } from './http-cluster-sessions.js';
+import type { HttpSessionStore } from './http-cluster.js';
 import { LegacySseEndpoints, type LegacySseOptions } from './legacy-sse-server.js';
 import { HotInbound, StateCell } from './memory.js';
 import { SSE_HEADERS, sseEvent, sseStreamStart } from './sse-encode.js';
@@ -42,6 +44,7 @@ export type { AuthFailure, AuthOutcome, Authenticate, AuthorizeMessages } from '
 export type { EventStore, StoredEvent } from './event-store.js';
 export { MemoryEventStore } from './event-store.js';
 export type { LegacySseOptions } from './legacy-sse-server.js';
+export type { HttpSessionStore, SessionCluster, SessionRecord } from './http-cluster.js';
 
 /** CORS for browser clients (off by default). */
 export interface CorsOptions {
@@ -118,6 +121,14 @@ export interface StreamableHttpOptions {
   legacySse?: LegacySseOptions | boolean;
   /** Told about failures that have no response to go to (a store that rejects, a handler bug). */
   onError?: (error: Error) => void;
+  /**
+   * A store shared by every process of a deployment (`createRedisStore` in `mcp-actors/redis`):
+   * any process then serves any session's POST, GET and DELETE, without sticky sessions.
+   * Sessions, their SSE events and the answers to the server's requests go through it (see
+   * `streams/http-cluster.ts`); `eventStore` is then the store's. Default: none, everything in
+   * this process's memory.
+   */
+  store?: HttpSessionStore;
 }
 
 /** The handler: a node request listener with a few extras. */
@@ -218,6 +229,8 @@ export class HttpServerCore {
   /** GET requests with Last-Event-ID served. */
   resumptions = 0;
   private readonly modernOptions: ModernPostOptions;
+  /** Sessions shared with other processes through a store (undefined: this process only). */
+  readonly cluster: ClusterSessions | undefined;
 
   constructor(
     readonly server: Server,
@@ -234,7 +247,7 @@ export class HttpServerCore {
     this.bodyDeadline = { clock: this.clock, ms: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS };
     this.standaloneSse = options.standaloneSse ?? true;
     this.allowDelete = options.allowDelete ?? true;
-    this.store = options.eventStore === false ? undefined : (options.eventStore ?? new MemoryEventStore());
+    this.store = options.store !== undefined ? options.store.httpSessions.events : options.eventStore === false ? undefined : (options.eventStore ?? new MemoryEventStore());
     this.ticker = new KeepAliveTicker(this.clock, options.keepAliveMs === false ? undefined : (options.keepAliveMs ?? DEFAULT_KEEPALIVE_MS));
     this.guard = new HostOriginGuard({ allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins });
     this.cors = options.cors === true ? {} : options.cors === false ? undefined : options.cors;
@@ -246,6 +259,7 @@ export class HttpServerCore {
     this.legacy = legacy === undefined ? undefined : new LegacySseEndpoints(this, legacy);
     this.capture = server.sessions$.subscribe((s) => (this.lastConnected = s));
     this.modernOptions = { report: (e) => this.report(e), paramHeaders: options.paramHeaders ?? ((tool) => server.paramHeaders?.(tool)), ticker: this.ticker };
+    this.cluster = options.store !== undefined && !this.stateless ? new ClusterSessions(this, options.store.httpSessions) : undefined;
   }
 
   legacyCount(): number {
@@ -415,14 +429,42 @@ export class HttpServerCore {
 
   // ---------------------------------------------------------------------------------- sessions
 
-  /** The session named by the request's `Mcp-Session-Id`, or undefined after answering 400/404. */
-  private sessionOf(req: IncomingMessage, res: ServerResponse, caller: Caller | undefined): HttpSession | undefined {
+  /** The request's `Mcp-Session-Id`, or undefined after answering 400. */
+  private sessionIdOf(req: IncomingMessage, res: ServerResponse): string | undefined {
     const id = req.headers[SESSION_HEADER];
     if (typeof id !== 'string' || id === '') {
       writeError(res, 400, ErrorCode.InvalidRequest, 'Bad Request: the Mcp-Session-Id header is required (send initialize first to get one)');
       return undefined;
     }
-    return this.lookup(id, res, caller);
+    return id;
+  }
+
+  /**
+   * Call `then` with the session named `id`, or answer 404. With a shared store the session is
+   * looked up there (renewed, and built here if this process has no copy of it yet).
+   */
+  private withSession(id: string, res: ServerResponse, caller: Caller | undefined, needs: TouchNeeds, then: (session: HttpSession, streamNo?: number) => void): void {
+    if (this.cluster === undefined) {
+      const session = this.lookup(id, res, caller);
+      if (session !== undefined) then(session);
+      return;
+    }
+    this.cluster.resolve(id, caller, needs).then(
+      (found) => {
+        if (res.destroyed) return;
+        if (found === undefined) writeError(res, 404, ErrorCode.InvalidRequest, 'Not Found: no such session (it may have expired or been terminated); initialize a new one');
+        else then(found.session, found.streamNo);
+      },
+      (e: unknown) => this.internalError(res, e),
+    );
+  }
+
+  /** @internal A copy of a session another process created (see ClusterSessions). */
+  replica(id: string, tag: string, caller: Caller | undefined): HttpSession {
+    const session = new HttpSession(this, id, tag, this.idleTtlMs, caller);
+    this.sessions.set(id, session);
+    void this.connect(session);
+    return session;
   }
 
   private lookup(id: string, res: ServerResponse, caller: Caller | undefined): HttpSession | undefined {
@@ -477,7 +519,7 @@ export class HttpServerCore {
     const versionHeader = req.headers['mcp-protocol-version'];
     // A modern client sends no session id (and a modern header): its era is decided on the body.
     const maybeModern = typeof versionHeader !== 'string' || !isLegacyRevision(versionHeader);
-    if (!this.stateless && typeof sid === 'string' && sid !== '' && !maybeModern) {
+    if (!this.stateless && typeof sid === 'string' && sid !== '' && !maybeModern && this.cluster === undefined) {
       session = this.lookup(sid, res, caller);
       if (session === undefined) return;
       if (!this.versionOk(req, res, session.revision)) return;
@@ -497,6 +539,12 @@ export class HttpServerCore {
           return;
         }
         if (session === undefined && !this.stateless && typeof sid === 'string' && sid !== '') {
+          if (this.cluster !== undefined) {
+            this.withSession(sid, res, caller, touchNeeds(value), (shared, streamNo) => {
+              if (this.versionOk(req, res, shared.revision)) shared.post(res, value, false, streamNo);
+            });
+            return;
+          }
           session = this.lookup(sid, res, caller);
           if (session === undefined || !this.versionOk(req, res, session.revision)) return;
         }
@@ -527,6 +575,7 @@ export class HttpServerCore {
     }
     const session = this.newSession(caller);
     void this.connect(session);
+    this.cluster?.created(session);
     session.post(res, value, true);
   }
 
@@ -577,15 +626,20 @@ export class HttpServerCore {
       writeError(res, 406, ErrorCode.InvalidRequest, 'Not Acceptable: the Accept header must list text/event-stream');
       return;
     }
-    const session = this.sessionOf(req, res, caller);
-    if (session === undefined || !this.versionOk(req, res, session.revision)) return;
+    const id = this.sessionIdOf(req, res);
+    if (id === undefined) return;
     const lastEventId = req.headers['last-event-id'];
-    if (typeof lastEventId === 'string' && lastEventId !== '') {
-      this.resumptions++;
-      session.resume(res, lastEventId);
-    } else {
-      session.openStandalone(res);
-    }
+    const resuming = typeof lastEventId === 'string' && lastEventId !== '';
+    const standalone = !resuming || parseEventId(lastEventId)?.stream === 0;
+    this.withSession(id, res, caller, { standalone }, (session) => {
+      if (!this.versionOk(req, res, session.revision)) return;
+      if (resuming) {
+        this.resumptions++;
+        session.resume(res, lastEventId);
+      } else {
+        session.openStandalone(res);
+      }
+    });
   }
 
   // ---------------------------------------------------------------------------------- DELETE
@@ -595,10 +649,21 @@ export class HttpServerCore {
       this.methodNotAllowed(res, this.allowedMethods());
       return;
     }
-    const session = this.sessionOf(req, res, caller);
-    if (session === undefined || !this.versionOk(req, res, session.revision)) return;
-    session.deleted();
-    writeEmpty(res, 204);
+    const id = this.sessionIdOf(req, res);
+    if (id === undefined) return;
+    this.withSession(id, res, caller, {}, (session) => {
+      if (!this.versionOk(req, res, session.revision)) return;
+      const cluster = this.cluster;
+      if (cluster === undefined) {
+        session.deleted();
+        writeEmpty(res, 204);
+        return;
+      }
+      cluster.end(session).then(
+        () => writeEmpty(res, 204),
+        (e: unknown) => this.internalError(res, e),
+      );
+    });
   }
 
   // ---------------------------------------------------------------------------------- control
@@ -613,6 +678,8 @@ export class HttpServerCore {
   async close(): Promise<void> {
     this.closed = true;
     this.capture.unsubscribe();
+    // With a shared store the sessions go on in the other processes: only this process's copies end.
+    this.cluster?.close();
     this.server.core.close();
     const ending: Promise<void>[] = [];
     for (const session of [...this.sessions.values()]) {
@@ -720,6 +787,12 @@ export class HttpSession extends HttpSessionLifecycle implements Transport {
       exchange = this.exchanges.get(options.relatedRequestId);
     }
     if (exchange !== undefined && (reply || exchange.takesMessages)) {
+      const cluster = this.core.cluster;
+      if (cluster !== undefined && exchange.initialize && reply && !Array.isArray(frame)) {
+        // The session goes into the shared store before its id reaches the client.
+        cluster.initializeAnswered(this, frame as JsonRpcResponse, (answer) => exchange.deliver(answer, true));
+        return;
+      }
       exchange.deliver(frame, reply);
       return;
     }
@@ -730,6 +803,10 @@ export class HttpSession extends HttpSessionLifecycle implements Transport {
 
   /** A message unrelated to any open request: the standalone GET stream. */
   private sendStandalone(message: JsonRpcMessage): void {
+    if (this.core.cluster !== undefined && this.id !== '') {
+      this.core.cluster.sendStandalone(this, message);
+      return;
+    }
     const isRequest = 'id' in message && (message as JsonRpcRequest).id !== undefined;
     if (this.lifecycle === 'terminated') {
       if (isRequest) throw new TransportError('Cannot send: the HTTP session is terminated');
@@ -779,7 +856,7 @@ export class HttpSession extends HttpSessionLifecycle implements Transport {
    * A parsed POST body for this session. `creating`: the POST that creates the session (its
    * initialize decides whether the session stays).
    */
-  post(res: ServerResponse, value: unknown, creating = false): void {
+  post(res: ServerResponse, value: unknown, creating = false, streamNo?: number): void {
     const revision = this.revision;
     const allowBatch = revision !== undefined && isSupportedRevision(revision) && allows(revision, 'batches');
     const inbound = classifyValue(value, allowBatch);
@@ -802,18 +879,18 @@ export class HttpSession extends HttpSessionLifecycle implements Transport {
           this.finishStateless();
           return;
         }
-        const exchange = new Exchange(this, res, id, 1, creating && inbound.msg.method === 'initialize');
+        const exchange = new Exchange(this, res, id, 1, creating && inbound.msg.method === 'initialize', streamNo);
         this.exchanges.set(id, exchange);
         this.push(value);
         return;
       }
       case 'batch':
-        this.postBatch(res, value as unknown[], inbound.items);
+        this.postBatch(res, value as unknown[], inbound.items, streamNo);
         return;
     }
   }
 
-  private postBatch(res: ServerResponse, values: unknown[], items: SingleInbound[]): void {
+  private postBatch(res: ServerResponse, values: unknown[], items: SingleInbound[], streamNo: number | undefined): void {
     const ids: RequestId[] = [];
     const unanswerable: unknown[] = [];
     const cancels: RequestId[] = [];
@@ -848,7 +925,7 @@ export class HttpSession extends HttpSessionLifecycle implements Transport {
         return;
       }
     }
-    const exchange = new Exchange(this, res, ids.length === 1 ? ids[0] : ids, ids.length, false);
+    const exchange = new Exchange(this, res, ids.length === 1 ? ids[0] : ids, ids.length, false, streamNo);
     for (const id of ids) this.exchanges.set(id, exchange);
     this.push(values);
     this.afterNotifications(cancels);
@@ -858,7 +935,9 @@ export class HttpSession extends HttpSessionLifecycle implements Transport {
   private accepted(res: ServerResponse, value: unknown, cancelled: RequestId | undefined, cancels?: RequestId[]): void {
     // Activity: the idle timer starts over.
     this.exchangeOpened();
-    this.push(value);
+    // With a shared store, what belongs to another process (an answer it awaits, a request it runs) goes there.
+    const local = this.core.cluster === undefined ? value : this.core.cluster.routeInbound(this, value);
+    if (local !== undefined) this.push(local);
     res.writeHead(202, this.id === '' ? undefined : { [SESSION_HEADER]: this.id });
     res.end();
     if (cancelled !== undefined) this.afterCancel(cancelled);
@@ -869,6 +948,12 @@ export class HttpSession extends HttpSessionLifecycle implements Transport {
 
   private afterNotifications(cancels: RequestId[]): void {
     for (const id of cancels) this.afterCancel(id);
+  }
+
+  /** @internal A cancellation POSTed to another process, for a request running here. */
+  cancelledElsewhere(notification: unknown, id: RequestId): void {
+    this.push(notification);
+    this.afterCancel(id);
   }
 
   /** The client cancelled a request: its POST gets no response, so it ends here. */
@@ -906,6 +991,10 @@ export class HttpSession extends HttpSessionLifecycle implements Transport {
   // ------------------------------------------------------------------ GET
 
   openStandalone(res: ServerResponse): void {
+    if (this.core.cluster !== undefined) {
+      this.core.cluster.openStandalone(this, res, undefined);
+      return;
+    }
     // One standalone connection at a time: a new GET replaces the old one (which may be dead
     // without our knowing), so a message is never sent on two streams.
     this.getSink?.end();
@@ -919,15 +1008,22 @@ export class HttpSession extends HttpSessionLifecycle implements Transport {
     sink.open(this.sseHeaders(), first);
   }
 
-  private attachStandalone(res: ServerResponse): SseSink {
+  /** @internal The standalone stream's connection is now `res` (an older one ends). */
+  attachStandalone(res: ServerResponse, onClosed?: () => void): SseSink {
     this.getSink?.end();
     const sink = new SseSink(res, this.core.ticker, (s) => {
       if (this.getSink === s) this.getSink = undefined;
+      onClosed?.();
       this.exchangeClosed();
     });
     this.getSink = sink;
     this.exchangeOpened();
     return sink;
+  }
+
+  /** @internal Another process took the standalone stream over: ours ends. */
+  endStandalone(): void {
+    this.getSink?.end();
   }
 
   /**
@@ -941,7 +1037,10 @@ export class HttpSession extends HttpSessionLifecycle implements Transport {
   resume(res: ServerResponse, lastEventId: string): void {
     const store = this.core.store;
     const parsed = parseEventId(lastEventId);
-    if (store === undefined || parsed === undefined || parsed.tag !== this.tag || parsed.stream >= this.nextStreamNo) {
+    const cluster = this.core.cluster;
+    // With a shared store stream numbers are the store's: a stream unknown to it is refused below.
+    const unknownStream = parsed !== undefined && cluster === undefined && parsed.stream >= this.nextStreamNo;
+    if (store === undefined || parsed === undefined || parsed.tag !== this.tag || unknownStream) {
       writeError(
         res,
         400,
@@ -955,6 +1054,10 @@ export class HttpSession extends HttpSessionLifecycle implements Transport {
     const { stream, seq } = parsed;
     const start = sseStreamStart(undefined, this.core.retryMs);
     const prefix = `${this.tag}.${stream}.`;
+    if (stream === 0 && cluster !== undefined) {
+      cluster.openStandalone(this, res, seq);
+      return;
+    }
     if (stream === 0) {
       this.getOpened = true;
       const sink = this.attachStandalone(res);
@@ -968,6 +1071,11 @@ export class HttpSession extends HttpSessionLifecycle implements Transport {
         exchange.reattach(res, start, seq, prefix);
         return;
       }
+    }
+    // Served by another process (or by none any more): from the store, to its end.
+    if (cluster !== undefined) {
+      cluster.resumeElsewhere(this, res, stream, seq);
+      return;
     }
     // The stream has ended: hand out what is left of it, if anything.
     const streamId = String(stream);
@@ -1001,6 +1109,29 @@ export class HttpSession extends HttpSessionLifecycle implements Transport {
         sink.end();
       },
     );
+  }
+
+  /** A shared store learns of a request stream before its events (who serves it, for which requests). */
+  storeOpened(streamId: string, ids: RequestId | RequestId[]): void {
+    const store = this.core.store;
+    if (store?.streamOpened === undefined) return;
+    this.storeCall(() => store.streamOpened!(this.id, streamId, Array.isArray(ids) ? ids : [ids]));
+  }
+
+  /** A shared store learns where a request stream ended (followers elsewhere end it there). */
+  storeEnded(streamId: string, lastSeq: number): void {
+    const store = this.core.store;
+    if (store?.streamEnded === undefined) return;
+    this.storeCall(() => store.streamEnded!(this.id, streamId, lastSeq));
+  }
+
+  private storeCall(call: () => void | Promise<void>): void {
+    try {
+      const r = call();
+      if (isPromise(r)) r.catch((e: unknown) => this.core.report(e));
+    } catch (e) {
+      this.core.report(e);
+    }
   }
 
   storeDone(streamId: string): void {
@@ -1080,6 +1211,8 @@ export class Exchange {
     private readonly ids: RequestId | RequestId[],
     count: number,
     readonly initialize: boolean,
+    /** The stream number a shared store reserved for this POST. */
+    private readonly reservedStreamNo?: number,
   ) {
     this.remaining = count;
     const mode = session.core.responseMode;
@@ -1132,7 +1265,8 @@ export class Exchange {
     this.mode = SSE_MODE;
     let first = '';
     if (session.resumable && !this.initialize) {
-      this.streamNo = session.nextStreamNo++;
+      this.streamNo = this.reservedStreamNo ?? session.nextStreamNo++;
+      session.storeOpened(String(this.streamNo), this.ids);
       if (session.primes) {
         first = sseStreamStart(`${session.tag}.${this.streamNo}.0`, session.core.retryMs);
         const after = session.core.closeStreamAfterMs;
@@ -1213,6 +1347,7 @@ export class Exchange {
     const ids = this.ids;
     if (Array.isArray(ids)) for (const id of ids) session.exchanges.delete(id);
     else session.exchanges.delete(ids);
+    if (wasSse && this.streamNo !== 0) session.storeEnded(String(this.streamNo), this.seq);
     if (wasSse) {
       const sink = this.sink;
       this.sink = undefined;
@@ -1257,6 +1392,20 @@ function isInitializeRequest(value: unknown): boolean {
     (value as JsonObject).method === 'initialize' &&
     (value as JsonObject).id !== undefined
   );
+}
+
+/** What the shared store must do for a POST body before it is served (see ClusterSessions.resolve). */
+function touchNeeds(value: unknown): TouchNeeds {
+  let stream = false;
+  let initialized = false;
+  for (const m of Array.isArray(value) ? value : [value]) {
+    if (m === null || typeof m !== 'object') continue;
+    const msg = m as JsonObject;
+    if (typeof msg.method !== 'string') continue;
+    if (msg.id !== undefined) stream = true;
+    else if (msg.method === 'notifications/initialized') initialized = true;
+  }
+  return { stream, initialized };
 }
 
 function cancelledId(msg: { method: string; params?: JsonObject }): RequestId | undefined {

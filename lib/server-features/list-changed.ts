@@ -75,12 +75,22 @@ export function broadcastListChanged(kind: ListKind, listed$: Observable<unknown
   const method = LIST_CHANGED_METHOD[kind];
   const epochs = listEpochsOf(options.server);
   let last = 0;
-  return listed$.pipe(skip(1), tap(() => (last = epochs.changed())), debounceOnClock(options.debounceMs, options.clock, `list-changed:${kind}`)).subscribe(() => {
+  // Shared sessions hear of changes made once this process served them (not of its start-up registrations).
+  let sharedChange = false;
+  const changed = () => {
+    last = epochs.changed();
+    if (options.server.sharedSessions !== undefined) sharedChange = true;
+  };
+  return listed$.pipe(skip(1), tap(changed), debounceOnClock(options.debounceMs, options.clock, `list-changed:${kind}`)).subscribe(() => {
     // 2026-07-28 listen streams, in this process or (with a shared bus) in others.
     options.server.publish({ type: 'listChanged', kind });
+    // Sessions shared by several processes are told once, through their store.
+    const shared = options.server.sharedSessions;
+    if (sharedChange) shared?.listChanged(kind);
+    sharedChange = false;
     for (const session of options.server.sessions) {
       // Sessions still initializing list afterwards anyway; the phase gate would refuse it.
-      if (session.currentPhase !== 'operating') continue;
+      if (session.currentPhase !== 'operating' || shared?.covers(session)) continue;
       if (!epochs.isNewTo(session, last)) continue;
       if (!hasCapability(session.localCapabilities, [kind, 'listChanged'])) continue;
       try {

@@ -284,17 +284,19 @@ export class LoggingFeature {
           { level: level ?? null, levels: [...LOGGING_LEVELS] },
         );
       }
+      // A session shared by several processes keeps its level in its store: answered once it is there.
+      const shared = server.sharedSessions?.covers(ctx.session) ? server.sharedSessions : undefined;
       if (!onSetLevel) {
         this.setLevel(ctx.session, level);
-        return {};
+        return shared ? shared.setLogLevel(ctx.session, level).then(() => ({})) : {};
       }
       const failed = (e: unknown): never => {
         if (e instanceof McpError) throw e;
         throw new LoggingConfigurationError(level, this.levelOf(ctx.session), e);
       };
-      const applied = (): JsonObject => {
+      const applied = (): JsonObject | Promise<JsonObject> => {
         this.setLevel(ctx.session, level);
-        return {};
+        return shared ? shared.setLogLevel(ctx.session, level).then(() => ({})) : {};
       };
       try {
         const r = onSetLevel(level, ctx.session);
@@ -305,11 +307,23 @@ export class LoggingFeature {
     });
     server.sessions$.subscribe((session) => {
       session.state$.subscribe({ complete: () => this.forget(session) });
+      // A shared session's copies elsewhere need the access rule's verdict for server-wide logs.
+      const canReceive = this.canReceive;
+      if (canReceive !== undefined) {
+        session.whenOperating().then(
+          () => {
+            if (server.sharedSessions?.covers(session)) server.sharedSessions.setLogAccess(session, canReceive(session) === true);
+          },
+          () => {},
+        );
+      }
     });
   }
 
   /** The level messages must reach to be sent to `session`. */
   levelOf(session: Session): LoggingLevel {
+    const shared = this.server.sharedSessions;
+    if (shared?.covers(session)) return shared.logLevelOf(session) ?? this.defaultLevel;
     return this.subject.value.levels.get(session) ?? this.defaultLevel;
   }
 
@@ -383,7 +397,14 @@ export class LoggingFeature {
   broadcast(level: LoggingLevel, data: unknown, logger?: string): void {
     if (!isLoggingLevel(level)) throw new InvalidLogMessageError('level', `Unknown log level "${String(level)}"; expected one of ${LOGGING_LEVELS.join(', ')}`);
     if (logger !== undefined) checkLoggerName(logger);
-    for (const session of this.server.sessions) this.send(session, level, data, logger);
+    const shared = this.server.sharedSessions;
+    for (const session of this.server.sessions) if (!shared?.covers(session)) this.send(session, level, data, logger);
+    if (shared !== undefined) {
+      // Sessions shared by several processes: written once into their store (per-session rate limits are this process's, not applied).
+      const params: JsonObject = { level, data: this.prepare(level, data, logger) as JsonObject[string] };
+      if (logger !== undefined) params.logger = logger;
+      shared.log(level, params, { requireAccess: this.canReceive !== undefined, defaultLevel: this.defaultLevel });
+    }
   }
 
   /** A logger for every session (see {@link broadcast}), named `name`. */

@@ -361,9 +361,12 @@ export class ResourcesFeature {
    */
   notifyUpdated(uri: string): number {
     this.server?.publish({ type: 'resourceUpdated', uri });
+    // Sessions shared by several processes keep their subscriptions in their store, which tells them.
+    const shared = this.server?.sharedSessions;
+    shared?.resourceUpdated(uri);
     let sent = 0;
     for (const [session, uris] of this.subscriptions) {
-      if (!uris.has(uri) || session.currentPhase !== 'operating') continue;
+      if (!uris.has(uri) || session.currentPhase !== 'operating' || shared?.covers(session)) continue;
       try {
         session.notify('notifications/resources/updated', { uri });
         sent++;
@@ -447,15 +450,23 @@ export class ResourcesFeature {
     if (this.options.listChanged) {
       const epochs = listEpochsOf(server);
       let last = 0;
+      // Shared sessions hear of changes made once this process served them (not of its start-up registrations).
+      let sharedChange = false;
       this.listChangedSubscription = merge(
         this.state$.pipe(map(listing), distinctUntilChanged(sameItems), skip(1)),
         this.manualListChanged,
       )
         .pipe(
-          tap(() => (last = epochs.changed())),
+          tap(() => {
+            last = epochs.changed();
+            if (server.sharedSessions !== undefined) sharedChange = true;
+          }),
           debounceOn(this.options.clock, this.options.listChangedDebounceMs, 'resources:list_changed'),
         )
-        .subscribe(() => this.broadcastListChanged(epochs, last));
+        .subscribe(() => {
+          this.broadcastListChanged(epochs, last, sharedChange);
+          sharedChange = false;
+        });
     }
     return this;
   }
@@ -503,10 +514,12 @@ export class ResourcesFeature {
   }
 
   /** Tell operating sessions that began before change `last` (later ones listed it already). */
-  private broadcastListChanged(epochs: ListEpochs, last: number): void {
+  private broadcastListChanged(epochs: ListEpochs, last: number, sharedChange: boolean): void {
     this.server?.publish({ type: 'listChanged', kind: 'resources' });
+    const shared = this.server?.sharedSessions;
+    if (sharedChange) shared?.listChanged('resources');
     for (const session of this.server?.sessions ?? []) {
-      if (session.currentPhase !== 'operating') continue;
+      if (session.currentPhase !== 'operating' || shared?.covers(session)) continue;
       if (!epochs.isNewTo(session, last)) continue;
       if (!hasCapability(session.localCapabilities, ['resources', 'listChanged'])) continue;
       try {
@@ -659,10 +672,12 @@ export class ResourcesFeature {
   }
 
   /** @see https://modelcontextprotocol.io/specification/2025-11-25/server/resources#subscriptions */
-  private handleSubscribe(params: JsonObject | undefined, ctx: RequestHandlerContext): JsonObject {
+  private handleSubscribe(params: JsonObject | undefined, ctx: RequestHandlerContext): JsonObject | Promise<JsonObject> {
     const uri = this.requestedUri(params);
     if (!this.resolve(uri)) throw new ResourceNotFoundError(uri);
     const session = ctx.session;
+    const shared = this.server?.sharedSessions;
+    if (shared?.covers(session)) return shared.subscribe(session, uri, this.options.maxSubscriptionsPerSession).then(() => ({}));
     let uris = this.subscriptions.get(session);
     if (!uris) {
       uris = new Set();
@@ -676,8 +691,10 @@ export class ResourcesFeature {
     return {};
   }
 
-  private handleUnsubscribe(params: JsonObject | undefined, ctx: RequestHandlerContext): JsonObject {
+  private handleUnsubscribe(params: JsonObject | undefined, ctx: RequestHandlerContext): JsonObject | Promise<JsonObject> {
     const uri = this.requestedUri(params);
+    const shared = this.server?.sharedSessions;
+    if (shared?.covers(ctx.session)) return shared.unsubscribe(ctx.session, uri).then(() => ({}));
     this.subscriptions.get(ctx.session)?.delete(uri);
     return {};
   }

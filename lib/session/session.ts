@@ -250,6 +250,8 @@ export class Session {
   private requestInput: RequestScopedInput | undefined;
   private phase: SessionPhase = 'connecting';
   private nextId = 0;
+  /** Set when several processes send requests on one session: our ids become `<prefix><n>` strings. */
+  private idPrefix: string | undefined;
   private seq = 0;
   private batchesAllowed = false;
   private revision: string | undefined;
@@ -665,7 +667,7 @@ export class Session {
     } catch (e) {
       return Promise.reject(e);
     }
-    const id = this.nextId++;
+    const id: RequestId = this.idPrefix === undefined ? this.nextId++ : `${this.idPrefix}${this.nextId++}`;
     let token: ProgressToken | undefined;
     const wantsProgress = options?.onprogress !== undefined || options?.resetTimeoutOnProgress === true || progress$ !== undefined;
     const ownToken = (params?._meta as JsonObject | undefined)?.progressToken as ProgressToken | undefined;
@@ -713,6 +715,15 @@ export class Session {
       this.registry.closeOne(id, e as Error);
     }
     return promise;
+  }
+
+  /**
+   * @internal The ids of requests we send from now on are strings `<prefix><n>`: a session served
+   * by several processes names in each id the process that awaits the answer (see
+   * `streams/http-cluster.ts`).
+   */
+  prefixRequestIds(prefix: string): void {
+    this.idPrefix = prefix;
   }
 
   /** @internal Replay support: abort our request `id` as a recorded user abort. */
