@@ -12,10 +12,19 @@
  *
  *   node dist/examples/everything.js            # Streamable HTTP on http://127.0.0.1:$PORT/mcp (default 3000)
  *   node dist/examples/everything.js --stdio    # stdio; everything but MCP frames goes to stderr
+ *   node dist/examples/everything.js --redis redis://127.0.0.1:6379   # one of many processes (or REDIS_URL)
+ *
+ * With `--redis` (or `REDIS_URL`) the process shares its sessions through Redis: run several
+ * behind a load balancer without sticky sessions (`npm run demo:cluster` starts three behind
+ * HAProxy). The notebook itself stays in each process's memory (a note added on one process is
+ * not in the others' searches); list changes and resource updates reach every session.
  *
  * It prints a live log of sessions (their state changes) and every frame in and out.
  */
 import { listen } from '../lib/http/listen.js';
+import { connectRedis } from '../lib/redis/connection.js';
+import { RedisHttpSessions } from '../lib/redis/http-sessions.js';
+import { RedisServerEventBus } from '../lib/redis/server-event-bus.js';
 import { createMcpServer } from '../lib/mcp-server.js';
 import type { ServerSession } from '../lib/server.js';
 import { embeddedResource, text } from '../lib/server-features/content.js';
@@ -24,6 +33,12 @@ import { createStdioServerTransport } from '../streams/stdio-server.js';
 import { createStreamableHttpHandler } from '../streams/streamable-http-server.js';
 
 const stdio = process.argv.includes('--stdio');
+const redisFlag = process.argv.indexOf('--redis');
+const redisUrl = redisFlag >= 0 ? process.argv[redisFlag + 1] : process.env.REDIS_URL;
+if (redisFlag >= 0 && (redisUrl === undefined || redisUrl.startsWith('--'))) {
+  process.stderr.write('everything: --redis needs a URL, e.g. --redis redis://127.0.0.1:6379\n');
+  process.exit(2);
+}
 /** Log lines: stdout over HTTP; stderr over stdio, where stdout carries the protocol. */
 const out = (line: string) => (stdio ? process.stderr : process.stdout).write(line + '\n');
 const color = (stdio ? process.stderr : process.stdout).isTTY ? (code: number, s: string) => `\x1b[${code}m${s}\x1b[0m` : (_: number, s: string) => s;
@@ -88,7 +103,21 @@ const noteUri = (id: string) => `notes://note/${id}`;
 
 // -------------------------------------------------------------------------------------- the server
 
+/** With --redis: what the processes of one deployment share. */
+const shared = redisUrl !== undefined && !stdio ? await connectShared(redisUrl) : undefined;
+async function connectShared(url: string) {
+  const client = await connectRedis(url);
+  const onError = (e: Error) => process.stderr.write(`redis: ${e.message}\n`);
+  const prefix = process.env.MCP_REDIS_PREFIX ?? 'mcp-actors-everything';
+  return {
+    client,
+    httpSessions: await RedisHttpSessions.create(client, { prefix, onError }),
+    events: await RedisServerEventBus.create(client, { channel: `${prefix}:server-events`, onError }),
+  };
+}
+
 const mcp = createMcpServer({
+  ...(shared && { events: shared.events }),
   info: { name: 'mcp-actors-everything', version: '0.1.0', title: 'Field notebook (mcp-actors demo)' },
   instructions:
     'A field notebook. Search with search_notes, read notes://note/{id}, add notes with add_note (it asks the user for details), ' +
@@ -424,12 +453,24 @@ if (stdio) {
   out('everything: serving over stdio');
   session.state$.subscribe({ complete: () => process.exit(0) });
 } else {
-  const handler = createStreamableHttpHandler(mcp.server, { onError: (e) => out(color(31, `http error: ${e.message}`)) });
+  const handler = createStreamableHttpHandler(mcp.server, {
+    onError: (e) => out(color(31, `http error: ${e.message}`)),
+    ...(shared && { store: shared }),
+  });
   const server = await listen(handler, { port: Number(process.env.PORT ?? 3000), logger: false });
-  out(`everything: MCP server (Streamable HTTP) at ${color(32, server.url)}; Ctrl+C stops it`);
+  const cluster = shared ? ` (pid ${process.pid}, process ${shared.httpSessions.processId}, sessions shared on Redis)` : '';
+  out(`everything: MCP server (Streamable HTTP) at ${color(32, server.url)}${cluster}; Ctrl+C stops it`);
   const stop = () => {
     out('everything: shutting down');
-    void server.close().then(() => process.exit(0));
+    void server
+      .close()
+      .then(async () => {
+        // Other processes keep serving the sessions; this one gives its lease up.
+        await shared?.httpSessions.close();
+        await shared?.events.close();
+        await shared?.client.quit();
+      })
+      .finally(() => process.exit(0));
     setTimeout(() => process.exit(0), 2000).unref();
   };
   process.on('SIGINT', stop);

@@ -46,16 +46,20 @@ export class ClusterSessions {
   private readonly state = new WeakMap<HttpSession, ReplicaState>();
   private readonly messages: Subscription;
   private timer: unknown;
-  /** Renew a session in use at most this often (a quarter of its idle TTL, at least a heartbeat). */
+  /** A session in use is renewed once this old (a quarter of the idle TTL). */
   private readonly renewEveryMs: number;
+  /** How often the sessions in use are looked at (a heartbeat, or less for a short TTL). */
+  private readonly tickMs: number;
 
   constructor(
     private readonly core: HttpServerCore,
     readonly cluster: SessionCluster,
   ) {
-    this.renewEveryMs = Math.max(cluster.heartbeatMs, Number.isFinite(core.idleTtlMs) ? core.idleTtlMs / 4 : Infinity);
+    this.renewEveryMs = core.idleTtlMs / 4;
+    this.tickMs = Math.max(10, Math.min(cluster.heartbeatMs, this.renewEveryMs));
     cluster.attach(core.server);
     this.messages = cluster.messages$.subscribe((m) => this.onMessage(m));
+    // Sessions without an idle TTL never need renewing.
     if (Number.isFinite(this.renewEveryMs)) this.schedule();
   }
 
@@ -327,7 +331,7 @@ export class ClusterSessions {
   }
 
   private schedule(): void {
-    this.timer = this.core.clock.setTimeout(() => this.tick(), this.cluster.heartbeatMs, RENEW_TIMER_NAME);
+    this.timer = this.core.clock.setTimeout(() => this.tick(), this.tickMs, RENEW_TIMER_NAME);
   }
 
   /** Renew the sessions in use here (an open stream keeps a session alive, as in one process). */
@@ -339,7 +343,7 @@ export class ClusterSessions {
       if (st === undefined) continue;
       const busy = session.lifecycle === 'busy';
       // Busy: renewed now and then. Just gone idle: once more, so the TTL counts from the end of its last exchange.
-      const due = busy ? now - st.touched >= this.renewEveryMs : st.wasBusy && now - st.touched >= this.cluster.heartbeatMs;
+      const due = busy ? now - st.touched >= this.renewEveryMs : st.wasBusy && now - st.touched >= this.tickMs;
       if (due) {
         st.touched = now;
         this.cluster.touch(session.id, this.core.idleTtlMs).then(

@@ -3,8 +3,13 @@
  * hash tag `{<session id>}`, so the scripts that touch several of them stay on one slot.
  */
 export class RedisKeys {
-  constructor(readonly prefix: string) {
-    if (prefix === '' || /[\s{}]/.test(prefix)) throw new TypeError(`A Redis key prefix must be non-empty, without spaces or braces; got ${JSON.stringify(prefix)}`);
+  readonly prefix: string;
+
+  /** `prefix` with or without its trailing colon (`mcp-actors` and `mcp-actors:` are the same). */
+  constructor(prefix: string) {
+    const p = prefix.endsWith(':') ? prefix.slice(0, -1) : prefix;
+    if (p === '' || /[\s{}]/.test(p)) throw new TypeError(`A Redis key prefix must be non-empty, without spaces or braces; got ${JSON.stringify(prefix)}`);
+    this.prefix = p;
   }
 
   /** A session's record (a hash). */

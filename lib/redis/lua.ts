@@ -8,11 +8,7 @@ import type { RedisClient } from './connection.js';
 export class LuaScript {
   readonly sha: string;
 
-  constructor(
-    /** For error messages. */
-    readonly name: string,
-    readonly source: string,
-  ) {
+  constructor(readonly source: string) {
     this.sha = createHash('sha1').update(source).digest('hex');
   }
 

@@ -25,7 +25,6 @@ end
 
 /** KEYS: record. ARGV: data, maxlen. */
 export const APPEND_STANDALONE = new LuaScript(
-  'append-standalone',
   `${APPEND_STANDALONE_BODY}
 if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
 return append0(KEYS[1], ARGV[1], ARGV[2])`,
@@ -39,7 +38,6 @@ return append0(KEYS[1], ARGV[1], ARGV[2])`,
  * Members whose record is gone are removed from the set. Returns how many were written.
  */
 export const FAN_OUT = new LuaScript(
-  'fan-out',
   `${APPEND_STANDALONE_BODY}
 local RANK = { debug = 0, info = 1, notice = 2, warning = 3, error = 4, critical = 5, alert = 6, emergency = 7 }
 local mode, pre, arg, data, maxlen = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
@@ -70,7 +68,6 @@ return n`,
 
 /** KEYS: record, the set of all sessions. ARGV: id, ttl (0: none), then field/value pairs. */
 export const CREATE_SESSION = new LuaScript(
-  'create-session',
   `redis.call('DEL', KEYS[1])
 redis.call('HSET', KEYS[1], unpack(ARGV, 3))
 if tonumber(ARGV[2]) > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
@@ -85,7 +82,6 @@ return 1`,
  * to mark it initialized. Returns { stream number or 0, HGETALL }.
  */
 export const TOUCH_SESSION = new LuaScript(
-  'touch-session',
   `if redis.call('EXISTS', KEYS[1]) == 0 then return false end
 local ttl = tonumber(ARGV[1])
 if ttl > 0 then
@@ -108,7 +104,6 @@ return { n, redis.call('HGETALL', KEYS[1]) }`,
  * Returns 1 when the session existed.
  */
 export const END_SESSION = new LuaScript(
-  'end-session',
   `local existed = redis.call('EXISTS', KEYS[1])
 for _, s in ipairs(redis.call('SMEMBERS', KEYS[2])) do
   redis.call('DEL', KEYS[1] .. ':e:' .. s, KEYS[1] .. ':m:' .. s)
@@ -123,7 +118,6 @@ return existed`,
 
 /** KEYS: record, subscriptions set, the URI's subscribers set. ARGV: uri, id, max. -1 gone, -2 too many, 1 done. */
 export const SUBSCRIBE = new LuaScript(
-  'subscribe',
   `if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
 if redis.call('SISMEMBER', KEYS[2], ARGV[1]) == 0 and redis.call('SCARD', KEYS[2]) >= tonumber(ARGV[3]) then return -2 end
 redis.call('SADD', KEYS[2], ARGV[1])
@@ -135,7 +129,6 @@ return 1`,
 
 /** KEYS: record, field. ARGV: field, value. Sets a field of a record that exists; 0 when it is gone. */
 export const SET_FIELD = new LuaScript(
-  'set-field',
   `if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 return 1`,
@@ -146,7 +139,6 @@ return 1`,
  * process, request ids (JSON), stream id.
  */
 export const OPEN_STREAM = new LuaScript(
-  'open-stream',
   `redis.call('HSET', KEYS[2], 'owner', ARGV[1], 'ids', ARGV[2])
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
@@ -159,7 +151,6 @@ return 1`,
  * record, events, meta. ARGV: seq, data, maxlen. Returns 0 when refused.
  */
 export const APPEND_EVENT = new LuaScript(
-  'append-event',
   `if redis.call('HEXISTS', KEYS[3], 'done') == 1 then return 0 end
 redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[3], '0-' .. ARGV[1], 'd', ARGV[2])
 local ttl = redis.call('PTTL', KEYS[1])
@@ -170,7 +161,6 @@ return 1`,
 
 /** A request stream's last event is ARGV[1]. KEYS: meta, events. */
 export const END_STREAM = new LuaScript(
-  'end-stream',
   `if redis.call('HEXISTS', KEYS[1], 'done') == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'done', ARGV[1])
 redis.call('PUBLISH', KEYS[2], 'end ' .. ARGV[1])
@@ -183,7 +173,6 @@ return 1`,
  * KEYS: meta, events. Returns 0 when it had ended already.
  */
 export const FAIL_STREAM = new LuaScript(
-  'fail-stream',
   `if redis.call('HEXISTS', KEYS[1], 'done') == 1 then return 0 end
 local top = redis.call('XREVRANGE', KEYS[2], '+', '-', 'COUNT', 1)
 local last = 0

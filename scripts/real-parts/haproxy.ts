@@ -50,6 +50,8 @@ export function haproxyConfig(port: number, backends: readonly number[], checkPa
     '  default_backend servers',
     'backend servers',
     '  balance roundrobin',
+    // Which backend answered (s1, s2...): lets a test see that a request went to another process.
+    '  http-response set-header x-served-by %[srv_name]',
     // Any status means the process is alive; a refused connection means it is not.
     `  option httpchk GET ${checkPath}`,
     '  http-check expect rstatus ^[1-5]',

@@ -223,6 +223,19 @@ describe('many processes, one deployment on Redis (Streamable HTTP sessions, no 
     for (const p of [a, b, c]) expect((await post(p.url, callTool(2, 'where'), h(sid))).status, p.name).to.equal(404);
   });
 
+  it('a session with a stream open on one process outlives its idle TTL (that process renews it), then expires once idle', async () => {
+    const [a, b, c] = await cluster({ idleTtlMs: 400 });
+    const sid = await openSession(a, b);
+    const get = await getStream(c.url, h(sid));
+    await get.waitFor(1);
+    await new Promise((r) => setTimeout(r, 900));
+    expect((await post(a.url, callTool(1, 'where'), h(sid))).status).to.equal(200);
+    get.close();
+    await get.done;
+    await new Promise((r) => setTimeout(r, 700));
+    expect((await post(b.url, callTool(2, 'where'), h(sid))).status).to.equal(404);
+  });
+
   it('a process that stops gracefully leaves its sessions to the others', async () => {
     const [a, b] = await cluster();
     const sid = await openSession(a, a);

@@ -1,0 +1,108 @@
+/**
+ * The demo server (`examples/everything.ts`) as a real process on 127.0.0.1, for the cluster
+ * spec, the cluster demo and the cluster figures: started with `--redis <url>` so that it shares
+ * its sessions, on a free port, ready once it printed its URL. Its output is kept (the last
+ * 50,000 characters) for failure messages.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export interface EverythingProcess {
+  readonly pid: number;
+  readonly port: number;
+  /** The MCP endpoint, `http://127.0.0.1:<port>/mcp`. */
+  readonly url: string;
+  /** Its id in the deployment (the `process` it printed), when it shares sessions. */
+  readonly processId: string | undefined;
+  readonly child: ChildProcess;
+  output(): string;
+  /** Ends when the process has exited. */
+  readonly exited: Promise<void>;
+  /** SIGTERM (it stops gracefully), SIGKILL after `graceMs`. */
+  stop(graceMs?: number): Promise<void>;
+  /** SIGKILL: no goodbye, its lease left to run out. */
+  kill(): Promise<void>;
+}
+
+export interface EverythingOptions {
+  redisUrl?: string;
+  /** Default 0 (a free port). */
+  port?: number;
+  /** Run the built `dist/examples/everything.js` (default: the TypeScript source through tsx). */
+  built?: boolean;
+  env?: NodeJS.ProcessEnv;
+  readyTimeoutMs?: number;
+  /** Receives each chunk of output as it comes (the demo prints it). */
+  onOutput?: (text: string) => void;
+}
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export async function startEverything(options: EverythingOptions = {}): Promise<EverythingProcess> {
+  const args = options.built ? [`${ROOT}dist/examples/everything.js`] : ['--import', 'tsx', `${ROOT}examples/everything.ts`];
+  if (options.redisUrl !== undefined) args.push('--redis', options.redisUrl);
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...options.env, PORT: String(options.port ?? 0) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    const text = chunk.toString();
+    output = (output + text).slice(-50_000);
+    options.onOutput?.(text);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const exited = new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once('exit', () => resolve());
+  });
+  const ready = await new Promise<{ port: number; processId: string | undefined }>((resolve, reject) => {
+    const timeoutMs = options.readyTimeoutMs ?? 30_000;
+    const timer = setTimeout(() => fail(new Error(`everything did not print its URL within ${timeoutMs} ms:\n${output.slice(-2000)}`)), timeoutMs);
+    const check = () => {
+      const m = /http:\/\/127\.0\.0\.1:(\d+)\/mcp/.exec(output);
+      if (m === null) return;
+      const p = /process ([0-9a-z]{8})/.exec(output);
+      done();
+      resolve({ port: Number(m[1]), processId: p?.[1] });
+    };
+    const onExit = (code: number | null) => fail(new Error(`everything exited (${code}) before it was ready:\n${output.slice(-2000)}`));
+    const fail = (e: Error) => {
+      done();
+      child.kill('SIGKILL');
+      reject(e);
+    };
+    function done() {
+      clearTimeout(timer);
+      child.stdout!.off('data', check);
+      child.off('exit', onExit);
+    }
+    child.stdout!.on('data', check);
+    child.once('exit', onExit);
+    check();
+  });
+  const signal = (sig: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(sig);
+  };
+  return {
+    pid: child.pid ?? 0,
+    port: ready.port,
+    url: `http://127.0.0.1:${ready.port}/mcp`,
+    processId: ready.processId,
+    child,
+    output: () => output,
+    exited,
+    stop: async (graceMs = 3000) => {
+      signal('SIGTERM');
+      const t = setTimeout(() => signal('SIGKILL'), graceMs);
+      await exited;
+      clearTimeout(t);
+    },
+    kill: async () => {
+      signal('SIGKILL');
+      await exited;
+    },
+  };
+}
