@@ -9,7 +9,7 @@ import { ElicitRequestSchema, ResourceUpdatedNotificationSchema } from '@modelco
 import { Client } from '../../lib/client.js';
 import { PROCESS_ENDED_MESSAGE } from '../../lib/redis/stream-event-store.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
-import { startEverything, type EverythingProcess } from '../../scripts/real-parts/everything-process.js';
+import { startEverything, type ServerProcess } from '../../scripts/real-parts/server-process.js';
 import { startHaproxy, type RunningHaproxy } from '../../scripts/real-parts/haproxy.js';
 import { startRedis, type RunningRedis } from '../../scripts/real-parts/redis-server.js';
 
@@ -53,9 +53,9 @@ describe('three demo server processes behind HAProxy, no sticky sessions (real r
   this.timeout(60_000);
   let redis: RunningRedis;
   let haproxy: RunningHaproxy;
-  let servers: EverythingProcess[] = [];
+  let servers: ServerProcess[] = [];
   /** HAProxy's server names (s1, s2, s3) → the processes, in backend order. */
-  const byName = new Map<string, EverythingProcess>();
+  const byName = new Map<string, ServerProcess>();
   let url: string;
 
   before(async () => {

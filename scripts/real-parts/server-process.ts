@@ -1,13 +1,14 @@
 /**
- * The demo server (`examples/everything.ts`) as a real process on 127.0.0.1, for the cluster
- * spec, the cluster demo and the cluster figures: started with `--redis <url>` so that it shares
- * its sessions, on a free port, ready once it printed its URL. Its output is kept (the last
- * 50,000 characters) for failure messages.
+ * A server script of this repository as a real process on 127.0.0.1 (the demo server
+ * `examples/everything.ts` by default), for the cluster spec, the cluster demo and the cluster
+ * figures: started with `--redis <url>` so that it shares its sessions, on a free port (or the
+ * one given), ready once it printed its MCP URL. Its output is kept (the last 50,000
+ * characters) for failure messages.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-export interface EverythingProcess {
+export interface ServerProcess {
   readonly pid: number;
   readonly port: number;
   /** The MCP endpoint, `http://127.0.0.1:<port>/mcp`. */
@@ -24,11 +25,13 @@ export interface EverythingProcess {
   kill(): Promise<void>;
 }
 
-export interface EverythingOptions {
+export interface ServerProcessOptions {
+  /** The script, relative to the repository (default `examples/everything.ts`). */
+  script?: string;
   redisUrl?: string;
   /** Default 0 (a free port). */
   port?: number;
-  /** Run the built `dist/examples/everything.js` (default: the TypeScript source through tsx). */
+  /** Run the built `dist/<script>.js` (default: the TypeScript source through tsx). */
   built?: boolean;
   env?: NodeJS.ProcessEnv;
   readyTimeoutMs?: number;
@@ -38,8 +41,14 @@ export interface EverythingOptions {
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-export async function startEverything(options: EverythingOptions = {}): Promise<EverythingProcess> {
-  const args = options.built ? [`${ROOT}dist/examples/everything.js`] : ['--import', 'tsx', `${ROOT}examples/everything.ts`];
+/** The demo server, `examples/everything.ts`. */
+export function startEverything(options: Omit<ServerProcessOptions, 'script'> = {}): Promise<ServerProcess> {
+  return startServerProcess(options);
+}
+
+export async function startServerProcess(options: ServerProcessOptions = {}): Promise<ServerProcess> {
+  const script = options.script ?? 'examples/everything.ts';
+  const args = options.built ? [`${ROOT}dist/${script.replace(/\.ts$/, '.js')}`] : ['--import', 'tsx', `${ROOT}${script}`];
   if (options.redisUrl !== undefined) args.push('--redis', options.redisUrl);
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
@@ -60,7 +69,7 @@ export async function startEverything(options: EverythingOptions = {}): Promise<
   });
   const ready = await new Promise<{ port: number; processId: string | undefined }>((resolve, reject) => {
     const timeoutMs = options.readyTimeoutMs ?? 30_000;
-    const timer = setTimeout(() => fail(new Error(`everything did not print its URL within ${timeoutMs} ms:\n${output.slice(-2000)}`)), timeoutMs);
+    const timer = setTimeout(() => fail(new Error(`${script} did not print its URL within ${timeoutMs} ms:\n${output.slice(-2000)}`)), timeoutMs);
     const check = () => {
       const m = /http:\/\/127\.0\.0\.1:(\d+)\/mcp/.exec(output);
       if (m === null) return;
@@ -68,7 +77,7 @@ export async function startEverything(options: EverythingOptions = {}): Promise<
       done();
       resolve({ port: Number(m[1]), processId: p?.[1] });
     };
-    const onExit = (code: number | null) => fail(new Error(`everything exited (${code}) before it was ready:\n${output.slice(-2000)}`));
+    const onExit = (code: number | null) => fail(new Error(`${script} exited (${code}) before it was ready:\n${output.slice(-2000)}`));
     const fail = (e: Error) => {
       done();
       child.kill('SIGKILL');
