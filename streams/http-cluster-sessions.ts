@@ -7,7 +7,7 @@
  *
  * The core calls it at a few seams; without a store none of this runs.
  */
-import type { ServerResponse } from 'node:http';
+import type { HttpResponseOut } from './http-shape.js';
 import type { Subscription } from 'rxjs';
 import { TransportError } from '../lib/errors.js';
 import { ErrorCode } from '../lib/jsonrpc/error-codes.js';
@@ -237,7 +237,7 @@ export class ClusterSessions {
    * GET: the standalone stream, from the store, after `afterSeq` (a resumption) or from now on
    * (a new stream, its priming id the current position). Other processes end theirs.
    */
-  openStandalone(session: HttpSession, res: ServerResponse, afterSeq: number | undefined): void {
+  openStandalone(session: HttpSession, res: HttpResponseOut, afterSeq: number | undefined): void {
     const record = this.state.get(session)?.record;
     const from = afterSeq ?? record?.standaloneSeq ?? 0;
     this.cluster.broadcast({ kind: 'standalone-taken', sessionId: session.id, by: this.processId });
@@ -261,7 +261,7 @@ export class ClusterSessions {
    * holds after it, then what comes, to the stream's end (an error per unanswered request if its
    * process died). 400 for a stream the session never had; 204 when nothing more will come.
    */
-  resumeElsewhere(session: HttpSession, res: ServerResponse, stream: number, afterSeq: number): void {
+  resumeElsewhere(session: HttpSession, res: HttpResponseOut, stream: number, afterSeq: number): void {
     const streamId = String(stream);
     this.cluster.follow(session.id, streamId, afterSeq).then(
       (follow) => {
