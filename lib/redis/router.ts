@@ -15,6 +15,8 @@ export class RedisRouter {
   readonly messages$: Observable<ClusterMessage> = this.subject.asObservable();
   /** Channel → its listeners (stream news channels are shared by the followers of one stream). */
   private readonly listeners = new Map<string, Set<(message: string) => void>>();
+  /** Channel → the one listener node-redis has for it (it fans out to `listeners`). */
+  private readonly dispatchers = new Map<string, (message: string) => void>();
   /** Channel → its SUBSCRIBE, until Redis confirms it. */
   private readonly subscribing = new Map<string, Promise<unknown>>();
   private closed = false;
@@ -60,9 +62,11 @@ export class RedisRouter {
       set = new Set();
       this.listeners.set(channel, set);
       const mine = set;
-      const subscribed = this.subscriber.subscribe(channel, (message) => {
+      const dispatch = (message: string) => {
         for (const f of mine) f(message);
-      });
+      };
+      this.dispatchers.set(channel, dispatch);
+      const subscribed = this.subscriber.subscribe(channel, dispatch);
       this.subscribing.set(channel, subscribed);
       subscribed.finally(() => {
         if (this.subscribing.get(channel) === subscribed) this.subscribing.delete(channel);
@@ -75,7 +79,12 @@ export class RedisRouter {
       const s = this.listeners.get(channel);
       if (s === undefined || !s.delete(fn) || s.size > 0) return;
       this.listeners.delete(channel);
-      if (!this.closed) this.subscriber.unsubscribe(channel).catch((e: unknown) => this.onError(e as Error));
+      const dispatch = this.dispatchers.get(channel);
+      this.dispatchers.delete(channel);
+      // With its listener: node-redis then knows the channel is on its way out, and a SUBSCRIBE
+      // made before the UNSUBSCRIBE is answered is sent again (without it, the new listener
+      // would be dropped with the old one when the answer comes).
+      if (!this.closed) this.subscriber.unsubscribe(channel, dispatch).catch((e: unknown) => this.onError(e as Error));
     };
   }
 

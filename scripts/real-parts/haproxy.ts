@@ -1,7 +1,7 @@
 /**
  * A real HAProxy (the Debian package) in front of server processes: round-robin per request,
  * no stickiness (each request of a keep-alive connection is balanced on its own), health checks
- * every 200 ms so a killed backend leaves the rotation at once, and a connection refused by a dead
+ * every 200 ms so a killed backend leaves the rotation within half a second, and a connection refused by a dead
  * backend redispatched to a live one. Long tunnel timeouts keep SSE streams open.
  */
 import { spawn } from 'node:child_process';
@@ -38,6 +38,8 @@ export function haproxyConfig(port: number, backends: readonly number[], checkPa
     `  maxconn ${maxConnections}`,
     'defaults',
     '  mode http',
+    // Small writes (an SSE event) go out at once, not after a delayed ACK (~200 ms per event otherwise).
+    '  option http-no-delay',
     '  timeout connect 2s',
     '  timeout client 1h',
     '  timeout server 1h',
@@ -55,7 +57,10 @@ export function haproxyConfig(port: number, backends: readonly number[], checkPa
     // Any status means the process is alive; a refused connection means it is not.
     `  option httpchk GET ${checkPath}`,
     '  http-check expect rstatus ^[1-5]',
-    ...backends.map((p, i) => `  server s${i + 1} 127.0.0.1:${p} check inter 200ms fall 1 rise 1`),
+    // A refused check fails at once; two in a row take a dead backend out (a slow answer on a
+    // loaded machine is not a death: a check may take up to a second).
+    '  timeout check 1s',
+    ...backends.map((p, i) => `  server s${i + 1} 127.0.0.1:${p} check inter 200ms fall 2 rise 1`),
     '',
   ].join('\n');
 }

@@ -143,6 +143,29 @@ describe('many processes, one deployment on Redis (Streamable HTTP sessions, no 
     resumed.close();
   });
 
+  it('[HTTP-025] the standalone stream cut 60 times, resumed each time on the next process, while messages keep coming: each arrives once, in order', async () => {
+    const procs3 = await cluster();
+    const [a, b] = procs3;
+    const sid = await openSession(a, b);
+    await post(a.url, { jsonrpc: '2.0', id: 1, method: 'resources/subscribe', params: { uri: 'file:///r' } }, h(sid));
+    const seqs: number[] = [];
+    let cursor: string | undefined;
+    let sent = 0;
+    for (let cut = 0; cut < 60; cut++) {
+      const at = procs3[cut % 3]!;
+      const s = await getStream(at.url, cursor === undefined ? h(sid) : { ...h(sid), 'last-event-id': cursor });
+      expect(s.status).to.equal(200);
+      // Two messages sent from the other processes while this stream is open, then it is cut.
+      for (let i = 0; i < 2; i++) await post(procs3[(cut + 1 + i) % 3]!.url, callTool(100 + sent++, 'update', { uri: 'file:///r' }), h(sid));
+      await s.waitForMessages(2);
+      for (const e of s.events) if (e.data !== '') seqs.push(Number(e.id!.split('.')[2]));
+      cursor = lastId(s);
+      s.close();
+      await s.done;
+    }
+    expect(seqs).to.deep.equal(Array.from({ length: 120 }, (_, i) => i + 1));
+  });
+
   it('[HTTP-017] a request stream cut on one process resumes on another: the rest, then the response', async () => {
     const [a, b] = await cluster();
     const sid = await openSession(a, b);
