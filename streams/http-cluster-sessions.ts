@@ -79,7 +79,9 @@ export class ClusterSessions {
    * it (or it belongs to another identity): 404.
    */
   async resolve(id: string, caller: Caller | undefined, needs: TouchNeeds): Promise<{ session: HttpSession; streamNo?: number } | undefined> {
-    const touched = await this.cluster.touch(id, this.core.idleTtlMs, needs);
+    const local = this.core.sessions.get(id);
+    const known = local !== undefined && local.lifecycle !== 'terminated' ? this.state.get(local)?.record : undefined;
+    const touched = await this.cluster.touch(id, this.core.idleTtlMs, needs, known);
     let session = this.core.sessions.get(id);
     if (touched === undefined) {
       // Gone from the store: expired or deleted, everywhere at once.
@@ -88,13 +90,20 @@ export class ClusterSessions {
     }
     const record = touched.record;
     if (record.identity !== (caller?.identity ?? null)) return undefined;
-    if (session === undefined || session.lifecycle === 'terminated') session = this.replicate(id, record, caller);
+    if (session === undefined || session.lifecycle === 'terminated') {
+      // Read as a delta for a copy that went meanwhile: read it whole (the stream number stays).
+      if (known !== undefined) {
+        const again = await this.resolve(id, caller, { initialized: needs.initialized });
+        return again === undefined || touched.streamNo === undefined ? again : { ...again, streamNo: touched.streamNo };
+      }
+      session = this.replicate(id, record, caller);
+    }
     else if (caller !== undefined) session.authInfo = caller.authInfo;
     if (session === undefined) return undefined;
     this.remember(session, record);
     const s = session.serverSession;
-    // The client said `initialized` to another process: this copy is told too.
-    if (record.initialized && s?.currentPhase === 'awaitingInitialized') session.push({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    // The client said `initialized` to another process: this copy is told too (unless this POST says it).
+    if (record.initialized && !needs.initialized && s?.currentPhase === 'awaitingInitialized') session.push({ jsonrpc: '2.0', method: 'notifications/initialized' });
     return touched.streamNo === undefined ? { session } : { session, streamNo: touched.streamNo };
   }
 
@@ -346,7 +355,7 @@ export class ClusterSessions {
       const due = busy ? now - st.touched >= this.renewEveryMs : st.wasBusy && now - st.touched >= this.tickMs;
       if (due) {
         st.touched = now;
-        this.cluster.touch(session.id, this.core.idleTtlMs).then(
+        this.cluster.touch(session.id, this.core.idleTtlMs, {}, st.record).then(
           (t) => {
             if (t === undefined) session.sessionEnded();
             else this.remember(session, t.record);

@@ -97,9 +97,10 @@ export interface SessionCluster {
    * The session's record with its time to live renewed (`ttlMs`, Infinity for none), or undefined
    * when it is gone (expired or deleted: everywhere at once). `stream` allocates a request stream
    * number; `standalone` marks the standalone stream opened; `initialized` records the client's
-   * `notifications/initialized`.
+   * `notifications/initialized`. `known`: the record as last read here (only what changes is
+   * read again).
    */
-  touch(sessionId: string, ttlMs: number, options?: { stream?: boolean; standalone?: boolean; initialized?: boolean }): Promise<Touched | undefined>;
+  touch(sessionId: string, ttlMs: number, options?: { stream?: boolean; standalone?: boolean; initialized?: boolean }, known?: SessionRecord): Promise<Touched | undefined>;
   /** End the session everywhere: its keys go, every process drops its replica and streams. */
   end(sessionId: string): Promise<void>;
   /** Send a message on the session's standalone stream (the store numbers it). */

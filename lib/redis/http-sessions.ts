@@ -118,8 +118,8 @@ export class RedisHttpSessions implements SessionCluster, SharedSessions {
     return this.records.create(sessionId, record, ttlMs);
   }
 
-  touch(sessionId: string, ttlMs: number, options?: { stream?: boolean; standalone?: boolean; initialized?: boolean }): Promise<Touched | undefined> {
-    return this.records.touch(sessionId, ttlMs, options);
+  touch(sessionId: string, ttlMs: number, options?: { stream?: boolean; standalone?: boolean; initialized?: boolean }, known?: SessionRecord): Promise<Touched | undefined> {
+    return this.records.touch(sessionId, ttlMs, options, known);
   }
 
   async end(sessionId: string): Promise<void> {

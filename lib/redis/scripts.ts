@@ -79,7 +79,8 @@ return 1`,
  * Renew a session's time to live (its record, subscriptions, streams) and read its record; nil
  * when it is gone. KEYS: record, streams set, subscriptions set, standalone stream. ARGV: ttl (0:
  * none), "1" to allocate a request stream number, "1" to mark the standalone stream opened, "1"
- * to mark it initialized. Returns { stream number or 0, HGETALL }.
+ * to mark it initialized, "1" for the whole record (else only what changes: lvl, init, get, seq0).
+ * Returns { stream number or 0, HGETALL or the four values }.
  */
 export const TOUCH_SESSION = new LuaScript(
   `if redis.call('EXISTS', KEYS[1]) == 0 then return false end
@@ -95,7 +96,8 @@ local n = 0
 if ARGV[2] == '1' then n = redis.call('HINCRBY', KEYS[1], 'nstream', 1) end
 if ARGV[3] == '1' then redis.call('HSET', KEYS[1], 'get', '1') end
 if ARGV[4] == '1' then redis.call('HSET', KEYS[1], 'init', '1') end
-return { n, redis.call('HGETALL', KEYS[1]) }`,
+if ARGV[5] == '1' then return { n, redis.call('HGETALL', KEYS[1]) } end
+return { n, redis.call('HMGET', KEYS[1], 'lvl', 'init', 'get', 'seq0') }`,
 );
 
 /**

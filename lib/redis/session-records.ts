@@ -35,14 +35,23 @@ export class RedisSessionRecords {
     await CREATE_SESSION.run(this.client, [this.keys.session(id), this.keys.sessions()], [id, ttlArg(ttlMs), ...encodeRecord(record)]);
   }
 
-  async touch(id: string, ttlMs: number, options: { stream?: boolean; standalone?: boolean; initialized?: boolean } = {}): Promise<Touched | undefined> {
+  /**
+   * Renew and read. With `known` (the record as last read) only what can change since is read
+   * (level, initialized, standalone opened and position): no capabilities to parse per request.
+   */
+  async touch(id: string, ttlMs: number, options: { stream?: boolean; standalone?: boolean; initialized?: boolean } = {}, known?: SessionRecord): Promise<Touched | undefined> {
     const reply = (await TOUCH_SESSION.run(
       this.client,
       [this.keys.session(id), this.keys.streams(id), this.keys.subscriptions(id), this.keys.events(id, '0')],
-      [ttlArg(ttlMs), flag(options.stream), flag(options.standalone), flag(options.initialized)],
-    )) as [number, string[]] | null;
+      [ttlArg(ttlMs), flag(options.stream), flag(options.standalone), flag(options.initialized), flag(known === undefined)],
+    )) as [number, (string | null)[]] | null;
     if (reply === null) return undefined;
-    const record = decodeRecord(pairs(reply[1]));
+    let record: SessionRecord | undefined;
+    if (known === undefined) record = decodeRecord(pairs(reply[1] as string[]));
+    else {
+      const [lvl, init, get, seq0] = reply[1];
+      record = { ...known, logLevel: lvl ?? null, initialized: init === '1', standaloneOpened: get === '1', standaloneSeq: Number(seq0 ?? 0) };
+    }
     if (record === undefined) return undefined;
     return reply[0] > 0 ? { record, streamNo: reply[0] } : { record };
   }
