@@ -21,7 +21,7 @@ async function openSession(first: ClusterProcess, second: ClusterProcess): Promi
     jsonrpc: '2.0',
     id: 0,
     method: 'initialize',
-    params: { protocolVersion: REV, capabilities: { elicitation: {} }, clientInfo: { name: 'raw', version: '1' } },
+    params: { protocolVersion: REV, capabilities: { elicitation: {}, roots: { listChanged: true } }, clientInfo: { name: 'raw', version: '1' } },
   });
   expect(init.status).to.equal(200);
   const sid = init.headers['mcp-session-id'] as string;
@@ -221,6 +221,16 @@ describe('many processes, one deployment on Redis (Streamable HTTP sessions, no 
     await call.done;
     expect(a.events).to.deep.equal(['waiting', 'aborted']);
     expect(call.messages.filter((m) => m.id === 4)).to.deep.equal([]);
+  });
+
+  it('notifications/roots/list_changed POSTed to one process reaches every copy of the session once (their roots caches)', async () => {
+    const [a, b, c] = await cluster();
+    const sid = await openSession(a, b);
+    expect((await post(c.url, callTool(1, 'where'), h(sid))).status).to.equal(200);
+    expect((await post(b.url, { jsonrpc: '2.0', method: 'notifications/roots/list_changed' }, h(sid))).status).to.equal(202);
+    await until(() => [a, b, c].every((p) => p.events.length > 0), 'every copy');
+    await settle();
+    expect([a, b, c].map((p) => p.events)).to.deep.equal([['roots changed on a'], ['roots changed on b'], ['roots changed on c']]);
   });
 
   it("a log level set on one process filters another process's server-wide log messages", async () => {
