@@ -879,14 +879,18 @@ export class HttpSession extends HttpSessionLifecycle implements Transport {
     sink?.deliver(seq, sseEvent(data, id));
   }
 
-  /** Store an event; a store's failure is reported, not thrown into the session. */
-  keep(streamId: string, seq: number, data: string): void {
+  /**
+   * Store an event; a store's failure is reported, not thrown into the session. Returns the
+   * store's promise when it answers later (settled either way).
+   */
+  keep(streamId: string, seq: number, data: string): Promise<void> | undefined {
     try {
       const r = this.core.store!.append(this.id, streamId, seq, data);
-      if (isPromise(r)) r.catch((e: unknown) => this.core.report(e));
+      if (isPromise(r)) return r.catch((e: unknown) => this.core.report(e));
     } catch (e) {
       this.core.report(e);
     }
+    return undefined;
   }
 
   /** Hand a frame to the ServerSession. */
@@ -1156,10 +1160,10 @@ export class HttpSession extends HttpSessionLifecycle implements Transport {
   }
 
   /** A shared store learns of a request stream before its events (who serves it, for which requests). */
-  storeOpened(streamId: string, ids: RequestId | RequestId[]): void {
+  storeOpened(streamId: string, ids: RequestId | RequestId[]): Promise<void> | undefined {
     const store = this.core.store;
-    if (store?.streamOpened === undefined) return;
-    this.storeCall(() => store.streamOpened!(this.id, streamId, Array.isArray(ids) ? ids : [ids]));
+    if (store?.streamOpened === undefined) return undefined;
+    return this.storeCall(() => store.streamOpened!(this.id, streamId, Array.isArray(ids) ? ids : [ids]));
   }
 
   /** A shared store learns where a request stream ended (followers elsewhere end it there). */
@@ -1169,13 +1173,14 @@ export class HttpSession extends HttpSessionLifecycle implements Transport {
     this.storeCall(() => store.streamEnded!(this.id, streamId, lastSeq));
   }
 
-  private storeCall(call: () => void | Promise<void>): void {
+  private storeCall(call: () => void | Promise<void>): Promise<void> | undefined {
     try {
       const r = call();
-      if (isPromise(r)) r.catch((e: unknown) => this.core.report(e));
+      if (isPromise(r)) return r.catch((e: unknown) => this.core.report(e));
     } catch (e) {
       this.core.report(e);
     }
+    return undefined;
   }
 
   storeDone(streamId: string): void {
@@ -1248,6 +1253,13 @@ export class Exchange {
   private remaining: number;
   /** Whether the response to initialize was a success (for the session id header). */
   private initOk = false;
+  /**
+   * With a shared store: what this stream writes goes out once the store has it, so a client never
+   * holds an event id a killed process did not store (its resumption elsewhere finds everything).
+   */
+  private durable: Promise<void> | undefined;
+  /** The sink `finish` ends once the durable writes before it are out. */
+  private endingSink: SseSink | undefined;
 
   constructor(
     readonly session: HttpSession,
@@ -1310,7 +1322,8 @@ export class Exchange {
     let first = '';
     if (session.resumable && !this.initialize) {
       this.streamNo = this.reservedStreamNo ?? session.nextStreamNo++;
-      session.storeOpened(String(this.streamNo), this.ids);
+      const opened = session.storeOpened(String(this.streamNo), this.ids);
+      if (session.core.cluster !== undefined) this.durable = opened ?? Promise.resolve();
       if (session.primes) {
         first = sseStreamStart(`${session.tag}.${this.streamNo}.0`, session.core.retryMs);
         const after = session.core.closeStreamAfterMs;
@@ -1322,7 +1335,20 @@ export class Exchange {
     if (this.res.destroyed) return;
     const sink = new SseSink(this.res, session.core.ticker, (s, byClient) => this.sinkClosed(s, byClient));
     this.sink = sink;
-    sink.open(session.sseHeaders(), first);
+    if (this.durable === undefined) sink.open(session.sseHeaders(), first);
+    else this.afterStored(() => !sink.closed && sink.open(session.sseHeaders(), first));
+  }
+
+  /** Run `step` once what was stored before it is stored (see {@link durable}). */
+  private afterStored(step: () => void, kept?: Promise<void>): void {
+    const run = () => {
+      try {
+        step();
+      } catch (e) {
+        this.session.core.report(e);
+      }
+    };
+    this.durable = (kept === undefined ? this.durable! : Promise.all([this.durable, kept])).then(run);
   }
 
   private event(message: JsonRpcMessage): void {
@@ -1332,7 +1358,12 @@ export class Exchange {
     if (this.streamNo !== 0) {
       seq = ++this.seq;
       id = `${this.session.tag}.${this.streamNo}.${seq}`;
-      this.session.keep(String(this.streamNo), seq, data);
+      const kept = this.session.keep(String(this.streamNo), seq, data);
+      if (this.durable !== undefined) {
+        const text = sseEvent(data, id);
+        this.afterStored(() => (this.sink ?? this.endingSink)?.deliver(seq, text), kept);
+        return;
+      }
     }
     this.sink?.deliver(seq, sseEvent(data, id));
   }
@@ -1396,9 +1427,18 @@ export class Exchange {
       const sink = this.sink;
       this.sink = undefined;
       if (sink !== undefined) {
-        sink.end();
-        // The last event reached an open connection: its stream will hardly be asked for again.
-        if (this.streamNo !== 0) session.storeDone(String(this.streamNo));
+        const end = () => {
+          this.endingSink = undefined;
+          const open = !sink.closed;
+          sink.end();
+          // The last event reached an open connection: its stream will hardly be asked for again.
+          if (this.streamNo !== 0 && open) session.storeDone(String(this.streamNo));
+        };
+        if (this.durable === undefined) end();
+        else {
+          this.endingSink = sink;
+          this.afterStored(end);
+        }
       }
     }
     if (this.initialize && !this.initOk && session.id !== '') {

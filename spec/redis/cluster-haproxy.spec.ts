@@ -144,7 +144,11 @@ describe('three demo server processes behind HAProxy, no sticky sessions (real r
   it('a request whose process is SIGKILLed mid-way: the SDK client resumes its stream elsewhere and gets a clear error, not a hang', async () => {
     const seen: Seen[] = [];
     const client = new SdkClient({ name: 'sdk-kill', version: '1.0.0' });
-    const transport = new StreamableHTTPClientTransport(new URL(url), { fetch: recordingFetch(seen) });
+    // More reconnection attempts than the SDK's default two, as a user of a cluster would set.
+    const transport = new StreamableHTTPClientTransport(new URL(url), {
+      fetch: recordingFetch(seen),
+      reconnectionOptions: { maxRetries: 10, initialReconnectionDelay: 200, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1.5 },
+    });
     await client.connect(transport);
     try {
       let killed: Promise<void> | undefined;

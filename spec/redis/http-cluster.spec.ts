@@ -5,6 +5,7 @@
 import { expect } from 'chai';
 import type { OutgoingHttpHeaders } from 'node:http';
 import { ManualClock } from '../../lib/clock.js';
+import { connectRedis } from '../../lib/redis/connection.js';
 import { PROCESS_ENDED_MESSAGE } from '../../lib/redis/stream-event-store.js';
 import { startRedis, type RunningRedis } from '../../scripts/real-parts/redis-server.js';
 import { startCluster, type ClusterProcess } from '../fixtures/cluster/in-process.js';
@@ -47,11 +48,14 @@ describe('many processes, one deployment on Redis (Streamable HTTP sessions, no 
     procs = [];
   });
 
-  async function cluster(options: { clock?: ManualClock; idleTtlMs?: number } = {}): Promise<ClusterProcess[]> {
+  async function cluster(options: { clock?: ManualClock; idleTtlMs?: number; responseMode?: 'sse' } = {}): Promise<ClusterProcess[]> {
     procs = await startCluster(redis.url, ['a', 'b', 'c'], {
       prefix: `cl${++n}`,
       ...(options.clock && { clock: options.clock }),
-      ...(options.idleTtlMs !== undefined && { http: { sessionIdleTtlMs: options.idleTtlMs } }),
+      http: {
+        ...(options.idleTtlMs !== undefined && { sessionIdleTtlMs: options.idleTtlMs }),
+        ...(options.responseMode !== undefined && { responseMode: options.responseMode }),
+      },
     });
     return procs;
   }
@@ -183,6 +187,27 @@ describe('many processes, one deployment on Redis (Streamable HTTP sessions, no 
     expect(resumed.messages[1].result.content[0].text).to.equal('done on a');
     // Resumed again after its end: nothing more will come.
     expect((await getStream(b.url, { ...h(sid), 'last-event-id': lastId(resumed) })).status).to.equal(204);
+  });
+
+  it('an event of a request stream reaches the client only once Redis has it (a process killed after sending it leaves it resumable)', async () => {
+    const [a, b] = await cluster({ responseMode: 'sse' });
+    const sid = await openSession(a, b);
+    const s = await postStream(a.url, callTool(3, 'late', {}, 'tok'), h(sid));
+    await s.waitFor(1); // the priming event: the stream is known to the store
+    const admin = await connectRedis(redis.url);
+    try {
+      // Redis holds every write for 400 ms (real time); meanwhile the tool sends its progress.
+      await admin.sendCommand(['CLIENT', 'PAUSE', '400', 'WRITE']);
+      const paused = Date.now();
+      a.release();
+      await s.waitForMessages(1);
+      expect(Date.now() - paused).to.be.greaterThan(300);
+      expect(s.messages[0].method).to.equal('notifications/progress');
+      await s.done;
+      expect(s.messages.at(-1).result.content[0].text).to.equal('late on a');
+    } finally {
+      await admin.quit();
+    }
   });
 
   it('a request whose process died: the resumed stream gets what was sent, then a JSON-RPC error once the lease runs out (on the clock)', async () => {
