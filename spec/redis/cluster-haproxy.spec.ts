@@ -9,6 +9,7 @@ import { ElicitRequestSchema, ResourceUpdatedNotificationSchema } from '@modelco
 import { Client } from '../../lib/client.js';
 import { PROCESS_ENDED_MESSAGE } from '../../lib/redis/stream-event-store.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
+import { firstValueFrom, take, toArray } from 'rxjs';
 import { startEverything, type ServerProcess } from '../../scripts/real-parts/server-process.js';
 import { startHaproxy, type RunningHaproxy } from '../../scripts/real-parts/haproxy.js';
 import { startRedis, type RunningRedis } from '../../scripts/real-parts/redis-server.js';
@@ -70,31 +71,59 @@ describe('three demo server processes behind HAProxy, no sticky sessions (real r
     await haproxy?.stop();
     await redis?.stop();
   });
-  afterEach(function () {
+  afterEach(async function () {
     if (this.currentTest?.state === 'failed') {
       for (const [name, s] of byName) console.error(`--- ${name} (pid ${s.pid}):\n${s.output().slice(-3000)}`);
     }
+    // A killed process comes back on its port, as an orchestrator would restart it.
+    for (const [i, s] of servers.entries()) {
+      if (s.child.exitCode === null && s.child.signalCode === null) continue;
+      const again = await startEverything({ redisUrl: redis.url, port: s.port, env: { MCP_REDIS_PREFIX: 'e2e' } });
+      servers[i] = again;
+      byName.set(`s${i + 1}`, again);
+    }
   });
 
-  it('our client: initializes, calls tools, answers an elicitation, through the balancer', async () => {
+  /** Which backend a request to `url` lands on next is HAProxy's business; wait until all three answer checks. */
+  async function allUp(): Promise<void> {
+    const deadline = Date.now() + 10_000;
+    const seen = new Set<string>();
+    while (seen.size < 3 && Date.now() < deadline) {
+      const res = await fetch(url, { method: 'GET' });
+      await res.body?.cancel();
+      seen.add(res.headers.get('x-served-by') ?? '?');
+    }
+    if (seen.size < 3) throw new Error(`not every backend is up: ${[...seen].join(', ')}`);
+  }
+
+  it('our client: initializes, calls tools, answers elicitations and gets resource updates across processes; its GET stream survives a SIGKILL of its process', async () => {
     const seen: Seen[] = [];
     const client = new Client({ info: { name: 'ours-through-haproxy', version: '1.0.0' } });
     client.onElicitation({ form: () => ({ action: 'accept', content: { title: 'Badger sett', priority: 'low' } }) });
-    await client.connect(createStreamableHttpClientTransport(url, { fetch: recordingFetch(seen) as never }));
+    await client.connect(createStreamableHttpClientTransport(url, { fetch: recordingFetch(seen) as never, reconnect: { maxAttempts: 10 } }));
     try {
       const tools = await client.listTools();
       expect(tools.tools.map((t) => t.name)).to.include.members(['convert_units', 'add_note', 'rebuild_index']);
+      const six = firstValueFrom(client.subscribe('notes://index').pipe(take(6), toArray()));
+      await eventually(() => seen.some((s) => s.http === 'GET'), 5000, 'the GET stream');
       for (let i = 0; i < 3; i++) {
         const result = await client.callTool('add_note', { body: `Fresh badger spoil heap ${i}.` });
         expect(texts(result)).to.match(/^Added n\d+: "Badger sett" \(low\)/);
       }
       expect(new Set(seen.map((s) => s.servedBy)).size).to.equal(3);
+      const holder = seen.filter((s) => s.http === 'GET').at(-1)!.servedBy;
+      await byName.get(holder)!.kill();
+      for (let i = 0; i < 3; i++) await client.callTool('add_note', { body: `After the crash ${i}.` });
+      expect((await six).map((u) => u.uri)).to.deep.equal(Array(6).fill('notes://index'));
+      const resumed = seen.filter((s) => s.http === 'GET' && s.lastEventId !== undefined);
+      expect(resumed.at(-1)?.servedBy).to.be.a('string').and.not.equal(holder);
     } finally {
       await client.close();
     }
   });
 
   it('the official SDK client: lists and calls tools; elicitation answers and resource updates cross processes; the GET stream survives a SIGKILL of its process', async () => {
+    await allUp();
     const seen: Seen[] = [];
     const updates: string[] = [];
     const client = new SdkClient({ name: 'sdk-through-haproxy', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
@@ -142,6 +171,7 @@ describe('three demo server processes behind HAProxy, no sticky sessions (real r
   });
 
   it('a request whose process is SIGKILLed mid-way: the SDK client resumes its stream elsewhere and gets a clear error, not a hang', async () => {
+    await allUp();
     const seen: Seen[] = [];
     const client = new SdkClient({ name: 'sdk-kill', version: '1.0.0' });
     // More reconnection attempts than the SDK's default two, as a user of a cluster would set.
