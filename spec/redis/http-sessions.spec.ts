@@ -196,6 +196,23 @@ describe('Redis HTTP sessions (the store behind many processes; a real redis-ser
     expect(JSON.parse(f2.events[0]![1]).params.data).to.equal('bad');
   });
 
+  it('with a log access rule, server-wide log messages reach only the sessions it admitted', async () => {
+    const [a] = await processes(1);
+    const follows = [];
+    for (const [id, allowed] of [['in', true], ['out', false], ['unknown', undefined]] as const) {
+      await a.create(id, record(), 60_000);
+      const copy = {} as never;
+      a.bind(copy, id, record());
+      if (allowed !== undefined) a.setLogAccess(copy, allowed);
+      follows.push(collect((await a.follow(id, '0', 0))!));
+    }
+    await new Promise((r) => setTimeout(r, 50));
+    a.log('info', { level: 'info', data: 'for operators' }, { requireAccess: true, defaultLevel: 'debug' });
+    await eventually(() => follows[0]!.events.length === 1);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(follows.map((f) => f.events.length)).to.deep.equal([1, 0, 0]);
+  });
+
   it('routes a frame to one process, broadcasts to the others, and an end reaches every process', async () => {
     const [a, b, c] = await processes(3);
     await a.create('s1', record(), 60_000);
