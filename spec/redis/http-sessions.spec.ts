@@ -198,7 +198,7 @@ describe('Redis HTTP sessions (the store behind many processes; a real redis-ser
 
   it('with a log access rule, server-wide log messages reach only the sessions it admitted', async () => {
     const [a] = await processes(1);
-    const follows = [];
+    const follows: ReturnType<typeof collect>[] = [];
     for (const [id, allowed] of [['in', true], ['out', false], ['unknown', undefined]] as const) {
       await a.create(id, record(), 60_000);
       const copy = {} as never;
