@@ -10,6 +10,7 @@ import { RequestCore, type ModernOptions } from './modern/request-core.js';
 import { discoverResult } from './modern/discover.js';
 import type { ParamHeader } from './modern/param-headers.js';
 import { InMemoryServerEventBus, type ServerEvent, type ServerEventBus } from './modern/server-events.js';
+import { modernOptionsWithStore, type ServerStore } from './server-store.js';
 import {
   Session,
   type HandlerTable,
@@ -31,6 +32,13 @@ export interface ServerOptions extends SessionOptions {
   modern?: ModernOptions;
   /** Where change events go for `subscriptions/listen` streams. Default: in memory (one process). */
   events?: ServerEventBus;
+  /**
+   * What the processes of one deployment share (change events, tasks, the `requestState` key
+   * and replay guard), as one object: `createRedisStore({ url })` from `mcp-actors/redis`.
+   * Explicit options (`events`, `modern.requestState`) win over its parts. The server does not
+   * close it. See {@link ServerStore}.
+   */
+  store?: ServerStore;
 }
 
 /** One server-side session (one client). */
@@ -72,8 +80,8 @@ export class Server {
   constructor(readonly options: ServerOptions) {
     this.capabilities = { ...options.capabilities };
     if (options.extensions !== undefined) this.declareCapabilities({ extensions: options.extensions });
-    this.events = options.events ?? new InMemoryServerEventBus();
-    this.core = new RequestCore(this, options.modern);
+    this.events = options.events ?? options.store?.events ?? new InMemoryServerEventBus();
+    this.core = new RequestCore(this, modernOptionsWithStore(options.modern, options.store));
     this.handlers = { requests: this.requestHandlers, notifications: this.notificationHandlers, modern: this.core };
     // Both eras: a session may ask too (a legacy client probing what a server speaks).
     this.requestHandlers.set('server/discover', () => discoverResult(this));
