@@ -25,7 +25,7 @@ import type { JsonObject } from '../jsonrpc/message.js';
 import type { Envelope } from '../modern/envelope.js';
 import { answers as answersMethod } from '../modern/input-round.js';
 import type { Server } from '../server.js';
-import { elicit, listRoots, sample } from '../server-features/client-calls.js';
+import { carryOnAsTask, elicit, listRoots, sample } from '../server-features/client-calls.js';
 import { HandlerFeatureContext, ReadThroughContext, type FeatureContext } from '../server-features/context.js';
 import type { Logger, LoggingFeature } from '../server-features/logging.js';
 import type { RequestHandlerContext, RequestOptions } from '../session/session.js';
@@ -138,6 +138,8 @@ export class ModernTaskRun {
     this.escalation ??= this.tasks.create(this, this.tool).then(
       (record) => {
         this.taskId = record.taskId;
+        // The request is answered now and its session ends; the handler's asks go through the task.
+        carryOnAsTask(this.request.session);
         this.answer(extensionCreateTaskResult(record));
       },
       (e: unknown) => {

@@ -42,7 +42,7 @@ describe('Redis store: one option shares a deployment between processes (a real 
   });
 
   /** One "process": its own store (connections, subscriptions) on the shared prefix, and a server. */
-  async function process(options: { key?: string } = {}): Promise<{ mcp: McpServer; store: RedisStore; work: { started: number; aborted: unknown; gate: ReturnType<typeof deferred> } }> {
+  async function process(options: { key?: string } = {}): Promise<{ mcp: McpServer; store: RedisStore; work: { started: number; aborted: unknown; gate: ReturnType<typeof deferred<void>> } }> {
     const store = await createRedisStore({ url: redis.url, prefix, tasks: { pollInterval: 10 } });
     stores.push(store);
     const mcp = createMcpServer(
@@ -55,7 +55,7 @@ describe('Redis store: one option shares a deployment between processes (a real 
       },
     );
     servers.push(mcp);
-    const work = { started: 0, aborted: undefined as unknown, gate: deferred() };
+    const work = { started: 0, aborted: undefined as unknown, gate: deferred<void>() };
     mcp.registerResource('status', 'station://status', { mimeType: 'text/plain' }, (uri) => ({ contents: [{ uri, text: 'ok' }] }));
     mcp.registerTool('greet', { description: 'asks a name' }, async (_a, ctx) => {
       const r = await ctx.elicit({ message: 'Your name?', requestedSchema: NAME_SCHEMA });

@@ -220,6 +220,22 @@ export function describeModernTasks(label: string, storeFactory?: StoreFactory):
       expect('result' in own.response && own.response.result.status).to.equal('working');
     });
 
+    it('a task asks for input long after its request was answered, and tasks/update resumes it', async () => {
+      mcp.registerTool('ask_later', { description: 'works, then asks', execution: { taskSupport: 'optional' } }, async (_a, ctx) => {
+        await startTask(ctx);
+        await release.p;
+        const r = await ctx.elicit({ message: 'Who?', requestedSchema: { type: 'object', properties: { who: { type: 'string' } } } }, { inputKey: 'who' });
+        return `by ${String(r.content?.who)}`;
+      });
+      const taskId = (await result('tools/call', { name: 'ask_later', arguments: {} }, EXT_ELICIT)).taskId as string;
+      await new Promise((r) => setTimeout(r, 20));
+      release.open();
+      await until(taskId, (t) => t.status === 'input_required');
+      await result('tasks/update', { taskId, inputResponses: { who: { action: 'accept', content: { who: 'Ada' } } } });
+      const done = await until(taskId, (t) => t.status === 'completed');
+      expect((done.result as JsonObject).content).to.deep.equal([{ type: 'text', text: 'by Ada' }]);
+    });
+
     it('cancelling a task that waits for input ends its ask with the cancellation, and the task stays cancelled', async () => {
       let askEnded: unknown;
       mcp.registerTool('waits_for_input', { description: 'asks, as a task', execution: { taskSupport: 'optional' } }, async (_a, ctx) => {
