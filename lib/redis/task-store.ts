@@ -106,6 +106,11 @@ export class RedisTaskStore implements TaskStore {
   /** TTL timers of the tasks this process created. */
   private readonly ttlTimers = new Map<string, unknown>();
   private readonly versions = new Map<string, number>();
+  /**
+   * The latest live record (and its version) this process wrote or heard, per task: a transition
+   * tries it first, one round trip, and reads Redis only when another process wrote in between.
+   */
+  private readonly live = new Map<string, Stored>();
   private readonly background = new Set<Promise<unknown>>();
   private tickTimer: unknown;
   private ticking = false;
@@ -194,6 +199,7 @@ export class RedisTaskStore implements TaskStore {
     if (evicted) this.deliver({ taskId: evicted, owner: evictedOwner ?? '', record: undefined, effects: ['abortExecution', 'purge'] }, FINAL);
     const record: TaskRecord = { ...fields, seq: Number(seq) };
     this.versions.set(id, 1);
+    this.remember(id, record, 1);
     this.held.add(id);
     const expire = () => this.track(this.sweepExpired());
     this.ttlTimers.set(id, this.clock.namesTimers ? this.clock.setTimeout(expire, ttl, `task:${id}:ttl`) : this.clock.setTimeout(expire, ttl));
@@ -290,7 +296,8 @@ export class RedisTaskStore implements TaskStore {
   private async transition(taskId: string, event: TaskMachineEvent, owner: string | undefined, leaseCheck: number | undefined): Promise<TaskChange | undefined> {
     if (typeof taskId !== 'string' || !TASK_ID.test(taskId)) return undefined;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const stored = await this.read(taskId);
+      const cached = attempt === 0 && event.type !== 'TTL_EXPIRED' ? this.live.get(taskId) : undefined;
+      const stored = cached ?? (await this.read(taskId));
       if (stored === undefined || 'gone' in stored) return undefined;
       const before = stored.record;
       if (owner !== undefined && before.owner !== owner) return undefined;
@@ -299,6 +306,8 @@ export class RedisTaskStore implements TaskStore {
         return undefined;
       }
       const t = applyTaskEvent(before, event);
+      // Ignored by what this process last knew: ask Redis, another process may have moved it since.
+      if (!t && cached !== undefined) continue;
       if (!t) return undefined;
       if (t.record === undefined) {
         const purgedOwner = (await this.run(PURGE, [taskId])) as string | null;
@@ -385,6 +394,7 @@ export class RedisTaskStore implements TaskStore {
     this.versions.delete(id);
     this.versions.set(id, ver);
     if (this.versions.size > VERSIONS_KEPT) this.versions.delete(this.versions.keys().next().value!);
+    this.remember(id, change.record, ver);
     if (change.record === undefined || isTerminal(change.record.status)) {
       this.held.delete(id);
       if (change.record === undefined) {
@@ -394,6 +404,14 @@ export class RedisTaskStore implements TaskStore {
       }
     }
     if (!this.closed) this.changes.next(change);
+  }
+
+  /** Keep a live record for the next transition (finished and purged ones are never changed again). */
+  private remember(id: string, record: TaskRecord | undefined, ver: number): void {
+    this.live.delete(id);
+    if (record === undefined || isTerminal(record.status)) return;
+    this.live.set(id, { record, ver });
+    if (this.live.size > VERSIONS_KEPT) this.live.delete(this.live.keys().next().value!);
   }
 
   private receive(raw: string): void {
