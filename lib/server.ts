@@ -76,6 +76,7 @@ export class Server {
   readonly sessions$: Observable<ServerSession> = guarded(this.sessionSubject.asObservable(), 'server.sessions$');
 
   private capabilities: Record<string, unknown>;
+  private begun = false;
 
   constructor(readonly options: ServerOptions) {
     this.capabilities = { ...options.capabilities };
@@ -90,6 +91,20 @@ export class Server {
   /** Tell listen streams (2026-07-28) that a list or a resource changed. */
   publish(event: ServerEvent): void {
     this.events.publish(event);
+  }
+
+  /**
+   * Whether this server has served anyone yet (a session connected, or a modern request came).
+   * Lists that change before that are its own setup (registrations at start), not changes to tell
+   * listen streams of, which on a shared bus belong to other processes.
+   */
+  get serving(): boolean {
+    return this.begun;
+  }
+
+  /** @internal A client is being served (see {@link serving}). */
+  markServing(): void {
+    this.begun = true;
   }
 
   /** Whether a request handler is registered for `method`. */
@@ -133,6 +148,7 @@ export class Server {
 
   /** Start a session on `transport`. Resolves once the transport is open; the client then initializes. */
   async connect(transport: Transport): Promise<ServerSession> {
+    this.begun = true;
     // Handlers are shared, not copied: an idle session should cost as little as possible.
     const session = new ServerSession({ ...this.options, capabilities: structuredClone(this.capabilities) }, this.handlers);
     this.live.add(session);

@@ -99,7 +99,7 @@ describe('Redis store: one option shares a deployment between processes (a real 
     }
   }
 
-  it('[TOOL-044] a listen stream on A hears a resource update and a list change made on B', async () => {
+  it('[TOOL-044] a listen stream on A hears a resource update and a list change made on B, and not a process starting up', async () => {
     const [a, b] = [await process(), await process()];
     const frames: JsonRpcNotification[] = [];
     const stop = new AbortController();
@@ -118,9 +118,16 @@ describe('Redis store: one option shares a deployment between processes (a real 
       signal: stop.signal,
     });
     await heard('notifications/subscriptions/acknowledged');
+    // A process starting now registers its tools: its own setup, not a change to the deployment's lists.
+    const c = await process();
+    c.mcp.registerTool('setup', { description: 'registered at start, on C' }, () => 'setup');
+    await new Promise((r) => setTimeout(r, 100));
     b.mcp.resources.notifyUpdated('station://status');
     const updated = await heard('notifications/resources/updated');
     expect(updated.params).to.deep.include({ uri: 'station://status' });
+    expect(frames.filter((f) => f.method === 'notifications/tools/list_changed'), 'C starting up is not a list change').to.deep.equal([]);
+    // B has served a request: a tool it registers now is a change every listener hears.
+    await answer(b.mcp, 'server/discover', {});
     b.mcp.registerTool('late', { description: 'registered later, on B' }, () => 'late');
     const listChanged = await heard('notifications/tools/list_changed');
     expect((listChanged.params!._meta as JsonObject)[META.subscriptionId]).to.equal(listenRequest.id);
