@@ -11,6 +11,9 @@ import { discoverResult } from './modern/discover.js';
 import type { ParamHeader } from './modern/param-headers.js';
 import { InMemoryServerEventBus, type ServerEvent, type ServerEventBus } from './modern/server-events.js';
 import { modernOptionsWithStore, type ServerStore } from './server-store.js';
+import { ErrorCode } from './jsonrpc/error-codes.js';
+import { errorResponse, type JsonRpcRequest, type JsonRpcResponse } from './jsonrpc/message.js';
+import { LATEST_REVISION, MODERN_REVISIONS, SUPPORTED_REVISIONS, isLegacyRevision } from './protocol/revisions.js';
 import {
   Session,
   type HandlerTable,
@@ -20,6 +23,15 @@ import {
 } from './session/session.js';
 
 export interface ServerOptions extends SessionOptions {
+  /**
+   * Revisions this server speaks, latest first: the session revisions `initialize` may
+   * negotiate and `2026-07-28`, which is served per request on every transport whatever this
+   * says. Without a session revision the server is modern-only: `initialize` is refused with
+   * -32022 naming the versions it speaks (all legacy clients can show their user), and the HTTP
+   * handler serves no sessions. Default: every revision.
+   * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning#backward-compatibility-with-initialization-based-versions
+   */
+  supportedVersions?: string[];
   /** Instructions for the client, sent in the initialize result. */
   instructions?: string;
   /**
@@ -43,9 +55,27 @@ export interface ServerOptions extends SessionOptions {
 
 /** One server-side session (one client). */
 export class ServerSession extends Session {
-  /** `shared`: handlers of the Server this session belongs to, looked up after its own. */
-  constructor(options: ServerOptions, shared?: HandlerTable) {
+  /**
+   * `shared`: handlers of the Server this session belongs to, looked up after its own.
+   * `modernOnly`: the server speaks no session revision, so `initialize` is refused.
+   */
+  constructor(
+    options: ServerOptions,
+    shared?: HandlerTable,
+    private readonly modernOnly = false,
+  ) {
     super('server', options, shared);
+  }
+
+  protected override handleInitialize(msg: JsonRpcRequest, inBatch: boolean): JsonRpcResponse | undefined {
+    if (!this.modernOnly) return super.handleInitialize(msg, inBatch);
+    const requested = (msg.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+    return errorResponse(
+      msg.id,
+      ErrorCode.UnsupportedProtocolVersion,
+      `This server speaks only ${MODERN_REVISIONS.join(', ')}, which has no initialize: send each request with its protocol version in _meta (see server/discover)`,
+      { supported: [...MODERN_REVISIONS], requested: typeof requested === 'string' ? requested : null },
+    );
   }
 }
 
@@ -77,9 +107,17 @@ export class Server {
 
   private capabilities: Record<string, unknown>;
   private begun = false;
+  /** The session revisions `initialize` may negotiate, latest first; empty for a modern-only server. */
+  readonly legacyVersions: readonly string[];
 
   constructor(readonly options: ServerOptions) {
     this.capabilities = { ...options.capabilities };
+    this.legacyVersions = (options.supportedVersions ?? SUPPORTED_REVISIONS).filter((v) => isLegacyRevision(v));
+    for (const v of options.supportedVersions ?? []) {
+      if (!isLegacyRevision(v) && !(MODERN_REVISIONS as readonly string[]).includes(v)) {
+        throw new Error(`Unsupported protocol revision "${v}"; this build speaks ${[...MODERN_REVISIONS, ...SUPPORTED_REVISIONS].join(', ')}`);
+      }
+    }
     if (options.extensions !== undefined) this.declareCapabilities({ extensions: options.extensions });
     this.events = options.events ?? options.store?.events ?? new InMemoryServerEventBus();
     this.core = new RequestCore(this, modernOptionsWithStore(options.modern, options.store));
@@ -105,6 +143,11 @@ export class Server {
   /** @internal A client is being served (see {@link serving}). */
   markServing(): void {
     this.begun = true;
+  }
+
+  /** False for a modern-only server: no `initialize`, no sessions (see {@link ServerOptions.supportedVersions}). */
+  get servesLegacy(): boolean {
+    return this.legacyVersions.length > 0;
   }
 
   /** Whether a request handler is registered for `method`. */
@@ -150,7 +193,8 @@ export class Server {
   async connect(transport: Transport): Promise<ServerSession> {
     this.begun = true;
     // Handlers are shared, not copied: an idle session should cost as little as possible.
-    const session = new ServerSession({ ...this.options, capabilities: structuredClone(this.capabilities) }, this.handlers);
+    const supportedVersions = this.servesLegacy ? [...this.legacyVersions] : [LATEST_REVISION];
+    const session = new ServerSession({ ...this.options, supportedVersions, capabilities: structuredClone(this.capabilities) }, this.handlers, !this.servesLegacy);
     this.live.add(session);
     session.onEnd(() => this.live.delete(session));
     this.sessionSubject.next(session);

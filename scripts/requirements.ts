@@ -31,6 +31,9 @@ export const SOURCES = [
   // It comes last so that a sentence it repeats from an older text keeps that text's row and id;
   // what is new in it gets new rows.
   '2026-07-28/',
+  // The tasks extension of 2026-07-28 (io.modelcontextprotocol/tasks): after the core texts, so a
+  // sentence it shares with the 2025-11-25 tasks text keeps that row.
+  'extensions/tasks/tasks.md',
 ] as const;
 
 /** The pages of a folder source that carry requirements (changelog, notes and schema do not). */

@@ -103,7 +103,7 @@ export function describeModernTasks(label: string, storeFactory?: StoreFactory):
       expect(caps).not.to.have.property('tasks');
     });
 
-    it('answers a still-working task-supporting call with a flat CreateTaskResult that tasks/get finds at once, then inlines the result', async () => {
+    it('[TASK-089] [TASK-092] [TASK-098] [TASK-101] [TASK-104] answers a still-working task-supporting call with a flat CreateTaskResult that tasks/get finds at once, then inlines the result', async () => {
       const created = await result('tools/call', { name: 'work', arguments: {} });
       expect(created.resultType).to.equal('task');
       expect(created).to.include.keys('taskId', 'status', 'createdAt', 'lastUpdatedAt', 'ttlMs');
@@ -117,7 +117,7 @@ export function describeModernTasks(label: string, storeFactory?: StoreFactory):
       expect((done.result as JsonObject).content).to.deep.equal([{ type: 'text', text: 'worked' }]);
     });
 
-    it('refuses tasks/* with -32021 to a request without the extension, and runs optional tools synchronously for it', async () => {
+    it('[TASK-084] [TASK-127] [TASK-129] refuses tasks/* with -32021 to a request without the extension, and runs optional tools synchronously for it', async () => {
       for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel']) {
         expect(await errorCode(method, { taskId: 'x', inputResponses: {} }, {}), method).to.equal(-32021);
       }
@@ -127,7 +127,7 @@ export function describeModernTasks(label: string, storeFactory?: StoreFactory):
       expect(plain).not.to.have.property('taskId');
     });
 
-    it('refuses a task-required tool with -32021 naming the extension when the request did not declare it', async () => {
+    it('[TASK-087] refuses a task-required tool with -32021 naming the extension when the request did not declare it', async () => {
       const { response, status } = await call('tools/call', { name: 'only_task', arguments: {} }, {});
       expect(status).to.equal(400);
       expect('error' in response && response.error).to.deep.include({ code: -32021 });
@@ -135,7 +135,7 @@ export function describeModernTasks(label: string, storeFactory?: StoreFactory):
       expect(started).to.equal(0);
     });
 
-    it('completes a task whose tool reported an error (isError) and fails one that threw a JSON-RPC error', async () => {
+    it('[TASK-091] [TASK-103] [TASK-131] [TASK-132] [TASK-133] [TASK-134] [TASK-135] completes a task whose tool reported an error (isError) and fails one that threw a JSON-RPC error', async () => {
       const toolError = (await result('tools/call', { name: 'only_task', arguments: {} })).taskId as string;
       const protocol = (await result('tools/call', { name: 'protocol_fail', arguments: {} })).taskId as string;
       release.open();
@@ -145,10 +145,11 @@ export function describeModernTasks(label: string, storeFactory?: StoreFactory):
       const b = await until(protocol, (t) => t.status !== 'working');
       expect(b.status).to.equal('failed');
       expect(b.error).to.deep.include({ code: -32603, message: 'internal trouble' });
+      expect(b.statusMessage).to.be.a('string').and.contain('internal trouble');
       expect(b).not.to.have.property('result');
     });
 
-    it('acknowledges tasks/cancel with an empty complete result, aborts the work, and acknowledges again on a terminal task', async () => {
+    it('[TASK-102] [TASK-117] [TASK-119] acknowledges tasks/cancel with an empty complete result, aborts the work, and acknowledges again on a terminal task', async () => {
       const taskId = (await result('tools/call', { name: 'work', arguments: {} })).taskId as string;
       const ack = await result('tasks/cancel', { taskId });
       expect(Object.keys(ack).filter((k) => k !== '_meta')).to.deep.equal(['resultType']);
@@ -158,19 +159,21 @@ export function describeModernTasks(label: string, storeFactory?: StoreFactory):
       expect((await result('tasks/get', { taskId })).status).to.equal('cancelled');
     });
 
-    it('answers -32602 for an unknown task id, and -32601 for tasks/list and tasks/result', async () => {
+    it('[TASK-112] [TASK-118] [TASK-123] [TASK-124] [TASK-125] answers -32602 for an unknown task id (get, update, cancel), and -32601 for tasks/list and tasks/result', async () => {
       expect(await errorCode('tasks/get', { taskId: 'no-such-task' })).to.equal(-32602);
+      expect(await errorCode('tasks/update', { taskId: 'no-such-task', inputResponses: {} })).to.equal(-32602);
       expect(await errorCode('tasks/cancel', { taskId: 'no-such-task' })).to.equal(-32602);
       expect(await errorCode('tasks/list', {})).to.equal(-32601);
       expect(await errorCode('tasks/result', { taskId: 'x' })).to.equal(-32601);
     });
 
-    it('parks a task in input_required with its inputRequests, keeps unanswered keys after a partial tasks/update, and resumes', async () => {
+    it('[TASK-099] [TASK-100] [TASK-111] [TASK-114] [TASK-115] parks a task in input_required with its inputRequests, keeps unanswered keys after a partial tasks/update, and resumes', async () => {
       const taskId = (await result('tools/call', { name: 'ask_in_task', arguments: {} }, EXT_ELICIT)).taskId as string;
       const waiting = await until(taskId, (t) => t.status === 'input_required' && Object.keys((t.inputRequests as JsonObject) ?? {}).length === 2);
       expect((waiting.inputRequests as Record<string, JsonObject>).a!.method).to.equal('elicitation/create');
       const ack = await result('tasks/update', { taskId, inputResponses: { a: { action: 'accept', content: { ok: true } }, unknown: { x: 1 } } });
       expect(ack).not.to.have.any.keys('taskId', 'status');
+      expect(ack.resultType).to.equal('complete');
       // tasks/update is acknowledged at once and applied by the task (eventually consistent, as the extension allows).
       const partial = await until(taskId, (t) => Object.keys((t.inputRequests as JsonObject) ?? {}).length < 2);
       expect(partial.status).to.equal('input_required');
@@ -180,7 +183,7 @@ export function describeModernTasks(label: string, storeFactory?: StoreFactory):
       expect((done.result as JsonObject).content).to.deep.equal([{ type: 'text', text: 'accept/decline' }]);
     });
 
-    it('gathers input through MRTR before the task exists, then answers CreateTaskResult without requestState', async () => {
+    it('[TASK-094] gathers input through MRTR before the task exists, then answers CreateTaskResult without requestState', async () => {
       const round1 = await result('tools/call', { name: 'mrtr_then_task', arguments: {} }, EXT_ELICIT);
       expect(round1.resultType).to.equal('input_required');
       expect(round1).not.to.have.property('taskId');
@@ -191,7 +194,7 @@ export function describeModernTasks(label: string, storeFactory?: StoreFactory):
       expect((done.result as JsonObject).content).to.deep.equal([{ type: 'text', text: 'Hi Alice' }]);
     });
 
-    it('leaves tools without task support synchronous, with resultType "complete", even with a legacy task param', async () => {
+    it('[TASK-090] leaves tools without task support synchronous, with resultType "complete", even with a legacy task param', async () => {
       const r = await result('tools/call', { name: 'sync_only', arguments: {}, task: { ttl: 1000 } });
       expect(r.resultType).to.equal('complete');
       expect(r).not.to.have.property('taskId');
@@ -208,7 +211,7 @@ export function describeModernTasks(label: string, storeFactory?: StoreFactory):
       }
     });
 
-    it('binds a task to the authenticated caller: another subject gets -32602 as for an unknown id, and cannot cancel it', async () => {
+    it('[TASK-137] binds a task to the authenticated caller: another subject gets -32602 as for an unknown id, and cannot cancel it', async () => {
       const alice = { sub: 'alice' };
       const created = await call('tools/call', { name: 'work', arguments: {} }, EXT, alice);
       const taskId = ('result' in created.response && created.response.result.taskId) as string;
