@@ -8,5 +8,5 @@ export { RedisTaskStore, PROCESS_STOPPED, type RedisTaskStoreOptions } from './t
 export { RedisReplayGuard, type RedisReplayGuardOptions } from './replay-guard.js';
 export { RedisServerEventBus, type RedisServerEventBusOptions } from './server-event-bus.js';
 export { sharedRequestStateKey } from './request-state-key.js';
-export { connectRedis, RedisUnavailableError, redactUrl, type RedisClient } from './connection.js';
+export { connectRedis, closeConnection, RedisUnavailableError, redactUrl, type RedisClient } from './connection.js';
 export type { ServerStore } from '../server-store.js';

@@ -24,7 +24,7 @@
  */
 import { systemClock, type Clock } from '../clock.js';
 import type { ServerStore } from '../server-store.js';
-import { connectRedis, type RedisClient } from './connection.js';
+import { closeConnection, connectRedis, type RedisClient } from './connection.js';
 import { RedisReplayGuard } from './replay-guard.js';
 import { sharedRequestStateKey } from './request-state-key.js';
 import { RedisServerEventBus } from './server-event-bus.js';
@@ -82,12 +82,12 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Redi
         (closing ??= (async () => {
           await tasks.close();
           await events.close();
-          await client.quit().catch(() => undefined);
+          await closeConnection(client);
         })()),
     };
   } catch (error) {
     for (const part of opened.reverse()) await part.close().catch(() => undefined);
-    await client.quit().catch(() => undefined);
+    await closeConnection(client);
     throw error;
   }
 }

@@ -32,7 +32,7 @@ import { Subject, type Observable } from 'rxjs';
 import { systemClock, type Clock } from '../clock.js';
 import { applyTaskEvent, isTerminal, type TaskMachineEvent, type TaskRecord } from '../tasks/task-record.js';
 import { InvalidTaskCursorError, TaskLimitError, type NewTask, type TaskChange, type TaskInput, type TaskLookup, type TaskPage, type TaskStore } from '../tasks/task-store.js';
-import type { RedisClient } from './connection.js';
+import { closeConnection, RedisUnavailableError, type RedisClient } from './connection.js';
 import { APPLY, CREATE, GET, LIST, PURGE, SWEEP_EXPIRED } from './task-scripts.js';
 
 export interface RedisTaskStoreOptions {
@@ -202,7 +202,10 @@ export class RedisTaskStore implements TaskStore {
     this.remember(id, record, 1);
     this.held.add(id);
     const expire = () => this.track(this.sweepExpired());
-    this.ttlTimers.set(id, this.clock.namesTimers ? this.clock.setTimeout(expire, ttl, `task:${id}:ttl`) : this.clock.setTimeout(expire, ttl));
+    const timer: unknown = this.clock.namesTimers ? this.clock.setTimeout(expire, ttl, `task:${id}:ttl`) : this.clock.setTimeout(expire, ttl);
+    // A TTL does not keep the process alive: any process's sweep (or Redis's expiry) purges it.
+    (timer as { unref?: () => void } | undefined)?.unref?.();
+    this.ttlTimers.set(id, timer);
     return record;
   }
 
@@ -248,6 +251,7 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async sendInput(input: TaskInput): Promise<void> {
+    this.ensureReady();
     const message: Message = { k: 'i', o: this.origin, i: input };
     await this.client.publish(this.channel, JSON.stringify(message));
     if (!this.closed) this.inputs.next(input);
@@ -263,7 +267,8 @@ export class RedisTaskStore implements TaskStore {
     for (const timer of this.ttlTimers.values()) this.clock.clearTimeout(timer);
     this.ttlTimers.clear();
     const now = this.clock.now();
-    const failing = [...this.held].map((id) =>
+    // With Redis unreachable they cannot be written now; their leases run out instead.
+    const failing = (this.client.isReady ? [...this.held] : []).map((id) =>
       this.transition(id, { type: 'FAIL', now, outcome: { error: { code: -32603, message: PROCESS_STOPPED } }, message: PROCESS_STOPPED }, undefined, undefined).catch(() => undefined),
     );
     await Promise.all(failing);
@@ -272,7 +277,7 @@ export class RedisTaskStore implements TaskStore {
     this.held.clear();
     this.changes.complete();
     this.inputs.complete();
-    await this.subscriber.quit().catch(() => undefined);
+    await closeConnection(this.subscriber);
   }
 
   /** @internal Resolves once the background work started so far (sweeps, heartbeats) is done. */
@@ -357,6 +362,7 @@ export class RedisTaskStore implements TaskStore {
   private async renewLeases(now: number): Promise<void> {
     if (this.held.size === 0) return;
     const deadline = String(now + this.leaseMs);
+    this.ensureReady();
     const args = ['ZADD', `${this.prefix}tasks:leases`, 'XX'];
     for (const id of this.held) args.push(deadline, id);
     await this.client.sendCommand(args);
@@ -364,6 +370,7 @@ export class RedisTaskStore implements TaskStore {
 
   /** Fail the live tasks whose process stopped renewing their leases (not this process's). */
   private async sweepLeases(now: number): Promise<void> {
+    this.ensureReady();
     const ids = (await this.client.sendCommand(['ZRANGEBYSCORE', `${this.prefix}tasks:leases`, '-inf', String(now), 'LIMIT', '0', String(SWEEP_BATCH)])) as string[];
     for (const id of ids) {
       if (this.held.has(id)) continue;
@@ -429,8 +436,23 @@ export class RedisTaskStore implements TaskStore {
     } else this.onError(new Error(`task store: a message on ${this.channel} is neither a task change nor task input; ignored`));
   }
 
-  private run(script: typeof CREATE, args: Array<string | number>): Promise<unknown> {
-    return script.run(this.client, [], [this.prefix, this.channel, this.origin, ...args]);
+  private async run(script: typeof CREATE, args: Array<string | number>): Promise<unknown> {
+    this.ensureReady();
+    try {
+      return await script.run(this.client, [], [this.prefix, this.channel, this.origin, ...args]);
+    } catch (error) {
+      // The connection broke under the command: say that, not the socket's words.
+      if (!this.client.isReady) throw unreachable((error as Error)?.message);
+      throw error;
+    }
+  }
+
+  /**
+   * Fail at once while the connection is down (node-redis would queue the command until it is
+   * back): the request that needed the store gets an error it can report, instead of waiting.
+   */
+  private ensureReady(): void {
+    if (!this.client.isReady) throw unreachable('reconnecting');
   }
 
   private track(work: Promise<unknown>): void {
@@ -438,6 +460,10 @@ export class RedisTaskStore implements TaskStore {
     this.background.add(p);
     void p.finally(() => this.background.delete(p));
   }
+}
+
+function unreachable(why: string | undefined): RedisUnavailableError {
+  return new RedisUnavailableError(`The task store cannot reach Redis right now (${why ?? 'disconnected'}); try again shortly`);
 }
 
 /** The key part for an owner: a digest, so any identity string makes a short, safe key. */

@@ -215,6 +215,27 @@ describe('Redis store: one option shares a deployment between processes (a real 
     expect((error as Error).message).not.to.contain('secret');
   });
 
+  it('Redis going away: task requests fail at once with an error saying so (no waiting), and close() does not wait for Redis', async () => {
+    const own = await startRedis();
+    const store = await createRedisStore({ url: own.url, prefix });
+    const mcp = createMcpServer({ name: 'alone', version: '1.0.0' }, { store });
+    mcp.registerTool('work', { description: 'a task', execution: { taskSupport: 'optional' } }, async (_a, ctx) => {
+      await startTask(ctx);
+      return 'done';
+    });
+    const taskId = (await result(mcp, 'tools/call', { name: 'work', arguments: {} })).taskId as string;
+    await own.stop();
+    const started = Date.now();
+    const refused = await answer(mcp, 'tasks/get', { taskId });
+    expect('error' in refused && refused.error.message).to.match(/cannot reach Redis/);
+    expect(Date.now() - started).to.be.below(1_000);
+    await mcp.close();
+    const closing = Date.now();
+    await store.close();
+    // At most a second per connection that has not noticed yet that Redis went away.
+    expect(Date.now() - closing).to.be.below(3_500);
+  });
+
   it('[MRTR-011] the replay guard: a nonce is claimed once across processes, for as long as the state is valid', async () => {
     const [a, b] = [await process(), await process()];
     const guardA = a.store.requestState.replayGuard;
@@ -225,5 +246,10 @@ describe('Redis store: one option shares a deployment between processes (a real 
     expect(await guardB.claim('n-2', expiresAt)).to.equal(true);
     const ttl = await a.store.client.pTTL(`${prefix}request-state:n-1`);
     expect(ttl).to.be.within(55_000, 60_000);
+    // Kept at least a minute, even when this clock says the state is about to expire (clock skew).
+    expect(await guardA.claim('n-3', Date.now() + 5)).to.equal(true);
+    expect(await a.store.client.pTTL(`${prefix}request-state:n-3`)).to.be.within(55_000, 60_000);
+    const later = new RedisReplayGuard(b.store.client, { prefix, clock: { now: () => Date.now() + 3_600_000, setTimeout, clearTimeout } });
+    expect(await later.claim('n-3', Date.now() + 5)).to.equal(false);
   });
 });
