@@ -89,8 +89,15 @@ describe('cluster, modern era: three demo processes behind HAProxy on one Redis 
     return res;
   };
   const lastBy = () => served[served.length - 1]!.by;
-  /** HAProxy's round-robin successor of a backend. */
-  const successor = (by: string) => backends[(backends.findIndex((b) => b.name === by) + 1) % backends.length]!.name;
+  /**
+   * Where round-robin sends the next request: of three backends, the one the last two sequential
+   * requests did not go to (HAProxy's cycle order is its own, not the config's).
+   */
+  const predictedNext = (): string | undefined => {
+    const [a, b] = served.slice(-2).map((s) => s.by);
+    if (a === undefined || b === undefined || a === b || a === '?' || b === '?') return undefined;
+    return backends.map((x) => x.name).find((n) => n !== a && n !== b);
+  };
   const pidOf = (by: string) => backends.find((b) => b.name === by)!.child.pid!;
 
   before(async function () {
@@ -142,10 +149,19 @@ describe('cluster, modern era: three demo processes behind HAProxy on one Redis 
     }
   }
 
-  /** Make the next request land on some backend other than `by` (round-robin: skip its turn). */
-  async function nextNotOn(client: Client, by: string, taskId: string): Promise<void> {
-    for (let i = 0; i < backends.length && successor(lastBy()) === by; i++) await client.request('tasks/get', { taskId });
+  /** Send cheap requests (two first, so the last two were sequential) until round-robin's next turn is `wanted(next)`. */
+  async function turnUntil(client: Client, taskId: string, wanted: (next: string) => boolean): Promise<void> {
+    await client.request('tasks/get', { taskId });
+    await client.request('tasks/get', { taskId });
+    for (let i = 0; i < 2 * backends.length; i++) {
+      const next = predictedNext();
+      if (next !== undefined && wanted(next)) return;
+      await client.request('tasks/get', { taskId });
+    }
+    throw new Error(`round-robin never offered the turn wanted (${trail(served.length - 8)})`);
   }
+  /** Make the next request land on some backend other than `by`. */
+  const nextNotOn = (client: Client, by: string, taskId: string) => turnUntil(client, taskId, (next) => next !== by);
   /** What went through HAProxy since `from`, for a failure message. */
   const trail = (from: number) => served.slice(from).map((s) => `${s.method}@${s.by}`).join(' ');
 
@@ -265,7 +281,7 @@ describe('cluster, modern era: three demo processes behind HAProxy on one Redis 
     expect(first.resultType, JSON.stringify(first)).to.equal('task');
     const victim = lastBy();
     await pollTask(client, quick, (t) => t.status === 'completed');
-    for (let i = 0; i < backends.length && successor(lastBy()) !== victim; i++) await client.request('tasks/get', { taskId: quick });
+    await turnUntil(client, quick, (next) => next === victim);
     const longCall = await client.request('tools/call', { name: 'survey_transect', arguments: { stops: 50, stopMs: 1000 } });
     expect(longCall.resultType, JSON.stringify(longCall)).to.equal('task');
     const long = longCall.taskId as string;
