@@ -127,8 +127,8 @@ export interface StreamableHttpOptions {
    * A store shared by every process of a deployment (`createRedisStore` in `mcp-actors/redis`):
    * any process then serves any session's POST, GET and DELETE, without sticky sessions.
    * Sessions, their SSE events and the answers to the server's requests go through it (see
-   * `streams/http-cluster.ts`); `eventStore` is then the store's. Default: none, everything in
-   * this process's memory.
+   * `streams/http-cluster.ts`); `eventStore` is then the store's. Default: the server's own
+   * `store` option when it has an HTTP part, else none (everything in this process's memory).
    */
   store?: HttpSessionStore;
 }
@@ -242,7 +242,8 @@ export class HttpServerCore {
     this.bodyDeadline = { clock: this.clock, ms: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS };
     this.standaloneSse = options.standaloneSse ?? true;
     this.allowDelete = options.allowDelete ?? true;
-    this.store = options.store !== undefined ? options.store.httpSessions.events : options.eventStore === false ? undefined : (options.eventStore ?? new MemoryEventStore());
+    const shared = options.store ?? httpStoreOf(server.options.store);
+    this.store = shared !== undefined ? shared.httpSessions.events : options.eventStore === false ? undefined : (options.eventStore ?? new MemoryEventStore());
     this.ticker = new KeepAliveTicker(this.clock, options.keepAliveMs === false ? undefined : (options.keepAliveMs ?? DEFAULT_KEEPALIVE_MS));
     this.guard = new HostOriginGuard({ allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins });
     this.cors = options.cors === true ? {} : options.cors === false ? undefined : options.cors;
@@ -257,7 +258,7 @@ export class HttpServerCore {
     this.legacy = legacy === undefined ? undefined : new LegacySseEndpoints(this, legacy);
     this.capture = server.sessions$.subscribe((s) => (this.lastConnected = s));
     this.modernOptions = { report: (e) => this.report(e), paramHeaders: options.paramHeaders ?? ((tool) => server.paramHeaders?.(tool)), ticker: this.ticker };
-    this.cluster = options.store !== undefined && !this.stateless ? new ClusterSessions(this, options.store.httpSessions) : undefined;
+    this.cluster = shared !== undefined && !this.stateless ? new ClusterSessions(this, shared.httpSessions) : undefined;
   }
 
   legacyCount(): number {
@@ -1476,6 +1477,12 @@ function isInitializeRequest(value: unknown): boolean {
     (value as JsonObject).method === 'initialize' &&
     (value as JsonObject).id !== undefined
   );
+}
+
+/** A server's `store` option, if it has a part for HTTP sessions. */
+function httpStoreOf(store: unknown): HttpSessionStore | undefined {
+  const part = (store as { httpSessions?: unknown } | undefined)?.httpSessions;
+  return part !== undefined && part !== null ? (store as HttpSessionStore) : undefined;
 }
 
 /** What the shared store must do for a POST body before it is served (see ClusterSessions.resolve). */

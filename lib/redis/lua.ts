@@ -1,6 +1,8 @@
 /**
- * A Lua script run with EVALSHA, loaded with EVAL the first time a server does not know it
- * (NOSCRIPT: first use, or Redis restarted).
+ * A Lua script run atomically on Redis: sent by its SHA-1 (`EVALSHA`), and in full once when
+ * the server does not know it yet (after a restart or `SCRIPT FLUSH`). Scripts are how the stores
+ * make several steps one: a compare-and-set of a task record with its indexes, a creation under
+ * the limits, a sweep of what expired.
  */
 import { createHash } from 'node:crypto';
 import type { RedisClient } from './connection.js';
@@ -12,13 +14,13 @@ export class LuaScript {
     this.sha = createHash('sha1').update(source).digest('hex');
   }
 
-  async run(client: RedisClient, keys: string[], args: (string | number)[]): Promise<unknown> {
+  async run(client: RedisClient, keys: string[], args: Array<string | number>): Promise<unknown> {
     const options = { keys, arguments: args.map(String) };
     try {
       return await client.evalSha(this.sha, options);
     } catch (error) {
-      if (!String((error as Error)?.message).includes('NOSCRIPT')) throw error;
-      return await client.eval(this.source, options);
+      if (!/NOSCRIPT/.test((error as Error)?.message ?? '')) throw error;
+      return client.eval(this.source, options);
     }
   }
 }

@@ -100,7 +100,8 @@ export class ProcessLease {
     if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
     this.timer = undefined;
     this.beats.clear();
-    if (release) await this.client.hDel(this.keys.leases(), this.processId).catch(() => undefined);
+    // Given up at once when Redis answers; a Redis gone away is not waited for (the lease runs out).
+    if (release && this.client.isReady) await this.client.hDel(this.keys.leases(), this.processId).catch(() => undefined);
   }
 
   private schedule(): void {

@@ -6,7 +6,7 @@
  */
 import { Subject, type Observable } from 'rxjs';
 import type { ClusterMessage } from '../../streams/http-cluster.js';
-import type { RedisClient } from './connection.js';
+import { closeConnection, type RedisClient } from './connection.js';
 import type { RedisKeys } from './keys.js';
 
 export class RedisRouter {
@@ -125,7 +125,7 @@ export class RedisRouter {
     this.closed = true;
     this.subject.complete();
     this.listeners.clear();
-    await this.subscriber.quit().catch(() => undefined);
+    await closeConnection(this.subscriber);
   }
 }
 

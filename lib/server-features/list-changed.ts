@@ -82,8 +82,9 @@ export function broadcastListChanged(kind: ListKind, listed$: Observable<unknown
     if (options.server.sharedSessions !== undefined) sharedChange = true;
   };
   return listed$.pipe(skip(1), tap(changed), debounceOnClock(options.debounceMs, options.clock, `list-changed:${kind}`)).subscribe(() => {
-    // 2026-07-28 listen streams, in this process or (with a shared bus) in others.
-    options.server.publish({ type: 'listChanged', kind });
+    // 2026-07-28 listen streams, in this process or (with a shared bus) in others; not the
+    // registrations a server makes before it serves anyone (a process starting up changed nothing).
+    if (options.server.serving) options.server.publish({ type: 'listChanged', kind });
     // Sessions shared by several processes are told once, through their store.
     const shared = options.server.sharedSessions;
     if (sharedChange) shared?.listChanged(kind);

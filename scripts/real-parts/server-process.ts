@@ -73,9 +73,11 @@ export async function startServerProcess(options: ServerProcessOptions = {}): Pr
     const check = () => {
       const m = /http:\/\/127\.0\.0\.1:(\d+)\/mcp/.exec(output);
       if (m === null) return;
-      const p = /process ([0-9a-z]{8})/.exec(output);
+      const p = /\(id ([0-9a-z]{8})\)|process ([0-9a-z]{8})\)/.exec(output);
+      // Sharing on Redis, it says its id (on the next line).
+      if (p === null && options.redisUrl !== undefined) return;
       done();
-      resolve({ port: Number(m[1]), processId: p?.[1] });
+      resolve({ port: Number(m[1]), processId: p?.[1] ?? p?.[2] });
     };
     const onExit = (code: number | null) => fail(new Error(`${script} exited (${code}) before it was ready:\n${output.slice(-2000)}`));
     const fail = (e: Error) => {

@@ -61,7 +61,7 @@ describe('three demo server processes behind HAProxy, no sticky sessions (real r
 
   before(async () => {
     redis = await startRedis();
-    servers = await Promise.all([0, 1, 2].map(() => startEverything({ redisUrl: redis.url, env: { MCP_REDIS_PREFIX: 'e2e' } })));
+    servers = await Promise.all([0, 1, 2].map(() => startEverything({ redisUrl: redis.url })));
     servers.forEach((s, i) => byName.set(`s${i + 1}`, s));
     haproxy = await startHaproxy({ backends: servers.map((s) => s.port) });
     url = `${haproxy.url}/mcp`;
@@ -78,7 +78,7 @@ describe('three demo server processes behind HAProxy, no sticky sessions (real r
     // A killed process comes back on its port, as an orchestrator would restart it.
     for (const [i, s] of servers.entries()) {
       if (s.child.exitCode === null && s.child.signalCode === null) continue;
-      const again = await startEverything({ redisUrl: redis.url, port: s.port, env: { MCP_REDIS_PREFIX: 'e2e' } });
+      const again = await startEverything({ redisUrl: redis.url, port: s.port });
       servers[i] = again;
       byName.set(`s${i + 1}`, again);
     }
