@@ -46,7 +46,7 @@ export function createMcpFetchHandler(server: Server | { readonly server: Server
   const core = new HttpServerCore(serverOf(server), options);
   const localAddress = options.allowedHosts === undefined ? '127.0.0.1' : undefined;
   const handler = ((request: Request): Promise<Response> => {
-    const res = new WebResponseOut(request.signal);
+    const res = new WebResponseOut(request);
     core.handle(new WebRequestIn(request, localAddress), res, undefined);
     return res.response;
   }) as McpFetchHandler;

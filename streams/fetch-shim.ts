@@ -5,9 +5,10 @@
  *
  * The response becomes a `Response` when its head would go out on node: at the first `write`,
  * `flushHeaders` or `end`. Ended at once, its body is the text; written to first, its body is a
- * `ReadableStream` (an SSE stream) fed by the writes. When the consumer cancels that stream, or the
- * request's `signal` aborts, the client is gone: the response is `destroyed` and says `close`,
- * which is what a disconnection is on node, and what cancels a stateless request.
+ * `ReadableStream` (an SSE stream) fed by the writes. When the consumer cancels that stream, or
+ * (for a response still pending) the request's `signal` aborts, the client is gone: the response
+ * is `destroyed` and says `close`, which is what a disconnection is on node, and what cancels a
+ * stateless request.
  *
  * No `node:` import: `Buffer` is the global every one of those runtimes has (Workers with
  * `nodejs_compat`).
@@ -113,6 +114,16 @@ export class WebRequestIn implements HttpRequestIn {
       return;
     }
     try {
+      if (this.headers['content-length'] !== undefined) {
+        // A declared length (checked against the limit before reading began): in one piece. (On
+        // Deno a body reader also touches the request's signal, which Deno then warns about.)
+        const bytes = new Uint8Array(await this.request.arrayBuffer());
+        if (this.done) return;
+        if (bytes.byteLength > 0) this.emit('data', Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+        this.done = true;
+        this.emit('end');
+        return;
+      }
       const reader = (this.reader = body.getReader());
       for (;;) {
         if (this.done) return;
@@ -153,7 +164,10 @@ export class WebResponseOut implements HttpResponseOut {
   private watching = false;
   private readonly onAbort = (): void => this.gone();
 
-  constructor(private readonly signal?: AbortSignal) {
+  /** The request's signal, once someone waits for `close` (read lazily: Deno warns about signals that are read). */
+  private signal: AbortSignal | undefined;
+
+  constructor(private readonly request?: Request) {
     this.response = new Promise((resolve) => (this.resolve = resolve));
   }
 
@@ -211,11 +225,12 @@ export class WebResponseOut implements HttpResponseOut {
     (this.closeListeners ??= []).push(listener);
     // A response that is not streaming yet learns of a disconnection from the request's signal
     // (a streaming one from its stream's cancellation). The listener goes when the response ends:
-    // Deno aborts the signal of every answered request, and warns about listeners still there.
-    if (!this.watching && !this.sent && this.signal !== undefined) {
+    // Deno aborts the signal of every answered request (and says so once, on stderr).
+    if (!this.watching && !this.sent && this.request !== undefined) {
       this.watching = true;
-      if (this.signal.aborted) queueMicrotask(this.onAbort);
-      else this.signal.addEventListener('abort', this.onAbort, { once: true });
+      const signal = (this.signal = this.request.signal);
+      if (signal.aborted) queueMicrotask(this.onAbort);
+      else signal.addEventListener('abort', this.onAbort, { once: true });
     }
     return this;
   }

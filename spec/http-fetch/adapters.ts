@@ -156,10 +156,10 @@ export function removeBundles(): void {
   bundles.clear();
 }
 
-/** Start a bundled script under Bun or Deno with `env`; resolves with the URL it prints (`… at http://…/mcp`). */
-export async function mountRuntime(name: 'Bun' | 'Deno', script: string, args: string[] = [], env: Record<string, string> = {}): Promise<Mounted> {
-  const command = name === 'Bun' ? BUN : DENO;
-  const argv = name === 'Bun' ? [script, ...args] : ['run', '-A', script, ...args];
+/** Start a script under Node, Bun or Deno with `env`; resolves with the URL it prints (`… at http://…/mcp`). */
+export async function mountRuntime(name: 'Node' | 'Bun' | 'Deno', script: string, args: string[] = [], env: Record<string, string> = {}): Promise<Mounted> {
+  const command = name === 'Node' ? process.execPath : name === 'Bun' ? BUN : DENO;
+  const argv = name === 'Deno' ? ['run', '-A', script, ...args] : [script, ...args];
   const child = spawn(command, argv, { cwd: REPO, env: { ...process.env, PORT: '0', NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.setEncoding('utf8').on('data', (s: string) => (output += s));

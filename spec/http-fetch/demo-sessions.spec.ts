@@ -2,10 +2,15 @@
 // client: ours and the SDK v2 client in both eras, the SDK 1.32.2 client in the 2025 era. A session
 // lists tools, gets progress notifications, answers an elicitation, reads a resource, gets a
 // prompt. Bun and Deno run the demo itself (examples/everything.ts: the fetch handler on Bun.serve
-// and Deno.serve; with --node-http the node handler through their node:http compatibility).
+// and Deno.serve; with --node-http the node handler through their node:http compatibility), and so
+// does Node with --fetch.
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createEverythingServer, type EverythingDemo } from '../../examples/everything-server.js';
 import { IN_PROCESS, bundle, mountInProcess, mountRuntime, removeBundles, type Mounted } from './adapters.js';
 import { DEMO_CLIENTS, demoSession } from './demo-session.js';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
 describe('the demo through every adapter, with every client [HTTP-011] [HTTP-013]', function () {
   this.timeout(60_000);
@@ -29,7 +34,11 @@ describe('the demo through every adapter, with every client [HTTP-011] [HTTP-013
     });
   }
 
-  const runtimes: Array<['Bun' | 'Deno', string[], string]> = [
+  // The demo as a user runs it: bundled from the sources here; MCP_RUNTIME_DEMO=dist runs the
+  // built dist/examples/everything.js instead (its imports resolved by each runtime from node_modules).
+  const demoScript = () => (process.env.MCP_RUNTIME_DEMO === 'dist' ? Promise.resolve(join(REPO, 'dist', 'examples', 'everything.js')) : bundle('examples/everything.ts'));
+  const runtimes: Array<['Node' | 'Bun' | 'Deno', string[], string]> = [
+    ['Node', ['--fetch'], 'the fetch handler on serveFetch’s node:http bridge'],
     ['Bun', [], 'the fetch handler on Bun.serve'],
     ['Deno', [], 'the fetch handler on Deno.serve'],
     ['Bun', ['--node-http'], 'the node handler on Bun’s node:http'],
@@ -40,7 +49,7 @@ describe('the demo through every adapter, with every client [HTTP-011] [HTTP-013
       let mounted: Mounted;
       before(async function () {
         this.timeout(120_000);
-        mounted = await mountRuntime(runtime, await bundle('examples/everything.ts'), args);
+        mounted = await mountRuntime(runtime, await demoScript(), args);
       });
       after(async () => {
         await mounted?.close();
