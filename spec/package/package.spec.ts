@@ -195,6 +195,37 @@ describe('the packed package, installed in an app', function () {
     });
   }
 
+  it('every entry point of `exports` loads on Node, Bun and Deno, with the same names', async () => {
+    const entries = Object.keys((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, unknown> }).exports)
+      .filter((e) => e !== './package.json')
+      .map((e) => (e === '.' ? 'mcp-actors' : `mcp-actors/${e.slice(2)}`));
+    writeFileSync(
+      join(app, 'out', 'entries.js'),
+      `const names = {};
+for (const entry of ${JSON.stringify(entries)}) names[entry] = Object.keys(await import(entry)).sort().join(',');
+console.log(JSON.stringify(names));
+process.exit(0);`,
+    );
+    const outputs: Record<string, string> = {};
+    for (const [runtime, command, args] of [
+      ['Node', process.execPath, []],
+      ['Bun', BUN, []],
+      ['Deno', DENO, ['run', '-A']],
+    ] as const) {
+      outputs[runtime] = await new Promise<string>((done, fail) =>
+        execFile(command, [...args, join(app, 'out', 'entries.js')], { cwd: app, timeout: 60_000 }, (error, stdout, stderr) =>
+          error ? fail(new Error(`${runtime}: ${error.message}\n${stderr}`)) : done(stdout),
+        ),
+      );
+    }
+    const node = JSON.parse(outputs['Node']!) as Record<string, string>;
+    expect(Object.keys(node)).to.deep.equal(entries);
+    expect(node['mcp-actors/web']!.split(',')).to.include.members(['createMcpFetchHandler', 'createMcpServer', 'serveFetch', 'requireBearerAuth']);
+    expect(node['mcp-actors/server']!.split(',')).to.include('createMcpFetchHandler');
+    expect(JSON.parse(outputs['Bun']!), 'Bun').to.deep.equal(node);
+    expect(JSON.parse(outputs['Deno']!), 'Deno').to.deep.equal(node);
+  });
+
   it('the low-level server answers a client from the package', async () => {
     writeFileSync(
       join(app, 'out', 'low-level-client.js'),
