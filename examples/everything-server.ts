@@ -4,8 +4,10 @@
  * one per adapter (node handler, fetch handler, Express, Fastify, Hono) and on Bun and Deno.
  */
 import { createMcpServer, type McpServer } from '../lib/mcp-server.js';
+import type { RedisStore } from '../lib/redis/store.js';
 import { embeddedResource, text } from '../lib/server-features/content.js';
 import { ResourceNotFoundError } from '../lib/server-features/resources.js';
+import { startTask } from '../lib/tasks/modern-tasks.js';
 
 export interface EverythingDemo {
   mcp: McpServer;
@@ -18,8 +20,24 @@ export interface EverythingDemo {
 const short = (v: string, max: number) => (v.length > max ? v.slice(0, max - 1) + '…' : v);
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** A fresh notebook and its server. */
-export function createEverythingServer(): EverythingDemo {
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason as Error);
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason as Error);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** A fresh notebook and its server; with `store`, what several processes share lives on Redis. */
+export function createEverythingServer(options: { store?: RedisStore | undefined } = {}): EverythingDemo {
+  const store = options.store;
   const stats = { toolCalls: 0 };
   // ------------------------------------------------------------------------------------ the notebook
 
@@ -80,6 +98,7 @@ export function createEverythingServer(): EverythingDemo {
       logging: {},
       completions: {},
     },
+    ...(store && { store }),
   });
 
   // ------------------------------------------------------------------------------------------- tools
@@ -274,6 +293,48 @@ export function createEverythingServer(): EverythingDemo {
       const top = [...words.entries()].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([w, n]) => `${w} (${n})`);
       ctx.log.info('Index rebuilt');
       return `Indexed ${all.length} notes, ${words.size} distinct words. Most frequent: ${top.join(', ')}.`;
+    },
+  );
+
+  mcp.registerTool(
+    'survey_transect',
+    {
+      title: 'Survey a transect',
+      description:
+        'Walks a bird survey transect as a task: one stop every stopMs (default 1000), then, when confirm is true, asks the user (elicitation) who observed. ' +
+        'A client polls it (tasks/get), may cancel it, and answers its question through the task.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          stops: { type: 'integer', minimum: 1, maximum: 50, description: 'Stops along the transect (default 5)' },
+          stopMs: { type: 'integer', minimum: 0, maximum: 600000, description: 'Time per stop in ms (default 1000)' },
+          confirm: { type: 'boolean', description: 'Ask the user who observed before recording the count' },
+        },
+      },
+      execution: { taskSupport: 'optional' },
+    },
+    async (args, ctx) => {
+      // On a 2026-07-28 request with the tasks extension the call becomes a task now; elsewhere this does nothing.
+      await startTask(ctx);
+      const stops = typeof args.stops === 'number' ? args.stops : 5;
+      const stopMs = typeof args.stopMs === 'number' ? args.stopMs : 1000;
+      let birds = 0;
+      for (let stop = 1; stop <= stops; stop++) {
+        await abortableSleep(stopMs, ctx.signal);
+        birds += 3 + ((stop * 7) % 5);
+        ctx.progress(stop, stops, `Stop ${stop}: ${birds} birds so far`);
+      }
+      let observer = 'unknown observer';
+      if (args.confirm === true) {
+        const answer = await ctx.elicit(
+          { message: `Counted ${birds} birds at ${stops} stops. Who observed?`, requestedSchema: { type: 'object', properties: { observer: { type: 'string', title: 'Observer' } }, required: ['observer'] } },
+          { inputKey: 'observer' },
+        );
+        if (answer.action !== 'accept') return { content: [text(`The count was not recorded (${answer.action}).`)], isError: true };
+        observer = String(answer.content?.observer ?? observer);
+      }
+      // The pid says which process ran it (several processes serve one deployment with --redis).
+      return `Transect surveyed by ${observer}: ${birds} birds at ${stops} stops (process ${process.pid}).`;
     },
   );
 

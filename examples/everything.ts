@@ -3,7 +3,8 @@
  *
  * - tools: `convert_units` (structured output with an outputSchema), `search_notes` (structured
  *   output), `add_note` (asks the user for details by elicitation), `summarize_note` (asks the
- *   client's model by sampling), `rebuild_index` (progress and log messages while it works);
+ *   client's model by sampling), `rebuild_index` (progress and log messages while it works),
+ *   `survey_transect` (runs as a task: a client polls it, may cancel it, answers its question);
  * - resources: `notes://index`, `station://status` (changes every 5 s: subscribe to it), and
  *   the template `notes://note/{id}` (listed per note, ids completed);
  * - prompts: `review_note` (its `id` completed, the note embedded) and `weekly_review` (its
@@ -15,12 +16,16 @@
  *   bun dist/examples/everything.js             # the fetch handler on Bun.serve (--node-http: the node handler)
  *   deno run -A dist/examples/everything.js     # the fetch handler on Deno.serve (--node-http: the node handler)
  *   node dist/examples/everything.js --stdio    # stdio; everything but MCP frames goes to stderr
+ *   node dist/examples/everything.js --redis redis://127.0.0.1:6379   # (or REDIS_URL=...) several
+ *     processes behind a load balancer share listen events, tasks and requestState on Redis;
+ *     MCP_TASK_LEASE_MS sets how soon another process fails a task whose process died (default 15 s)
  *
  * It prints a live log of sessions (their state changes) and every frame in and out.
  */
 import { listen } from '../lib/http/listen.js';
 import { serveFetch } from '../lib/http/serve-fetch.js';
 import { runtimeName } from '../lib/runtime.js';
+import type { RedisStore } from '../lib/redis/store.js';
 import type { ServerSession } from '../lib/server.js';
 import { createStdioServerTransport } from '../streams/stdio-server.js';
 import { createMcpFetchHandler } from '../streams/fetch-handler.js';
@@ -44,7 +49,25 @@ function preview(v: unknown): string {
   }
 }
 
-const { mcp, stats } = createEverythingServer();
+/**
+ * `--redis URL` (or `REDIS_URL`): what several processes of this server share on Redis (listen
+ * events, tasks, the requestState key and replay guard), as the one `store` option. Redis and the
+ * `redis` package are needed only then.
+ */
+async function redisStoreFromArgs(): Promise<RedisStore | undefined> {
+  const at = process.argv.indexOf('--redis');
+  const url = at >= 0 ? process.argv[at + 1] : process.env.REDIS_URL;
+  if (url === undefined || url === '' || url.startsWith('--')) {
+    if (at >= 0) throw new Error('--redis needs a URL, e.g. --redis redis://127.0.0.1:6379');
+    return undefined;
+  }
+  const { createRedisStore } = await import('../lib/redis/store.js');
+  const leaseMs = Number(process.env.MCP_TASK_LEASE_MS);
+  return createRedisStore({ url, ...(leaseMs > 0 && { tasks: { leaseMs } }) });
+}
+const store = await redisStoreFromArgs();
+
+const { mcp, stats } = createEverythingServer({ store });
 
 // ---------------------------------------------------------------------------------------- live log
 
@@ -88,9 +111,15 @@ if (stdio) {
     : await listen(createStreamableHttpHandler(mcp.server, { onError }), { port, logger: false });
   const how = viaFetch ? `fetch handler on ${runtime}` : runtime === 'node' ? 'node handler' : `node handler on ${runtime}`;
   out(`everything: MCP server (Streamable HTTP, ${how}) at ${color(32, server.url)}; Ctrl+C stops it`);
+  if (store) out(`everything: process ${process.pid} shares listen events, tasks and requestState on Redis (prefix ${store.prefix})`);
   const stop = () => {
     out('everything: shutting down');
-    void server.close().then(() => process.exit(0));
+    // The tasks running here fail (other processes say so) before the store closes.
+    void server
+      .close()
+      .then(() => mcp.close())
+      .then(() => store?.close())
+      .then(() => process.exit(0));
     setTimeout(() => process.exit(0), 2000).unref();
   };
   process.on('SIGINT', stop);

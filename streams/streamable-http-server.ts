@@ -26,7 +26,7 @@ import { ErrorCode } from '../lib/jsonrpc/error-codes.js';
 import type { Frame, JsonObject, JsonRpcMessage, JsonRpcRequest, RequestId } from '../lib/jsonrpc/message.js';
 import { eraOf } from '../lib/modern/classify.js';
 import { serveModernPost, type ModernPostOptions, type ParamHeaderLookup } from './modern-http.js';
-import { REVISION_WITHOUT_VERSION_HEADER, allows, isLegacyRevision, isModernRevision, isSupportedRevision } from '../lib/protocol/revisions.js';
+import { REVISION_WITHOUT_VERSION_HEADER, allows, isLegacyRevision, isModernRevision, isSupportedRevision, MODERN_REVISIONS } from '../lib/protocol/revisions.js';
 import type { Server, ServerSession } from '../lib/server.js';
 import type { InvalidInbound, SingleInbound } from './inbound.js';
 import { defaultIdentity, methodsOf, writeAuthFailure, type Authenticate, type AuthorizeMessages, type AuthOutcome, type Caller } from './http-auth.js';
@@ -238,6 +238,9 @@ export class HttpServerCore {
     this.identify = options.identify ?? defaultIdentity;
     this.onError = options.onError;
     const legacy = options.legacySse === true ? {} : options.legacySse === false ? undefined : options.legacySse;
+    if (legacy !== undefined && !server.servesLegacy) {
+      throw new Error('legacySse: this server speaks only 2026-07-28 (supportedVersions), which has no HTTP+SSE endpoints; leave legacySse off');
+    }
     this.legacy = legacy === undefined ? undefined : new LegacySseEndpoints(this, legacy);
     this.capture = server.sessions$.subscribe((s) => (this.lastConnected = s));
     this.modernOptions = { report: (e) => this.report(e), paramHeaders: options.paramHeaders ?? ((tool) => server.paramHeaders?.(tool)), ticker: this.ticker };
@@ -381,10 +384,11 @@ export class HttpServerCore {
         this.post(req, res, caller);
         return;
       case 'GET':
-        this.get(req, res, caller);
-        return;
       case 'DELETE':
-        this.delete(req, res, caller);
+        // A modern-only server has no sessions to stream or end (2026-07-28, backward compatibility).
+        if (!this.server.servesLegacy) this.methodNotAllowed(res, 'POST');
+        else if (req.method === 'GET') this.get(req, res, caller);
+        else this.delete(req, res, caller);
         return;
       default:
         this.methodNotAllowed(res, this.allowedMethods());
@@ -392,7 +396,7 @@ export class HttpServerCore {
   }
 
   private allowedMethods(): string {
-    if (this.stateless) return 'POST';
+    if (this.stateless || !this.server.servesLegacy) return 'POST';
     return ['POST', this.standaloneSse ? 'GET' : '', this.allowDelete ? 'DELETE' : ''].filter((m) => m !== '').join(', ');
   }
 
@@ -492,7 +496,9 @@ export class HttpServerCore {
     const versionHeader = req.headers['mcp-protocol-version'];
     // A modern client sends no session id (and a modern header): its era is decided on the body.
     const maybeModern = typeof versionHeader !== 'string' || !isLegacyRevision(versionHeader);
-    if (!this.stateless && typeof sid === 'string' && sid !== '' && !maybeModern) {
+    // A modern-only server ignores Mcp-Session-Id: it neither mints nor echoes session ids.
+    const sessions = !this.stateless && this.server.servesLegacy;
+    if (sessions && typeof sid === 'string' && sid !== '' && !maybeModern) {
       session = this.lookup(sid, res, caller);
       if (session === undefined) return;
       if (!this.versionOk(req, res, session.revision)) return;
@@ -511,7 +517,11 @@ export class HttpServerCore {
           serveModernPost(this.server.core, req, res, value, caller?.authInfo, this.modernOptions);
           return;
         }
-        if (session === undefined && !this.stateless && typeof sid === 'string' && sid !== '') {
+        if (!this.server.servesLegacy) {
+          this.refuseLegacy(res, value, versionHeader);
+          return;
+        }
+        if (session === undefined && sessions && typeof sid === 'string' && sid !== '') {
           session = this.lookup(sid, res, caller);
           if (session === undefined || !this.versionOk(req, res, session.revision)) return;
         }
@@ -522,6 +532,25 @@ export class HttpServerCore {
         this.internalError(res, e);
       }
     }, this.bodyDeadline, this.server.options.maxFrameDepth);
+  }
+
+  /**
+   * A legacy-era POST to a modern-only server: a notification is accepted and ignored (as a
+   * stateless server does); a request gets 400 and -32022 naming the versions we speak, the only
+   * diagnostic a legacy client, which cannot fall forward, can show its user.
+   * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning#backward-compatibility-with-initialization-based-versions
+   */
+  private refuseLegacy(res: HttpResponseOut, value: unknown, versionHeader: string | string[] | undefined): void {
+    const kind = classifyValue(value, false);
+    if (kind.kind === 'notification') {
+      writeEmpty(res, 202);
+      return;
+    }
+    const id = kind.kind === 'request' ? kind.msg.id : null;
+    const params = kind.kind === 'request' ? (kind.msg.params as { protocolVersion?: unknown } | undefined) : undefined;
+    const requested = typeof params?.protocolVersion === 'string' ? params.protocolVersion : typeof versionHeader === 'string' ? versionHeader : null;
+    const message = `This server speaks only ${MODERN_REVISIONS.join(', ')}, which has no initialize and no sessions: send each request with its protocol version in _meta and the MCP-Protocol-Version header (see server/discover)`;
+    writeJson(res, 400, errorBody(ErrorCode.UnsupportedProtocolVersion, message, id, { supported: [...MODERN_REVISIONS], requested }));
   }
 
   /** A POST without `Mcp-Session-Id`: only `initialize` may start a session. */
