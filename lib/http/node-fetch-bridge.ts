@@ -46,19 +46,26 @@ export async function bridge(fetch: Fetch, req: IncomingMessage, res: ServerResp
   res.on('close', () => {
     if (!res.writableFinished) aborter.abort();
   });
-  const headers = new Headers();
-  const raw = req.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
   const method = req.method ?? 'GET';
-  let response: Response;
+  let request: Request;
   try {
-    const request = new Request(origin + target, {
+    const headers = new Headers();
+    const raw = req.rawHeaders;
+    for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+    request = new Request(origin + target, {
       method,
       headers,
       body: method === 'GET' || method === 'HEAD' ? null : bodyOf(req),
       signal: aborter.signal,
       duplex: 'half',
     } as RequestInit);
+  } catch {
+    // node:http took it, the Fetch API does not (a header value it refuses, say): the client's fault.
+    res.writeHead(400, { 'content-type': 'text/plain' }).end('Bad Request: the request cannot be represented as a fetch Request');
+    return;
+  }
+  let response: Response;
+  try {
     response = await fetch(request);
   } catch {
     if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
@@ -71,7 +78,14 @@ export async function bridge(fetch: Fetch, req: IncomingMessage, res: ServerResp
   });
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) out['set-cookie'] = cookies;
-  res.writeHead(response.status, out);
+  try {
+    res.writeHead(response.status, out);
+  } catch {
+    // A head node refuses (a handler's header value with a newline, say): nothing of it goes out.
+    response.body?.cancel().catch(() => {});
+    res.writeHead(500, { 'content-type': 'text/plain' }).end('Internal Server Error');
+    return;
+  }
   const body = response.body;
   if (body === null) {
     res.end();

@@ -4,12 +4,14 @@
 // Protected Resource Metadata as a fetch handler, and an entry that needs no node: built-in.
 // (Everything else is the node handler's core: MCP_HTTP_EDGE=fetch runs spec/http-server through it.)
 import { expect } from 'chai';
+import { request as httpRequest } from 'node:http';
 import { builtinModules } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { createProtectedResourceMetadataFetchHandler, createProtectedResourceMetadataHandler } from '../../lib/auth/server/protected-resource-metadata.js';
 import { requireBearerAuth } from '../../lib/auth/server/bearer-auth.js';
 import { listen } from '../../lib/http/listen.js';
+import { serveFetch } from '../../lib/http/serve-fetch.js';
 import { createMcpServer, type McpServer } from '../../lib/mcp-server.js';
 import { text } from '../../lib/server-features/content.js';
 import { createMcpFetchHandler, type McpFetchHandler } from '../../streams/fetch-handler.js';
@@ -273,6 +275,27 @@ describe('the Web-standard fetch handler (createMcpFetchHandler)', () => {
     } finally {
       await prm.close();
       await node.close();
+    }
+  });
+
+  it('serveFetch on Node: a request the Fetch API refuses (TRACE) or an absolute-form target is a 400, and it serves on', async () => {
+    const served = await serveFetch(handler, { logger: false });
+    try {
+      const target = new URL(served.url);
+      const raw = (method: string, path: string) =>
+        new Promise<number>((resolve, reject) => {
+          const req = httpRequest({ host: target.hostname, port: target.port, method, path, agent: false }, (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          });
+          req.on('error', reject);
+          req.end();
+        });
+      expect(await raw('TRACE', '/mcp')).to.equal(400);
+      expect(await raw('GET', `http://${target.host}/mcp`)).to.equal(400);
+      expect((await fetch(served.url, { method: 'POST', headers: POST_HEADERS, body: JSON.stringify(init()) })).status).to.equal(200);
+    } finally {
+      await served.close();
     }
   });
 
