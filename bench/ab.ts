@@ -4,6 +4,7 @@
  *
  *   cp -r dist /tmp/base && <change, rebuild> &&
  *   node dist/bench/ab.js memory,stdio sequential,pipelined /tmp/base/dist ./dist
+ *   BENCH_CALLS=1500 node dist/bench/ab.js http-json,http-sse,modern sequential,pipelined /tmp/base/dist ./dist
  *
  * A build dir must hold bench/worker.js (and node_modules must resolve from it: link one
  * next to a copy outside the repo). BENCH_REPS (15), BENCH_CALLS (10000), BENCH_WINDOW (256).
@@ -16,7 +17,7 @@ import { median, type FromWorker, type RunResult, type ToWorker, type TransportN
 
 const [transportsArg, workloadsArg, ...dists] = process.argv.slice(2);
 if (!transportsArg || !workloadsArg || dists.length === 0) {
-  console.error('usage: node dist/bench/ab.js <memory,stdio> <sequential,pipelined> <distA> [distB ...]');
+  console.error('usage: node dist/bench/ab.js <memory,stdio,http-json,http-sse,modern> <sequential,pipelined> <distA> [distB ...]');
   process.exit(2);
 }
 const REPS = Number(process.env.BENCH_REPS ?? 15);
@@ -46,16 +47,31 @@ class Variant {
 }
 
 const cpu = (r: RunResult): number => r.cpuUsPerCall + (r.serverCpuUsPerCall ?? 0);
-for (const transport of transportsArg.split(',') as TransportName[]) {
+/**
+ * `http-json` / `http-sse`: our HTTP server child (one 2025-era session, sequential calls, the
+ * `workload` is ignored); `modern`: the 2026-07-28 stateless path with the undici client.
+ */
+type AbTransport = TransportName | 'http-json' | 'http-sse';
+for (const transport of transportsArg.split(',') as AbTransport[]) {
   const variants: Variant[] = [];
   for (const d of dists) {
     const v = new Variant(d);
-    await v.ask({ cmd: 'setup', impl: 'ours', transport });
+    if (transport === 'http-json' || transport === 'http-sse') {
+      await v.ask({ cmd: 'http-setup', impl: 'ours', mode: transport === 'http-json' ? 'json' : 'sse' });
+      await v.ask({ cmd: 'http-open', sessions: 1 });
+    } else if (transport === 'modern') {
+      await v.ask({ cmd: 'modern-setup', server: 'ours', client: 'undici' });
+    } else {
+      await v.ask({ cmd: 'setup', impl: 'ours', transport });
+    }
     variants.push(v);
   }
   for (const workload of workloadsArg.split(',') as WorkloadName[]) {
     const run = async (v: Variant, warmup: boolean): Promise<RunResult> => {
-      const r = await v.ask({ cmd: 'run', workload, calls: CALLS, window: WINDOW, warmup });
+      const r =
+        transport === 'http-json' || transport === 'http-sse'
+          ? await v.ask({ cmd: 'http-run', perSession: CALLS })
+          : await v.ask({ cmd: 'run', workload, calls: CALLS, window: WINDOW, warmup });
       if (r.type !== 'result') throw new Error('unexpected reply');
       return r.result;
     };

@@ -44,3 +44,5 @@ export {
   type Authenticate,
   type LegacySseOptions,
 } from './streamable-http-server.js';
+export { createMcpFetchHandler, type McpFetchHandler, type McpFetchHandlerOptions } from './fetch-handler.js';
+export type { HttpRequestHead, HttpRequestIn, HttpResponseOut } from './http-shape.js';

@@ -1,5 +1,6 @@
-// The plain handler in Express 5: mount it with app.all (or app.use), with or without
-// express.json() before it. (node:http, Fastify's raw request and Hono's node adapter work alike.)
+// Express 5: mount the node handler with app.all, before any body parser: it reads the body
+// itself, under its own limit, and answers bad JSON with a JSON-RPC error (after express.json()
+// it uses the parsed body, but Express answers malformed or large bodies with its own pages).
 import express from 'express';
 import { createMcpServer, text } from 'mcp-actors';
 import { createStreamableHttpHandler } from 'mcp-actors/streams';
@@ -13,8 +14,8 @@ const mcpHandler = createStreamableHttpHandler(mcp.server, {
   allowedHosts: ['127.0.0.1', 'localhost'], // Host checks stay on behind Express too
 });
 const app = express();
-app.use(express.json());
 app.all('/mcp', mcpHandler);
+app.use(express.json()); // for your other routes
 const server = app.listen(Number(process.env['PORT'] ?? 0), '127.0.0.1', () => {
   const address = server.address();
   console.log(`http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/mcp`);

@@ -4,6 +4,8 @@
  * that turns output into the screen a person would see). Both are optional peer dependencies of
  * mcp-actors, so library users who never open a terminal do not need them.
  */
+import { runtimeName } from '../runtime.js';
+
 /** What we use of a node-pty process (declared here: the types must not need node-pty installed). */
 export interface PtyProcess {
   readonly pid: number;
@@ -40,6 +42,14 @@ let loaded: Promise<{ pty: PtyModule; Terminal: HeadlessTerminalClass }> | undef
 /** Load node-pty and @xterm/headless once. */
 export function loadTerminalModules(): Promise<{ pty: PtyModule; Terminal: HeadlessTerminalClass }> {
   loaded ??= (async () => {
+    const runtime = runtimeName();
+    if (runtime !== 'node') {
+      // node-pty loads there but its PTY does not work: on Bun a command ends at once with no
+      // output, on Deno writes to the PTY fail (EBADF) and the shell never answers.
+      throw new TerminalDependencyError(
+        `Terminals need node-pty, which does not work on ${runtime === 'bun' ? 'Bun' : 'Deno'}: serve terminals from a Node process (the rest of mcp-actors runs on ${runtime === 'bun' ? 'Bun' : 'Deno'})`,
+      );
+    }
     const need = (name: string) => (e: unknown) => {
       throw new TerminalDependencyError(`Terminals need the optional dependency "${name}": npm install ${name} (${(e as Error)?.message ?? String(e)})`);
     };

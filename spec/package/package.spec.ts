@@ -3,7 +3,8 @@
 // from this repository's node_modules: offline, and nothing undeclared is reachable), the README's
 // examples (examples/readme/*.ts) compiled there against the shipped types with strict,
 // exactOptionalPropertyTypes and no skipLibCheck, under module nodenext and bundler, then run:
-// a stdio pair, an HTTP pair, Express, a crash, replay, the machines export and authorization.
+// a stdio pair, an HTTP pair, Express, Fastify, Hono, the fetch handler, a crash, replay, the
+// machines export and authorization; and the Web-standard examples on Bun and Deno from the package.
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -16,9 +17,11 @@ import { startRedis } from '../../scripts/real-parts/redis-server.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+const BUN = join(ROOT, 'node_modules', '.bin', 'bun');
+const DENO = join(ROOT, 'node_modules', '.bin', 'deno');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
 /** What the examples need besides the package: the user's own dependencies and types. */
-const USER_DEPENDENCIES = ['zod', 'express', 'redis', '@redis/client', '@redis/bloom', '@redis/json', '@redis/search', '@redis/time-series', '@types/node', '@types/express', '@types/express-serve-static-core', '@types/serve-static', '@types/body-parser', '@types/qs', '@types/range-parser', '@types/send', '@types/mime', '@types/connect', '@types/http-errors'];
+const USER_DEPENDENCIES = ['zod', 'express', 'fastify', 'hono', '@hono/node-server', 'redis', '@redis/client', '@redis/bloom', '@redis/json', '@redis/search', '@redis/time-series', '@types/node', '@types/express', '@types/express-serve-static-core', '@types/serve-static', '@types/body-parser', '@types/qs', '@types/range-parser', '@types/send', '@types/mime', '@types/connect', '@types/http-errors'];
 
 function link(app: string, name: string): void {
   const from = join(ROOT, 'node_modules', name);
@@ -82,8 +85,8 @@ describe('the packed package, installed in an app', function () {
   /**
    * The compiler's diagnostics, except xstate's own: xstate 5.33.3 (the latest) declares
    * `setup()` with constraints its declarations fail under exactOptionalPropertyTypes (TS2344 in
-   * setup.d.ts), in any program that imports xstate, ours or not. Those are checked to be only
-   * that, so the day they change this test says so.
+   * setup.d.ts), in any program that imports xstate, ours or not; and Hono's need the DOM lib.
+   * Those are checked to be only that, so the day they change this test says so.
    */
   function compile(config: string): string {
     let out = '';
@@ -95,7 +98,11 @@ describe('the packed package, installed in an app', function () {
     const diagnostics = out.split('\n').filter((l) => /error TS\d+/.test(l));
     const upstream = diagnostics.filter((l) => l.includes('node_modules/xstate/'));
     expect(upstream.every((l) => /xstate\/dist\/declarations\/src\/setup\.d\.ts\(\d+,\d+\): error TS2344/.test(l)), upstream.join('\n')).to.equal(true);
-    return diagnostics.filter((l) => !l.includes('node_modules/xstate/')).join('\n');
+    // Hono's websocket helper names DOM event types (MessageEvent, CloseEvent, BinaryType) that a
+    // project without the DOM lib lacks: Hono's, not ours, and only those.
+    const hono = diagnostics.filter((l) => l.includes('node_modules/hono/'));
+    expect(hono.every((l) => /hono\/dist\/types\/helper\/websocket\/index\.d\.ts\(\d+,\d+\): error TS(2315|2304): (Type 'MessageEvent'|Cannot find name '(CloseEvent|BinaryType)')/.test(l)), hono.join('\n')).to.equal(true);
+    return diagnostics.filter((l) => !l.includes('node_modules/xstate/') && !l.includes('node_modules/hono/')).join('\n');
   }
 
   function run(file: string, args: string[] = [], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -106,9 +113,9 @@ describe('the packed package, installed in an app', function () {
     });
   }
 
-  /** Start a server example and wait for the URL it prints first. */
-  function serve(file: string, env: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess }> {
-    const child = spawn(process.execPath, [join(app, 'out', file)], { cwd: app, env: { ...process.env, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  /** Start a server example (with node, or `command args… file`) and wait for the URL it prints first. */
+  function serve(file: string, env: Record<string, string> = {}, command: string = process.execPath, args: string[] = []): Promise<{ url: string; child: ChildProcess }> {
+    const child = spawn(command, [...args, join(app, 'out', file)], { cwd: app, env: { ...process.env, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(child);
     return new Promise((done, fail) => {
       let out = '';
@@ -132,7 +139,7 @@ describe('the packed package, installed in an app', function () {
   }
 
   it('ships what a user needs and nothing else', () => {
-    expect(files).to.include.members(['package.json', 'README.md', 'LICENSE', 'dist/lib/index.js', 'dist/lib/index.d.ts', 'dist/lib/client.js', 'dist/streams/index.js', 'dist/machines/index.js']);
+    expect(files).to.include.members(['package.json', 'README.md', 'LICENSE', 'dist/lib/index.js', 'dist/lib/index.d.ts', 'dist/lib/client.js', 'dist/lib/web.js', 'dist/lib/web.d.ts', 'dist/streams/index.js', 'dist/machines/index.js']);
     expect(files.filter((f) => /^dist\/(bench|examples|spec|scripts)\//.test(f))).to.deep.equal([]);
     expect(files.filter((f) => f.endsWith('.map'))).to.deep.equal([]);
     expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).to.deep.equal([]);
@@ -154,14 +161,70 @@ describe('the packed package, installed in an app', function () {
     expect(stderr).to.match(/^out \{"jsonrpc":"2.0","id":0,"method":"initialize"/m);
   });
 
-  it('runs an HTTP pair, and the Express example', async () => {
-    for (const file of ['http-server.js', 'express.js']) {
+  it('runs an HTTP pair, and the Express, Fastify, Hono and fetch-handler examples', async () => {
+    for (const file of ['http-server.js', 'express.js', 'fastify.js', 'hono.js', 'fetch.js']) {
       const { url, child } = await serve(file);
       const { code, stdout, stderr } = await run('http-client.js', [url]);
-      expect(code, stderr).to.equal(0);
-      expect(stdout).to.equal('Hello, Ada!\n');
-      expect(await stop(child)).to.equal(0);
+      expect(code, `${file}: ${stderr}`).to.equal(0);
+      expect(stdout, file).to.equal('Hello, Ada!\n');
+      expect(await stop(child), file).to.equal(0);
     }
+  });
+
+  for (const [runtime, bin, runArgs] of [
+    ['Bun', BUN, []],
+    ['Deno', DENO, ['run', '-A']],
+  ] as const) {
+    it(`${runtime}: the package's exports resolve; the fetch example and Hono as a plain fetch app serve a client`, async () => {
+      const { url, child } = await serve('fetch.js', {}, bin, [...runArgs]);
+      const served = await run('http-client.js', [url]);
+      expect(served.stdout, served.stderr).to.equal('Hello, Ada!\n');
+      await stop(child);
+      // A default export with `fetch`: Bun serves it on $PORT, `deno serve` on --port.
+      const port = await freePort();
+      const appArgs = runtime === 'Bun' ? [join(app, 'out', 'hono-app.js')] : ['serve', '-A', '--host', '127.0.0.1', '--port', String(port), join(app, 'out', 'hono-app.js')];
+      const honoApp = spawn(bin, appArgs, { cwd: app, env: { ...process.env, PORT: String(port) }, stdio: 'ignore' });
+      children.push(honoApp);
+      const appUrl = `http://127.0.0.1:${port}/mcp`;
+      let result = await run('http-client.js', [appUrl]);
+      for (let i = 0; i < 100 && result.code !== 0; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        result = await run('http-client.js', [appUrl]);
+      }
+      expect(result.stdout, result.stderr).to.equal('Hello, Ada!\n');
+      honoApp.kill('SIGTERM');
+    });
+  }
+
+  it('every entry point of `exports` loads on Node, Bun and Deno, with the same names', async () => {
+    const entries = Object.keys((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, unknown> }).exports)
+      .filter((e) => e !== './package.json')
+      .map((e) => (e === '.' ? 'mcp-actors' : `mcp-actors/${e.slice(2)}`));
+    writeFileSync(
+      join(app, 'out', 'entries.js'),
+      `const names = {};
+for (const entry of ${JSON.stringify(entries)}) names[entry] = Object.keys(await import(entry)).sort().join(',');
+console.log(JSON.stringify(names));
+process.exit(0);`,
+    );
+    const outputs: Record<string, string> = {};
+    for (const [runtime, command, args] of [
+      ['Node', process.execPath, []],
+      ['Bun', BUN, []],
+      ['Deno', DENO, ['run', '-A']],
+    ] as const) {
+      outputs[runtime] = await new Promise<string>((done, fail) =>
+        execFile(command, [...args, join(app, 'out', 'entries.js')], { cwd: app, timeout: 60_000 }, (error, stdout, stderr) =>
+          error ? fail(new Error(`${runtime}: ${error.message}\n${stderr}`)) : done(stdout),
+        ),
+      );
+    }
+    const node = JSON.parse(outputs['Node']!) as Record<string, string>;
+    expect(Object.keys(node)).to.deep.equal(entries);
+    expect(node['mcp-actors/web']!.split(',')).to.include.members(['createMcpFetchHandler', 'createMcpServer', 'serveFetch', 'requireBearerAuth']);
+    expect(node['mcp-actors/server']!.split(',')).to.include('createMcpFetchHandler');
+    expect(JSON.parse(outputs['Bun']!), 'Bun').to.deep.equal(node);
+    expect(JSON.parse(outputs['Deno']!), 'Deno').to.deep.equal(node);
   });
 
   it('the low-level server answers a client from the package', async () => {

@@ -8,8 +8,10 @@ export { InvalidTokenError, bearerAuthInfo, type AuthInfo, type VerifiedToken, t
 export { PROTECTED_RESOURCE_WELL_KNOWN, protectedResourceMetadataUrl, type ProtectedResourceMetadata } from '../protected-resource-metadata.js';
 export {
   createProtectedResourceMetadataHandler,
+  createProtectedResourceMetadataFetchHandler,
   protectedResourceMetadata,
   type ProtectedResourceMetadataHandler,
+  type ProtectedResourceMetadataFetchHandler,
   type ProtectedResourceMetadataOptions,
   type ServedProtectedResourceMetadata,
 } from './protected-resource-metadata.js';

@@ -6,6 +6,7 @@
  * @see https://datatracker.ietf.org/doc/html/rfc9728#section-3
  */
 import type { HttpRequestIn, HttpResponseOut } from '../../../streams/http-shape.js';
+import { WebRequestIn, WebResponseOut } from '../../../streams/fetch-shim.js';
 import { canonicalResourceUri } from '../canonical-resource.js';
 import { PROTECTED_RESOURCE_WELL_KNOWN, protectedResourceMetadataUrl, type ProtectedResourceMetadata } from '../protected-resource-metadata.js';
 
@@ -139,6 +140,49 @@ export function createProtectedResourceMetadataHandler(options: ProtectedResourc
     metadata: { value: metadata, enumerable: true },
     paths: { value: Object.freeze(paths), enumerable: true },
     url: { value: url, enumerable: true },
+    path: { value: next?.path, enumerable: true },
+    close: { value: () => next?.close?.() ?? Promise.resolve() },
+  });
+  return handler;
+}
+
+/** A fetch handler (`createMcpFetchHandler`'s), for {@link createProtectedResourceMetadataFetchHandler}. */
+type FetchNext = ((request: Request) => Response | Promise<Response>) & { path?: string; close?: () => Promise<void> };
+
+/** The fetch form of {@link ProtectedResourceMetadataHandler}. */
+export interface ProtectedResourceMetadataFetchHandler {
+  (request: Request): Promise<Response>;
+  readonly metadata: Readonly<ServedProtectedResourceMetadata>;
+  readonly paths: readonly string[];
+  readonly url: string;
+  readonly path?: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The Web-standard form of {@link createProtectedResourceMetadataHandler}: serves the document
+ * (the same answers, the same code) and hands every other request to `next`, a fetch handler such
+ * as `createMcpFetchHandler(mcp)`.
+ *
+ * ```ts
+ * export default { fetch: createProtectedResourceMetadataFetchHandler({ resource, authorizationServers: [issuer] }, mcpHandler) };
+ * ```
+ * @see https://datatracker.ietf.org/doc/html/rfc9728#section-3
+ */
+export function createProtectedResourceMetadataFetchHandler(options: ProtectedResourceMetadataOptions, next?: FetchNext): ProtectedResourceMetadataFetchHandler {
+  const served = createProtectedResourceMetadataHandler(options);
+  const handler = ((request: Request): Promise<Response> => {
+    let passed: Promise<Response> | undefined;
+    const res = new WebResponseOut();
+    served(new WebRequestIn(request, undefined), res, () => {
+      passed = next !== undefined ? Promise.resolve(next(request)) : Promise.resolve(Response.json({ error: 'not_found' }, { status: 404 }));
+    });
+    return passed ?? res.response;
+  }) as ProtectedResourceMetadataFetchHandler;
+  Object.defineProperties(handler, {
+    metadata: { value: served.metadata, enumerable: true },
+    paths: { value: served.paths, enumerable: true },
+    url: { value: served.url, enumerable: true },
     path: { value: next?.path, enumerable: true },
     close: { value: () => next?.close?.() ?? Promise.resolve() },
   });
