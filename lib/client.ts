@@ -51,18 +51,17 @@ import { redactSecrets } from './server-features/redaction.js';
 import { isListParams, listing, sdkOptions, type CallToolParams, type ListParams, type Listing } from './client-features/sdk-shapes.js';
 import type { Task, TaskHandle, TaskHandleOptions } from './client-features/tasks.js';
 import { ToolTasks } from './client-features/tool-tasks.js';
-import { createActor } from 'xstate';
 import { defer, merge } from 'rxjs';
-import { versionNegotiationMachine } from '../machines/version-negotiation.machine.js';
-import { ModernLink } from './client-modern/modern-link.js';
-import { MRTR_METHODS, readResultType, runInputRounds, type InputAnswerer } from './client-modern/input-rounds.js';
-import { NoCommonVersionError } from './client-modern/errors.js';
-import { ResultCache } from './client-modern/result-cache.js';
-import { paramHeadersOf, type ParamHeaderSpec } from './client-modern/wire-headers.js';
-import { MODERN_REVISIONS } from './protocol/revisions.js';
+import type { InputAnswerer } from './client-modern/input-rounds.js';
+import { LegacyServerError } from './client-modern/errors.js';
+import type { ListenBackoff } from './client-modern/listen.js';
+import { ModernEra, type DiscoveredServer, type TraceOptions } from './client-modern/modern-era.js';
+import { negotiateEra } from './client-modern/negotiate.js';
 import { META } from './protocol/schema/modern.js';
 import type { Transport } from '../streams/transport.js';
 import type { FrameEvent } from './session/session.js';
+
+export type { DiscoveredServer, TraceOptions } from './client-modern/modern-era.js';
 
 /**
  * Options of {@link createClient}: `info` (the client's name and version, sent in `initialize`),
@@ -95,13 +94,23 @@ export interface ClientOptions extends SessionOptions {
    */
   redactToolArguments?: ((args: unknown) => unknown) | false;
   /**
-   * Which era to speak: 'auto' offers 2026-07-28 first and falls back to `initialize` for a
-   * legacy server; 'legacy' (default for now) runs `initialize` at once; 'modern' never falls back.
+   * Which era to speak: 'auto' (default) offers 2026-07-28 first and falls back to `initialize`
+   * for a legacy server; 'legacy' runs `initialize` at once (no probe); 'modern' never falls back.
+   * With `journal: true`, or a transport that says it is `legacyOnly` (HTTP+SSE, a cassette), the
+   * default is 'legacy': journals and recordings hold sessions only.
    * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning
    */
   era?: 'auto' | 'legacy' | 'modern';
-  /** How long the era probe waits for an answer before deciding the server is legacy, in ms (default 5000). */
+  /**
+   * stdio (and other byte streams): how long the era probe waits when the server answers neither
+   * `server/discover` nor the `ping` after it, before deciding it is legacy, in ms (default 5000).
+   * A legacy server that answers either is known at once.
+   */
   probeTimeoutMs?: number;
+  /** How a `subscriptions/listen` the server ends or that breaks is reopened (defaults: 1 s → 30 s, ×2, jitter 0.5). */
+  listenBackoff?: Partial<ListenBackoff>;
+  /** Source of the reopening jitter, in [0, 1). Default Math.random. */
+  random?: () => number;
   /** Input-required rounds one modern request may go through before failing (default 8). */
   maxInputRounds?: number;
   /**
@@ -109,27 +118,6 @@ export interface ClientOptions extends SessionOptions {
    * `io.modelcontextprotocol/logLevel` (set later with `setLoggingLevel`).
    */
   logLevel?: LoggingLevel;
-}
-
-/** Options of a request in the modern era: OpenTelemetry context passed through in `_meta`. */
-export interface TraceOptions {
-  /** W3C Trace Context (`traceparent`, `tracestate`) and `baggage`, sent verbatim in `_meta` (2026-07-28). */
-  trace?: { traceparent?: string; tracestate?: string; baggage?: string };
-  /**
-   * Ask the server even when a cached result is still fresh (2026-07-28 `ttlMs` caching hints).
-   * @see https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/caching
-   */
-  fresh?: boolean;
-}
-
-/** What `client.discover()` returns. @see https://modelcontextprotocol.io/specification/2026-07-28/server/discover */
-export interface DiscoveredServer {
-  era: 'modern' | 'legacy';
-  /** Versions the server speaks (legacy: the one `initialize` negotiated). */
-  supportedVersions: string[];
-  capabilities: Record<string, unknown>;
-  serverInfo: PeerInfo | undefined;
-  instructions?: string;
 }
 
 /** Options of {@link Client.callTool}. */
@@ -213,20 +201,13 @@ export class Client extends Session {
     serverCapabilities: () => this.serverCapabilities,
     tool: (name) => this.toolIndex.get(name),
   });
-  // The modern era (2026-07-28): set once negotiation settles on it.
   private readonly clientOptions: ClientOptions;
-  private modern: ModernLink | undefined;
-  private modernVersion: string | undefined;
-  private discovered: DiscoveredServer | undefined;
+  /** The modern era (2026-07-28): set once negotiation settles on it. */
+  private modern: ModernEra | undefined;
   private logLevel: LoggingLevel | undefined;
-  private modernTransport: Transport | undefined;
   private readonly inputAnswerers = new Map<string, InputAnswerer>();
-  private readonly paramHeaderIndex = new Map<string, ParamHeaderSpec[]>();
-  private resultCache: ResultCache | undefined;
-  // subscriptions/listen (modern era): one listen request carrying every notification wanted.
+  /** A live list is observed: the modern era listens for its changes. */
   private listsWanted = false;
-  private listenAbort: AbortController | undefined;
-  private listenKey = 'null';
 
   /**
    * The server's tools: listed on first subscription, then re-listed (debounced) on each
@@ -326,15 +307,15 @@ export class Client extends Session {
 
   /** The server's name and version, once initialized (legacy) or discovered (modern). */
   get serverInfo(): PeerInfo | undefined {
-    return this.modern ? this.discovered?.serverInfo : this.peerInfo;
+    return this.modern ? this.modern.discovered.serverInfo : this.peerInfo;
   }
   /** The server's capabilities, once initialized (legacy) or discovered (modern). */
   get serverCapabilities(): Record<string, unknown> | undefined {
-    return this.modern ? this.discovered?.capabilities : this.peerCapabilities;
+    return this.modern ? this.modern.discovered.capabilities : this.peerCapabilities;
   }
   /** The revision in use: negotiated by `initialize` (legacy) or per request (modern). */
   override get protocolVersion(): string | undefined {
-    return this.modern ? this.modernVersion : super.protocolVersion;
+    return this.modern ? this.modern.version : super.protocolVersion;
   }
   /** 'modern' (2026-07-28, per-request metadata), 'legacy' (an `initialize` session), or undefined before connecting. */
   get era(): 'modern' | 'legacy' | undefined {
@@ -342,77 +323,77 @@ export class Client extends Session {
     return super.protocolVersion !== undefined ? 'legacy' : undefined;
   }
   override get frames$(): Observable<FrameEvent> {
-    return this.modern ? merge(super.frames$, this.modern.frames$) : super.frames$;
+    return this.modern ? merge(super.frames$, this.modern.link.frames$) : super.frames$;
   }
 
   // ------------------------------------------------------------------------ era and versions
 
   /**
-   * Connect, finding out the server's era: offer 2026-07-28 first (a `server/discover` probe
-   * with the version in `_meta`, and on HTTP in `MCP-Protocol-Version`); on -32022 retry with a
-   * version from the server's `supported` list; on anything else that is not a modern answer
-   * (another error, a 4xx without a modern error body, no answer within `probeTimeoutMs`) run
-   * `initialize` and a session. Rejects with `NoCommonVersionError` when no version is common.
+   * Connect, finding out the server's era (unless `era: 'legacy'`): offer 2026-07-28 first (a
+   * `server/discover` probe with the version in `_meta`, and on HTTP in `MCP-Protocol-Version`);
+   * on -32022 retry with a version from the server's `supported` list; on anything else that is
+   * not a modern answer (another error, a 4xx without a modern error body, on stdio a `ping`
+   * answered while the probe is not, or no answer within `probeTimeoutMs`) run `initialize` and a
+   * session. Rejects with `NoCommonVersionError` when no version is common, and with
+   * `ServerExitedOnProbeError` when a stdio server exits when probed.
    * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning
    */
   override async connect(transport: Transport): Promise<void> {
-    const era = this.clientOptions.era ?? 'legacy';
+    // A journal records a session (record and replay do not speak 2026-07-28 yet): with one, the
+    // default is the legacy era.
+    const era = this.clientOptions.era ?? (this.clientOptions.journal === true || transport.legacyOnly === true ? 'legacy' : 'auto');
     if (era === 'legacy') return super.connect(transport);
     await transport.start();
-    const http = 'paramHeaders' in transport;
-    const link = new ModernLink(transport, {
+    const outcome = await negotiateEra(transport, {
+      era,
       clock: this.clientClock,
-      defaultTimeout: this.clientOptions.timeout ?? 60_000,
-      sendsCancelled: !http,
-      onNotification: (method, params) => this.onModernNotification(method, params),
+      timeoutMs: this.clientOptions.timeout ?? 60_000,
+      probeTimeoutMs: this.clientOptions.probeTimeoutMs ?? 5000,
+      meta: (version) => this.requestMeta(version),
+      onNotification: (method, params) => this.modern?.onNotification(method, params),
+    }).catch(async (e: unknown) => {
+      await this.giveUp(transport);
+      throw e;
     });
-    const actor = createActor(versionNegotiationMachine, { input: { offered: [...MODERN_REVISIONS] } }).start();
-    // stdio: a legacy server may never answer an unknown method, so silence means legacy. HTTP
-    // always answers (an authorization flow may run first): the ordinary timeout applies.
-    const probeTimeout = http ? this.clientOptions.timeout : (this.clientOptions.probeTimeoutMs ?? 5000);
-    for (;;) {
-      const snap = actor.getSnapshot();
-      if (snap.value === 'modern') break;
-      if (snap.value === 'failed') {
-        link.close(new Error(snap.context.problem ?? 'Version negotiation failed'));
-        actor.stop();
-        await transport.close().catch(() => {});
-        if (snap.context.serverSupported) throw new NoCommonVersionError(snap.context.serverSupported, snap.context.offered);
-        throw new Error(snap.context.problem ?? 'Version negotiation failed');
+    if (outcome.era === 'legacy') {
+      if (era === 'modern') {
+        await this.giveUp(transport);
+        throw new LegacyServerError(outcome.reason);
       }
-      if (typeof snap.value === 'object' && 'legacy' in snap.value) {
-        actor.stop();
-        link.detach(new Error('The server speaks a session revision; the probe was abandoned'));
-        if (era === 'modern') {
-          await transport.close().catch(() => {});
-          throw new NoCommonVersionError([], snap.context.offered);
-        }
-        return super.connect(transport);
-      }
-      const version = snap.context.version!;
-      try {
-        const result = await link.request('server/discover', { _meta: this.requestMeta(version) }, probeTimeout === undefined ? undefined : { timeout: probeTimeout });
-        this.adoptDiscover(result, version);
-        actor.send({ type: 'MODERN_ANSWER' });
-      } catch (e) {
-        const err = e as { code?: unknown; data?: { supported?: unknown } };
-        const supported = err.code === ErrorCode.UnsupportedProtocolVersion && Array.isArray(err.data?.supported) ? (err.data.supported as unknown[]).filter((v): v is string => typeof v === 'string') : undefined;
-        // A failed authorization says nothing about the era: it is the answer.
-        const authorization = (err.data as { authorization?: unknown } | undefined)?.authorization !== undefined;
-        if (supported) actor.send({ type: 'VERSION_UNSUPPORTED', supported });
-        else if (authorization) {
-          link.close(e as Error);
-          actor.stop();
-          await transport.close().catch(() => {});
-          throw e;
-        } else actor.send({ type: 'LEGACY_EVIDENCE', reason: (e as Error).message });
-      }
+      return super.connect(transport);
     }
-    actor.stop();
-    this.modern = link;
-    this.modernTransport = transport;
-    if (http) (transport as Transport & { paramHeaders?: unknown }).paramHeaders = (tool: string) => this.paramHeaderIndex.get(tool);
-    this.refreshListen();
+    this.modern = new ModernEra(
+      {
+        clock: this.clientClock,
+        random: this.clientOptions.random ?? Math.random,
+        maxInputRounds: this.clientOptions.maxInputRounds ?? 8,
+        ...(this.clientOptions.listenBackoff !== undefined && { listenBackoff: this.clientOptions.listenBackoff }),
+        meta: (version) => this.requestMeta(version),
+        answererFor: (method) => this.inputAnswerers.get(method),
+        dispatchNotification: (method, params) => this.dispatchNotification(method, params),
+        listenFilter: (caps) => this.listenFilter(caps),
+        warn: (kind, message, detail) => this.warn(kind, message, detail),
+        authContext: () => (transport as { authContext?: string }).authContext,
+      },
+      outcome.link,
+      transport,
+      outcome.version,
+      outcome.discover,
+    );
+    const found = this.modern.discovered;
+    this.adoptModern(transport, {
+      protocolVersion: outcome.version,
+      capabilities: found.capabilities,
+      serverInfo: found.serverInfo,
+      ...(found.instructions !== undefined && { instructions: found.instructions }),
+    });
+    this.modern.refreshListen();
+  }
+
+  /** Negotiation failed: the transport is closed and the session ends (nothing waits for it). */
+  private async giveUp(transport: Transport): Promise<void> {
+    await transport.close().catch(() => {});
+    await super.close().catch(() => {});
   }
 
   /**
@@ -421,19 +402,11 @@ export class Client extends Session {
    * @see https://modelcontextprotocol.io/specification/2026-07-28/server/discover
    */
   async discover(options?: RequestOptions & TraceOptions): Promise<DiscoveredServer> {
-    if (this.modern) {
-      const result = await this.request('server/discover', {}, options);
-      this.adoptDiscover(result, this.modernVersion!);
-      return this.discovered!;
-    }
+    if (this.modern) return this.modern.discover(options);
     await this.whenOperating();
     const out: DiscoveredServer = { era: 'legacy', supportedVersions: [super.protocolVersion!], capabilities: this.peerCapabilities ?? {}, serverInfo: this.peerInfo };
     if (this.instructions !== undefined) out.instructions = this.instructions;
     return out;
-  }
-
-  override whenOperating(): Promise<void> {
-    return this.modern ? Promise.resolve() : super.whenOperating();
   }
 
   /**
@@ -442,55 +415,24 @@ export class Client extends Session {
    * `tools/call`, `prompts/get` and `resources/read` are fulfilled by the client's handlers.
    */
   override request(method: string, params?: JsonObject, options?: RequestOptions & TraceOptions): Promise<JsonObject> {
-    const link = this.modern;
-    if (!link) return super.request(method, params, options);
-    const { trace, fresh, ...requestOptions } = options ?? {};
-    const version = this.modernVersion!;
-    const cache = ResultCache.cacheable(method) ? (this.resultCache ??= new ResultCache(this.clientClock)) : undefined;
-    if (cache && fresh !== true) {
-      const kept = cache.get(method, params);
-      if (kept) return Promise.resolve(kept);
-    }
-    const send = (extra: JsonObject) => {
-      const own = (params?._meta ?? {}) as JsonObject;
-      const meta: JsonObject = { ...own, ...this.requestMeta(version) };
-      if (trace) for (const [k, v] of Object.entries(trace)) if (typeof v === 'string') meta[k] = v;
-      return link.request(method, { ...params, ...extra, _meta: meta }, requestOptions);
-    };
-    let rounds = 0;
-    const counted = (extra: JsonObject) => {
-      rounds++;
-      return send(extra);
-    };
-    const done = MRTR_METHODS.has(method)
-      ? runInputRounds(method, counted, this.inputRoundOptions(requestOptions.signal))
-      : send({}).then((result) => {
-          if (readResultType(method, result) === 'input_required') return runInputRounds(method, async () => result, this.inputRoundOptions(requestOptions.signal));
-          return result;
-        });
-    // Results that took input rounds are never cached.
-    return cache ? done.then((result) => (rounds <= 1 && cache.put(method, params, result), result)) : done;
+    return this.modern ? this.modern.request(method, params, options) : super.request(method, params, options);
   }
 
   override async close(): Promise<void> {
-    const link = this.modern;
-    if (!link) return super.close();
-    this.listenAbort?.abort();
-    this.listenAbort = undefined;
-    link.close(new Error('The client was closed'));
-    await this.modernTransport?.close().catch(() => {});
-    this.teardown();
+    // Modern era: the listen and pending requests end first; the session closes the transport.
+    this.modern?.stop(new Error('The client was closed'));
+    return super.close();
   }
 
   private wantLists(): void {
     if (this.listsWanted) return;
     this.listsWanted = true;
-    this.refreshListen();
+    this.modern?.refreshListen();
   }
 
   /** The notifications to ask `subscriptions/listen` for, or undefined when none is wanted. */
-  private listenFilter(): JsonObject | undefined {
-    const caps = this.discovered?.capabilities;
+  private listenFilter(caps: Record<string, unknown>): JsonObject | undefined {
+    if (this.tornDown) return undefined;
     const filter: JsonObject = {};
     if (this.listsWanted) {
       if (hasCapability(caps, ['tools', 'listChanged'])) filter.toolsListChanged = true;
@@ -500,46 +442,6 @@ export class Client extends Session {
     const uris = [...this.resourceSubs.keys()];
     if (uris.length > 0) filter.resourceSubscriptions = uris;
     return Object.keys(filter).length > 0 ? filter : undefined;
-  }
-
-  /**
-   * Keep one `subscriptions/listen` open with what is wanted now: a change replaces it (the old
-   * one cancelled); a stream the server ends or that breaks is reopened after a second.
-   * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/subscriptions
-   */
-  private refreshListen(): void {
-    if (!this.modern || this.tornDown) return;
-    const filter = this.listenFilter();
-    const key = JSON.stringify(filter ?? null);
-    if (key === this.listenKey) return;
-    this.listenKey = key;
-    this.listenAbort?.abort();
-    this.listenAbort = undefined;
-    if (!filter) return;
-    const controller = new AbortController();
-    this.listenAbort = controller;
-    const reopen = () => {
-      if (this.listenAbort !== controller || this.tornDown) return;
-      this.clientClock.setTimeout(() => {
-        if (this.listenAbort !== controller || this.tornDown) return;
-        this.listenAbort = undefined;
-        this.listenKey = 'null';
-        this.refreshListen();
-      }, 1000);
-    };
-    this.request('subscriptions/listen', { notifications: filter }, { signal: controller.signal, timeout: 2 ** 31 - 1 }).then(reopen, (e: unknown) => {
-      if (controller.signal.aborted) return;
-      this.warn('relist-failed', `subscriptions/listen ended: ${(e as Error)?.message ?? String(e)}; reopening`, e);
-      reopen();
-    });
-  }
-
-  private inputRoundOptions(signal: AbortSignal | undefined) {
-    return {
-      maxRounds: this.clientOptions.maxInputRounds ?? 8,
-      answererFor: (m: string) => this.inputAnswerers.get(m),
-      ...(signal !== undefined && { signal }),
-    };
   }
 
   /** The envelope every modern request carries in `_meta`. */
@@ -552,24 +454,6 @@ export class Client extends Session {
     if (info !== undefined) meta[META.clientInfo] = info as unknown as JsonObject;
     if (this.logLevel !== undefined) meta[META.logLevel] = this.logLevel;
     return meta;
-  }
-
-  private adoptDiscover(result: JsonObject, version: string): void {
-    const meta = (result._meta ?? {}) as JsonObject;
-    const info = (meta[META.serverInfo] ?? result.serverInfo) as PeerInfo | undefined;
-    const versions = Array.isArray(result.supportedVersions) ? (result.supportedVersions as unknown[]).filter((v): v is string => typeof v === 'string') : [version];
-    const out: DiscoveredServer = { era: 'modern', supportedVersions: versions, capabilities: (result.capabilities ?? {}) as Record<string, unknown>, serverInfo: info };
-    if (typeof result.instructions === 'string') out.instructions = result.instructions;
-    this.discovered = out;
-    this.modernVersion = version;
-  }
-
-  private onModernNotification(method: string, params: JsonObject | undefined): void {
-    this.resultCache?.invalidate(method, params);
-    if ((OWN_NOTIFICATIONS as readonly string[]).includes(method)) {
-      this.onOwnNotification(method as (typeof OWN_NOTIFICATIONS)[number], params);
-      void this.userNotificationHandlers.get(method)?.(params, this);
-    }
   }
 
   /** The context an input request's handler gets (the handlers are the session-era ones). */
@@ -767,7 +651,7 @@ export class Client extends Session {
         const fresh: ResourceSubscription = { subject: new Subject(), count: 0, ready: Promise.resolve() };
         this.resourceSubs.set(uri, fresh);
         // Modern era: the URI joins the listen stream's resourceSubscriptions.
-        fresh.ready = this.modern ? Promise.resolve(this.refreshListen()) : this.request('resources/subscribe', { uri }, options).then(() => undefined);
+        fresh.ready = this.modern ? Promise.resolve(this.modern.refreshListen()) : this.request('resources/subscribe', { uri }, options).then(() => undefined);
         fresh.ready.catch((e: unknown) => {
           if (this.resourceSubs.get(uri) === fresh) this.resourceSubs.delete(uri);
           fresh.subject.error(e);
@@ -781,7 +665,7 @@ export class Client extends Session {
         inner.unsubscribe();
         if (--e.count > 0 || this.resourceSubs.get(uri) !== e) return;
         this.resourceSubs.delete(uri);
-        if (this.modern) return this.refreshListen();
+        if (this.modern) return this.modern.refreshListen();
         if (this.currentPhase !== 'operating') return;
         e.ready.then(
           () =>
@@ -999,19 +883,8 @@ export class Client extends Session {
   private async fetchTools(options?: RequestOptions & TraceOptions): Promise<Tool[]> {
     let tools = await listAll<Tool>(this.pageRequester, 'tools/list', 'tools', options);
     this.toolIndex.clear();
-    this.paramHeaderIndex.clear();
-    if (this.modern) {
-      // A tool with an invalid x-mcp-header annotation is left out: it cannot be called correctly.
-      tools = tools.filter((tool) => {
-        const headers = paramHeadersOf(tool.inputSchema);
-        if ('invalid' in headers) {
-          this.warn('invalid-tool', `Left out tool ${JSON.stringify(tool.name)}: ${headers.invalid}`, tool);
-          return false;
-        }
-        if (headers.specs.length > 0) this.paramHeaderIndex.set(tool.name, headers.specs);
-        return true;
-      });
-    }
+    // A tool with an invalid x-mcp-header annotation is left out: it cannot be called correctly.
+    if (this.modern) tools = this.modern.admitTools(tools);
     for (const tool of tools) this.toolIndex.set(tool.name, tool);
     return tools;
   }
@@ -1155,7 +1028,7 @@ export class Client extends Session {
   private teardown(): void {
     if (this.tornDown) return;
     this.tornDown = true;
-    this.listenAbort?.abort();
+    this.modern?.stop(this.error ?? new Error('The connection ended'));
     this.rootsSubscription?.unsubscribe();
     this.toolsLive.close();
     this.resourcesLive.close();

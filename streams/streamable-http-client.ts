@@ -139,6 +139,8 @@ interface SseStream {
   actor: ReconnectActor | undefined;
   /** Called when the stream ends or breaks (internal requests wait on it). */
   onEnd?: () => void;
+  /** It carries a modern (2026-07-28) request: never resumed; a loss is reported so the request is re-issued. */
+  modern?: boolean;
 }
 
 class StreamableHttpClient implements StreamableHttpClientTransport {
@@ -375,6 +377,7 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
     }
     if (type === 'text/event-stream') {
       const stream = this.newStream('request', requestIdOf(frame), generation, controller);
+      if (modernClaim(frame) !== undefined) stream.modern = true;
       if (stream.requestId !== undefined) this.requestStreams.set(stream.requestId, stream);
       this.readStream(stream, res.body);
       return;
@@ -385,7 +388,8 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
         text = await res.text();
       } catch (e) {
         if (this.closing || this.state.terminal) return;
-        return this.undeliverable(frame, `Reading the answer to ${describeFrame(frame)} failed: ${messageOf(e)}.`, {});
+        // A modern request whose answer was cut is lost: the client re-issues it (streamBroken).
+        return this.undeliverable(frame, `Reading the answer to ${describeFrame(frame)} failed: ${messageOf(e)}.`, modernClaim(frame) !== undefined ? { streamBroken: true } : {});
       } finally {
         this.release(controller);
       }
@@ -536,6 +540,20 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
     stream.onEnd?.();
     if (stream.finished || this.closing || this.state.terminal || (stream.kind === 'request' && stream.requestId === undefined)) {
       this.dropStream(stream);
+      return;
+    }
+    if (stream.modern && stream.requestId !== undefined) {
+      // 2026-07-28 streams are not resumable: the request is lost, and the client must re-issue
+      // it with a new id. The local error says so (data.streamBroken); the client's link does it.
+      const id = stream.requestId;
+      this.finishStream(stream);
+      this.details({ event: 'stream-lost', stream: 'request', requestId: id, resumable: false, modern: true });
+      this.inbound.push(
+        localErrorResponse(id, `The response stream of request ${JSON.stringify(id)} ${error ?? 'ended'} before its response; the request was lost.`, {
+          transport: 'streamable-http',
+          streamBroken: true,
+        }),
+      );
       return;
     }
     if (stream.generation !== this.generation) {
