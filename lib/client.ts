@@ -103,8 +103,11 @@ export interface ClientOptions extends SessionOptions {
   era?: 'auto' | 'legacy' | 'modern';
   /**
    * stdio (and other byte streams): how long the era probe waits when the server answers neither
-   * `server/discover` nor the `ping` after it, before deciding it is legacy, in ms (default 5000).
-   * A legacy server that answers either is known at once.
+   * `server/discover` nor the `ping` after it, before deciding it is legacy, in ms (default
+   * 30,000). Every server that answers either is known as soon as it does: modern by its
+   * discover result, legacy by an error or by answering the ping alone. The wait counts the
+   * server's start-up (an `npx` download, an interpreter loading), so it is long; only a server
+   * that ignores both requests ever waits it out.
    */
   probeTimeoutMs?: number;
   /** How a `subscriptions/listen` the server ends or that breaks is reopened (defaults: 1 s → 30 s, ×2, jitter 0.5). */
@@ -166,6 +169,8 @@ const OWN_NOTIFICATIONS = [
 ] as const;
 
 const DEFAULT_DEBOUNCE_MS = 50;
+/** See {@link ClientOptions.probeTimeoutMs}. */
+const DEFAULT_PROBE_TIMEOUT_MS = 30_000;
 
 /**
  * An MCP client session. `await client.connect(transport)` runs the initialization (offering
@@ -348,7 +353,7 @@ export class Client extends Session {
       era,
       clock: this.clientClock,
       timeoutMs: this.clientOptions.timeout ?? 60_000,
-      probeTimeoutMs: this.clientOptions.probeTimeoutMs ?? 5000,
+      probeTimeoutMs: this.clientOptions.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
       meta: (version) => this.requestMeta(version),
       onNotification: (method, params) => this.modern?.onNotification(method, params),
     }).catch(async (e: unknown) => {
@@ -373,7 +378,9 @@ export class Client extends Session {
         dispatchNotification: (method, params) => this.dispatchNotification(method, params),
         listenFilter: (caps) => this.listenFilter(caps),
         warn: (kind, message, detail) => this.warn(kind, message, detail),
-        authContext: () => (transport as { authContext?: string }).authContext,
+        ...(typeof (transport as { authContext?: unknown }).authContext === 'function' && {
+          authContext: () => (transport as unknown as { authContext(): Promise<string | undefined> }).authContext(),
+        }),
       },
       outcome.link,
       transport,

@@ -19,10 +19,11 @@
  *
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
  */
+import { createHash } from 'node:crypto';
 import type { Subscription } from 'rxjs';
 import { createActor, type Actor } from 'xstate';
 import { AuthorizationError } from '../lib/auth/errors.js';
-import { oauthClientFor, type HttpClientAuth } from '../lib/auth/oauth-client.js';
+import { oauthClientFor, type HttpClientAuth, type OAuthClient } from '../lib/auth/oauth-client.js';
 import { systemClock, type Clock } from '../lib/clock.js';
 import { TransportError } from '../lib/errors.js';
 import { DEFAULT_MAX_FRAME_BYTES } from '../lib/jsonrpc/codec.js';
@@ -113,6 +114,13 @@ export interface StreamableHttpClientTransport extends Transport {
   paramHeaders: ParamHeaderSource | undefined;
   /** Close the response stream of a request (modern-era cancellation). */
   closeRequestStream(id: RequestId): boolean;
+  /**
+   * Who the next request is made as: a digest of the Authorization header it will carry (the
+   * `auth` client's current token, or the `headers` option's), undefined without one. The client
+   * keeps `private` cached results per value.
+   * @see https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/caching#cache-scope-field
+   */
+  authContext(): Promise<string | undefined>;
 }
 
 /** Statuses of the `initialize` POST that mean "maybe an HTTP+SSE server": 4xx but not auth, timeouts or rate limits. */
@@ -191,7 +199,8 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
     this.headersOption = options.headers;
     const baseFetch = options.fetch ?? undiciFetch;
     this.clock = options.clock ?? systemClock;
-    this.fetch = options.auth ? oauthClientFor(options.auth, url, baseFetch, options.clock).wrapFetch(baseFetch) : baseFetch;
+    this.oauth = options.auth ? oauthClientFor(options.auth, url, baseFetch, options.clock) : undefined;
+    this.fetch = this.oauth ? this.oauth.wrapFetch(baseFetch) : baseFetch;
     this.random = options.random ?? Math.random;
     this.maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
     this.reconnect = options.reconnect ?? {};
@@ -211,6 +220,20 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
     return this.versionHeader;
   }
   paramHeaders: ParamHeaderSource | undefined = undefined;
+
+  private readonly oauth: OAuthClient | undefined;
+
+  async authContext(): Promise<string | undefined> {
+    let value: string | null;
+    if (this.oauth) {
+      const token = await this.oauth.accessToken().catch(() => undefined);
+      value = token === undefined ? null : `Bearer ${token}`;
+    } else {
+      value = this.headersOption === undefined ? null : (await customHeaders(this.headersOption, 'POST', this.url)).get('authorization');
+    }
+    // Never the credential itself: a digest is enough to tell callers apart.
+    return value === null ? undefined : createHash('sha256').update(value).digest('base64url').slice(0, 22);
+  }
 
   // ---------------------------------------------------------------- Transport
 

@@ -56,10 +56,10 @@ export interface ModernEraHost {
   listenFilter(serverCapabilities: Record<string, unknown>): JsonObject | undefined;
   warn(kind: 'relist-failed' | 'invalid-tool', message: string, detail?: unknown): void;
   /**
-   * Who the requests are made as (the transport's authorization): results the server marked
+   * Who the next request is made as (the transport's authorization): results the server marked
    * `cacheScope: "private"` are served from the cache only to the same caller.
    */
-  authContext?(): string | undefined;
+  authContext?(): Promise<string | undefined>;
 }
 
 /** The listen stream's first message: it is up. */
@@ -102,32 +102,45 @@ export class ModernEra {
    * served without asking (unless `fresh`).
    */
   request(method: string, params: JsonObject | undefined, options?: RequestOptions & TraceOptions & { reissue?: boolean }): Promise<JsonObject> {
-    const { trace, fresh, ...requestOptions } = options ?? {};
-    const cache = ResultCache.cacheable(method) ? (this.cache ??= new ResultCache(this.host.clock)) : undefined;
-    const caller = cache ? this.host.authContext?.() : undefined;
-    if (cache && fresh !== true) {
+    if (ResultCache.cacheable(method)) return this.cachedRequest(method, params, options);
+    return this.send(method, params, options);
+  }
+
+  /** A cacheable request: a fresh result kept for the same caller, or asked and kept for its `ttlMs`. */
+  private async cachedRequest(method: string, params: JsonObject | undefined, options?: RequestOptions & TraceOptions & { reissue?: boolean }): Promise<JsonObject> {
+    const cache = (this.cache ??= new ResultCache(this.host.clock));
+    const caller = await this.host.authContext?.();
+    if (options?.fresh !== true) {
       const kept = cache.get(method, params, caller);
-      if (kept) return Promise.resolve(kept);
+      if (kept) return kept;
     }
+    let rounds = 0;
+    const result = await this.send(method, params, options, () => rounds++);
+    // Results that took input rounds are never cached.
+    if (rounds <= 1) cache.put(method, params, result, caller);
+    return result;
+  }
+
+  private send(method: string, params: JsonObject | undefined, options?: RequestOptions & TraceOptions & { reissue?: boolean }, onSend?: () => void): Promise<JsonObject> {
+    const { trace, fresh: _fresh, ...requestOptions } = options ?? {};
     const send = (extra: JsonObject) => {
       const own = (params?._meta ?? {}) as JsonObject;
       const meta: JsonObject = { ...own, ...this.host.meta(this.version) };
       if (trace) for (const [k, v] of Object.entries(trace)) if (typeof v === 'string') meta[k] = v;
       return this.link.request(method, { ...params, ...extra, _meta: meta }, requestOptions);
     };
-    let rounds = 0;
-    const counted = (extra: JsonObject) => {
-      rounds++;
-      return send(extra);
-    };
-    const done = MRTR_METHODS.has(method)
+    const counted = onSend
+      ? (extra: JsonObject) => {
+          onSend();
+          return send(extra);
+        }
+      : send;
+    return MRTR_METHODS.has(method)
       ? runInputRounds(method, counted, this.inputRoundOptions(requestOptions.signal))
-      : send({}).then((result) => {
+      : counted({}).then((result) => {
           if (readResultType(method, result) === 'input_required') return runInputRounds(method, async () => result, this.inputRoundOptions(requestOptions.signal));
           return result;
         });
-    // Results that took input rounds are never cached.
-    return cache ? done.then((result) => (rounds <= 1 && cache.put(method, params, result, caller), result)) : done;
   }
 
   /** `server/discover` again (a cached answer while fresh, unless `fresh`). */
