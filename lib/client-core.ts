@@ -58,6 +58,8 @@ export class ClientCore extends Session {
   private readonly inputAnswerers = new Map<string, InputAnswerer>();
   private rootsProvider: RootsProvider | undefined;
   private listsWanted = false;
+  /** The last `_meta` envelope built, and what it was built for. */
+  private envelope: { key: string; meta: JsonObject } | undefined;
 
   /**
    * Log messages the server sends (`notifications/message`).
@@ -239,8 +241,10 @@ export class ClientCore extends Session {
     return Object.keys(filter).length > 0 ? filter : undefined;
   }
 
-  /** The envelope every modern request carries in `_meta`. */
+  /** The envelope every modern request carries in `_meta` (built once per version and log level). */
   private requestMeta(version: string): JsonObject {
+    const key = `${version} ${this.logLevel ?? ''}`;
+    if (this.envelope?.key === key) return this.envelope.meta;
     const caps = structuredClone(this.localCapabilities) as JsonObject;
     // 2026-07-28 roots have no list-change notifications.
     if (caps.roots !== undefined) caps.roots = {};
@@ -248,8 +252,15 @@ export class ClientCore extends Session {
     const info = this.clientOptions.info;
     if (info !== undefined) meta[META.clientInfo] = info as unknown as JsonObject;
     if (this.logLevel !== undefined) meta[META.logLevel] = this.logLevel;
+    this.envelope = { key, meta };
     return meta;
   }
+
+  override declareCapabilities(capabilities: Record<string, unknown>): void {
+    super.declareCapabilities(capabilities);
+    this.envelope = undefined;
+  }
+
 
   /** The context an input request's handler gets (the handlers are the session-era ones). */
   private inputContext(method: string, key: string, signal: AbortSignal | undefined): RequestHandlerContext {

@@ -20,7 +20,7 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
  */
 import { createHash } from 'node:crypto';
-import type { Subscription } from 'rxjs';
+import type { Observable, Subscription } from 'rxjs';
 import { createActor, type Actor } from 'xstate';
 import { AuthorizationError } from '../lib/auth/errors.js';
 import { oauthClientFor, type HttpClientAuth, type OAuthClient } from '../lib/auth/oauth-client.js';
@@ -50,6 +50,8 @@ import { HotInbound, StateCell } from './memory.js';
 import { fromWebStream, sseParse, type SseItem } from './sse-parse.js';
 import { OversizeFrame, type RawFrame, type SendOptions, type Transport, type TransportState } from './transport.js';
 import { modernClaim, modernHeaders, type ParamHeaderSource } from '../lib/client-modern/wire-headers.js';
+import { postModern, type ModernPostHost } from './modern-post.js';
+import { fromReadable } from './stdio-server.js';
 
 export type { HeadersOption, HttpClientMethod } from './http-client-common.js';
 export type { FetchLike } from './http-fetch.js';
@@ -130,6 +132,10 @@ const NO_FALLBACK_4XX = new Set([401, 403, 407, 408, 429]);
 const SESSION_ID_RE = /^[\x21-\x7e]+$/;
 
 type ReconnectActor = Actor<typeof reconnectMachine>;
+/** What ends an HTTP exchange: an AbortController, or the modern POST's LeanAbort. */
+interface Abortable {
+  abort(): void;
+}
 
 /** One SSE stream we read: a request's (until its response) or the standalone GET stream. */
 interface SseStream {
@@ -143,7 +149,7 @@ interface SseStream {
   /** The response arrived, the request was cancelled, or the stream is otherwise done. */
   finished: boolean;
   subscription: Subscription | undefined;
-  controller: AbortController | undefined;
+  controller: Abortable | undefined;
   actor: ReconnectActor | undefined;
   /** Called when the stream ends or breaks (internal requests wait on it). */
   onEnd?: () => void;
@@ -188,7 +194,10 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
   private standalone: SseStream | undefined;
   /** The server answered 405 to the standalone GET: it offers none. */
   private standaloneUnsupported = false;
-  private readonly controllers = new Set<AbortController>();
+  private readonly controllers = new Set<Abortable>();
+  /** Modern POSTs go the lean way (undici directly) unless a custom fetch or auth is in the way. */
+  private readonly lean: boolean;
+  private readonly leanHost: ModernPostHost;
   private closing: Promise<void> | undefined;
   private readonly headersOption: HeadersOption | undefined;
 
@@ -208,6 +217,27 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
     this.fallbackToSse = options.fallbackToSse ?? true;
     this.openStandalone = options.openStandaloneStream ?? true;
     this.closeTimeoutMs = options.closeTimeoutMs ?? 5000;
+    this.lean = options.fetch === undefined && options.auth === undefined;
+    const paramHeaders = () => this.paramHeaders;
+    this.leanHost = {
+      url,
+      headersOption: options.headers,
+      get paramHeaders() {
+        return paramHeaders();
+      },
+      ended: () => this.closing !== undefined || this.state.terminal,
+      track: (abort) => void this.controllers.add(abort),
+      untrack: (abort) => this.release(abort),
+      deliver: (text) => this.deliver(text),
+      readSse: (id, body, abort) => {
+        const stream = this.newStream('request', id, this.generation, abort);
+        stream.modern = true;
+        this.requestStreams.set(id, stream);
+        this.readFrom(stream, fromReadable(body));
+      },
+      deliverErrorBody: (frame, text, status) => this.deliverErrorBody(frame, text, status),
+      undeliverable: (frame, message, data) => this.undeliverable(frame, message, data),
+    };
   }
 
   get mode(): HttpTransportMode {
@@ -308,6 +338,8 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
    * message could not be delivered. `retried` is true on the retry after a re-initialization.
    */
   private async post(frame: Frame, retried: boolean): Promise<void> {
+    // A modern message on the default stack: the lean path (it hands back what it cannot take).
+    if (this.lean && !Array.isArray(frame) && modernClaim(frame) !== undefined && (await postModern(this.leanHost, frame))) return;
     const initialize = isInitializeRequest(frame);
     const generation = this.generation;
     let headers: Headers;
@@ -507,7 +539,7 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
     return false;
   }
 
-  private newStream(kind: SseStream['kind'], requestId: RequestId | undefined, generation: number, controller: AbortController | undefined): SseStream {
+  private newStream(kind: SseStream['kind'], requestId: RequestId | undefined, generation: number, controller: Abortable | undefined): SseStream {
     return {
       kind,
       requestId,
@@ -522,7 +554,12 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
   }
 
   private readStream(stream: SseStream, body: ReadableStream<Uint8Array>): void {
-    const sub = fromWebStream(body)
+    this.readFrom(stream, fromWebStream(body));
+  }
+
+  /** Parse a stream's bytes as SSE events (a fetch body's web stream, or a Node readable). */
+  private readFrom(stream: SseStream, bytes: Observable<Uint8Array | string>): void {
+    const sub = bytes
       .pipe(sseParse({ maxEventChars: this.maxFrameBytes }))
       .subscribe({
         next: (item) => this.onSseItem(stream, item),
@@ -1054,7 +1091,7 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
     return c;
   }
 
-  private release(c: AbortController): void {
+  private release(c: Abortable): void {
     this.controllers.delete(c);
   }
 }
