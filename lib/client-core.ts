@@ -17,6 +17,7 @@ import { serveSampling, type SamplingHandler, type SamplingOptions } from './cli
 import { LegacyServerError } from './client-modern/errors.js';
 import type { InputAnswerer } from './client-modern/input-rounds.js';
 import { ModernEra, type DiscoveredServer, type TraceOptions } from './client-modern/modern-era.js';
+import { TASKS_EXTENSION } from './client-modern/extension-tasks.js';
 import { negotiateEra } from './client-modern/negotiate.js';
 import type { ClientOptions, ClientWarning } from './client-options.js';
 import { systemClock, type Clock } from './clock.js';
@@ -243,11 +244,14 @@ export class ClientCore extends Session {
 
   /** The envelope every modern request carries in `_meta` (built once per version and log level). */
   private requestMeta(version: string): JsonObject {
-    const key = `${version} ${this.logLevel ?? ''}`;
+    const tasks = this.modern?.tasksExtension === true;
+    const key = `${version} ${this.logLevel ?? ''} ${tasks}`;
     if (this.envelope?.key === key) return this.envelope.meta;
     const caps = structuredClone(this.localCapabilities) as JsonObject;
     // 2026-07-28 roots have no list-change notifications.
     if (caps.roots !== undefined) caps.roots = {};
+    // The tasks extension, when the server offers it: its tasks are followed like any result.
+    if (tasks) caps.extensions = { ...(caps.extensions as JsonObject | undefined), [TASKS_EXTENSION]: {} };
     const meta: JsonObject = { [META.protocolVersion]: version, [META.clientCapabilities]: caps };
     const info = this.clientOptions.info;
     if (info !== undefined) meta[META.clientInfo] = info as unknown as JsonObject;
@@ -287,6 +291,11 @@ export class ClientCore extends Session {
       return this;
     }
     return super.onNotification(method, handler);
+  }
+
+  /** In the modern era with the tasks extension: how a task's input requests are answered. */
+  protected tasksExtension(): { answererFor(method: string): InputAnswerer | undefined } | undefined {
+    return this.modern?.tasksExtension ? { answererFor: (m) => this.inputAnswerers.get(m) } : undefined;
   }
 
   /** The URIs whose updates the client wants (the typed API's resource subscriptions). */

@@ -72,6 +72,7 @@ export class Client extends ClientCore {
     revision: () => this.negotiatedRevision,
     serverCapabilities: () => this.serverCapabilities,
     tool: (name) => this.toolIndex.get(name),
+    extension: () => this.tasksExtension(),
   });
 
   /**

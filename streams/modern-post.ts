@@ -86,7 +86,14 @@ export async function postModern(host: ModernPostHost, frame: Frame): Promise<bo
     res = await agent.request({ origin: url.origin, path: url.pathname + url.search, method: 'POST', headers, body: JSON.stringify(frame), signal: abort });
   } catch (e) {
     host.untrack(abort);
-    if (!host.ended() && !abort.aborted) host.undeliverable(frame, `POST ${describeFrame(frame)} to ${url.href} failed: ${messageOf(e)}. Is the server running?`, { url: url.href });
+    if (host.ended() || abort.aborted) return true;
+    // A kept-alive connection the server closed as it was reused: the request is lost like a cut
+    // stream, and the client re-issues it (streamBroken). Other failures: nothing answered.
+    const reset = connectionLost(e);
+    host.undeliverable(frame, `POST ${describeFrame(frame)} to ${url.href} failed: ${messageOf(e)}${reset ? '' : '. Is the server running?'}`, {
+      url: url.href,
+      ...(reset && { streamBroken: true }),
+    });
     return true;
   }
   const status = res.statusCode;
@@ -135,6 +142,12 @@ export async function postModern(host: ModernPostHost, frame: Frame): Promise<bo
   if (host.deliverErrorBody(frame, text, status)) return true;
   host.undeliverable(frame, `POST ${describeFrame(frame)} to ${url.href} failed: HTTP ${status} ${text.slice(0, 300)}`, { status, body: text.slice(0, 1200) });
   return true;
+}
+
+/** The connection died under the request (reset, closed by the peer), as opposed to never opening. */
+function connectionLost(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED';
 }
 
 function mediaTypeOf(header: string | string[] | undefined): string {

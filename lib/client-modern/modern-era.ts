@@ -15,6 +15,7 @@ import { META } from '../protocol/schema/modern.js';
 import type { RequestOptions } from '../session/request-registry.js';
 import type { Transport } from '../../streams/transport.js';
 import { MRTR_METHODS, readResultType, runInputRounds, type InputAnswerer } from './input-rounds.js';
+import { TASKS_EXTENSION } from './extension-tasks.js';
 import { ListenStream, type ListenBackoff } from './listen.js';
 import type { ModernLink } from './modern-link.js';
 import { ResultCache } from './result-cache.js';
@@ -62,10 +63,18 @@ export interface ModernEraHost {
   authContext?(): Promise<string | undefined>;
 }
 
+/** The extension's result type (a `CreateTaskResult`), accepted when the extension is declared. */
+const TASK_RESULT: readonly string[] = ['task'];
+
 /** The listen stream's first message: it is up. */
 const ACKNOWLEDGED = 'notifications/subscriptions/acknowledged';
 
 export class ModernEra {
+  /**
+   * The server offers the tasks extension: requests declare it, and a request may be answered
+   * `resultType: "task"` (followed by the caller; see `extension-tasks.ts`).
+   */
+  readonly tasksExtension: boolean;
   private discoveredServer: DiscoveredServer;
   private cache: ResultCache | undefined;
   private readonly paramHeaders = new Map<string, ParamHeaderSpec[]>();
@@ -79,6 +88,8 @@ export class ModernEra {
     discover: JsonObject,
   ) {
     this.discoveredServer = adopt(discover, version);
+    const extensions = this.discoveredServer.capabilities.extensions as Record<string, unknown> | undefined;
+    this.tasksExtension = extensions !== null && typeof extensions === 'object' && extensions[TASKS_EXTENSION] !== undefined;
     this.listen = new ListenStream({
       clock: host.clock,
       random: host.random,
@@ -138,7 +149,9 @@ export class ModernEra {
     return MRTR_METHODS.has(method)
       ? runInputRounds(method, counted, this.inputRoundOptions(requestOptions.signal))
       : counted({}).then((result) => {
-          if (readResultType(method, result) === 'input_required') return runInputRounds(method, async () => result, this.inputRoundOptions(requestOptions.signal));
+          if (readResultType(method, result, this.tasksExtension ? TASK_RESULT : undefined) === 'input_required') {
+            return runInputRounds(method, async () => result, this.inputRoundOptions(requestOptions.signal));
+          }
           return result;
         });
   }
@@ -189,6 +202,7 @@ export class ModernEra {
     return {
       maxRounds: this.host.maxInputRounds,
       answererFor: (m: string) => this.host.answererFor(m),
+      ...(this.tasksExtension && { extraResultTypes: TASK_RESULT }),
       ...(signal !== undefined && { signal }),
     };
   }

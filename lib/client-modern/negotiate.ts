@@ -120,9 +120,10 @@ function probeOnce(link: ModernLink, version: string, id: string, http: boolean,
   const meta = options.meta(version);
   // HTTP always answers (an authorization flow may run first): the ordinary timeout applies.
   const timeout = http ? options.timeoutMs : options.probeTimeoutMs;
-  const discover = link.request('server/discover', { _meta: meta }, { timeout, reissue: false }, id).then(
+  // Over HTTP a probe lost with its connection is sent again (new id), like any modern request.
+  const discover = link.request('server/discover', { _meta: meta }, { timeout, reissue: http }, id).then(
     (result): Verdict => ({ kind: 'modern', result }),
-    (e: unknown): Verdict => classifyError(e, link),
+    (e: unknown): Verdict => classifyError(e, link, http),
   );
   if (http || !withPing) return discover;
   // The ping carries the modern claim, so a dual-era server does not take it for a legacy opening.
@@ -155,14 +156,16 @@ function transportFailure(transport: Transport): Error | undefined {
   return failure;
 }
 
-function classifyError(e: unknown, link: ModernLink): Verdict {
-  const err = e as { code?: unknown; message?: unknown; data?: { supported?: unknown; authorization?: unknown } };
+function classifyError(e: unknown, link: ModernLink, http: boolean): Verdict {
+  const err = e as { code?: unknown; message?: unknown; data?: { supported?: unknown; authorization?: unknown; transport?: unknown; status?: unknown } };
   if (err.code === ErrorCode.UnsupportedProtocolVersion && Array.isArray(err.data?.supported)) {
     return { kind: 'unsupported', supported: (err.data.supported as unknown[]).filter((v): v is string => typeof v === 'string') };
   }
   // A failed authorization says nothing about the era: it is the answer.
   if (err.data?.authorization !== undefined) return { kind: 'error', error: e as Error };
   if (link.endedWith) return { kind: 'exited', reason: link.endedWith };
+  // HTTP with no answer at all (refused, reset, unreachable) says nothing about the era.
+  if (http && err.data?.transport === 'streamable-http' && err.data.status === undefined) return { kind: 'error', error: e as Error };
   const message = typeof err.message === 'string' ? err.message : String(e);
   return { kind: 'legacy', reason: typeof err.code === 'number' ? `server/discover was answered ${err.code}: ${message}` : message };
 }

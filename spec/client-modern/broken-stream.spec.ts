@@ -16,7 +16,7 @@ const V = '2026-07-28';
 const DISCOVER = { resultType: 'complete', supportedVersions: [V], capabilities: { tools: {} }, ttlMs: 0, cacheScope: 'public' };
 
 /** How the server answers one tools/call: cut the SSE stream, cut the JSON body, or answer. */
-type Answer = 'cut-sse' | 'cut-json' | 'answer';
+type Answer = 'cut-sse' | 'cut-json' | 'reset' | 'answer';
 
 async function cuttingServer(plan: (call: number) => Answer) {
   const calls: Msg[] = [];
@@ -31,6 +31,11 @@ async function cuttingServer(plan: (call: number) => Answer) {
       }
       calls.push(msg);
       const how = plan(calls.length);
+      if (how === 'reset') {
+        // The connection dies before any answer (a kept-alive socket closed as it was reused).
+        req.socket.destroy();
+        return;
+      }
       if (how === 'cut-sse') {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         // A notification of the request, then the connection dies before the response.
@@ -86,6 +91,19 @@ describe('client: a broken HTTP response stream in the modern era (2026-07-28)',
 
   it('a JSON body cut short: re-issued with a new id as well', async () => {
     const server = await cuttingServer((n) => (n === 1 ? 'cut-json' : 'answer'));
+    const client = new Client({ info: { name: 'spec', version: '1' } });
+    try {
+      await client.connect(createStreamableHttpClientTransport(server.url));
+      expect(textOf(await client.callTool('work'))).to.equal('answered call 2');
+      expect(new Set(server.calls.map((c) => c.id)).size).to.equal(2);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
+  it('a connection reset before any answer: the request is re-issued with a new id', async () => {
+    const server = await cuttingServer((n) => (n === 1 ? 'reset' : 'answer'));
     const client = new Client({ info: { name: 'spec', version: '1' } });
     try {
       await client.connect(createStreamableHttpClientTransport(server.url));
