@@ -165,6 +165,10 @@ export class ClientCore extends Session {
         ...(this.clientOptions.listenBackoff !== undefined && { listenBackoff: this.clientOptions.listenBackoff }),
         meta: (version) => this.requestMeta(version),
         answererFor: (method) => this.inputAnswerers.get(method),
+        declaresTasks: () => {
+          const extensions = this.localCapabilities.extensions as Record<string, unknown> | undefined;
+          return extensions !== null && typeof extensions === 'object' && extensions[TASKS_EXTENSION] !== undefined;
+        },
         dispatchNotification: (method, params) => this.dispatchNotification(method, params),
         listenFilter: (caps) => this.listenFilter(caps),
         warn: (kind, message, detail) => this.warn(kind, message, detail),

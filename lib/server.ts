@@ -10,6 +10,7 @@ import { RequestCore, type ModernOptions } from './modern/request-core.js';
 import { discoverResult } from './modern/discover.js';
 import type { ParamHeader } from './modern/param-headers.js';
 import { InMemoryServerEventBus, type ServerEvent, type ServerEventBus } from './modern/server-events.js';
+import { modernOptionsWithStore, type ServerStore } from './server-store.js';
 import { ErrorCode } from './jsonrpc/error-codes.js';
 import { errorResponse, type JsonRpcRequest, type JsonRpcResponse } from './jsonrpc/message.js';
 import { LATEST_REVISION, MODERN_REVISIONS, SUPPORTED_REVISIONS, isLegacyRevision } from './protocol/revisions.js';
@@ -43,6 +44,13 @@ export interface ServerOptions extends SessionOptions {
   modern?: ModernOptions;
   /** Where change events go for `subscriptions/listen` streams. Default: in memory (one process). */
   events?: ServerEventBus;
+  /**
+   * What the processes of one deployment share (change events, tasks, the `requestState` key
+   * and replay guard), as one object: `createRedisStore({ url })` from `mcp-actors/redis`.
+   * Explicit options (`events`, `modern.requestState`) win over its parts. The server does not
+   * close it. See {@link ServerStore}.
+   */
+  store?: ServerStore;
 }
 
 /** One server-side session (one client). */
@@ -98,6 +106,7 @@ export class Server {
   readonly sessions$: Observable<ServerSession> = guarded(this.sessionSubject.asObservable(), 'server.sessions$');
 
   private capabilities: Record<string, unknown>;
+  private begun = false;
   /** The session revisions `initialize` may negotiate, latest first; empty for a modern-only server. */
   readonly legacyVersions: readonly string[];
 
@@ -110,8 +119,8 @@ export class Server {
       }
     }
     if (options.extensions !== undefined) this.declareCapabilities({ extensions: options.extensions });
-    this.events = options.events ?? new InMemoryServerEventBus();
-    this.core = new RequestCore(this, options.modern);
+    this.events = options.events ?? options.store?.events ?? new InMemoryServerEventBus();
+    this.core = new RequestCore(this, modernOptionsWithStore(options.modern, options.store));
     this.handlers = { requests: this.requestHandlers, notifications: this.notificationHandlers, modern: this.core };
     // Both eras: a session may ask too (a legacy client probing what a server speaks).
     this.requestHandlers.set('server/discover', () => discoverResult(this));
@@ -120,6 +129,20 @@ export class Server {
   /** Tell listen streams (2026-07-28) that a list or a resource changed. */
   publish(event: ServerEvent): void {
     this.events.publish(event);
+  }
+
+  /**
+   * Whether this server has served anyone yet (a session connected, or a modern request came).
+   * Lists that change before that are its own setup (registrations at start), not changes to tell
+   * listen streams of, which on a shared bus belong to other processes.
+   */
+  get serving(): boolean {
+    return this.begun;
+  }
+
+  /** @internal A client is being served (see {@link serving}). */
+  markServing(): void {
+    this.begun = true;
   }
 
   /** False for a modern-only server: no `initialize`, no sessions (see {@link ServerOptions.supportedVersions}). */
@@ -168,6 +191,7 @@ export class Server {
 
   /** Start a session on `transport`. Resolves once the transport is open; the client then initializes. */
   async connect(transport: Transport): Promise<ServerSession> {
+    this.begun = true;
     // Handlers are shared, not copied: an idle session should cost as little as possible.
     const supportedVersions = this.servesLegacy ? [...this.legacyVersions] : [LATEST_REVISION];
     const session = new ServerSession({ ...this.options, supportedVersions, capabilities: structuredClone(this.capabilities) }, this.handlers, !this.servesLegacy);

@@ -48,6 +48,8 @@ export interface ModernEraHost {
   readonly random: () => number;
   readonly maxInputRounds: number;
   readonly listenBackoff?: Partial<ListenBackoff>;
+  /** The client declared the tasks extension in its own capabilities (it takes task results then too). */
+  declaresTasks?(): boolean;
   /** The `_meta` envelope of a request naming `version` (capabilities, info, log level). */
   meta(version: string): JsonObject;
   answererFor(method: string): InputAnswerer | undefined;
@@ -149,7 +151,7 @@ export class ModernEra {
     return MRTR_METHODS.has(method)
       ? runInputRounds(method, counted, this.inputRoundOptions(requestOptions.signal))
       : counted({}).then((result) => {
-          if (readResultType(method, result, this.tasksExtension ? TASK_RESULT : undefined) === 'input_required') {
+          if (readResultType(method, result, this.acceptsTasks() ? TASK_RESULT : undefined) === 'input_required') {
             return runInputRounds(method, async () => result, this.inputRoundOptions(requestOptions.signal));
           }
           return result;
@@ -198,11 +200,16 @@ export class ModernEra {
     this.link.close(error);
   }
 
+  /** A CreateTaskResult (`resultType: "task"`) is an answer when either side brings the tasks extension in. */
+  private acceptsTasks(): boolean {
+    return this.tasksExtension || this.host.declaresTasks?.() === true;
+  }
+
   private inputRoundOptions(signal: AbortSignal | undefined) {
     return {
       maxRounds: this.host.maxInputRounds,
       answererFor: (m: string) => this.host.answererFor(m),
-      ...(this.tasksExtension && { extraResultTypes: TASK_RESULT }),
+      ...(this.acceptsTasks() && { extraResultTypes: TASK_RESULT }),
       ...(signal !== undefined && { signal }),
     };
   }
