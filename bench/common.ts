@@ -19,7 +19,7 @@ export type ModernServer = 'ours' | 'sdk2';
  * same requests (headers and `_meta` envelope) written by hand on a keep-alive undici Agent, which
  * costs the client far less, so that the server's own speed shows.
  */
-export type ModernClient = 'sdk2' | 'undici' | 'native';
+export type ModernClient = 'sdk2' | 'undici' | 'native' | 'ours';
 /** The revision the modern rows speak. */
 export const MODERN_REVISION = '2026-07-28';
 export type WorkloadName = 'sequential' | 'pipelined';

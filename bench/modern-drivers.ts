@@ -106,9 +106,12 @@ async function sdk2Caller(url: string): Promise<Caller> {
   };
 }
 
-/** Our `Client` in the modern era (as a user writes it: `era: 'modern'`, `callTool`); ModernUnavailable if it cannot. */
-async function oursCaller(url: string): Promise<Caller> {
-  const client = new Client({ info: CLIENT_INFO, era: 'modern' });
+/**
+ * Our `Client` in the modern era as a user writes it, `callTool`: `era: 'modern'` (the native
+ * rows), or no era at all (`defaults`: it finds the era itself). ModernUnavailable if it cannot.
+ */
+async function oursCaller(url: string, defaults = false): Promise<Caller> {
+  const client = new Client(defaults ? { info: CLIENT_INFO } : { info: CLIENT_INFO, era: 'modern' });
   try {
     await client.connect(createStreamableHttpClientTransport(url));
   } catch (e) {
@@ -154,9 +157,16 @@ export async function createModernDriver(which: ModernServer, client: ModernClie
     const unavailable = await probeModern(server.url);
     if (unavailable !== undefined) throw new ModernUnavailable(unavailable);
     // 'native': each server with its own SDK's client (ours with ours, SDK v2 with SDK v2): like with like.
+    // 'ours': our client with default options on either server (client against client).
     const caller =
-      client === 'sdk2' || (client === 'native' && which !== 'ours') ? await sdk2Caller(server.url) : client === 'native' ? await oursCaller(server.url) : undiciCaller(server.url);
-    const clientName = client === 'undici' ? 'undici' : client === 'native' && which === 'ours' ? 'our client' : 'sdk v2 client';
+      client === 'ours'
+        ? await oursCaller(server.url, true)
+        : client === 'sdk2' || (client === 'native' && which !== 'ours')
+          ? await sdk2Caller(server.url)
+          : client === 'native'
+            ? await oursCaller(server.url)
+            : undiciCaller(server.url);
+    const clientName = client === 'undici' ? 'undici' : client === 'ours' || (client === 'native' && which === 'ours') ? 'our client' : 'sdk v2 client';
     const driver: ModernDriver = {
       label: `${clientName} (${MODERN_REVISION}) → ${which === 'ours' ? 'ours' : 'sdk v2'} server`,
       server,

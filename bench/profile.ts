@@ -10,8 +10,9 @@
  * written when it exits, named after its pid). Each run is BENCH_CALLS calls (10000); the first run is a warm-up.
  */
 import { resolve } from 'node:path';
-import type { ImplName, TransportName, WorkloadName } from './common.js';
+import type { ImplName, ModernClient, ModernServer, TransportName, WorkloadName } from './common.js';
 import { createDriver } from './drivers.js';
+import { createModernDriver } from './modern-drivers.js';
 import { measure } from './measure.js';
 
 const positional = process.argv.slice(2).filter((a) => !a.startsWith('--'));
@@ -29,7 +30,12 @@ if (process.argv.includes('--server-prof')) {
   execArgv.push('--cpu-prof', `--cpu-prof-dir=${dir}`);
 }
 
-const driver = await createDriver(impl, transport, execArgv);
+// `modern <workload> <runs> <client: ours|sdk2|undici> [server: ours|sdk2]`: one client of the
+// 2026-07-28 HTTP rows against a server child (the client's CPU is what this process spends).
+const driver =
+  transport === 'modern'
+    ? await createModernDriver((positional[4] ?? 'ours') as ModernServer, (positional[3] ?? 'ours') as ModernClient)
+    : await createDriver(impl, transport, execArgv);
 if (driver.serverPid !== undefined) console.log(`server pid ${driver.serverPid} (its profile is the CPU.*.${driver.serverPid}.*.cpuprofile)`);
 for (let i = 0; i < runs; i++) {
   const r = await measure(driver, workload, calls, window);

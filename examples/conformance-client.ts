@@ -258,8 +258,9 @@ async function main(): Promise<number> {
     log(`usage: conformance-client <server url> (got ${String(url)})`);
     return 2;
   }
-  // The 2026-07-28 runs let the client find the era; the 2025-11-25 runs keep the session era.
-  const client = createClient({ info: { name: 'mcp-actors-conformance-client', version: '0.1.0' }, era: modern ? 'auto' : 'legacy' });
+  // The 2026-07-28 runs use the default options (the client finds the era); the 2025-11-25 runs
+  // keep the session era.
+  const client = createClient({ info: { name: 'mcp-actors-conformance-client', version: '0.1.0' }, ...(!modern && { era: 'legacy' as const }) });
   flow.setup?.(client);
   const auth = authFor(scenario);
   await client.connect(createStreamableHttpClientTransport(url, { ...(auth && { auth }) }));

@@ -64,7 +64,7 @@ export class ConnectionClosedError extends McpError {
 
 /** A transport-level failure (process exited, socket error, HTTP status). */
 export class TransportError extends Error {
-  override readonly name = 'TransportError';
+  override readonly name: string = 'TransportError';
   constructor(message: string, readonly details?: Record<string, unknown>) {
     super(message);
   }

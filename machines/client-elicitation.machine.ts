@@ -8,7 +8,9 @@
  * - URL mode: `consent` (the host sees the URL and its domain; nothing is opened yet) → `opening`
  *   → `opened` (the `accept` answer goes out) waiting for `notifications/elicitation/complete` →
  *   `completed`; after `completionTimeout` it reports `stale` and waits for the user's manual
- *   `RETRY` or `CANCEL`.
+ *   `RETRY` or `CANCEL`. In revision 2026-07-28 (an input request of a multi round-trip request)
+ *   there is no completion notification: once opened it ends `handedBack` (the `accept` answer
+ *   goes back with the retried request, whose result tells how the interaction went).
  * - A mode the client did not declare, or invalid params: `rejected` (answered -32602).
  *
  * No I/O here: `present`, `askConsent`, `openUrl` and `respond` are supplied by the client with
@@ -44,6 +46,8 @@ export interface ClientElicitationInput {
   maxAttempts?: number;
   /** URL mode: ms to wait for the completion notification before reporting stale. */
   completionTimeout?: number;
+  /** URL mode: a completion notification can come (2025-11-25). Default true; false in 2026-07-28. */
+  awaitsCompletion?: boolean;
 }
 
 export interface ClientElicitationContext {
@@ -55,6 +59,7 @@ export interface ClientElicitationContext {
   applyDefaults: boolean;
   maxAttempts: number;
   completionTimeout: number;
+  awaitsCompletion: boolean;
   /** Form presentations so far. */
   attempts: number;
   /** The last answer (with defaults filled in when asked). */
@@ -119,6 +124,7 @@ export const clientElicitationMachine = setup({
     urlAllowed: ({ context }) => context.mode === 'url' && context.urlDeclared,
     answerValid: ({ context }) => context.errors.length === 0,
     attemptsLeft: ({ context }) => context.attempts < context.maxAttempts,
+    awaitsCompletion: ({ context }) => context.awaitsCompletion,
   },
   delays: {
     completionTimeout: ({ context }) => context.completionTimeout,
@@ -134,6 +140,7 @@ export const clientElicitationMachine = setup({
     applyDefaults: input.applyDefaults ?? false,
     maxAttempts: input.maxAttempts ?? DEFAULT_ELICITATION_MAX_ATTEMPTS,
     completionTimeout: input.completionTimeout ?? DEFAULT_ELICITATION_COMPLETION_TIMEOUT_MS,
+    awaitsCompletion: input.awaitsCompletion ?? true,
     attempts: 0,
     content: undefined,
     errors: [],
@@ -192,7 +199,7 @@ export const clientElicitationMachine = setup({
         opening: {
           entry: 'openUrl',
           on: {
-            OPENED: { target: 'opened' },
+            OPENED: [{ guard: 'awaitsCompletion', target: 'opened' }, { target: '#clientElicitation.handedBack' }],
             OPEN_FAILED: { target: '#clientElicitation.cancelled', actions: 'assignFailure' },
             CANCEL: { target: '#clientElicitation.cancelled' },
           },
@@ -231,6 +238,11 @@ export const clientElicitationMachine = setup({
       description: 'The host failed, or kept giving invalid answers: answered -32603.',
       type: 'final',
       entry: [{ type: 'respond', params: { outcome: 'fail' } }],
+    },
+    handedBack: {
+      description: 'Opened (2026-07-28): the accept answer goes back with the retried request; no completion notification exists.',
+      type: 'final',
+      entry: [{ type: 'respond', params: { outcome: 'accept' } }],
     },
     completed: { type: 'final', description: 'The server said the out-of-band interaction finished.' },
     retried: { type: 'final', description: 'The user chose to go on without the completion notification.' },

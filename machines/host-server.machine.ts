@@ -55,6 +55,8 @@ export interface HostServerContext extends RestartOptions {
   sample: number;
   /** The revision negotiated by the current (or last) connection. */
   protocolVersion: string | undefined;
+  /** The era of the current (or last) connection: 'modern' (2026-07-28) or 'legacy' (initialize). */
+  era: 'modern' | 'legacy' | undefined;
   /** Why the last connection died or could not be made; cleared on CONNECTED. */
   error: Error | undefined;
 }
@@ -63,7 +65,7 @@ export type HostServerEvent =
   /** Connect for the first time. */
   | { type: 'START' }
   /** The client initialized. */
-  | { type: 'CONNECTED'; protocolVersion?: string }
+  | { type: 'CONNECTED'; protocolVersion?: string; era?: 'modern' | 'legacy' }
   /** The connection or initialization failed. `sample` ∈ [0, 1) draws the jitter. */
   | { type: 'CONNECT_FAILED'; error: Error; sample: number }
   /** A ready connection ended without being asked to (process exit, transport failure). */
@@ -107,6 +109,7 @@ export const hostServerMachine = setup({
     disconnect: () => {},
     assignConnected: assign({
       protocolVersion: ({ context, event }) => (event.type === 'CONNECTED' ? event.protocolVersion : context.protocolVersion),
+      era: ({ context, event }) => (event.type === 'CONNECTED' ? event.era : context.era),
       error: undefined,
     }),
     assignCrash: assign({
@@ -143,6 +146,7 @@ export const hostServerMachine = setup({
     delayMs: 0,
     sample: 0,
     protocolVersion: undefined,
+    era: undefined,
     error: undefined,
   }),
   initial: 'idle',

@@ -72,13 +72,19 @@ export type SessionEvent =
   | { type: 'INITIALIZED' }
   | { type: 'DECLARE_CAPABILITIES'; capabilities: Record<string, unknown> }
   | { type: 'CLOSE' }
-  | { type: 'TRANSPORT_CLOSED'; error?: SessionFailure };
+  | { type: 'TRANSPORT_CLOSED'; error?: SessionFailure }
+  /**
+   * Client, revision 2026-07-28: the era probe found a modern server. No handshake and no
+   * protocol session: the connection operates at once, with what `server/discover` said.
+   */
+  | { type: 'MODERN_DISCOVERED'; result: InitializeResultLike };
 
 /**
  * The session lifecycle of one MCP connection, either role: `connecting`, then `initializing`
  * (client: `initialize` sent, awaiting the result) or `awaitingInitialize` → `awaitingInitialized`
  * (server: negotiates the revision), then `operating`, `closing`, and `closed`, or `failed` with
- * a serializable reason. Its context holds the role, both sides'
+ * a serializable reason. A client that found a modern (2026-07-28) server goes from `connecting`
+ * straight to `operating` (`MODERN_DISCOVERED`: no handshake). Its context holds the role, both sides'
  * info and capabilities and the negotiated revision. Effects are named (`sendInitialize`,
  * `answerInitialize`, `closeTransport`...) and supplied by the runtime with `provide`; open it in
  * Stately from `machinesJSON().session` (mcp-actors/machines).
@@ -99,7 +105,7 @@ export const sessionMachine = setup({
     releaseAll: () => {},
     storeInitializeResult: assign(({ context, event }) =>
       produce(context, (draft) => {
-        if (event.type !== 'INITIALIZE_RESULT') return;
+        if (event.type !== 'INITIALIZE_RESULT' && event.type !== 'MODERN_DISCOVERED') return;
         draft.protocolVersion = event.result.protocolVersion;
         draft.peerCapabilities = event.result.capabilities ?? {};
         draft.peerInfo = event.result.serverInfo;
@@ -180,6 +186,7 @@ export const sessionMachine = setup({
     connecting: {
       on: {
         TRANSPORT_OPEN: [{ guard: 'isClient', target: 'initializing' }, { target: 'awaitingInitialize' }],
+        MODERN_DISCOVERED: { guard: 'isClient', target: 'operating', actions: ['storeInitializeResult'] },
         DECLARE_CAPABILITIES: { actions: ['mergeLocalCapabilities'] },
       },
     },

@@ -225,6 +225,8 @@ export interface LegacySseClientTransport extends Transport {
 
 class LegacySseClient implements LegacySseClientTransport {
   readonly mode = 'legacy-sse' as const;
+  /** HTTP+SSE (2024-11-05) knows no later revision: no era probe. */
+  readonly legacyOnly = true;
   private readonly inbound = new HotInbound<RawFrame>();
   private readonly state = new StateCell({ phase: 'connecting' });
   private readonly channel: LegacySseChannel;

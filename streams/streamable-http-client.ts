@@ -19,10 +19,11 @@
  *
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
  */
-import type { Subscription } from 'rxjs';
+import { createHash } from 'node:crypto';
+import type { Observable, Subscription } from 'rxjs';
 import { createActor, type Actor } from 'xstate';
 import { AuthorizationError } from '../lib/auth/errors.js';
-import { oauthClientFor, type HttpClientAuth } from '../lib/auth/oauth-client.js';
+import { oauthClientFor, type HttpClientAuth, type OAuthClient } from '../lib/auth/oauth-client.js';
 import { systemClock, type Clock } from '../lib/clock.js';
 import { TransportError } from '../lib/errors.js';
 import { DEFAULT_MAX_FRAME_BYTES } from '../lib/jsonrpc/codec.js';
@@ -49,6 +50,8 @@ import { HotInbound, StateCell } from './memory.js';
 import { fromWebStream, sseParse, type SseItem } from './sse-parse.js';
 import { OversizeFrame, type RawFrame, type SendOptions, type Transport, type TransportState } from './transport.js';
 import { modernClaim, modernHeaders, type ParamHeaderSource } from '../lib/client-modern/wire-headers.js';
+import { postModern, type ModernPostHost } from './modern-post.js';
+import { fromReadable } from './stdio-server.js';
 
 export type { HeadersOption, HttpClientMethod } from './http-client-common.js';
 export type { FetchLike } from './http-fetch.js';
@@ -113,6 +116,13 @@ export interface StreamableHttpClientTransport extends Transport {
   paramHeaders: ParamHeaderSource | undefined;
   /** Close the response stream of a request (modern-era cancellation). */
   closeRequestStream(id: RequestId): boolean;
+  /**
+   * Who the next request is made as: a digest of the Authorization header it will carry (the
+   * `auth` client's current token, or the `headers` option's), undefined without one. The client
+   * keeps `private` cached results per value.
+   * @see https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/caching#cache-scope-field
+   */
+  authContext(): Promise<string | undefined>;
 }
 
 /** Statuses of the `initialize` POST that mean "maybe an HTTP+SSE server": 4xx but not auth, timeouts or rate limits. */
@@ -122,6 +132,10 @@ const NO_FALLBACK_4XX = new Set([401, 403, 407, 408, 429]);
 const SESSION_ID_RE = /^[\x21-\x7e]+$/;
 
 type ReconnectActor = Actor<typeof reconnectMachine>;
+/** What ends an HTTP exchange: an AbortController, or the modern POST's LeanAbort. */
+interface Abortable {
+  abort(): void;
+}
 
 /** One SSE stream we read: a request's (until its response) or the standalone GET stream. */
 interface SseStream {
@@ -135,10 +149,12 @@ interface SseStream {
   /** The response arrived, the request was cancelled, or the stream is otherwise done. */
   finished: boolean;
   subscription: Subscription | undefined;
-  controller: AbortController | undefined;
+  controller: Abortable | undefined;
   actor: ReconnectActor | undefined;
   /** Called when the stream ends or breaks (internal requests wait on it). */
   onEnd?: () => void;
+  /** It carries a modern (2026-07-28) request: never resumed; a loss is reported so the request is re-issued. */
+  modern?: boolean;
 }
 
 class StreamableHttpClient implements StreamableHttpClientTransport {
@@ -178,7 +194,10 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
   private standalone: SseStream | undefined;
   /** The server answered 405 to the standalone GET: it offers none. */
   private standaloneUnsupported = false;
-  private readonly controllers = new Set<AbortController>();
+  private readonly controllers = new Set<Abortable>();
+  /** Modern POSTs go the lean way (undici directly) unless a custom fetch or auth is in the way. */
+  private readonly lean: boolean;
+  private readonly leanHost: ModernPostHost;
   private closing: Promise<void> | undefined;
   private readonly headersOption: HeadersOption | undefined;
 
@@ -189,7 +208,8 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
     this.headersOption = options.headers;
     const baseFetch = options.fetch ?? undiciFetch;
     this.clock = options.clock ?? systemClock;
-    this.fetch = options.auth ? oauthClientFor(options.auth, url, baseFetch, options.clock).wrapFetch(baseFetch) : baseFetch;
+    this.oauth = options.auth ? oauthClientFor(options.auth, url, baseFetch, options.clock) : undefined;
+    this.fetch = this.oauth ? this.oauth.wrapFetch(baseFetch) : baseFetch;
     this.random = options.random ?? Math.random;
     this.maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
     this.reconnect = options.reconnect ?? {};
@@ -197,6 +217,27 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
     this.fallbackToSse = options.fallbackToSse ?? true;
     this.openStandalone = options.openStandaloneStream ?? true;
     this.closeTimeoutMs = options.closeTimeoutMs ?? 5000;
+    this.lean = options.fetch === undefined && options.auth === undefined;
+    const paramHeaders = () => this.paramHeaders;
+    this.leanHost = {
+      url,
+      headersOption: options.headers,
+      get paramHeaders() {
+        return paramHeaders();
+      },
+      ended: () => this.closing !== undefined || this.state.terminal,
+      track: (abort) => void this.controllers.add(abort),
+      untrack: (abort) => this.release(abort),
+      deliver: (text) => this.deliver(text),
+      readSse: (id, body, abort) => {
+        const stream = this.newStream('request', id, this.generation, abort);
+        stream.modern = true;
+        this.requestStreams.set(id, stream);
+        this.readFrom(stream, fromReadable(body));
+      },
+      deliverErrorBody: (frame, text, status) => this.deliverErrorBody(frame, text, status),
+      undeliverable: (frame, message, data) => this.undeliverable(frame, message, data),
+    };
   }
 
   get mode(): HttpTransportMode {
@@ -209,6 +250,20 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
     return this.versionHeader;
   }
   paramHeaders: ParamHeaderSource | undefined = undefined;
+
+  private readonly oauth: OAuthClient | undefined;
+
+  async authContext(): Promise<string | undefined> {
+    let value: string | null;
+    if (this.oauth) {
+      const token = await this.oauth.accessToken().catch(() => undefined);
+      value = token === undefined ? null : `Bearer ${token}`;
+    } else {
+      value = this.headersOption === undefined ? null : (await customHeaders(this.headersOption, 'POST', this.url)).get('authorization');
+    }
+    // Never the credential itself: a digest is enough to tell callers apart.
+    return value === null ? undefined : createHash('sha256').update(value).digest('base64url').slice(0, 22);
+  }
 
   // ---------------------------------------------------------------- Transport
 
@@ -283,6 +338,8 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
    * message could not be delivered. `retried` is true on the retry after a re-initialization.
    */
   private async post(frame: Frame, retried: boolean): Promise<void> {
+    // A modern message on the default stack: the lean path (it hands back what it cannot take).
+    if (this.lean && !Array.isArray(frame) && modernClaim(frame) !== undefined && (await postModern(this.leanHost, frame))) return;
     const initialize = isInitializeRequest(frame);
     const generation = this.generation;
     let headers: Headers;
@@ -375,6 +432,7 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
     }
     if (type === 'text/event-stream') {
       const stream = this.newStream('request', requestIdOf(frame), generation, controller);
+      if (modernClaim(frame) !== undefined) stream.modern = true;
       if (stream.requestId !== undefined) this.requestStreams.set(stream.requestId, stream);
       this.readStream(stream, res.body);
       return;
@@ -385,7 +443,8 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
         text = await res.text();
       } catch (e) {
         if (this.closing || this.state.terminal) return;
-        return this.undeliverable(frame, `Reading the answer to ${describeFrame(frame)} failed: ${messageOf(e)}.`, {});
+        // A modern request whose answer was cut is lost: the client re-issues it (streamBroken).
+        return this.undeliverable(frame, `Reading the answer to ${describeFrame(frame)} failed: ${messageOf(e)}.`, modernClaim(frame) !== undefined ? { streamBroken: true } : {});
       } finally {
         this.release(controller);
       }
@@ -480,7 +539,7 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
     return false;
   }
 
-  private newStream(kind: SseStream['kind'], requestId: RequestId | undefined, generation: number, controller: AbortController | undefined): SseStream {
+  private newStream(kind: SseStream['kind'], requestId: RequestId | undefined, generation: number, controller: Abortable | undefined): SseStream {
     return {
       kind,
       requestId,
@@ -495,7 +554,12 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
   }
 
   private readStream(stream: SseStream, body: ReadableStream<Uint8Array>): void {
-    const sub = fromWebStream(body)
+    this.readFrom(stream, fromWebStream(body));
+  }
+
+  /** Parse a stream's bytes as SSE events (a fetch body's web stream, or a Node readable). */
+  private readFrom(stream: SseStream, bytes: Observable<Uint8Array | string>): void {
+    const sub = bytes
       .pipe(sseParse({ maxEventChars: this.maxFrameBytes }))
       .subscribe({
         next: (item) => this.onSseItem(stream, item),
@@ -536,6 +600,20 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
     stream.onEnd?.();
     if (stream.finished || this.closing || this.state.terminal || (stream.kind === 'request' && stream.requestId === undefined)) {
       this.dropStream(stream);
+      return;
+    }
+    if (stream.modern && stream.requestId !== undefined) {
+      // 2026-07-28 streams are not resumable: the request is lost, and the client must re-issue
+      // it with a new id. The local error says so (data.streamBroken); the client's link does it.
+      const id = stream.requestId;
+      this.finishStream(stream);
+      this.details({ event: 'stream-lost', stream: 'request', requestId: id, resumable: false, modern: true });
+      this.inbound.push(
+        localErrorResponse(id, `The response stream of request ${JSON.stringify(id)} ${error ?? 'ended'} before its response; the request was lost.`, {
+          transport: 'streamable-http',
+          streamBroken: true,
+        }),
+      );
       return;
     }
     if (stream.generation !== this.generation) {
@@ -1013,7 +1091,7 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
     return c;
   }
 
-  private release(c: AbortController): void {
+  private release(c: Abortable): void {
     this.controllers.delete(c);
   }
 }

@@ -66,6 +66,12 @@ export interface Transport {
    * see it as `ctx.authInfo`.
    */
   readonly authInfo?: unknown;
+  /**
+   * The transport carries only session (legacy) revisions (the 2024-11-05 HTTP+SSE transport, a
+   * recording that holds a session): a client left to its default era runs `initialize` at once,
+   * without probing for 2026-07-28.
+   */
+  readonly legacyOnly?: boolean;
   /** Close gracefully. Idempotent. */
   close(): Promise<void>;
 }

@@ -61,8 +61,11 @@ export class OAuthClient {
   private readonly options: OAuthClientOptions;
   private actor: OAuthActor | undefined;
   private starting: Promise<OAuthActor> | undefined;
-  /** The client credentials in use (may hold a secret: never in the machine). */
-  private client: OAuthClientInformation | undefined;
+  /**
+   * The client credentials in use and the authorization server they belong to (they may hold a
+   * secret: never in the machine). Credentials of one server are never sent to another.
+   */
+  private client: { issuer: string; info: OAuthClientInformation } | undefined;
   private lastDiscovery: AuthorizationDiscovery | undefined;
   /** The authorization request in progress. */
   private pending: { state: string; verifier: string; clientId: string } | undefined;
@@ -281,7 +284,7 @@ export class OAuthClient {
       metadata: discovery.authorizationServer,
       fetch: this.fetch,
     });
-    this.client = client;
+    this.client = { issuer: discovery.authorizationServerUrl, info: client };
     return client.client_id;
   }
 
@@ -349,10 +352,12 @@ export class OAuthClient {
   private async exchange(discovery: AuthorizationDiscovery, code: string, scopes: string[] | undefined): Promise<TokenGrantSummary> {
     const pending = this.pending;
     this.pending = undefined;
-    if (!pending || !this.client) throw new AuthorizationError('provider_failed', 'No authorization request is in progress to exchange a code for.');
+    if (!pending || !this.client || this.client.issuer !== discovery.authorizationServerUrl) {
+      throw new AuthorizationError('provider_failed', 'No authorization request is in progress to exchange a code for.');
+    }
     const tokens = await exchangeAuthorizationCode({
       metadata: discovery.authorizationServer,
-      client: this.client,
+      client: this.client.info,
       code,
       codeVerifier: pending.verifier,
       redirectUri: this.userProvider.redirectUrl,
@@ -372,9 +377,19 @@ export class OAuthClient {
     const stored = await this.usableTokens();
     if (!stored?.refresh_token) throw new AuthorizationError('token_request_failed', 'No refresh token is stored.');
     const discovery = known ?? this.lastDiscovery ?? (await this.discover(challenge));
-    const client = this.client ?? (await this.userProvider.clientInformation(discovery.authorizationServerUrl));
+    const issuer = discovery.authorizationServerUrl;
+    // A refresh token goes only to the server that issued it: after a move to another
+    // authorization server, the whole flow runs there (and the client registers there).
+    if (stored.issuer !== undefined && stored.issuer !== discovery.authorizationServer.issuer) {
+      await this.provider.invalidate('tokens');
+      throw new AuthorizationError(
+        'token_request_failed',
+        `The stored refresh token was issued by ${stored.issuer}; the server now uses ${discovery.authorizationServer.issuer}, so it is not sent there.`,
+      );
+    }
+    const client = this.client?.issuer === issuer ? this.client.info : await this.userProvider.clientInformation(issuer);
     if (!client) throw new AuthorizationError('registration_unavailable', 'No client credentials to refresh the token with.');
-    this.client = client;
+    this.client = { issuer, info: client };
     try {
       const tokens = await refreshAccessToken({
         metadata: discovery.authorizationServer,

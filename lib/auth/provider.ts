@@ -80,8 +80,13 @@ export interface InMemoryOAuthClientProviderOptions {
   /** Defaults: `client_name` "mcp-actors client", `redirect_uris` [redirectUrl]. */
   clientMetadata?: Partial<OAuthClientMetadata>;
   clientMetadataUrl?: string;
-  /** Pre-registered credentials, used with every authorization server. */
+  /**
+   * Pre-registered credentials: with `clientInformationIssuer`, used only with that authorization
+   * server (the client registers anew with another); without it, with every one.
+   */
   clientInformation?: OAuthClientInformation;
+  /** The authorization server (issuer URL) the pre-registered `clientInformation` belongs to. */
+  clientInformationIssuer?: string;
   tokens?: StoredTokens;
   requestOfflineAccess?: boolean;
   authorize: (authorizationUrl: URL) => Promise<URL>;
@@ -94,6 +99,7 @@ export class InMemoryOAuthClientProvider implements OAuthClientProvider {
   readonly clientMetadataUrl: string | undefined;
   readonly requestOfflineAccess: boolean | undefined;
   private readonly preRegistered: OAuthClientInformation | undefined;
+  private readonly preRegisteredIssuer: string | undefined;
   private readonly clients = new Map<string, OAuthClientInformation>();
   private stored: StoredTokens | undefined;
   private readonly authorizeFn: (url: URL) => Promise<URL>;
@@ -111,11 +117,16 @@ export class InMemoryOAuthClientProvider implements OAuthClientProvider {
     this.clientMetadataUrl = options.clientMetadataUrl;
     this.requestOfflineAccess = options.requestOfflineAccess;
     this.preRegistered = options.clientInformation;
+    this.preRegisteredIssuer = options.clientInformationIssuer;
     this.stored = options.tokens;
     this.authorizeFn = options.authorize;
   }
+  /** Credentials saved for `issuer` by a registration, else the pre-registered ones when they are for it. */
   clientInformation(issuer: string): OAuthClientInformation | undefined {
-    return this.clients.get(issuer) ?? this.preRegistered;
+    const saved = this.clients.get(issuer);
+    if (saved) return saved;
+    if (this.preRegisteredIssuer !== undefined && !sameIssuer(this.preRegisteredIssuer, issuer)) return undefined;
+    return this.preRegistered;
   }
   saveClientInformation(issuer: string, info: OAuthClientInformation): void {
     this.clients.set(issuer, info);
@@ -134,6 +145,12 @@ export class InMemoryOAuthClientProvider implements OAuthClientProvider {
   authorize(authorizationUrl: URL): Promise<URL> {
     return this.authorizeFn(authorizationUrl);
   }
+}
+
+/** Issuer URLs compared as URLs (a trailing slash of an empty path is the same issuer). */
+function sameIssuer(a: string, b: string): boolean {
+  const norm = (u: string) => u.replace(/\/$/, '');
+  return norm(a) === norm(b);
 }
 
 /**

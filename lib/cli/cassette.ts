@@ -129,7 +129,8 @@ export async function cassette(file: string, options: CassetteOptions): Promise<
     file,
     mode,
     command,
-    transport: () => (mode === 'replay' ? replayTransport() : recordTransport()),
+    // A cassette holds a session: the client speaks the legacy era to it (no era probe).
+    transport: () => Object.assign(mode === 'replay' ? replayTransport() : recordTransport(), { legacyOnly: true }),
     async close() {
       for (const close of closers.splice(0)) await close();
     },

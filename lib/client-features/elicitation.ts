@@ -18,7 +18,7 @@ import { McpError } from '../errors.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type { JsonObject } from '../jsonrpc/message.js';
 import { supportsElicitationMode } from '../protocol/methods.js';
-import type { Revision } from '../protocol/revisions.js';
+import { allows, type Revision } from '../protocol/revisions.js';
 import type { ElicitAction, ElicitRequestedSchema, ElicitRequestURLParams, ElicitResult } from '../protocol/schema/elicitation.js';
 import type { RateLimit } from '../server-features/rate-limit.js';
 import type { RequestHandlerContext } from '../session/session.js';
@@ -74,7 +74,8 @@ export interface UrlElicitationRequest {
   domain: string;
   /** The host has punycode (`xn--`) labels: warn the user, it may imitate another name. */
   punycode: boolean;
-  elicitationId: string;
+  /** The server's id for it (2025-11-25); undefined in 2026-07-28, which removed it. */
+  elicitationId: string | undefined;
   /** Why the server wants the user there. */
   message: string;
   /** Which server asks. */
@@ -178,14 +179,16 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 /**
- * Why URL-mode params are invalid, or undefined: a message, an `elicitationId`, and a valid
- * http(s) URL without credentials.
+ * Why URL-mode params are invalid, or undefined: a message, an `elicitationId` (2025-11-25; 2026-07-28
+ * removed it: `withId` false), and a valid http(s) URL without credentials.
  * @see https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation#url-mode-elicitation-requests
+ * @see https://modelcontextprotocol.io/specification/2026-07-28/client/elicitation
  */
-export function checkUrlElicitationParams(p: unknown): string | undefined {
+export function checkUrlElicitationParams(p: unknown, withId = true): string | undefined {
   if (!isObject(p)) return 'params are required';
   if (typeof p.message !== 'string') return '"message" must be a string';
-  if (typeof p.elicitationId !== 'string' || p.elicitationId === '') return '"elicitationId" must be a non-empty string';
+  if (withId && (typeof p.elicitationId !== 'string' || p.elicitationId === '')) return '"elicitationId" must be a non-empty string';
+  if (!withId && p.elicitationId !== undefined && (typeof p.elicitationId !== 'string' || p.elicitationId === '')) return '"elicitationId" must be a non-empty string when present';
   if (typeof p.url !== 'string') return '"url" must be a string';
   let u: URL;
   try {
@@ -329,7 +332,7 @@ class ElicitationFlow {
       url: p.url,
       domain: host,
       punycode: host.split('.').some((label) => label.startsWith('xn--')),
-      elicitationId: p.elicitationId as string,
+      elicitationId: typeof p.elicitationId === 'string' ? p.elicitationId : undefined,
       message: p.message as string,
       server: this.service.deps.serverInfo(),
       origin: this.setup.origin,
@@ -447,9 +450,11 @@ export class ElicitationService {
     const caps = this.deps.localCapabilities();
     const formDeclared = !!opts.form && supportsElicitationMode(caps, 'form', rev);
     const urlDeclared = !!opts.url && supportsElicitationMode(caps, 'url', rev);
+    // 2026-07-28 has no elicitationId and no completion notification: the retry carries the answer.
+    const completions = rev === undefined || allows(rev, 'elicitationComplete');
     let problem: string | undefined;
     if (mode === 'form' && formDeclared) problem = checkFormElicitationParams(p);
-    if (mode === 'url' && urlDeclared) problem = checkUrlElicitationParams(p);
+    if (mode === 'url' && urlDeclared) problem = checkUrlElicitationParams(p, completions);
     return new Promise<ElicitResult>((resolve, reject) => {
       const flow = this.start({
         origin: 'request',
@@ -463,6 +468,7 @@ export class ElicitationService {
           applyDefaults: opts.applyDefaults === true,
           ...(opts.maxAttempts !== undefined && { maxAttempts: opts.maxAttempts }),
           ...(opts.completionTimeout !== undefined && { completionTimeout: opts.completionTimeout }),
+          ...(!completions && { awaitsCompletion: false }),
         },
         ...(opts.form && { form: opts.form }),
         ...(opts.url && { url: opts.url }),

@@ -4,6 +4,10 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/client/sampling
  */
 import type { PeerInfo } from '../../machines/session.machine.js';
+import { McpError } from '../errors.js';
+import { ErrorCode } from '../jsonrpc/error-codes.js';
+import type { JsonObject } from '../jsonrpc/message.js';
+import { InvalidSamplingResultError, SamplingRejectedError } from './errors.js';
 import type { RateLimit } from '../server-features/rate-limit.js';
 import type { RequestHandlerContext } from '../session/session.js';
 import type { CreateMessageRequestParams, CreateMessageResult } from '../protocol/schema/sampling.js';
@@ -149,4 +153,32 @@ export function checkSamplingResult(result: unknown, params: CreateMessageReques
     return 'the request said toolChoice "required", but the result uses no tool';
   }
   return undefined;
+}
+
+/**
+ * Serve one `sampling/createMessage` with `handler`: the request checked (tools only when
+ * declared: -32602), the tool-round bound, the user's approval, then the handler's result checked.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/client/sampling
+ */
+export async function serveSampling(
+  handler: SamplingHandler,
+  params: JsonObject | undefined,
+  ctx: RequestHandlerContext,
+  options: SamplingOptions,
+  env: { toolsDeclared: boolean; server: PeerInfo | undefined },
+): Promise<JsonObject> {
+  const problem = checkSamplingRequest(params, env.toolsDeclared);
+  if (problem) throw new McpError(ErrorCode.InvalidParams, `Invalid sampling request: ${problem}`);
+  const typed = params as unknown as CreateMessageRequestParams;
+  if (options.maxToolRounds !== undefined) {
+    const rounds = toolRounds(typed.messages);
+    if (rounds > options.maxToolRounds) {
+      throw new McpError(ErrorCode.InvalidParams, `The conversation has ${rounds} tool rounds, more than this client allows (${options.maxToolRounds}); end the tool loop.`);
+    }
+  }
+  if (options.approve && (await options.approve(typed, env.server)) !== true) throw new SamplingRejectedError();
+  const result = await handler(typed, ctx);
+  const bad = checkSamplingResult(result, typed);
+  if (bad) throw new InvalidSamplingResultError(bad);
+  return result as unknown as JsonObject;
 }

@@ -6,6 +6,7 @@
  *
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#tool-level-negotiation
  */
+import { of } from 'rxjs';
 import type { Clock } from '../clock.js';
 import { McpError } from '../errors.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
@@ -14,6 +15,8 @@ import { hasCapability } from '../protocol/methods.js';
 import { allows, type Revision } from '../protocol/revisions.js';
 import type { CallToolResult, Tool } from '../protocol/schema/tools.js';
 import type { Progress, ProgressToken } from '../session/request-registry.js';
+import { ExtensionTaskHandle, isExtensionTaskResult } from '../client-modern/extension-tasks.js';
+import type { InputAnswerer } from '../client-modern/input-rounds.js';
 import { ClientTaskHandle, isCreateTaskResult, type Task, type TaskHandle, type TaskHandleOptions, type TaskRequester } from './tasks.js';
 
 /** What the tool-task logic needs from its client. */
@@ -24,6 +27,11 @@ export interface ToolTasksHost {
   serverCapabilities(): object | undefined;
   /** The tool as `tools/list` described it, if it was listed. */
   tool(name: string): Tool | undefined;
+  /**
+   * In the modern era with a server offering the tasks extension: how the client answers a
+   * task's input requests (else undefined: the 2025-11-25 tasks, or none).
+   */
+  extension(): { answererFor(method: string): InputAnswerer | undefined } | undefined;
 }
 
 /** How a caller asks for a task (`CallToolOptions.task`). */
@@ -43,8 +51,9 @@ export class ToolTasks {
 
   constructor(private readonly host: ToolTasksHost) {}
 
-  /** Whether the server declared task-augmented `tools/call` in this revision. */
+  /** Whether the server declared task-augmented `tools/call` in this revision (or the tasks extension). */
   serverRunsToolTasks(): boolean {
+    if (this.host.extension()) return true;
     const rev = this.host.revision();
     return rev !== undefined && allows(rev, 'tasks') && hasCapability(this.host.serverCapabilities(), ['tasks', 'requests', 'tools', 'call']);
   }
@@ -63,6 +72,8 @@ export class ToolTasks {
    * {@link follow} needs to keep that progress coming.
    */
   prepare(name: string, asked: TaskRequest, params: JsonObject, onprogress: ((p: Progress) => void) | undefined): Tracked | undefined {
+    // The extension's tasks are server-directed: no `task` param.
+    if (this.host.extension()) return undefined;
     const task = this.taskParam(name, asked);
     if (!task) return undefined;
     params.task = task;
@@ -74,11 +85,19 @@ export class ToolTasks {
 
   /** A call answered with a `CreateTaskResult`: its handle (else undefined). */
   created(result: JsonObject, signal: AbortSignal | undefined, tracked?: Tracked): ToolTaskHandle | undefined {
+    const extension = this.host.extension();
+    if (extension) return isExtensionTaskResult(result) ? this.followExtension(result, extension, signal) : undefined;
     return isCreateTaskResult(result) ? this.follow(result.task, signal, tracked) : undefined;
   }
 
   /** `callToolAsTask`: the call with `task`, and the handle of the task it created. */
   async callAsTask(name: string, args: Record<string, unknown> | undefined, ttl: number | undefined, options: { signal?: AbortSignal; timeout?: number }): Promise<ToolTaskHandle> {
+    const extension = this.host.extension();
+    if (extension) {
+      // The server decides: a task handle, or the result at once (a handle already completed).
+      const result = await this.host.request('tools/call', args === undefined ? { name } : { name, arguments: args }, options);
+      return this.created(result, options.signal) ?? settledHandle(result as CallToolResult & JsonObject);
+    }
     if (!this.serverRunsToolTasks()) throw new McpError(ErrorCode.MethodNotFound, 'The server did not declare tasks.requests.tools.call: call the tool with callTool instead');
     if (this.forbids(name)) {
       throw new McpError(ErrorCode.MethodNotFound, `Tool "${name}" does not run as a task (its execution.taskSupport is not "optional" or "required"): call it with callTool`);
@@ -93,6 +112,8 @@ export class ToolTasks {
 
   /** A handle on a task by id (resumption). */
   resume(taskId: string, options: TaskHandleOptions): ToolTaskHandle {
+    const extension = this.host.extension();
+    if (extension) return new ExtensionTaskHandle(taskId, this.host.request, this.host.clock(), (m) => extension.answererFor(m), undefined, options);
     return new ClientTaskHandle(taskId, this.host.request, this.host.clock(), undefined, options);
   }
 
@@ -113,10 +134,27 @@ export class ToolTasks {
     return handle;
   }
 
+  private followExtension(created: JsonObject, extension: NonNullable<ReturnType<ToolTasksHost['extension']>>, signal: AbortSignal | undefined): ToolTaskHandle {
+    return new ExtensionTaskHandle(created.taskId as string, this.host.request, this.host.clock(), (m) => extension.answererFor(m), created, signal ? { signal } : {});
+  }
+
   private taskParam(name: string, asked: TaskRequest): JsonObject | undefined {
     if (asked === false || !this.serverRunsToolTasks() || this.forbids(name)) return undefined;
     if (asked === true) return {};
     if (asked) return asked.ttl === undefined ? {} : { ttl: asked.ttl };
     return this.host.tool(name)?.execution?.taskSupport === 'required' ? {} : undefined;
   }
+}
+
+/** A call the server answered at once, as a handle whose task is already completed. */
+function settledHandle(result: CallToolResult & JsonObject): ToolTaskHandle {
+  const now = new Date().toISOString();
+  const task = { taskId: '', status: 'completed', createdAt: now, lastUpdatedAt: now, ttl: null } as unknown as Task;
+  return {
+    taskId: '',
+    current: task,
+    status$: of(task),
+    result: () => Promise.resolve(result),
+    cancel: () => Promise.resolve(task),
+  };
 }

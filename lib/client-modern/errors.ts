@@ -1,3 +1,5 @@
+import { TransportError } from '../errors.js';
+
 /**
  * Typed errors of the modern era on the client: each says what the server did and what to do.
  * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr
@@ -59,5 +61,31 @@ export class InvalidInputRequiredError extends Error {
     problem: string,
   ) {
     super(`The server answered ${method} with an invalid input_required result: ${problem}`);
+  }
+}
+
+/**
+ * The server's process ended while the client probed it with `server/discover`: it crashed, or it
+ * is a legacy server that exits on any request before `initialize`. The message is the
+ * transport's (exit code, last stderr lines) with what to do; connect again with `era: 'legacy'`
+ * if the server is legacy (a host does so by itself).
+ * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/stdio#backward-compatibility
+ */
+export class ServerExitedOnProbeError extends TransportError {
+  override readonly name: string = 'ServerExitedOnProbeError';
+  constructor(override readonly cause: Error) {
+    super(
+      `${cause.message.replace(/\.?$/, '.')} It ended while probed with server/discover: if it is a legacy server that exits on ` +
+        "requests before initialize, connect with era: 'legacy'.",
+      (cause as { details?: Record<string, unknown> }).details,
+    );
+  }
+}
+
+/** The server speaks only session (legacy) revisions, and the client was told to speak 2026-07-28 only. */
+export class LegacyServerError extends Error {
+  override readonly name = 'LegacyServerError';
+  constructor(readonly reason: string) {
+    super(`The server speaks only revisions before 2026-07-28 (${reason}), and this client was created with era: 'modern'. Use era: 'auto' to talk to it.`);
   }
 }

@@ -2,12 +2,14 @@
  * The client's request engine in the modern era (2026-07-28): no session, no handshake; each
  * request carries its own `_meta` envelope and is answered on its own (the HTTP response of its
  * POST, or a line on stdio). Correlates responses by id, runs the timeouts and aborts of
- * `RequestRegistry`, routes progress, and shows every frame on `frames$`.
+ * `RequestRegistry`, routes progress, re-issues a request whose HTTP response stream broke (with
+ * a new id), and shows every frame on `frames$`.
  *
  * @see https://modelcontextprotocol.io/specification/2026-07-28/basic
  */
 import { Subject, type Observable, type Subscription } from 'rxjs';
 import type { Clock } from '../clock.js';
+import { ConnectionClosedError, McpError } from '../errors.js';
 import { DEFAULT_MAX_FRAME_DEPTH, nestsDeeperThan, textMayNestDeeperThan } from '../jsonrpc/depth.js';
 import type { Frame, JsonObject, JsonRpcErrorObject, RequestId } from '../jsonrpc/message.js';
 import { RequestRegistry, type RequestOptions } from '../session/request-registry.js';
@@ -23,12 +25,30 @@ export interface ModernLinkOptions {
   onNotification(method: string, params: JsonObject | undefined): void;
 }
 
+/** Options of one request on the link. */
+export interface LinkRequestOptions extends RequestOptions {
+  /** Re-issue the request (new id) when its HTTP response stream breaks; default true. */
+  reissue?: boolean;
+}
+
+/**
+ * How many times a request whose response stream broke is sent again: the revision requires a
+ * re-issue; a server that cuts every stream must not make the client loop.
+ */
+export const MAX_REISSUES = 2;
+
+/** A transport's local error saying the response stream of the request broke before its answer. */
+export function isStreamBroken(e: unknown): boolean {
+  return e instanceof McpError && (e.data as { streamBroken?: unknown } | undefined)?.streamBroken === true;
+}
+
 export class ModernLink {
   private readonly registry: RequestRegistry;
   private readonly frames = new Subject<FrameEvent>();
   private subscription: Subscription | undefined;
   private nextId = 1;
   private seq = 0;
+  private ended: Error | undefined;
 
   constructor(
     private readonly transport: Transport,
@@ -45,16 +65,40 @@ export class ModernLink {
       },
       options.defaultTimeout,
     );
-    this.subscription = transport.inbound$.subscribe((raw) => this.receive(raw));
+    this.subscription = transport.inbound$.subscribe({
+      next: (raw) => this.receive(raw),
+      // The peer is gone (a stdio server exited): nothing pending will be answered.
+      complete: () => this.end(new ConnectionClosedError('The server closed the connection')),
+    });
   }
 
   get frames$(): Observable<FrameEvent> {
     return this.frames.asObservable();
   }
 
-  /** Send a request whose params already carry the envelope; resolves with its raw result. */
-  request(method: string, params: JsonObject, options?: RequestOptions): Promise<JsonObject> {
-    const id = this.nextId++;
+  /** Why the connection ended, once it did (the transport's inbound stream completed). */
+  get endedWith(): Error | undefined {
+    return this.ended;
+  }
+
+  /**
+   * Send a request whose params already carry the envelope; resolves with its raw result. A
+   * request whose response stream broke is sent again with a new id (up to {@link MAX_REISSUES}).
+   * `id` fixes the first attempt's id (the era probe uses ids a later session cannot reuse).
+   * @see https://modelcontextprotocol.io/specification/2026-07-28/changelog
+   */
+  request(method: string, params: JsonObject, options?: LinkRequestOptions, id?: RequestId): Promise<JsonObject> {
+    const first = this.once(method, params, options, id ?? this.nextId++);
+    if (options?.reissue === false) return first;
+    const again = (attempt: number) => (e: unknown): Promise<JsonObject> => {
+      if (!isStreamBroken(e) || attempt > MAX_REISSUES || options?.signal?.aborted === true || this.ended) throw e;
+      return this.once(method, params, options, this.nextId++).catch(again(attempt + 1));
+    };
+    return first.catch(again(1));
+  }
+
+  private once(method: string, params: JsonObject, options: RequestOptions | undefined, id: RequestId): Promise<JsonObject> {
+    if (this.ended) return Promise.reject(this.ended);
     let token: string | number | undefined;
     const meta = params._meta as JsonObject | undefined;
     if (meta?.progressToken !== undefined) token = meta.progressToken as string | number;
@@ -79,8 +123,14 @@ export class ModernLink {
   }
 
   close(error: Error): void {
+    this.ended ??= error;
     this.detach(error);
     this.frames.complete();
+  }
+
+  private end(error: Error): void {
+    this.ended ??= error;
+    this.registry.closeAll(error);
   }
 
   private sendFrame(frame: JsonObject): void {
@@ -104,23 +154,36 @@ export class ModernLink {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return;
     const msg = value as { id?: RequestId; method?: unknown; params?: JsonObject; result?: JsonObject; error?: JsonRpcErrorObject };
     if (typeof msg.method === 'string') {
-      if (msg.method === 'notifications/progress') {
-        const p = msg.params ?? {};
-        const token = p.progressToken as string | number | undefined;
-        if (token !== undefined && typeof p.progress === 'number') {
-          const progress: { progress: number; total?: number; message?: string } = { progress: p.progress };
-          if (typeof p.total === 'number') progress.total = p.total;
-          if (typeof p.message === 'string') progress.message = p.message;
-          this.registry.progress(token, progress);
-        }
-        return;
-      }
-      // A server never sends requests in this era; notifications go to the client.
-      if (msg.id === undefined) this.options.onNotification(msg.method, msg.params);
+      if (msg.id !== undefined) return; // a server never sends requests in this era
+      if (msg.method === 'notifications/progress') return this.progress(msg.params ?? {});
+      if (msg.method === 'notifications/cancelled' && this.peerCancelled(msg.params)) return;
+      this.options.onNotification(msg.method, msg.params);
       return;
     }
     if (msg.id === undefined || msg.id === null) return;
     if ('error' in msg && msg.error) this.registry.settle(msg.id, undefined, msg.error);
     else if ('result' in msg) this.registry.settle(msg.id, (msg.result ?? {}) as JsonObject, undefined);
+  }
+
+  private progress(p: JsonObject): void {
+    const token = p.progressToken as string | number | undefined;
+    if (token === undefined || typeof p.progress !== 'number') return;
+    const progress: { progress: number; total?: number; message?: string } = { progress: p.progress };
+    if (typeof p.total === 'number') progress.total = p.total;
+    if (typeof p.message === 'string') progress.message = p.message;
+    this.registry.progress(token, progress);
+  }
+
+  /**
+   * The server tore down one of our requests (it does so for a `subscriptions/listen` it ends):
+   * that request fails with the reason, so its owner can open it again.
+   * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/cancellation
+   */
+  private peerCancelled(params: JsonObject | undefined): boolean {
+    const id = params?.requestId as RequestId | undefined;
+    if (id === undefined || !this.registry.has(id)) return false;
+    const reason = typeof params?.reason === 'string' ? params.reason : 'no reason given';
+    this.registry.closeOne(id, new ConnectionClosedError(`The server ended request ${JSON.stringify(id)}: ${reason}`));
+    return true;
   }
 }

@@ -6,7 +6,9 @@
  * - Tools and prompts are named `<server><separator><name>` (separator `__` by default) and carry
  *   `server` and `originalName`; calls are routed to their server with the original name.
  * - Resources keep their URIs and carry `server`; `readResource(uri, server?)` finds the server.
- * - `state$` is every server's phase, attempts, negotiated revision and last error.
+ * - `state$` is every server's phase, attempts, era, negotiated revision and last error.
+ * - Each client finds its server's era (2026-07-28 or a session revision) by itself, so legacy
+ *   and modern servers mix; a stdio server that exits when probed is restarted in the legacy era.
  *
  * @see https://modelcontextprotocol.io/specification/2025-11-25/architecture#hosts
  */
@@ -41,6 +43,7 @@ import { createStdioClientTransport } from '../../streams/stdio-client.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import type { Transport, TransportState } from '../../streams/transport.js';
 import { Client, type CallToolOptions, type ClientOptions, type RequestOptions } from '../client.js';
+import { ServerExitedOnProbeError } from '../client-modern/errors.js';
 import type { ToolCallApprover } from '../client-features/tool-approval.js';
 import type { ToolCallRecord } from '../client-features/tool-audit.js';
 import { systemClock, type Clock } from '../clock.js';
@@ -99,6 +102,12 @@ export interface HostServerState {
   attempts: number;
   /** The revision negotiated with the server (its last connection). */
   protocolVersion?: string;
+  /**
+   * The era of its last connection: 'modern' (2026-07-28, per-request metadata) or 'legacy'
+   * (`initialize` and a session). The host's clients find it out by themselves.
+   * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning
+   */
+  era?: 'modern' | 'legacy';
   /** Why the last connection died (a stdio crash: a TransportError with `details.code`, `signal`, `stderrTail`). */
   error?: Error;
   /** While `waiting`: the backoff before the next restart, in ms. */
@@ -156,6 +165,8 @@ interface Hosted {
   /** Resolves when the server's machine is done (failed or stopped). */
   done: Promise<void>;
   markDone: () => void;
+  /** The server exited when probed for 2026-07-28: later connections speak the legacy era at once. */
+  legacyOnly?: boolean;
 }
 
 const SETTLED: ReadonlySet<HostServerPhase> = new Set(['ready', 'failed', 'stopped', 'waiting', 'crashed']);
@@ -493,7 +504,13 @@ export class Host {
     let transport: Transport;
     try {
       transport = this.createTransport(hosted);
-      client = new Client({ ...this.options.clientOptions, ...this.toolCallPolicy(hosted.name), info: this.clientInfo, clock: this.clientClock });
+      client = new Client({
+        ...this.options.clientOptions,
+        ...(hosted.legacyOnly && { era: 'legacy' as const }),
+        ...this.toolCallPolicy(hosted.name),
+        info: this.clientInfo,
+        clock: this.clientClock,
+      });
       this.options.onClient?.(client, hosted.name);
     } catch (e) {
       // Not from inside the machine's transition.
@@ -511,12 +528,15 @@ export class Host {
     client.connect(transport).then(
       () => {
         if (!current()) return;
-        send({ type: 'CONNECTED', ...(client.protocolVersion !== undefined && { protocolVersion: client.protocolVersion }) });
+        send({ type: 'CONNECTED', ...(client.protocolVersion !== undefined && { protocolVersion: client.protocolVersion }), ...(client.era !== undefined && { era: client.era }) });
         void client.ended().then(() => {
           if (current()) send({ type: 'CRASHED', error: this.failureOf(hosted, client), sample: this.random() });
         });
       },
       (e: unknown) => {
+        // A server that exits when probed may be a legacy one that refuses anything before
+        // initialize: its restarts speak the legacy era at once.
+        if (e instanceof ServerExitedOnProbeError) hosted.legacyOnly = true;
         if (current()) send({ type: 'CONNECT_FAILED', error: this.failureOf(hosted, client, e), sample: this.random() });
       },
     );
@@ -558,6 +578,7 @@ export class Host {
     const { context } = snapshot;
     const next: HostServerState = { phase, transport: hosted.config.kind, attempts: context.attempts };
     if (context.protocolVersion !== undefined) next.protocolVersion = context.protocolVersion;
+    if (context.era !== undefined) next.era = context.era;
     if (context.error !== undefined) next.error = context.error;
     if (phase === 'waiting') next.restartInMs = context.delayMs;
     const all = this.stateSubject.value;
@@ -572,6 +593,7 @@ function sameState(a: HostServerState, b: HostServerState): boolean {
     a.phase === b.phase &&
     a.attempts === b.attempts &&
     a.protocolVersion === b.protocolVersion &&
+    a.era === b.era &&
     a.error === b.error &&
     a.restartInMs === b.restartInMs
   );

@@ -78,7 +78,8 @@ export async function replay(journal: Journal | string, options: ReplayOptions =
   if (!j.session) throw new Error('This journal has no session header (record with the `journal: true` option)');
   const clock = new ManualClock(j.startedAt);
   const sessionOptions = { ...j.session, clock };
-  const session: Session = j.role === 'client' ? new Client(sessionOptions) : new ServerSession(sessionOptions);
+  // A journal records a session: the legacy era (2026-07-28 requests are not journaled).
+  const session: Session = j.role === 'client' ? new Client({ ...sessionOptions, era: 'legacy' }) : new ServerSession(sessionOptions);
   options.setup?.(session);
   const answers = options.answers ?? (options.setup ? 'handlers' : 'recorded');
   // Recorded answers: each inbound request's handler waits until replay reaches the response

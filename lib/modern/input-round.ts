@@ -6,6 +6,7 @@
  *
  * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr
  */
+import { randomUUID } from 'node:crypto';
 import { initialTransition, transition, type SnapshotFrom } from 'xstate';
 import { inputRoundMachine, type InputRoundEvent } from '../../machines/input-round.machine.js';
 import { McpError } from '../errors.js';
@@ -25,8 +26,10 @@ export interface InputRoundHost {
   readonly method: string;
   /** Answers of earlier rounds and of this retry, by key. */
   readonly answers: JsonObject;
-  /** The state for the next round, signed, carrying `answers`. */
-  sealState(answers: JsonObject): string;
+  /** The URL elicitation ids of earlier rounds, by input key. */
+  readonly ids?: Readonly<Record<string, string>>;
+  /** The state for the next round, signed, carrying `answers` and the URL elicitation `ids`. */
+  sealState(answers: JsonObject, ids: Record<string, string>): string;
   /** The round ended with input required: answer it (and abandon the handler). */
   endRound(result: InputRequiredResult): void;
 }
@@ -51,8 +54,22 @@ export class InputRound {
   private snapshot: SnapshotFrom<typeof inputRoundMachine> | undefined;
   private readonly asked = new Map<string, number>();
   private readonly requests: InputRequests = {};
+  /** URL elicitation ids given out in this run, by input key (carried to the next round). */
+  private readonly ids: Record<string, string> = {};
 
   constructor(private readonly host: InputRoundHost) {}
+
+  /**
+   * The `elicitationId` of the URL elicitation the handler is about to ask (its next
+   * `elicitation/create`, or the one with `inputKey`): the id an earlier round gave it, or a new
+   * one. The client never sees it (2026-07-28 removed it from the wire); the handler gets the same
+   * id on every retry, to correlate its out-of-band flow.
+   * @see https://modelcontextprotocol.io/specification/2026-07-28/client/elicitation
+   */
+  urlElicitationId(options?: RequestOptions): string {
+    const key = options?.inputKey ?? `elicitation-${(this.asked.get('elicitation') ?? 0) + 1}`;
+    return (this.ids[key] ??= this.host.ids?.[key] ?? randomUUID());
+  }
 
   /** A handler's ask (through `ctx.sendRequest`): its answer, or a promise that never settles. */
   ask(method: string, params: JsonObject | undefined, options?: RequestOptions): Promise<JsonObject> {
@@ -96,7 +113,7 @@ export class InputRound {
     for (const action of actions) {
       if (action.type === 'awaitTurnEnd') setImmediate(() => this.send({ type: 'TURN_ENDED' }));
       else if (action.type === 'answerInputRequired') {
-        this.host.endRound({ resultType: 'input_required', inputRequests: this.requests, requestState: this.host.sealState(this.host.answers) });
+        this.host.endRound({ resultType: 'input_required', inputRequests: this.requests, requestState: this.host.sealState(this.host.answers, { ...this.host.ids, ...this.ids }) });
       }
     }
   }

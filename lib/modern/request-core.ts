@@ -166,6 +166,7 @@ export class RequestCore implements ModernDispatch {
     }
     const params = msg.params;
     const answers: JsonObject = Object.create(null) as JsonObject;
+    let ids: Record<string, string> | undefined;
     let round = 0;
     // Computed when a state is opened or sealed: most requests never need it.
     let digestMemo: string | undefined;
@@ -182,6 +183,7 @@ export class RequestCore implements ModernDispatch {
           const state = this.states.open(params.requestState, principal === undefined ? { method, digest } : { method, digest, principal });
           if (this.replayGuard !== undefined && !(await this.replayGuard.claim(state.nonce, state.expiresAt))) throw new InvalidRequestStateError('replayed');
           for (const key of Object.keys(state.answers)) if (key !== '__proto__') answers[key] = state.answers[key]!;
+          if (state.ids !== undefined) ids = state.ids;
           round = state.round;
         } catch (e) {
           if (e instanceof InvalidRequestStateError) return { response: { jsonrpc: '2.0', id, error: e.toJSON() }, status: 200 };
@@ -197,9 +199,11 @@ export class RequestCore implements ModernDispatch {
     const inputs = new InputRound({
       method,
       answers,
-      sealState: (a) => {
+      ...(ids !== undefined && { ids }),
+      sealState: (a, urlIds) => {
         const digest = digestOf();
-        return this.states.seal(principal === undefined ? { method, digest, answers: a, round: round + 1 } : { method, digest, principal, answers: a, round: round + 1 });
+        const sealed = { method, digest, answers: a, round: round + 1, ...(Object.keys(urlIds).length > 0 && { ids: urlIds }) };
+        return this.states.seal(principal === undefined ? sealed : { ...sealed, principal });
       },
       endRound: (r) => ended!(r),
     });

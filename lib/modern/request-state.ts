@@ -27,6 +27,11 @@ export interface RoundState {
   principal?: string;
   /** Answers of earlier rounds, by input key. */
   answers: JsonObject;
+  /**
+   * The ids the server gave URL elicitations of earlier rounds, by input key: the handler sees the
+   * same `elicitationId` on every retry (2026-07-28 sends none to the client).
+   */
+  ids?: Record<string, string>;
   /** Round number (1 for the state the first round hands out). */
   round: number;
   /** Expiry, ms since the epoch on the server clock. */

@@ -286,7 +286,11 @@ function trackerOf(session: Session): Map<string, TrackedElicitation> {
 }
 
 /** Check the mode against capabilities and revision; the params to send, shaped for the revision. */
-function prepareElicitation(session: Session, params: ElicitParams, options: ElicitOptions | undefined): { rev: Revision; mode: 'form' | 'url'; wire: JsonObject; schema?: ElicitRequestedSchema } {
+function prepareElicitation(
+  session: Session,
+  params: ElicitParams,
+  options: ElicitOptions | undefined,
+): { rev: Revision; mode: 'form' | 'url'; wire: JsonObject; schema?: ElicitRequestedSchema; handlerId?: string } {
   const method = 'elicitation/create';
   const rev = operatingRevision(session, method);
   if (!allows(rev, 'elicitationForm')) throw notInRevision(method, '(elicitation)', rev, 'elicitationForm');
@@ -315,15 +319,20 @@ function prepareElicitation(session: Session, params: ElicitParams, options: Eli
     return { rev, mode, wire, schema };
   }
   let url: ElicitRequestURLParams;
+  // 2026-07-28: the round gives the id (the same on every retry); it stays on the server.
+  const stable = (params as UrlElicitationSpec).elicitationId === undefined ? session.requestScope?.inputs.urlElicitationId?.(options) : undefined;
   try {
-    url = urlElicitation(params as UrlElicitationSpec, 'params', options?.allowSensitiveFields);
+    url = urlElicitation({ ...(params as UrlElicitationSpec), ...(stable !== undefined && { elicitationId: stable }) }, 'params', options?.allowSensitiveFields);
   } catch (e) {
     throw invalidParams(method, (e as Error).message);
   }
   if (trackerOf(session).has(url.elicitationId)) throw invalidParams(method, `elicitationId ${JSON.stringify(url.elicitationId)} is already in use in this session`);
   Object.assign(wire, { mode: 'url', message: url.message, url: url.url, elicitationId: url.elicitationId });
   // 2026-07-28 removed elicitationId (and the completion notification): the retry tells the server.
-  if (!allows(rev, 'elicitationComplete')) delete wire.elicitationId;
+  if (!allows(rev, 'elicitationComplete')) {
+    delete wire.elicitationId;
+    return { rev, mode, wire, handlerId: url.elicitationId };
+  }
   return { rev, mode, wire };
 }
 
@@ -367,8 +376,8 @@ export function elicit(target: ClientCallTarget, params: ElicitParams, options?:
   } catch (e) {
     return Object.assign(Promise.reject(e as Error), { elicitation$: EMPTY as Observable<ServerElicitationSnapshot>, elicitationId: undefined });
   }
-  const { mode, wire, schema } = prepared;
-  const elicitationId = mode === 'url' ? (wire.elicitationId as string) : undefined;
+  const { mode, wire, schema, handlerId } = prepared;
+  const elicitationId = mode === 'url' ? (wire.elicitationId as string | undefined) : undefined;
   const { clock: _c, completionTimeout: _t, allowSensitiveFields: _a, identity: _u, ...requestOptions } = options ?? {};
   const identity = elicitationId !== undefined ? elicitationIdentity(authInfoOf(target), options?.identity) : undefined;
 
@@ -434,7 +443,8 @@ export function elicit(target: ClientCallTarget, params: ElicitParams, options?:
       });
     }
   });
-  return Object.assign(result, { elicitation$: snapshots.asObservable(), elicitationId });
+  // 2026-07-28: nothing is tracked or completed by id, but the handler still learns its stable id.
+  return Object.assign(result, { elicitation$: snapshots.asObservable(), elicitationId: elicitationId ?? handlerId });
 }
 
 /**

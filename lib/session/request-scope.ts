@@ -31,7 +31,11 @@ export interface RequestScope {
   /** Frames the handler sends (notifications related to the request, the response). */
   send(frame: Frame): void;
   /** Where `ctx.elicit/sample/listRoots` go instead of becoming server-to-client requests. */
-  readonly inputs: { ask(method: string, params: JsonObject | undefined, options?: RequestOptions): Promise<JsonObject> };
+  readonly inputs: {
+    ask(method: string, params: JsonObject | undefined, options?: RequestOptions): Promise<JsonObject>;
+    /** The id of the URL elicitation about to be asked, the same on every retry of the request. */
+    urlElicitationId?(options?: RequestOptions): string;
+  };
   /** OpenTelemetry context of the request (`ctx.trace`). */
   readonly trace?: { traceparent?: string; tracestate?: string; baggage?: string } | undefined;
 }

@@ -267,6 +267,8 @@ export class Session {
   private readonly inboundProgressLimit: { limit: number; windowMs: number } | undefined;
   /** The transport said the peer's input ended (stdin closed): answer what is owed, then close. */
   private inputEnded = false;
+  /** The client's modern era: no handshake, no ping (see adoptModern). */
+  private modernAdopted = false;
   // Made on the first progress notification that arrives.
   private progressLimiter: InboundProgressLimiter | undefined;
 
@@ -584,6 +586,20 @@ export class Session {
     if (this.role === 'client') await this.whenOperating();
   }
 
+  /**
+   * @internal The client's modern era (2026-07-28): another reader (the modern link) owns the
+   * transport's frames; the session stands in `operating` at once with what `server/discover`
+   * said (no handshake), follows the transport's state (a stdio server that exits fails it) and
+   * closes it on `close()`.
+   */
+  protected adoptModern(transport: Transport, discovered: { protocolVersion: string; capabilities: Record<string, unknown>; serverInfo: PeerInfo | undefined; instructions?: string }): void {
+    if (this.transport) throw new Error('This session is already connected; create a new one for another transport');
+    this.transport = transport;
+    this.modernAdopted = true;
+    this.send({ type: 'MODERN_DISCOVERED', result: discovered as InitializeResultLike });
+    this.subscriptions.push(transport.state$.subscribe((s) => this.onTransportState(s)));
+  }
+
   /** Resolves when the session is operating; rejects if it fails or closes first. */
   whenOperating(): Promise<void> {
     if (this.phase === 'operating') return Promise.resolve();
@@ -897,7 +913,8 @@ export class Session {
 
   private scheduleKeepAlive(): void {
     const ka = this.keepAlive;
-    if (!ka) return;
+    // 2026-07-28 has no ping.
+    if (!ka || this.modernAdopted) return;
     this.keepAliveTimer = this.clock.setTimeout(
       () => {
         this.keepAliveTimer = undefined;
@@ -1031,19 +1048,26 @@ export class Session {
         if (this.role === 'server' && this.phase === 'awaitingInitialized') this.send({ type: 'INITIALIZED' });
         else this.diagnose('ignored', `Ignored notifications/initialized in phase ${this.phase}`, msg);
         return;
-      default: {
-        const handler = this.ownNotificationHandlers?.get(msg.method) ?? this.shared?.notifications.get(msg.method);
-        if (!handler) {
-          this.diagnose('ignored', `No handler for notification "${msg.method}"`, msg);
-          return;
-        }
-        try {
-          const r = handler(params, this);
-          if (isPromise(r)) r.catch((e: unknown) => this.diagnose('handler-error', `Notification handler for "${msg.method}" failed: ${(e as Error)?.message}`, e));
-        } catch (e) {
-          this.diagnose('handler-error', `Notification handler for "${msg.method}" failed: ${(e as Error)?.message}`, e);
-        }
-      }
+      default:
+        this.dispatchNotification(msg.method, params, msg);
+    }
+  }
+
+  /**
+   * Run the handler registered for a notification (a failing one is noted, never thrown); one
+   * without a handler is noted as ignored. The client's modern era delivers its notifications here too.
+   */
+  protected dispatchNotification(method: string, params: JsonObject | undefined, msg: unknown = { jsonrpc: '2.0', method, params }): void {
+    const handler = this.ownNotificationHandlers?.get(method) ?? this.shared?.notifications.get(method);
+    if (!handler) {
+      this.diagnose('ignored', `No handler for notification "${method}"`, msg);
+      return;
+    }
+    try {
+      const r = handler(params, this);
+      if (isPromise(r)) r.catch((e: unknown) => this.diagnose('handler-error', `Notification handler for "${method}" failed: ${(e as Error)?.message}`, e));
+    } catch (e) {
+      this.diagnose('handler-error', `Notification handler for "${method}" failed: ${(e as Error)?.message}`, e);
     }
   }
 

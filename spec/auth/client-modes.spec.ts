@@ -38,8 +38,8 @@ describe('client auth modes without a user (end to end)', () => {
     rs = await startProtectedMcp(as, clock, rsOptions);
   }
 
-  async function connect(auth: OAuthGrantProvider | OAuthClient): Promise<Client> {
-    client = new Client({ info: { name: 'm2m', version: '1.0.0' } });
+  async function connect(auth: OAuthGrantProvider | OAuthClient, era?: 'legacy'): Promise<Client> {
+    client = new Client({ info: { name: 'm2m', version: '1.0.0' }, ...(era && { era }) });
     await client.connect(createStreamableHttpClientTransport(rs.url, { auth, clock }));
     return client;
   }
@@ -71,7 +71,8 @@ describe('client auth modes without a user (end to end)', () => {
 
   it('[AUTH-016] [AUTH-018] [AUTH-025] [AUTH-026] [AUTH-027] sends the granted token as Bearer on every request (POST, GET, DELETE) and never in a URL', async () => {
     await setUp();
-    const c = await connect(createClientCredentialsProvider({ clientId: 'm2m client', clientSecret: SECRET }));
+    // The legacy era: a session has a GET stream and a DELETE.
+    const c = await connect(createClientCredentialsProvider({ clientId: 'm2m client', clientSecret: SECRET }), 'legacy');
     await c.callTool('whoami', {});
     await c.close();
     client = undefined;

@@ -26,8 +26,8 @@ describe('OAuth client end to end (Streamable HTTP transport with `auth`)', () =
     return new InMemoryOAuthClientProvider({ redirectUrl: REDIRECT, clientMetadata: { client_name: 'e2e' }, authorize: headlessAuthorize(), ...extra });
   }
 
-  async function connect(auth: InMemoryOAuthClientProvider | OAuthClient, clock?: ManualClock): Promise<Client> {
-    client = new Client({ info: { name: 'e2e-client', version: '1.0.0' } });
+  async function connect(auth: InMemoryOAuthClientProvider | OAuthClient, clock?: ManualClock, era?: 'legacy'): Promise<Client> {
+    client = new Client({ info: { name: 'e2e-client', version: '1.0.0' }, ...(era && { era }) });
     await client.connect(createStreamableHttpClientTransport(rs.url, { auth, ...(clock && { clock }) }));
     return client;
   }
@@ -55,7 +55,8 @@ describe('OAuth client end to end (Streamable HTTP transport with `auth`)', () =
 
   it('[AUTH-025] [AUTH-026] [AUTH-027] sends the Bearer token on every later request (POSTs, the GET stream, the DELETE) and never in a URL', async () => {
     await setUp();
-    const c = await connect(provider());
+    // The legacy era: a session has a GET stream and a DELETE.
+    const c = await connect(provider(), undefined, 'legacy');
     await c.listTools();
     await c.callTool('echo', {});
     await c.close();

@@ -46,6 +46,8 @@ export interface AuthorizationServerOptions {
   metadata?: Record<string, unknown>;
   /** Clients known without registration. */
   clients?: RegisteredClient[];
+  /** The registered client ids are `<prefix>-1`, `<prefix>-2`... (default `client`). */
+  clientIdPrefix?: string;
   /** Registration answers with this method whatever was asked (else it echoes the request). */
   registrationMethod?: string;
   /** The authorization endpoint sends back this state instead of the client's. */
@@ -227,7 +229,7 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
         registrations.push(body ?? {});
         const method = options.registrationMethod ?? (body?.token_endpoint_auth_method as string | undefined) ?? 'client_secret_basic';
         const client: RegisteredClient = {
-          client_id: `client-${++counter}`,
+          client_id: `${options.clientIdPrefix ?? 'client'}-${++counter}`,
           ...(method !== 'none' && { client_secret: `secret+/${counter}:x` }),
           token_endpoint_auth_method: method,
           redirect_uris: (body?.redirect_uris as string[]) ?? [],
@@ -277,11 +279,14 @@ export interface TestProtectedServer {
   origin: string;
   /** Every HTTP request the MCP endpoint and the PRM saw. */
   requests: { method: string; url: string; authorization: string | undefined }[];
+  /** Move to another authorization server: the PRM names it, and only its tokens are accepted. */
+  useAuthorizationServer(as: TestAuthorizationServer): void;
   close(): Promise<void>;
 }
 
 export async function startProtectedServer(options: ProtectedServerOptions): Promise<TestProtectedServer> {
   const requests: TestProtectedServer['requests'] = [];
+  let as = options.as;
   const server = new Server({ info: { name: 'protected', version: '1.0.0' }, capabilities: { tools: {} } });
   server.onRequest('tools/list', () => ({ tools: [{ name: 'echo', inputSchema: { type: 'object' } }] }));
   server.onRequest('tools/call', () => ({ content: [{ type: 'text', text: 'ok' }] }));
@@ -296,10 +301,10 @@ export async function startProtectedServer(options: ProtectedServerOptions): Pro
   const authenticate: Authenticate = (req): AuthOutcome => {
     const header = req.headers.authorization;
     const token = header?.startsWith('Bearer ') ? header.slice(7) : undefined;
-    const issued = token === undefined ? undefined : options.as.tokens.get(token);
+    const issued = token === undefined ? undefined : as.tokens.get(token);
     const scope = options.challengeScope ?? options.requiredScopes;
     const resource = typeof options.prmResource === 'function' ? options.prmResource(origin) : `${origin}/mcp`;
-    if (!issued || issued.expiresAt <= options.as.clock.now() || issued.resource !== resource) {
+    if (!issued || issued.expiresAt <= as.clock.now() || issued.resource !== resource) {
       return { ok: false, status: 401, wwwAuthenticate: challenge('invalid_token', scope), body: { error: 'invalid_token' } };
     }
     if (!(options.requiredScopes ?? []).every((s) => issued.scopes.includes(s))) {
@@ -324,7 +329,7 @@ export async function startProtectedServer(options: ProtectedServerOptions): Pro
       const path = new URL(req.url ?? '/', 'http://x').pathname;
       if (req.method === 'GET' && prmPath !== null && path === prmPath) {
         const resource = typeof options.prmResource === 'function' ? options.prmResource(origin) : (options.prmResource ?? `${origin}/mcp`);
-        const prm: Record<string, unknown> = { resource, authorization_servers: [options.as.issuer] };
+        const prm: Record<string, unknown> = { resource, authorization_servers: [as.issuer] };
         if (options.scopesSupported) prm.scopes_supported = options.scopesSupported;
         return json(res, 200, prm);
       }
@@ -335,7 +340,15 @@ export async function startProtectedServer(options: ProtectedServerOptions): Pro
   );
   const listening: Listening = await listen(handler, { logger: false });
   origin = new URL(listening.url).origin;
-  return { url: listening.url, origin, requests, close: () => listening.close() };
+  return {
+    url: listening.url,
+    origin,
+    requests,
+    useAuthorizationServer: (next) => {
+      as = next;
+    },
+    close: () => listening.close(),
+  };
 }
 
 export interface StaticServer {

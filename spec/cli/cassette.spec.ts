@@ -22,7 +22,7 @@ describe('cassettes for tests, and mcp-actors machines', function () {
     const server = { command: TERMINAL_SERVER_CMD[0]!, args: TERMINAL_SERVER_CMD.slice(1) };
     const first = await cassette(file, { server });
     expect(first.mode).to.equal('record');
-    const c1 = new Client({ info });
+    const c1 = new Client({ era: 'legacy', info });
     await c1.connect(first.transport());
     const recorded = await c1.callTool('echo', { text: 'hello' });
     await c1.close();
@@ -32,7 +32,7 @@ describe('cassettes for tests, and mcp-actors machines', function () {
     // The server is gone for the second run: a command that cannot start proves it is not needed.
     const second = await cassette(file, { server: { command: '/nonexistent/server' } });
     expect(second.mode).to.equal('replay');
-    const c2 = new Client({ info });
+    const c2 = new Client({ era: 'legacy', info });
     await c2.connect(second.transport());
     expect(c2.serverInfo?.name).to.equal('terminal-fixture');
     expect(await c2.callTool('echo', { text: 'hello' })).to.deep.equal(recorded);

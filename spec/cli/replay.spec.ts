@@ -125,7 +125,7 @@ describe('mcp-actors replay', function () {
     mcp.registerTool('twice', { inputSchema: { type: 'object', properties: { n: { type: 'number' } } } }, (args: any) => String(args.n * 2));
     const [a, b] = createMemoryPair();
     await mcp.connect(a);
-    const client = new Client({ info: { name: 'check-client', version: '1.0.0' }, journal: true });
+    const client = new Client({ era: 'legacy', info: { name: 'check-client', version: '1.0.0' }, journal: true });
     await client.connect(b);
     for (let n = 1; n <= 5; n++) await client.callTool('twice', { n });
     await client.close();

@@ -53,7 +53,7 @@ describe('client features: elicitation', () => {
     });
 
     it('[ELICIT-008] a client declaring elicitation supports at least one mode', () => {
-      const client = new Client({ info: CLIENT_INFO });
+      const client = new Client({ era: 'legacy', info: CLIENT_INFO });
       expect(() => client.onElicitation({})).to.throw(TypeError, /at least one mode/);
       expect(client.localCapabilities).to.not.have.property('elicitation');
     });

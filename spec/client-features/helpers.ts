@@ -41,6 +41,7 @@ export async function pair(opts: PairOptions = {}): Promise<Pair> {
     ...(opts.serverUnchecked && { enforceCapabilities: false }),
   });
   const client = new Client({
+    era: 'legacy',
     info: CLIENT_INFO,
     clock,
     ...(opts.supportedVersions && { supportedVersions: opts.supportedVersions }),

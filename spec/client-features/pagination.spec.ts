@@ -11,7 +11,7 @@ async function setup() {
   const open = async () => {
     const [s, c] = createMemoryPair();
     await mcp.connect(s);
-    const client = new Client({ info: CLIENT_INFO });
+    const client = new Client({ era: 'legacy', info: CLIENT_INFO });
     const cursors: (string | undefined)[] = [];
     client.frames$.subscribe((f) => {
       const frame = f.frame as any;

@@ -56,7 +56,7 @@ describe('client features: roots', () => {
   });
 
   it('[ROOTS-003] [ROOTS-007] only file:// URIs without dot segments are exposed', () => {
-    const client = new Client({ info: CLIENT_INFO });
+    const client = new Client({ era: 'legacy', info: CLIENT_INFO });
     expect(() => client.setRoots([{ uri: 'https://example.com/repo' }])).to.throw(TypeError, /file:\/\//);
     expect(() => client.setRoots([{ uri: 'file:///home/user/../../etc' }])).to.throw(TypeError, /path traversal/);
     expect(() => client.setRoots([{ uri: 'file:///home/user/%2e%2e/secret' }])).to.throw(TypeError, /path traversal/);

@@ -11,7 +11,8 @@ import { createMemoryPair } from '../../streams/memory.js';
 
 async function connectPair(mcp: McpServer): Promise<Client> {
   const [a, b] = createMemoryPair();
-  const client = createClient({ info: { name: 'c', version: '1.0.0' } });
+  // These shapes are the 2025 SDK's: a session (the legacy era), as code moved from it expects.
+  const client = createClient({ info: { name: 'c', version: '1.0.0' }, era: 'legacy' });
   await Promise.all([mcp.connect(a), client.connect(b)]);
   return client;
 }
@@ -57,7 +58,7 @@ describe('the official SDK call shapes', () => {
   it('new Client({ name, version }, options) and createClient(info) take the info first', async () => {
     const [a, b] = createMemoryPair();
     const mcp = sdkStyleServer();
-    const client = new Client({ name: 'sdk-shaped-client', version: '3.0.0' }, { listChangedDebounceMs: 0 });
+    const client = new Client({ name: 'sdk-shaped-client', version: '3.0.0' }, { listChangedDebounceMs: 0, era: 'legacy' });
     await Promise.all([mcp.connect(a), client.connect(b)]);
     expect([...mcp.sessions][0]!.peerInfo).to.deep.include({ name: 'sdk-shaped-client', version: '3.0.0' });
     expect(createClient({ name: 'x', version: '1' })).to.be.instanceOf(Client);

@@ -129,8 +129,8 @@ describe('client: the 2026-07-28 era against a dual-era server (examples/everyth
       }
     });
 
-    it('era "legacy" (the default): initialize and a session on the same endpoint, the old API unchanged', async () => {
-      const client = new Client({ info: { name: 'legacy', version: '1.0.0' } });
+    it('era "legacy": initialize and a session on the same endpoint, the old API unchanged', async () => {
+      const client = new Client({ info: { name: 'legacy', version: '1.0.0' }, era: 'legacy' });
       const transport = createStreamableHttpClientTransport(url);
       await client.connect(transport);
       try {

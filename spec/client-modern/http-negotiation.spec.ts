@@ -83,4 +83,18 @@ describe('client: finding the era over Streamable HTTP (2026-07-28)', () => {
       await server.close();
     }
   });
+
+  it('no answer at all (nothing listens) is no evidence of an era: connect rejects, saying so, without trying initialize', async () => {
+    const server = await serve(() => ({ status: 500, body: '' }));
+    const url = server.url;
+    await server.close();
+    const client = new Client({ info: { name: 'spec', version: '1' } });
+    const error = await client.connect(createStreamableHttpClientTransport(url)).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(error).to.be.instanceOf(Error);
+    expect(error!.message).to.contain('server/discover').and.contain('Is the server running?');
+    expect(client.era).to.equal(undefined);
+  });
 });

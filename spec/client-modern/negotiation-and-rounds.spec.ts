@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { Client } from '../../lib/client.js';
 import { ManualClock } from '../../lib/clock.js';
-import { InputRoundsExceededError, MalformedResultTypeError, NoCommonVersionError, UnsupportedInputRequestError } from '../../lib/client-modern/errors.js';
+import { InputRoundsExceededError, MalformedResultTypeError, NoCommonVersionError, ServerExitedOnProbeError, UnsupportedInputRequestError } from '../../lib/client-modern/errors.js';
 import { createMemoryPair } from '../../streams/memory.js';
 
 type Msg = { jsonrpc: '2.0'; id?: number | string; method?: string; params?: Record<string, any>; result?: unknown; error?: unknown };
@@ -37,9 +37,11 @@ describe('client: finding the era and version (2026-07-28)', () => {
     await client.connect(server.transport);
     expect(client.era).to.equal('modern');
     expect(client.serverInfo).to.deep.equal({ name: 'scripted', version: '1' });
-    expect(server.seen.map((m) => m.method)).to.deep.equal(['server/discover', 'server/discover']);
-    expect(server.seen[1]!.id).to.not.equal(server.seen[0]!.id);
-    expect(server.seen[1]!.params!._meta['io.modelcontextprotocol/protocolVersion']).to.equal(V);
+    const probes = server.seen.filter((m) => m.method === 'server/discover');
+    expect(probes).to.have.length(2);
+    expect(server.seen.some((m) => m.method === 'initialize')).to.equal(false);
+    expect(probes[1]!.id).to.not.equal(probes[0]!.id);
+    expect(probes[1]!.params!._meta['io.modelcontextprotocol/protocolVersion']).to.equal(V);
     await client.close();
   });
 
@@ -66,9 +68,79 @@ describe('client: finding the era and version (2026-07-28)', () => {
     expect(client.era).to.equal('legacy');
     expect(client.protocolVersion).to.equal('2025-11-25');
     expect((await client.listTools()).map((t) => t.name)).to.deep.equal(['t']);
-    expect(server.seen.map((m) => m.method).slice(0, 2)).to.deep.equal(['server/discover', 'initialize']);
+    // The probe, the ping that follows it (refused, as a modern server would: not legacy evidence), then initialize.
+    expect(server.seen.map((m) => m.method).slice(0, 3)).to.deep.equal(['server/discover', 'ping', 'initialize']);
     expect(server.seen.find((m) => m.method === 'tools/list')!.params?._meta).to.equal(undefined);
     await client.close();
+  });
+
+  it('[STDIO-023] [STDIO-022] a legacy server that ignores server/discover but answers ping is legacy at once, without waiting for the probe timeout', async () => {
+    const clock = new ManualClock();
+    const server = scripted((m) =>
+      m.method === 'initialize' ? ok({ protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'quiet', version: '0' } }) : m.method === 'ping' ? ok({}) : undefined,
+    );
+    const client = modernClient({ clock, probeTimeoutMs: 60_000 });
+    await client.connect(server.transport);
+    expect(client.era).to.equal('legacy');
+    expect(clock.now()).to.equal(0);
+    const ping = server.seen.find((m) => m.method === 'ping')!;
+    // The ping names the modern version too: a dual-era server does not take it for a legacy opening.
+    expect(ping.params!._meta['io.modelcontextprotocol/protocolVersion']).to.equal(V);
+    // The probe's ids are strings no session request uses.
+    expect(server.seen[0]!.id).to.be.a('string');
+    expect(ping.id).to.be.a('string');
+    await client.close();
+  });
+
+  it('[STDIO-023] a ping answered as a modern server would (resultType) is no legacy evidence: the probe answer decides', async () => {
+    let answerDiscover: (() => void) | undefined;
+    const [a, b] = createMemoryPair();
+    b.inbound$.subscribe((raw) => {
+      const msg = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Msg;
+      if (msg.method === 'ping') void b.send({ jsonrpc: '2.0', id: msg.id, result: { resultType: 'complete' } } as never);
+      if (msg.method === 'server/discover') answerDiscover = () => void b.send({ jsonrpc: '2.0', id: msg.id, result: DISCOVER } as never);
+    });
+    const client = modernClient();
+    const connected = client.connect(a);
+    await new Promise((r) => setImmediate(r));
+    expect(client.era).to.equal(undefined);
+    answerDiscover!();
+    await connected;
+    expect(client.era).to.equal('modern');
+    await client.close();
+  });
+
+  it('[STDIO-023] a late answer to the probe after the fallback is not taken for the answer to a session request', async () => {
+    const clock = new ManualClock();
+    let late: (() => void) | undefined;
+    const server = scripted((m) => {
+      if (m.method === 'server/discover') {
+        late = () => void server.end.send({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'late' } } as never);
+        return undefined;
+      }
+      if (m.method === 'initialize') return ok({ protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'slow', version: '0' } });
+      if (m.method === 'tools/list') {
+        late!();
+        return ok({ tools: [{ name: 'after', inputSchema: { type: 'object' } }] });
+      }
+      return undefined;
+    });
+    const client = modernClient({ clock, probeTimeoutMs: 1000 });
+    const connected = client.connect(server.transport);
+    await new Promise((r) => setImmediate(r));
+    clock.advance(1000);
+    await connected;
+    expect((await client.listTools()).map((t) => t.name)).to.deep.equal(['after']);
+    await client.close();
+  });
+
+  it('[STDIO-023] a server that exits when probed rejects connect with ServerExitedOnProbeError, which says to use era legacy', async () => {
+    const [a, b] = createMemoryPair();
+    b.inbound$.subscribe(() => void b.close());
+    const client = modernClient();
+    const error = await client.connect(a).then(() => undefined, (e: unknown) => e);
+    expect(error).to.be.instanceOf(ServerExitedOnProbeError);
+    expect((error as Error).message).to.contain("era: 'legacy'");
   });
 
   it('[STDIO-023] a server that never answers the probe is legacy once probeTimeoutMs passes (simulated clock)', async () => {
@@ -77,7 +149,7 @@ describe('client: finding the era and version (2026-07-28)', () => {
     const client = modernClient({ clock, probeTimeoutMs: 1000 });
     const connected = client.connect(server.transport);
     await new Promise((r) => setImmediate(r));
-    expect(server.seen.map((m) => m.method)).to.deep.equal(['server/discover']);
+    expect(server.seen.map((m) => m.method)).to.deep.equal(['server/discover', 'ping']);
     clock.advance(1000);
     await connected;
     expect(client.era).to.equal('legacy');

@@ -1,4 +1,4 @@
-// Our Client (era 'auto') against a server built with the official SDK v2 (2.4.0) over stdio and
+// Our Client (default options: it finds the era) against a server built with the official SDK v2 (2.4.0) over stdio and
 // Streamable HTTP: the modern era is found, tools are called (an elicitation and a sampling
 // through input-required rounds), a resource is read and a prompt got.
 import { expect } from 'chai';
@@ -11,7 +11,7 @@ const FIXTURE = 'spec/fixtures/client-modern/sdk-v2-server.ts';
 const textOf = (r: { content?: unknown }) => ((r.content ?? []) as { type: string; text?: string }[]).map((b) => b.text).join('\n');
 
 function makeClient(): Client {
-  const client = new Client({ info: { name: 'mcp-actors', version: '1.0.0' }, era: 'auto' });
+  const client = new Client({ info: { name: 'mcp-actors', version: '1.0.0' } });
   client.onElicitation({ form: async () => ({ action: 'accept', content: { confirm: true } }) });
   client.onSampling(async () => ({ model: 'test-model', role: 'assistant', content: { type: 'text', text: 'short and sweet' } }));
   return client;

@@ -20,7 +20,9 @@ describe('examples/terminal.ts', function () {
     const transport = createStdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', TERMINAL, '--stdio'], stderr: 'pipe' });
     const stderr: string[] = [];
     transport.stderr$.subscribe((l) => stderr.push(l));
-    const client = new Client({ info: { name: 'terminal-e2e', version: '0.0.1' } });
+    // Terminals live as long as the session that opened them: the legacy era (in 2026-07-28 each
+    // request's session ends with it, and the terminal with it).
+    const client = new Client({ era: 'legacy', info: { name: 'terminal-e2e', version: '0.0.1' } });
     try {
       await client.connect(transport);
       const opened = await client.callTool('terminal_open', {});

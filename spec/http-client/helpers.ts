@@ -51,7 +51,7 @@ export function recordStates(state$: Observable<TransportState>): TransportState
 }
 
 export function newClient(supportedVersions?: string[]): Client {
-  return new Client({ info: { name: 'http-client-spec', version: '0.0.1' }, ...(supportedVersions && { supportedVersions }) });
+  return new Client({ era: 'legacy', info: { name: 'http-client-spec', version: '0.0.1' }, ...(supportedVersions && { supportedVersions }) });
 }
 
 /** Resolves once `pred` holds, checking after each turn of the event loop (waits for I/O, not for time). */

@@ -31,7 +31,7 @@ describe('HTTP client: MCP-Protocol-Version header', function () {
         },
         { port: 0, logger: false },
       );
-      const client = new Client({ info: CLIENT_INFO, supportedVersions: [version] });
+      const client = new Client({ era: 'legacy', info: CLIENT_INFO, supportedVersions: [version] });
       await client.connect(createStreamableHttpClientTransport(new URL('/mcp', listening.url)));
       expect(client.protocolVersion).to.equal(version);
       await client.listTools();

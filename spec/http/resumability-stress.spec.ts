@@ -50,7 +50,8 @@ describe('streamable HTTP resumability under repeated cuts', () => {
     });
     await new Promise<void>((r) => httpServer.listen(0, '127.0.0.1', () => r()));
     const { port } = httpServer.address() as AddressInfo;
-    const client = new Client({ info: CLIENT_INFO });
+    // Resumption with Last-Event-ID: the legacy era (2026-07-28 streams are not resumable).
+    const client = new Client({ era: 'legacy', info: CLIENT_INFO });
     await client.connect(
       createStreamableHttpClientTransport(`http://127.0.0.1:${port}/mcp`, {
         openStandaloneStream: false,

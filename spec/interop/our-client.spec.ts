@@ -24,7 +24,8 @@ async function start(fixture: string, supportedVersions?: string[]): Promise<Sta
   transport.stderr$.subscribe((line) => stderr.push(line));
   let last: TransportState | undefined;
   transport.state$.subscribe((s) => (last = s));
-  const client = new Client({ info: { name: 'ours-interop-client', version: '0.0.1' }, ...(supportedVersions ? { supportedVersions } : {}) });
+  // initialize at each session revision: the legacy era.
+  const client = new Client({ era: 'legacy', info: { name: 'ours-interop-client', version: '0.0.1' }, ...(supportedVersions ? { supportedVersions } : {}) });
   const s = { client, transport, stderr, lastState: () => last };
   started.push(s);
   await client.connect(transport);

@@ -16,7 +16,7 @@ describe('journal and replay', () => {
   it('writes versioned JSONL: a header with format, version, role and revision, then stamped entries', async () => {
     const [a, b] = createMemoryPair();
     await new Server({ info: SERVER_INFO }).connect(a);
-    const client = new Client({ info: CLIENT_INFO, journal: true, supportedVersions: ['2025-06-18'] });
+    const client = new Client({ era: 'legacy', info: CLIENT_INFO, journal: true, supportedVersions: ['2025-06-18'] });
     await client.connect(b);
     await client.ping();
     const lines = client.journal!.toJSONL().trim().split('\n').map((l) => JSON.parse(l));
@@ -51,7 +51,7 @@ describe('journal and replay', () => {
       return new Promise(() => {});
     });
     await server.connect(a);
-    const client = new Client({ info: CLIENT_INFO, clock, journal: true });
+    const client = new Client({ era: 'legacy', info: CLIENT_INFO, clock, journal: true });
     await client.connect(b);
     const slow = client.request('tools/call', { name: 'slow' }, { timeout: 1000, resetTimeoutOnProgress: true });
     await settle();
@@ -91,7 +91,7 @@ describe('journal and replay', () => {
   it('detects a difference: a replay with other options does not match', async () => {
     const [a, b] = createMemoryPair();
     await new Server({ info: SERVER_INFO }).connect(a);
-    const client = new Client({ info: CLIENT_INFO, journal: true });
+    const client = new Client({ era: 'legacy', info: CLIENT_INFO, journal: true });
     await client.connect(b);
     await client.ping();
     const journal = Journal.parse(client.journal!.toJSONL());
@@ -110,7 +110,7 @@ describe('journal and replay', () => {
     };
     server.onRequest('tools/call', handler);
     const session = await server.connect(a);
-    const client = new Client({ info: CLIENT_INFO });
+    const client = new Client({ era: 'legacy', info: CLIENT_INFO });
     await client.connect(b);
     await client.request('tools/call', { name: 'up', arguments: { text: 'abc' } }, { onprogress: () => {} });
     await client.request('nope/nope').catch(() => {});
@@ -124,7 +124,7 @@ describe('journal and replay', () => {
   it('records a real stdio session (progress, timeout, cancellation) and the replay emits the same frames', async function () {
     this.timeout(30_000);
     const transport = createStdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', echoServer], stderr: 'pipe' });
-    const client = new Client({ info: CLIENT_INFO, journal: true });
+    const client = new Client({ era: 'legacy', info: CLIENT_INFO, journal: true });
     await client.connect(transport);
     const progress: number[] = [];
     await client.request('tools/call', { name: 'slow', arguments: { steps: 3, delayMs: 5 } }, { onprogress: (p) => progress.push(p.progress) });
@@ -158,7 +158,7 @@ describe('journal and replay: user decisions', () => {
       return { content: [{ type: 'text', text: JSON.stringify([first, second]) }] };
     });
     await server.connect(a);
-    const client = new Client({ info: CLIENT_INFO, journal: true });
+    const client = new Client({ era: 'legacy', info: CLIENT_INFO, journal: true });
     // A person's decisions: the first answer is typed in, the second is refused.
     let asked = 0;
     client.onRequest('sampling/createMessage', () => {

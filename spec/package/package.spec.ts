@@ -239,7 +239,7 @@ await client.close();`,
     );
     const { code, stdout, stderr } = await run('low-level-client.js');
     expect(code, stderr).to.equal(0);
-    expect(JSON.parse(stdout)).to.deep.equal({ content: [{ type: 'text', text: 'hi' }] });
+    expect(JSON.parse(stdout).content).to.deep.equal([{ type: 'text', text: 'hi' }]);
   });
 
   it('a server that crashes rejects connect() with a TransportError naming it', async () => {

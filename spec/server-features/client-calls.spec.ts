@@ -47,6 +47,7 @@ async function setup(options: { caps?: Record<string, unknown>; versions?: strin
   const [a, b] = createMemoryPair();
   const session = (await server.connect(a)) as ServerSession;
   const client = new Client({
+    era: 'legacy',
     info: CLIENT_INFO,
     capabilities: options.caps ?? {},
     ...(options.versions && { supportedVersions: options.versions }),

@@ -47,7 +47,7 @@ describe('server features: URL elicitations bound to the user', function () {
     });
     const listening: Listening = await listen(createStreamableHttpHandler(mcp.server, { authenticate }), { port: 0, logger: false });
     open.push(listening);
-    const client = new Client({ info: CLIENT_INFO });
+    const client = new Client({ era: 'legacy', info: CLIENT_INFO });
     const completed: string[] = [];
     let heard: () => void = () => {};
     const nextCompletion = () => new Promise<void>((resolve) => (heard = resolve));
@@ -114,7 +114,7 @@ describe('server features: URL elicitations bound to the user', function () {
       const [a, b] = createMemoryPair();
       if (authInfo !== undefined) (a as { authInfo?: unknown }).authInfo = authInfo;
       await mcp.connect(a);
-      const client = new Client({ info: CLIENT_INFO });
+      const client = new Client({ era: 'legacy', info: CLIENT_INFO });
       client.onElicitation({ url: () => 'cancel' });
       await client.connect(b);
       await client.callTool('needs_auth', {}).catch(() => undefined);

@@ -28,7 +28,7 @@ describe('server features: URLs in form elicitations', () => {
     mcp.registerTool('clean', {}, async (_args, ctx) => (await ctx.elicit({ message: 'Pick a plan', requestedSchema: { type: 'object', properties: { plain: { type: 'boolean' } } } })).action);
     const [a, b] = createMemoryPair();
     await mcp.connect(a);
-    const client = new Client({ info: CLIENT_INFO, capabilities: { elicitation: {} } });
+    const client = new Client({ era: 'legacy', info: CLIENT_INFO, capabilities: { elicitation: {} } });
     const shown: any[] = [];
     client.onRequest('elicitation/create', (params) => {
       shown.push(params);

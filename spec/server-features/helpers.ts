@@ -33,7 +33,7 @@ const WATCHED = [
 export async function connect(mcp: McpServer, clientOptions: Partial<ClientOptions> = {}): Promise<Connected> {
   const [a, b] = createMemoryPair();
   const session = await mcp.connect(a);
-  const client = new Client({ info: CLIENT_INFO, ...clientOptions });
+  const client = new Client({ era: 'legacy', info: CLIENT_INFO, ...clientOptions });
   const notes: Connected['notes'] = [];
   for (const m of WATCHED) client.onNotification(m, (params) => void notes.push({ method: m, params }));
   await client.connect(b);

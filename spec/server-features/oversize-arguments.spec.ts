@@ -15,7 +15,7 @@ describe('server features: arguments far over the size limit', () => {
       return { content: [{ type: 'text', text: 'stored' }] };
     });
     await mcp.connect(a);
-    const client = new Client({ info: CLIENT_INFO });
+    const client = new Client({ era: 'legacy', info: CLIENT_INFO });
     await client.connect(b);
     const err = await client.callTool('store', { data: 'x'.repeat(1024 * 1024) }).then(() => null, (e) => e);
     expect(err, 'the oversized call should fail').to.be.an('error');

@@ -25,7 +25,7 @@ function serverWith(setup: (r: ResourcesFeature) => void = () => {}, options: Re
 async function connectClient(env: Env, options: { versions?: string[] } = {}) {
   const [a, b] = createMemoryPair();
   const session = (await env.server.connect(a)) as ServerSession;
-  const client = new Client({ info: CLIENT_INFO, journal: true, ...(options.versions && { supportedVersions: options.versions }) });
+  const client = new Client({ era: 'legacy', info: CLIENT_INFO, journal: true, ...(options.versions && { supportedVersions: options.versions }) });
   const notes: any[] = [];
   client.onNotification('notifications/resources/updated', (p) => void notes.push({ method: 'updated', ...p }));
   client.onNotification('notifications/resources/list_changed', () => void notes.push({ method: 'list_changed' }));

@@ -17,7 +17,7 @@ async function connect(server: Server, setup: (c: Client) => void) {
   session.frames$.subscribe((f) => {
     if (f.direction === 'out' && (f.frame as { method?: string }).method === 'roots/list') lists++;
   });
-  const client = new Client({ info: CLIENT_INFO });
+  const client = new Client({ era: 'legacy', info: CLIENT_INFO });
   setup(client);
   await client.connect(b);
   await session.whenOperating();

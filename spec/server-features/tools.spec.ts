@@ -366,7 +366,7 @@ describe('server features: tools', () => {
     const [a, b] = createMemoryPair();
     (a as { authInfo?: unknown }).authInfo = { role: 'viewer' };
     await mcp.connect(a);
-    const client = new Client({ info: CLIENT_INFO });
+    const client = new Client({ era: 'legacy', info: CLIENT_INFO });
     await client.connect(b);
     expect(await client.request('tools/call', { name: 'admin-only' })).to.deep.equal({ content: [{ type: 'text', text: 'Forbidden: admins only' }], isError: true });
   });

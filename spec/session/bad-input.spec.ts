@@ -117,7 +117,7 @@ describe('bad input', () => {
 
   it('a client ignores non-JSON text from its server (diagnostic, no reply) and stays up', async () => {
     const peer = new RawPeer();
-    const client = new Client({ info: CLIENT_INFO });
+    const client = new Client({ era: 'legacy', info: CLIENT_INFO });
     const diags: Diagnostic[] = [];
     client.diagnostics$.subscribe((d) => diags.push(d));
     const connecting = client.connect(peer.transport);

@@ -11,7 +11,7 @@ async function pair(clientOpts: object = {}, serverOpts: object = {}) {
   const [a, b] = createMemoryPair();
   const server = new Server({ info: SERVER_INFO, capabilities: { tools: {} }, instructions: 'Be nice', ...serverOpts });
   const session = await server.connect(a);
-  const client = new Client({ info: CLIENT_INFO, capabilities: { roots: {} }, journal: true, ...clientOpts });
+  const client = new Client({ era: 'legacy', info: CLIENT_INFO, capabilities: { roots: {} }, journal: true, ...clientOpts });
   await client.connect(b);
   await session.whenOperating();
   return { client, server, session };
@@ -65,7 +65,7 @@ describe('lifecycle', () => {
     const [a, b] = createMemoryPair();
     const server = new Server({ info: SERVER_INFO, supportedVersions: ['2024-11-05'] });
     await server.connect(a);
-    const client = new Client({ info: CLIENT_INFO, supportedVersions: ['2025-11-25', '2025-06-18'] });
+    const client = new Client({ era: 'legacy', info: CLIENT_INFO, supportedVersions: ['2025-11-25', '2025-06-18'] });
     const err = await client.connect(b).then(() => null, (e) => e);
     expect(err).to.be.instanceOf(VersionMismatchError);
     expect(err.message).to.contain('2025-11-25, 2025-06-18').and.contain('2024-11-05');
@@ -78,7 +78,7 @@ describe('lifecycle', () => {
 
   it('[LIFE-007] client sends only ping before the initialize result', async () => {
     const peer = new RawPeer();
-    const client = new Client({ info: CLIENT_INFO });
+    const client = new Client({ era: 'legacy', info: CLIENT_INFO });
     const connecting = client.connect(peer.transport);
     const init = await peer.next((f) => f.method === 'initialize');
     expect(client.currentPhase).to.equal('initializing');
@@ -179,7 +179,7 @@ describe('lifecycle', () => {
     const [a, b] = createMemoryPair();
     const server = new Server({ info: SERVER_INFO });
     await server.connect(a);
-    const client = new Client({ info: CLIENT_INFO });
+    const client = new Client({ era: 'legacy', info: CLIENT_INFO });
     const phases: string[] = [];
     client.state$.subscribe((s) => phases.push(String(s.value)));
     await client.connect(b);
@@ -243,7 +243,7 @@ describe('declared capabilities', () => {
     const server = new Server({ info: SERVER_INFO, capabilities: { logging: {} } });
     server.declareCapabilities({ tools: { listChanged: true } });
     const session = await server.connect(a);
-    const client = new Client({ info: CLIENT_INFO, capabilities: { roots: {} } });
+    const client = new Client({ era: 'legacy', info: CLIENT_INFO, capabilities: { roots: {} } });
     client.declareCapabilities({ roots: { listChanged: true }, sampling: {} });
     await client.connect(b);
     await session.whenOperating();
@@ -260,6 +260,7 @@ describe('inspection', () => {
     await server.connect(a);
     const seen: string[] = [];
     const client = new Client({
+      era: 'legacy',
       info: CLIENT_INFO,
       inspect: (e: any) => {
         if (e.type === '@xstate.event') seen.push(e.event.type);
@@ -277,7 +278,7 @@ describe('transport state', () => {
   it('transportState$ shows the transport phases under the session', async () => {
     const [a, b] = createMemoryPair();
     await new Server({ info: SERVER_INFO }).connect(a);
-    const client = new Client({ info: CLIENT_INFO });
+    const client = new Client({ era: 'legacy', info: CLIENT_INFO });
     const before: string[] = [];
     client.transportState$.subscribe({ next: (s) => before.push(s.phase) });
     expect(before).to.deep.equal([]);

@@ -85,8 +85,8 @@ describe('progress rate limits', () => {
     for (let i = 1; i <= 5; i++) t.ctx().sendProgress(i);
     await settle();
     expect(t.seen()).to.deep.equal([1, 2, 3, 4, 5]);
-    expect(() => new Client({ info: CLIENT_INFO, progress: { minIntervalMs: -1 } })).to.throw(TypeError, /minIntervalMs/);
-    expect(() => new Client({ info: CLIENT_INFO, progress: { inbound: { limit: 0, windowMs: 1 } } })).to.throw(TypeError, /inbound/);
+    expect(() => new Client({ era: 'legacy', info: CLIENT_INFO, progress: { minIntervalMs: -1 } })).to.throw(TypeError, /minIntervalMs/);
+    expect(() => new Client({ era: 'legacy', info: CLIENT_INFO, progress: { inbound: { limit: 0, windowMs: 1 } } })).to.throw(TypeError, /inbound/);
   });
 
   describe('inbound', () => {
@@ -97,7 +97,7 @@ describe('progress rate limits', () => {
       let finish!: () => void;
       server.onRequest('tools/call', () => new Promise((resolve) => (finish = () => resolve({ content: [] }))));
       const session = await server.connect(a);
-      const client = new Client({ info: CLIENT_INFO, clock, ...(progress && { progress }) });
+      const client = new Client({ era: 'legacy', info: CLIENT_INFO, clock, ...(progress && { progress }) });
       await client.connect(b);
       await session.whenOperating();
       const diags: Diagnostic[] = [];

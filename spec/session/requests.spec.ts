@@ -25,7 +25,7 @@ async function setup(clientOpts: object = {}) {
     return new Promise((resolve) => gates.set(String(ctx.requestId), () => resolve({ content: [] })));
   });
   const session = await server.connect(a);
-  const client = new Client({ info: CLIENT_INFO, clock, journal: true, ...clientOpts });
+  const client = new Client({ era: 'legacy', info: CLIENT_INFO, clock, journal: true, ...clientOpts });
   await client.connect(b);
   await session.whenOperating();
   return { clock, client, server, session: session as ServerSession, seen, gates };
@@ -148,7 +148,7 @@ describe('requests', () => {
     it('[CANCEL-007] [CANCEL-008] a late response after a timeout is ignored and journaled, an unknown one too', async () => {
       const clock = new ManualClock();
       const peer = new RawPeer();
-      const client = new Client({ info: CLIENT_INFO, clock, journal: true });
+      const client = new Client({ era: 'legacy', info: CLIENT_INFO, clock, journal: true });
       const connecting = client.connect(peer.transport);
       const init = await peer.next((f) => f.method === 'initialize');
       peer.send({ jsonrpc: '2.0', id: init.id, result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: SERVER_INFO } });
@@ -173,7 +173,7 @@ describe('requests', () => {
     it('[CANCEL-003] [LIFE-103] initialize is never cancelled: a timed-out initialize sends no notifications/cancelled', async () => {
       const clock = new ManualClock();
       const peer = new RawPeer();
-      const client = new Client({ info: CLIENT_INFO, clock, timeout: 5000 });
+      const client = new Client({ era: 'legacy', info: CLIENT_INFO, clock, timeout: 5000 });
       const p = client.connect(peer.transport);
       await peer.next((f) => f.method === 'initialize');
       clock.advance(5000);
@@ -328,7 +328,7 @@ describe('keep-alive pings', () => {
     const clock = new ManualClock();
     const [a, b] = createMemoryPair();
     await new Server({ info: SERVER_INFO, clock }).connect(a);
-    const client = new Client({ info: CLIENT_INFO, clock, journal: true, keepAlive: { interval: 1000 } });
+    const client = new Client({ era: 'legacy', info: CLIENT_INFO, clock, journal: true, keepAlive: { interval: 1000 } });
     await client.connect(b);
     for (let i = 0; i < 3; i++) {
       clock.advance(1000);
@@ -342,7 +342,7 @@ describe('keep-alive pings', () => {
   it('[PING-006] [PING-007] an unanswered ping fails the session as a lost connection and says so', async () => {
     const clock = new ManualClock();
     const peer = new RawPeer();
-    const client = new Client({ info: CLIENT_INFO, clock, keepAlive: { interval: 1000, timeout: 500 } });
+    const client = new Client({ era: 'legacy', info: CLIENT_INFO, clock, keepAlive: { interval: 1000, timeout: 500 } });
     const diags: Diagnostic[] = [];
     client.diagnostics$.subscribe((d) => diags.push(d));
     const connecting = client.connect(peer.transport);

@@ -14,7 +14,7 @@ describe('sessions over stdio', () => {
   it('a crash with requests in flight rejects them all, naming the exit code and the last stderr lines', async function () {
     this.timeout(20_000);
     const transport = createStdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', crashy], stderr: 'pipe' });
-    const client = new Client({ info: CLIENT_INFO });
+    const client = new Client({ era: 'legacy', info: CLIENT_INFO });
     const diags: Diagnostic[] = [];
     client.diagnostics$.subscribe((d) => diags.push(d));
     await client.connect(transport);
@@ -39,7 +39,7 @@ describe('sessions over stdio', () => {
 
   it('a missing command fails connect() with a message that says so', async () => {
     const transport = createStdioClientTransport({ command: 'definitely-not-a-command-mcp-actors' });
-    const client = new Client({ info: CLIENT_INFO });
+    const client = new Client({ era: 'legacy', info: CLIENT_INFO });
     const err = await client.connect(transport).then(() => null, (e) => e);
     expect(err).to.be.an('error');
     expect(err.message).to.contain('definitely-not-a-command-mcp-actors');

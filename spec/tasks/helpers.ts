@@ -46,7 +46,7 @@ export async function link(mcp: McpServer, options: { subject?: string; client?:
   const [a, b] = createMemoryPair();
   if (options.subject !== undefined) Object.defineProperty(a, 'authInfo', { value: { subject: options.subject, clientId: 'c', scopes: [], resource: 'http://127.0.0.1/mcp' } });
   const session = await mcp.connect(a);
-  const client = new Client({ info: CLIENT_INFO, ...options.client });
+  const client = new Client({ era: 'legacy', info: CLIENT_INFO, ...options.client });
   options.setup?.(client);
   const sent: any[] = [];
   const received: any[] = [];

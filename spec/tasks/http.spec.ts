@@ -40,7 +40,7 @@ describe('tasks over Streamable HTTP (our server, our client)', function () {
   });
 
   async function connect(token: string): Promise<Client> {
-    const client = new Client({ info: CLIENT_INFO });
+    const client = new Client({ era: 'legacy', info: CLIENT_INFO });
     client.onElicitation({ form: () => ({ action: 'accept', content: { region: 'eu-west' } }) });
     await client.connect(createStreamableHttpClientTransport(listening.url, { headers: { authorization: `Bearer ${token}` } }));
     clients.push(client);

@@ -85,7 +85,7 @@ describe('WebSocket transport: frames', () => {
       fx = await startServer({ maxPayload: 4096 });
       const session = nextSession(fx.endpoint);
       const transport = createWebSocketClientTransport(fx.endpoint.url);
-      const client = new Client({ info: CLIENT_INFO });
+      const client = new Client({ era: 'legacy', info: CLIENT_INFO });
       await client.connect(transport);
       const s = await session;
       const serverDone = ended(s);
@@ -104,7 +104,7 @@ describe('WebSocket transport: frames', () => {
       fx = await startServer();
       const session = nextSession(fx.endpoint);
       const transport = createWebSocketClientTransport(fx.endpoint.url, { maxPayload: 2048 });
-      const client = new Client({ info: CLIENT_INFO });
+      const client = new Client({ era: 'legacy', info: CLIENT_INFO });
       await client.connect(transport);
       const s = await session;
       const serverDone = ended(s);
@@ -127,7 +127,7 @@ describe('WebSocket transport: frames', () => {
       );
       try {
         const transport = createWebSocketClientTransport(raw.url);
-        const client = new Client({ info: CLIENT_INFO });
+        const client = new Client({ era: 'legacy', info: CLIENT_INFO });
         await client.connect(transport);
         const err = await client.request('tools/call', { name: 'x' }).then(() => null, (e) => e);
         expect(err).to.be.instanceOf(ConnectionClosedError);

@@ -52,7 +52,7 @@ describe('WebSocket transport: the handshake', () => {
       const refused: RefusedUpgrade[] = [];
       fx.endpoint.refused$.subscribe((r) => refused.push(r));
       const transport = createWebSocketClientTransport(fx.endpoint.url, { headers: { Origin: 'https://evil.example' } });
-      const client = new Client({ info: CLIENT_INFO });
+      const client = new Client({ era: 'legacy', info: CLIENT_INFO });
       const err = await client.connect(transport).then(() => null, (e) => e);
       expect(err).to.be.instanceOf(TransportError);
       expect(err.message).to.contain('HTTP 403').and.contain('Origin "https://evil.example" is not allowed').and.contain('allowedOrigins');
@@ -67,7 +67,7 @@ describe('WebSocket transport: the handshake', () => {
     it('by default, on loopback, accepts no Origin and localhost origins', async () => {
       fx = await startServer();
       for (const origin of [undefined, 'http://localhost:5173', 'http://127.0.0.1', 'http://[::1]:8080']) {
-        const client = new Client({ info: CLIENT_INFO });
+        const client = new Client({ era: 'legacy', info: CLIENT_INFO });
         await client.connect(createWebSocketClientTransport(fx.endpoint.url, { headers: origin ? { Origin: origin } : {} }));
         await client.close();
       }

@@ -30,7 +30,7 @@ describe('WebSocket transport: our client and our server', () => {
     fx = await startServer();
     const serverSession = nextSession(fx.endpoint);
     const transport = createWebSocketClientTransport(fx.endpoint.url);
-    const client = new Client({ info: CLIENT_INFO });
+    const client = new Client({ era: 'legacy', info: CLIENT_INFO });
     await client.connect(transport);
     expect(transport.protocol).to.equal('mcp');
     expect(client.serverInfo).to.deep.equal(SERVER_INFO);
@@ -73,7 +73,7 @@ describe('WebSocket transport: our client and our server', () => {
 
   it('several clients get one session each; closing the endpoint ends them all with 1001 ("closed", not failed)', async () => {
     fx = await startServer();
-    const clients = [new Client({ info: CLIENT_INFO }), new Client({ info: CLIENT_INFO })];
+    const clients = [new Client({ era: 'legacy', info: CLIENT_INFO }), new Client({ era: 'legacy', info: CLIENT_INFO })];
     const transports = clients.map(() => createWebSocketClientTransport(fx.endpoint.url));
     await Promise.all(clients.map((c, i) => c.connect(transports[i])));
     expect(fx.endpoint.sessions.size).to.equal(2);
@@ -91,7 +91,7 @@ describe('WebSocket transport: our client and our server', () => {
 
   it('a request in flight when the server goes away rejects with a ConnectionClosedError', async () => {
     fx = await startServer();
-    const client = new Client({ info: CLIENT_INFO });
+    const client = new Client({ era: 'legacy', info: CLIENT_INFO });
     await client.connect(createWebSocketClientTransport(fx.endpoint.url));
     const pending = client.request('tools/call', { name: 'gate' }).then(() => null, (e) => e);
     await fx.gateStarted;
@@ -118,7 +118,7 @@ describe('WebSocket transport: attaching to an existing HTTP server', () => {
     const fx = await startServer({ httpServer: http, path: '/rpc/mcp' });
     expect(fx.endpoint.url).to.equal(`ws://127.0.0.1:${port}/rpc/mcp`);
 
-    const client = new Client({ info: CLIENT_INFO });
+    const client = new Client({ era: 'legacy', info: CLIENT_INFO });
     await client.connect(createWebSocketClientTransport(`ws://127.0.0.1:${port}/rpc/mcp?x=1`));
     expect(client.serverInfo).to.deep.equal(SERVER_INFO);
 
@@ -180,7 +180,7 @@ describe('WebSocket transport: its own port', () => {
     fx = await startServer();
     const { port } = fx.endpoint.address();
     await fx.endpoint.close();
-    const client = new Client({ info: CLIENT_INFO });
+    const client = new Client({ era: 'legacy', info: CLIENT_INFO });
     const transport = createWebSocketClientTransport(`ws://127.0.0.1:${port}/mcp`);
     const err = await client.connect(transport).then(() => null, (e) => e);
     expect(err).to.be.instanceOf(TransportError);

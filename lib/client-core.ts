@@ -1,0 +1,448 @@
+/**
+ * The client role's plumbing, under the typed API of {@link Client}: connecting in the era the
+ * server speaks (revision 2026-07-28 per request, or an `initialize` session; `lib/client-modern/`),
+ * sending requests either way, the client features the server uses (roots, sampling, elicitation:
+ * server-to-client requests in the legacy era, input requests in the modern one), the
+ * notifications the client handles itself and the user's handlers.
+ * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/client
+ */
+import { Subject, merge, type Observable } from 'rxjs';
+import type { PeerInfo } from '../machines/session.machine.js';
+import type { Transport } from '../streams/transport.js';
+import { ElicitationService, type ElicitationOptions, type ElicitationStatus } from './client-features/elicitation.js';
+import { RootsProvider } from './client-features/roots-provider.js';
+import type { SetRootsOptions } from './client-features/roots.js';
+import { serveSampling, type SamplingHandler, type SamplingOptions } from './client-features/sampling.js';
+import { LegacyServerError } from './client-modern/errors.js';
+import type { InputAnswerer } from './client-modern/input-rounds.js';
+import { ModernEra, type DiscoveredServer, type TraceOptions } from './client-modern/modern-era.js';
+import { TASKS_EXTENSION } from './client-modern/extension-tasks.js';
+import { negotiateEra } from './client-modern/negotiate.js';
+import type { ClientOptions, ClientWarning } from './client-options.js';
+import { systemClock, type Clock } from './clock.js';
+import { McpError } from './errors.js';
+import { ErrorCode } from './jsonrpc/error-codes.js';
+import type { JsonObject } from './jsonrpc/message.js';
+import { hasCapability } from './protocol/methods.js';
+import { allows, isSupportedRevision, type Revision } from './protocol/revisions.js';
+import type { LoggingMessageNotificationParams, ResourceUpdatedNotificationParams, Root } from './protocol/schema/index.js';
+import type { LoggingLevel } from './protocol/schema/logging.js';
+import { META } from './protocol/schema/modern.js';
+import { RateLimiter } from './server-features/rate-limit.js';
+import { Session, type FrameEvent, type NotificationHandler, type RequestHandlerContext, type RequestOptions } from './session/session.js';
+
+/** Notifications the client handles itself (a user handler for them runs as well). */
+export const OWN_NOTIFICATIONS = [
+  'notifications/tools/list_changed',
+  'notifications/resources/list_changed',
+  'notifications/prompts/list_changed',
+  'notifications/resources/updated',
+  'notifications/message',
+  'notifications/elicitation/complete',
+] as const;
+
+/** See {@link ClientOptions.probeTimeoutMs}. */
+const DEFAULT_PROBE_TIMEOUT_MS = 30_000;
+
+export class ClientCore extends Session {
+  protected readonly clientClock: Clock;
+  protected readonly clientOptions: ClientOptions;
+  /** The modern era (2026-07-28): set once negotiation settles on it. */
+  protected modern: ModernEra | undefined;
+  protected logLevel: LoggingLevel | undefined;
+  protected readonly elicitation: ElicitationService;
+  protected tornDown = false;
+  private readonly logSubject = new Subject<LoggingMessageNotificationParams>();
+  private readonly warningSubject = new Subject<ClientWarning>();
+  private readonly userNotificationHandlers = new Map<string, NotificationHandler>();
+  private readonly inputAnswerers = new Map<string, InputAnswerer>();
+  private rootsProvider: RootsProvider | undefined;
+  private listsWanted = false;
+  /** The last `_meta` envelope built, and what it was built for. */
+  private envelope: { key: string; meta: JsonObject } | undefined;
+
+  /**
+   * Log messages the server sends (`notifications/message`).
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/logging#log-message-notifications
+   */
+  readonly logs$: Observable<LoggingMessageNotificationParams>;
+  /** State changes of every elicitation (form and URL), for a UI. */
+  readonly elicitations$: Observable<ElicitationStatus>;
+  /** Things the client handled without failing: failed re-lists, ignored notifications... */
+  readonly warnings$: Observable<ClientWarning>;
+
+  constructor(options: ClientOptions) {
+    super('client', options);
+    this.clientOptions = options;
+    this.logLevel = options.logLevel;
+    this.clientClock = options.clock ?? systemClock;
+    this.logs$ = this.guard('client.logs$', this.logSubject.asObservable());
+    this.warnings$ = this.guard('client.warnings$', this.warningSubject.asObservable());
+    this.elicitation = new ElicitationService({
+      clock: this.clientClock,
+      serverInfo: () => this.serverInfo,
+      revision: () => this.negotiatedRevision,
+      localCapabilities: () => this.localCapabilities,
+    });
+    this.elicitations$ = this.guard('client.elicitations$', this.elicitation.statuses$);
+    for (const method of OWN_NOTIFICATIONS) {
+      super.onNotification(method, (params, session) => {
+        this.onOwnNotification(method, params);
+        return this.userNotificationHandlers.get(method)?.(params, session);
+      });
+    }
+    this.state$.subscribe({
+      next: (s) => {
+        if (s && (s.value === 'closed' || s.value === 'failed')) this.teardown();
+      },
+      complete: () => this.teardown(),
+    });
+  }
+
+  /** The server's name and version, once initialized (legacy) or discovered (modern). */
+  get serverInfo(): PeerInfo | undefined {
+    return this.modern ? this.modern.discovered.serverInfo : this.peerInfo;
+  }
+  /** The server's capabilities, once initialized (legacy) or discovered (modern). */
+  get serverCapabilities(): Record<string, unknown> | undefined {
+    return this.modern ? this.modern.discovered.capabilities : this.peerCapabilities;
+  }
+  /** The revision in use: negotiated by `initialize` (legacy) or per request (modern). */
+  override get protocolVersion(): string | undefined {
+    return this.modern ? this.modern.version : super.protocolVersion;
+  }
+  /** 'modern' (2026-07-28, per-request metadata), 'legacy' (an `initialize` session), or undefined before connecting. */
+  get era(): 'modern' | 'legacy' | undefined {
+    if (this.modern) return 'modern';
+    return super.protocolVersion !== undefined ? 'legacy' : undefined;
+  }
+  override get frames$(): Observable<FrameEvent> {
+    return this.modern ? merge(super.frames$, this.modern.link.frames$) : super.frames$;
+  }
+
+  // ------------------------------------------------------------------------ era and versions
+
+  /**
+   * Connect, finding out the server's era (unless `era: 'legacy'`): offer 2026-07-28 first (a
+   * `server/discover` probe with the version in `_meta`, and on HTTP in `MCP-Protocol-Version`);
+   * on -32022 retry with a version from the server's `supported` list; on anything else that is
+   * not a modern answer (another error, a 4xx without a modern error body, on stdio a `ping`
+   * answered while the probe is not, or no answer within `probeTimeoutMs`) run `initialize` and a
+   * session. Rejects with `NoCommonVersionError` when no version is common, and with
+   * `ServerExitedOnProbeError` when a stdio server exits when probed.
+   * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning
+   */
+  override async connect(transport: Transport): Promise<void> {
+    // A journal records a session (record and replay do not speak 2026-07-28 yet): with one, the
+    // default is the legacy era.
+    const era = this.clientOptions.era ?? (this.clientOptions.journal === true || transport.legacyOnly === true ? 'legacy' : 'auto');
+    if (era === 'legacy') return super.connect(transport);
+    await transport.start();
+    const outcome = await negotiateEra(transport, {
+      era,
+      clock: this.clientClock,
+      timeoutMs: this.clientOptions.timeout ?? 60_000,
+      probeTimeoutMs: this.clientOptions.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
+      meta: (version) => this.requestMeta(version),
+      onNotification: (method, params) => this.modern?.onNotification(method, params),
+    }).catch(async (e: unknown) => {
+      await this.giveUp(transport);
+      throw e;
+    });
+    if (outcome.era === 'legacy') {
+      if (era === 'modern') {
+        await this.giveUp(transport);
+        throw new LegacyServerError(outcome.reason);
+      }
+      return super.connect(transport);
+    }
+    this.modern = new ModernEra(
+      {
+        clock: this.clientClock,
+        random: this.clientOptions.random ?? Math.random,
+        maxInputRounds: this.clientOptions.maxInputRounds ?? 8,
+        ...(this.clientOptions.listenBackoff !== undefined && { listenBackoff: this.clientOptions.listenBackoff }),
+        meta: (version) => this.requestMeta(version),
+        answererFor: (method) => this.inputAnswerers.get(method),
+        declaresTasks: () => {
+          const extensions = this.localCapabilities.extensions as Record<string, unknown> | undefined;
+          return extensions !== null && typeof extensions === 'object' && extensions[TASKS_EXTENSION] !== undefined;
+        },
+        dispatchNotification: (method, params) => this.dispatchNotification(method, params),
+        listenFilter: (caps) => this.listenFilter(caps),
+        warn: (kind, message, detail) => this.warn(kind, message, detail),
+        ...(typeof (transport as { authContext?: unknown }).authContext === 'function' && {
+          authContext: () => (transport as unknown as { authContext(): Promise<string | undefined> }).authContext(),
+        }),
+      },
+      outcome.link,
+      transport,
+      outcome.version,
+      outcome.discover,
+    );
+    const found = this.modern.discovered;
+    this.adoptModern(transport, {
+      protocolVersion: outcome.version,
+      capabilities: found.capabilities,
+      serverInfo: found.serverInfo,
+      ...(found.instructions !== undefined && { instructions: found.instructions }),
+    });
+    this.modern.refreshListen();
+  }
+
+  /** Negotiation failed: the transport is closed and the session ends (nothing waits for it). */
+  private async giveUp(transport: Transport): Promise<void> {
+    await transport.close().catch(() => {});
+    await super.close().catch(() => {});
+  }
+
+  /**
+   * The server's versions, capabilities and identity: `server/discover` in the modern era (a
+   * cached answer while its `ttlMs` lasts, unless `fresh`), what `initialize` said in the legacy era.
+   * @see https://modelcontextprotocol.io/specification/2026-07-28/server/discover
+   */
+  async discover(options?: RequestOptions & TraceOptions): Promise<DiscoveredServer> {
+    if (this.modern) return this.modern.discover(options);
+    await this.whenOperating();
+    const out: DiscoveredServer = { era: 'legacy', supportedVersions: [super.protocolVersion!], capabilities: this.peerCapabilities ?? {}, serverInfo: this.peerInfo };
+    if (this.instructions !== undefined) out.instructions = this.instructions;
+    return out;
+  }
+
+  /**
+   * Send a request. In the modern era it carries the envelope in `_meta` (version, client
+   * capabilities and info, log level, trace context), and `input_required` answers to
+   * `tools/call`, `prompts/get` and `resources/read` are fulfilled by the client's handlers.
+   */
+  override request(method: string, params?: JsonObject, options?: RequestOptions & TraceOptions): Promise<JsonObject> {
+    return this.modern ? this.modern.request(method, params, options) : super.request(method, params, options);
+  }
+
+  override async close(): Promise<void> {
+    // Modern era: the listen and pending requests end first; the session closes the transport.
+    this.modern?.stop(new Error('The client was closed'));
+    return super.close();
+  }
+
+  /** A live list is observed: in the modern era the listen stream carries its changes. */
+  protected wantLists(): void {
+    if (this.listsWanted) return;
+    this.listsWanted = true;
+    this.modern?.refreshListen();
+  }
+
+  /** The notifications to ask `subscriptions/listen` for, or undefined when none is wanted. */
+  private listenFilter(caps: Record<string, unknown>): JsonObject | undefined {
+    if (this.tornDown) return undefined;
+    const filter: JsonObject = {};
+    if (this.listsWanted) {
+      if (hasCapability(caps, ['tools', 'listChanged'])) filter.toolsListChanged = true;
+      if (hasCapability(caps, ['prompts', 'listChanged'])) filter.promptsListChanged = true;
+      if (hasCapability(caps, ['resources', 'listChanged'])) filter.resourcesListChanged = true;
+    }
+    const uris = this.subscribedUris();
+    if (uris.length > 0) filter.resourceSubscriptions = uris;
+    return Object.keys(filter).length > 0 ? filter : undefined;
+  }
+
+  /** The envelope every modern request carries in `_meta` (built once per version and log level). */
+  private requestMeta(version: string): JsonObject {
+    const tasks = this.modern?.tasksExtension === true;
+    const key = `${version} ${this.logLevel ?? ''} ${tasks}`;
+    if (this.envelope?.key === key) return this.envelope.meta;
+    const caps = structuredClone(this.localCapabilities) as JsonObject;
+    // 2026-07-28 roots have no list-change notifications.
+    if (caps.roots !== undefined) caps.roots = {};
+    // The tasks extension, when the server offers it: its tasks are followed like any result.
+    if (tasks) caps.extensions = { ...(caps.extensions as JsonObject | undefined), [TASKS_EXTENSION]: {} };
+    const meta: JsonObject = { [META.protocolVersion]: version, [META.clientCapabilities]: caps };
+    const info = this.clientOptions.info;
+    if (info !== undefined) meta[META.clientInfo] = info as unknown as JsonObject;
+    if (this.logLevel !== undefined) meta[META.logLevel] = this.logLevel;
+    this.envelope = { key, meta };
+    return meta;
+  }
+
+  override declareCapabilities(capabilities: Record<string, unknown>): void {
+    super.declareCapabilities(capabilities);
+    this.envelope = undefined;
+  }
+
+
+  /** The context an input request's handler gets (the handlers are the session-era ones). */
+  private inputContext(method: string, key: string, signal: AbortSignal | undefined): RequestHandlerContext {
+    return {
+      session: this,
+      requestId: key,
+      method,
+      signal: signal ?? new AbortController().signal,
+      meta: undefined,
+      authInfo: undefined,
+      sendProgress: () => {},
+      sendNotification: () => {},
+      sendRequest: () => Promise.reject(new McpError(ErrorCode.InvalidRequest, 'An input request cannot send requests in the modern era')),
+    };
+  }
+
+  /**
+   * Receive notifications for `method`. For the notifications the client handles itself (list
+   * changes, resource updates, log messages, elicitation completions) the handler runs too.
+   */
+  override onNotification(method: string, handler: NotificationHandler): this {
+    if ((OWN_NOTIFICATIONS as readonly string[]).includes(method)) {
+      this.userNotificationHandlers.set(method, handler);
+      return this;
+    }
+    return super.onNotification(method, handler);
+  }
+
+  /** In the modern era with the tasks extension: how a task's input requests are answered. */
+  protected tasksExtension(): { answererFor(method: string): InputAnswerer | undefined } | undefined {
+    return this.modern?.tasksExtension ? { answererFor: (m) => this.inputAnswerers.get(m) } : undefined;
+  }
+
+  /** The URIs whose updates the client wants (the typed API's resource subscriptions). */
+  protected subscribedUris(): string[] {
+    return [];
+  }
+
+  // ------------------------------------------------------------------------- client features
+
+  /**
+   * Expose roots to the server: a list, or an observable of lists. Declares
+   * `roots: { listChanged: true }` (call before connecting) and answers `roots/list`; once
+   * initialized, each change sends `notifications/roots/list_changed`. Every root must be a
+   * `file://` URI without `.`/`..` segments; an invalid list throws (from an observable it is
+   * skipped and reported on `warnings$`). With `verify`, each root is checked at every
+   * `roots/list` and the inaccessible ones are left out (reported on `warnings$`).
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/client/roots
+   */
+  setRoots(roots: readonly Root[] | Observable<readonly Root[]>, options: SetRootsOptions = {}): this {
+    if (!this.rootsProvider) {
+      const provider = new RootsProvider({
+        // 2026-07-28 has no roots notification: each request carries what it needs.
+        changed: () => {
+          if (this.currentPhase === 'operating' && !this.modern) this.notify('notifications/roots/list_changed');
+        },
+        warn: (kind, message, detail) => this.warn(kind, message, detail),
+      });
+      // Checked before anything is declared: an invalid list throws and changes nothing.
+      provider.set(roots, options);
+      this.rootsProvider = provider;
+      this.declareCapabilities({ roots: { listChanged: true } });
+      super.onRequest('roots/list', () => provider.answer());
+      this.inputAnswerers.set('roots/list', () => provider.answer());
+      return this;
+    }
+    this.rootsProvider.set(roots, options);
+    return this;
+  }
+
+  /** The roots currently exposed. */
+  get roots(): readonly Root[] {
+    return this.rootsProvider?.current ?? [];
+  }
+
+  /**
+   * Answer the server's `sampling/createMessage` with `handler`. Declares `sampling` (and
+   * `sampling.tools` / `sampling.context` as the options say); call before connecting. Requests
+   * are checked first (tools only when declared, every `tool_use` answered by `tool_result`s,
+   * tool results never mixed with other content: -32602), and so is the handler's result.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/client/sampling
+   */
+  onSampling(handler: SamplingHandler, options: SamplingOptions = {}): this {
+    const capability: Record<string, unknown> = {};
+    if (options.tools) capability.tools = {};
+    if (options.context) capability.context = {};
+    this.declareCapabilities({ sampling: capability });
+    const limiter = options.rateLimit ? new RateLimiter(this.clientClock, options.rateLimit) : undefined;
+    if (options.maxToolRounds !== undefined && !(options.maxToolRounds >= 0)) throw new TypeError(`maxToolRounds must be 0 or more; got ${options.maxToolRounds}`);
+    const serve = (params: JsonObject | undefined, ctx: RequestHandlerContext) => {
+      if (limiter && !limiter.take(this)) {
+        throw new McpError(ErrorCode.InternalError, `Too many sampling requests; retry in ${limiter.retryAfter(this)} ms`);
+      }
+      const rev = this.negotiatedRevision;
+      const toolsDeclared = hasCapability(this.localCapabilities, ['sampling', 'tools']) && (rev === undefined || allows(rev, 'samplingTools'));
+      return serveSampling(handler, params, ctx, options, { toolsDeclared, server: this.serverInfo });
+    };
+    super.onRequest('sampling/createMessage', serve);
+    this.inputAnswerers.set('sampling/createMessage', async (m, params, key, signal) => serve(params, this.inputContext(m, key, signal)));
+    return this;
+  }
+
+  /**
+   * Answer the server's `elicitation/create` with the given handlers. Declares
+   * `elicitation: { form, url }` for the modes given; call before connecting. A request in a
+   * mode not declared is answered -32602. Form answers are validated against the requested
+   * schema before they are sent; URL elicitations ask consent (showing the domain) before
+   * anything is opened.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation
+   */
+  onElicitation(options: ElicitationOptions): this {
+    const capability = ElicitationService.capabilityFor(options);
+    this.declareCapabilities({ elicitation: capability });
+    this.elicitation.configure(options);
+    const limiter = options.rateLimit ? new RateLimiter(this.clientClock, options.rateLimit) : undefined;
+    const serve = (params: JsonObject | undefined, ctx: RequestHandlerContext) => {
+      if (limiter && !limiter.take(this)) {
+        throw new McpError(ErrorCode.InternalError, `Too many elicitation requests; retry in ${limiter.retryAfter(this)} ms`);
+      }
+      return this.elicitation.handleRequest(params, ctx) as Promise<JsonObject>;
+    };
+    super.onRequest('elicitation/create', serve);
+    this.inputAnswerers.set('elicitation/create', async (m, params, key, signal) => serve(params, this.inputContext(m, key, signal)));
+    return this;
+  }
+
+  // -------------------------------------------------------------------------------- internals
+
+  protected get negotiatedRevision(): Revision | undefined {
+    const v = this.protocolVersion;
+    return v !== undefined && isSupportedRevision(v) ? v : undefined;
+  }
+
+  /** A notification the client handles itself; the list and resource ones go to the typed API. */
+  protected onOwnNotification(method: (typeof OWN_NOTIFICATIONS)[number], params: JsonObject | undefined): void {
+    switch (method) {
+      case 'notifications/tools/list_changed':
+      case 'notifications/resources/list_changed':
+      case 'notifications/prompts/list_changed':
+        this.onListChanged(method);
+        return;
+      case 'notifications/resources/updated':
+        if (typeof params?.uri === 'string') this.onResourceUpdated(params as unknown as ResourceUpdatedNotificationParams);
+        return;
+      case 'notifications/message':
+        if (params) this.logSubject.next(params as unknown as LoggingMessageNotificationParams);
+        return;
+      case 'notifications/elicitation/complete':
+        if (!this.elicitation.complete(params?.elicitationId)) {
+          this.warn('unknown-elicitation', `Ignored a completion for unknown or finished elicitation ${JSON.stringify(params?.elicitationId)}`, params);
+        }
+        return;
+    }
+  }
+
+  /** A list the server says changed. */
+  protected onListChanged(_method: string): void {}
+
+  /** An update of a subscribed resource. */
+  protected onResourceUpdated(_params: ResourceUpdatedNotificationParams): void {}
+
+  protected warn(kind: ClientWarning['kind'], message: string, detail?: unknown): void {
+    if (this.warningSubject.observed) this.warningSubject.next(detail === undefined ? { kind, message } : { kind, message, detail });
+  }
+
+  /** The connection ended: release what the client holds (once). */
+  protected teardown(): void {
+    if (this.tornDown) return;
+    this.tornDown = true;
+    this.modern?.stop(this.error ?? new Error('The connection ended'));
+    this.rootsProvider?.close();
+    this.elicitation.close();
+    this.logSubject.complete();
+    this.warningSubject.complete();
+  }
+}
+

@@ -1,0 +1,227 @@
+/**
+ * A client's connection in the modern era (2026-07-28), once negotiation settled on it: every
+ * request gets the `_meta` envelope and goes through the link; `input_required` answers are
+ * fulfilled by the client's handlers (input rounds); cacheable results are kept for their `ttlMs`;
+ * one `subscriptions/listen` carries the notifications the client wants; notifications reach the
+ * client's handlers as in the legacy era. The `Client` keeps its API and hands the work here.
+ *
+ * @see https://modelcontextprotocol.io/specification/2026-07-28/basic
+ */
+import type { PeerInfo } from '../../machines/session.machine.js';
+import type { Clock } from '../clock.js';
+import type { JsonObject } from '../jsonrpc/message.js';
+import type { Tool } from '../protocol/schema/index.js';
+import { META } from '../protocol/schema/modern.js';
+import type { RequestOptions } from '../session/request-registry.js';
+import type { Transport } from '../../streams/transport.js';
+import { MRTR_METHODS, readResultType, runInputRounds, type InputAnswerer } from './input-rounds.js';
+import { TASKS_EXTENSION } from './extension-tasks.js';
+import { ListenStream, type ListenBackoff } from './listen.js';
+import type { ModernLink } from './modern-link.js';
+import { ResultCache } from './result-cache.js';
+import { paramHeadersOf, type ParamHeaderSpec } from './wire-headers.js';
+
+/** Options of a request in the modern era: OpenTelemetry context passed through in `_meta`. */
+export interface TraceOptions {
+  /** W3C Trace Context (`traceparent`, `tracestate`) and `baggage`, sent verbatim in `_meta` (2026-07-28). */
+  trace?: { traceparent?: string; tracestate?: string; baggage?: string };
+  /**
+   * Ask the server even when a cached result is still fresh (2026-07-28 `ttlMs` caching hints).
+   * @see https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/caching
+   */
+  fresh?: boolean;
+}
+
+/** What `client.discover()` returns. @see https://modelcontextprotocol.io/specification/2026-07-28/server/discover */
+export interface DiscoveredServer {
+  era: 'modern' | 'legacy';
+  /** Versions the server speaks (legacy: the one `initialize` negotiated). */
+  supportedVersions: string[];
+  capabilities: Record<string, unknown>;
+  serverInfo: PeerInfo | undefined;
+  instructions?: string;
+}
+
+/** What the modern era needs from its client. */
+export interface ModernEraHost {
+  readonly clock: Clock;
+  readonly random: () => number;
+  readonly maxInputRounds: number;
+  readonly listenBackoff?: Partial<ListenBackoff>;
+  /** The client declared the tasks extension in its own capabilities (it takes task results then too). */
+  declaresTasks?(): boolean;
+  /** The `_meta` envelope of a request naming `version` (capabilities, info, log level). */
+  meta(version: string): JsonObject;
+  answererFor(method: string): InputAnswerer | undefined;
+  /** The client's notification handlers (its own and the user's). */
+  dispatchNotification(method: string, params: JsonObject | undefined): void;
+  /** The notifications to listen for, given what the server declared (undefined: none wanted). */
+  listenFilter(serverCapabilities: Record<string, unknown>): JsonObject | undefined;
+  warn(kind: 'relist-failed' | 'invalid-tool', message: string, detail?: unknown): void;
+  /**
+   * Who the next request is made as (the transport's authorization): results the server marked
+   * `cacheScope: "private"` are served from the cache only to the same caller.
+   */
+  authContext?(): Promise<string | undefined>;
+}
+
+/** The extension's result type (a `CreateTaskResult`), accepted when the extension is declared. */
+const TASK_RESULT: readonly string[] = ['task'];
+
+/** The listen stream's first message: it is up. */
+const ACKNOWLEDGED = 'notifications/subscriptions/acknowledged';
+
+export class ModernEra {
+  /**
+   * The server offers the tasks extension: requests declare it, and a request may be answered
+   * `resultType: "task"` (followed by the caller; see `extension-tasks.ts`).
+   */
+  readonly tasksExtension: boolean;
+  private discoveredServer: DiscoveredServer;
+  private cache: ResultCache | undefined;
+  private readonly paramHeaders = new Map<string, ParamHeaderSpec[]>();
+  private readonly listen: ListenStream;
+
+  constructor(
+    private readonly host: ModernEraHost,
+    readonly link: ModernLink,
+    readonly transport: Transport,
+    readonly version: string,
+    discover: JsonObject,
+  ) {
+    this.discoveredServer = adopt(discover, version);
+    const extensions = this.discoveredServer.capabilities.extensions as Record<string, unknown> | undefined;
+    this.tasksExtension = extensions !== null && typeof extensions === 'object' && extensions[TASKS_EXTENSION] !== undefined;
+    this.listen = new ListenStream({
+      clock: host.clock,
+      random: host.random,
+      ...(host.listenBackoff !== undefined && { backoff: host.listenBackoff }),
+      open: (notifications, signal) => this.request('subscriptions/listen', { notifications }, { signal, timeout: 2 ** 31 - 1, reissue: false }),
+      onEnded: (e, delayMs) => {
+        if (e !== undefined) this.host.warn('relist-failed', `subscriptions/listen ended: ${(e as Error)?.message ?? String(e)}; reopening in ${delayMs} ms`, e);
+      },
+    });
+    // HTTP: `Mcp-Param-*` headers from the tools' x-mcp-header arguments.
+    if ('paramHeaders' in transport) (transport as { paramHeaders?: unknown }).paramHeaders = (tool: string) => this.paramHeaders.get(tool);
+  }
+
+  get discovered(): DiscoveredServer {
+    return this.discoveredServer;
+  }
+
+  /**
+   * Send a request with the envelope; `input_required` answers to `tools/call`, `prompts/get`
+   * and `resources/read` are fulfilled by the client's handlers; fresh cached results are
+   * served without asking (unless `fresh`).
+   */
+  request(method: string, params: JsonObject | undefined, options?: RequestOptions & TraceOptions & { reissue?: boolean }): Promise<JsonObject> {
+    if (ResultCache.cacheable(method)) return this.cachedRequest(method, params, options);
+    return this.send(method, params, options);
+  }
+
+  /** A cacheable request: a fresh result kept for the same caller, or asked and kept for its `ttlMs`. */
+  private async cachedRequest(method: string, params: JsonObject | undefined, options?: RequestOptions & TraceOptions & { reissue?: boolean }): Promise<JsonObject> {
+    const cache = (this.cache ??= new ResultCache(this.host.clock));
+    const caller = await this.host.authContext?.();
+    if (options?.fresh !== true) {
+      const kept = cache.get(method, params, caller);
+      if (kept) return kept;
+    }
+    let rounds = 0;
+    const result = await this.send(method, params, options, () => rounds++);
+    // Results that took input rounds are never cached.
+    if (rounds <= 1) cache.put(method, params, result, caller);
+    return result;
+  }
+
+  private send(method: string, params: JsonObject | undefined, options?: RequestOptions & TraceOptions & { reissue?: boolean }, onSend?: () => void): Promise<JsonObject> {
+    const { trace, fresh: _fresh, ...requestOptions } = options ?? {};
+    const send = (extra: JsonObject) => {
+      const own = (params?._meta ?? {}) as JsonObject;
+      const meta: JsonObject = { ...own, ...this.host.meta(this.version) };
+      if (trace) for (const [k, v] of Object.entries(trace)) if (typeof v === 'string') meta[k] = v;
+      return this.link.request(method, { ...params, ...extra, _meta: meta }, requestOptions);
+    };
+    const counted = onSend
+      ? (extra: JsonObject) => {
+          onSend();
+          return send(extra);
+        }
+      : send;
+    return MRTR_METHODS.has(method)
+      ? runInputRounds(method, counted, this.inputRoundOptions(requestOptions.signal))
+      : counted({}).then((result) => {
+          if (readResultType(method, result, this.acceptsTasks() ? TASK_RESULT : undefined) === 'input_required') {
+            return runInputRounds(method, async () => result, this.inputRoundOptions(requestOptions.signal));
+          }
+          return result;
+        });
+  }
+
+  /** `server/discover` again (a cached answer while fresh, unless `fresh`). */
+  async discover(options?: RequestOptions & TraceOptions): Promise<DiscoveredServer> {
+    const result = await this.request('server/discover', {}, options);
+    this.discoveredServer = adopt(result, this.version);
+    return this.discoveredServer;
+  }
+
+  /** Tools as listed, less those with an invalid `x-mcp-header` annotation (they cannot be called right). */
+  admitTools(tools: Tool[]): Tool[] {
+    this.paramHeaders.clear();
+    return tools.filter((tool) => {
+      const headers = paramHeadersOf(tool.inputSchema);
+      if ('invalid' in headers) {
+        this.host.warn('invalid-tool', `Left out tool ${JSON.stringify(tool.name)}: ${headers.invalid}`, tool);
+        return false;
+      }
+      if (headers.specs.length > 0) this.paramHeaders.set(tool.name, headers.specs);
+      return true;
+    });
+  }
+
+  /** Open, widen, narrow or end the listen stream to match what the client wants now. */
+  refreshListen(): void {
+    this.listen.want(this.host.listenFilter(this.discoveredServer.capabilities));
+  }
+
+  /** A notification from the server: invalidate what it makes stale, then the client's handlers. */
+  onNotification(method: string, params: JsonObject | undefined): void {
+    if (method === ACKNOWLEDGED) {
+      this.listen.acknowledged();
+      return;
+    }
+    this.cache?.invalidate(method, params);
+    this.host.dispatchNotification(method, params);
+  }
+
+  /** End the listen stream and every pending request (the session closes the transport). */
+  stop(error: Error): void {
+    this.listen.close();
+    this.link.close(error);
+  }
+
+  /** A CreateTaskResult (`resultType: "task"`) is an answer when either side brings the tasks extension in. */
+  private acceptsTasks(): boolean {
+    return this.tasksExtension || this.host.declaresTasks?.() === true;
+  }
+
+  private inputRoundOptions(signal: AbortSignal | undefined) {
+    return {
+      maxRounds: this.host.maxInputRounds,
+      answererFor: (m: string) => this.host.answererFor(m),
+      ...(this.acceptsTasks() && { extraResultTypes: TASK_RESULT }),
+      ...(signal !== undefined && { signal }),
+    };
+  }
+}
+
+/** What a `DiscoverResult` says, in the client's terms. */
+function adopt(result: JsonObject, version: string): DiscoveredServer {
+  const meta = (result._meta ?? {}) as JsonObject;
+  const info = (meta[META.serverInfo] ?? result.serverInfo) as PeerInfo | undefined;
+  const versions = Array.isArray(result.supportedVersions) ? (result.supportedVersions as unknown[]).filter((v): v is string => typeof v === 'string') : [version];
+  const out: DiscoveredServer = { era: 'modern', supportedVersions: versions, capabilities: (result.capabilities ?? {}) as Record<string, unknown>, serverInfo: info };
+  if (typeof result.instructions === 'string') out.instructions = result.instructions;
+  return out;
+}
+
