@@ -4,6 +4,7 @@
  * Ctrl-C cancelling the request in flight (`notifications/cancelled`) and closing cleanly.
  */
 import { Client, type Progress } from '../client.js';
+import { SamplingRejectedError } from '../client-features/errors.js';
 import { ConnectionClosedError, McpError, RequestCancelledError, TransportError } from '../errors.js';
 import type { JsonObject } from '../jsonrpc/message.js';
 import { CliError, ExitCode } from './exit-codes.js';
@@ -69,22 +70,13 @@ export async function connect(target: Target, options: ConnectionOptions): Promi
         return askUrlConsent(term, request, control.signal);
       },
     });
-    let pendingReply: Awaited<ReturnType<typeof askSampling>>;
-    client.onSampling(
-      async () => {
-        if (!pendingReply) throw new McpError(-1, 'User rejected sampling request');
-        const reply = pendingReply;
-        pendingReply = undefined;
-        return reply;
-      },
-      {
-        approve: async (params, server) => {
-          bar.clear();
-          pendingReply = await askSampling(term, params, server?.name, new AbortController().signal);
-          return pendingReply !== undefined;
-        },
-      },
-    );
+    // Asked in the handler, not through `approve`: the handler's signal closes the prompt when the server withdraws the request.
+    client.onSampling(async (params, ctx) => {
+      bar.clear();
+      const reply = await askSampling(term, params, ctx.session.peerInfo?.name, ctx.signal);
+      if (!reply) throw new SamplingRejectedError();
+      return reply;
+    });
   }
   try {
     await client.connect(transportFor(target, options.stderr));

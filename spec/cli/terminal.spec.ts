@@ -1,5 +1,6 @@
 // The talk commands as a person at a terminal sees them (node-pty): colours, the progress bar,
-// Ctrl-C cancelling the request in flight, answering an elicitation form and a sampling request.
+// Ctrl-C cancelling the request in flight, answering an elicitation form and a sampling request,
+// and their prompts closing when the server withdraws them.
 import { expect } from 'chai';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -71,5 +72,27 @@ describe('mcp-actors CLI at a terminal (node-pty)', function () {
     term.type('hello there\r');
     expect(await term.exited).to.equal(0);
     expect(plain(term.output)).to.include('model said: hello there');
+  });
+
+  it('closes the sampling approval prompt when the server cancels that request; the call goes on', async () => {
+    term = new Terminal(['call', 'sample-withdrawn', 'ms=1500', '--', ...TERMINAL_SERVER_CMD]);
+    await term.waitFor('Allow?');
+    // Nobody answers: the server gives up and sends notifications/cancelled.
+    await term.waitFor('The server withdrew this request; nothing was sent.');
+    expect(await term.exited).to.equal(0);
+    const text = plain(term.output);
+    expect(text).to.include('the server withdrew its sampling request');
+    // The prompt never came back after the withdrawal.
+    expect(text.slice(text.indexOf('withdrew this request'))).to.not.include('Allow?');
+  });
+
+  it('closes an elicitation form when the server cancels it, even halfway through its fields', async () => {
+    term = new Terminal(['call', 'ask-withdrawn', 'ms=2500', '--', ...TERMINAL_SERVER_CMD]);
+    await term.waitFor('Answer?');
+    term.type('a\r');
+    await term.waitFor('Name');
+    await term.waitFor('The server withdrew this request; nothing was sent.');
+    expect(await term.exited).to.equal(0);
+    expect(plain(term.output)).to.include('the server withdrew its question');
   });
 });
