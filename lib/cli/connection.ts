@@ -1,5 +1,5 @@
 /**
- * One CLI session with a server: our Client (2024-11-05 … 2025-11-25 by default; --era auto offers 2026-07-28 first) with
+ * One CLI session with a server: our Client (in its default era unless --era says otherwise) with
  * the terminal answering elicitations and sampling, one request at a time with a progress bar,
  * Ctrl-C cancelling the request in flight (`notifications/cancelled`) and closing cleanly.
  */
@@ -18,7 +18,7 @@ export interface ConnectionOptions {
   terminal?: TerminalIO | undefined;
   /** Request timeout in ms. */
   timeout?: number | undefined;
-  /** Which era to speak (the Client's `era` option; the CLI's default is 'legacy' until record and replay speak 2026-07-28). */
+  /** Which era to speak (the Client's `era` option); undefined: the Client's default. */
   era?: 'auto' | 'legacy' | 'modern' | undefined;
   /** Where errors and the progress bar go. */
   stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
@@ -47,7 +47,7 @@ export function asCliError(e: unknown, target: Target): CliError {
 export async function connect(target: Target, options: ConnectionOptions): Promise<CliConnection> {
   const client = new Client({
     info: { name: 'mcp-actors-cli', version: '0.1.0' },
-    era: options.era ?? 'legacy',
+    ...(options.era !== undefined && { era: options.era }),
     ...(options.timeout !== undefined && { timeout: options.timeout }),
   });
   let interrupt: (() => void) | undefined;

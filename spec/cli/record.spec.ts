@@ -23,7 +23,8 @@ describe('mcp-actors record', function () {
 
   it('stdio: the client sees the server unchanged; the journal holds both directions in order, with times', async () => {
     const out = join(dir, 's.jsonl');
-    const run = await runInProcess(['call', 'slow', 'steps=2', 'ms=20', '--stdio', recordCmd(out)]);
+    // A legacy session (initialize, a session); the 2026-07-28 era's recordings are in modern.spec.ts.
+    const run = await runInProcess(['call', 'slow', 'steps=2', 'ms=20', '--era', 'legacy', '--stdio', recordCmd(out)]);
     expect(run.code).to.equal(0);
     expect(run.stdout).to.include('counted to 2');
     const [header, ...entries] = lines(out);
@@ -74,7 +75,7 @@ describe('mcp-actors record', function () {
         recorder.once('exit', () => reject(new Error(`recorder exited: ${err}`)));
       });
       expect(url).to.match(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
-      const run = await runInProcess(['call', 'add', 'a=2', 'b=3', '--url', url, '--header', 'Authorization: Bearer supersecret-token-1']);
+      const run = await runInProcess(['call', 'add', 'a=2', 'b=3', '--era', 'legacy', '--url', url, '--header', 'Authorization: Bearer supersecret-token-1']);
       expect(run.stdout.trim()).to.equal('5');
     } finally {
       const exited = new Promise((r) => recorder.once('exit', r));
