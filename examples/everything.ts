@@ -3,7 +3,8 @@
  *
  * - tools: `convert_units` (structured output with an outputSchema), `search_notes` (structured
  *   output), `add_note` (asks the user for details by elicitation), `summarize_note` (asks the
- *   client's model by sampling), `rebuild_index` (progress and log messages while it works);
+ *   client's model by sampling), `rebuild_index` (progress and log messages while it works),
+ *   `survey_transect` (runs as a task: a client polls it, may cancel it, answers its question);
  * - resources: `notes://index`, `station://status` (changes every 5 s: subscribe to it), and
  *   the template `notes://note/{id}` (listed per note, ids completed);
  * - prompts: `review_note` (its `id` completed, the note embedded) and `weekly_review` (its
@@ -12,6 +13,9 @@
  *
  *   node dist/examples/everything.js            # Streamable HTTP on http://127.0.0.1:$PORT/mcp (default 3000)
  *   node dist/examples/everything.js --stdio    # stdio; everything but MCP frames goes to stderr
+ *   node dist/examples/everything.js --redis redis://127.0.0.1:6379   # (or REDIS_URL=...) several
+ *     processes behind a load balancer share listen events, tasks and requestState on Redis;
+ *     MCP_TASK_LEASE_MS sets how soon another process fails a task whose process died (default 15 s)
  *
  * It prints a live log of sessions (their state changes) and every frame in and out.
  */
@@ -20,6 +24,8 @@ import { createMcpServer } from '../lib/mcp-server.js';
 import type { ServerSession } from '../lib/server.js';
 import { embeddedResource, text } from '../lib/server-features/content.js';
 import { ResourceNotFoundError } from '../lib/server-features/resources.js';
+import { startTask } from '../lib/tasks/modern-tasks.js';
+import type { RedisStore } from '../lib/redis/store.js';
 import { createStdioServerTransport } from '../streams/stdio-server.js';
 import { createStreamableHttpHandler } from '../streams/streamable-http-server.js';
 
@@ -88,6 +94,24 @@ const noteUri = (id: string) => `notes://note/${id}`;
 
 // -------------------------------------------------------------------------------------- the server
 
+/**
+ * `--redis URL` (or `REDIS_URL`): what several processes of this server share on Redis (listen
+ * events, tasks, the requestState key and replay guard), as the one `store` option. Redis and the
+ * `redis` package are needed only then.
+ */
+async function redisStoreFromArgs(): Promise<RedisStore | undefined> {
+  const at = process.argv.indexOf('--redis');
+  const url = at >= 0 ? process.argv[at + 1] : process.env.REDIS_URL;
+  if (url === undefined || url === '' || url.startsWith('--')) {
+    if (at >= 0) throw new Error('--redis needs a URL, e.g. --redis redis://127.0.0.1:6379');
+    return undefined;
+  }
+  const { createRedisStore } = await import('../lib/redis/store.js');
+  const leaseMs = Number(process.env.MCP_TASK_LEASE_MS);
+  return createRedisStore({ url, ...(leaseMs > 0 && { tasks: { leaseMs } }) });
+}
+const store = await redisStoreFromArgs();
+
 const mcp = createMcpServer({
   info: { name: 'mcp-actors-everything', version: '0.1.0', title: 'Field notebook (mcp-actors demo)' },
   instructions:
@@ -100,6 +124,7 @@ const mcp = createMcpServer({
     logging: {},
     completions: {},
   },
+  ...(store && { store }),
 });
 
 // ------------------------------------------------------------------------------------------- tools
@@ -297,6 +322,63 @@ mcp.registerTool(
   },
 );
 
+mcp.registerTool(
+  'survey_transect',
+  {
+    title: 'Survey a transect',
+    description:
+      'Walks a bird survey transect as a task: one stop every stopMs (default 1000), then, when confirm is true, asks the user (elicitation) who observed. ' +
+      'A client polls it (tasks/get), may cancel it, and answers its question through the task.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        stops: { type: 'integer', minimum: 1, maximum: 50, description: 'Stops along the transect (default 5)' },
+        stopMs: { type: 'integer', minimum: 0, maximum: 600000, description: 'Time per stop in ms (default 1000)' },
+        confirm: { type: 'boolean', description: 'Ask the user who observed before recording the count' },
+      },
+    },
+    execution: { taskSupport: 'optional' },
+  },
+  async (args, ctx) => {
+    // On a 2026-07-28 request with the tasks extension the call becomes a task now; elsewhere this does nothing.
+    await startTask(ctx);
+    const stops = typeof args.stops === 'number' ? args.stops : 5;
+    const stopMs = typeof args.stopMs === 'number' ? args.stopMs : 1000;
+    let birds = 0;
+    for (let stop = 1; stop <= stops; stop++) {
+      await abortableSleep(stopMs, ctx.signal);
+      birds += 3 + ((stop * 7) % 5);
+      ctx.progress(stop, stops, `Stop ${stop}: ${birds} birds so far`);
+    }
+    let observer = 'unknown observer';
+    if (args.confirm === true) {
+      const answer = await ctx.elicit(
+        { message: `Counted ${birds} birds at ${stops} stops. Who observed?`, requestedSchema: { type: 'object', properties: { observer: { type: 'string', title: 'Observer' } }, required: ['observer'] } },
+        { inputKey: 'observer' },
+      );
+      if (answer.action !== 'accept') return { content: [text(`The count was not recorded (${answer.action}).`)], isError: true };
+      observer = String(answer.content?.observer ?? observer);
+    }
+    // The pid says which process ran it (several processes serve one deployment with --redis).
+    return `Transect surveyed by ${observer}: ${birds} birds at ${stops} stops (process ${process.pid}).`;
+  },
+);
+
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason as Error);
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason as Error);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
 // --------------------------------------------------------------------------------------- resources
 
 function noteContents(note: Note) {
@@ -427,9 +509,15 @@ if (stdio) {
   const handler = createStreamableHttpHandler(mcp.server, { onError: (e) => out(color(31, `http error: ${e.message}`)) });
   const server = await listen(handler, { port: Number(process.env.PORT ?? 3000), logger: false });
   out(`everything: MCP server (Streamable HTTP) at ${color(32, server.url)}; Ctrl+C stops it`);
+  if (store) out(`everything: process ${process.pid} shares listen events, tasks and requestState on Redis (prefix ${store.prefix})`);
   const stop = () => {
     out('everything: shutting down');
-    void server.close().then(() => process.exit(0));
+    // The tasks running here fail (other processes say so) before the store closes.
+    void server
+      .close()
+      .then(() => mcp.close())
+      .then(() => store?.close())
+      .then(() => process.exit(0));
     setTimeout(() => process.exit(0), 2000).unref();
   };
   process.on('SIGINT', stop);

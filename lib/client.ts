@@ -111,6 +111,9 @@ export interface ClientOptions extends SessionOptions {
   logLevel?: LoggingLevel;
 }
 
+/** The tasks extension's identifier (`lib/tasks/modern-tasks.ts` serves it; not imported here: server code). */
+const TASKS_EXTENSION_ID = 'io.modelcontextprotocol/tasks';
+
 /** Options of a request in the modern era: OpenTelemetry context passed through in `_meta`. */
 export interface TraceOptions {
   /** W3C Trace Context (`traceparent`, `tracestate`) and `baggage`, sent verbatim in `_meta` (2026-07-28). */
@@ -535,10 +538,14 @@ export class Client extends Session {
   }
 
   private inputRoundOptions(signal: AbortSignal | undefined) {
+    // A client that declares the tasks extension takes a CreateTaskResult (`resultType: "task"`) as the answer.
+    const extensions = this.localCapabilities.extensions as Record<string, unknown> | undefined;
+    const tasks = extensions !== null && typeof extensions === 'object' && extensions[TASKS_EXTENSION_ID] !== undefined;
     return {
       maxRounds: this.clientOptions.maxInputRounds ?? 8,
       answererFor: (m: string) => this.inputAnswerers.get(m),
       ...(signal !== undefined && { signal }),
+      ...(tasks && { extraResultTypes: ['task'] }),
     };
   }
 

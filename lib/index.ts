@@ -54,3 +54,9 @@ export { MissingClientCapabilityError } from './server-features/client-calls.js'
 // The tasks extension (io.modelcontextprotocol/tasks) on 2026-07-28 requests.
 export { TASKS_EXTENSION, startTask, declaresTasksExtension } from './tasks/modern-tasks.js';
 export type { ExtensionMethod } from './modern/request-core.js';
+// What the processes of one deployment share (`store` option; on Redis: `mcp-actors/redis`).
+export type { ServerStore } from './server-store.js';
+// Task stores (the `tasks.store` option, or a store's `tasks` part).
+export { MemoryTaskStore, type MemoryTaskStoreOptions } from './tasks/memory-task-store.js';
+export { TaskLimitError, InvalidTaskCursorError, type TaskStore, type NewTask, type TaskLookup, type TaskPage, type TaskChange, type TaskInput } from './tasks/task-store.js';
+export type { TaskRecord, TaskEffect, TaskMachineEvent, TaskOutcome, TaskStatusName } from './tasks/task-record.js';

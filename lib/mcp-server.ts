@@ -90,7 +90,8 @@ export interface McpServerOptions extends ServerOptions {
    */
   cursorScope?: CursorScope;
   /**
-   * Tasks (2025-11-25, experimental there): the store, the rate limit of task operations and
+   * Tasks (2025-11-25, experimental there): the store (default: the `store` option's tasks, else
+   * one in memory), the rate limit of task operations and
    * whether `tasks/list` is offered. Tasks turn on with the first tool registered with
    * `execution: { taskSupport: 'optional' | 'required' }`.
    * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks
@@ -170,7 +171,9 @@ export class McpServer {
     });
     const toolCalls = limiter(limits.toolCalls);
     const completions = limiter(limits.completions);
-    this.tasks = new ServerTasks(server, clock, this.logging, (c) => this.host.declareCapabilities(c), options.tasks);
+    const taskStore = options.tasks?.store ?? options.store?.tasks;
+    const taskOptions = taskStore === undefined ? options.tasks : { ...options.tasks, store: taskStore };
+    this.tasks = new ServerTasks(server, clock, this.logging, (c) => this.host.declareCapabilities(c), taskOptions);
     this.host = {
       server,
       clock,

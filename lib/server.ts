@@ -10,6 +10,10 @@ import { RequestCore, type ModernOptions } from './modern/request-core.js';
 import { discoverResult } from './modern/discover.js';
 import type { ParamHeader } from './modern/param-headers.js';
 import { InMemoryServerEventBus, type ServerEvent, type ServerEventBus } from './modern/server-events.js';
+import { modernOptionsWithStore, type ServerStore } from './server-store.js';
+import { ErrorCode } from './jsonrpc/error-codes.js';
+import { errorResponse, type JsonRpcRequest, type JsonRpcResponse } from './jsonrpc/message.js';
+import { LATEST_REVISION, MODERN_REVISIONS, SUPPORTED_REVISIONS, isLegacyRevision } from './protocol/revisions.js';
 import {
   Session,
   type HandlerTable,
@@ -19,6 +23,15 @@ import {
 } from './session/session.js';
 
 export interface ServerOptions extends SessionOptions {
+  /**
+   * Revisions this server speaks, latest first: the session revisions `initialize` may
+   * negotiate and `2026-07-28`, which is served per request on every transport whatever this
+   * says. Without a session revision the server is modern-only: `initialize` is refused with
+   * -32022 naming the versions it speaks (all legacy clients can show their user), and the HTTP
+   * handler serves no sessions. Default: every revision.
+   * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning#backward-compatibility-with-initialization-based-versions
+   */
+  supportedVersions?: string[];
   /** Instructions for the client, sent in the initialize result. */
   instructions?: string;
   /**
@@ -31,13 +44,38 @@ export interface ServerOptions extends SessionOptions {
   modern?: ModernOptions;
   /** Where change events go for `subscriptions/listen` streams. Default: in memory (one process). */
   events?: ServerEventBus;
+  /**
+   * What the processes of one deployment share (change events, tasks, the `requestState` key
+   * and replay guard), as one object: `createRedisStore({ url })` from `mcp-actors/redis`.
+   * Explicit options (`events`, `modern.requestState`) win over its parts. The server does not
+   * close it. See {@link ServerStore}.
+   */
+  store?: ServerStore;
 }
 
 /** One server-side session (one client). */
 export class ServerSession extends Session {
-  /** `shared`: handlers of the Server this session belongs to, looked up after its own. */
-  constructor(options: ServerOptions, shared?: HandlerTable) {
+  /**
+   * `shared`: handlers of the Server this session belongs to, looked up after its own.
+   * `modernOnly`: the server speaks no session revision, so `initialize` is refused.
+   */
+  constructor(
+    options: ServerOptions,
+    shared?: HandlerTable,
+    private readonly modernOnly = false,
+  ) {
     super('server', options, shared);
+  }
+
+  protected override handleInitialize(msg: JsonRpcRequest, inBatch: boolean): JsonRpcResponse | undefined {
+    if (!this.modernOnly) return super.handleInitialize(msg, inBatch);
+    const requested = (msg.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+    return errorResponse(
+      msg.id,
+      ErrorCode.UnsupportedProtocolVersion,
+      `This server speaks only ${MODERN_REVISIONS.join(', ')}, which has no initialize: send each request with its protocol version in _meta (see server/discover)`,
+      { supported: [...MODERN_REVISIONS], requested: typeof requested === 'string' ? requested : null },
+    );
   }
 }
 
@@ -68,12 +106,21 @@ export class Server {
   readonly sessions$: Observable<ServerSession> = guarded(this.sessionSubject.asObservable(), 'server.sessions$');
 
   private capabilities: Record<string, unknown>;
+  private begun = false;
+  /** The session revisions `initialize` may negotiate, latest first; empty for a modern-only server. */
+  readonly legacyVersions: readonly string[];
 
   constructor(readonly options: ServerOptions) {
     this.capabilities = { ...options.capabilities };
+    this.legacyVersions = (options.supportedVersions ?? SUPPORTED_REVISIONS).filter((v) => isLegacyRevision(v));
+    for (const v of options.supportedVersions ?? []) {
+      if (!isLegacyRevision(v) && !(MODERN_REVISIONS as readonly string[]).includes(v)) {
+        throw new Error(`Unsupported protocol revision "${v}"; this build speaks ${[...MODERN_REVISIONS, ...SUPPORTED_REVISIONS].join(', ')}`);
+      }
+    }
     if (options.extensions !== undefined) this.declareCapabilities({ extensions: options.extensions });
-    this.events = options.events ?? new InMemoryServerEventBus();
-    this.core = new RequestCore(this, options.modern);
+    this.events = options.events ?? options.store?.events ?? new InMemoryServerEventBus();
+    this.core = new RequestCore(this, modernOptionsWithStore(options.modern, options.store));
     this.handlers = { requests: this.requestHandlers, notifications: this.notificationHandlers, modern: this.core };
     // Both eras: a session may ask too (a legacy client probing what a server speaks).
     this.requestHandlers.set('server/discover', () => discoverResult(this));
@@ -82,6 +129,25 @@ export class Server {
   /** Tell listen streams (2026-07-28) that a list or a resource changed. */
   publish(event: ServerEvent): void {
     this.events.publish(event);
+  }
+
+  /**
+   * Whether this server has served anyone yet (a session connected, or a modern request came).
+   * Lists that change before that are its own setup (registrations at start), not changes to tell
+   * listen streams of, which on a shared bus belong to other processes.
+   */
+  get serving(): boolean {
+    return this.begun;
+  }
+
+  /** @internal A client is being served (see {@link serving}). */
+  markServing(): void {
+    this.begun = true;
+  }
+
+  /** False for a modern-only server: no `initialize`, no sessions (see {@link ServerOptions.supportedVersions}). */
+  get servesLegacy(): boolean {
+    return this.legacyVersions.length > 0;
   }
 
   /** Whether a request handler is registered for `method`. */
@@ -125,8 +191,10 @@ export class Server {
 
   /** Start a session on `transport`. Resolves once the transport is open; the client then initializes. */
   async connect(transport: Transport): Promise<ServerSession> {
+    this.begun = true;
     // Handlers are shared, not copied: an idle session should cost as little as possible.
-    const session = new ServerSession({ ...this.options, capabilities: structuredClone(this.capabilities) }, this.handlers);
+    const supportedVersions = this.servesLegacy ? [...this.legacyVersions] : [LATEST_REVISION];
+    const session = new ServerSession({ ...this.options, supportedVersions, capabilities: structuredClone(this.capabilities) }, this.handlers, !this.servesLegacy);
     this.live.add(session);
     session.onEnd(() => this.live.delete(session));
     this.sessionSubject.next(session);

@@ -40,13 +40,19 @@ export interface TaskMachineContext {
   pollInterval: number | undefined;
   statusMessage: string | undefined;
   outcome: TaskOutcome | undefined;
+  /** The input requests the task waits on, by key (the extension shows them in `tasks/get`); only in `input_required`. */
+  inputRequests: Record<string, unknown> | undefined;
 }
 
 export type TaskMachineEvent =
   /** A new status message (and optionally a new poll-interval hint) while the task is live. */
   | { type: 'STATUS'; now: number; message?: string; pollInterval?: number }
-  /** The task needs input from the requestor (an elicitation or sampling request is waiting). */
-  | { type: 'INPUT_REQUIRED'; now: number; message?: string }
+  /**
+   * The task needs input from the requestor (an elicitation or sampling request is waiting).
+   * `inputRequests`: every request outstanding now, by key; sent again while waiting when the
+   * outstanding set changes (a new ask, one of several answered).
+   */
+  | { type: 'INPUT_REQUIRED'; now: number; message?: string; inputRequests?: Record<string, unknown> }
   /** Every input arrived: back to work. */
   | { type: 'INPUT_RECEIVED'; now: number; message?: string }
   | { type: 'COMPLETE'; now: number; outcome: TaskOutcome; message?: string }
@@ -89,6 +95,8 @@ export const taskMachine = setup({
       ...stamp(event, context),
       outcome: (event as Extract<TaskMachineEvent, { type: 'COMPLETE' | 'FAIL' }>).outcome,
     })),
+    keepInputRequests: assign(({ event }) => ({ inputRequests: (event as Extract<TaskMachineEvent, { type: 'INPUT_REQUIRED' }>).inputRequests })),
+    dropInputRequests: assign({ inputRequests: undefined }),
     startTtlTimer: enqueueActions(({ context, enqueue }) => {
       if (context.ttl !== null) enqueue.raise({ type: 'TTL_EXPIRED' }, { id: 'ttl', delay: context.ttl });
     }),
@@ -103,6 +111,7 @@ export const taskMachine = setup({
     pollInterval: input.pollInterval,
     statusMessage: input.statusMessage,
     outcome: undefined,
+    inputRequests: undefined,
   }),
   initial: 'live',
   entry: ['startTtlTimer'],
@@ -115,18 +124,22 @@ export const taskMachine = setup({
       initial: 'working',
       on: {
         STATUS: { actions: ['stampStatus', 'notifyStatus'] },
-        COMPLETE: { target: 'completed', actions: ['keepOutcome', 'notifyStatus', 'settle'] },
-        FAIL: { target: 'failed', actions: ['keepOutcome', 'notifyStatus', 'settle'] },
-        CANCEL: { target: 'cancelled', actions: ['stamp', 'abortExecution', 'notifyStatus', 'settle'] },
+        COMPLETE: { target: 'completed', actions: ['keepOutcome', 'dropInputRequests', 'notifyStatus', 'settle'] },
+        FAIL: { target: 'failed', actions: ['keepOutcome', 'dropInputRequests', 'notifyStatus', 'settle'] },
+        CANCEL: { target: 'cancelled', actions: ['stamp', 'dropInputRequests', 'abortExecution', 'notifyStatus', 'settle'] },
       },
       states: {
         working: {
           tags: ['live'],
-          on: { INPUT_REQUIRED: { target: 'input_required', actions: ['stamp', 'notifyStatus'] } },
+          on: { INPUT_REQUIRED: { target: 'input_required', actions: ['stamp', 'keepInputRequests', 'notifyStatus'] } },
         },
         input_required: {
           tags: ['live'],
-          on: { INPUT_RECEIVED: { target: 'working', actions: ['stamp', 'notifyStatus'] } },
+          on: {
+            // What is outstanding changed while waiting: a new ask, or one of several answered.
+            INPUT_REQUIRED: { actions: ['stamp', 'keepInputRequests', 'notifyStatus'] },
+            INPUT_RECEIVED: { target: 'working', actions: ['stamp', 'dropInputRequests', 'notifyStatus'] },
+          },
         },
       },
     },

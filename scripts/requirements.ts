@@ -6,7 +6,7 @@
  *       scan the protocol texts (default ../shared/spec) and merge into docs/requirements/requirements.json,
  *       keeping every id ever assigned (matched by file + sentence, then by near-identical sentence)
  *   npx tsx scripts/requirements.ts render [--check]
- *       scan spec/**\/*.spec.ts for [ID] tags in describe/it titles and write docs/requirements.md
+ *       scan spec/**\/*.spec.ts (and the shared *.behaviour.ts) for [ID] tags in describe/it titles and write docs/requirements.md
  *       (--check: only compare with the file on disk); exit 1 when a test tags an unknown id
  */
 import { existsSync, readFileSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -31,6 +31,9 @@ export const SOURCES = [
   // It comes last so that a sentence it repeats from an older text keeps that text's row and id;
   // what is new in it gets new rows.
   '2026-07-28/',
+  // The tasks extension of 2026-07-28 (io.modelcontextprotocol/tasks): after the core texts, so a
+  // sentence it shares with the 2025-11-25 tasks text keeps that row.
+  'extensions/tasks/tasks.md',
 ] as const;
 
 /** The pages of a folder source that carry requirements (changelog, notes and schema do not). */
@@ -912,7 +915,8 @@ function listSpecFiles(dir: string): string[] {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const p = join(dir, entry.name);
     if (entry.isDirectory()) out.push(...listSpecFiles(p));
-    else if (entry.name.endsWith('.spec.ts')) out.push(p);
+    // `*.behaviour.ts`: specs shared by several spec files (one behaviour, several implementations).
+    else if (entry.name.endsWith('.spec.ts') || entry.name.endsWith('.behaviour.ts')) out.push(p);
   }
   return out.sort();
 }
@@ -1037,7 +1041,7 @@ export function render(data: Requirement[], tags: Tag[]): string {
       'revision, with every source listed; the older rows point to it with `same_as`.',
   );
   out.push(
-    "- `npm run requirements` scans `spec/**/*.spec.ts` and writes this file; `spec/docs/requirements.spec.ts` fails when it is stale or a test tags an unknown id.",
+    "- `npm run requirements` scans `spec/**/*.spec.ts` (and the shared `*.behaviour.ts`) and writes this file; `spec/docs/requirements.spec.ts` fails when it is stale or a test tags an unknown id.",
   );
   out.push('');
   out.push(

@@ -7,7 +7,7 @@
  *
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/security_best_practices#session-hijacking
  */
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { HttpHeadersOut, HttpRequestHead, HttpResponseOut } from './http-shape.js';
 import { errorBody, writeJson } from './http-body.js';
 
 /** A refused request: 401 (who are you?), 403 (not allowed), 400 (malformed credentials). */
@@ -36,7 +36,14 @@ export type AuthorizeMessages = (methods: readonly string[], authInfo: unknown) 
  * (as `requireBearerAuth`'s does); the servers then run it on every POST body, so per-method
  * rules cannot be forgotten when wiring the hook.
  */
-export type Authenticate = ((req: IncomingMessage) => AuthOutcome | Promise<AuthOutcome>) & { authorizeMessages?: AuthorizeMessages };
+export type Authenticate = AuthenticateFn & { authorizeMessages?: AuthorizeMessages };
+
+/**
+ * The hook's call: it reads the request's method, URL and headers. On the node handler the
+ * request is node's `IncomingMessage`, on the fetch handler a head carrying the Web `Request`.
+ * Declared as a method so that hooks typed with `IncomingMessage` still fit.
+ */
+type AuthenticateFn = { hook(req: HttpRequestHead): AuthOutcome | Promise<AuthOutcome> }['hook'];
 
 /** The methods of the requests and notifications of a parsed body (one message or a batch). */
 export function methodsOf(value: unknown): string[] {
@@ -75,8 +82,8 @@ export function defaultIdentity(authInfo: unknown): string | undefined {
 }
 
 /** Answers a refused authentication. */
-export function writeAuthFailure(res: ServerResponse, outcome: AuthFailure): void {
-  const headers: OutgoingHttpHeaders = {};
+export function writeAuthFailure(res: HttpResponseOut, outcome: AuthFailure): void {
+  const headers: HttpHeadersOut = {};
   if (outcome.wwwAuthenticate !== undefined) headers['www-authenticate'] = outcome.wwwAuthenticate;
   let body: string;
   if (outcome.body === undefined) {

@@ -4,7 +4,7 @@
  *
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#sending-messages-to-the-server
  */
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { HttpRequestIn, HttpHeadersOut, HttpResponseOut } from './http-shape.js';
 import type { Clock } from '../lib/clock.js';
 import { deepInbound } from '../lib/jsonrpc/codec.js';
 import { DEFAULT_MAX_FRAME_DEPTH, nestsDeeperThan, textMayNestDeeperThan, topLevelOf } from '../lib/jsonrpc/depth.js';
@@ -62,12 +62,12 @@ export interface BodyDeadline {
  * over as `value` instead.
  */
 export function readBody(
-  req: IncomingMessage,
+  req: HttpRequestIn,
   limit: number,
   done: (error: BodyError | undefined, text: string | undefined, value?: unknown) => void,
   deadline?: BodyDeadline,
 ): void {
-  const preParsed = (req as IncomingMessage & { body?: unknown }).body;
+  const preParsed = req.body;
   if (preParsed !== undefined) {
     if (typeof preParsed === 'string') done(undefined, preParsed);
     else if (Buffer.isBuffer(preParsed)) done(undefined, preParsed.toString('utf8'));
@@ -138,18 +138,18 @@ export function errorBody(code: number, message: string, id: RequestId | null = 
  * transports allow for input the server cannot accept.
  */
 export function writeError(
-  res: ServerResponse,
+  res: HttpResponseOut,
   status: number,
   code: number,
   message: string,
-  headers?: OutgoingHttpHeaders,
+  headers?: HttpHeadersOut,
   id: RequestId | null = null,
 ): void {
   writeJson(res, status, errorBody(code, message, id), headers);
 }
 
 /** Answers with a JSON body. */
-export function writeJson(res: ServerResponse, status: number, body: string, headers?: OutgoingHttpHeaders): void {
+export function writeJson(res: HttpResponseOut, status: number, body: string, headers?: HttpHeadersOut): void {
   if (res.headersSent) {
     if (!res.writableEnded) res.end();
     return;
@@ -161,7 +161,7 @@ export function writeJson(res: ServerResponse, status: number, body: string, hea
 }
 
 /** Answers with a status and no body. */
-export function writeEmpty(res: ServerResponse, status: number, headers?: OutgoingHttpHeaders): void {
+export function writeEmpty(res: HttpResponseOut, status: number, headers?: HttpHeadersOut): void {
   if (res.headersSent) {
     if (!res.writableEnded) res.end();
     return;
@@ -175,8 +175,8 @@ export function writeEmpty(res: ServerResponse, status: number, headers?: Outgoi
  * over the limit, 400 with a -32700 body for text that is not JSON. `then` gets the value.
  */
 export function readJsonBody(
-  req: IncomingMessage,
-  res: ServerResponse,
+  req: HttpRequestIn,
+  res: HttpResponseOut,
   maxBytes: number,
   then: (value: unknown) => void,
   deadline?: BodyDeadline,

@@ -16,7 +16,7 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#security-warning
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/security_best_practices
  */
-import type { IncomingMessage } from 'node:http';
+import type { HttpRequestIn } from './http-shape.js';
 
 export interface HostOriginPolicy {
   /** Host names (any port) or `host:port` pairs accepted in `Host`. */
@@ -71,8 +71,8 @@ export class HostOriginGuard {
   }
 
   /** Why the request must be refused (403), or undefined when it may go on. */
-  check(req: IncomingMessage): string | undefined {
-    const loopback = isLoopbackAddress(req.socket.localAddress);
+  check(req: Pick<HttpRequestIn, 'headers' | 'socket'>): string | undefined {
+    const loopback = isLoopbackAddress(req.socket?.localAddress);
     const host = req.headers.host;
     if (this.hostNames !== undefined || loopback) {
       if (host === undefined || host === '') return 'Forbidden: the Host header is missing';

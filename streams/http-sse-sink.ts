@@ -1,11 +1,11 @@
 /**
  * One open SSE response and the one keep-alive timer all of them share.
  *
- * A sink writes already encoded SSE text to a `ServerResponse`. While a resumed stream is being
+ * A sink writes already encoded SSE text to a `HttpResponseOut`. While a resumed stream is being
  * replayed from the event store (which may answer asynchronously), live events wait in a backlog
  * and go out after the replay, minus those the replay already carried.
  */
-import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { HttpHeadersOut, HttpResponseOut } from './http-shape.js';
 import type { Clock } from '../lib/clock.js';
 import type { StoredEvent } from './event-store.js';
 import { SSE_KEEPALIVE, sseEvent } from './sse-encode.js';
@@ -83,13 +83,13 @@ export class SseSink {
    *   `byClient` says which.
    */
   constructor(
-    readonly res: ServerResponse,
+    readonly res: HttpResponseOut,
     private readonly ticker: KeepAliveTicker,
     private readonly onClosed: (sink: SseSink, byClient: boolean) => void,
   ) {}
 
   /** Sends the status and headers and `first` (the stream start, may be empty). */
-  open(headers: OutgoingHttpHeaders, first: string): void {
+  open(headers: HttpHeadersOut, first: string): void {
     const res = this.res;
     res.writeHead(200, headers);
     if (first !== '') res.write(first);

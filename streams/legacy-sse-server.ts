@@ -9,7 +9,7 @@
  * @see https://modelcontextprotocol.io/specification/2025-03-26/basic/transports#backwards-compatibility
  */
 import { randomBytes } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HttpRequestIn, HttpResponseOut } from './http-shape.js';
 import { TransportError } from '../lib/errors.js';
 import { classifyValue } from '../lib/jsonrpc/codec.js';
 import { ErrorCode } from '../lib/jsonrpc/error-codes.js';
@@ -50,7 +50,7 @@ export class LegacySseEndpoints {
   }
 
   /** GET on the SSE endpoint: a new session and its stream. */
-  get(req: IncomingMessage, res: ServerResponse, caller: Caller | undefined): void {
+  get(req: HttpRequestIn, res: HttpResponseOut, caller: Caller | undefined): void {
     const accept = req.headers.accept;
     if (accept !== undefined && !acceptedTypes(accept).sse) {
       writeError(res, 406, ErrorCode.InvalidRequest, 'Not Acceptable: the Accept header must list text/event-stream');
@@ -67,7 +67,7 @@ export class LegacySseEndpoints {
   }
 
   /** POST on the message endpoint. */
-  post(req: IncomingMessage, res: ServerResponse, caller: Caller | undefined): void {
+  post(req: HttpRequestIn, res: HttpResponseOut, caller: Caller | undefined): void {
     const url = req.url ?? '';
     const q = url.indexOf('?');
     const id = q < 0 ? null : new URLSearchParams(url.slice(q + 1)).get('sessionId');

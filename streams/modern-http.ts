@@ -8,7 +8,7 @@
  *
  * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HttpRequestIn, HttpResponseOut } from './http-shape.js';
 import type { Envelope } from '../lib/modern/envelope.js';
 import { EnvelopeRefusal, readEnvelope } from '../lib/modern/envelope.js';
 import { checkVersionHeader } from '../lib/modern/classify.js';
@@ -45,7 +45,7 @@ export function decodeHeaderValue(raw: string): string | undefined {
   return Buffer.from(m[1]!, 'base64').toString('utf8');
 }
 
-function header(req: IncomingMessage, name: string): string | undefined {
+function header(req: HttpRequestIn, name: string): string | undefined {
   const v = req.headers[name];
   return Array.isArray(v) ? v.join(', ') : v;
 }
@@ -55,7 +55,7 @@ function mismatch(message: string): EnvelopeRefusal {
 }
 
 /** The standard and parameter headers against the body; throws -32020. */
-export function checkRequestHeaders(req: IncomingMessage, msg: JsonRpcRequest, paramHeaders?: ParamHeaderLookup): void {
+export function checkRequestHeaders(req: HttpRequestIn, msg: JsonRpcRequest, paramHeaders?: ParamHeaderLookup): void {
   const method = header(req, 'mcp-method');
   if (method === undefined) throw mismatch('the Mcp-Method header is required');
   if (decodeHeaderValue(method) !== msg.method) throw mismatch(`Mcp-Method ${JSON.stringify(method.slice(0, 60))} differs from the body's method ${JSON.stringify(msg.method)}`);
@@ -92,7 +92,7 @@ export function checkRequestHeaders(req: IncomingMessage, msg: JsonRpcRequest, p
  * Serve one modern POST body (already parsed and classified modern). Answers every refusal with
  * the status the transport page names; never throws.
  */
-export function serveModernPost(core: RequestCore, req: IncomingMessage, res: ServerResponse, value: unknown, authInfo: unknown, options: ModernPostOptions = {}): void {
+export function serveModernPost(core: RequestCore, req: HttpRequestIn, res: HttpResponseOut, value: unknown, authInfo: unknown, options: ModernPostOptions = {}): void {
   const msg = value as JsonRpcRequest;
   if (!('id' in msg) || msg.id === undefined) {
     // Notifications mean nothing here (cancellation is closing the stream): accepted, ignored.
@@ -131,7 +131,7 @@ class ModernExchange {
   private controller: AbortController | undefined;
 
   constructor(
-    private readonly res: ServerResponse,
+    private readonly res: HttpResponseOut,
     private readonly ticker: KeepAliveTicker | undefined,
   ) {}
 

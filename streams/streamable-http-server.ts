@@ -1,7 +1,9 @@
 /**
  * The server side of the Streamable HTTP transport (and, beside it, the legacy HTTP+SSE
- * endpoints): a plain node `(req, res)` handler for `http.createServer`, Express, Fastify or Hono's
- * node adapter.
+ * endpoints): one core (routing, Host/Origin checks, CORS, authentication, sessions) over the
+ * request and response shapes of `http-shape.ts`. Node's `(req, res)` fit them as they are
+ * (`createStreamableHttpHandler`: `http.createServer`, Express, Fastify); a Web `Request` fits
+ * through `fetch-shim.ts` (`createMcpFetchHandler` in `fetch-handler.ts`).
  *
  * Each `Mcp-Session-Id` is one {@link HttpSession}: the transport actor of one `ServerSession`,
  * and the executor of `machines/http-session.machine.ts` (idle / busy / terminated, one idle
@@ -15,7 +17,7 @@
  * @see https://modelcontextprotocol.io/specification/2025-03-26/basic/transports#streamable-http
  */
 import { randomBytes } from 'node:crypto';
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { HttpRequestIn, HttpHeadersOut, HttpResponseOut } from './http-shape.js';
 import type { Subscription } from 'rxjs';
 import { systemClock, type Clock } from '../lib/clock.js';
 import { TransportError } from '../lib/errors.js';
@@ -24,7 +26,7 @@ import { ErrorCode } from '../lib/jsonrpc/error-codes.js';
 import type { Frame, JsonObject, JsonRpcMessage, JsonRpcRequest, RequestId } from '../lib/jsonrpc/message.js';
 import { eraOf } from '../lib/modern/classify.js';
 import { serveModernPost, type ModernPostOptions, type ParamHeaderLookup } from './modern-http.js';
-import { REVISION_WITHOUT_VERSION_HEADER, allows, isLegacyRevision, isModernRevision, isSupportedRevision } from '../lib/protocol/revisions.js';
+import { REVISION_WITHOUT_VERSION_HEADER, allows, isLegacyRevision, isModernRevision, isSupportedRevision, MODERN_REVISIONS } from '../lib/protocol/revisions.js';
 import type { Server, ServerSession } from '../lib/server.js';
 import type { InvalidInbound, SingleInbound } from './inbound.js';
 import { defaultIdentity, methodsOf, writeAuthFailure, type Authenticate, type AuthorizeMessages, type AuthOutcome, type Caller } from './http-auth.js';
@@ -120,9 +122,17 @@ export interface StreamableHttpOptions {
   onError?: (error: Error) => void;
 }
 
-/** The handler: a node request listener with a few extras. */
-export interface StreamableHttpHandler {
-  (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown): void;
+/**
+ * The handler: a `(req, res)` request listener with a few extras. `req` and `res` are the shapes
+ * of `http-shape.ts`, which node's `IncomingMessage` and `ServerResponse` (and Express', Fastify's
+ * raw ones) are as they come.
+ */
+export interface StreamableHttpHandler extends HandlerExtras {
+  (req: HttpRequestIn, res: HttpResponseOut, parsedBody?: unknown): void;
+}
+
+/** What every edge's handler carries beside its call: the endpoint, counts, and control. */
+export interface HandlerExtras {
   /** The MCP endpoint path. */
   readonly path: string;
   /** Open sessions (Streamable HTTP and legacy). */
@@ -165,23 +175,8 @@ const SESSION_HEADER = 'mcp-session-id';
  */
 export function createStreamableHttpHandler(server: Server, options: StreamableHttpOptions = {}): StreamableHttpHandler {
   const core = new HttpServerCore(server, options);
-  const handler = ((req: IncomingMessage, res: ServerResponse, parsedBody?: unknown) => core.handle(req, res, parsedBody)) as StreamableHttpHandler;
-  Object.defineProperties(handler, {
-    path: { value: core.path, enumerable: true },
-    sessionCount: { get: () => core.sessions.size + core.legacyCount(), enumerable: true },
-    stats: {
-      get: (): HttpServerStats => ({
-        sessions: core.sessions.size,
-        legacySessions: core.legacyCount(),
-        openStreams: core.ticker.size,
-        resumptions: core.resumptions,
-      }),
-      enumerable: true,
-    },
-    closeSseStream: { value: (session: ServerSession, requestId: RequestId) => core.closeSseStream(session, requestId) },
-    close: { value: () => core.close() },
-  });
-  return handler;
+  const handler = ((req: HttpRequestIn, res: HttpResponseOut, parsedBody?: unknown) => core.handle(req, res, parsedBody)) as StreamableHttpHandler;
+  return core.describe(handler);
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -243,6 +238,9 @@ export class HttpServerCore {
     this.identify = options.identify ?? defaultIdentity;
     this.onError = options.onError;
     const legacy = options.legacySse === true ? {} : options.legacySse === false ? undefined : options.legacySse;
+    if (legacy !== undefined && !server.servesLegacy) {
+      throw new Error('legacySse: this server speaks only 2026-07-28 (supportedVersions), which has no HTTP+SSE endpoints; leave legacySse off');
+    }
     this.legacy = legacy === undefined ? undefined : new LegacySseEndpoints(this, legacy);
     this.capture = server.sessions$.subscribe((s) => (this.lastConnected = s));
     this.modernOptions = { report: (e) => this.report(e), paramHeaders: options.paramHeaders ?? ((tool) => server.paramHeaders?.(tool)), ticker: this.ticker };
@@ -250,6 +248,26 @@ export class HttpServerCore {
 
   legacyCount(): number {
     return this.legacy?.size ?? 0;
+  }
+
+  /** Gives an edge's handler function (node's or fetch's) the handler's extras: path, counts, stats, close. */
+  describe<H extends object>(handler: H): H & HandlerExtras {
+    Object.defineProperties(handler, {
+      path: { value: this.path, enumerable: true },
+      sessionCount: { get: () => this.sessions.size + this.legacyCount(), enumerable: true },
+      stats: {
+        get: (): HttpServerStats => ({
+          sessions: this.sessions.size,
+          legacySessions: this.legacyCount(),
+          openStreams: this.ticker.size,
+          resumptions: this.resumptions,
+        }),
+        enumerable: true,
+      },
+      closeSseStream: { value: (session: ServerSession, requestId: RequestId) => this.closeSseStream(session, requestId) },
+      close: { value: () => this.close() },
+    });
+    return handler as H & HandlerExtras;
   }
 
   /** Report a failure nobody else hears about. */
@@ -276,12 +294,12 @@ export class HttpServerCore {
     return pending;
   }
 
-  handle(req: IncomingMessage, res: ServerResponse, parsedBody: unknown): void {
+  handle(req: HttpRequestIn, res: HttpResponseOut, parsedBody: unknown): void {
     try {
       // Express and Connect pass `next` third: a function is never a parsed body (`req.body`, set by
       // express.json(), is read in http-body.ts).
-      if (parsedBody !== undefined && typeof parsedBody !== 'function') (req as IncomingMessage & { body?: unknown }).body = parsedBody;
-      const url = (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '/';
+      if (parsedBody !== undefined && typeof parsedBody !== 'function') req.body = parsedBody;
+      const url = req.originalUrl ?? req.url ?? '/';
       const q = url.indexOf('?');
       const pathname = q < 0 ? url : url.slice(0, q);
       let endpoint: 'mcp' | 'sse' | 'messages';
@@ -326,7 +344,7 @@ export class HttpServerCore {
     }
   }
 
-  private authenticated(endpoint: 'mcp' | 'sse' | 'messages', req: IncomingMessage, res: ServerResponse, outcome: AuthOutcome): void {
+  private authenticated(endpoint: 'mcp' | 'sse' | 'messages', req: HttpRequestIn, res: HttpResponseOut, outcome: AuthOutcome): void {
     try {
       if (!outcome.ok) {
         writeAuthFailure(res, outcome);
@@ -342,7 +360,7 @@ export class HttpServerCore {
    * The per-message step of authorization on a parsed POST body: true after answering a refusal
    * (nothing of the body reaches the session).
    */
-  refusesMessages(res: ServerResponse, value: unknown, caller: Caller | undefined): boolean {
+  refusesMessages(res: HttpResponseOut, value: unknown, caller: Caller | undefined): boolean {
     if (this.authorizeMessages === undefined) return false;
     const refused = this.authorizeMessages(methodsOf(value), caller?.authInfo);
     if (refused === undefined) return false;
@@ -350,7 +368,7 @@ export class HttpServerCore {
     return true;
   }
 
-  private route(endpoint: 'mcp' | 'sse' | 'messages', req: IncomingMessage, res: ServerResponse, caller: Caller | undefined): void {
+  private route(endpoint: 'mcp' | 'sse' | 'messages', req: HttpRequestIn, res: HttpResponseOut, caller: Caller | undefined): void {
     if (endpoint === 'sse') {
       if (req.method === 'GET') this.legacy!.get(req, res, caller);
       else this.methodNotAllowed(res, 'GET');
@@ -366,10 +384,11 @@ export class HttpServerCore {
         this.post(req, res, caller);
         return;
       case 'GET':
-        this.get(req, res, caller);
-        return;
       case 'DELETE':
-        this.delete(req, res, caller);
+        // A modern-only server has no sessions to stream or end (2026-07-28, backward compatibility).
+        if (!this.server.servesLegacy) this.methodNotAllowed(res, 'POST');
+        else if (req.method === 'GET') this.get(req, res, caller);
+        else this.delete(req, res, caller);
         return;
       default:
         this.methodNotAllowed(res, this.allowedMethods());
@@ -377,15 +396,15 @@ export class HttpServerCore {
   }
 
   private allowedMethods(): string {
-    if (this.stateless) return 'POST';
+    if (this.stateless || !this.server.servesLegacy) return 'POST';
     return ['POST', this.standaloneSse ? 'GET' : '', this.allowDelete ? 'DELETE' : ''].filter((m) => m !== '').join(', ');
   }
 
-  methodNotAllowed(res: ServerResponse, allow: string): void {
+  methodNotAllowed(res: HttpResponseOut, allow: string): void {
     writeError(res, 405, ErrorCode.InvalidRequest, `Method Not Allowed: this endpoint accepts ${allow}`, { allow });
   }
 
-  internalError(res: ServerResponse, e: unknown): void {
+  internalError(res: HttpResponseOut, e: unknown): void {
     this.report(e);
     if (!res.headersSent) writeError(res, 500, ErrorCode.InternalError, 'Internal Server Error');
     else if (!res.writableEnded) res.end();
@@ -393,7 +412,7 @@ export class HttpServerCore {
 
   // ---------------------------------------------------------------------------------- CORS
 
-  private corsHeaders(req: IncomingMessage, res: ServerResponse): void {
+  private corsHeaders(req: HttpRequestIn, res: HttpResponseOut): void {
     // The Origin passed the DNS rebinding check already; echo it.
     res.setHeader('access-control-allow-origin', req.headers.origin!);
     res.setHeader('vary', 'Origin');
@@ -401,7 +420,7 @@ export class HttpServerCore {
     if (this.cors!.allowCredentials) res.setHeader('access-control-allow-credentials', 'true');
   }
 
-  private preflight(req: IncomingMessage, res: ServerResponse): void {
+  private preflight(req: HttpRequestIn, res: HttpResponseOut): void {
     const requested = req.headers['access-control-request-headers'];
     writeEmpty(res, 204, {
       'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
@@ -416,7 +435,7 @@ export class HttpServerCore {
   // ---------------------------------------------------------------------------------- sessions
 
   /** The session named by the request's `Mcp-Session-Id`, or undefined after answering 400/404. */
-  private sessionOf(req: IncomingMessage, res: ServerResponse, caller: Caller | undefined): HttpSession | undefined {
+  private sessionOf(req: HttpRequestIn, res: HttpResponseOut, caller: Caller | undefined): HttpSession | undefined {
     const id = req.headers[SESSION_HEADER];
     if (typeof id !== 'string' || id === '') {
       writeError(res, 400, ErrorCode.InvalidRequest, 'Bad Request: the Mcp-Session-Id header is required (send initialize first to get one)');
@@ -425,7 +444,7 @@ export class HttpServerCore {
     return this.lookup(id, res, caller);
   }
 
-  private lookup(id: string, res: ServerResponse, caller: Caller | undefined): HttpSession | undefined {
+  private lookup(id: string, res: HttpResponseOut, caller: Caller | undefined): HttpSession | undefined {
     const session = this.sessions.get(id);
     // Another identity's session is answered exactly like an unknown one: no oracle, and a
     // compliant client starts its own session on 404.
@@ -441,7 +460,7 @@ export class HttpServerCore {
    * Checks `MCP-Protocol-Version`. A session that negotiated a revision without the header ignores
    * it; otherwise a value must be a supported revision (400).
    */
-  private versionOk(req: IncomingMessage, res: ServerResponse, negotiated: string | undefined): boolean {
+  private versionOk(req: HttpRequestIn, res: HttpResponseOut, negotiated: string | undefined): boolean {
     const v = req.headers['mcp-protocol-version'];
     if (v === undefined) return true;
     if (negotiated !== undefined && isSupportedRevision(negotiated) && !allows(negotiated, 'protocolVersionHeader')) return true;
@@ -462,7 +481,7 @@ export class HttpServerCore {
 
   // ---------------------------------------------------------------------------------- POST
 
-  private post(req: IncomingMessage, res: ServerResponse, caller: Caller | undefined): void {
+  private post(req: HttpRequestIn, res: HttpResponseOut, caller: Caller | undefined): void {
     const accept = acceptedTypes(req.headers.accept);
     if (!accept.json || !accept.sse) {
       writeError(res, 406, ErrorCode.InvalidRequest, 'Not Acceptable: the Accept header must list both application/json and text/event-stream');
@@ -477,7 +496,9 @@ export class HttpServerCore {
     const versionHeader = req.headers['mcp-protocol-version'];
     // A modern client sends no session id (and a modern header): its era is decided on the body.
     const maybeModern = typeof versionHeader !== 'string' || !isLegacyRevision(versionHeader);
-    if (!this.stateless && typeof sid === 'string' && sid !== '' && !maybeModern) {
+    // A modern-only server ignores Mcp-Session-Id: it neither mints nor echoes session ids.
+    const sessions = !this.stateless && this.server.servesLegacy;
+    if (sessions && typeof sid === 'string' && sid !== '' && !maybeModern) {
       session = this.lookup(sid, res, caller);
       if (session === undefined) return;
       if (!this.versionOk(req, res, session.revision)) return;
@@ -496,7 +517,11 @@ export class HttpServerCore {
           serveModernPost(this.server.core, req, res, value, caller?.authInfo, this.modernOptions);
           return;
         }
-        if (session === undefined && !this.stateless && typeof sid === 'string' && sid !== '') {
+        if (!this.server.servesLegacy) {
+          this.refuseLegacy(res, value, versionHeader);
+          return;
+        }
+        if (session === undefined && sessions && typeof sid === 'string' && sid !== '') {
           session = this.lookup(sid, res, caller);
           if (session === undefined || !this.versionOk(req, res, session.revision)) return;
         }
@@ -509,8 +534,27 @@ export class HttpServerCore {
     }, this.bodyDeadline, this.server.options.maxFrameDepth);
   }
 
+  /**
+   * A legacy-era POST to a modern-only server: a notification is accepted and ignored (as a
+   * stateless server does); a request gets 400 and -32022 naming the versions we speak, the only
+   * diagnostic a legacy client, which cannot fall forward, can show its user.
+   * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning#backward-compatibility-with-initialization-based-versions
+   */
+  private refuseLegacy(res: HttpResponseOut, value: unknown, versionHeader: string | string[] | undefined): void {
+    const kind = classifyValue(value, false);
+    if (kind.kind === 'notification') {
+      writeEmpty(res, 202);
+      return;
+    }
+    const id = kind.kind === 'request' ? kind.msg.id : null;
+    const params = kind.kind === 'request' ? (kind.msg.params as { protocolVersion?: unknown } | undefined) : undefined;
+    const requested = typeof params?.protocolVersion === 'string' ? params.protocolVersion : typeof versionHeader === 'string' ? versionHeader : null;
+    const message = `This server speaks only ${MODERN_REVISIONS.join(', ')}, which has no initialize and no sessions: send each request with its protocol version in _meta and the MCP-Protocol-Version header (see server/discover)`;
+    writeJson(res, 400, errorBody(ErrorCode.UnsupportedProtocolVersion, message, id, { supported: [...MODERN_REVISIONS], requested }));
+  }
+
   /** A POST without `Mcp-Session-Id`: only `initialize` may start a session. */
-  private postWithoutSession(res: ServerResponse, value: unknown, caller: Caller | undefined, versionHeader: string | string[] | undefined): void {
+  private postWithoutSession(res: HttpResponseOut, value: unknown, caller: Caller | undefined, versionHeader: string | string[] | undefined): void {
     // A 2026-07-28 notification (notifications carry no version claim, only the header): accepted
     // with 202 and nothing to act on; a stateless request is cancelled by closing its stream.
     if (isModernRevision(versionHeader) && classifyValue(value, false).kind === 'notification') {
@@ -530,7 +574,7 @@ export class HttpServerCore {
     session.post(res, value, true);
   }
 
-  private postStateless(req: IncomingMessage, res: ServerResponse, value: unknown, caller: Caller | undefined): void {
+  private postStateless(req: HttpRequestIn, res: HttpResponseOut, value: unknown, caller: Caller | undefined): void {
     const init = isInitializeRequest(value);
     let revision: string = REVISION_WITHOUT_VERSION_HEADER;
     if (!init) {
@@ -568,7 +612,7 @@ export class HttpServerCore {
 
   // ---------------------------------------------------------------------------------- GET
 
-  private get(req: IncomingMessage, res: ServerResponse, caller: Caller | undefined): void {
+  private get(req: HttpRequestIn, res: HttpResponseOut, caller: Caller | undefined): void {
     if (this.stateless || !this.standaloneSse) {
       this.methodNotAllowed(res, this.allowedMethods());
       return;
@@ -590,7 +634,7 @@ export class HttpServerCore {
 
   // ---------------------------------------------------------------------------------- DELETE
 
-  private delete(req: IncomingMessage, res: ServerResponse, caller: Caller | undefined): void {
+  private delete(req: HttpRequestIn, res: HttpResponseOut, caller: Caller | undefined): void {
     if (this.stateless || !this.allowDelete) {
       this.methodNotAllowed(res, this.allowedMethods());
       return;
@@ -779,7 +823,7 @@ export class HttpSession extends HttpSessionLifecycle implements Transport {
    * A parsed POST body for this session. `creating`: the POST that creates the session (its
    * initialize decides whether the session stays).
    */
-  post(res: ServerResponse, value: unknown, creating = false): void {
+  post(res: HttpResponseOut, value: unknown, creating = false): void {
     const revision = this.revision;
     const allowBatch = revision !== undefined && isSupportedRevision(revision) && allows(revision, 'batches');
     const inbound = classifyValue(value, allowBatch);
@@ -813,7 +857,7 @@ export class HttpSession extends HttpSessionLifecycle implements Transport {
     }
   }
 
-  private postBatch(res: ServerResponse, values: unknown[], items: SingleInbound[]): void {
+  private postBatch(res: HttpResponseOut, values: unknown[], items: SingleInbound[]): void {
     const ids: RequestId[] = [];
     const unanswerable: unknown[] = [];
     const cancels: RequestId[] = [];
@@ -855,7 +899,7 @@ export class HttpSession extends HttpSessionLifecycle implements Transport {
   }
 
   /** Notifications and responses only: 202, no body. */
-  private accepted(res: ServerResponse, value: unknown, cancelled: RequestId | undefined, cancels?: RequestId[]): void {
+  private accepted(res: HttpResponseOut, value: unknown, cancelled: RequestId | undefined, cancels?: RequestId[]): void {
     // Activity: the idle timer starts over.
     this.exchangeOpened();
     this.push(value);
@@ -883,13 +927,13 @@ export class HttpSession extends HttpSessionLifecycle implements Transport {
    * spec's MAY), and the session sees the frame (it reports it on `diagnostics$`).
    * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#sending-messages-to-the-server
    */
-  private refuseUnanswerable(res: ServerResponse, value: unknown, inbound: InvalidInbound): void {
+  private refuseUnanswerable(res: HttpResponseOut, value: unknown, inbound: InvalidInbound): void {
     this.push(value);
     writeJson(res, 400, JSON.stringify({ jsonrpc: '2.0', error: inbound.error }));
     this.finishStateless();
   }
 
-  private refuse(res: ServerResponse, inbound: InvalidInbound): void {
+  private refuse(res: HttpResponseOut, inbound: InvalidInbound): void {
     writeJson(res, 400, errorBody(inbound.error.code, inbound.error.message, inbound.id, inbound.error.data));
     this.finishStateless();
   }
@@ -905,7 +949,7 @@ export class HttpSession extends HttpSessionLifecycle implements Transport {
 
   // ------------------------------------------------------------------ GET
 
-  openStandalone(res: ServerResponse): void {
+  openStandalone(res: HttpResponseOut): void {
     // One standalone connection at a time: a new GET replaces the old one (which may be dead
     // without our knowing), so a message is never sent on two streams.
     this.getSink?.end();
@@ -919,7 +963,7 @@ export class HttpSession extends HttpSessionLifecycle implements Transport {
     sink.open(this.sseHeaders(), first);
   }
 
-  private attachStandalone(res: ServerResponse): SseSink {
+  private attachStandalone(res: HttpResponseOut): SseSink {
     this.getSink?.end();
     const sink = new SseSink(res, this.core.ticker, (s) => {
       if (this.getSink === s) this.getSink = undefined;
@@ -938,7 +982,7 @@ export class HttpSession extends HttpSessionLifecycle implements Transport {
    * never had is answered 400, not 404: 404 tells a client its session is gone (it would have to
    * initialize again), while the session is fine and only the request is wrong.
    */
-  resume(res: ServerResponse, lastEventId: string): void {
+  resume(res: HttpResponseOut, lastEventId: string): void {
     const store = this.core.store;
     const parsed = parseEventId(lastEventId);
     if (store === undefined || parsed === undefined || parsed.tag !== this.tag || parsed.stream >= this.nextStreamNo) {
@@ -1014,7 +1058,7 @@ export class HttpSession extends HttpSessionLifecycle implements Transport {
     }
   }
 
-  sseHeaders(): OutgoingHttpHeaders {
+  sseHeaders(): HttpHeadersOut {
     return this.id === '' ? SSE_HEADERS : { ...SSE_HEADERS, [SESSION_HEADER]: this.id };
   }
 
@@ -1076,7 +1120,7 @@ export class Exchange {
 
   constructor(
     readonly session: HttpSession,
-    private readonly res: ServerResponse,
+    private readonly res: HttpResponseOut,
     private readonly ids: RequestId | RequestId[],
     count: number,
     readonly initialize: boolean,
@@ -1119,7 +1163,7 @@ export class Exchange {
     if (this.initialize) this.initOk = !Array.isArray(frame) && 'result' in frame;
     const res = this.res;
     if (!res.destroyed && !res.headersSent) {
-      const headers: OutgoingHttpHeaders = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
+      const headers: HttpHeadersOut = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
       if (session.id !== '' && (!this.initialize || this.initOk)) headers[SESSION_HEADER] = session.id;
       res.writeHead(200, headers);
       res.end(body);
@@ -1166,7 +1210,7 @@ export class Exchange {
   }
 
   /** GET with Last-Event-ID of this live stream: replay, then continue on the new connection. */
-  reattach(res: ServerResponse, start: string, afterSeq: number, prefix: string): void {
+  reattach(res: HttpResponseOut, start: string, afterSeq: number, prefix: string): void {
     this.sink?.end();
     const sink = new SseSink(res, this.session.core.ticker, (s, byClient) => this.sinkClosed(s, byClient));
     this.sink = sink;

@@ -37,6 +37,28 @@ export class OutputSchemaError extends McpError {
 }
 
 /**
+ * A tool's `outputSchema` cannot be used to check its result: it breaks MCP's JSON Schema rules
+ * (a `$ref` that does not resolve inside the schema, which is never fetched; keywords with values
+ * of the wrong shape; more nesting or subschemas than the bounds). The result is not accepted
+ * unchecked; `result` holds it for a caller who decides otherwise.
+ * @see https://modelcontextprotocol.io/specification/2026-07-28/basic#json-schema-usage
+ */
+export class UnusableOutputSchemaError extends McpError {
+  override readonly name = 'UnusableOutputSchemaError';
+  constructor(
+    readonly tool: string,
+    readonly problems: string,
+    readonly result: unknown,
+  ) {
+    super(
+      ErrorCode.InvalidParams,
+      `The outputSchema of tool "${tool}" cannot be used to check its result: ${problems}. The server must list a schema that stands on its own (inline what it references under $defs).`,
+      { tool, problems },
+    );
+  }
+}
+
+/**
  * The server answered -32042: the request can go through only after these URL-mode elicitations
  * are completed. `callTool(..., { onUrlElicitationRequired })` runs them and retries.
  * @see https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation#url-elicitation-required-error

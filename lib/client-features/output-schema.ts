@@ -5,40 +5,30 @@
  * listed tool objects are never touched.
  * @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools#output-schema
  */
-import { Validator, type Schema, type SchemaDraft } from '@cfworker/json-schema';
-import { allows, type Revision } from '../protocol/revisions.js';
-import { OutputSchemaError, type SchemaIssue } from './errors.js';
+import { Validator, type Schema } from '@cfworker/json-schema';
+import { describeSchemaProblems, schemaDialect, schemaProblems } from '../protocol/json-schema-rules.js';
+import type { Revision } from '../protocol/revisions.js';
+import { OutputSchemaError, UnusableOutputSchemaError, type SchemaIssue } from './errors.js';
 
-/**
- * The JSON Schema dialect of `schema`: its `$schema` when it names one the validator knows,
- * otherwise (no `$schema`) 2020-12 in revisions where that is the default, draft-07 before.
- * Undefined for a dialect the validator does not know.
- * @see https://modelcontextprotocol.io/specification/2025-11-25/basic#json-schema-usage
- */
-export function schemaDialect(schema: object, revision: Revision | undefined): SchemaDraft | undefined {
-  const declared = (schema as { $schema?: unknown }).$schema;
-  if (declared === undefined) return revision === undefined || allows(revision, 'jsonSchema2020Default') ? '2020-12' : '7';
-  if (typeof declared !== 'string') return undefined;
-  if (declared.includes('2020-12')) return '2020-12';
-  if (declared.includes('2019-09')) return '2019-09';
-  if (declared.includes('draft-07') || declared.includes('draft-06')) return '7';
-  if (declared.includes('draft-04')) return '4';
-  return undefined;
-}
+export { schemaDialect } from '../protocol/json-schema-rules.js';
 
 /** Compiled validators, one per schema object (a re-listed tool brings a new object). */
 export class OutputValidators {
-  private readonly cache = new WeakMap<object, Validator | null>();
+  private readonly cache = new WeakMap<object, Validator | string | null>();
 
   /**
    * Throw {@link OutputSchemaError} when `result` (a `tools/call` result) does not carry
-   * `structuredContent` matching `schema`. Error results (`isError: true`) are not checked.
-   * Returns false when the schema's dialect is unknown (nothing was checked).
+   * `structuredContent` matching `schema`, and {@link UnusableOutputSchemaError} when the schema
+   * breaks MCP's schema rules (a `$ref` outside it, which is never fetched, invalid keywords,
+   * beyond the bounds): such a schema is not treated as permissive. Error results
+   * (`isError: true`) are not checked. Returns false when the schema's dialect is not one we
+   * support (nothing was checked; the caller warns).
    */
   check(tool: string, schema: object, result: Record<string, unknown>, revision: Revision | undefined): boolean {
     if (result.isError === true) return true;
     const validator = this.validatorFor(schema, revision);
     if (validator === null) return false;
+    if (typeof validator === 'string') throw new UnusableOutputSchemaError(tool, validator, result);
     const structured = result.structuredContent;
     if (structured === undefined || structured === null || typeof structured !== 'object' || Array.isArray(structured)) {
       throw new OutputSchemaError(
@@ -52,12 +42,16 @@ export class OutputValidators {
     throw new OutputSchemaError(tool, issuesOf(outcome.errors), result);
   }
 
-  private validatorFor(schema: object, revision: Revision | undefined): Validator | null {
+  /** A validator, null for an unsupported dialect, or what makes the schema unusable. */
+  private validatorFor(schema: object, revision: Revision | undefined): Validator | string | null {
     let v = this.cache.get(schema);
     if (v === undefined) {
       const dialect = schemaDialect(schema, revision);
+      const problems = dialect === undefined ? [] : schemaProblems(schema, revision);
+      if (dialect === undefined) v = null;
+      else if (problems.length > 0) v = describeSchemaProblems(problems);
       // The validator marks the schema objects it walks: give it its own copy.
-      v = dialect === undefined ? null : new Validator(structuredClone(schema) as Schema, dialect, false);
+      else v = new Validator(structuredClone(schema) as Schema, dialect, false);
       this.cache.set(schema, v);
     }
     return v;

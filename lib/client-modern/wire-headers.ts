@@ -33,6 +33,12 @@ export function modernClaim(frame: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
+/**
+ * Which param `Mcp-Name` mirrors, by method (the rows of `io.modelcontextprotocol/tasks`, its
+ * Streamable HTTP binding, let an intermediary route a task's requests by `taskId`).
+ */
+const NAME_SOURCE: Record<string, string> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri', 'tasks/get': 'taskId', 'tasks/update': 'taskId', 'tasks/cancel': 'taskId' };
+
 /** The headers of one modern frame (empty for a frame without a version claim). */
 export function modernHeaders(frame: unknown, paramHeaders?: ParamHeaderSource): [string, string][] {
   const version = modernClaim(frame);
@@ -42,7 +48,8 @@ export function modernHeaders(frame: unknown, paramHeaders?: ParamHeaderSource):
   if (typeof f.method !== 'string') return out;
   out.push(['mcp-method', f.method]);
   const p = f.params ?? {};
-  const name = f.method === 'resources/read' ? p.uri : f.method === 'tools/call' || f.method === 'prompts/get' ? p.name : undefined;
+  const source = NAME_SOURCE[f.method];
+  const name = source === undefined ? undefined : p[source];
   if (typeof name === 'string') out.push(['mcp-name', encodeHeaderValue(name)]);
   if (f.method === 'tools/call' && typeof p.name === 'string' && paramHeaders) {
     const args = (p.arguments ?? {}) as Record<string, unknown>;

@@ -56,3 +56,8 @@ export const isResponse = (m: JsonRpcMessage): m is JsonRpcResponse =>
   !('method' in m) && ('result' in m || 'error' in m);
 export const isErrorResponse = (m: JsonRpcMessage): m is JsonRpcErrorResponse =>
   !('method' in m) && 'error' in m;
+
+/** An error response to request `id`. */
+export function errorResponse(id: RequestId, code: number, message: string, data?: unknown): JsonRpcErrorResponse {
+  return data === undefined ? { jsonrpc: '2.0', id, error: { code, message } } : { jsonrpc: '2.0', id, error: { code, message, data } };
+}

@@ -150,6 +150,7 @@ export class RequestCore implements ModernDispatch {
   /** Serve a request whose envelope was checked already (the HTTP edge checks it before its headers). */
   async answerEnveloped(msg: JsonRpcRequest, envelope: Envelope, io: RequestIo): Promise<Answer> {
     const { id, method } = msg;
+    this.server.markServing();
     if (!this.serves(method)) {
       return { response: error(id, ErrorCode.MethodNotFound, `Method not found: ${method}${REMOVED_IN_MODERN.has(method) ? ' (revision 2026-07-28 removed it)' : ''}`), status: 404 };
     }

@@ -30,6 +30,9 @@ export async function connectRedis(url: string): Promise<RedisClient> {
   let everReady = false;
   const client = createClient({
     url,
+    // A command while the connection is down fails at once rather than waiting in a queue for
+    // Redis to come back: a server answers its request with an error instead of hanging it.
+    disableOfflineQueue: true,
     socket: {
       // A first connection that fails is an error to report now; a connection lost later is
       // retried with backoff, as node-redis does by default.
@@ -45,6 +48,20 @@ export async function connectRedis(url: string): Promise<RedisClient> {
     throw new RedisUnavailableError(`Could not connect to Redis at ${redactUrl(url)}: ${(error as Error).message}`);
   }
   return client;
+}
+
+/**
+ * Close a connection: politely (`QUIT`) when it is up, for at most a second (a connection whose
+ * server just went away may not know it yet), then at once.
+ */
+export async function closeConnection(client: RedisClient): Promise<void> {
+  if (client.isReady) {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, 1000)));
+    await Promise.race([client.quit().catch(() => undefined), late]);
+    clearTimeout(timer);
+  }
+  if (client.isOpen) client.destroy();
 }
 
 /** A Redis URL without its password, for messages and logs. */

@@ -7,7 +7,7 @@
  */
 import { Subject, type Observable } from 'rxjs';
 import type { ServerEvent, ServerEventBus } from '../modern/server-events.js';
-import type { RedisClient } from './connection.js';
+import { closeConnection, type RedisClient } from './connection.js';
 
 export interface RedisServerEventBusOptions {
   /** Channel name (default `mcp-actors:server-events`); give each deployment its own. */
@@ -66,7 +66,7 @@ export class RedisServerEventBus implements ServerEventBus {
     if (this.closed) return;
     this.closed = true;
     this.subject.complete();
-    await this.subscriber.quit().catch(() => undefined);
+    await closeConnection(this.subscriber);
   }
 }
 

@@ -107,9 +107,20 @@ function targetOf(t: ClientCallTarget): Target {
   return { session: t.session, send: (m, p, o) => t.sendRequest(m, p, o) };
 }
 
-/** The session must be operating; its negotiated revision. */
+/**
+ * Request-scoped sessions (2026-07-28) whose handler carries on as a task after the request was
+ * answered: its asks go through the task (`tasks/update`), so the session's end does not refuse them.
+ */
+const carriedOn = new WeakSet<Session>();
+
+/** @internal A task carries on the handler of this request-scoped session (see `lib/tasks/modern-tasks.ts`). */
+export function carryOnAsTask(session: Session): void {
+  carriedOn.add(session);
+}
+
+/** The session must be operating (or carried on by a task); its negotiated revision. */
 function operatingRevision(session: Session, method: string): Revision {
-  const phase = session.currentPhase;
+  const phase = carriedOn.has(session) ? 'operating' : session.currentPhase;
   if (phase === 'closing' || phase === 'closed' || phase === 'failed') throw new ConnectionClosedError(`Cannot send "${method}": the session is ${phase}`);
   if (phase !== 'operating') throw new PhaseError(method, phase);
   const rev = session.protocolVersion;

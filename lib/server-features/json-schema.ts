@@ -5,12 +5,16 @@
  * converted to JSON Schema for the wire).
  *
  * Dialect: JSON Schema 2020-12 unless `$schema` names another draft (draft-07, draft-04,
- * 2019-09), as 2025-11-25 specifies.
+ * 2019-09), as 2025-11-25 specifies. A JSON Schema given by the server's author is checked at
+ * registration against MCP's schema rules (`lib/protocol/json-schema-rules.ts`: a supported
+ * dialect, valid keywords, no `$ref` outside the schema, bounded size), so a tool never goes out
+ * with a schema that clients cannot use.
  *
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic#json-schema-usage
  * @see https://standardschema.dev
  */
 import { Validator, type OutputUnit, type Schema, type SchemaDraft } from '@cfworker/json-schema';
+import { describeSchemaProblems, schemaDialect, schemaProblems } from '../protocol/json-schema-rules.js';
 import type { ObjectJsonSchema } from '../protocol/schema/tools.js';
 
 /** The Standard Schema interface (v1), as validators implement it. */
@@ -124,13 +128,12 @@ export function shapeSchema(shape: RawShape): StandardSchemaV1<Record<string, un
 /** The outcome of {@link CompiledSchema.validate}. */
 export type Validation<T = unknown> = { ok: true; value: T } | { ok: false; message: string };
 
-/** Which cfworker draft a JSON Schema's `$schema` asks for (2020-12 when absent or unknown). */
+/**
+ * Which cfworker draft a JSON Schema's `$schema` asks for (2020-12 when absent). A dialect we do
+ * not support never gets this far: registration refuses it.
+ */
 export function draftOf(schema: { $schema?: unknown }): SchemaDraft {
-  const id = typeof schema.$schema === 'string' ? schema.$schema : '';
-  if (id.includes('draft-07')) return '7';
-  if (id.includes('draft-04')) return '4';
-  if (id.includes('2019-09')) return '2019-09';
-  return '2020-12';
+  return schemaDialect(schema) ?? '2020-12';
 }
 
 /**
@@ -182,6 +185,8 @@ export class CompiledSchema {
     } else {
       // A copy: the registry freezes what it holds, and the caller's object stays theirs.
       this.json = checkObjectSchema(structuredClone(schema) as Record<string, unknown>, what);
+      const problems = schemaProblems(this.json);
+      if (problems.length > 0) throw new TypeError(`The ${what} is not a usable JSON Schema: ${describeSchemaProblems(problems)}`);
       this.ready = Promise.resolve();
     }
   }

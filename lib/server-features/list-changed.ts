@@ -76,8 +76,9 @@ export function broadcastListChanged(kind: ListKind, listed$: Observable<unknown
   const epochs = listEpochsOf(options.server);
   let last = 0;
   return listed$.pipe(skip(1), tap(() => (last = epochs.changed())), debounceOnClock(options.debounceMs, options.clock, `list-changed:${kind}`)).subscribe(() => {
-    // 2026-07-28 listen streams, in this process or (with a shared bus) in others.
-    options.server.publish({ type: 'listChanged', kind });
+    // 2026-07-28 listen streams, in this process or (with a shared bus) in others; not the
+    // registrations a server makes before it serves anyone (a process starting up changed nothing).
+    if (options.server.serving) options.server.publish({ type: 'listChanged', kind });
     for (const session of options.server.sessions) {
       // Sessions still initializing list afterwards anyway; the phase gate would refuse it.
       if (session.currentPhase !== 'operating') continue;

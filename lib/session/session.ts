@@ -36,6 +36,7 @@ import type {
   JsonRpcResponse,
   RequestId,
 } from '../jsonrpc/message.js';
+import { errorResponse } from '../jsonrpc/message.js';
 import {
   CapabilityError,
   ConnectionClosedError,
@@ -1198,7 +1199,7 @@ export class Session {
     return errorResponse(id, ErrorCode.InternalError, (e as Error)?.message ?? 'Internal error');
   }
 
-  private handleInitialize(msg: JsonRpcRequest, inBatch: boolean): JsonRpcResponse | undefined {
+  protected handleInitialize(msg: JsonRpcRequest, inBatch: boolean): JsonRpcResponse | undefined {
     const { id } = msg;
     if (this.role === 'client') return errorResponse(id, ErrorCode.MethodNotFound, 'Method not found: initialize (this side is a client)');
     if (inBatch) return errorResponse(id, ErrorCode.InvalidRequest, 'initialize must not be part of a JSON-RPC batch');
@@ -1254,10 +1255,6 @@ export class Session {
     this.check(method, 'notification');
     this.sendFrame(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params }, related);
   }
-}
-
-function errorResponse(id: RequestId, code: number, message: string, data?: unknown): JsonRpcErrorResponse {
-  return data === undefined ? { jsonrpc: '2.0', id, error: { code, message } } : { jsonrpc: '2.0', id, error: { code, message, data } };
 }
 
 function isPromise<T>(v: unknown): v is Promise<T> {

@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { Subject, type Observable } from 'rxjs';
 import { systemClock, type Clock } from '../clock.js';
 import { applyTaskEvent, isTerminal, type TaskMachineEvent, type TaskRecord } from './task-record.js';
-import { InvalidTaskCursorError, TaskLimitError, type NewTask, type TaskChange, type TaskLookup, type TaskPage, type TaskStore } from './task-store.js';
+import { InvalidTaskCursorError, TaskLimitError, type NewTask, type TaskChange, type TaskInput, type TaskLookup, type TaskPage, type TaskStore } from './task-store.js';
 
 export interface MemoryTaskStoreOptions {
   clock?: Clock;
@@ -44,6 +44,7 @@ export class MemoryTaskStore implements TaskStore {
   private readonly liveByOwner = new Map<string, number>();
   private readonly expired = new Map<string, string>();
   private readonly changes = new Subject<TaskChange>();
+  private readonly inputs = new Subject<TaskInput>();
   private seq = 0;
   readonly maxTasks: number;
   readonly maxLivePerOwner: number;
@@ -64,6 +65,16 @@ export class MemoryTaskStore implements TaskStore {
 
   get changes$(): Observable<TaskChange> {
     return this.changes.asObservable();
+  }
+
+  get inputs$(): Observable<TaskInput> {
+    return this.inputs.asObservable();
+  }
+
+  /** One process: the input goes straight to the task's execution, if it runs here. */
+  sendInput(input: TaskInput): Promise<void> {
+    this.inputs.next(input);
+    return Promise.resolve();
   }
 
   /** Tasks held now (live and terminal). */
@@ -144,6 +155,7 @@ export class MemoryTaskStore implements TaskStore {
     this.liveByOwner.clear();
     this.expired.clear();
     this.changes.complete();
+    this.inputs.complete();
     return Promise.resolve();
   }
 

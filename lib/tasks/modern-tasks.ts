@@ -25,7 +25,7 @@ import type { JsonObject } from '../jsonrpc/message.js';
 import type { Envelope } from '../modern/envelope.js';
 import { answers as answersMethod } from '../modern/input-round.js';
 import type { Server } from '../server.js';
-import { elicit, listRoots, sample } from '../server-features/client-calls.js';
+import { carryOnAsTask, elicit, listRoots, sample } from '../server-features/client-calls.js';
 import { HandlerFeatureContext, ReadThroughContext, type FeatureContext } from '../server-features/context.js';
 import type { Logger, LoggingFeature } from '../server-features/logging.js';
 import type { RequestHandlerContext, RequestOptions } from '../session/session.js';
@@ -88,6 +88,10 @@ export class ModernTaskRun {
   private readonly pending = new Map<string, PendingInput>();
   private readonly usedKeys = new Set<string>();
   private readonly counters = new Map<string, number>();
+  /** Writes of the outstanding input requests, in order (see {@link syncInputs}). */
+  private synced: Promise<void> = Promise.resolve();
+  private syncQueued = false;
+  private storedWaiting = false;
   private answer!: (r: JsonObject) => void;
   private refuse!: (e: unknown) => void;
   /** What the request is answered with: the plain result, or `CreateTaskResult`. */
@@ -134,6 +138,8 @@ export class ModernTaskRun {
     this.escalation ??= this.tasks.create(this, this.tool).then(
       (record) => {
         this.taskId = record.taskId;
+        // The request is answered now and its session ends; the handler's asks go through the task.
+        carryOnAsTask(this.request.session);
         this.answer(extensionCreateTaskResult(record));
       },
       (e: unknown) => {
@@ -184,7 +190,8 @@ export class ModernTaskRun {
     answer.catch(() => undefined);
     const onAbort = () => this.pending.get(key)?.reject(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
-    if (this.pending.size === 1) await this.tasks.inputRequired(this, method).catch(() => undefined);
+    // The store shows what is outstanding (tasks/get on any process): asks of one turn in one write.
+    await this.syncInputs().catch(() => undefined);
     // Cancelled while the status was being written: the listener was there, but say it plainly.
     if (signal.aborted) onAbort();
     try {
@@ -192,8 +199,29 @@ export class ModernTaskRun {
     } finally {
       signal.removeEventListener('abort', onAbort);
       this.pending.delete(key);
-      if (this.pending.size === 0 && !this.abort.signal.aborted) await this.tasks.inputReceived(this);
+      if (!this.abort.signal.aborted) await this.syncInputs().catch(() => undefined);
     }
+  }
+
+  /**
+   * Write what is outstanding now to the store (`input_required` with the requests, or back to
+   * `working`), after the asks of this turn; writes run one after another, each with the state
+   * at the moment it runs, so the store ends with the latest.
+   */
+  private syncInputs(): Promise<void> {
+    if (!this.syncQueued) {
+      this.syncQueued = true;
+      this.synced = this.synced.then(() => {
+        this.syncQueued = false;
+        if (this.abort.signal.aborted) return;
+        const waiting = this.pending.size > 0;
+        // Back to work: once. Waiting: every time, the outstanding set may have changed.
+        if (!waiting && !this.storedWaiting) return;
+        this.storedWaiting = waiting;
+        return waiting ? this.tasks.inputRequired(this, this.inputRequests()) : this.tasks.inputReceived(this);
+      }).catch(() => undefined);
+    }
+    return this.synced;
   }
 
   /** Answers from `tasks/update`: pending keys with a well-formed answer resolve; others are ignored. */
@@ -281,6 +309,8 @@ export class ModernTasks {
     this.server.core.serveExtension('tasks/update', (p, call) => this.update(p, call));
     this.server.core.serveExtension('tasks/cancel', (p, call) => this.cancel(p, call));
     this.changes = this.store.changes$.subscribe((change) => this.onChange(change));
+    // tasks/update may arrive at another process: its answers come through the store.
+    this.changes.add(this.store.inputs$.subscribe((input) => this.runs.get(input.taskId)?.deliver(input.responses)));
   }
 
   /** Tasks of this extension running in this process now. */
@@ -304,11 +334,22 @@ export class ModernTasks {
     return run.start(execute);
   }
 
-  /** Stop: abort what runs here. */
-  close(): void {
+  /**
+   * Stop: abort what runs here, and fail those tasks in the store (a shared store outlives this
+   * server: without this they would stay `working` until their TTL).
+   */
+  async close(): Promise<void> {
     this.changes?.unsubscribe();
-    for (const run of this.runs.values()) run.abort.abort(new Error('The server closed'));
+    const runs = [...this.runs.values()];
     this.runs.clear();
+    const now = this.clock.now();
+    await Promise.all(
+      runs.map((run) => {
+        run.abort.abort(new Error('The server closed'));
+        const error = { code: ErrorCode.InternalError, message: STOPPED };
+        return this.store.apply(run.taskId!, { type: 'FAIL', now, outcome: { error }, message: STOPPED }).catch(() => undefined);
+      }),
+    );
   }
 
   /** @internal */
@@ -333,9 +374,10 @@ export class ModernTasks {
     await this.store.apply(taskId, event).catch(() => undefined);
   }
 
-  /** @internal */
-  async inputRequired(run: ModernTaskRun, method: string): Promise<void> {
-    await this.store.apply(run.taskId!, { type: 'INPUT_REQUIRED', now: this.clock.now(), message: `Waiting for the requestor to answer ${method}` });
+  /** @internal The task waits for these input requests (all outstanding, by key). */
+  async inputRequired(run: ModernTaskRun, inputRequests: JsonObject): Promise<void> {
+    const methods = [...new Set(Object.values(inputRequests).map((r) => String((r as { method?: unknown }).method)))].join(', ');
+    await this.store.apply(run.taskId!, { type: 'INPUT_REQUIRED', now: this.clock.now(), message: `Waiting for the requestor to answer ${methods}`, inputRequests });
   }
 
   /** @internal */
@@ -361,8 +403,7 @@ export class ModernTasks {
 
   private async get(params: JsonObject | undefined, call: ModernCall): Promise<JsonObject> {
     const record = await this.find('tasks/get', params, call);
-    const run = this.runs.get(record.taskId);
-    return extensionGetTaskResult(record, record.status === 'input_required' ? run?.inputRequests() : undefined);
+    return extensionGetTaskResult(record, record.status === 'input_required' ? (record.inputRequests as JsonObject | undefined) : undefined);
   }
 
   private async update(params: JsonObject | undefined, call: ModernCall): Promise<JsonObject> {
@@ -372,7 +413,8 @@ export class ModernTasks {
       throw new McpError(ErrorCode.InvalidParams, 'tasks/update needs "inputResponses": an object of answers by input key');
     }
     const record = await this.find('tasks/update', params, call);
-    this.runs.get(record.taskId)?.deliver(responses as JsonObject);
+    // To the process running the task (this one or another): acknowledged at once, applied there.
+    await this.store.sendInput({ taskId: record.taskId, responses: responses as JsonObject });
     return {};
   }
 
@@ -383,6 +425,9 @@ export class ModernTasks {
     return {};
   }
 }
+
+/** Why a task that was running here failed when this server closed. */
+const STOPPED = 'The server stopped before the task finished; start it again';
 
 /** The owner key of a modern caller: its authenticated identity, else the shared anonymous key. */
 function ownerOf(authInfo: unknown): string {

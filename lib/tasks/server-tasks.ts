@@ -65,6 +65,9 @@ export interface ServerTaskOptions {
 
 const CAPABILITY_PATH = ['tasks', 'requests', 'tools', 'call'];
 
+/** Why a task that was running here failed when this server closed. */
+const SERVER_STOPPED = 'The server stopped before the task finished; start it again';
+
 /** Runs the tool's work with the context it is given; the tools feature supplies it. */
 export type ExecuteTool = (ctx: FeatureContext) => Promise<JsonObject>;
 
@@ -159,12 +162,23 @@ export class ServerTasks {
     return { task: legacyTask(record) };
   }
 
-  /** Stop serving: abort the running tasks; close the store if this server made it. */
+  /**
+   * Stop serving: abort the running tasks and fail them in the store (a shared store outlives
+   * this server: they would otherwise stay `working`); close the store if this server made it.
+   */
   async close(): Promise<void> {
     this.changes?.unsubscribe();
-    this.modern.close();
-    for (const e of this.executions.values()) e.abort.abort(new Error('The server closed'));
+    const executions = [...this.executions.values()];
     this.executions.clear();
+    const now = this.clock.now();
+    await Promise.all([
+      this.modern.close(),
+      ...executions.map((e) => {
+        e.abort.abort(new Error('The server closed'));
+        const error = { code: ErrorCode.InternalError, message: SERVER_STOPPED };
+        return this.store.apply(e.taskId, { type: 'FAIL', now, outcome: { error }, message: SERVER_STOPPED }).catch(() => undefined);
+      }),
+    ]);
     if (this.ownsStore) await this.store.close();
   }
 

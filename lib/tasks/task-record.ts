@@ -27,6 +27,11 @@ export interface TaskRecord {
   readonly statusMessage?: string;
   /** Set once the task is terminal (not for `cancelled`). */
   readonly outcome?: TaskOutcome;
+  /**
+   * While `input_required`: every input request outstanding, by key, as the extension's
+   * `tasks/get` shows them (kept in the store so any process can answer it).
+   */
+  readonly inputRequests?: Record<string, unknown>;
   /** Insertion order, for `tasks/list` cursors. */
   readonly seq: number;
 }
@@ -60,21 +65,30 @@ export function applyTaskEvent(record: TaskRecord, event: TaskMachineEvent): Tas
       const poll = event.pollInterval !== undefined ? { pollInterval: event.pollInterval } : {};
       return { record: { ...record, lastUpdatedAt: event.now, ...message, ...poll }, effects: ['notifyStatus'] };
     }
-    case 'INPUT_REQUIRED':
-      if (record.status !== 'working') return undefined;
-      return { record: { ...record, status: 'input_required', lastUpdatedAt: event.now, ...message }, effects: ['notifyStatus'] };
+    case 'INPUT_REQUIRED': {
+      // From working, or again while waiting when what is outstanding changed.
+      const requests = event.inputRequests !== undefined ? { inputRequests: event.inputRequests } : {};
+      return { record: { ...withoutInputRequests(record), status: 'input_required', lastUpdatedAt: event.now, ...message, ...requests }, effects: ['notifyStatus'] };
+    }
     case 'INPUT_RECEIVED':
       if (record.status !== 'input_required') return undefined;
-      return { record: { ...record, status: 'working', lastUpdatedAt: event.now, ...message }, effects: ['notifyStatus'] };
+      return { record: { ...withoutInputRequests(record), status: 'working', lastUpdatedAt: event.now, ...message }, effects: ['notifyStatus'] };
     case 'COMPLETE':
     case 'FAIL':
       return {
-        record: { ...record, status: event.type === 'COMPLETE' ? 'completed' : 'failed', lastUpdatedAt: event.now, ...message, outcome: event.outcome },
+        record: { ...withoutInputRequests(record), status: event.type === 'COMPLETE' ? 'completed' : 'failed', lastUpdatedAt: event.now, ...message, outcome: event.outcome },
         effects: ['notifyStatus', 'settle'],
       };
     case 'CANCEL':
-      return { record: { ...record, status: 'cancelled', lastUpdatedAt: event.now, ...message }, effects: ['abortExecution', 'notifyStatus', 'settle'] };
+      return { record: { ...withoutInputRequests(record), status: 'cancelled', lastUpdatedAt: event.now, ...message }, effects: ['abortExecution', 'notifyStatus', 'settle'] };
   }
+}
+
+/** The record without its input requests (they exist only while `input_required`). */
+function withoutInputRequests(record: TaskRecord): TaskRecord {
+  if (record.inputRequests === undefined) return record;
+  const { inputRequests: _, ...rest } = record;
+  return rest;
 }
 
 /** When a record's TTL runs out (ms since the epoch), or undefined for unlimited. */

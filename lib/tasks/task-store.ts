@@ -10,6 +10,7 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#task-isolation-and-access-control
  */
 import type { Observable } from 'rxjs';
+import type { JsonObject } from '../jsonrpc/message.js';
 import type { TaskEffect, TaskMachineEvent, TaskRecord } from './task-record.js';
 
 /** What a new task starts with. */
@@ -40,6 +41,16 @@ export interface TaskChange {
   effects: TaskEffect[];
 }
 
+/**
+ * Answers to a task's input requests (the extension's `tasks/update`), on their way to the
+ * process that runs the task: `tasks/update` may arrive at any process of a deployment.
+ */
+export interface TaskInput {
+  taskId: string;
+  /** Answers by input key, as the requestor sent them (the running task checks each). */
+  responses: JsonObject;
+}
+
 /** Thrown by {@link TaskStore.create} when a limit is reached; the request fails, nothing else. */
 export class TaskLimitError extends Error {
   override readonly name = 'TaskLimitError';
@@ -62,8 +73,15 @@ export interface TaskStore {
   apply(taskId: string, event: TaskMachineEvent, owner?: string): Promise<TaskChange | undefined>;
   /** `owner`'s tasks, oldest first, a page at a time. Rejects with {@link InvalidTaskCursorError}. */
   list(owner: string, cursor?: string): Promise<TaskPage>;
-  /** Every change, as it is made (including expiries). */
+  /**
+   * Every change, as it is made (including expiries). A store shared by several processes
+   * delivers every process's changes to every process.
+   */
   readonly changes$: Observable<TaskChange>;
+  /** Hand input responses to whichever process runs `taskId` (it hears them on {@link inputs$}). */
+  sendInput(input: TaskInput): Promise<void>;
+  /** Input responses sent with {@link sendInput}, from any process. */
+  readonly inputs$: Observable<TaskInput>;
   /** Stop timers; the store keeps nothing afterwards. */
   close(): Promise<void>;
 }

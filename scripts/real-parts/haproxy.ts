@@ -2,7 +2,9 @@
  * A real HAProxy (the Debian package) in front of server processes: round-robin per request,
  * no stickiness (each request of a keep-alive connection is balanced on its own), health checks
  * every 200 ms so a killed backend leaves the rotation at once, and a connection refused by a dead
- * backend redispatched to a live one. Long tunnel timeouts keep SSE streams open.
+ * backend redispatched to a live one. Long tunnel timeouts keep SSE streams open. Each answer says
+ * which backend served it (`X-Served-By: s1`, `s2`, ... in the order of `backends`), so a test can
+ * tell that two requests went to different processes.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -50,6 +52,7 @@ export function haproxyConfig(port: number, backends: readonly number[], checkPa
     '  default_backend servers',
     'backend servers',
     '  balance roundrobin',
+    '  http-response set-header X-Served-By %s',
     // Any status means the process is alive; a refused connection means it is not.
     `  option httpchk GET ${checkPath}`,
     '  http-check expect rstatus ^[1-5]',

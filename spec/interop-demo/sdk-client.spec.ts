@@ -83,7 +83,9 @@ for (const kind of ['stdio', 'http'] as Kind[]) {
       expect(client.getServerVersion()).to.include({ name: 'mcp-actors-everything', version: '0.1.0' });
       expect(client.getInstructions()).to.match(/field notebook/i);
       const caps = client.getServerCapabilities();
-      expect(caps).to.have.keys('tools', 'resources', 'prompts', 'logging', 'completions');
+      expect(caps).to.include.keys('tools', 'resources', 'prompts', 'logging', 'completions', 'tasks');
+      // survey_transect may run as a task (2025-11-25 tasks).
+      expect(caps?.tasks).to.deep.include({ requests: { tools: { call: {} } } });
       expect(caps?.resources).to.include({ subscribe: true, listChanged: true });
     });
 

@@ -31,7 +31,7 @@ function eventOf(type: ModelEventType, depth: number): TaskMachineEvent {
     case 'STATUS':
       return { type, now, message: `step ${depth}`, pollInterval: 250 * depth };
     case 'INPUT_REQUIRED':
-      return { type, now, message: 'Waiting for the user' };
+      return { type, now, message: 'Waiting for the user', inputRequests: { [`elicitation-${depth}`]: { method: 'elicitation/create' } } };
     case 'INPUT_RECEIVED':
       return { type, now };
     case 'COMPLETE':
@@ -105,7 +105,7 @@ describe('task machine ⇔ task record (model-based)', () => {
     expect(none.some((a) => a.type === 'xstate.raise')).to.equal(false);
   });
 
-  it('[TASK-021] [TASK-022] [TASK-023] agrees on every path: status, stamps, outcome, effects; terminal statuses never change', () => {
+  it('[TASK-021] [TASK-022] [TASK-023] agrees on every path: status, stamps, outcome, input requests, effects; terminal statuses never change', () => {
     for (const path of paths) {
       const trail: string[] = [];
       let terminal: string | undefined;
@@ -127,6 +127,7 @@ describe('task machine ⇔ task record (model-based)', () => {
         expect(r.statusMessage, `${where}: statusMessage`).to.equal(c.statusMessage);
         expect(r.pollInterval, `${where}: pollInterval`).to.equal(c.pollInterval);
         expect(r.outcome, `${where}: outcome`).to.deep.equal(c.outcome);
+        expect(r.inputRequests, `${where}: inputRequests`).to.deep.equal(c.inputRequests);
         if (i > 0) {
           const expected = s.effects.machine;
           expect(s.effects.record === 'ignored' ? [] : s.effects.record, `${where}: effects`).to.deep.equal(expected);

@@ -12,12 +12,13 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { machines as sourceMachines } from '../../machines/index.js';
+import { startRedis } from '../../scripts/real-parts/redis-server.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
 /** What the examples need besides the package: the user's own dependencies and types. */
-const USER_DEPENDENCIES = ['zod', 'express', '@types/node', '@types/express', '@types/express-serve-static-core', '@types/serve-static', '@types/body-parser', '@types/qs', '@types/range-parser', '@types/send', '@types/mime', '@types/connect', '@types/http-errors'];
+const USER_DEPENDENCIES = ['zod', 'express', 'redis', '@redis/client', '@redis/bloom', '@redis/json', '@redis/search', '@redis/time-series', '@types/node', '@types/express', '@types/express-serve-static-core', '@types/serve-static', '@types/body-parser', '@types/qs', '@types/range-parser', '@types/send', '@types/mime', '@types/connect', '@types/http-errors'];
 
 function link(app: string, name: string): void {
   const from = join(ROOT, 'node_modules', name);
@@ -106,8 +107,8 @@ describe('the packed package, installed in an app', function () {
   }
 
   /** Start a server example and wait for the URL it prints first. */
-  function serve(file: string): Promise<{ url: string; child: ChildProcess }> {
-    const child = spawn(process.execPath, [join(app, 'out', file)], { cwd: app, env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  function serve(file: string, env: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess }> {
+    const child = spawn(process.execPath, [join(app, 'out', file)], { cwd: app, env: { ...process.env, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(child);
     return new Promise((done, fail) => {
       let out = '';
@@ -199,6 +200,32 @@ await client.close();`,
     const lines = stdout.trim().split('\n');
     expect(lines[0]).to.equal('working');
     expect(lines.slice(-2)).to.deep.equal(['completed', 'built app']);
+  });
+
+  it('the Redis example, twice on one redis-server: a task made through one process is found through the other', async () => {
+    const redis = await startRedis();
+    try {
+      const [one, two] = [await serve('redis.js', { REDIS_URL: redis.url }), await serve('redis.js', { REDIS_URL: redis.url })];
+      const post = async (url: string, method: string, params: Record<string, unknown>, name: string) => {
+        const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } } };
+        const res = await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, 'mcp-name': name },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: meta } }),
+        });
+        return ((await res.json()) as { result: Record<string, unknown> }).result;
+      };
+      const created = await post(one.url, 'tools/call', { name: 'report', arguments: {} }, 'report');
+      expect(created.resultType).to.equal('task');
+      const seen = await post(two.url, 'tasks/get', { taskId: created.taskId }, String(created.taskId));
+      expect(seen.status).to.equal('working');
+      expect(await stop(one.child)).to.equal(0);
+      const failed = await post(two.url, 'tasks/get', { taskId: created.taskId }, String(created.taskId));
+      expect([failed.status, failed.statusMessage]).to.deep.equal(['failed', 'The server stopped before the task finished; start it again']);
+      expect(await stop(two.child)).to.equal(0);
+    } finally {
+      await redis.stop();
+    }
   });
 
   it('a cassette records a session with the real server, then replays it with no server', async () => {

@@ -324,6 +324,38 @@ describe('server features: tools', () => {
     expect(() => mcp.registerTool('b', {}, () => 'again')).to.throw(/already registered/);
   });
 
+  it('[TOOL-047] [TOOL-049] [TOOL-050] a name outside 1-128 characters of A-Z a-z 0-9 _ - . is registered, with a McpToolNameWarning on stderr', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => void warnings.push(w);
+    process.on('warning', onWarning);
+    try {
+      const { mcp } = makeServer();
+      mcp.registerTool('get_weather.v2-beta', {}, () => 'ok');
+      mcp.registerTool('get weather, now', {}, () => 'spaced');
+      mcp.registerTool('x'.repeat(129), {}, () => 'long');
+      await new Promise((r) => setImmediate(r));
+      const named = warnings.filter((w) => w.name === 'McpToolNameWarning').map((w) => w.message);
+      expect(named).to.have.length(2);
+      expect(named[0]).to.contain('"get weather, now"');
+      expect(named[1]).to.contain('x'.repeat(129));
+      const { client } = await connect(mcp);
+      expect((await client.callTool('get weather, now', {})).content).to.deep.equal([{ type: 'text', text: 'spaced' }]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
+  it('[TOOL-048] [TOOL-051] names are case-sensitive and unique: "Echo" and "echo" are two tools, a second "echo" is refused', async () => {
+    const { mcp } = makeServer();
+    mcp.registerTool('echo', {}, () => 'lower');
+    mcp.registerTool('Echo', {}, () => 'upper');
+    expect(() => mcp.registerTool('echo', {}, () => 'again')).to.throw(/already registered/);
+    const { client } = await connect(mcp);
+    expect((await client.listTools()).map((t) => t.name)).to.deep.equal(['echo', 'Echo']);
+    expect((await client.callTool('Echo', {})).content).to.deep.equal([{ type: 'text', text: 'upper' }]);
+    expect((await client.callTool('echo', {})).content).to.deep.equal([{ type: 'text', text: 'lower' }]);
+  });
+
   it('[TOOL-013] handlers see who is calling (the transport\'s authInfo) and can refuse', async () => {
     const { mcp } = makeServer();
     mcp.registerTool('admin-only', {}, (_args, ctx) => {

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Client } from '../../lib/client.js';
 import { ConnectionClosedError } from '../../lib/errors.js';
@@ -7,6 +8,7 @@ import { createStdioClientTransport } from '../../streams/stdio-client.js';
 import { CLIENT_INFO } from '../helpers/raw-peer.js';
 
 const crashy = fileURLToPath(new URL('../fixtures/session/crashy-server.ts', import.meta.url));
+const everything = fileURLToPath(new URL('../../examples/everything.ts', import.meta.url));
 
 describe('sessions over stdio', () => {
   it('a crash with requests in flight rejects them all, naming the exit code and the last stderr lines', async function () {
@@ -42,5 +44,22 @@ describe('sessions over stdio', () => {
     expect(err).to.be.an('error');
     expect(err.message).to.contain('definitely-not-a-command-mcp-actors');
     expect(err.message).to.match(/not found|ENOENT/);
+  });
+
+  it('[LIFE-119] [STDIO-020] a server process answers what it was asked and exits on its own once its stdin ends', async function () {
+    this.timeout(20_000);
+    const child = spawn(process.execPath, ['--import', 'tsx', everything, '--stdio'], { stdio: ['pipe', 'pipe', 'ignore'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    // A 2026-07-28 request (no initialize on stdio in that era), and stdin closes right behind it.
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': CLIENT_INFO };
+    child.stdin.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta } }) + '\n');
+    expect(await exited).to.equal(0);
+    const lines = out.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { id?: unknown; method?: string; result?: { tools?: unknown[] } });
+    expect(lines.filter((l) => l.id === 1)).to.have.length(1);
+    expect(lines.find((l) => l.id === 1)!.result!.tools).to.be.an('array').with.length.greaterThan(0);
+    // Nothing but responses (and notifications) on stdout: the server sent no request.
+    expect(lines.filter((l) => l.method !== undefined && l.id !== undefined)).to.deep.equal([]);
   });
 });

@@ -48,7 +48,7 @@ describe('stdio client transport', function () {
     }
   });
 
-  it('[TRAN-002] spawns the server, exchanges frames, and closes it through stdin', async () => {
+  it('[TRAN-002] [LIFE-116] [LIFE-117] spawns the server, exchanges frames, and closes it through stdin, waiting for it to exit', async () => {
     const t = child('echo');
     await t.start();
     expect(t.pid).to.be.a('number');
@@ -135,7 +135,7 @@ describe('stdio client transport', function () {
     expect(lastStateOf(t).error!.message).to.match(/working directory .* does not exist/);
   });
 
-  it('escalates to SIGTERM and then SIGKILL on its clock when the server ignores stdin and SIGTERM', async () => {
+  it('[LIFE-118] escalates to SIGTERM and then SIGKILL on its clock when the server ignores stdin and SIGTERM', async () => {
     const clock = new SimulatedClock();
     const t = child('stubborn', { clock, closeTimeout: 1000, termTimeout: 500 });
     const machine: string[] = [];

@@ -10,9 +10,9 @@
  * @see https://modelcontextprotocol.io/specification/draft/basic/authorization#access-token-privilege-restriction
  * @see https://datatracker.ietf.org/doc/html/draft-ietf-oauth-v2-1-13#section-5.2
  */
-import type { IncomingMessage } from 'node:http';
 import { systemClock, type Clock } from '../../clock.js';
 import type { Authenticate, AuthFailure, AuthOutcome } from '../../../streams/http-auth.js';
+import type { HttpRequestHead } from '../../../streams/http-shape.js';
 import { InvalidTokenError, bearerAuthInfo, sealAuthInfo, type VerifiedToken, type VerifyAccessToken } from './auth-info.js';
 import type { BearerChallenge } from '../www-authenticate.js';
 import { bearerRefusal, type BearerErrorCode } from './bearer-refusal.js';
@@ -111,7 +111,7 @@ export function requireBearerAuth(options: BearerAuthOptions): BearerAuthenticat
     throw new Error(`Access token verification failed: ${redact(message, token)}`);
   };
 
-  const authenticate = ((req: IncomingMessage): AuthOutcome | Promise<AuthOutcome> => {
+  const authenticate = ((req: HttpRequestHead): AuthOutcome | Promise<AuthOutcome> => {
     // A token in the URI would end up in logs and histories: never used, always refused.
     if (hasQueryToken(req.url)) {
       return refuse({ error: 'invalid_request', errorDescription: 'Access tokens must not be sent in the query string; use the Authorization header' });

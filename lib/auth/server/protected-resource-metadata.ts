@@ -5,7 +5,7 @@
  * @see https://modelcontextprotocol.io/specification/draft/basic/authorization#authorization-server-location
  * @see https://datatracker.ietf.org/doc/html/rfc9728#section-3
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HttpRequestIn, HttpResponseOut } from '../../../streams/http-shape.js';
 import { canonicalResourceUri } from '../canonical-resource.js';
 import { PROTECTED_RESOURCE_WELL_KNOWN, protectedResourceMetadataUrl, type ProtectedResourceMetadata } from '../protected-resource-metadata.js';
 
@@ -33,11 +33,12 @@ export interface ProtectedResourceMetadataOptions {
   maxAgeSeconds?: number;
 }
 
-type NodeHandler = ((req: IncomingMessage, res: ServerResponse, ...rest: any[]) => void) & { path?: string; close?: () => Promise<void> };
+/** The handler mounted beside: node's `(req, res)` or the MCP handler (a method, so node-typed handlers fit). */
+type NodeHandler = { handle(req: HttpRequestIn, res: HttpResponseOut, ...rest: any[]): void }['handle'] & { path?: string; close?: () => Promise<void> };
 
 /** The handler: serves the document at its paths and passes everything else on. */
 export interface ProtectedResourceMetadataHandler {
-  (req: IncomingMessage, res: ServerResponse, next?: unknown): void;
+  (req: HttpRequestIn, res: HttpResponseOut, next?: unknown): void;
   /** The document served. */
   readonly metadata: Readonly<ServedProtectedResourceMetadata>;
   /** The paths it answers: the path-based one first (RFC 9728 §3.1), then the root one. */
@@ -101,8 +102,8 @@ export function createProtectedResourceMetadataHandler(options: ProtectedResourc
   const body = JSON.stringify(metadata);
   const maxAge = options.maxAgeSeconds ?? 3600;
 
-  const handler = ((req: IncomingMessage, res: ServerResponse, nextArg?: unknown) => {
-    const raw = (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '/';
+  const handler = ((req: HttpRequestIn, res: HttpResponseOut, nextArg?: unknown) => {
+    const raw = req.originalUrl ?? req.url ?? '/';
     const q = raw.indexOf('?');
     const pathname = q < 0 ? raw : raw.slice(0, q);
     if (!paths.includes(pathname)) {
