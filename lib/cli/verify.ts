@@ -170,20 +170,20 @@ export async function verify(rec: RecordedSession, transport: Transport, normali
       const state = f.params?.requestState;
       if (typeof state === 'string' && states.has(state)) f = { ...f, params: { ...f.params, requestState: states.get(state) } };
       const key = JSON.stringify(f.id);
-      if (f.method === 'subscriptions/listen' && ex) {
+      const recordedAck = f.method === 'subscriptions/listen' ? ex?.during.find((d) => d.frame.method === 'notifications/subscriptions/acknowledged')?.frame : undefined;
+      if (recordedAck && ex) {
         report.requests++;
         openListens.set(key, ex);
         transport.send(f as Frame);
         const ackOf = () => (listened.get(key) ?? []).find((n) => n.method === 'notifications/subscriptions/acknowledged');
         await listenWaiter.until(() => ackOf() !== undefined, options.timeoutMs);
-        const recordedAck = ex.during.find((d) => d.frame.method === 'notifications/subscriptions/acknowledged')?.frame;
         const liveAck = ackOf();
-        result(m.seq, f.method, liveAck ? differences(normalizer.frame(recordedAck), normalizer.frame(liveAck)) : [{ path: '(acknowledgement)', recorded: recordedAck ?? 'none', live: `none within ${options.timeoutMs} ms` }]);
+        result(m.seq, f.method, liveAck ? differences(normalizer.frame(recordedAck), normalizer.frame(liveAck)) : [{ path: '(acknowledgement)', recorded: recordedAck, live: `none within ${options.timeoutMs} ms` }]);
         continue;
       }
       const recorded = ex?.response;
       if (!recorded) {
-        // Cancelled or unanswered when recorded: send it, do not wait.
+        // Cancelled or unanswered when recorded (a listen stream closed before its acknowledgement too): send it, do not wait.
         transport.send(f as Frame);
         continue;
       }

@@ -16,6 +16,9 @@ export const SAMPLED = 'Herons are nesting.';
 
 export type Server = { command: string; args: string[] } | { url: string };
 
+/** A server run from TypeScript sources on a busy machine can take seconds to answer its first request. */
+const PATIENT = { probeTimeoutMs: 60_000, timeout: 60_000 };
+
 const textOf = (r: { content?: unknown }) => ((r.content ?? []) as { type: string; text?: string }[]).map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join('\n');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -76,7 +79,7 @@ export async function sdkV2Session(server: Server): Promise<SessionOutcome> {
 
 /** Our Client in the 2026-07-28 era. */
 export async function oursModernSession(server: Server): Promise<SessionOutcome> {
-  const client = new Client({ info: { name: 'ours-modern', version: '1.0.0' }, era: 'modern' });
+  const client = new Client({ info: { name: 'ours-modern', version: '1.0.0' }, era: 'modern', ...PATIENT });
   const asked: string[] = [];
   client.onElicitation({
     form: async () => {
@@ -116,7 +119,7 @@ export async function oursModernSession(server: Server): Promise<SessionOutcome>
 export async function sdkServerSession(clientKind: 'ours' | 'sdk', server: Server): Promise<string[]> {
   const out: string[] = [];
   if (clientKind === 'ours') {
-    const client = new Client({ info: { name: 'ours-modern', version: '1.0.0' }, era: 'modern' });
+    const client = new Client({ info: { name: 'ours-modern', version: '1.0.0' }, era: 'modern', ...PATIENT });
     client.onElicitation({ form: async () => ({ action: 'accept', content: { confirm: true } }) });
     client.onSampling(async () => ({ model: 'test-model', role: 'assistant', content: { type: 'text', text: SAMPLED } }));
     await client.connect('url' in server ? createStreamableHttpClientTransport(server.url) : createStdioClientTransport({ ...server, stderr: 'ignore' }));

@@ -38,13 +38,15 @@ async function recordLegacy(transport: Transport): Promise<void> {
   }
 }
 
-/** Where each unsolicited notification of the recording falls around the add_note call's answer. */
+/** What the server sent (answers, and notifications outside any request) in the recorded order. */
 function recordedOrder(file: string): string[] {
   const entries = lines(file).slice(1);
-  const call = entries.find((e) => e.frame?.method === 'tools/call' && e.frame.params.name === 'add_note');
+  const names = new Map<unknown, string>();
   const order: string[] = [];
   for (const e of entries) {
-    if (e.kind === 'out' && e.frame.id === call.frame.id) order.push('result add_note');
+    if (e.kind === 'in' && e.frame?.method === 'tools/call') {
+      names.set(e.frame.id, e.frame.params.name);
+    } else if (e.kind === 'out' && names.has(e.frame?.id)) order.push(`result ${names.get(e.frame.id)}`);
     else if (e.kind === 'out' && (e.frame.method === 'notifications/resources/updated' || e.frame.method === 'notifications/resources/list_changed')) order.push(e.frame.method);
   }
   return order;
@@ -59,8 +61,10 @@ describe('replay --as server: notifications sent outside any request come at the
   it('stdio: the official SDK client gets the resource update and the list change only once it adds the note, in the recorded order', async () => {
     const rec = join(dir, 'stdio.jsonl');
     await recordLegacy(createStdioClientTransport({ ...cli('record', '--out', rec, '--', ...EVERYTHING_STDIO), stderr: 'ignore' }));
+    // The list change is debounced: recorded after add_note's answer or once convert_units was called,
+    // it comes between the two answers either way.
     const expected = recordedOrder(rec);
-    expect(expected).to.include.members(['notifications/resources/updated', 'notifications/resources/list_changed', 'result add_note']);
+    expect(expected).to.include.members(['notifications/resources/updated', 'notifications/resources/list_changed', 'result add_note', 'result convert_units']);
 
     const client = new SdkClient({ name: 'sdk-client', version: '1.0.0' });
     const got: string[] = [];
@@ -74,14 +78,17 @@ describe('replay --as server: notifications sent outside any request come at the
     transport.onmessage = (m: any) => {
       if (m.method === 'notifications/resources/updated' || m.method === 'notifications/resources/list_changed') log.push(m.method);
       else if (JSON.stringify(m.result ?? '').includes('Added n')) log.push('result add_note');
+      else if (JSON.stringify(m.result ?? '').includes('kilometre')) log.push('result convert_units');
       deliver(m);
     };
+    const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args });
     try {
       await client.subscribeResource({ uri: 'notes://index' });
       await sleep(500);
       expect(log, 'nothing before the call that caused it').to.deep.equal([]);
-      await client.callTool({ name: 'add_note', arguments: { body: 'A kingfisher on the bank.' } });
-      for (let i = 0; i < 200 && log.length < expected.length; i++) await sleep(20);
+      await call('add_note', { body: 'A kingfisher on the bank.' });
+      await call('convert_units', { value: 1, from: 'mile', to: 'kilometre' });
+      for (let i = 0; i < 500 && log.length < expected.length; i++) await sleep(20);
       expect(log).to.deep.equal(expected);
       expect(got.sort()).to.deep.equal(['list_changed', 'updated']);
     } finally {
