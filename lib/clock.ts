@@ -36,6 +36,9 @@ export class ManualClock implements Clock {
   private current: number;
   private nextId = 1;
   private readonly timers = new Map<number, ManualTimer>();
+  /** The earliest timer, kept while it is known (replay asks for it at every input). */
+  private first: ManualTimer | undefined;
+  private firstKnown = true;
 
   constructor(start = 0) {
     this.current = start;
@@ -45,11 +48,18 @@ export class ManualClock implements Clock {
   }
   setTimeout(fn: (...args: any[]) => void, ms: number, name?: string): number {
     const id = this.nextId++;
-    this.timers.set(id, { id, due: this.current + Math.max(0, ms), fn, name });
+    const timer = { id, due: this.current + Math.max(0, ms), fn, name };
+    this.timers.set(id, timer);
+    // A later id never wins a tie, so only an earlier due time replaces the known first.
+    if (this.firstKnown && (this.first === undefined || timer.due < this.first.due)) this.first = timer;
     return id;
   }
   clearTimeout(id: number): void {
-    this.timers.delete(id);
+    if (this.timers.delete(id) && this.first?.id === id) this.forgetFirst();
+  }
+  private forgetFirst(): void {
+    this.first = undefined;
+    this.firstKnown = this.timers.size === 0;
   }
   /** Number of timers waiting. */
   get pending(): number {
@@ -57,9 +67,7 @@ export class ManualClock implements Clock {
   }
   /** Due time of the earliest waiting timer, or Infinity. */
   nextDue(): number {
-    let min = Infinity;
-    for (const t of this.timers.values()) if (t.due < min) min = t.due;
-    return min;
+    return this.earliest()?.due ?? Infinity;
   }
   /** Move time forward by `ms`, firing every timer that comes due, in order. */
   advance(ms: number): void {
@@ -71,6 +79,7 @@ export class ManualClock implements Clock {
       const next = this.earliest();
       if (!next || next.due > time) break;
       this.timers.delete(next.id);
+      this.forgetFirst();
       if (next.due > this.current) this.current = next.due;
       next.fn();
     }
@@ -82,13 +91,20 @@ export class ManualClock implements Clock {
     for (const t of this.timers.values()) if (t.name === name && (!found || t.due < found.due)) found = t;
     if (!found) return false;
     this.timers.delete(found.id);
+    if (this.first?.id === found.id) this.forgetFirst();
     if (found.due > this.current) this.current = found.due;
     found.fn();
     return true;
   }
   private earliest(): ManualTimer | undefined {
+    if (this.firstKnown) return this.first;
     let best: ManualTimer | undefined;
-    for (const t of this.timers.values()) if (!best || t.due < best.due || (t.due === best.due && t.id < best.id)) best = t;
+    // forEach: no iterator objects (this runs once per settled request in a replay).
+    this.timers.forEach((t) => {
+      if (!best || t.due < best.due || (t.due === best.due && t.id < best.id)) best = t;
+    });
+    this.first = best;
+    this.firstKnown = true;
     return best;
   }
 }

@@ -1,9 +1,10 @@
 /**
- * One CLI session with a server: our Client (2024-11-05 … 2025-11-25 by default; --era auto offers 2026-07-28 first) with
+ * One CLI session with a server: our Client (in its default era unless --era says otherwise) with
  * the terminal answering elicitations and sampling, one request at a time with a progress bar,
  * Ctrl-C cancelling the request in flight (`notifications/cancelled`) and closing cleanly.
  */
 import { Client, type Progress } from '../client.js';
+import { SamplingRejectedError } from '../client-features/errors.js';
 import { ConnectionClosedError, McpError, RequestCancelledError, TransportError } from '../errors.js';
 import type { JsonObject } from '../jsonrpc/message.js';
 import { CliError, ExitCode } from './exit-codes.js';
@@ -17,7 +18,7 @@ export interface ConnectionOptions {
   terminal?: TerminalIO | undefined;
   /** Request timeout in ms. */
   timeout?: number | undefined;
-  /** Which era to speak (the Client's `era` option; the CLI's default is 'legacy' until record and replay speak 2026-07-28). */
+  /** Which era to speak (the Client's `era` option); undefined: the Client's default. */
   era?: 'auto' | 'legacy' | 'modern' | undefined;
   /** Where errors and the progress bar go. */
   stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
@@ -46,7 +47,7 @@ export function asCliError(e: unknown, target: Target): CliError {
 export async function connect(target: Target, options: ConnectionOptions): Promise<CliConnection> {
   const client = new Client({
     info: { name: 'mcp-actors-cli', version: '0.1.0' },
-    era: options.era ?? 'legacy',
+    ...(options.era !== undefined && { era: options.era }),
     ...(options.timeout !== undefined && { timeout: options.timeout }),
   });
   let interrupt: (() => void) | undefined;
@@ -69,22 +70,13 @@ export async function connect(target: Target, options: ConnectionOptions): Promi
         return askUrlConsent(term, request, control.signal);
       },
     });
-    let pendingReply: Awaited<ReturnType<typeof askSampling>>;
-    client.onSampling(
-      async () => {
-        if (!pendingReply) throw new McpError(-1, 'User rejected sampling request');
-        const reply = pendingReply;
-        pendingReply = undefined;
-        return reply;
-      },
-      {
-        approve: async (params, server) => {
-          bar.clear();
-          pendingReply = await askSampling(term, params, server?.name, new AbortController().signal);
-          return pendingReply !== undefined;
-        },
-      },
-    );
+    // Asked in the handler, not through `approve`: the handler's signal closes the prompt when the server withdraws the request.
+    client.onSampling(async (params, ctx) => {
+      bar.clear();
+      const reply = await askSampling(term, params, ctx.session.peerInfo?.name, ctx.signal);
+      if (!reply) throw new SamplingRejectedError();
+      return reply;
+    });
   }
   try {
     await client.connect(transportFor(target, options.stderr));

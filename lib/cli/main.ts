@@ -77,6 +77,13 @@ function isMain(): boolean {
 }
 
 if (isMain()) {
+  // Output piped into `head` and the like: a closed pipe ends the command quietly.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw e;
+    });
+  }
   const code = await runCli(process.argv.slice(2));
   // Let pending writes flush, then leave even if a server or socket still holds the loop.
   process.exitCode = code;

@@ -1,13 +1,16 @@
 /**
  * Normalization before two sessions' frames are compared or matched: JSON-RPC ids, progress
- * tokens, timestamps (values, time-named keys, and dates and clock times inside text), session ids and request ids inside results are replaced by placeholders,
+ * tokens, timestamps (values, time-named keys, and dates and clock times inside text), session
+ * ids, request ids inside results, listen subscription ids and the `requestState` of multi
+ * round-trip requests (opaque, signed, expiring: never the same twice) are replaced by placeholders,
  * and the JSON paths the user names (`--ignore`) are dropped. Paths are dotted with `[n]` or `[*]`
  * for array items and `*` for any key: `result.content[*].text`, `params._meta`, `*.timestamp`.
  */
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
-/** Times and dates inside text ("created at 3:00:30 AM", "at 2026-11-25T03:00:30Z"). */
-const TIME_IN_TEXT = /\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?|\b\d{1,2}:\d{2}:\d{2}(\.\d+)?(\s?[AP]M)?/g;
+/** Times and dates inside text ("created at 3:00:30 AM", "at 2026-11-25T03:00:30Z", "on 2026-11-25"). */
+const TIME_IN_TEXT = /\b\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?\b|\b\d{1,2}:\d{2}:\d{2}(\.\d+)?(\s?[AP]M)?/g;
 const TIME_KEYS = /^(timestamp|time|date|createdAt|updatedAt|lastUpdatedAt|startedAt|endedAt|expiresAt|modifiedAt|lastModified)$/;
+const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 const SESSION_KEYS = /^(sessionId|session_id|mcpSessionId|taskId|elicitationId)$/;
 
 export interface NormalizeOptions {
@@ -59,6 +62,9 @@ export class Normalizer {
       if (path.length === 0 && key === 'id') out[key] = '<id>';
       else if (key === 'progressToken') out[key] = '<progressToken>';
       else if (key === 'requestId' && path.at(-1) === 'params') out[key] = '<id>';
+      // A listen stream's id is its request's id; a requestState is opaque, signed and expires.
+      else if (key === SUBSCRIPTION_ID) out[key] = '<id>';
+      else if (key === 'requestState' && typeof v === 'string') out[key] = '<requestState>';
       else if (SESSION_KEYS.test(key) && typeof v === 'string') out[key] = `<${key}>`;
       else if (TIME_KEYS.test(key) && (typeof v === 'number' || typeof v === 'string')) out[key] = '<time>';
       else out[key] = this.walk(v, at);

@@ -4,7 +4,7 @@
  * back-pressure); a copy is split into lines and journaled.
  */
 import { spawn } from 'node:child_process';
-import { LineSplitter, type RecordingWriter } from './recording.js';
+import type { RecordingWriter } from './recording.js';
 
 export interface StdioProxyOptions {
   command: string;
@@ -20,14 +20,12 @@ export function proxyStdio(o: StdioProxyOptions): Promise<number> {
   return new Promise((resolve) => {
     const child = spawn(o.command, o.args, { stdio: ['pipe', 'pipe', 'inherit'], shell: false });
     const w = o.writer;
-    const fromClient = new LineSplitter((line) => w.line('client', line));
-    const fromServer = new LineSplitter((line) => w.line('server', line));
     let done = false;
     const finish = (code: number) => {
       if (done) return;
       done = true;
-      fromClient.end();
-      fromServer.end();
+      w.endCapture('client');
+      w.endCapture('server');
       o.stdin.off('data', onClient);
       o.stdin.off('end', onClientEnd);
       o.stdin.pause();
@@ -40,10 +38,10 @@ export function proxyStdio(o: StdioProxyOptions): Promise<number> {
         o.stdin.pause();
         child.stdin.once('drain', () => o.stdin.resume());
       }
-      w.later(() => fromClient.push(chunk));
+      w.capture('client', chunk);
     };
     const onClientEnd = () => {
-      fromClient.end();
+      w.endCapture('client');
       w.note({ event: 'client closed stdin' });
       child.stdin.end();
     };
@@ -57,7 +55,7 @@ export function proxyStdio(o: StdioProxyOptions): Promise<number> {
         child.stdout.pause();
         o.stdout.once('drain', () => child.stdout.resume());
       }
-      w.later(() => fromServer.push(chunk));
+      w.capture('server', chunk);
     });
     child.once('spawn', () => {
       w.transport('open');
@@ -71,7 +69,7 @@ export function proxyStdio(o: StdioProxyOptions): Promise<number> {
       finish(3);
     });
     child.once('close', (code, signal) => {
-      fromServer.end();
+      w.endCapture('server');
       const how = signal ? `killed by ${signal}` : `exited with code ${code}`;
       if (code === 0) w.transport('closed');
       else w.transport('failed', `server ${how}`);

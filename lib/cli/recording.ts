@@ -14,6 +14,8 @@ export interface ProxyRecorderInfo {
   transport: 'stdio' | 'http';
   /** What was proxied: the command line or the target URL (redacted). */
   target: string;
+  /** How: a process between client and server (default), or inside the server's process (`record --in-process`). */
+  inProcess?: boolean;
   /** Wall-clock start (ISO 8601), for people. */
   startedAtIso: string;
 }
@@ -21,17 +23,34 @@ export interface ProxyRecorderInfo {
 /** Who sent a frame: the client (`in`, towards the server) or the server (`out`). */
 export type Side = 'client' | 'server';
 
+/** How a recording file is made. */
+export interface RecordingOptions {
+  /** Fail if the file exists (a recorder claiming it among several processes). */
+  exclusive?: boolean;
+  /** When the recording started, in ms since the epoch: entries are stamped from it (default: now). */
+  startedAt?: number;
+}
+
 export class RecordingWriter {
   private readonly fd: number;
-  private readonly start = performance.now();
+  /** The start, on this process's performance.now() clock. */
+  private readonly start: number;
   private seq = 0;
   private buffer = '';
   private scheduled = false;
-  private readonly deferred: { t: number; work: () => void }[] = [];
+  /**
+   * What waits to be journaled, in order, as three parallel lists (no object per item on the hot
+   * path): who (0 client bytes, 1 server bytes, 2 deferred work), when (performance.now()), what
+   * (the chunk, or the work).
+   */
+  private queueWho: number[] = [];
+  private queueAt: number[] = [];
+  private queueWhat: unknown[] = [];
   private deferTimer: NodeJS.Timeout | undefined;
   /** The time stamp of the deferred work running now. */
   private stamp: number | undefined;
   private closed = false;
+  private readonly splitters = [new LineSplitter((line) => this.line('client', line)), new LineSplitter((line) => this.line('server', line))];
   /** Entries written. */
   entries = 0;
 
@@ -39,38 +58,74 @@ export class RecordingWriter {
     path: string,
     info: Omit<ProxyRecorderInfo, 'kind' | 'startedAtIso'>,
     private readonly redactor: Redactor,
+    options: RecordingOptions = {},
   ) {
-    this.fd = openSync(path, 'w');
+    this.start = options.startedAt === undefined ? performance.now() : options.startedAt - performance.timeOrigin;
+    this.fd = openSync(path, options.exclusive ? 'wx' : 'w');
     const header = {
       format: JOURNAL_FORMAT,
       version: JOURNAL_VERSION,
       role: 'server',
       startedAt: 0,
-      recorder: { kind: 'proxy', ...info, target: String(redactor.value(info.target)), startedAtIso: new Date().toISOString() } satisfies ProxyRecorderInfo,
+      recorder: {
+        kind: 'proxy',
+        ...info,
+        target: String(redactor.value(info.target)),
+        startedAtIso: new Date(options.startedAt ?? Date.now()).toISOString(),
+      } satisfies ProxyRecorderInfo,
     };
     writeSync(this.fd, JSON.stringify(header) + '\n');
   }
 
   /** Milliseconds since the recording started (three decimals). */
   now(): number {
-    return this.stamp ?? Math.round((performance.now() - this.start) * 1000) / 1000;
+    return this.stamp ?? this.since(performance.now());
+  }
+
+  private since(at: number): number {
+    return Math.round((at - this.start) * 1000) / 1000;
   }
 
   /**
-   * Journal something a little later, stamped with the time now: the proxy forwards bytes first
-   * and parses, redacts and writes its copy in batches (every 20 ms), off the round trip.
+   * A chunk of bytes (or text) one side sent, as it arrived: kept as it is with the time now, and
+   * split into lines, parsed, redacted and written a little later in a batch (every 20 ms), off
+   * the round trip. The caller must not change the chunk afterwards.
    */
+  capture(side: Side, chunk: Uint8Array | string): void {
+    if (this.closed) return;
+    this.queueWho.push(side === 'client' ? 0 : 1);
+    this.queueAt.push(performance.now());
+    this.queueWhat.push(chunk);
+    this.deferTimer ??= setTimeout(() => this.runDeferred(), 20);
+  }
+
+  /** A side's byte stream ended: its last line, if it had no newline, is journaled. */
+  endCapture(side: Side): void {
+    this.later(() => this.splitters[side === 'client' ? 0 : 1]!.end());
+  }
+
+  /** Journal something a little later, stamped with the time now, after what was captured before it. */
   later(work: () => void): void {
-    this.deferred.push({ t: this.now(), work });
+    if (this.closed) return;
+    this.queueWho.push(2);
+    this.queueAt.push(performance.now());
+    this.queueWhat.push(work);
     this.deferTimer ??= setTimeout(() => this.runDeferred(), 20);
   }
 
   private runDeferred(): void {
     this.deferTimer = undefined;
-    for (const d of this.deferred.splice(0)) {
-      this.stamp = d.t;
+    const who = this.queueWho;
+    const at = this.queueAt;
+    const what = this.queueWhat;
+    this.queueWho = [];
+    this.queueAt = [];
+    this.queueWhat = [];
+    for (let i = 0; i < who.length; i++) {
+      this.stamp = this.since(at[i]!);
       try {
-        d.work();
+        if (who[i] === 2) (what[i] as () => void)();
+        else this.splitters[who[i]!]!.push(what[i] as Uint8Array | string);
       } finally {
         this.stamp = undefined;
       }
@@ -112,9 +167,14 @@ export class RecordingWriter {
     this.entry({ kind: 'note', note: 'ignored', detail: this.redactor.value(detail) });
   }
 
+  /** Whether entries must wait behind captured chunks (to keep the order). */
+  private mustWait(): boolean {
+    return this.stamp === undefined && this.queueWho.length > 0;
+  }
+
   private rawEntry(kind: 'in' | 'out', frameText: string): void {
     if (this.closed) return;
-    if (this.stamp === undefined && this.deferred.length > 0) {
+    if (this.mustWait()) {
       this.later(() => this.rawEntry(kind, frameText));
       return;
     }
@@ -128,7 +188,7 @@ export class RecordingWriter {
 
   private entry(body: Record<string, unknown>, extra?: Record<string, unknown>): void {
     if (this.closed) return;
-    if (this.stamp === undefined && this.deferred.length > 0) {
+    if (this.mustWait()) {
       // Keep the order: this comes after frames still waiting to be journaled.
       this.later(() => this.entry(body, extra));
       return;
@@ -160,16 +220,29 @@ export class RecordingWriter {
   }
 }
 
-/** Splits a byte stream into lines (UTF-8 safe), for journaling a copy of what is forwarded. */
+/** Splits a byte stream (or text) into lines (UTF-8 safe), for journaling a copy of what is forwarded. */
 export class LineSplitter {
   private rest = '';
   private readonly decoder = new TextDecoder();
+  /** The last chunk ended with a newline: no partial line, no partial character waiting. */
+  private clean = true;
   constructor(private readonly onLine: (line: string) => void) {}
-  push(chunk: Uint8Array): void {
-    const text = this.rest + this.decoder.decode(chunk, { stream: true });
+  push(chunk: Uint8Array | string): void {
+    let text: string;
+    if (typeof chunk === 'string') {
+      if (!this.clean) text = this.rest + this.decoder.decode() + chunk;
+      else text = chunk;
+      this.clean = chunk.endsWith('\n');
+    } else if (this.clean && chunk[chunk.length - 1] === 10) {
+      // The common case, one or more whole lines: no decoder state to carry.
+      text = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('utf8');
+    } else {
+      text = this.rest + this.decoder.decode(chunk, { stream: true });
+      this.clean = chunk[chunk.length - 1] === 10;
+    }
     let start = 0;
     for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', start)) {
-      const line = text.slice(start, i).replace(/\r$/, '');
+      const line = text.charCodeAt(i - 1) === 13 ? text.slice(start, i - 1) : text.slice(start, i);
       if (line.trim() !== '') this.onLine(line);
       start = i + 1;
     }
@@ -178,6 +251,7 @@ export class LineSplitter {
   end(): void {
     const last = this.rest + this.decoder.decode();
     this.rest = '';
+    this.clean = true;
     if (last.trim() !== '') this.onLine(last);
   }
 }

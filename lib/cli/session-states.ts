@@ -12,6 +12,8 @@ import type { JournalEntry, JournalHeader } from '../journal/entry.js';
 import { SUPPORTED_REVISIONS } from '../protocol/revisions.js';
 import { inboundRequestAllowed, outboundVerdict } from '../session/phase-gate.js';
 import type { SessionPhase } from '../../machines/session.machine.js';
+import { ModernRules, type ModernChain } from './modern-rules.js';
+import { isModernFrame } from './recorded-exchanges.js';
 
 export interface RequestTrack {
   /** Index in the list of requests. */
@@ -28,12 +30,21 @@ export interface RequestTrack {
   error?: string;
   /** [entry index, state] at each change, the first at `start`. */
   states: [number, string][];
+  /** A 2026-07-28 request (no session; its envelope in `_meta`). */
+  modern?: boolean;
+  /** Its params, kept for modern requests (the rules look at the envelope and the round). */
+  params?: Record<string, any> | undefined;
+  /** The multi round-trip request it is a round of: the rounds machine's states. */
+  chain?: ModernChain;
 }
 
 export interface StatesAt {
   session: string;
-  requests: { id: string; method: string; from: string; state: string }[];
+  requests: { id: string; method: string; from: string; state: string; rounds?: string }[];
 }
+
+/** What the session machine shows for a recording whose requests were all 2026-07-28 ones. */
+export const NO_SESSION = 'none (2026-07-28: no session)';
 
 type SessionSnapshot = SnapshotFrom<typeof sessionMachine>;
 type AnyFrame = Record<string, any>;
@@ -76,6 +87,9 @@ export class StateTracker {
   private index = 0;
   private readonly clientKind: 'in' | 'out';
   private opened = false;
+  private readonly modern = new ModernRules((m) => this.problem(m));
+  /** Which eras the recording's requests spoke. */
+  readonly eras = { legacy: false, modern: false };
 
   constructor(header: Pick<JournalHeader, 'role' | 'session'>) {
     this.clientKind = header.role === 'server' ? 'in' : 'out';
@@ -92,6 +106,11 @@ export class StateTracker {
 
   get sessionState(): string {
     return stateName(this.snap.value);
+  }
+
+  /** Whether only 2026-07-28 requests were seen: there is no session to show. */
+  get sessionless(): boolean {
+    return this.eras.modern && !this.eras.legacy;
   }
 
   private sessionEvent(event: Record<string, unknown> & { type: string }): void {
@@ -127,6 +146,17 @@ export class StateTracker {
       } else if (e.phase === 'closed' || e.phase === 'failed') {
         this.sessionEvent(e.error ? { type: 'TRANSPORT_CLOSED', error: { name: 'TransportError', message: e.error } } : { type: 'TRANSPORT_CLOSED' });
         for (const r of [...this.open.values()]) this.setRequest(r, { type: 'CONNECTION_CLOSED' }, e.t, this.startT);
+      }
+    } else if (e.kind === 'note') {
+      const d = e.detail as { event?: unknown; requestId?: unknown } | undefined;
+      if (d?.event === 'stream closed by client') {
+        const id = JSON.stringify(d.requestId);
+        const r = this.open.get(`client:${id}`);
+        if (r) {
+          belongs = r.n;
+          this.modern.cancelled(id);
+          this.setRequest(r, { type: 'ABORT', reason: 'stream closed' }, e.t, this.startT);
+        }
       }
     } else if (e.kind === 'call' && e.op === 'close') {
       this.sessionEvent({ type: 'CLOSE' });
@@ -172,14 +202,50 @@ export class StateTracker {
     }
   }
 
+  /** Whether a frame belongs to the 2026-07-28 era (no session: the lifecycle gate does not apply). */
+  private isModern(f: AnyFrame, from: 'client' | 'server'): boolean {
+    if (!this.eras.modern) return false;
+    if (f.method === undefined) return this.open.get(`${from === 'client' ? 'server' : 'client'}:${JSON.stringify(f.id)}`)?.modern === true;
+    if (f.method === 'notifications/progress') return this.tokens.get(`${from === 'client' ? 'server' : 'client'}:${JSON.stringify(f.params?.progressToken)}`)?.modern === true;
+    if (f.method === 'notifications/cancelled') return this.open.get(`${from === 'client' ? 'server' : 'client'}:${JSON.stringify(f.params?.requestId)}`)?.modern === true;
+    // What the server sends with no session operating is judged by this era's rules.
+    return from === 'server' && this.sessionState !== 'operating';
+  }
+
+  /** The modern request a log message belongs to: the last one in flight (stdio), or the one whose stream carried it. */
+  private lastModernInFlight(): RequestTrack | undefined {
+    let last: RequestTrack | undefined;
+    for (const r of this.open.values()) if (r.modern && r.from === 'client' && r.method !== 'subscriptions/listen') last = r;
+    return last;
+  }
+
   private frame(f: AnyFrame, from: 'client' | 'server', t: number): number {
     const other = from === 'client' ? 'server' : 'client';
-    this.gate(f, from);
-    if (typeof f.method === 'string' && f.id !== undefined && f.id !== null) {
+    const isRequest = typeof f.method === 'string' && f.id !== undefined && f.id !== null;
+    const claims = isRequest && from === 'client' && isModernFrame(f);
+    if (isRequest && from === 'client') {
+      if (claims) this.eras.modern = true;
+      else this.eras.legacy = true;
+    }
+    const modern = claims || (!(isRequest && from === 'client') && this.isModern(f, from));
+    if (!modern) this.gate(f, from);
+    else if (from === 'server' && typeof f.method === 'string') {
+      if (isRequest) this.modern.serverRequest(f);
+      else if (!this.modern.listenNotification(f) && f.method === 'notifications/message') {
+        const r = this.lastModernInFlight();
+        if (r) this.modern.logMessage(r);
+      }
+    }
+    if (isRequest) {
       const id = JSON.stringify(f.id);
       if (this.open.has(`${from}:${id}`)) this.problem(`the ${from} reused request id ${id} while that request was in flight`);
       if (f.method === 'initialize' && this.requests.some((r) => r.method === 'initialize' && r.from === from)) this.problem(`the ${from} sent initialize a second time`);
       const r: RequestTrack = { n: this.requests.length, id, method: f.method, from, start: this.index, states: [[this.index, requestInitial]] };
+      if (claims) {
+        r.modern = true;
+        r.params = f.params;
+        this.modern.request(f, r, this.index);
+      }
       this.requests.push(r);
       this.open.set(`${from}:${id}`, r);
       this.startT.set(r, t);
@@ -194,7 +260,8 @@ export class StateTracker {
         if (f.id !== null) this.problem(`the ${from} answered request id ${JSON.stringify(f.id)}, which is not in flight (unknown or already answered)`);
         return -1;
       }
-      if (r.method === 'initialize') {
+      if (r.modern) this.modern.response(f, r, this.index);
+      else if (r.method === 'initialize') {
         if (f.error) this.sessionEvent({ type: 'INITIALIZE_FAILED', error: { name: 'McpError', message: String(f.error.message) } });
         else this.sessionEvent({ type: 'INITIALIZE_RESULT', result: f.result ?? {} });
       }
@@ -213,6 +280,7 @@ export class StateTracker {
     }
     if (f.method === 'notifications/cancelled') {
       const r = this.open.get(`${other}:${JSON.stringify(f.params?.requestId)}`);
+      if (r?.modern) this.modern.cancelled(r.id);
       if (r) {
         this.setRequest(r, { type: 'ABORT', reason: f.params?.reason }, t, this.startT);
         return r.n;
@@ -225,12 +293,15 @@ export class StateTracker {
   at(i: number): StatesAt {
     let session = this.session[0]![1];
     for (const [at, s] of this.session) if (at <= i) session = s;
+    if (this.sessionless) session = NO_SESSION;
     const requests: StatesAt['requests'] = [];
     for (const r of this.requests) {
       if (r.start > i || (r.end !== undefined && r.end < i)) continue;
       let state = r.states[0]![1];
       for (const [at, s] of r.states) if (at <= i) state = s;
-      requests.push({ id: r.id, method: r.method, from: r.from, state });
+      let rounds: string | undefined;
+      if (r.chain) for (const [at, s] of r.chain.states) if (at <= i) rounds = s;
+      requests.push({ id: r.id, method: r.method, from: r.from, state, ...(rounds !== undefined && { rounds }) });
     }
     return { session, requests };
   }

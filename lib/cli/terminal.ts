@@ -18,9 +18,15 @@ export interface TerminalIO {
 /** Ask one question; resolves with the line typed (without the newline). */
 export function ask(io: TerminalIO, question: string, signal?: AbortSignal): Promise<string> {
   return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason ?? new Error('aborted'));
+      return;
+    }
     const rl = createInterface({ input: io.input, output: io.output, terminal: io.input.isTTY === true });
     const abort = () => {
       rl.close();
+      // The question is gone (the server cancelled its request): say so on the line it left open.
+      io.output.write(`\n${io.style.yellow('The server withdrew this request; nothing was sent.')}\n`);
       reject(signal?.reason ?? new Error('aborted'));
     };
     signal?.addEventListener('abort', abort, { once: true });

@@ -23,9 +23,16 @@ function frameLabel(f: AnyFrame, method: string | undefined): { label: string; e
   if (typeof f.method === 'string') {
     const id = f.id !== undefined ? ` #${JSON.stringify(f.id)}` : '';
     const name = f.params?.name ?? f.params?.uri ?? (f.method === 'notifications/progress' ? `${f.params?.progress}${f.params?.total !== undefined ? `/${f.params.total}` : ''}${f.params?.message ? ` ${f.params.message}` : ''}` : undefined);
-    return { label: `${f.method}${id}${name !== undefined ? ` ${String(name)}` : ''}` };
+    // A retry of a multi round-trip request (2026-07-28) names the answers it carries.
+    const answers = f.params?.inputResponses !== undefined && f.params.inputResponses !== null ? Object.keys(f.params.inputResponses) : undefined;
+    const retry = answers !== undefined ? ` (retry: ${answers.join(', ') || 'no answers'})` : typeof f.params?.requestState === 'string' ? ' (retry)' : '';
+    return { label: `${f.method}${id}${name !== undefined ? ` ${String(name)}` : ''}${retry}` };
   }
   if (f.error) return { label: `error #${JSON.stringify(f.id)}${method ? ` (${method})` : ''}`, error: `${f.error.code} ${f.error.message}` };
+  if (f.result?.resultType === 'input_required') {
+    const keys = Object.keys(f.result.inputRequests ?? {});
+    return { label: `input_required #${JSON.stringify(f.id)}${method ? ` (${method})` : ''}${keys.length ? `: ${keys.join(', ')}` : ''}${typeof f.result.requestState === 'string' ? ' +requestState' : ''}` };
+  }
   const extra = f.result?.isError ? ' isError' : '';
   return { label: `result #${JSON.stringify(f.id)}${method ? ` (${method})` : ''}${extra}`, ...(extra && { error: 'the tool reported isError' }) };
 }

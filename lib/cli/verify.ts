@@ -3,11 +3,18 @@
  * compares each response with the recorded one after normalization. The server's own requests
  * (sampling, elicitation, roots) are answered with the client's recorded answers. Every
  * difference is reported, by request and JSON path.
+ *
+ * In the 2026-07-28 era: a retry of a multi round-trip request carries the `requestState` the
+ * live server handed out, not the recorded one (a state is signed by the server that issued it);
+ * a `subscriptions/listen` stream is compared by its acknowledgement and, when the recording
+ * cancels it, by the notifications it carried (in any order); cancelling it over HTTP closes
+ * its stream, as the recorded client did.
  */
-import type { Frame } from '../jsonrpc/message.js';
+import type { Frame, RequestId } from '../jsonrpc/message.js';
+import { paramHeadersOf, type ParamHeaderSpec } from '../client-modern/wire-headers.js';
 import { OversizeFrame, type Transport } from '../../streams/transport.js';
 import { differences, type Difference, type Normalizer } from './normalize.js';
-import type { Message, RecordedSession } from './recorded-exchanges.js';
+import { subscriptionOf, type Exchange, type RecordedSession } from './recorded-exchanges.js';
 
 export interface RequestDifference {
   /** The recorded entry's sequence number. */
@@ -24,25 +31,79 @@ export interface VerifyReport {
 
 export interface VerifyOptions {
   timeoutMs: number;
+  /** How long to wait for a listen stream's notifications before comparing them (default 1000 ms). */
+  settleMs?: number;
   onResult?: (seq: number, method: string, diffs: Difference[]) => void;
 }
 
 type AnyFrame = Record<string, any>;
+type HttpLike = Transport & { paramHeaders?: (tool: string) => readonly ParamHeaderSpec[] | undefined; closeRequestStream?: (id: RequestId) => boolean };
+
+/** A wait that resolves when `ready()` holds or after `ms`, checked whenever `poke` is called. */
+class Waiter {
+  private wake: (() => void) | undefined;
+  poke(): void {
+    this.wake?.();
+  }
+  async until(ready: () => boolean, ms: number): Promise<void> {
+    const deadline = Date.now() + ms;
+    while (!ready() && Date.now() < deadline) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+    this.wake = undefined;
+  }
+}
 
 export async function verify(rec: RecordedSession, transport: Transport, normalizer: Normalizer, options: VerifyOptions): Promise<VerifyReport> {
+  const http = transport as HttpLike;
   const waiters = new Map<string, (f: AnyFrame) => void>();
-  const answerQueues = new Map<string, Message[]>();
+  const answerQueues = new Map<string, AnyFrame[]>();
   for (const req of rec.serverRequests) {
     const answer = rec.clientAnswers.get(JSON.stringify(req.frame.id));
     if (!answer) continue;
     const key = normalizer.requestKey(req.frame.method, req.frame.params);
-    answerQueues.set(key, [...(answerQueues.get(key) ?? []), answer]);
+    answerQueues.set(key, [...(answerQueues.get(key) ?? []), answer.frame]);
   }
+  // Tools' x-mcp-header arguments go in Mcp-Param-* headers on 2026-07-28 HTTP posts.
+  const paramHeaders = new Map<string, ParamHeaderSpec[]>();
+  const learnTools = (result: AnyFrame | undefined) => {
+    for (const tool of (result?.tools ?? []) as AnyFrame[]) {
+      const specs = paramHeadersOf(tool.inputSchema);
+      if ('specs' in specs && specs.specs.length > 0) paramHeaders.set(String(tool.name), specs.specs);
+    }
+  };
+  for (const ex of rec.exchanges) if (ex.request.frame.method === 'tools/list') learnTools(ex.response?.frame.result);
+  http.paramHeaders = (tool) => paramHeaders.get(tool);
+
   const report: VerifyReport = { requests: 0, matched: 0, different: [] };
   const extra: RequestDifference[] = [];
+  /** Live listen-stream notifications by subscription (the recorded listen ids are the live ones: verify sends the recorded ids). */
+  const listened = new Map<string, AnyFrame[]>();
+  const listenWaiter = new Waiter();
+  /** Recorded state → the state the live server handed out for the same round. */
+  const states = new Map<string, string>();
+  const result = (seq: number, method: string, diffs: Difference[]) => {
+    options.onResult?.(seq, method, diffs);
+    if (diffs.length) report.different.push({ seq, method, differences: diffs });
+    else report.matched++;
+  };
+
   const onFrame = (f: AnyFrame) => {
     if (f.method === undefined && f.id !== undefined) {
       waiters.get(JSON.stringify(f.id))?.(f);
+      return;
+    }
+    const subscription = subscriptionOf(f);
+    if (subscription !== undefined && typeof f.method === 'string') {
+      const key = JSON.stringify(subscription);
+      listened.set(key, [...(listened.get(key) ?? []), f]);
+      listenWaiter.poke();
       return;
     }
     if (typeof f.method === 'string' && f.id !== undefined) {
@@ -53,7 +114,7 @@ export async function verify(rec: RecordedSession, transport: Transport, normali
         transport.send({ jsonrpc: '2.0', id: f.id, error: { code: -32601, message: `mcp-actors verify: the recording holds no answer to ${f.method}` } });
         return;
       }
-      transport.send({ ...recorded.frame, id: f.id } as Frame);
+      transport.send({ ...recorded, id: f.id } as Frame);
     }
   };
   const sub = transport.inbound$.subscribe((raw) => {
@@ -68,24 +129,65 @@ export async function verify(rec: RecordedSession, transport: Transport, normali
     }
     for (const f of Array.isArray(value) ? value : [value]) if (f && typeof f === 'object') onFrame(f as AnyFrame);
   });
+
+  /** A listen stream's notifications, recorded and live, compared in any order once they had time to come. */
+  const compareListen = async (ex: Exchange) => {
+    const key = JSON.stringify(ex.request.frame.id);
+    const recorded = rec.unsolicited.filter((p) => p.listen && JSON.stringify(subscriptionOf(p.message.frame)) === key).map((p) => p.message.frame);
+    const liveNow = () => (listened.get(key) ?? []).filter((f) => f.method !== 'notifications/subscriptions/acknowledged');
+    await listenWaiter.until(() => liveNow().length >= recorded.length, options.settleMs ?? 1000);
+    const norm = (f: AnyFrame) => JSON.stringify(normalizer.frame(f));
+    const left = liveNow().map(norm);
+    const diffs: Difference[] = [];
+    for (const f of recorded) {
+      const i = left.indexOf(norm(f));
+      if (i >= 0) left.splice(i, 1);
+      else diffs.push({ path: 'notifications', recorded: normalizer.frame(f), live: '<not sent>' });
+    }
+    for (const l of left) diffs.push({ path: 'notifications', recorded: '<not recorded>', live: JSON.parse(l) as unknown });
+    result(ex.request.seq, 'subscriptions/listen (notifications)', diffs);
+  };
+
+  const openListens = new Map<string, Exchange>();
   try {
     await transport.start();
-    const responses = new Map(rec.exchanges.map((e) => [e.request, e.response]));
     for (const m of rec.clientFrames) {
-      const f = m.frame;
+      let f = m.frame;
       if (f.method === undefined) continue; // an answer to a server request: given live, above
       if (f.id === undefined) {
-        transport.send(f as Frame);
+        if (f.method === 'notifications/cancelled') {
+          const listen = openListens.get(JSON.stringify(f.params?.requestId));
+          if (listen) {
+            openListens.delete(JSON.stringify(f.params?.requestId));
+            await compareListen(listen);
+          }
+        }
+        if (m.closedStream) http.closeRequestStream?.(f.params?.requestId as RequestId);
+        else transport.send(f as Frame);
         continue;
       }
-      const recorded = responses.get(m);
+      const ex = rec.exchangeOf.get(m);
+      const state = f.params?.requestState;
+      if (typeof state === 'string' && states.has(state)) f = { ...f, params: { ...f.params, requestState: states.get(state) } };
+      const key = JSON.stringify(f.id);
+      const recordedAck = f.method === 'subscriptions/listen' ? ex?.during.find((d) => d.frame.method === 'notifications/subscriptions/acknowledged')?.frame : undefined;
+      if (recordedAck && ex) {
+        report.requests++;
+        openListens.set(key, ex);
+        transport.send(f as Frame);
+        const ackOf = () => (listened.get(key) ?? []).find((n) => n.method === 'notifications/subscriptions/acknowledged');
+        await listenWaiter.until(() => ackOf() !== undefined, options.timeoutMs);
+        const liveAck = ackOf();
+        result(m.seq, f.method, liveAck ? differences(normalizer.frame(recordedAck), normalizer.frame(liveAck)) : [{ path: '(acknowledgement)', recorded: recordedAck, live: `none within ${options.timeoutMs} ms` }]);
+        continue;
+      }
+      const recorded = ex?.response;
       if (!recorded) {
-        // Cancelled or unanswered when recorded: send it, do not wait.
+        // Cancelled or unanswered when recorded (a listen stream closed before its acknowledgement too): send it, do not wait.
         transport.send(f as Frame);
         continue;
       }
       report.requests++;
-      const key = JSON.stringify(f.id);
       const live = await new Promise<AnyFrame | undefined>((resolve) => {
         const timer = setTimeout(() => resolve(undefined), options.timeoutMs);
         waiters.set(key, (answer) => {
@@ -100,13 +202,16 @@ export async function verify(rec: RecordedSession, transport: Transport, normali
         }
       });
       waiters.delete(key);
+      const recordedState = recorded.frame.result?.requestState;
+      if (typeof recordedState === 'string' && typeof live?.result?.requestState === 'string') states.set(recordedState, live.result.requestState);
+      if (f.method === 'tools/list') learnTools(live?.result);
       const diffs = live
         ? differences(normalizer.frame(recorded.frame), normalizer.frame(live))
         : [{ path: '(response)', recorded: 'an answer', live: `no answer within ${options.timeoutMs} ms` }];
-      options.onResult?.(m.seq, f.method, diffs);
-      if (diffs.length) report.different.push({ seq: m.seq, method: f.method, differences: diffs });
-      else report.matched++;
+      result(m.seq, f.method, diffs);
     }
+    // Streams the recording never closed: what they carried until it ended.
+    for (const ex of openListens.values()) await compareListen(ex);
   } finally {
     sub.unsubscribe();
     await transport.close().catch(() => undefined);

@@ -12,14 +12,21 @@ export class ReplayTransport implements Transport {
   private readonly state = new BehaviorSubject<TransportState>({ phase: 'connecting' });
   readonly inbound$ = this.inbound.asObservable();
   readonly state$ = this.state.asObservable();
-  /** Every frame the session sent, in order. */
+  /** Every frame the session sent, in order (when kept). */
   readonly sent: Frame[] = [];
+
+  constructor(
+    private readonly keep = true,
+    /** Told of each frame the session sends. */
+    private readonly onSend?: (frame: Frame) => void,
+  ) {}
 
   start(): Promise<void> {
     return Promise.resolve();
   }
   send(frame: Frame): void {
-    this.sent.push(frame);
+    if (this.keep) this.sent.push(frame);
+    this.onSend?.(frame);
   }
   close(): Promise<void> {
     // The recorded transport entries say when it really closed.

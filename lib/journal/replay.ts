@@ -23,6 +23,12 @@ export interface ReplayOptions {
    * handler for them. `handlers`: the handlers `setup` registered run again.
    */
   answers?: 'recorded' | 'handlers';
+  /**
+   * Keep every frame in `outbound` and `recorded` (default true). False compares them as they
+   * come and keeps none: what `mcp-actors replay --check` does, several times faster on long
+   * journals (frames kept to the end survive every young-generation collection).
+   */
+  keepFrames?: boolean;
 }
 
 export interface ReplayResult {
@@ -34,6 +40,8 @@ export interface ReplayResult {
   matches: boolean;
   /** Where they first differ. */
   firstDifference?: { index: number; recorded: Frame | undefined; replayed: Frame | undefined };
+  /** How many frames were compared (the longer of the two lists). */
+  compared: number;
   /** The replayed session (closed or still open, as the recording ended). */
   session: Session;
 }
@@ -55,14 +63,67 @@ function requestMethodsIn(j: Journal): Set<string> {
   return methods;
 }
 
+const isAnswer = (m: object): m is JsonRpcResponse => !('method' in m) && 'id' in m && (m as { id: unknown }).id !== null;
+const NO_ANSWERS: JsonRpcResponse[] = [];
+
 /** The responses with an id in an outbound frame (one, or the items of a batch). */
 function answersIn(frame: Frame): JsonRpcResponse[] {
-  const items = Array.isArray(frame) ? frame : [frame];
-  return items.filter((m): m is JsonRpcResponse => !('method' in m) && 'id' in m && m.id !== null);
+  if (!Array.isArray(frame)) return isAnswer(frame) ? [frame] : NO_ANSWERS;
+  return (frame as object[]).filter(isAnswer);
 }
 
-/** Let promise chains started by one input run to completion before the next input. */
-const drain = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+/**
+ * Whether two JSON values are equal as JSON texts would be (the same keys in the same order):
+ * what comparing their JSON.stringify does, without building the texts.
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  // Values JSON writes alike though they differ (NaN and null, say): compare their texts.
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return JSON.stringify(a) === JSON.stringify(b);
+  const arrays = Array.isArray(a);
+  if (arrays !== Array.isArray(b)) return false;
+  if (arrays) {
+    const x = a as unknown[];
+    const y = b as unknown[];
+    if (x.length !== y.length) return false;
+    for (let i = 0; i < x.length; i++) if (!sameJson(x[i] ?? null, y[i] ?? null)) return false;
+    return true;
+  }
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  // The same keys in the same order (as JSON.stringify writes them), undefined values left out.
+  const ky: string[] = [];
+  for (const k in y) if (y[k] !== undefined) ky.push(k);
+  let i = 0;
+  for (const k in x) {
+    if (x[k] === undefined) continue;
+    if (ky[i] !== k || !sameJson(x[k], y[k])) return false;
+    i++;
+  }
+  return i === ky.length;
+}
+
+/**
+ * Let what one input started run to completion before the next input, as the event loop did
+ * between two recorded inputs. Promise chains and `process.nextTick` callbacks all run before a
+ * tick queued now resolves (Node empties the microtask queue, then the tick queue, in one turn);
+ * only when an immediate is pending (a response held back one turn after progress, say) does the
+ * replay wait a turn of the event loop as well: most inputs need none, and a turn per input was
+ * half of the time `replay --check` took.
+ */
+function drain(): Promise<void> {
+  return new Promise<void>((resolve) => process.nextTick(resolve)).then(() => (immediatePending() ? turns(4) : undefined));
+}
+
+/** Up to `n` turns of the event loop while an immediate is pending (one that keeps rescheduling itself elsewhere must not hold replay). */
+async function turns(n: number): Promise<void> {
+  for (let i = 0; i < n && immediatePending(); i++) await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+/** Whether a `setImmediate` callback is waiting to run. */
+function immediatePending(): boolean {
+  return process.getActiveResourcesInfo().includes('Immediate');
+}
 
 /**
  * Replay `journal` (a {@link Journal} or its JSONL text): a fresh session of the recorded role
@@ -97,19 +158,39 @@ export async function replay(journal: Journal | string, options: ReplayOptions =
       );
     }
   }
-  const transport = new ReplayTransport();
-  const connected = session.connect(transport).catch(() => {});
+  const keep = options.keepFrames !== false;
   const recorded: Frame[] = [];
-  const aborts = new Map<number | string, AbortController>();
+  // Frames are compared pairwise in order, as soon as both of a pair are known.
+  const unmatchedOut: Frame[] = [];
+  const unmatchedRecorded: Frame[] = [];
+  let compared = 0;
+  let firstDifference: ReplayResult['firstDifference'];
+  const compare = (replayed: Frame | undefined, rec: Frame | undefined) => {
+    if (firstDifference === undefined && !sameJson(replayed, rec)) firstDifference = { index: compared, recorded: rec, replayed };
+    compared++;
+  };
+  const transport = new ReplayTransport(keep, (frame) => {
+    if (unmatchedRecorded.length > 0) compare(frame, unmatchedRecorded.shift());
+    else unmatchedOut.push(frame);
+  });
+  const connected = session.connect(transport).catch(() => {});
+  // A signal only for the requests the recording aborts: most never are, and a signal per request is garbage.
+  const aborted = new Set<RequestId>();
+  for (const e of j.entries) if (e.kind === 'call' && e.op === 'abort') aborted.add(e.id);
+  const aborts = new Map<RequestId, AbortController>();
 
-  for (const entry of j.entries) {
+  const entries = j.entries;
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i]!;
     if (entry.kind === 'timer') {
       clock.fireNamed(entry.name);
       await drain();
       continue;
     }
     if (entry.kind === 'out') {
-      recorded.push(entry.frame);
+      if (keep) recorded.push(entry.frame);
+      if (unmatchedOut.length > 0) compare(unmatchedOut.shift(), entry.frame);
+      else unmatchedRecorded.push(entry.frame);
       let gave = false;
       for (const answer of answersIn(entry.frame)) {
         const give = waiting.get(answer.id!);
@@ -137,8 +218,8 @@ export async function replay(journal: Journal | string, options: ReplayOptions =
       case 'call':
         switch (entry.op) {
           case 'request': {
-            const ac = new AbortController();
-            aborts.set(entry.id, ac);
+            const ac = aborted.has(entry.id) ? new AbortController() : undefined;
+            if (ac) aborts.set(entry.id, ac);
             const opts = entry.options ?? {};
             void session
               .request(entry.method, entry.params, {
@@ -146,7 +227,7 @@ export async function replay(journal: Journal | string, options: ReplayOptions =
                 ...(opts.maxTotalTimeout !== undefined && { maxTotalTimeout: opts.maxTotalTimeout }),
                 ...(opts.resetTimeoutOnProgress !== undefined && { resetTimeoutOnProgress: opts.resetTimeoutOnProgress }),
                 ...(opts.progress && { onprogress: () => {} }),
-                signal: ac.signal,
+                ...(ac && { signal: ac.signal }),
               })
               .catch(() => {});
             break;
@@ -171,16 +252,11 @@ export async function replay(journal: Journal | string, options: ReplayOptions =
   }
   await Promise.race([connected, drain()]);
 
+  // What one side sent and the other did not.
+  for (const frame of unmatchedOut) compare(frame, undefined);
+  for (const frame of unmatchedRecorded) compare(undefined, frame);
   const outbound = transport.sent;
-  const n = Math.max(outbound.length, recorded.length);
-  let firstDifference: ReplayResult['firstDifference'];
-  for (let i = 0; i < n; i++) {
-    if (JSON.stringify(outbound[i]) !== JSON.stringify(recorded[i])) {
-      firstDifference = { index: i, recorded: recorded[i], replayed: outbound[i] };
-      break;
-    }
-  }
   return firstDifference
-    ? { outbound, recorded, matches: false, firstDifference, session }
-    : { outbound, recorded, matches: true, session };
+    ? { outbound, recorded, matches: false, firstDifference, compared, session }
+    : { outbound, recorded, matches: true, compared, session };
 }

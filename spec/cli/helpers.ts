@@ -92,3 +92,55 @@ export async function runInProcess(args: string[], cwd = process.cwd()): Promise
   const code = await run(args, { stdout: out, stderr: err, stdin: input, cwd, env: { ...process.env, NO_COLOR: '1' }, style: makeStyle(false), errStyle: makeStyle(false) });
   return { code, stdout, stderr };
 }
+
+/** A long-running CLI (or other) process that prints a line we wait for (a URL), and stops on SIGINT. */
+export interface Background {
+  child: import('node:child_process').ChildProcess;
+  /** The first match of the pattern. */
+  match: RegExpExecArray;
+  /** SIGINT, then wait for it to exit (SIGKILL after 5 s). */
+  stop(): Promise<void>;
+}
+
+/** Start `args` (a node script with its arguments) and wait until its stdout or stderr matches `pattern`. */
+export function background(args: string[], pattern: RegExp, env: Record<string, string> = {}, ms = 30000): Promise<Background> {
+  const child = spawn(process.execPath, args, { env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${args.join(' ')} never printed ${String(pattern)}:\n${seen}`));
+    }, ms);
+    const look = (d: Buffer) => {
+      // eslint-disable-next-line no-control-regex
+      seen += String(d).replace(/\x1b\[[0-9;]*m/g, '');
+      const match = pattern.exec(seen);
+      if (!match) return;
+      clearTimeout(timer);
+      child.stdout!.off('data', look);
+      child.stderr!.off('data', look);
+      child.stdout!.resume();
+      child.stderr!.resume();
+      resolve({
+        child,
+        match,
+        stop: () =>
+          new Promise<void>((done) => {
+            if (child.exitCode !== null || child.signalCode !== null) return done();
+            const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
+            child.once('exit', () => {
+              clearTimeout(kill);
+              done();
+            });
+            child.kill('SIGINT');
+          }),
+      });
+    };
+    child.stdout!.on('data', look);
+    child.stderr!.on('data', look);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${args.join(' ')} exited (${code}) before printing ${String(pattern)}:\n${seen}`));
+    });
+  });
+}

@@ -2,6 +2,7 @@
 // before anything is written, and what was recorded kept when the server dies midway.
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,7 +23,8 @@ describe('mcp-actors record', function () {
 
   it('stdio: the client sees the server unchanged; the journal holds both directions in order, with times', async () => {
     const out = join(dir, 's.jsonl');
-    const run = await runInProcess(['call', 'slow', 'steps=2', 'ms=20', '--stdio', recordCmd(out)]);
+    // A legacy session (initialize, a session); the 2026-07-28 era's recordings are in modern.spec.ts.
+    const run = await runInProcess(['call', 'slow', 'steps=2', 'ms=20', '--era', 'legacy', '--stdio', recordCmd(out)]);
     expect(run.code).to.equal(0);
     expect(run.stdout).to.include('counted to 2');
     const [header, ...entries] = lines(out);
@@ -73,7 +75,7 @@ describe('mcp-actors record', function () {
         recorder.once('exit', () => reject(new Error(`recorder exited: ${err}`)));
       });
       expect(url).to.match(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
-      const run = await runInProcess(['call', 'add', 'a=2', 'b=3', '--url', url, '--header', 'Authorization: Bearer supersecret-token-1']);
+      const run = await runInProcess(['call', 'add', 'a=2', 'b=3', '--era', 'legacy', '--url', url, '--header', 'Authorization: Bearer supersecret-token-1']);
       expect(run.stdout.trim()).to.equal('5');
     } finally {
       const exited = new Promise((r) => recorder.once('exit', r));
@@ -136,6 +138,66 @@ describe('mcp-actors record: legacy HTTP+SSE', function () {
     expect(answer.http.method).to.equal('GET');
     expect(entries.some((e) => e.detail?.event === 'sse endpoint')).to.equal(true);
     rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('mcp-actors record: a legacy HTTP+SSE server that announces an absolute endpoint', function () {
+  this.timeout(30000);
+  it('rewrites the endpoint URL to the proxy, so the client posts through the recorder', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-rec-'));
+    const mcp = createMcpServer({ info: { name: 'sse-absolute', version: '1.0.0' } });
+    mcp.registerTool('add', { inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } } }, (args: any) => String(args.a + args.b));
+    const legacy = createStreamableHttpHandler(mcp.server, { legacySse: true });
+    let origin = '';
+    // As some servers do: `event: endpoint` names an absolute URL on the server's own origin.
+    const absolute = (req: IncomingMessage, res: ServerResponse) => {
+      if (req.method === 'GET' && req.url?.startsWith('/sse')) {
+        const write = res.write.bind(res) as (chunk: unknown, ...rest: unknown[]) => boolean;
+        res.write = ((chunk: unknown, ...rest: unknown[]) => write(String(chunk).replace('data: /messages', `data: ${origin}/messages`), ...rest)) as typeof res.write;
+      }
+      return legacy(req, res);
+    };
+    const server = await listen(absolute, { logger: false });
+    origin = new URL(server.url).origin;
+    const out = join(dir, 'abs.jsonl');
+    const recorder = spawn(process.execPath, ['--import', 'tsx', CLI, 'record', '--out', out, '--target', new URL('/sse', server.url).href], { stdio: ['ignore', 'ignore', 'pipe'] });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let err = '';
+        recorder.stderr.on('data', (d) => {
+          err += d;
+          const m = /Point your client at (\S+)/.exec(err);
+          if (m) resolve(m[1]!);
+        });
+        recorder.once('exit', () => reject(new Error(`recorder exited: ${err}`)));
+      });
+      const run = await runInProcess(['call', 'add', 'a=20', 'b=22', '--url', url]);
+      expect(run.stdout.trim(), run.stderr).to.equal('42');
+      const proxyOrigin = new URL(url).origin;
+      await new Promise((r) => setTimeout(r, 100));
+      const entries = lines(out).slice(1);
+      const endpoint = entries.find((e) => e.detail?.event === 'sse endpoint');
+      expect(endpoint.detail.endpoint).to.match(new RegExp(`^${origin}/messages\\?sessionId=`));
+      expect(endpoint.detail.rewrittenTo).to.match(new RegExp(`^${proxyOrigin}/messages\\?sessionId=`));
+      // The client's POSTs came through the proxy: the call and its answer are in the recording.
+      const call = entries.find((e) => e.frame?.method === 'tools/call');
+      expect(call.http.path).to.match(/^\/messages\?sessionId=/);
+      expect(entries.find((e) => e.kind === 'out' && e.frame.id === call.frame.id).frame.result.content[0].text).to.equal('42');
+    } finally {
+      const exited = new Promise((r) => recorder.once('exit', r));
+      recorder.kill('SIGINT');
+      await exited;
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('leaves relative endpoints alone and says when one points at another origin (the client would post around the recorder)', async () => {
+    const { rewriteEndpoint } = await import('../../lib/cli/proxy-http.js');
+    const target = new URL('http://127.0.0.1:9000/sse');
+    expect(rewriteEndpoint('/messages?sessionId=1', target, 'http://127.0.0.1:4000')).to.deep.equal({ data: '/messages?sessionId=1', foreign: false });
+    expect(rewriteEndpoint('http://127.0.0.1:9000/messages?sessionId=1', target, 'http://127.0.0.1:4000')).to.deep.equal({ data: 'http://127.0.0.1:4000/messages?sessionId=1', foreign: false });
+    expect(rewriteEndpoint('https://elsewhere.example/messages?sessionId=1', target, 'http://127.0.0.1:4000')).to.deep.equal({ data: 'https://elsewhere.example/messages?sessionId=1', foreign: true });
   });
 });
 

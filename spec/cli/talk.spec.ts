@@ -1,11 +1,13 @@
 // list / call / read / get / complete for scripts: --json output, exit codes, usage errors that
 // say what to do, servers from an mcpServers file.
 import { expect } from 'chai';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { everythingEntry } from '../fixtures/interop-everything/everything.js';
-import { runInProcess, TERMINAL_SERVER_CMD } from './helpers.js';
+import { Client } from '../../lib/client.js';
+import { createStdioClientTransport } from '../../streams/stdio-client.js';
+import { CLI, runInProcess, TERMINAL_SERVER_CMD } from './helpers.js';
 
 const EVERYTHING = [process.execPath, everythingEntry(), 'stdio'];
 
@@ -39,6 +41,30 @@ describe('mcp-actors list/call/read/get/complete', function () {
     const bad = await runInProcess(['list', '--era', 'newest', '--', ...EVERYTHING]);
     expect(bad.code).to.equal(2);
     expect(bad.stderr).to.include('--era must be auto, legacy or modern');
+  });
+
+  it('without --era the talk commands speak our Client\'s default era: their first frame is the one the Client sends', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-cli-'));
+    try {
+      const q = (w: string[]) => w.map((x) => JSON.stringify(x)).join(' ');
+      const record = (out: string) => [process.execPath, '--import', 'tsx', CLI, 'record', '--out', out, '--', ...TERMINAL_SERVER_CMD];
+      const first = (file: string) => (readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).find((e) => e.kind === 'in')?.frame?.method as string);
+      const cliRec = join(dir, 'cli.jsonl');
+      const run = await runInProcess(['call', 'echo', 'a=1', '--json', '--stdio', q(record(cliRec))]);
+      expect(run.code, run.stderr).to.equal(0);
+      const libRec = join(dir, 'lib.jsonl');
+      const client = new Client({ info: { name: 'default-era', version: '1.0.0' } });
+      const [command, ...args] = record(libRec);
+      await client.connect(createStdioClientTransport({ command: command!, args, stderr: 'ignore' }));
+      await client.callTool('echo', { a: 1 });
+      await client.close();
+      expect(first(cliRec)).to.equal(first(libRec));
+      const legacy = join(dir, 'legacy.jsonl');
+      await runInProcess(['call', 'echo', 'a=1', '--era', 'legacy', '--stdio', q(record(legacy))]);
+      expect(first(legacy)).to.equal('initialize');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('exit codes: 1 for isError, 4 for a JSON-RPC error, 3 when the server cannot start, 2 for usage', async () => {

@@ -1,5 +1,6 @@
 // The talk commands as a person at a terminal sees them (node-pty): colours, the progress bar,
-// Ctrl-C cancelling the request in flight, answering an elicitation form and a sampling request.
+// Ctrl-C cancelling the request in flight, answering an elicitation form and a sampling request,
+// and their prompts closing when the server withdraws them.
 import { expect } from 'chai';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,13 +30,24 @@ describe('mcp-actors CLI at a terminal (node-pty)', function () {
 
   it('Ctrl-C cancels the request in flight: the server is told, the CLI exits 130 and says so', async () => {
     const log = join(dir, 'cancel.log');
-    term = new Terminal(['call', 'hang', '--', ...TERMINAL_SERVER_CMD, log]);
+    term = new Terminal(['call', 'hang', '--era', 'legacy', '--', ...TERMINAL_SERVER_CMD, log]);
     await term.waitFor('waiting');
     term.type('\x03');
     expect(await term.exited).to.equal(130);
     expect(plain(term.output)).to.include('Cancelled: the server was told (notifications/cancelled).');
     for (let i = 0; i < 100 && !existsSync(log); i++) await new Promise((r) => setTimeout(r, 20));
     expect(readFileSync(log, 'utf8')).to.include('cancelled: interrupted by the user (Ctrl-C)');
+  });
+
+  it('Ctrl-C cancels a 2026-07-28 request too: the handler on the server is stopped', async () => {
+    const log = join(dir, 'cancel.log');
+    term = new Terminal(['call', 'hang', '--era', 'modern', '--', ...TERMINAL_SERVER_CMD, log]);
+    await term.waitFor('waiting');
+    term.type('\x03');
+    expect(await term.exited).to.equal(130);
+    expect(plain(term.output)).to.include('Cancelled: the server was told (notifications/cancelled).');
+    for (let i = 0; i < 100 && !existsSync(log); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(readFileSync(log, 'utf8')).to.match(/^cancelled: /);
   });
 
   it('asks the person to fill an elicitation form, field by field, and sends the answer', async () => {
@@ -71,5 +83,28 @@ describe('mcp-actors CLI at a terminal (node-pty)', function () {
     term.type('hello there\r');
     expect(await term.exited).to.equal(0);
     expect(plain(term.output)).to.include('model said: hello there');
+  });
+
+  // Only a legacy session's server waits for an answer it can withdraw (in 2026-07-28 it asks in a result).
+  it('closes the sampling approval prompt when the server cancels that request; the call goes on', async () => {
+    term = new Terminal(['call', 'sample-withdrawn', 'ms=1500', '--era', 'legacy', '--', ...TERMINAL_SERVER_CMD]);
+    await term.waitFor('Allow?');
+    // Nobody answers: the server gives up and sends notifications/cancelled.
+    await term.waitFor('The server withdrew this request; nothing was sent.');
+    expect(await term.exited).to.equal(0);
+    const text = plain(term.output);
+    expect(text).to.include('the server withdrew its sampling request');
+    // The prompt never came back after the withdrawal.
+    expect(text.slice(text.indexOf('withdrew this request'))).to.not.include('Allow?');
+  });
+
+  it('closes an elicitation form when the server cancels it, even halfway through its fields', async () => {
+    term = new Terminal(['call', 'ask-withdrawn', 'ms=2500', '--era', 'legacy', '--', ...TERMINAL_SERVER_CMD]);
+    await term.waitFor('Answer?');
+    term.type('a\r');
+    await term.waitFor('Name');
+    await term.waitFor('The server withdrew this request; nothing was sent.');
+    expect(await term.exited).to.equal(0);
+    expect(plain(term.output)).to.include('the server withdrew its question');
   });
 });

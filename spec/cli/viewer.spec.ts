@@ -24,7 +24,8 @@ describe('mcp-actors inspect: terminal timeline and the viewer in chromium', fun
     dir = mkdtempSync(join(tmpdir(), 'mcp-view-'));
     recording = join(dir, 's.jsonl');
     const q = (w: string[]) => w.map((x) => JSON.stringify(x)).join(' ');
-    const run = await runInProcess(['call', 'slow', 'steps=2', 'ms=20', '--stdio', q([process.execPath, '--import', 'tsx', CLI, 'record', '--out', recording, '--', ...TERMINAL_SERVER_CMD])]);
+    // A legacy session: its session machine goes through the lifecycle the page shows.
+    const run = await runInProcess(['call', 'slow', 'steps=2', 'ms=20', '--era', 'legacy', '--stdio', q([process.execPath, '--import', 'tsx', CLI, 'record', '--out', recording, '--', ...TERMINAL_SERVER_CMD])]);
     expect(run.code).to.equal(0);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });

@@ -5,7 +5,7 @@ import { int, parseCommand, str } from '../args.js';
 import type { Command } from '../context.js';
 import { CliError, EXIT_CODES_HELP, ExitCode, UsageError } from '../exit-codes.js';
 import { readJournalFile, reportProblems } from '../journal-file.js';
-import { trackStates } from '../session-states.js';
+import { NO_SESSION, trackStates } from '../session-states.js';
 import { formatRow, rowOf } from '../timeline.js';
 import { renderViewer } from '../viewer/page.js';
 import { serveLive } from '../viewer/live.js';
@@ -71,7 +71,7 @@ export const inspectCommand: Command = {
       }
       ctx.stdout.write(`${s.bold(`After entry #${at}`)}\n  session machine: ${s.magenta(states.session)}\n`);
       ctx.stdout.write(`  request machines in flight: ${states.requests.length ? '' : s.dim('none')}\n`);
-      for (const r of states.requests) ctx.stdout.write(`    ${r.from} ${r.method} #${r.id}: ${s.magenta(r.state)}\n`);
+      for (const r of states.requests) ctx.stdout.write(`    ${r.from} ${r.method} #${r.id}: ${s.magenta(r.state)}${r.rounds ? `, input rounds: ${s.magenta(r.rounds)}` : ''}\n`);
       ctx.stdout.write(`  ${s.bold('frame')}: ${JSON.stringify(file.entries[index], null, 2).replace(/\n/g, '\n  ')}\n`);
       return ExitCode.Ok;
     }
@@ -84,12 +84,19 @@ export const inspectCommand: Command = {
     }
     const rec = file.header.recorder;
     ctx.stdout.write(s.bold(`${file.path}`) + s.dim(` · ${file.entries.length} entries · ${rec ? `${rec.transport} proxy recording of ${rec.target}` : `${file.header.role} session journal`}${file.header.revision ? ` · revision ${file.header.revision}` : ''}`) + '\n');
-    const changes = tracker.session.slice(1);
-    ctx.stdout.write(s.magenta(`                 session machine: ${tracker.session[0]![1]}`) + '\n');
+    // A 2026-07-28 recording has no session: its requests' input rounds are the machines to follow.
+    const changes = tracker.sessionless ? [] : tracker.session.slice(1);
+    ctx.stdout.write(s.magenta(`                 session machine: ${tracker.sessionless ? NO_SESSION : tracker.session[0]![1]}`) + '\n');
+    const rounds = new Map<number, string[]>();
+    for (const r of tracker.requests) {
+      if (!r.chain || r.chain.states[0]![0] !== r.start) continue; // each multi round-trip request once, on its first round
+      for (const [at, state] of r.chain.states) rounds.set(at, [...(rounds.get(at) ?? []), `input rounds of ${r.method} #${r.id} → ${state}`]);
+    }
     let next = 0;
     for (let i = 0; i < rows.length; i++) {
       ctx.stdout.write(formatRow(rows[i]!, s) + '\n');
       while (next < changes.length && changes[next]![0] <= i) ctx.stdout.write(s.magenta(`                 session machine → ${changes[next++]![1]}`) + '\n');
+      for (const line of rounds.get(i) ?? []) ctx.stdout.write(s.magenta(`                 ${line}`) + '\n');
     }
     const failed = tracker.requests.filter((r) => r.error).length;
     const open = tracker.requests.filter((r) => r.end === undefined).length;

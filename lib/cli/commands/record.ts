@@ -7,8 +7,9 @@ import { proxyHttp } from '../proxy-http.js';
 import { proxyStdio } from '../proxy-stdio.js';
 import { RecordingWriter } from '../recording.js';
 import { Redactor } from '../redact.js';
+import { recordInProcess } from '../tap-stdio.js';
 
-const USAGE = `Usage: mcp-actors record --out FILE [--redact KEY ...] -- SERVER_COMMAND [ARGS ...]
+const USAGE = `Usage: mcp-actors record --out FILE [--in-process] [--redact KEY ...] -- SERVER_COMMAND [ARGS ...]
        mcp-actors record --out FILE --target URL [--port N] [--host 127.0.0.1] [--redact KEY ...]
 
 A transparent proxy that journals every frame in both directions, with timing, to FILE (JSONL,
@@ -19,6 +20,10 @@ credentials inside strings, and the keys given with --redact.
 stdio: configure your client (IDE, agent) to launch this command in place of the server:
   "command": "npx", "args": ["mcp-actors", "record", "--out", "session.jsonl", "--", "node", "server.js"]
 It exits with the server's exit code; what was recorded is kept if the server dies.
+--in-process (Node.js servers: node, npx, tsx...): instead of a process between client and
+server, the recorder rides along inside the server's process (preloaded through NODE_OPTIONS),
+so the round trip costs what it costs without recording. A server killed with SIGKILL loses its
+last 20 ms of frames; writes that bypass process.stdout are not seen.
 
 HTTP: point your client at http://127.0.0.1:PORT/<the target's path>; requests are forwarded to
 the target (Streamable HTTP or legacy SSE). Ctrl-C stops recording.
@@ -28,6 +33,7 @@ Options:
   --target URL     the HTTP server to proxy to
   --port N         port to listen on (default 0: a free one, printed on stderr)
   --host ADDR      interface to bind (default 127.0.0.1)
+  --in-process     (stdio, Node.js servers) record inside the server's process: no extra hop
   --redact KEY     also hide values of fields or headers named KEY (repeatable)
   -h, --help       this help
 
@@ -38,7 +44,7 @@ export const recordCommand: Command = {
   summary: 'record a session through a stdio or HTTP proxy (secrets redacted)',
   async run(argv, ctx) {
     const p = parseCommand(
-      { name: 'record', summary: '', usage: USAGE, options: { out: { type: 'string', short: 'o' }, target: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, redact: { type: 'string', multiple: true } }, positionals: false },
+      { name: 'record', summary: '', usage: USAGE, options: { out: { type: 'string', short: 'o' }, target: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, redact: { type: 'string', multiple: true }, 'in-process': { type: 'boolean' } }, positionals: false },
       argv,
     );
     if (p.help) {
@@ -52,6 +58,10 @@ export const recordCommand: Command = {
     if (target !== undefined && p.rest.length > 0) throw new UsageError('Give --target URL or a server command after --, not both', 'record');
     const redactor = new Redactor(list(p, 'redact'));
     const path = resolve(ctx.cwd, out);
+    if (p.values['in-process'] === true) {
+      if (target !== undefined) throw new UsageError('--in-process records a stdio server (-- SERVER_COMMAND), not --target', 'record');
+      return recordInProcess({ command: p.rest[0]!, args: p.rest.slice(1), out: path, redact: list(p, 'redact'), redactor, stderr: ctx.stderr });
+    }
     let writer: RecordingWriter;
     try {
       writer = new RecordingWriter(path, { transport: target ? 'http' : 'stdio', target: target ?? p.rest.join(' ') }, redactor);

@@ -144,7 +144,7 @@ function short(v: unknown): string {
 async function check(file: JournalFile, p: Parsed, ctx: CliContext): Promise<number> {
   if (!file.header.session) return checkLifecycle(file, p, ctx);
   const start = performance.now();
-  const result = await replay(toJournal(file));
+  const result = await replay(toJournal(file), { keepFrames: false });
   const ms = performance.now() - start;
   await result.session.close().catch(() => undefined);
   const rate = Math.round(file.entries.length / (ms / 1000));
@@ -152,10 +152,10 @@ async function check(file: JournalFile, p: Parsed, ctx: CliContext): Promise<num
   if (p.values.json) {
     ctx.stdout.write(JSON.stringify({ entries: file.entries.length, ms: Math.round(ms), entriesPerSecond: rate, matches: result.matches, firstDifference: result.firstDifference ?? null }, null, 2) + '\n');
   } else if (result.matches) {
-    ctx.stdout.write(`${s.green('✓')} ${file.entries.length} entries re-executed on a simulated clock in ${ms.toFixed(0)} ms (${rate} entries/s): all ${result.recorded.length} frames identical\n`);
+    ctx.stdout.write(`${s.green('✓')} ${file.entries.length} entries re-executed on a simulated clock in ${ms.toFixed(0)} ms (${rate} entries/s): all ${result.compared} frames identical\n`);
   } else {
     const d = result.firstDifference!;
-    ctx.stdout.write(`${s.red('✗')} first divergent frame: #${d.index} of ${result.recorded.length} sent\n  recorded: ${short(d.recorded)}\n  replayed: ${short(d.replayed)}\n`);
+    ctx.stdout.write(`${s.red('✗')} first divergent frame: #${d.index} of ${result.compared} sent\n  recorded: ${short(d.recorded)}\n  replayed: ${short(d.replayed)}\n`);
     for (const x of differences(d.recorded, d.replayed)) ctx.stdout.write(`    ${s.bold(x.path)}: ${short(x.recorded)} → ${short(x.live)}\n`);
   }
   return result.matches ? ExitCode.Ok : ExitCode.Difference;

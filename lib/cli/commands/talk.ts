@@ -20,10 +20,11 @@ export const COMMON_HELP = `${TARGET_HELP}
 Output:
   --json               print the raw JSON result (for scripts)
   --timeout MS         request timeout (default 60000)
-  --era legacy|auto|modern
-                       legacy (default): initialize and a session (2024-11-05 … 2025-11-25);
+  --era auto|legacy|modern
                        auto: offer revision 2026-07-28 first (server/discover), fall back to
-                       legacy; modern: 2026-07-28 only
+                       initialize for older servers; legacy: initialize and a session
+                       (2024-11-05 … 2025-11-25); modern: 2026-07-28 only.
+                       Default: our Client's default era (auto)
   --no-color           no colours (also NO_COLOR=1)
   -h, --help           this help
 
@@ -49,8 +50,9 @@ export function talkCommand<O extends OptionSpec>(spec: CommandSpec<O>, action: 
       check?.(p);
       const target = resolveTarget(p, spec.name);
       const timeout = int(p, 'timeout', spec.name);
-      const era = str(p, 'era') ?? 'legacy';
-      if (era !== 'auto' && era !== 'legacy' && era !== 'modern') throw new UsageError(`--era must be auto, legacy or modern; got ${JSON.stringify(era)}`, spec.name);
+      // Without --era the Client's own default applies: the command speaks as the library does.
+      const era = str(p, 'era');
+      if (era !== undefined && era !== 'auto' && era !== 'legacy' && era !== 'modern') throw new UsageError(`--era must be auto, legacy or modern; got ${JSON.stringify(era)}`, spec.name);
       const conn = await connect(target, {
         style: ctx.errStyle,
         terminal: ctx.stdin.isTTY ? { input: ctx.stdin, output: ctx.stderr, style: ctx.errStyle, onInterrupt: () => undefined } : undefined,

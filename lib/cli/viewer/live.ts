@@ -64,6 +64,7 @@ class FollowedJournal {
       entryRequest: t.entryRequest.slice(from),
       session: t.session.filter(([i]) => i >= from),
       requests: t.requests.filter((r) => r.start >= from || r.end === undefined || r.end >= from),
+      sessionless: t.sessionless,
     };
   }
 }

@@ -1,9 +1,11 @@
 /**
  * The session viewer: one self-contained HTML page (styles, script and data inline, nothing
- * fetched) with the timeline, a scrubber, the frame at each point, and the session and request
- * machines drawn as statecharts with the active state highlighted.
+ * fetched) with the timeline, a scrubber, the frame at each point, and the session, request and
+ * (2026-07-28 multi round-trip requests) input-rounds machines drawn as statecharts with the
+ * active state highlighted. A recording of 2026-07-28 requests only has no session to show.
  */
 import { machineConfigJSON } from '../../../machines/json.js';
+import { clientInputRoundsMachine } from '../../../machines/client-input-rounds.machine.js';
 import { requestMachine } from '../../../machines/request.machine.js';
 import { sessionMachine } from '../../../machines/session.machine.js';
 import type { JournalEntry } from '../../journal/entry.js';
@@ -19,7 +21,9 @@ export interface ViewerData {
   session: [number, string][];
   requests: StateTracker['requests'];
   entryRequest: number[];
-  machines: { session: unknown; request: unknown };
+  machines: { session: unknown; request: unknown; rounds: unknown };
+  /** Only 2026-07-28 requests: no session machine to show. */
+  sessionless: boolean;
   /** Follow a growing recording through /events. */
   live: boolean;
 }
@@ -37,7 +41,8 @@ export function viewerData(file: Pick<JournalFile, 'path' | 'header' | 'entries'
     session: tracker.session,
     requests: tracker.requests,
     entryRequest: tracker.entryRequest,
-    machines: { session: machineConfigJSON(sessionMachine), request: machineConfigJSON(requestMachine) },
+    machines: { session: machineConfigJSON(sessionMachine), request: machineConfigJSON(requestMachine), rounds: machineConfigJSON(clientInputRoundsMachine) },
+    sessionless: tracker.sessionless,
     live,
   };
 }
@@ -65,7 +70,7 @@ export function renderViewerPage(data: ViewerData): string {
   <section id="detail-pane">
     <h2>Machines at this point</h2>
     <div id="states"></div>
-    <div id="charts"><figure><figcaption>session</figcaption><svg id="chart-session"></svg><p class="root-edges" id="root-session"></p></figure><figure><figcaption>request <span id="chart-request-which"></span></figcaption><svg id="chart-request"></svg></figure></div>
+    <div id="charts"><figure><figcaption>session</figcaption><svg id="chart-session"></svg><p class="root-edges" id="root-session"></p></figure><figure><figcaption>request <span id="chart-request-which"></span></figcaption><svg id="chart-request"></svg></figure><figure id="rounds-figure"><figcaption>input rounds (2026-07-28) <span id="chart-rounds-which"></span></figcaption><svg id="chart-rounds"></svg></figure></div>
     <h2>Frame</h2><pre id="frame"></pre>
   </section>
 </main>

@@ -87,14 +87,16 @@ export const VIEWER_SCRIPT = String.raw`
   }
   function renderStates(i) {
     var box = $('states'); box.replaceChildren();
-    var s = stateAt(sessionChanges, i);
+    var s = D.sessionless ? 'none (2026-07-28: no session)' : stateAt(sessionChanges, i);
     var p = document.createElement('div'); p.append('session machine: '); p.appendChild(span('state', s)); p.id = 'session-state'; box.appendChild(p);
     var flight = inFlight(i);
     var q = document.createElement('div'); q.textContent = 'request machines in flight: ' + (flight.length ? flight.length : 'none'); box.appendChild(q);
     var ul = document.createElement('ul'); ul.id = 'request-states';
     flight.slice(0, 30).forEach(function (x) {
       var li = document.createElement('li');
-      li.append(x.r.from + ' ' + x.r.method + ' #' + x.r.id + ': '); li.appendChild(span('state', x.state)); ul.appendChild(li);
+      li.append(x.r.from + ' ' + x.r.method + ' #' + x.r.id + ': '); li.appendChild(span('state', x.state));
+      if (x.r.chain) { li.append(', input rounds: '); li.appendChild(span('state', stateAt(x.r.chain.states, i))); }
+      ul.appendChild(li);
     });
     if (flight.length > 30) { var more = document.createElement('li'); more.textContent = '… ' + (flight.length - 30) + ' more'; ul.appendChild(more); }
     box.appendChild(ul);
@@ -102,6 +104,9 @@ export const VIEWER_SCRIPT = String.raw`
     var mine = requests[entryRequest[i]] || (flight.length ? flight[flight.length - 1].r : undefined);
     text($('chart-request-which'), mine ? mine.from + ' ' + mine.method + ' #' + mine.id : '(none at this point)');
     highlight(charts.request, mine ? stateAt(mine.states, i) : '');
+    var round = mine && mine.chain ? mine : undefined;
+    text($('chart-rounds-which'), round ? round.method + ' #' + round.id : '(no multi round-trip request at this point)');
+    highlight(charts.rounds, round ? stateAt(round.chain.states, i) : '');
   }
 
   // ---- statecharts from the machines' JSON
@@ -189,7 +194,7 @@ export const VIEWER_SCRIPT = String.raw`
       nodes[k].classList.toggle('active', on);
     });
   }
-  var charts = { session: drawChart($('chart-session'), D.machines.session, $('root-session')), request: drawChart($('chart-request'), D.machines.request) };
+  var charts = { session: drawChart($('chart-session'), D.machines.session, $('root-session')), request: drawChart($('chart-request'), D.machines.request), rounds: drawChart($('chart-rounds'), D.machines.rounds) };
 
   // ---- selection and scrubber
   function select(i, scroll) {
@@ -229,6 +234,7 @@ export const VIEWER_SCRIPT = String.raw`
       Array.prototype.push.apply(entryRequest, u.entryRequest);
       Array.prototype.push.apply(sessionChanges, u.session);
       u.requests.forEach(function (r) { requests[r.n] = r; });
+      D.sessionless = u.sessionless;
       resize();
       if ($('follow').checked) select(entries.length - 1); else { renderRows(); text($('position'), 'entry ' + (selected + 1) + ' of ' + entries.length); }
     };
