@@ -51,7 +51,8 @@ describe('mcp-actors record', function () {
 
   it('a server that dies midway: the client is told, the recording keeps everything up to the death', async () => {
     const out = join(dir, 's.jsonl');
-    const run = await runInProcess(['call', 'crash', '--stdio', recordCmd(out)]);
+    // A legacy session, so the journal shows its lifecycle (initialize) before the death.
+    const run = await runInProcess(['call', 'crash', '--era', 'legacy', '--stdio', recordCmd(out)]);
     expect(run.code).to.equal(3);
     const entries = lines(out).slice(1);
     expect(entries.map((e) => e.frame?.method).filter(Boolean)).to.include.members(['initialize', 'tools/list', 'tools/call']);
