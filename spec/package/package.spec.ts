@@ -332,7 +332,7 @@ await client.close();`,
     const html = join(app, 'npx-session.html');
     const inspected = await npx(['inspect', journal, '--html', html]);
     expect(inspected.code, inspected.stderr).to.equal(0);
-    expect(readFileSync(html, 'utf8')).to.include('tools/call');
+    expect(readFileSync(html, 'utf8')).to.include('<title>mcp-actors · ');
     const usage = await npx(['call']);
     expect(usage.code).to.equal(2);
   });

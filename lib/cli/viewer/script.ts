@@ -6,7 +6,15 @@
 export const VIEWER_SCRIPT = String.raw`
 (function () {
   'use strict';
-  var D = JSON.parse(document.getElementById('data').textContent);
+  // The data is gzip in base64: inflated by the browser (DecompressionStream), then parsed.
+  var packed = atob(document.getElementById('data').textContent.trim());
+  var bytes = new Uint8Array(packed.length);
+  for (var b = 0; b < packed.length; b++) bytes[b] = packed.charCodeAt(b);
+  new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text().then(function (json) { start(JSON.parse(json)); }, function (e) {
+    document.getElementById('meta').textContent = 'This page\'s data could not be read: ' + e;
+  });
+
+function start(D) {
   var entries = D.entries, requests = D.requests, entryRequest = D.entryRequest, sessionChanges = D.session;
   var clientKind = D.header.role === 'server' ? 'in' : 'out';
   var ROW = 22, selected = 0;
@@ -240,5 +248,6 @@ export const VIEWER_SCRIPT = String.raw`
     };
   }
   document.body.dataset.ready = 'true';
+}
 })();
 `;
