@@ -51,8 +51,7 @@ describe('mcp-actors record', function () {
 
   it('a server that dies midway: the client is told, the recording keeps everything up to the death', async () => {
     const out = join(dir, 's.jsonl');
-    // A legacy session, so the journal shows its lifecycle (initialize) before the death.
-    const run = await runInProcess(['call', 'crash', '--era', 'legacy', '--stdio', recordCmd(out)]);
+    const run = await runInProcess(['call', 'crash', '--stdio', recordCmd(out)]);
     expect(run.code).to.equal(3);
     const entries = lines(out).slice(1);
     const methods = entries.map((e) => e.frame?.method).filter(Boolean);
