@@ -68,7 +68,7 @@ describe('mcp-actors CLI at a terminal (node-pty)', function () {
     expect(JSON.parse(answer!)).to.deep.equal({ action: 'accept', content: { name: 'Ada', color: 'green', age: 30 } });
   });
 
-  it('a URL elicitation shows the page and its domain and opens nothing without consent; yes accepts, Enter declines', async function () {
+  it('[ELICIT-006] a URL elicitation shows the page and its domain and opens nothing without consent; yes accepts, Enter declines', async function () {
     this.timeout(120000); // four CLI runs
     for (const era of ['legacy', 'modern']) {
       term = new Terminal(['call', 'open-page', '--era', era, '--', ...TERMINAL_SERVER_CMD]);
