@@ -262,6 +262,7 @@ async function main(): Promise<number> {
   // keep the session era.
   const client = createClient({ info: { name: 'mcp-actors-conformance-client', version: '0.1.0' }, ...(!modern && { era: 'legacy' as const }) });
   flow.setup?.(client);
+  client.warnings$.subscribe((w) => log(`warning (${w.kind}): ${w.message}`));
   const auth = authFor(scenario);
   await client.connect(createStreamableHttpClientTransport(url, { ...(auth && { auth }) }));
   log(`connected: ${client.serverInfo?.name} at revision ${client.protocolVersion}`);

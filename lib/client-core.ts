@@ -155,6 +155,7 @@ export class ClientCore extends Session {
         await this.giveUp(transport);
         throw new LegacyServerError(outcome.reason);
       }
+      this.warn('legacy-era', `The server speaks a session revision (${outcome.reason}): connecting with initialize`);
       return super.connect(transport);
     }
     this.modern = new ModernEra(
