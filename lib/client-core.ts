@@ -16,7 +16,7 @@ import type { SetRootsOptions } from './client-features/roots.js';
 import { serveSampling, type SamplingHandler, type SamplingOptions } from './client-features/sampling.js';
 import { LegacyServerError } from './client-modern/errors.js';
 import type { InputAnswerer } from './client-modern/input-rounds.js';
-import { ModernEra, type DiscoveredServer, type TraceOptions } from './client-modern/modern-era.js';
+import { ModernEra, type DiscoveredServer, type InputRoundEvent, type TraceOptions } from './client-modern/modern-era.js';
 import { TASKS_EXTENSION } from './client-modern/extension-tasks.js';
 import { negotiateEra } from './client-modern/negotiate.js';
 import type { ClientOptions, ClientWarning } from './client-options.js';
@@ -55,6 +55,7 @@ export class ClientCore extends Session {
   protected tornDown = false;
   private readonly logSubject = new Subject<LoggingMessageNotificationParams>();
   private readonly warningSubject = new Subject<ClientWarning>();
+  private readonly inputRoundSubject = new Subject<InputRoundEvent>();
   private readonly userNotificationHandlers = new Map<string, NotificationHandler>();
   private readonly inputAnswerers = new Map<string, InputAnswerer>();
   private rootsProvider: RootsProvider | undefined;
@@ -71,6 +72,14 @@ export class ClientCore extends Session {
   readonly elicitations$: Observable<ElicitationStatus>;
   /** Things the client handled without failing: failed re-lists, ignored notifications... */
   readonly warnings$: Observable<ClientWarning>;
+  /**
+   * Requests going through input rounds (2026-07-28 multi round-trip requests): each move of a
+   * `tools/call`, `prompts/get` or `resources/read` the server answered `input_required`, e.g.
+   * `answering` round 1 with the input requests asked, `sent` again with the responses, `complete`.
+   * The calls themselves resolve with the final result only; the frames are on `frames$`.
+   * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr
+   */
+  readonly inputRounds$: Observable<InputRoundEvent>;
 
   constructor(options: ClientOptions) {
     super('client', options);
@@ -79,6 +88,7 @@ export class ClientCore extends Session {
     this.clientClock = options.clock ?? systemClock;
     this.logs$ = this.guard('client.logs$', this.logSubject.asObservable());
     this.warnings$ = this.guard('client.warnings$', this.warningSubject.asObservable());
+    this.inputRounds$ = this.guard('client.inputRounds$', this.inputRoundSubject.asObservable());
     this.elicitation = new ElicitationService({
       clock: this.clientClock,
       serverInfo: () => this.serverInfo,
@@ -166,6 +176,9 @@ export class ClientCore extends Session {
         ...(this.clientOptions.listenBackoff !== undefined && { listenBackoff: this.clientOptions.listenBackoff }),
         meta: (version) => this.requestMeta(version),
         answererFor: (method) => this.inputAnswerers.get(method),
+        reportInputRound: (event) => {
+          if (this.inputRoundSubject.observed) this.inputRoundSubject.next(event);
+        },
         declaresTasks: () => {
           const extensions = this.localCapabilities.extensions as Record<string, unknown> | undefined;
           return extensions !== null && typeof extensions === 'object' && extensions[TASKS_EXTENSION] !== undefined;
@@ -444,6 +457,7 @@ export class ClientCore extends Session {
     this.elicitation.close();
     this.logSubject.complete();
     this.warningSubject.complete();
+    this.inputRoundSubject.complete();
   }
 }
 
