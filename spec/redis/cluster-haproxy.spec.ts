@@ -98,7 +98,8 @@ describe('three demo server processes behind HAProxy, no sticky sessions (real r
 
   it('our client: initializes, calls tools, answers elicitations and gets resource updates across processes; its GET stream survives a SIGKILL of its process', async () => {
     const seen: Seen[] = [];
-    const client = new Client({ info: { name: 'ours-through-haproxy', version: '1.0.0' } });
+    // Legacy sessions are what this is about; the demo serves both eras, so the default would pick 2026-07-28.
+    const client = new Client({ info: { name: 'ours-through-haproxy', version: '1.0.0' }, era: 'legacy' });
     client.onElicitation({ form: () => ({ action: 'accept', content: { title: 'Badger sett', priority: 'low' } }) });
     await client.connect(createStreamableHttpClientTransport(url, { fetch: recordingFetch(seen) as never, reconnect: { maxAttempts: 10 } }));
     try {
