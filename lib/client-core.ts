@@ -7,7 +7,7 @@
  * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning
  * @see https://modelcontextprotocol.io/specification/2025-11-25/client
  */
-import { Subject, merge, type Observable } from 'rxjs';
+import { BehaviorSubject, EMPTY, Subject, merge, switchMap, type Observable } from 'rxjs';
 import type { PeerInfo } from '../machines/session.machine.js';
 import type { Transport } from '../streams/transport.js';
 import { ElicitationService, type ElicitationOptions, type ElicitationStatus } from './client-features/elicitation.js';
@@ -18,6 +18,7 @@ import { LegacyServerError } from './client-modern/errors.js';
 import type { InputAnswerer } from './client-modern/input-rounds.js';
 import { ModernEra, type DiscoveredServer, type InputRoundEvent, type TraceOptions } from './client-modern/modern-era.js';
 import { TASKS_EXTENSION } from './client-modern/extension-tasks.js';
+import type { ModernLink } from './client-modern/modern-link.js';
 import { negotiateEra } from './client-modern/negotiate.js';
 import type { ClientOptions, ClientWarning } from './client-options.js';
 import { systemClock, type Clock } from './clock.js';
@@ -56,6 +57,8 @@ export class ClientCore extends Session {
   private readonly logSubject = new Subject<LoggingMessageNotificationParams>();
   private readonly warningSubject = new Subject<ClientWarning>();
   private readonly inputRoundSubject = new Subject<InputRoundEvent>();
+  /** The modern-era link of this connection, from the probe on (its frames are on `frames$`). */
+  private readonly link = new BehaviorSubject<ModernLink | undefined>(undefined);
   private readonly userNotificationHandlers = new Map<string, NotificationHandler>();
   private readonly inputAnswerers = new Map<string, InputAnswerer>();
   private rootsProvider: RootsProvider | undefined;
@@ -127,8 +130,9 @@ export class ClientCore extends Session {
     if (this.modern) return 'modern';
     return super.protocolVersion !== undefined ? 'legacy' : undefined;
   }
+  /** Every frame in and out, in either era: from the era probe on, whenever one subscribes. */
   override get frames$(): Observable<FrameEvent> {
-    return this.modern ? merge(super.frames$, this.modern.link.frames$) : super.frames$;
+    return merge(super.frames$, this.link.pipe(switchMap((link) => link?.frames$ ?? EMPTY)));
   }
 
   // ------------------------------------------------------------------------ era and versions
@@ -156,6 +160,7 @@ export class ClientCore extends Session {
       probeTimeoutMs: this.clientOptions.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
       meta: (version) => this.requestMeta(version),
       onNotification: (method, params) => this.modern?.onNotification(method, params),
+      onLink: (link) => this.link.next(link),
     }).catch(async (e: unknown) => {
       await this.giveUp(transport);
       throw e;
@@ -458,6 +463,7 @@ export class ClientCore extends Session {
     this.logSubject.complete();
     this.warningSubject.complete();
     this.inputRoundSubject.complete();
+    this.link.complete();
   }
 }
 

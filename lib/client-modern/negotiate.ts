@@ -43,6 +43,8 @@ export interface NegotiationOptions {
   meta(version: string): JsonObject;
   /** Notifications the server sends in the modern era (the link's). */
   onNotification(method: string, params: JsonObject | undefined): void;
+  /** The link the probe runs on, as soon as it exists (so its frames can be watched from the probe on). */
+  onLink?(link: ModernLink): void;
 }
 
 export type NegotiationOutcome =
@@ -68,6 +70,7 @@ export async function negotiateEra(transport: Transport, options: NegotiationOpt
     sendsCancelled: !http,
     onNotification: options.onNotification,
   });
+  options.onLink?.(link);
   const actor = createActor(versionNegotiationMachine, { input: { offered: [...MODERN_REVISIONS] } }).start();
   const probe = `mcp-actors-probe-${++probes}`;
   let legacyReason = '';

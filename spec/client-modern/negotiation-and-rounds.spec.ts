@@ -202,6 +202,37 @@ describe('client: multi round-trip requests (2026-07-28)', () => {
     await client.close();
   });
 
+  it('frames$ watched from before connect shows the probe and every round of a request, out and in', async () => {
+    const server = scripted((m) =>
+      tool(m, (call) =>
+        call.params!.inputResponses === undefined
+          ? ok({ resultType: 'input_required', inputRequests: { r: { method: 'roots/list', params: {} } }, requestState: 's1' })
+          : ok({ resultType: 'complete', content: [] }),
+      ),
+    );
+    const client = modernClient();
+    client.setRoots([]);
+    const seen: string[] = [];
+    client.frames$.subscribe((f) => {
+      const frame = f.frame as Msg;
+      seen.push(`${f.direction} ${frame.method ?? (frame.result !== undefined ? `result ${(frame.result as { resultType?: string }).resultType}` : 'error')}`);
+    });
+    await client.connect(server.transport);
+    await client.callTool('rooted');
+    // On a byte stream a ping follows the probe (this server answers it -32601).
+    expect(seen).to.deep.equal([
+      'out server/discover',
+      'out ping',
+      'in result complete',
+      'in error',
+      'out tools/call',
+      'in result input_required',
+      'out tools/call',
+      'in result complete',
+    ]);
+    await client.close();
+  });
+
   it('[MRTR-019] a round without requestState is retried without one', async () => {
     const server = scripted((m) =>
       tool(m, (call) =>
