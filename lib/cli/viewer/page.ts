@@ -29,18 +29,34 @@ export interface ViewerData {
   live: boolean;
 }
 
+/** Entries per gzip block: the first screen waits for one block only. */
+export const VIEWER_BLOCK = 1000;
+
 /**
- * The data as gzip in base64 (safe inside a <script> element as it is). A 100,000-entry session is
- * ~20 MB of JSON, and chromium takes longer to hand a page's bytes to the renderer than the page
- * takes to inflate a tenth of them (DecompressionStream), so the page opens several times faster.
+ * The page's data. A small uncompressed head (title, header, entry count, session machine
+ * changes, machines) lets the page draw its frame and size the scrubber at once; the entries come
+ * in gzip blocks of {@link VIEWER_BLOCK} (base64, safe inside a <script> element as it is), which
+ * the page inflates (DecompressionStream) the first at open and the rest in the background or
+ * when shown. A 100,000-entry session is ~20 MB of JSON: chromium takes longer to hand a page's
+ * bytes to the renderer than the page takes to inflate a tenth of them, and inflating all of them
+ * takes ~1 s, so the first screen must not wait for them.
  */
-function packed(data: ViewerData): string {
-  // The first line is the data without its entries; then one entry per line (JSON has no raw
-  // newline), which the page parses only when it shows that entry.
-  const { entries, ...rest } = data;
-  const lines = [JSON.stringify({ ...rest, entries: [] })];
-  for (const e of entries) lines.push(JSON.stringify(e));
-  return gzipSync(lines.join('\n'), { level: 1 }).toString('base64');
+function packed(data: ViewerData): { head: string; blocks: string[] } {
+  const { entries, requests, entryRequest, ...rest } = data;
+  const head = JSON.stringify({ ...rest, count: entries.length, block: VIEWER_BLOCK }).replace(/</g, '\\u003c');
+  const blocks: string[] = [];
+  for (let from = 0; from < entries.length; from += VIEWER_BLOCK) {
+    const to = Math.min(entries.length, from + VIEWER_BLOCK) - 1;
+    // First line: the requests in flight at some entry of the block (the states shown there) and
+    // which request each entry belongs to; then one entry per line, parsed when shown.
+    const inBlock = requests.filter((r) => r.start <= to && (r.end === undefined || r.end >= from)).map(({ params: _params, ...r }) => r);
+    const lines = [JSON.stringify({ requests: inBlock, entryRequest: entryRequest.slice(from, to + 1) })];
+    for (let i = from; i <= to; i++) lines.push(JSON.stringify(entries[i]));
+    // The first block as it is (escaped for a <script> element): the page shows it without waiting.
+    const text = lines.join('\n');
+    blocks.push(from === 0 ? JSON.stringify(text).replace(/</g, '\\u003c') : gzipSync(text, { level: 1 }).toString('base64'));
+  }
+  return { head, blocks };
 }
 
 export function viewerData(file: Pick<JournalFile, 'path' | 'header' | 'entries'>, tracker: StateTracker, live = false): ViewerData {
@@ -84,10 +100,24 @@ export function renderViewerPage(data: ViewerData): string {
     <h2>Frame</h2><pre id="frame"></pre>
   </section>
 </main>
-<script id="data" type="application/gzip;base64">${packed(data)}</script>
-<script>${VIEWER_SCRIPT}</script>
+${dataElements(data)}
 </body></html>
 `;
+}
+
+/**
+ * The head, the first block, the script, then the other blocks: the script runs, and the first
+ * screen is drawn, while chromium still parses the rest of the page (~2.5 MB for 100,000 entries).
+ */
+function dataElements(data: ViewerData): string {
+  const { head, blocks } = packed(data);
+  const block = (b: string, k: number) => `<script id="data-${k}" type="${k ? 'application/gzip;base64' : 'application/json'}">${b}</script>`;
+  return [
+    `<script id="data-head" type="application/json">${head}</script>`,
+    ...blocks.slice(0, 1).map(block),
+    `<script>${VIEWER_SCRIPT}</script>`,
+    ...blocks.slice(1).map((b, k) => block(b, k + 1)),
+  ].join('\n');
 }
 
 export function renderViewer(file: JournalFile, tracker: StateTracker): string {

@@ -6,22 +6,57 @@
 export const VIEWER_SCRIPT = String.raw`
 (function () {
   'use strict';
-  // The data is gzip in base64: inflated by the browser (DecompressionStream), then parsed.
-  var packed = atob(document.getElementById('data').textContent.trim());
-  var bytes = new Uint8Array(packed.length);
-  for (var b = 0; b < packed.length; b++) bytes[b] = packed.charCodeAt(b);
-  new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text().then(function (text) {
-    // The first line is the data without its entries, then one entry per line, parsed when shown.
-    var nl = text.indexOf('\n');
-    start(JSON.parse(nl < 0 ? text : text.slice(0, nl)), nl < 0 ? [] : text.slice(nl + 1).split('\n'));
-  }, function (e) {
-    document.getElementById('meta').textContent = 'This page\'s data could not be read: ' + e;
-  });
-
-function start(D, lines) {
-  var parsed = [];
+  // A small head now; the entries in gzip blocks (base64), inflated when needed (see page.ts).
+  var D = JSON.parse(document.getElementById('data-head').textContent);
+  var packedCount = D.count, count = D.count, B = D.block || 1;
+  var blocks = [];          // per block: undefined, a promise while it inflates, or true
+  var lines = [];           // per entry: its JSON text once its block is inflated
+  var parsed = [];          // per entry: parsed when first shown
+  var entryRequest = [];    // per entry: the request it belongs to (its n), or -1
+  var requests = [];        // by n
+  var blockRequests = [];   // per block: the requests in flight at some entry of it, by start
+  var sessionChanges = D.session;
+  function loaded(i) { return i >= packedCount || blocks[Math.floor(i / B)] === true; }
   function entry(i) { var e = parsed[i]; if (e === undefined) e = parsed[i] = JSON.parse(lines[i]); return e; }
-  var requests = D.requests, entryRequest = D.entryRequest, sessionChanges = D.session;
+  function bytesOf(b64) {
+    if (Uint8Array.fromBase64) return Uint8Array.fromBase64(b64);
+    var bin = atob(b64), bytes = new Uint8Array(bin.length);
+    for (var b = 0; b < bin.length; b++) bytes[b] = bin.charCodeAt(b);
+    return bytes;
+  }
+  // The page's other blocks follow this script: they are there once the document is parsed.
+  var parsedDocument = document.readyState !== 'loading' ? Promise.resolve() : new Promise(function (done) { document.addEventListener('DOMContentLoaded', function () { done(); }); });
+  // Inflates block k (once); resolves when its entries can be shown.
+  function ensure(k) {
+    if (blocks[k] !== undefined) return Promise.resolve(blocks[k]);
+    if (!document.getElementById('data-' + k)) return blocks[k] = parsedDocument.then(function () { blocks[k] = undefined; return ensure(k); });
+    var bytes = bytesOf(document.getElementById('data-' + k).textContent.trim());
+    return blocks[k] = new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text().then(function (text) {
+      take(k, text);
+      onLoaded(k);
+      return true;
+    });
+  }
+  function take(k, text) {
+    var split = text.split('\n'), meta = JSON.parse(split[0]), from = k * B;
+    for (var j = 1; j < split.length; j++) lines[from + j - 1] = split[j];
+    meta.entryRequest.forEach(function (n, j) { entryRequest[from + j] = n; });
+    meta.requests.forEach(function (r) { requests[r.n] = r; });
+    blockRequests[k] = meta.requests;
+    blocks[k] = true;
+  }
+  var onLoaded = function () {};
+  function failed(e) { document.getElementById('meta').textContent = 'This page\'s data could not be read: ' + e; }
+  // The first block is plain JSON: the first screen is drawn now, while the page is still parsed.
+  try {
+    if (count) take(0, JSON.parse(document.getElementById('data-0').textContent));
+  } catch (e) {
+    failed(e);
+    return;
+  }
+  start();
+
+function start() {
   var clientKind = D.header.role === 'server' ? 'in' : 'out';
   var ROW = 22, selected = 0;
   var $ = function (id) { return document.getElementById(id); };
@@ -60,9 +95,10 @@ function start(D, lines) {
   // ---- timeline (virtualized)
   function renderRows() {
     var first = Math.max(0, Math.floor(timeline.scrollTop / ROW) - 10);
-    var last = Math.min(lines.length, first + Math.ceil(timeline.clientHeight / ROW) + 20);
+    var last = Math.min(count, first + Math.ceil(timeline.clientHeight / ROW) + 20);
     var frag = document.createDocumentFragment();
     for (var i = first; i < last; i++) {
+      if (!loaded(i)) { frag.appendChild(loadingRow(i)); continue; }
       var d = describe(i), row = document.createElement('div');
       row.className = 'row' + (i === selected ? ' selected' : '') + (d.err ? ' error' : '');
       row.style.top = (i * ROW) + 'px';
@@ -77,6 +113,24 @@ function start(D, lines) {
     }
     rowsEl.replaceChildren(frag);
   }
+  // A row whose block is not inflated yet: its block is asked for, and the rows drawn again then.
+  function loadingRow(i) {
+    ensure(Math.floor(i / B));
+    var row = document.createElement('div');
+    row.className = 'row loading' + (i === selected ? ' selected' : '');
+    row.style.top = (i * ROW) + 'px';
+    row.dataset.index = String(i);
+    row.appendChild(span('label', 'loading…'));
+    return row;
+  }
+  function visible(k) {
+    var first = Math.floor(timeline.scrollTop / ROW) - 10, last = first + Math.ceil(timeline.clientHeight / ROW) + 30;
+    return k * B <= last && (k + 1) * B > first;
+  }
+  onLoaded = function (k) {
+    if (Math.floor(selected / B) === k) select(selected, false);
+    else if (visible(k)) renderRows();
+  };
   timeline.addEventListener('scroll', function () { requestAnimationFrame(renderRows); });
   rowsEl.addEventListener('click', function (ev) {
     var row = ev.target.closest('.row');
@@ -89,10 +143,12 @@ function start(D, lines) {
     while (lo <= hi) { var mid = (lo + hi) >> 1; if (changes[mid][0] <= i) { best = changes[mid][1]; lo = mid + 1; } else hi = mid - 1; }
     return best;
   }
+  // The requests in flight at entry i: those its block lists (all of them for live entries).
   function inFlight(i) {
-    var out = [];
-    for (var k = 0; k < requests.length; k++) {
-      var r = requests[k];
+    var list = i < packedCount ? blockRequests[Math.floor(i / B)] : requests, out = [];
+    for (var k = 0; k < list.length; k++) {
+      var r = list[k];
+      if (!r) continue;
       if (r.start > i) break;
       if (r.end !== undefined && r.end < i) continue;
       out.push({ r: r, state: stateAt(r.states, i) });
@@ -101,6 +157,11 @@ function start(D, lines) {
   }
   function renderStates(i) {
     var box = $('states'); box.replaceChildren();
+    if (!loaded(i)) {
+      box.appendChild(span('loading', 'loading…'));
+      [charts.session, charts.request, charts.rounds].forEach(function (c) { highlight(c, ''); });
+      return;
+    }
     var s = D.sessionless ? 'none (2026-07-28: no session)' : stateAt(sessionChanges, i);
     var p = document.createElement('div'); p.append('session machine: '); p.appendChild(span('state', s)); p.id = 'session-state'; box.appendChild(p);
     var flight = inFlight(i);
@@ -211,12 +272,21 @@ function start(D, lines) {
   var charts = { session: drawChart($('chart-session'), D.machines.session, $('root-session')), request: drawChart($('chart-request'), D.machines.request), rounds: drawChart($('chart-rounds'), D.machines.rounds) };
 
   // ---- selection and scrubber
+  // Shows entry i; when its block is not inflated yet, "loading…" until it is (onLoaded).
   function select(i, scroll) {
-    if (!lines.length) return;
-    selected = Math.max(0, Math.min(lines.length - 1, i));
+    if (!count) return;
+    selected = Math.max(0, Math.min(count - 1, i));
     scrubber.value = String(selected);
-    text($('position'), 'entry ' + (selected + 1) + ' of ' + lines.length + ' · #' + entry(selected).seq + ' · ' + fmtTime(entry(selected).t));
-    text($('frame'), JSON.stringify(entry(selected), null, 2));
+    if (loaded(selected)) {
+      text($('position'), 'entry ' + (selected + 1) + ' of ' + count + ' · #' + entry(selected).seq + ' · ' + fmtTime(entry(selected).t));
+      text($('frame'), JSON.stringify(entry(selected), null, 2));
+      $('frame').classList.remove('loading');
+    } else {
+      ensure(Math.floor(selected / B));
+      text($('position'), 'entry ' + (selected + 1) + ' of ' + count + ' · loading…');
+      text($('frame'), 'loading…');
+      $('frame').classList.add('loading');
+    }
     if (scroll !== false) {
       var top = selected * ROW;
       if (top < timeline.scrollTop || top > timeline.scrollTop + timeline.clientHeight - ROW) timeline.scrollTop = Math.max(0, top - timeline.clientHeight / 2);
@@ -231,29 +301,38 @@ function start(D, lines) {
     if (ev.key === 'ArrowRight' || ev.key === 'j') { select(selected + 1); ev.preventDefault(); }
     if (ev.key === 'ArrowLeft' || ev.key === 'k') { select(selected - 1); ev.preventDefault(); }
   });
-  function resize() { spacer.style.height = (lines.length * ROW) + 'px'; scrubber.max = String(Math.max(0, lines.length - 1)); }
+  function resize() { spacer.style.height = (count * ROW) + 'px'; scrubber.max = String(Math.max(0, count - 1)); }
   var rec = D.header.recorder;
-  text($('meta'), D.title + ' · ' + lines.length + ' entries · ' + (rec ? rec.transport + ' proxy recording of ' + rec.target : D.header.role + ' session journal') + (D.header.revision ? ' · revision ' + D.header.revision : ''));
+  text($('meta'), D.title + ' · ' + count + ' entries · ' + (rec ? rec.transport + ' proxy recording of ' + rec.target : D.header.role + ' session journal') + (D.header.revision ? ' · revision ' + D.header.revision : ''));
   resize();
   select(0);
-  window.viewer = { select: select, get selected() { return selected; }, get count() { return lines.length; } };
+  window.viewer = { select: select, loaded: loaded, get selected() { return selected; }, get count() { return count; } };
 
   // ---- live
   if (D.live) {
     $('follow-label').hidden = false;
-    var source = new EventSource('events?from=' + lines.length);
+    var source = new EventSource('events?from=' + count);
     source.onmessage = function (msg) {
       var u = JSON.parse(msg.data);
-      u.entries.forEach(function (e) { parsed[lines.length] = e; lines.push(''); });
-      Array.prototype.push.apply(entryRequest, u.entryRequest);
+      u.entryRequest.forEach(function (n, j) { entryRequest[count + j] = n; });
+      u.entries.forEach(function (e) { parsed[count++] = e; });
       Array.prototype.push.apply(sessionChanges, u.session);
       u.requests.forEach(function (r) { requests[r.n] = r; });
       D.sessionless = u.sessionless;
       resize();
-      if ($('follow').checked) select(lines.length - 1); else { renderRows(); text($('position'), 'entry ' + (selected + 1) + ' of ' + lines.length); }
+      if ($('follow').checked) select(count - 1); else { renderRows(); text($('position'), 'entry ' + (selected + 1) + ' of ' + count); }
     };
   }
   document.body.dataset.ready = 'true';
+  // The other blocks, one after another, while the page is already in use.
+  // When idle, so that they do not hold up the first paint or the user's input.
+  var next = 1, blockCount = Math.ceil(packedCount / B);
+  var idle = window.requestIdleCallback || function (f) { return setTimeout(f, 0); };
+  function inflateNext() {
+    if (next >= blockCount) { document.body.dataset.complete = 'true'; return; }
+    ensure(next++).then(function () { idle(inflateNext); }, failed);
+  }
+  parsedDocument.then(function () { idle(inflateNext); });
 }
 })();
 `;

@@ -25,6 +25,7 @@ main { display:grid; grid-template-columns: minmax(420px, 1fr) minmax(420px, 1fr
 .row .seq, .row .t { flex:none; }
 .row .dir.c { color:var(--client); } .row .dir.s { color:var(--server); } .row .dir.o { color:var(--dim); }
 .row .ms { color:var(--dim); } .row .err { color:var(--err); }
+.row.loading .label, #frame.loading, #states .loading { color:var(--dim); font-style:italic; }
 .row.error .label { color:var(--err); }
 #states { background:var(--panel); border:1px solid var(--line); border-radius:6px; padding:8px 10px; }
 #states .state { color:var(--active); font-weight:bold; }
