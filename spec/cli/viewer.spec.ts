@@ -90,6 +90,70 @@ describe('mcp-actors inspect: terminal timeline and the viewer in chromium', fun
     if (process.env.MCP_ACTORS_SCREENSHOT) await page.screenshot({ path: 'docs/cli-viewer.png' });
   });
 
+  it('--html of a large session: opens on its first block; a jump to the last entry right after load shows loading, then that entry, its states and chart', async () => {
+    // 20,000 tools/call in rounds of 50 (50 requests out, then their 50 results): 40,006 entries,
+    // 41 blocks, requests in flight across block boundaries.
+    const big = join(dir, 'big.jsonl');
+    const t0 = 1795714412580;
+    const out = [JSON.stringify({ format: 'mcp-actors/journal', version: 1, role: 'client', startedAt: t0, revision: '2025-11-25', session: { info: { name: 'spec', version: '1' }, capabilities: {}, supportedVersions: ['2025-11-25'] } })];
+    const add = (e: object) => out.push(JSON.stringify({ ...e, seq: out.length - 1, t: t0 + out.length }));
+    add({ kind: 'transport', phase: 'open' });
+    add({ kind: 'out', frame: { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'spec', version: '1' } } } });
+    add({ kind: 'in', frame: { jsonrpc: '2.0', id: 0, result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'spec', version: '1' } } } });
+    add({ kind: 'out', frame: { jsonrpc: '2.0', method: 'notifications/initialized' } });
+    for (let round = 0; round < 400; round++) {
+      for (let k = 1; k <= 50; k++) add({ kind: 'out', frame: { jsonrpc: '2.0', id: round * 50 + k, method: 'tools/call', params: { name: 'echo', arguments: { text: `hello ${round * 50 + k}` } } } });
+      for (let k = 1; k <= 50; k++) add({ kind: 'in', frame: { jsonrpc: '2.0', id: round * 50 + k, result: { content: [{ type: 'text', text: `hello ${round * 50 + k}` }] } } });
+    }
+    add({ kind: 'out', frame: { jsonrpc: '2.0', id: 20001, method: 'tools/call', params: { name: 'echo', arguments: { text: 'last' } } } });
+    add({ kind: 'transport', phase: 'closed' });
+    writeFileSync(big, out.join('\n') + '\n');
+    const count = out.length - 1;
+    const html = join(dir, 'big.html');
+    expect((await runInProcess(['inspect', big, '--html', html])).code).to.equal(0);
+
+    const p = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    try {
+      // Hold the page's background inflation (it runs when idle) until the jump is checked.
+      await p.addInitScript(`window.__idle = []; window.requestIdleCallback = function (f) { window.__idle.push(f); return 0; };`);
+      await p.goto(`file://${html}`);
+      await p.waitForSelector('body[data-ready=true]');
+      expect(await p.textContent('#position')).to.include(`entry 1 of ${count}`);
+      expect(await p.locator('.row').first().textContent()).to.include('transport');
+      const jumped = await p.evaluate(() => {
+        const v = (globalThis as any).viewer;
+        const before = v.loaded(v.count - 1);
+        v.select(v.count - 1);
+        return { before, frame: (globalThis as any).document.getElementById('frame').textContent };
+      });
+      expect(jumped).to.deep.equal({ before: false, frame: 'loading…' });
+      await p.waitForFunction(() => !(globalThis as any).document.getElementById('frame').classList.contains('loading'));
+      expect(JSON.parse((await p.textContent('#frame'))!)).to.deep.equal(JSON.parse(out[count]!));
+      expect(await p.textContent('#position')).to.include(`entry ${count} of ${count} · #${count - 1}`);
+      expect(await p.locator('#session-state .state').textContent()).to.equal('closed');
+      expect(await p.locator('#chart-session g.node.active').getAttribute('data-state')).to.equal('closed');
+
+      // An entry in a middle block, in flight across nothing loaded yet: request 10,025 is sent at
+      // entry 4 + 200 * 100 + 24 and answered 50 entries later.
+      const sent = 4 + 200 * 100 + 24;
+      await p.evaluate((i) => (globalThis as any).viewer.select(i), sent);
+      await p.waitForFunction(() => !(globalThis as any).document.getElementById('frame').classList.contains('loading'));
+      expect(await p.textContent('#frame')).to.include('"id": 10025');
+      expect(await p.locator('.row.selected .label').textContent()).to.equal('tools/call #10025 echo');
+      expect(await p.textContent('#states')).to.include('request machines in flight: 25');
+      expect(await p.textContent('#chart-request-which')).to.equal('client tools/call #10025');
+      expect(await p.locator('#chart-request g.node.active').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-state')))).to.deep.equal(['active', 'active.pending']);
+
+      // Let the background go: every block is inflated, and the timeline scrolls through them.
+      await p.evaluate(() => setInterval(() => { const q = (globalThis as any).__idle.splice(0); q.forEach((f: () => void) => f()); }, 5));
+      await p.waitForSelector('body[data-complete=true]', { timeout: 30000 });
+      await p.evaluate(() => (globalThis as any).viewer.select(100));
+      expect(await p.locator('.row.selected .label').textContent()).to.match(/^(tools\/call|result) #\d+/);
+    } finally {
+      await p.close();
+    }
+  });
+
   it('--serve follows a recording as it grows: new frames appear in the open page', async () => {
     const live = join(dir, 'live.jsonl');
     const all = readFileSync(recording, 'utf8').trim().split('\n');
