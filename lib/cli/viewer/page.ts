@@ -54,7 +54,7 @@ function packed(data: ViewerData): { head: string; blocks: string[] } {
     for (let i = from; i <= to; i++) lines.push(JSON.stringify(entries[i]));
     // The first block as it is (escaped for a <script> element): the page shows it without waiting.
     const text = lines.join('\n');
-    blocks.push(from === 0 ? JSON.stringify(text).replace(/</g, '\\u003c') : gzipSync(text, { level: 1 }).toString('base64'));
+    blocks.push(from === 0 ? JSON.stringify(text).replace(/</g, '\\u003c') : gzipSync(text, { level: 9 }).toString('base64'));
   }
   return { head, blocks };
 }
