@@ -1,0 +1,47 @@
+/**
+ * The digests the server signs with: SHA-256 and HMAC-SHA-256, synchronous. Our plain TypeScript
+ * implementation (`./sha256.ts`) by default, so the Web-standard entry runs on a Worker without
+ * `nodejs_compat`; the Node entries register `node:crypto`'s (several times faster) through
+ * {@link useDigests} when they load (`./node-digests.ts`).
+ */
+import { hmacSha256 as hmacPortable, sha256 as sha256Portable } from './sha256.js';
+
+/** A synchronous SHA-256 and HMAC-SHA-256. */
+export interface Digests {
+  sha256(data: Uint8Array): Uint8Array;
+  hmacSha256(key: Uint8Array, data: Uint8Array): Uint8Array;
+}
+
+const portable: Digests = { sha256: (data) => sha256Portable(data), hmacSha256: hmacPortable };
+let current: Digests = portable;
+
+/** Use `digests` from now on (`undefined`: back to the portable implementation). */
+export function useDigests(digests: Digests | undefined): void {
+  current = digests ?? portable;
+}
+
+/** Which implementation is in use (for benches and diagnostics). */
+export function digestsInUse(): 'portable' | 'registered' {
+  return current === portable ? 'portable' : 'registered';
+}
+
+/** SHA-256 of `data`. */
+export function sha256(data: Uint8Array): Uint8Array {
+  return current.sha256(data);
+}
+
+/** HMAC-SHA-256 of `data` under `key`. */
+export function hmacSha256(key: Uint8Array, data: Uint8Array): Uint8Array {
+  return current.hmacSha256(key, data);
+}
+
+/**
+ * Whether `a` and `b` hold the same bytes, in time that depends on their length only (not on
+ * where they differ): for comparing MACs.
+ */
+export function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.byteLength !== b.byteLength) return false;
+  let diff = 0;
+  for (let i = 0; i < a.byteLength; i++) diff |= a[i]! ^ b[i]!;
+  return diff === 0;
+}
