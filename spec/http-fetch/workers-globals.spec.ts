@@ -37,10 +37,11 @@ async function workerBundle(source: string): Promise<string> {
   return `${result.outputFiles[0]!.text}\nglobalThis.web = web;`;
 }
 
-/** A realm with Workers' globals and nothing else. */
-function workerRealm(): vm.Context {
+/** A realm with Workers' globals and nothing else; what it `console.warn`s goes to `warned`. */
+function workerRealm(warned: string[] = []): vm.Context {
   const scope: Record<string, unknown> = {};
   for (const name of WORKER_GLOBALS) scope[name] = globalThis[name];
+  scope.console = { ...console, warn: (...args: unknown[]) => void warned.push(args.join(' ')) };
   // A Worker's timers return numbers (no unref, no ref).
   scope.setTimeout = (f: () => void, ms?: number) => Number(setTimeout(f, ms));
   scope.clearTimeout = (id?: number) => clearTimeout(id);
@@ -81,13 +82,16 @@ describe('mcp-actors/web with only the globals of Cloudflare Workers, no nodejs_
     );
   });
 
-  it('builds with no node: module and evaluates with no process, Buffer or require', () => {
-    const realm = workerRealm();
+  it('builds with no node: module and evaluates with no process, Buffer or require; a warning goes to console.warn', () => {
+    const warned: string[] = [];
+    const realm = workerRealm(warned);
     vm.runInContext(script, realm);
-    const web = realm.web as Record<string, unknown>;
+    const web = realm.web as WebEntry;
     expect(web.createMcpFetchHandler).to.be.a('function');
-    expect(web.createMcpServer).to.be.a('function');
     expect(['process', 'Buffer', 'require', 'global'].filter((name) => name in realm)).to.deep.equal([]);
+    // Node would emit a process warning; here there is no process, and registering must not throw.
+    web.createMcpServer({ info: { name: 'worker', version: '1.0.0' } }).registerTool('a bad name!', {}, () => ({ content: [] }));
+    expect(warned.join('\n')).to.match(/McpToolNameWarning.*a bad name!/);
   });
 
   it('serves a 2026-07-28 tools/call with an input round (requestState signed, verified, a tampered one refused), and a 2025-11-25 session', async () => {
