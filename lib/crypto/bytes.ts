@@ -85,6 +85,12 @@ export function base64urlEncode(bytes: Uint8Array): string {
   return encodePortable(bytes, ALPHABET_URL, false);
 }
 
+/** The UTF-8 of `text` in base64url (one step on Node, where the two-step form costs a TextEncoder pass). */
+export function utf8ToBase64url(text: string): string {
+  if (NodeBuffer !== undefined) return NodeBuffer.from(text, 'utf8').toString('base64url');
+  return encodePortable(utf8Encode(text), ALPHABET_URL, false);
+}
+
 /**
  * The bytes of base64 or base64url `text` (padding optional). Like `Buffer.from(text, 'base64url')`
  * it is lenient: characters outside both alphabets are skipped, a trailing lone sextet dropped.

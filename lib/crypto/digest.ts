@@ -4,15 +4,20 @@
  * `nodejs_compat`; the Node entries register `node:crypto`'s (several times faster) through
  * {@link useDigests} when they load (`./node-digests.ts`).
  */
+import { utf8Encode } from './bytes.js';
 import { hmacSha256 as hmacPortable, sha256 as sha256Portable } from './sha256.js';
+
+/** Bytes, or text digested as its UTF-8 bytes (node:crypto takes it as is: no encoding step of ours). */
+export type DigestInput = Uint8Array | string;
 
 /** A synchronous SHA-256 and HMAC-SHA-256. */
 export interface Digests {
-  sha256(data: Uint8Array): Uint8Array;
-  hmacSha256(key: Uint8Array, data: Uint8Array): Uint8Array;
+  sha256(data: DigestInput): Uint8Array;
+  hmacSha256(key: Uint8Array, data: DigestInput): Uint8Array;
 }
 
-const portable: Digests = { sha256: (data) => sha256Portable(data), hmacSha256: hmacPortable };
+const bytesOf = (data: DigestInput): Uint8Array => (typeof data === 'string' ? utf8Encode(data) : data);
+const portable: Digests = { sha256: (data) => sha256Portable(bytesOf(data)), hmacSha256: (key, data) => hmacPortable(key, bytesOf(data)) };
 let current: Digests = portable;
 
 /** Use `digests` from now on (`undefined`: back to the portable implementation). */
@@ -25,13 +30,13 @@ export function digestsInUse(): 'portable' | 'registered' {
   return current === portable ? 'portable' : 'registered';
 }
 
-/** SHA-256 of `data`. */
-export function sha256(data: Uint8Array): Uint8Array {
+/** SHA-256 of `data` (text: of its UTF-8). */
+export function sha256(data: DigestInput): Uint8Array {
   return current.sha256(data);
 }
 
-/** HMAC-SHA-256 of `data` under `key`. */
-export function hmacSha256(key: Uint8Array, data: Uint8Array): Uint8Array {
+/** HMAC-SHA-256 of `data` (text: of its UTF-8) under `key`. */
+export function hmacSha256(key: Uint8Array, data: DigestInput): Uint8Array {
   return current.hmacSha256(key, data);
 }
 

@@ -8,8 +8,28 @@ import { base64urlEncode, hexEncode } from './bytes.js';
 /** `getRandomValues` fills at most 65 536 bytes per call. */
 const MAX_PER_CALL = 65_536;
 
-/** `size` cryptographically random bytes. */
+/**
+ * Small requests are served from a pool filled 4 KiB at a time (as node:crypto's randomUUID
+ * does): one `getRandomValues` call costs about as much as filling a few KiB.
+ */
+const POOL_SIZE = 4096;
+const POOL_MAX_TAKE = 256;
+const pool = new Uint8Array(POOL_SIZE);
+let poolAt = POOL_SIZE;
+
+/** `size` cryptographically random bytes (each byte handed out once). */
 export function randomBytes(size: number): Uint8Array {
+  if (size <= POOL_MAX_TAKE) {
+    if (poolAt + size > POOL_SIZE) {
+      globalThis.crypto.getRandomValues(pool);
+      poolAt = 0;
+    }
+    const out = pool.slice(poolAt, poolAt + size);
+    // Used bytes are zeroed: what was handed out is not left lying in the pool.
+    pool.fill(0, poolAt, poolAt + size);
+    poolAt += size;
+    return out;
+  }
   const out = new Uint8Array(size);
   for (let at = 0; at < size; at += MAX_PER_CALL) globalThis.crypto.getRandomValues(out.subarray(at, Math.min(size, at + MAX_PER_CALL)));
   return out;

@@ -10,7 +10,7 @@
  *
  * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr
  */
-import { base64Decode, base64urlEncode, hmacSha256, randomBase64url, randomBytes, sha256, timingSafeEqual, utf8Decode, utf8Encode } from '../crypto/index.js';
+import { base64Decode, base64urlEncode, hmacSha256, randomBase64url, randomBytes, sha256, timingSafeEqual, utf8Decode, utf8Encode, utf8ToBase64url } from '../crypto/index.js';
 import type { Clock } from '../clock.js';
 import { systemClock } from '../clock.js';
 import { McpError } from '../errors.js';
@@ -77,7 +77,7 @@ export class RequestStateCodec {
   /** A signed state for the next round. */
   seal(state: Omit<RoundState, 'expiresAt' | 'nonce'>): string {
     const full: RoundState = { ...state, expiresAt: this.clock.now() + this.ttlMs, nonce: randomBase64url(9) };
-    const body = base64urlEncode(utf8Encode(JSON.stringify(full)));
+    const body = utf8ToBase64url(JSON.stringify(full));
     return `${PREFIX}${body}.${base64urlEncode(this.mac(body))}`;
   }
 
@@ -101,7 +101,7 @@ export class RequestStateCodec {
   }
 
   private mac(body: string): Uint8Array {
-    return hmacSha256(this.key, utf8Encode(body));
+    return hmacSha256(this.key, body);
   }
 }
 
@@ -146,7 +146,7 @@ export function paramsDigest(params: JsonObject | undefined): string {
       text += `${key}\0${canonical(params[key])}\0`;
     }
   }
-  return base64urlEncode(sha256(utf8Encode(text)));
+  return base64urlEncode(sha256(text));
 }
 
 /** JSON with object keys sorted, so equal values digest equally. */

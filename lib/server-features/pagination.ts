@@ -12,7 +12,7 @@
  */
 import { McpError } from '../errors.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
-import { base64Decode, base64urlEncode, utf8Decode, utf8Encode } from '../crypto/bytes.js';
+import { base64Decode, utf8Decode, utf8ToBase64url } from '../crypto/bytes.js';
 
 /** The page size when none is configured. */
 export const DEFAULT_PAGE_SIZE = 100;
@@ -32,7 +32,7 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 /** Encode a cursor (exported for tests; clients must treat cursors as opaque). */
 export function encodeCursor(payload: CursorPayload): string {
-  return base64urlEncode(utf8Encode(JSON.stringify(payload)));
+  return utf8ToBase64url(JSON.stringify(payload));
 }
 
 /** Decode a cursor of list `list`, or throw -32602 saying what is wrong with it. */

@@ -25,7 +25,7 @@ import type { Server } from '../server.js';
 import type { RequestHandlerContext, Session } from '../session/session.js';
 import { DEFAULT_MAX_URI_LENGTH, UriTemplate, UriTemplateError, uriProblem, type MatchedVariables } from './uri-template.js';
 import { listEpochsOf, type ListEpochs } from './list-epochs.js';
-import { base64Decode, base64Encode, base64urlEncode, utf8Decode, utf8Encode } from '../crypto/bytes.js';
+import { base64Decode, base64Encode, utf8Decode, utf8ToBase64url } from '../crypto/bytes.js';
 
 // ---------------------------------------------------------------- public types
 
@@ -826,7 +826,7 @@ function compareKeys(a: CursorKey, b: CursorKey): number {
 
 /** An opaque cursor: base64url of the last item's position (stable when items come and go). */
 function writeCursor(kind: 'r' | 't', key: CursorKey): string {
-  return base64urlEncode(utf8Encode(JSON.stringify({ k: kind, p: key })));
+  return utf8ToBase64url(JSON.stringify({ k: kind, p: key }));
 }
 
 /** The position a cursor stands for; -32602 for anything this server did not hand out. */

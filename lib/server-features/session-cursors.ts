@@ -10,7 +10,7 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/pagination#implementation-guidelines
  */
 import { randomBase64url } from '../crypto/random.js';
-import { base64Decode, base64urlEncode, utf8Decode, utf8Encode } from '../crypto/bytes.js';
+import { base64Decode, utf8Decode, utf8ToBase64url } from '../crypto/bytes.js';
 import { McpError } from '../errors.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type { JsonObject } from '../jsonrpc/message.js';
@@ -43,7 +43,7 @@ function invalid(why: string): McpError {
 
 /** `cursor` sealed for `session`. */
 export function sealCursor(session: Session, cursor: string): string {
-  return base64urlEncode(utf8Encode(JSON.stringify({ s: tagOf(session), c: cursor })));
+  return utf8ToBase64url(JSON.stringify({ s: tagOf(session), c: cursor }));
 }
 
 /**

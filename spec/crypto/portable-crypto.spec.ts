@@ -93,6 +93,9 @@ describe('portable crypto (lib/crypto): SHA-256, HMAC-SHA-256, base64, UTF-8 len
     expect(big.byteLength).to.equal(200_000);
     // The last chunk is filled too (all-zero 1 000 bytes would be a 2^-8000 event).
     expect(big.subarray(199_000).some((b) => b !== 0)).to.equal(true);
+    // Small sizes come from a pool refilled every 4 KiB: 2 000 ids of 16 bytes cross several refills, none repeats.
+    const ids = new Set(Array.from({ length: 2000 }, () => Buffer.from(randomBytes(16)).toString('hex')));
+    expect(ids.size).to.equal(2000);
     expect(randomHex(16)).to.match(/^[0-9a-f]{32}$/).and.not.equal(randomHex(16));
     expect(randomUUID()).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
