@@ -1,7 +1,7 @@
 /**
  * The digests the server signs with: SHA-256 and HMAC-SHA-256, synchronous. Our plain TypeScript
  * implementation (`./sha256.ts`) by default, so the Web-standard entry runs on a Worker without
- * `nodejs_compat`; the Node entries register `node:crypto`'s (several times faster) through
+ * `nodejs_compat`; the Node entries register `node:crypto`'s (faster) through
  * {@link useDigests} when they load (`./node-digests.ts`).
  */
 import { utf8Encode } from './bytes.js';
