@@ -61,7 +61,7 @@ async function fuzz(): Promise<void> {
     const s = seed + revision.length * 7 + revision.charCodeAt(9);
     const r = await fuzzStdioServer({ seed: s, revision, count: CASES, hugeLines: 2, timeoutMs: 60_000 });
     tally('stdio', `stdio ${revision}`, r, s);
-    log(`   stdio ${revision}: ${r.cases} cases, ${r.failures.length} failures${r.alive ? '' : ', SERVER GONE'}${peak('stdio', `stdio ${revision}`, r.peakRssMiB)}`);
+    log(`   stdio ${revision}: ${r.cases} cases, ${r.failures.length} failures, ${r.rateLimited} rate-limited${r.alive ? '' : ', SERVER GONE'}${peak('stdio', `stdio ${revision}`, r.peakRssMiB)}`);
   }
   {
     // The 2026-07-28 era on stdio: stateless lines, no initialize (as fuzz-modern.spec.ts).
@@ -71,7 +71,7 @@ async function fuzz(): Promise<void> {
       .map((c) => (c.family === 'unsupported-version' && c.expect.kind === 'answer' ? { ...c, expect: { ...c.expect, codes: [-32022] } } : c));
     const r = await fuzzStdioServer({ seed: s, revision: '2025-11-25', count: 0, hugeLines: 2, timeoutMs: 60_000, statelessCases: cases });
     tally('stdio', 'stdio 2026-07-28', r, s);
-    log(`   stdio 2026-07-28: ${r.cases} cases, ${r.failures.length} failures${r.alive ? '' : ', SERVER GONE'}${peak('stdio', 'stdio 2026-07-28', r.peakRssMiB)}`);
+    log(`   stdio 2026-07-28: ${r.cases} cases, ${r.failures.length} failures, ${r.rateLimited} rate-limited${r.alive ? '' : ', SERVER GONE'}${peak('stdio', 'stdio 2026-07-28', r.peakRssMiB)}`);
   }
   const server = await startHttpServer();
   try {
@@ -79,13 +79,13 @@ async function fuzz(): Promise<void> {
       const s = seed + revision.charCodeAt(6) * 13;
       const r = await fuzzHttpSession(server.url, { seed: s, revision, count: CASES, hugeBodies: 2 });
       tally('http', `http ${revision}`, r, s);
-      log(`   http ${revision}: ${r.cases} cases, ${r.failures.length} failures, statuses ${JSON.stringify(r.statuses)}`);
+      log(`   http ${revision}: ${r.cases} cases, ${r.failures.length} failures, ${r.rateLimited} rate-limited, statuses ${JSON.stringify(r.statuses)}`);
     }
     {
       const s = seed + 2026 * 13;
       const r = await fuzzModernHttp(server.url, modernCases(s, CASES), s);
       tally('http', 'http 2026-07-28', r, s);
-      log(`   http 2026-07-28: ${r.cases} cases, ${r.failures.length} failures, statuses ${JSON.stringify(r.statuses)}`);
+      log(`   http 2026-07-28: ${r.cases} cases, ${r.failures.length} failures, ${r.rateLimited} rate-limited, statuses ${JSON.stringify(r.statuses)}`);
     }
     // One server process served every revision's session and the stateless POSTs.
     log(`   http server process${peak('http', 'http', peakRssMiB(server.child.pid)) || ': peak RSS unknown (no /proc)'}`);
