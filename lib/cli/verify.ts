@@ -31,7 +31,11 @@ export interface VerifyReport {
 
 export interface VerifyOptions {
   timeoutMs: number;
-  /** How long to wait for a listen stream's notifications before comparing them (default 1000 ms). */
+  /**
+   * How long to wait for a listen stream's notifications before comparing them (default the
+   * smaller of timeoutMs and 5 s). The wait ends as soon as the recorded number arrived, so it is
+   * only spent in full when one is missing; a busy server's debounced list change can take a second.
+   */
   settleMs?: number;
   onResult?: (seq: number, method: string, diffs: Difference[]) => void;
 }
@@ -135,7 +139,7 @@ export async function verify(rec: RecordedSession, transport: Transport, normali
     const key = JSON.stringify(ex.request.frame.id);
     const recorded = rec.unsolicited.filter((p) => p.listen && JSON.stringify(subscriptionOf(p.message.frame)) === key).map((p) => p.message.frame);
     const liveNow = () => (listened.get(key) ?? []).filter((f) => f.method !== 'notifications/subscriptions/acknowledged');
-    await listenWaiter.until(() => liveNow().length >= recorded.length, options.settleMs ?? 1000);
+    await listenWaiter.until(() => liveNow().length >= recorded.length, options.settleMs ?? Math.min(options.timeoutMs, 5000));
     const norm = (f: AnyFrame) => JSON.stringify(normalizer.frame(f));
     const left = liveNow().map(norm);
     const diffs: Difference[] = [];

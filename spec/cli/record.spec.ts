@@ -54,7 +54,10 @@ describe('mcp-actors record', function () {
     const run = await runInProcess(['call', 'crash', '--stdio', recordCmd(out)]);
     expect(run.code).to.equal(3);
     const entries = lines(out).slice(1);
-    expect(entries.map((e) => e.frame?.method).filter(Boolean)).to.include.members(['initialize', 'tools/list', 'tools/call']);
+    const methods = entries.map((e) => e.frame?.method).filter(Boolean);
+    // The default era probes first: initialize for a legacy server, server/discover for a 2026-07-28 one.
+    expect(methods.some((m) => m === 'initialize' || m === 'server/discover')).to.equal(true);
+    expect(methods).to.include.members(['tools/list', 'tools/call']);
     expect(entries.at(-1)).to.deep.include({ kind: 'transport', phase: 'failed', error: 'server exited with code 3' });
   });
 

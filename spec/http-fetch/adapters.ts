@@ -2,7 +2,7 @@
 // node handler on node:http, the fetch handler on Node (serveFetch's bridge), Express 5, Fastify 5,
 // Hono 4 on @hono/node-server and as a plain fetch app; and, in a child process, the fetch handler
 // on Bun (Bun.serve) and on Deno (Deno.serve). Each mount gets the same server and options.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -176,6 +176,19 @@ export async function mountRuntime(name: 'Node' | 'Bun' | 'Deno', script: string
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/**
+ * Run `script URL KIND` under Bun or Deno (a client session, spec/fixtures/fetch/client-session.ts):
+ * resolves with what it printed once it exits 0, rejects with its output otherwise.
+ */
+export function runOn(name: 'Bun' | 'Deno', script: string, args: string[]): Promise<string> {
+  const [command, argv] = name === 'Bun' ? [BUN, [script, ...args]] : [DENO, ['run', '-A', script, ...args]];
+  return new Promise((resolve, reject) =>
+    execFile(command, argv, { cwd: REPO, env: { ...process.env, NO_COLOR: '1' }, timeout: 60_000 }, (error, stdout, stderr) =>
+      error ? reject(new Error(`${name}: ${error.message}\n${stdout}\n${stderr}`)) : resolve(stdout),
+    ),
+  );
 }
 
 async function stop(child: ChildProcess): Promise<void> {

@@ -3,11 +3,12 @@
 // lists tools, gets progress notifications, answers an elicitation, reads a resource, gets a
 // prompt. Bun and Deno run the demo itself (examples/everything.ts: the fetch handler on Bun.serve
 // and Deno.serve; with --node-http the node handler through their node:http compatibility), and so
-// does Node with --fetch.
+// does Node with --fetch. On Bun and Deno our client runs there too, against the demo on the same runtime.
+import { expect } from 'chai';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createEverythingServer, type EverythingDemo } from '../../examples/everything-server.js';
-import { IN_PROCESS, bundle, mountInProcess, mountRuntime, removeBundles, type Mounted } from './adapters.js';
+import { IN_PROCESS, bundle, mountInProcess, mountRuntime, removeBundles, runOn, type Mounted } from './adapters.js';
 import { DEMO_CLIENTS, demoSession } from './demo-session.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -59,6 +60,17 @@ describe('the demo through every adapter, with every client [HTTP-011] [HTTP-013
       });
       for (const client of DEMO_CLIENTS) {
         it(`${client}: tools, progress, an elicitation, a resource, a prompt`, () => demoSession(client, mounted.url));
+      }
+      // A deployment on one runtime: our client runs there too (undici, streams and timers as that
+      // runtime provides them), in both eras.
+      if (runtime !== 'Node' && args.length === 0) {
+        for (const client of ['ours', 'ours 2026-07-28'] as const) {
+          it(`${client}, itself running on ${runtime}: the same session`, async function () {
+            this.timeout(120_000);
+            const out = await runOn(runtime, await bundle('spec/fixtures/fetch/client-session.ts'), [mounted.url, client]);
+            expect(out.trim().split('\n').at(-1)).to.equal(`ok ${client}`);
+          });
+        }
       }
     });
   }

@@ -38,7 +38,8 @@ describe('robustness: process faults of a stdio server', function () {
     const client = new Client({ era: 'legacy', info: CLIENT_INFO, timeout: 600_000 });
     await client.connect(transport);
     const inFlight = Array.from({ length: 5 }, () => client.request('tools/call', { name: 'slow' }).then(() => null, (e: unknown) => e as Error));
-    await client.ping();
+    // Answered after the five were written, so they reached the server (in either era).
+    await client.request('tools/call', { name: 'echo' });
     process.kill(transport.pid!, 'SIGKILL');
     const errors = await Promise.all(inFlight);
     for (const err of errors) {
