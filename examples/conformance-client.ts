@@ -6,6 +6,7 @@
 import {
   createClientCredentialsProvider,
   createCrossAppAccessProvider,
+  createWorkloadIdentityProvider,
   createHeadlessOAuthProvider,
   type HttpClientAuth,
   type JwtAlgorithm,
@@ -55,6 +56,8 @@ const AUTH_SCENARIOS = [
   'auth/cross-app-access-complete-flow',
   // conformance 0.2.0-alpha.12's name for the same flow.
   'auth/enterprise-managed-authorization',
+  // Workload identity federation (SEP-1933): the workload's JWT in the jwt-bearer grant.
+  'auth/wif-jwt-bearer',
 ];
 
 /** The client's metadata document URL the suite expects when the server supports CIMD. */
@@ -95,6 +98,8 @@ function authFor(name: string): HttpClientAuth | undefined {
         privateKeyPem: required(ctx, 'private_key_pem'),
         algorithm: (typeof ctx.signing_algorithm === 'string' ? ctx.signing_algorithm : 'ES256') as JwtAlgorithm,
       });
+    case 'auth/wif-jwt-bearer':
+      return createWorkloadIdentityProvider({ clientId: required(ctx, 'client_id'), assertion: required(ctx, 'valid_jwt') });
     case 'auth/cross-app-access-complete-flow':
     case 'auth/enterprise-managed-authorization':
       return createCrossAppAccessProvider({
@@ -262,6 +267,7 @@ async function main(): Promise<number> {
   // keep the session era.
   const client = createClient({ info: { name: 'mcp-actors-conformance-client', version: '0.1.0' }, ...(!modern && { era: 'legacy' as const }) });
   flow.setup?.(client);
+  client.warnings$.subscribe((w) => log(`warning (${w.kind}): ${w.message}`));
   const auth = authFor(scenario);
   await client.connect(createStreamableHttpClientTransport(url, { ...(auth && { auth }) }));
   log(`connected: ${client.serverInfo?.name} at revision ${client.protocolVersion}`);

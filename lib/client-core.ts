@@ -7,7 +7,7 @@
  * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning
  * @see https://modelcontextprotocol.io/specification/2025-11-25/client
  */
-import { Subject, merge, type Observable } from 'rxjs';
+import { BehaviorSubject, EMPTY, Subject, merge, switchMap, type Observable } from 'rxjs';
 import type { PeerInfo } from '../machines/session.machine.js';
 import type { Transport } from '../streams/transport.js';
 import { ElicitationService, type ElicitationOptions, type ElicitationStatus } from './client-features/elicitation.js';
@@ -16,8 +16,9 @@ import type { SetRootsOptions } from './client-features/roots.js';
 import { serveSampling, type SamplingHandler, type SamplingOptions } from './client-features/sampling.js';
 import { LegacyServerError } from './client-modern/errors.js';
 import type { InputAnswerer } from './client-modern/input-rounds.js';
-import { ModernEra, type DiscoveredServer, type TraceOptions } from './client-modern/modern-era.js';
+import { ModernEra, type DiscoveredServer, type InputRoundEvent, type TraceOptions } from './client-modern/modern-era.js';
 import { TASKS_EXTENSION } from './client-modern/extension-tasks.js';
+import type { ModernLink } from './client-modern/modern-link.js';
 import { negotiateEra } from './client-modern/negotiate.js';
 import type { ClientOptions, ClientWarning } from './client-options.js';
 import { systemClock, type Clock } from './clock.js';
@@ -55,6 +56,9 @@ export class ClientCore extends Session {
   protected tornDown = false;
   private readonly logSubject = new Subject<LoggingMessageNotificationParams>();
   private readonly warningSubject = new Subject<ClientWarning>();
+  private readonly inputRoundSubject = new Subject<InputRoundEvent>();
+  /** The modern-era link of this connection, from the probe on (its frames are on `frames$`). */
+  private readonly link = new BehaviorSubject<ModernLink | undefined>(undefined);
   private readonly userNotificationHandlers = new Map<string, NotificationHandler>();
   private readonly inputAnswerers = new Map<string, InputAnswerer>();
   private rootsProvider: RootsProvider | undefined;
@@ -71,6 +75,14 @@ export class ClientCore extends Session {
   readonly elicitations$: Observable<ElicitationStatus>;
   /** Things the client handled without failing: failed re-lists, ignored notifications... */
   readonly warnings$: Observable<ClientWarning>;
+  /**
+   * Requests going through input rounds (2026-07-28 multi round-trip requests): each move of a
+   * `tools/call`, `prompts/get` or `resources/read` the server answered `input_required`, e.g.
+   * `answering` round 1 with the input requests asked, `sent` again with the responses, `complete`.
+   * The calls themselves resolve with the final result only; the frames are on `frames$`.
+   * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr
+   */
+  readonly inputRounds$: Observable<InputRoundEvent>;
 
   constructor(options: ClientOptions) {
     super('client', options);
@@ -79,6 +91,7 @@ export class ClientCore extends Session {
     this.clientClock = options.clock ?? systemClock;
     this.logs$ = this.guard('client.logs$', this.logSubject.asObservable());
     this.warnings$ = this.guard('client.warnings$', this.warningSubject.asObservable());
+    this.inputRounds$ = this.guard('client.inputRounds$', this.inputRoundSubject.asObservable());
     this.elicitation = new ElicitationService({
       clock: this.clientClock,
       serverInfo: () => this.serverInfo,
@@ -117,8 +130,9 @@ export class ClientCore extends Session {
     if (this.modern) return 'modern';
     return super.protocolVersion !== undefined ? 'legacy' : undefined;
   }
+  /** Every frame in and out, in either era: from the era probe on, whenever one subscribes. */
   override get frames$(): Observable<FrameEvent> {
-    return this.modern ? merge(super.frames$, this.modern.link.frames$) : super.frames$;
+    return merge(super.frames$, this.link.pipe(switchMap((link) => link?.frames$ ?? EMPTY)));
   }
 
   // ------------------------------------------------------------------------ era and versions
@@ -146,6 +160,7 @@ export class ClientCore extends Session {
       probeTimeoutMs: this.clientOptions.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
       meta: (version) => this.requestMeta(version),
       onNotification: (method, params) => this.modern?.onNotification(method, params),
+      onLink: (link) => this.link.next(link),
     }).catch(async (e: unknown) => {
       await this.giveUp(transport);
       throw e;
@@ -155,6 +170,7 @@ export class ClientCore extends Session {
         await this.giveUp(transport);
         throw new LegacyServerError(outcome.reason);
       }
+      this.warn('legacy-era', `The server speaks a session revision (${outcome.reason}): connecting with initialize`);
       return super.connect(transport);
     }
     this.modern = new ModernEra(
@@ -165,6 +181,9 @@ export class ClientCore extends Session {
         ...(this.clientOptions.listenBackoff !== undefined && { listenBackoff: this.clientOptions.listenBackoff }),
         meta: (version) => this.requestMeta(version),
         answererFor: (method) => this.inputAnswerers.get(method),
+        reportInputRound: (event) => {
+          if (this.inputRoundSubject.observed) this.inputRoundSubject.next(event);
+        },
         declaresTasks: () => {
           const extensions = this.localCapabilities.extensions as Record<string, unknown> | undefined;
           return extensions !== null && typeof extensions === 'object' && extensions[TASKS_EXTENSION] !== undefined;
@@ -443,6 +462,8 @@ export class ClientCore extends Session {
     this.elicitation.close();
     this.logSubject.complete();
     this.warningSubject.complete();
+    this.inputRoundSubject.complete();
+    this.link.complete();
   }
 }
 

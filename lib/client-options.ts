@@ -71,7 +71,11 @@ export interface ClientOptions extends SessionOptions {
 
 /** Something the client handled without failing, that a host may want to know. */
 export interface ClientWarning {
-  kind: 'relist-failed' | 'invalid-tool' | 'invalid-roots' | 'inaccessible-root' | 'unknown-elicitation' | 'unknown-schema-dialect' | 'unsubscribe-failed';
+  /**
+   * `legacy-era`: era 'auto' found a server of the session era and connected through `initialize`;
+   * the message says what the probe got (so an unexpected fallback can be told from a legacy server).
+   */
+  kind: 'relist-failed' | 'invalid-tool' | 'invalid-roots' | 'inaccessible-root' | 'unknown-elicitation' | 'unknown-schema-dialect' | 'unsubscribe-failed' | 'legacy-era';
   message: string;
   detail?: unknown;
 }

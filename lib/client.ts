@@ -46,7 +46,7 @@ import { redactSecrets } from './server-features/redaction.js';
 import type { Progress, ProgressToken, RequestOptions } from './session/session.js';
 
 export type { CallToolOptions } from './client-features/tool-calls.js';
-export type { DiscoveredServer, TraceOptions } from './client-modern/modern-era.js';
+export type { DiscoveredServer, InputRoundEvent, TraceOptions } from './client-modern/modern-era.js';
 export type { ClientOptions, ClientWarning } from './client-options.js';
 
 const DEFAULT_DEBOUNCE_MS = 50;

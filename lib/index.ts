@@ -3,7 +3,7 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25
  */
 import './crypto/node-digests.js';
-export { Client, createClient, type ClientOptions, type CallToolOptions, type ClientWarning } from './client.js';
+export { Client, createClient, type ClientOptions, type CallToolOptions, type ClientWarning, type DiscoveredServer, type InputRoundEvent } from './client.js';
 export * from './client-features/index.js';
 export { Server, ServerSession, createServer, type ServerOptions } from './server.js';
 export { McpServer, createMcpServer, type McpServerOptions } from './mcp-server.js';

@@ -6,8 +6,9 @@
  * header). A modern answer (a result, or a recognized modern error) settles the modern era. An
  * `UnsupportedProtocolVersionError` (-32022) names the versions the server supports: the client
  * retries once with the first version it also speaks, and fails with a typed error when none is common.
- * Anything else (another error, an HTTP 4xx without a modern error body, no answer in time) is a
- * legacy server: the client runs `initialize` and a session. The era is kept for the life of the
+ * Anything else (another error, an HTTP 4xx without a modern error body, on stdio no answer in
+ * time) is a legacy server: the client runs `initialize` and a session. (An HTTP probe that gets no
+ * answer at all is no evidence either way: the runtime sends FAILED.) The era is kept for the life of the
  * connection.
  *
  * The client drives it with events and acts on the state it reaches (`lib/client-modern/negotiation.ts`).

@@ -33,8 +33,12 @@ for (const r of rows.filter((r) => !r.ok)) {
   for (const c of r.bad.slice(0, 6)) console.log(`    ${c.status} ${c.id}: ${(c.errorMessage ?? c.description ?? '').slice(0, 200)}`);
 }
 const allowWarnings = process.env.CONFORMANCE_ALLOW_WARNINGS === '1';
-// ALL_CLEAN=1: the not-scored scenarios (extension, pending) must be clean too.
-const judged = process.env.ALL_CLEAN === '1' ? rows : required;
+// ALL_CLEAN=1: the not-scored scenarios (extension, pending) must be clean too; ALSO_CLEAN=a,b: these
+// not-scored ones must be clean (and must have run).
+const alsoClean = (process.env.ALSO_CLEAN ?? '').split(',').filter(Boolean);
+const missing = alsoClean.filter((name) => !rows.some((r) => r.name === name));
+for (const name of missing) console.log(`  ${name}: required by ALSO_CLEAN but not run`);
+const judged = process.env.ALL_CLEAN === '1' ? rows : rows.filter((r) => r.scored || alsoClean.includes(r.name));
 const failing = judged.filter((r) => !r.ok && (!allowWarnings || r.bad.some((c) => c.status === 'FAILURE')));
 const expected = Number(process.env.EXPECTED ?? 0);
-process.exit(failing.length > 0 || required.length < expected ? 1 : 0);
+process.exit(failing.length > 0 || missing.length > 0 || required.length < expected ? 1 : 0);

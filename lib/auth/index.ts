@@ -2,7 +2,8 @@
  * MCP authorization (OAuth 2.1), both sides. The client: discovery, registration, PKCE, the
  * token endpoint, scope selection, and {@link OAuthClient}, which runs the flow for a transport
  * with a user's authorization (`createHeadlessOAuthProvider`, `InMemoryOAuthClientProvider`) or
- * without a user (`createClientCredentialsProvider`, `createCrossAppAccessProvider`). The
+ * without a user (`createClientCredentialsProvider`, `createCrossAppAccessProvider`,
+ * `createWorkloadIdentityProvider`). The
  * extension grants (`./grants/`). The resource server (`./server/`): `requireBearerAuth`, the
  * protected resource metadata handler, introspection.
  *
@@ -28,3 +29,4 @@ export * from './server/index.js';
 export * from './token-endpoint.js';
 export * from './well-known-document.js';
 export * from './www-authenticate.js';
+export * from './workload-identity-provider.js';

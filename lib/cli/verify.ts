@@ -7,7 +7,8 @@
  * In the 2026-07-28 era: a retry of a multi round-trip request carries the `requestState` the
  * live server handed out, not the recorded one (a state is signed by the server that issued it);
  * a `subscriptions/listen` stream is compared by its acknowledgement and, when the recording
- * cancels it, by the notifications it carried (in any order); cancelling it over HTTP closes
+ * cancels it, by the notifications it carried (in any order, a list change counted once: servers
+ * debounce them on a clock); cancelling it over HTTP closes
  * its stream, as the recorded client did.
  */
 import type { Frame, RequestId } from '../jsonrpc/message.js';
@@ -141,9 +142,9 @@ export async function verify(rec: RecordedSession, transport: Transport, normali
     const liveNow = () => (listened.get(key) ?? []).filter((f) => f.method !== 'notifications/subscriptions/acknowledged');
     await listenWaiter.until(() => liveNow().length >= recorded.length, options.settleMs ?? Math.min(options.timeoutMs, 5000));
     const norm = (f: AnyFrame) => JSON.stringify(normalizer.frame(f));
-    const left = liveNow().map(norm);
+    const left = onceEachListChange(liveNow(), norm).map(norm);
     const diffs: Difference[] = [];
-    for (const f of recorded) {
+    for (const f of onceEachListChange(recorded, norm)) {
       const i = left.indexOf(norm(f));
       if (i >= 0) left.splice(i, 1);
       else diffs.push({ path: 'notifications', recorded: normalizer.frame(f), live: '<not sent>' });
@@ -222,4 +223,19 @@ export async function verify(rec: RecordedSession, transport: Transport, normali
   }
   report.different.push(...extra);
   return report;
+}
+
+/**
+ * A list change counted once: servers debounce `notifications/.../list_changed` on a clock, so how
+ * many come for one burst of changes depends on timing, not on behaviour; "it changed" is the news.
+ */
+function onceEachListChange(frames: AnyFrame[], norm: (f: AnyFrame) => string): AnyFrame[] {
+  const seen = new Set<string>();
+  return frames.filter((f) => {
+    if (typeof f.method !== 'string' || !f.method.endsWith('/list_changed')) return true;
+    const key = norm(f);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }

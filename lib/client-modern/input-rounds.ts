@@ -17,8 +17,24 @@ export const MRTR_METHODS: ReadonlySet<string> = new Set(['tools/call', 'prompts
 /** Answers one input request (`elicitation/create`, `sampling/createMessage`, `roots/list`). */
 export type InputAnswerer = (method: string, params: JsonObject | undefined, key: string, signal: AbortSignal | undefined) => Promise<JsonObject>;
 
+/**
+ * Where a request that needed input rounds is, each time it moves (the input-rounds machine's
+ * state): `answering` round N (the client's handlers are asked for `inputRequests`), `sent` (the
+ * request went again with the responses), then `complete`, `exceeded` or `failed`. A request whose
+ * first answer is complete has no rounds and reports nothing.
+ */
+export interface InputRoundProgress {
+  state: 'sent' | 'answering' | 'complete' | 'exceeded' | 'failed';
+  /** Input-required rounds so far (1 in the first round). */
+  round: number;
+  /** The round's input requests, by key (while `answering`). */
+  inputRequests?: { key: string; method: string }[];
+}
+
 export interface InputRoundsOptions {
   maxRounds: number;
+  /** Told of every move once a round is needed (see {@link InputRoundProgress}). */
+  report?(progress: InputRoundProgress): void;
   /** The answerer for a method, or undefined when the client has none. */
   answererFor(method: string): InputAnswerer | undefined;
   /** Extra `resultType` values extensions the client declared accept (none by default). */
@@ -52,6 +68,8 @@ export async function runInputRounds(
   const step = (type: 'COMPLETE' | 'INPUT_REQUIRED' | 'ANSWERED' | 'FAILED') => {
     if (machineSnap === undefined && (type === 'COMPLETE' || type === 'FAILED')) return;
     machineSnap = transition(clientInputRoundsMachine, current(), { type })[0];
+    // 'answering' is told once its input requests are known (below).
+    if (options.report && machineSnap.value !== 'answering') options.report({ state: machineSnap.value as InputRoundProgress['state'], round: machineSnap.context.round });
   };
   let extra: JsonObject = {};
   for (;;) {
@@ -99,6 +117,7 @@ export async function runInputRounds(
       }
       return { key, m, params: (r?.params ?? undefined) as JsonObject | undefined, answer };
     });
+    options.report?.({ state: 'answering', round: current().context.round, inputRequests: planned.map((p) => ({ key: p.key, method: p.m })) });
     let responses: JsonObject[];
     try {
       responses = await Promise.all(planned.map((p) => p.answer(p.m, p.params, p.key, options.signal)));

@@ -14,7 +14,7 @@ import type { Tool } from '../protocol/schema/index.js';
 import { META } from '../protocol/schema/modern.js';
 import type { RequestOptions } from '../session/request-registry.js';
 import type { Transport } from '../../streams/transport.js';
-import { MRTR_METHODS, readResultType, runInputRounds, type InputAnswerer } from './input-rounds.js';
+import { MRTR_METHODS, readResultType, runInputRounds, type InputAnswerer, type InputRoundProgress } from './input-rounds.js';
 import { TASKS_EXTENSION } from './extension-tasks.js';
 import { ListenStream, type ListenBackoff } from './listen.js';
 import type { ModernLink } from './modern-link.js';
@@ -30,6 +30,14 @@ export interface TraceOptions {
    * @see https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/caching
    */
   fresh?: boolean;
+}
+
+/** One move of a request through its input rounds, on `Client.inputRounds$`. */
+export interface InputRoundEvent extends InputRoundProgress {
+  /** `tools/call`, `prompts/get` or `resources/read`. */
+  method: string;
+  /** The tool or prompt name, or the resource URI. */
+  name: string | undefined;
 }
 
 /** What `client.discover()` returns. @see https://modelcontextprotocol.io/specification/2026-07-28/server/discover */
@@ -53,6 +61,8 @@ export interface ModernEraHost {
   /** The `_meta` envelope of a request naming `version` (capabilities, info, log level). */
   meta(version: string): JsonObject;
   answererFor(method: string): InputAnswerer | undefined;
+  /** A request's input rounds moved (only requests that needed rounds; see `Client.inputRounds$`). */
+  reportInputRound?(event: InputRoundEvent): void;
   /** The client's notification handlers (its own and the user's). */
   dispatchNotification(method: string, params: JsonObject | undefined): void;
   /** The notifications to listen for, given what the server declared (undefined: none wanted). */
@@ -149,10 +159,10 @@ export class ModernEra {
         }
       : send;
     return MRTR_METHODS.has(method)
-      ? runInputRounds(method, counted, this.inputRoundOptions(requestOptions.signal))
+      ? runInputRounds(method, counted, this.inputRoundOptions(method, params, requestOptions.signal))
       : counted({}).then((result) => {
           if (readResultType(method, result, this.acceptsTasks() ? TASK_RESULT : undefined) === 'input_required') {
-            return runInputRounds(method, async () => result, this.inputRoundOptions(requestOptions.signal));
+            return runInputRounds(method, async () => result, this.inputRoundOptions(method, params, requestOptions.signal));
           }
           return result;
         });
@@ -205,9 +215,13 @@ export class ModernEra {
     return this.tasksExtension || this.host.declaresTasks?.() === true;
   }
 
-  private inputRoundOptions(signal: AbortSignal | undefined) {
+  private inputRoundOptions(method: string, params: JsonObject | undefined, signal: AbortSignal | undefined) {
+    const report = this.host.reportInputRound?.bind(this.host);
+    const named = params?.name ?? params?.uri;
+    const name = typeof named === 'string' ? named : undefined;
     return {
       maxRounds: this.host.maxInputRounds,
+      ...(report !== undefined && { report: (p: InputRoundProgress) => report({ method, name, ...p }) }),
       answererFor: (m: string) => this.host.answererFor(m),
       ...(this.acceptsTasks() && { extraResultTypes: TASK_RESULT }),
       ...(signal !== undefined && { signal }),

@@ -6,7 +6,8 @@
  * - A `DiscoverResult` means modern; `UnsupportedProtocolVersionError` (-32022) means modern with
  *   other versions: retried once with the first of its `supported` the client speaks.
  * - Any other error means legacy, whatever its code (legacy servers answer -32601, -32602, or an
- *   HTTP 400/404/405 without a modern error body). A failed authorization is not era evidence.
+ *   HTTP 400/404/405 without a modern error body). A failed authorization is not era evidence, nor
+ *   is an HTTP probe that got no answer (refused, reset, or none before the timeout): connect rejects.
  * - stdio and other byte streams: a legacy server may ignore unknown requests before `initialize`,
  *   so a `ping` (which every legacy revision answers at any time, and 2026-07-28 removed) follows
  *   the probe. A plain ping result while the probe is unanswered means the server read the probe
@@ -22,6 +23,7 @@
 import { createActor } from 'xstate';
 import { versionNegotiationMachine } from '../../machines/version-negotiation.machine.js';
 import type { Clock } from '../clock.js';
+import { RequestTimeoutError } from '../errors.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type { JsonObject } from '../jsonrpc/message.js';
 import { MODERN_REVISIONS } from '../protocol/revisions.js';
@@ -41,6 +43,8 @@ export interface NegotiationOptions {
   meta(version: string): JsonObject;
   /** Notifications the server sends in the modern era (the link's). */
   onNotification(method: string, params: JsonObject | undefined): void;
+  /** The link the probe runs on, as soon as it exists (so its frames can be watched from the probe on). */
+  onLink?(link: ModernLink): void;
 }
 
 export type NegotiationOutcome =
@@ -66,6 +70,7 @@ export async function negotiateEra(transport: Transport, options: NegotiationOpt
     sendsCancelled: !http,
     onNotification: options.onNotification,
   });
+  options.onLink?.(link);
   const actor = createActor(versionNegotiationMachine, { input: { offered: [...MODERN_REVISIONS] } }).start();
   const probe = `mcp-actors-probe-${++probes}`;
   let legacyReason = '';
@@ -166,6 +171,9 @@ function classifyError(e: unknown, link: ModernLink, http: boolean): Verdict {
   if (link.endedWith) return { kind: 'exited', reason: link.endedWith };
   // HTTP with no answer at all (refused, reset, unreachable) says nothing about the era.
   if (http && err.data?.transport === 'streamable-http' && err.data.status === undefined) return { kind: 'error', error: e as Error };
+  // Nor does an HTTP probe still unanswered at the timeout: a legacy server refuses it at once
+  // (a POST without a session), so this is a slow or stuck server, and initialize would wait as long.
+  if (http && e instanceof RequestTimeoutError) return { kind: 'error', error: e };
   const message = typeof err.message === 'string' ? err.message : String(e);
   return { kind: 'legacy', reason: typeof err.code === 'number' ? `server/discover was answered ${err.code}: ${message}` : message };
 }

@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { createClientCredentialsProvider } from '../../lib/auth/client-credentials-provider.js';
 import { createCrossAppAccessProvider } from '../../lib/auth/cross-app-access-provider.js';
+import { createWorkloadIdentityProvider } from '../../lib/auth/workload-identity-provider.js';
 import { AuthorizationError, TokenEndpointError } from '../../lib/auth/errors.js';
 import type { OAuthGrantProvider } from '../../lib/auth/grant-provider.js';
 import { OAuthClient } from '../../lib/auth/oauth-client.js';
@@ -29,11 +30,13 @@ describe('client auth modes without a user (end to end)', () => {
 
   async function setUp(asOptions: Partial<GrantServerOptions> = {}, rsOptions: Parameters<typeof startProtectedMcp>[2] = {}) {
     clock = new ManualClock(T0);
+    workloadAssertions = asOptions.workloadAssertions ?? {};
     as = await startGrantServer({
       clock,
       clients: { 'm2m client': { secret: SECRET }, 'jwt-client': { publicKey: ec.publicKey }, 'xaa-client': { secret: SECRET } },
       idTokens: [ID_TOKEN],
       ...asOptions,
+      ...(asOptions.workloadAssertions !== undefined && { workloadAssertions }),
     });
     rs = await startProtectedMcp(as, clock, rsOptions);
   }
@@ -43,6 +46,12 @@ describe('client auth modes without a user (end to end)', () => {
     await client.connect(createStreamableHttpClientTransport(rs.url, { auth, clock }));
     return client;
   }
+
+  /** The authorization server accepts `jwt` as a workload assertion aimed at it. */
+  function acceptWorkload(jwt: string): void {
+    workloadAssertions[jwt] = { audience: as.issuer };
+  }
+  let workloadAssertions: Record<string, { audience: string }> = {};
 
   /** The MCP endpoint's requests (not the metadata). */
   const mcpRequests = () => rs.requests.filter((r) => r.path === '/mcp');
@@ -133,6 +142,36 @@ describe('client auth modes without a user (end to end)', () => {
     expect(asked).to.equal(1);
     expect(rs.callers).to.deep.equal(['xaa-client']);
     for (const r of mcpRequests().slice(1)) expect(r.authorization).to.equal('Bearer access-2');
+  });
+
+  it('workload identity: the workload JWT (asked for with the issuer as audience) in the jwt-bearer grant, client_id in the body, no Authorization header', async () => {
+    const WORKLOAD_JWT = 'eyJhbGciOiJSUzI1NiJ9.the-workload.sig';
+    await setUp({ clients: { 'ci-deployer': { public: true } }, workloadAssertions: {} });
+    const audiences: string[] = [];
+    const auth = createWorkloadIdentityProvider({
+      clientId: 'ci-deployer',
+      getAssertion: ({ audience }) => (audiences.push(audience), WORKLOAD_JWT),
+    });
+    acceptWorkload(WORKLOAD_JWT);
+    const c = await connect(auth);
+    await c.callTool('whoami', {});
+    expect(audiences).to.deep.equal([as.issuer]);
+    expect(as.requests).to.deep.equal(['GET /.well-known/oauth-authorization-server', 'POST /token']);
+    const [token] = as.tokenRequests;
+    expect(Object.fromEntries(token!.form)).to.deep.equal({ grant_type: JWT_BEARER, assertion: WORKLOAD_JWT, resource: rs.url, client_id: 'ci-deployer' });
+    expect(token!.authorization).to.equal(undefined);
+    expect(rs.callers).to.deep.equal(['ci-deployer']);
+  });
+
+  it('workload identity: a refused assertion is a TokenEndpointError (invalid_grant) without the JWT; sent once, no other grant tried', async () => {
+    const WORKLOAD_JWT = 'eyJhbGciOiJSUzI1NiJ9.a-stale-workload.sig';
+    await setUp({ clients: { 'ci-deployer': { public: true } }, workloadAssertions: {} });
+    const oauth = new OAuthClient({ serverUrl: rs.url, provider: createWorkloadIdentityProvider({ clientId: 'ci-deployer', assertion: WORKLOAD_JWT }) });
+    const e = (await oauth.handleChallenge('unauthorized', null, undefined).catch((x: unknown) => x)) as TokenEndpointError;
+    expect(e).to.be.instanceOf(TokenEndpointError);
+    expect([e.error, e.status, e.grantType]).to.deep.equal(['invalid_grant', 400, JWT_BEARER]);
+    expect(`${e.message} ${JSON.stringify(e.details)}`).to.not.include(WORKLOAD_JWT);
+    expect(as.tokenRequests).to.have.length(1);
   });
 
   it('gets a new token before sending when the clock says the token expired (no 401 needed)', async () => {

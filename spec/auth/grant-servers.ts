@@ -21,6 +21,8 @@ export interface GrantClient {
   secret?: string;
   /** For private_key_jwt. */
   publicKey?: KeyObject;
+  /** A client without credentials (`none`: its client_id in the body). */
+  public?: boolean;
 }
 
 export interface GrantServerOptions {
@@ -32,6 +34,8 @@ export interface GrantServerOptions {
   expiresIn?: number;
   /** ID tokens the IdP accepts for the token exchange. */
   idTokens?: string[];
+  /** Workload JWTs accepted as jwt-bearer assertions (workload identity federation), with their audience. */
+  workloadAssertions?: Record<string, { audience: string }>;
 }
 
 export interface TokenRequestSeen {
@@ -118,6 +122,7 @@ export async function startGrantServer(options: GrantServerOptions): Promise<Gra
       assertions.push(jwt);
       return id;
     }
+    if (client?.public === true) return id;
     return { error: 'no client authentication' };
   };
 
@@ -165,6 +170,12 @@ export async function startGrantServer(options: GrantServerOptions): Promise<Gra
         if (!(options.grantTypes ?? ['client_credentials', JWT_BEARER]).includes(grant ?? '')) return json(res, 400, { error: 'unsupported_grant_type' });
         if (grant === 'client_credentials') return json(res, 200, issue(client, form.get('scope'), form.get('resource')));
         if (grant === JWT_BEARER) {
+          const workload = options.workloadAssertions?.[form.get('assertion') ?? ''];
+          if (workload !== undefined) {
+            if (workload.audience !== origin) return json(res, 400, { error: 'invalid_grant', error_description: 'assertion audience is not this server' });
+            return json(res, 200, issue(client, form.get('scope'), form.get('resource')));
+          }
+          if (options.workloadAssertions !== undefined) return json(res, 400, { error: 'invalid_grant', error_description: 'assertion refused' });
           const jag = idJags.get(form.get('assertion') ?? '');
           if (!jag || jag.audience !== origin || jag.clientId !== client) return json(res, 400, { error: 'invalid_grant', error_description: 'unknown ID-JAG' });
           idJags.delete(form.get('assertion')!);

@@ -1,6 +1,6 @@
 // The talk commands as a person at a terminal sees them (node-pty): colours, the progress bar,
-// Ctrl-C cancelling the request in flight, answering an elicitation form and a sampling request,
-// and their prompts closing when the server withdraws them.
+// Ctrl-C cancelling the request in flight, answering an elicitation form, consenting (or not) to a
+// URL elicitation and a sampling request, and their prompts closing when the server withdraws them.
 import { expect } from 'chai';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -66,6 +66,40 @@ describe('mcp-actors CLI at a terminal (node-pty)', function () {
     expect(await term.exited).to.equal(0);
     const answer = plain(term.output).split('\n').find((l) => l.startsWith('{"action"'));
     expect(JSON.parse(answer!)).to.deep.equal({ action: 'accept', content: { name: 'Ada', color: 'green', age: 30 } });
+  });
+
+  it('[ELICIT-006] a URL elicitation shows the page and its domain and opens nothing without consent; yes accepts, Enter declines', async function () {
+    this.timeout(120000); // four CLI runs
+    for (const era of ['legacy', 'modern']) {
+      term = new Terminal(['call', 'open-page', '--era', era, '--', ...TERMINAL_SERVER_CMD]);
+      await term.waitFor('Open it?');
+      const shown = plain(term.output);
+      expect(shown, era).to.include('terminal-fixture asks you to open a page: Sign in to the archive');
+      expect(shown, era).to.include('URL:    https://archive.example.com/login?state=abc');
+      expect(shown, era).to.match(/Domain: archive\.example\.com\r?\n/);
+      expect(shown, era).to.not.include('Open this URL in your browser');
+      term.type('y\r');
+      expect(await term.exited, era).to.equal(0);
+      expect(plain(term.output), era).to.include('Open this URL in your browser: https://archive.example.com/login?state=abc');
+      const accepted = plain(term.output).split('\n').find((l) => l.startsWith('{"action"'));
+      expect(JSON.parse(accepted!), era).to.deep.equal({ action: 'accept' });
+      term = new Terminal(['call', 'open-page', '--era', era, '--', ...TERMINAL_SERVER_CMD]);
+      await term.waitFor('Open it?');
+      term.type('\r');
+      expect(await term.exited, era).to.equal(0);
+      expect(plain(term.output), era).to.not.include('Open this URL in your browser');
+      const declined = plain(term.output).split('\n').find((l) => l.startsWith('{"action"'));
+      expect(JSON.parse(declined!), era).to.deep.equal({ action: 'decline' });
+    }
+  });
+
+  it('a URL elicitation to a punycode domain is flagged: it may imitate another name', async () => {
+    term = new Terminal(['call', 'open-page', 'url=https://xn--pypal-4ve.com/login', '--era', 'legacy', '--', ...TERMINAL_SERVER_CMD]);
+    await term.waitFor('Open it?');
+    expect(plain(term.output)).to.match(/Domain: xn--pypal-4ve\.com {2}\(punycode: may imitate another name\)/);
+    expect(term.output).to.include('\x1b[31m  (punycode');
+    term.type('n\r');
+    expect(await term.exited).to.equal(0);
   });
 
   it('asks before a sampling request goes anywhere; a refusal reaches the server as a rejection', async () => {

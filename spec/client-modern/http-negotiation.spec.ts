@@ -3,10 +3,13 @@
 import { expect } from 'chai';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client } from '../../lib/client.js';
+import { Client, type ClientWarning } from '../../lib/client.js';
+import { ManualClock } from '../../lib/clock.js';
+import { RequestTimeoutError } from '../../lib/errors.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 
-type Handler = (msg: { id?: number; method: string; params?: Record<string, any> }, headers: http.IncomingHttpHeaders) => { status: number; body: string; headers?: Record<string, string> };
+/** undefined: never answer (the request hangs until the client gives up). */
+type Handler = (msg: { id?: number; method: string; params?: Record<string, any> }, headers: http.IncomingHttpHeaders) => { status: number; body: string; headers?: Record<string, string> } | undefined;
 
 async function serve(handler: Handler): Promise<{ url: string; seen: { method: string; headers: http.IncomingHttpHeaders }[]; close: () => Promise<void> }> {
   const seen: { method: string; headers: http.IncomingHttpHeaders }[] = [];
@@ -21,6 +24,7 @@ async function serve(handler: Handler): Promise<{ url: string; seen: { method: s
       const msg = JSON.parse(body) as Parameters<Handler>[0];
       seen.push({ method: msg.method, headers: req.headers });
       const out = handler(msg, req.headers);
+      if (out === undefined) return;
       res.writeHead(out.status, { 'content-type': 'application/json', ...out.headers });
       res.end(out.body);
     });
@@ -72,9 +76,14 @@ describe('client: finding the era over Streamable HTTP (2026-07-28)', () => {
       return { status: 400, body: JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: Server not initialized' } }) };
     });
     const client = new Client({ info: { name: 'spec', version: '1' }, era: 'auto' });
+    const warnings: ClientWarning[] = [];
+    client.warnings$.subscribe((w) => warnings.push(w));
     try {
       await client.connect(createStreamableHttpClientTransport(server.url, { openStandaloneStream: false }));
       expect(client.era).to.equal('legacy');
+      // Why the client chose the session era is there to see.
+      expect(warnings.map((w) => w.kind)).to.deep.equal(['legacy-era']);
+      expect(warnings[0]!.message).to.contain('server/discover was answered -32000').and.contain('Server not initialized');
       expect(client.protocolVersion).to.equal('2025-11-25');
       expect(server.seen.map((s) => s.method).slice(0, 2)).to.deep.equal(['server/discover', 'initialize']);
       expect(server.seen[1]!.headers['mcp-method']).to.equal(undefined);
@@ -96,5 +105,32 @@ describe('client: finding the era over Streamable HTTP (2026-07-28)', () => {
     expect(error).to.be.instanceOf(Error);
     expect(error!.message).to.contain('server/discover').and.contain('Is the server running?');
     expect(client.era).to.equal(undefined);
+  });
+
+  it('a probe still unanswered at the timeout is no evidence of an era either: connect rejects with RequestTimeoutError, no initialize (simulated clock)', async () => {
+    const server = await serve(() => undefined);
+    const clock = new ManualClock(0);
+    const client = new Client({ info: { name: 'spec', version: '1' }, clock, timeout: 5_000 });
+    try {
+      const settled = client.connect(createStreamableHttpClientTransport(server.url)).then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
+      for (let i = 0; i < 200 && server.seen.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+      expect(server.seen.map((s) => s.method)).to.deep.equal(['server/discover']);
+      clock.advance(4_999);
+      await new Promise((r) => setTimeout(r, 20));
+      expect(client.era).to.equal(undefined);
+      clock.advance(1);
+      const error = await settled;
+      expect(error).to.be.instanceOf(RequestTimeoutError);
+      expect(error!.message).to.contain('server/discover').and.contain('5000 ms');
+      await new Promise((r) => setTimeout(r, 20));
+      expect(server.seen.map((s) => s.method)).to.deep.equal(['server/discover']);
+      expect(client.era).to.equal(undefined);
+    } finally {
+      await client.close().catch(() => {});
+      await server.close();
+    }
   });
 });

@@ -2,7 +2,7 @@
 // multi round-trip requests, and the bad inputs a server can send, each a typed error after
 // which the client stays usable.
 import { expect } from 'chai';
-import { Client } from '../../lib/client.js';
+import { Client, type InputRoundEvent } from '../../lib/client.js';
 import { ManualClock } from '../../lib/clock.js';
 import { InputRoundsExceededError, MalformedResultTypeError, NoCommonVersionError, ServerExitedOnProbeError, UnsupportedInputRequestError } from '../../lib/client-modern/errors.js';
 import { createMemoryPair } from '../../streams/memory.js';
@@ -179,8 +179,16 @@ describe('client: multi round-trip requests (2026-07-28)', () => {
     const client = modernClient();
     client.setRoots([{ uri: 'file:///tmp/project', name: 'project' }]);
     client.onElicitation({ form: async () => ({ action: 'accept', content: { name: 'Ada' } }) });
+    const rounds: InputRoundEvent[] = [];
+    client.inputRounds$.subscribe((e) => rounds.push(e));
     await client.connect(server.transport);
     const result = await client.callTool('greet', { x: 1 });
+    // The rounds are visible as they happen; the call resolves with the final result only.
+    expect(rounds).to.deep.equal([
+      { method: 'tools/call', name: 'greet', state: 'answering', round: 1, inputRequests: [{ key: 'who', method: 'elicitation/create' }, { key: 'where', method: 'roots/list' }] },
+      { method: 'tools/call', name: 'greet', state: 'sent', round: 1 },
+      { method: 'tools/call', name: 'greet', state: 'complete', round: 1 },
+    ]);
     const calls = server.seen.filter((m) => m.method === 'tools/call');
     expect(calls).to.have.length(2);
     expect(calls[1]!.id).to.not.equal(calls[0]!.id);
@@ -191,6 +199,37 @@ describe('client: multi round-trip requests (2026-07-28)', () => {
     expect(calls[1]!.params!._meta['io.modelcontextprotocol/clientCapabilities']).to.deep.equal({ roots: {}, elicitation: { form: {} } });
     expect(result).to.not.have.property('inputRequests');
     expect((result as Record<string, unknown>).resultType).to.equal('complete');
+    await client.close();
+  });
+
+  it('frames$ watched from before connect shows the probe and every round of a request, out and in', async () => {
+    const server = scripted((m) =>
+      tool(m, (call) =>
+        call.params!.inputResponses === undefined
+          ? ok({ resultType: 'input_required', inputRequests: { r: { method: 'roots/list', params: {} } }, requestState: 's1' })
+          : ok({ resultType: 'complete', content: [] }),
+      ),
+    );
+    const client = modernClient();
+    client.setRoots([]);
+    const seen: string[] = [];
+    client.frames$.subscribe((f) => {
+      const frame = f.frame as Msg;
+      seen.push(`${f.direction} ${frame.method ?? (frame.result !== undefined ? `result ${(frame.result as { resultType?: string }).resultType}` : 'error')}`);
+    });
+    await client.connect(server.transport);
+    await client.callTool('rooted');
+    // On a byte stream a ping follows the probe (this server answers it -32601).
+    expect(seen).to.deep.equal([
+      'out server/discover',
+      'out ping',
+      'in result complete',
+      'in error',
+      'out tools/call',
+      'in result input_required',
+      'out tools/call',
+      'in result complete',
+    ]);
     await client.close();
   });
 
@@ -214,11 +253,16 @@ describe('client: multi round-trip requests (2026-07-28)', () => {
   it('an input_required loop that never ends fails with InputRoundsExceededError after maxInputRounds, and the client stays usable', async () => {
     const server = scripted((m) => tool(m, (call) => (call.params!.name === 'loop' ? ok({ resultType: 'input_required', requestState: 'again' }) : ok({ content: [] }))));
     const client = modernClient({ maxInputRounds: 3 });
+    const rounds: InputRoundEvent[] = [];
+    client.inputRounds$.subscribe((e) => rounds.push(e));
     await client.connect(server.transport);
     const error = await client.callTool('loop').then(() => undefined, (e: unknown) => e);
     expect(error).to.be.instanceOf(InputRoundsExceededError);
     expect(server.seen.filter((m) => m.method === 'tools/call')).to.have.length(4);
+    expect(rounds.map((r) => `${r.state} ${r.round}`)).to.deep.equal(['answering 1', 'sent 1', 'answering 2', 'sent 2', 'answering 3', 'sent 3', 'exceeded 3']);
     expect(await client.callTool('fine')).to.deep.equal({ content: [] });
+    // A call answered at once has no rounds to show.
+    expect(rounds).to.have.length(7);
     await client.close();
   });
 
@@ -226,8 +270,11 @@ describe('client: multi round-trip requests (2026-07-28)', () => {
     const server = scripted((m) => tool(m, () => ok({ resultType: 'input_required', inputRequests: { s: { method: 'sampling/createMessage', params: { messages: [], maxTokens: 5 } } } })));
     const client = modernClient();
     await client.connect(server.transport);
+    const rounds: InputRoundEvent[] = [];
+    client.inputRounds$.subscribe((e) => rounds.push(e));
     const error = await client.callTool('needs_sampling').then(() => undefined, (e: unknown) => e);
     expect(error).to.be.instanceOf(UnsupportedInputRequestError);
+    expect(rounds.map((r) => `${r.state} ${r.round}`)).to.deep.equal(['failed 1']);
     expect((error as Error).message).to.contain('sampling/createMessage');
     expect(server.seen.filter((m) => m.method === 'tools/call')).to.have.length(1);
     await client.close();

@@ -6,7 +6,7 @@
 // a stdio pair, an HTTP pair, Express, Fastify, Hono, the fetch handler, a crash, replay, the
 // machines export and authorization; and the Web-standard examples on Bun and Deno from the package.
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -297,6 +297,44 @@ await client.close();`,
     expect(recorded.stdout, recorded.stderr).to.equal('record 5\n');
     const replayed = await run('cassette.js', [file]);
     expect(replayed.stdout, replayed.stderr).to.equal('replay 5\n');
+  });
+
+  it('npx mcp-actors: the bin, linked as npm links it, talks to a server, records, verifies and inspects from the package', async () => {
+    // What npm's bin-links does on install: node_modules/.bin/<name> → the package's bin, made executable.
+    const installed = join(app, 'node_modules', 'mcp-actors');
+    const { bin } = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { bin: Record<string, string> };
+    expect(Object.keys(bin)).to.deep.equal(['mcp-actors']);
+    const target = join(installed, bin['mcp-actors']!);
+    expect(readFileSync(target, 'utf8').split('\n')[0]).to.equal('#!/usr/bin/env node');
+    chmodSync(target, 0o755);
+    mkdirSync(join(app, 'node_modules', '.bin'), { recursive: true });
+    symlinkSync(join('..', 'mcp-actors', bin['mcp-actors']!), join(app, 'node_modules', '.bin', 'mcp-actors'));
+    const npx = (args: string[]) =>
+      new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
+        execFile('npx', ['--no-install', 'mcp-actors', ...args], { cwd: app, env: { ...process.env, NO_COLOR: '1' }, timeout: 30_000 }, (error, stdout, stderr) =>
+          done({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+        );
+      });
+    const help = await npx(['--help']);
+    expect(help.code, help.stderr).to.equal(0);
+    expect(help.stdout).to.include('Usage: mcp-actors <command>');
+    const server = [process.execPath, join(app, 'out', 'server.js')];
+    const sum = await npx(['call', 'add', 'a=2', 'b=3', '--json', '--', ...server]);
+    expect(sum.code, sum.stderr).to.equal(0);
+    expect(JSON.parse(sum.stdout).content[0].text).to.equal('5');
+    const journal = join(app, 'npx-session.jsonl');
+    const recorder = ['npx', '--no-install', 'mcp-actors', 'record', '--out', journal, '--', ...server].map((w) => JSON.stringify(w)).join(' ');
+    const recorded = await npx(['call', 'add', 'a=20', 'b=22', '--era', 'legacy', '--stdio', recorder]);
+    expect(recorded.stdout.trim(), recorded.stderr).to.equal('42');
+    const verified = await npx(['replay', journal, '--as', 'client', '--', ...server]);
+    expect(verified.code, verified.stdout + verified.stderr).to.equal(0);
+    expect(verified.stdout).to.match(/\d+ requests, no differences after normalization/);
+    const html = join(app, 'npx-session.html');
+    const inspected = await npx(['inspect', journal, '--html', html]);
+    expect(inspected.code, inspected.stderr).to.equal(0);
+    expect(readFileSync(html, 'utf8')).to.include('<title>mcp-actors · ');
+    const usage = await npx(['call']);
+    expect(usage.code).to.equal(2);
   });
 
   it('authorization: a token for this server is accepted, no token is refused', async () => {

@@ -1,9 +1,10 @@
 /**
  * The session viewer: one self-contained HTML page (styles, script and data inline, nothing
- * fetched) with the timeline, a scrubber, the frame at each point, and the session, request and
+ * fetched; the data gzipped) with the timeline, a scrubber, the frame at each point, and the session, request and
  * (2026-07-28 multi round-trip requests) input-rounds machines drawn as statecharts with the
  * active state highlighted. A recording of 2026-07-28 requests only has no session to show.
  */
+import { gzipSync } from 'node:zlib';
 import { machineConfigJSON } from '../../../machines/json.js';
 import { clientInputRoundsMachine } from '../../../machines/client-input-rounds.machine.js';
 import { requestMachine } from '../../../machines/request.machine.js';
@@ -28,9 +29,18 @@ export interface ViewerData {
   live: boolean;
 }
 
-/** JSON that is safe inside a <script> element. */
-function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+/**
+ * The data as gzip in base64 (safe inside a <script> element as it is). A 100,000-entry session is
+ * ~20 MB of JSON, and chromium takes longer to hand a page's bytes to the renderer than the page
+ * takes to inflate a tenth of them (DecompressionStream), so the page opens several times faster.
+ */
+function packed(data: ViewerData): string {
+  // The first line is the data without its entries; then one entry per line (JSON has no raw
+  // newline), which the page parses only when it shows that entry.
+  const { entries, ...rest } = data;
+  const lines = [JSON.stringify({ ...rest, entries: [] })];
+  for (const e of entries) lines.push(JSON.stringify(e));
+  return gzipSync(lines.join('\n'), { level: 1 }).toString('base64');
 }
 
 export function viewerData(file: Pick<JournalFile, 'path' | 'header' | 'entries'>, tracker: StateTracker, live = false): ViewerData {
@@ -74,7 +84,7 @@ export function renderViewerPage(data: ViewerData): string {
     <h2>Frame</h2><pre id="frame"></pre>
   </section>
 </main>
-<script id="data" type="application/json">${scriptJson(data)}</script>
+<script id="data" type="application/gzip;base64">${packed(data)}</script>
 <script>${VIEWER_SCRIPT}</script>
 </body></html>
 `;

@@ -6,8 +6,22 @@
 export const VIEWER_SCRIPT = String.raw`
 (function () {
   'use strict';
-  var D = JSON.parse(document.getElementById('data').textContent);
-  var entries = D.entries, requests = D.requests, entryRequest = D.entryRequest, sessionChanges = D.session;
+  // The data is gzip in base64: inflated by the browser (DecompressionStream), then parsed.
+  var packed = atob(document.getElementById('data').textContent.trim());
+  var bytes = new Uint8Array(packed.length);
+  for (var b = 0; b < packed.length; b++) bytes[b] = packed.charCodeAt(b);
+  new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text().then(function (text) {
+    // The first line is the data without its entries, then one entry per line, parsed when shown.
+    var nl = text.indexOf('\n');
+    start(JSON.parse(nl < 0 ? text : text.slice(0, nl)), nl < 0 ? [] : text.slice(nl + 1).split('\n'));
+  }, function (e) {
+    document.getElementById('meta').textContent = 'This page\'s data could not be read: ' + e;
+  });
+
+function start(D, lines) {
+  var parsed = [];
+  function entry(i) { var e = parsed[i]; if (e === undefined) e = parsed[i] = JSON.parse(lines[i]); return e; }
+  var requests = D.requests, entryRequest = D.entryRequest, sessionChanges = D.session;
   var clientKind = D.header.role === 'server' ? 'in' : 'out';
   var ROW = 22, selected = 0;
   var $ = function (id) { return document.getElementById(id); };
@@ -18,7 +32,7 @@ export const VIEWER_SCRIPT = String.raw`
   function span(cls, s) { var e = document.createElement('span'); e.className = cls; e.textContent = s; return e; }
 
   function describe(i) {
-    var e = entries[i];
+    var e = entry(i);
     if (e.kind === 'in' || e.kind === 'out') {
       var dir = e.kind === clientKind ? 'client → server' : 'server → client';
       var cls = e.kind === clientKind ? 'c' : 's';
@@ -46,15 +60,15 @@ export const VIEWER_SCRIPT = String.raw`
   // ---- timeline (virtualized)
   function renderRows() {
     var first = Math.max(0, Math.floor(timeline.scrollTop / ROW) - 10);
-    var last = Math.min(entries.length, first + Math.ceil(timeline.clientHeight / ROW) + 20);
+    var last = Math.min(lines.length, first + Math.ceil(timeline.clientHeight / ROW) + 20);
     var frag = document.createDocumentFragment();
     for (var i = first; i < last; i++) {
       var d = describe(i), row = document.createElement('div');
       row.className = 'row' + (i === selected ? ' selected' : '') + (d.err ? ' error' : '');
       row.style.top = (i * ROW) + 'px';
       row.dataset.index = String(i);
-      row.appendChild(span('seq', '#' + entries[i].seq));
-      row.appendChild(span('t', fmtTime(entries[i].t)));
+      row.appendChild(span('seq', '#' + entry(i).seq));
+      row.appendChild(span('t', fmtTime(entry(i).t)));
       row.appendChild(span('dir ' + d.cls, d.dir));
       row.appendChild(span('label', d.label));
       if (d.ms !== undefined) row.appendChild(span('ms', '(' + d.ms.toFixed(1) + ' ms)'));
@@ -198,11 +212,11 @@ export const VIEWER_SCRIPT = String.raw`
 
   // ---- selection and scrubber
   function select(i, scroll) {
-    if (!entries.length) return;
-    selected = Math.max(0, Math.min(entries.length - 1, i));
+    if (!lines.length) return;
+    selected = Math.max(0, Math.min(lines.length - 1, i));
     scrubber.value = String(selected);
-    text($('position'), 'entry ' + (selected + 1) + ' of ' + entries.length + ' · #' + entries[selected].seq + ' · ' + fmtTime(entries[selected].t));
-    text($('frame'), JSON.stringify(entries[selected], null, 2));
+    text($('position'), 'entry ' + (selected + 1) + ' of ' + lines.length + ' · #' + entry(selected).seq + ' · ' + fmtTime(entry(selected).t));
+    text($('frame'), JSON.stringify(entry(selected), null, 2));
     if (scroll !== false) {
       var top = selected * ROW;
       if (top < timeline.scrollTop || top > timeline.scrollTop + timeline.clientHeight - ROW) timeline.scrollTop = Math.max(0, top - timeline.clientHeight / 2);
@@ -217,28 +231,29 @@ export const VIEWER_SCRIPT = String.raw`
     if (ev.key === 'ArrowRight' || ev.key === 'j') { select(selected + 1); ev.preventDefault(); }
     if (ev.key === 'ArrowLeft' || ev.key === 'k') { select(selected - 1); ev.preventDefault(); }
   });
-  function resize() { spacer.style.height = (entries.length * ROW) + 'px'; scrubber.max = String(Math.max(0, entries.length - 1)); }
+  function resize() { spacer.style.height = (lines.length * ROW) + 'px'; scrubber.max = String(Math.max(0, lines.length - 1)); }
   var rec = D.header.recorder;
-  text($('meta'), D.title + ' · ' + entries.length + ' entries · ' + (rec ? rec.transport + ' proxy recording of ' + rec.target : D.header.role + ' session journal') + (D.header.revision ? ' · revision ' + D.header.revision : ''));
+  text($('meta'), D.title + ' · ' + lines.length + ' entries · ' + (rec ? rec.transport + ' proxy recording of ' + rec.target : D.header.role + ' session journal') + (D.header.revision ? ' · revision ' + D.header.revision : ''));
   resize();
   select(0);
-  window.viewer = { select: select, get selected() { return selected; }, get count() { return entries.length; } };
+  window.viewer = { select: select, get selected() { return selected; }, get count() { return lines.length; } };
 
   // ---- live
   if (D.live) {
     $('follow-label').hidden = false;
-    var source = new EventSource('events?from=' + entries.length);
+    var source = new EventSource('events?from=' + lines.length);
     source.onmessage = function (msg) {
       var u = JSON.parse(msg.data);
-      Array.prototype.push.apply(entries, u.entries);
+      u.entries.forEach(function (e) { parsed[lines.length] = e; lines.push(''); });
       Array.prototype.push.apply(entryRequest, u.entryRequest);
       Array.prototype.push.apply(sessionChanges, u.session);
       u.requests.forEach(function (r) { requests[r.n] = r; });
       D.sessionless = u.sessionless;
       resize();
-      if ($('follow').checked) select(entries.length - 1); else { renderRows(); text($('position'), 'entry ' + (selected + 1) + ' of ' + entries.length); }
+      if ($('follow').checked) select(lines.length - 1); else { renderRows(); text($('position'), 'entry ' + (selected + 1) + ' of ' + lines.length); }
     };
   }
   document.body.dataset.ready = 'true';
+}
 })();
 `;

@@ -1,0 +1,51 @@
+/**
+ * The recorder's own CPU per frame, without any process around it: what `record --in-process`
+ * adds to a server for each frame (capture as it comes, then split, parse, redact and write in a
+ * 20 ms batch). CPU time is steadier than throughput on a shared machine, so this is the figure to
+ * set beside a stdio round trip's CPU (bench/record-overhead.ts, `direct`) for the overhead of
+ * recording itself.
+ *
+ *   npm run build && node dist/bench/record-writer.js     WRITER_CALLS (20000), WRITER_REPS (5)
+ */
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RecordingWriter } from '../lib/cli/recording.js';
+import { Redactor } from '../lib/cli/redact.js';
+
+const CALLS = Number(process.env.WRITER_CALLS ?? 20000);
+const REPS = Number(process.env.WRITER_REPS ?? 5);
+const dir = mkdtempSync(join(tmpdir(), 'record-writer-'));
+const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+// The echo bench's frames as they cross the pipe: a request and its answer, one line each.
+const request = (id: number) => Buffer.from(JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hello' }, _meta: meta } }) + '\n');
+const answer = (id: number) => Buffer.from(JSON.stringify({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: 'hello' }], resultType: 'complete' } }) + '\n');
+
+const perFrame: number[] = [];
+let bytes = 0;
+for (let r = 0; r < REPS; r++) {
+  const file = join(dir, `w${r}.jsonl`);
+  const chunks = Array.from({ length: CALLS }, (_v, i) => [request(i), answer(i)] as const);
+  const writer = new RecordingWriter(file, { transport: 'stdio', target: 'bench' }, new Redactor());
+  const cpu0 = process.cpuUsage();
+  // Frames arrive a few at a time between batches, as they do on a live pipe.
+  for (let i = 0; i < CALLS; i += 50) {
+    for (let j = i; j < Math.min(CALLS, i + 50); j++) {
+      writer.capture('client', chunks[j]![0]);
+      writer.capture('server', chunks[j]![1]);
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  writer.flush();
+  const cpu = process.cpuUsage(cpu0);
+  writer.close();
+  bytes = statSync(file).size;
+  perFrame.push((cpu.user + cpu.system) / (CALLS * 2));
+}
+perFrame.sort((a, b) => a - b);
+console.log(
+  `record writer: ${CALLS * 2} frames x ${REPS} runs, ${(bytes / 1024).toFixed(0)} KB journal; CPU per frame ${perFrame[Math.floor(REPS / 2)]!.toFixed(2)} µs median ` +
+    `(${perFrame.map((x) => x.toFixed(2)).join(', ')}); load ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`,
+);
+rmSync(dir, { recursive: true, force: true });
