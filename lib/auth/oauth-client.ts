@@ -417,6 +417,7 @@ export class OAuthClient {
       resource: discovery.resource,
       fetch: this.fetch,
       ...withDpop(this.dpopFor(discovery)),
+      now: this.clock.now(),
     }).catch(async (e: unknown) => {
       if (e instanceof AuthorizationError && e.details.oauthError === 'invalid_client') {
         await this.provider.invalidate('client', discovery.authorizationServerUrl);
@@ -452,6 +453,7 @@ export class OAuthClient {
         resource: discovery.resource,
         fetch: this.fetch,
         ...withDpop(this.dpopFor(discovery)),
+        now: this.clock.now(),
       });
       await this.save(tokens, discovery, stored.refresh_token);
       return summary(tokens, undefined);

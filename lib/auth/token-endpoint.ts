@@ -215,6 +215,8 @@ export function exchangeAuthorizationCode(options: {
   resource: string;
   fetch: FetchLike;
   dpop?: DpopProver;
+  /** Now, in ms (the proof's `iat`). Default `Date.now()`. */
+  now?: number;
 }): Promise<OAuthTokens> {
   return requestToken(
     options.metadata.token_endpoint,
@@ -227,7 +229,7 @@ export function exchangeAuthorizationCode(options: {
     },
     options.client.client_id,
     registeredClientAuthentication(options.client, options.metadata),
-    { fetch: options.fetch, ...(options.dpop && { dpop: options.dpop }) },
+    { fetch: options.fetch, ...(options.dpop && { dpop: options.dpop }), ...(options.now !== undefined && { now: options.now }) },
   );
 }
 
@@ -239,12 +241,14 @@ export function refreshAccessToken(options: {
   resource: string;
   fetch: FetchLike;
   dpop?: DpopProver;
+  /** Now, in ms (the proof's `iat`). Default `Date.now()`. */
+  now?: number;
 }): Promise<OAuthTokens> {
   return requestToken(
     options.metadata.token_endpoint,
     { grant_type: 'refresh_token', refresh_token: options.refreshToken, resource: options.resource },
     options.client.client_id,
     registeredClientAuthentication(options.client, options.metadata),
-    { fetch: options.fetch, ...(options.dpop && { dpop: options.dpop }) },
+    { fetch: options.fetch, ...(options.dpop && { dpop: options.dpop }), ...(options.now !== undefined && { now: options.now }) },
   );
 }
