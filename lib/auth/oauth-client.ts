@@ -137,11 +137,17 @@ export class OAuthClient {
         if (round >= maxRounds || init.method === 'DELETE') return res;
         const header = res.headers.get('www-authenticate');
         await res.body?.cancel().catch(() => {});
-        if (kind === 'unauthorized' && this.options.dpop === 'off' && requiresDpop(header)) {
+        // A server that takes DPoP-bound tokens only, and a client that cannot get one: no use
+        // running the flow again (it would end in retry_limit with the same Bearer token).
+        if (kind === 'unauthorized' && requiresDpop(header) && (this.options.dpop === 'off' || (token !== undefined && !token.prover))) {
+          const where = `${this.serverUrl.origin}${this.serverUrl.pathname}`;
           throw new AuthorizationError(
             'dpop_unsupported',
-            `The MCP server ${this.serverUrl.origin}${this.serverUrl.pathname} accepts DPoP-bound tokens only, and DPoP is off for this client. Set the dpop option to 'auto'.`,
-            { serverUrl: `${this.serverUrl.origin}${this.serverUrl.pathname}` },
+            this.options.dpop === 'off'
+              ? `The MCP server ${where} accepts DPoP-bound tokens only, and DPoP is off for this client. Set the dpop option to 'auto'.`
+              : `The MCP server ${where} accepts DPoP-bound tokens only, and its authorization server issued a Bearer token ` +
+                  "(it does not list ES256 in dpop_signing_alg_values_supported; dpop: 'always' sends proofs anyway).",
+            { serverUrl: where },
           );
         }
         await this.handleChallenge(kind, header, token?.accessToken);

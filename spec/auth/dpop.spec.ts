@@ -159,13 +159,16 @@ describe('DPoP (RFC 9449, SEP-1932): proofs on token and MCP requests, nonces', 
     expect(rs.requests.at(-1)!.authorization).to.equal('DPoP at-1');
   });
 
-  it('auto with an authorization server that does not advertise DPoP: no proof, a Bearer token', async () => {
+  it('auto with an authorization server that does not advertise DPoP: no proof, a Bearer token; the DPoP-only MCP server refusing it is AuthorizationError dpop_unsupported, not another authorization', async () => {
     await setUp({ algs: undefined, bearerOnly: true });
-    // This resource server takes DPoP only, so the Bearer token is refused: what matters is what was sent.
-    await connect({ maxAuthorizations: 1 }).catch(() => {});
-    expect(as.tokenRequests.length).to.be.greaterThan(0);
-    for (const r of as.tokenRequests) expect(r.proof).to.equal(undefined);
-    expect(rs.requests.filter((r) => r.authorization !== undefined).map((r) => r.authorization!.split(' ')[0])).to.include('Bearer');
+    const err = (await connect().then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as (Error & { data?: Record<string, unknown> }) | undefined;
+    expect(err?.data?.authorization, String(err)).to.equal('dpop_unsupported');
+    expect(err?.message).to.match(/issued a Bearer token/);
+    expect(as.tokenRequests.map((r) => [r.form.get('grant_type'), r.proof])).to.deep.equal([['authorization_code', undefined]]);
+    expect(rs.requests.filter((r) => r.authorization !== undefined).map((r) => r.authorization)).to.deep.equal(['Bearer at-1']);
   });
 
   it("dpop 'off' against an MCP server that challenges with DPoP only: AuthorizationError dpop_unsupported, no token requested", async () => {
