@@ -191,7 +191,7 @@ export class OAuthClient {
       }
     }
     if (tokens === undefined) return undefined;
-    const bound = tokens.token_type.toLowerCase() === 'dpop';
+    const bound = tokens.token_type?.toLowerCase() === 'dpop';
     return { accessToken: tokens.access_token, ...(bound && this.prover && { prover: this.prover }) };
   }
 
