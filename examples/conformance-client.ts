@@ -58,6 +58,9 @@ const AUTH_SCENARIOS = [
   'auth/enterprise-managed-authorization',
   // Workload identity federation (SEP-1933): the workload's JWT in the jwt-bearer grant.
   'auth/wif-jwt-bearer',
+  // DPoP (SEP-1932): the authorization server advertises ES256, so the client binds its token.
+  'auth/dpop',
+  'auth/dpop-nonce',
 ];
 
 /** The client's metadata document URL the suite expects when the server supports CIMD. */

@@ -132,7 +132,8 @@ export class ClientCore extends Session {
   }
   /** Every frame in and out, in either era: from the era probe on, whenever one subscribes. */
   override get frames$(): Observable<FrameEvent> {
-    return merge(super.frames$, this.link.pipe(switchMap((link) => link?.frames$ ?? EMPTY)));
+    // Guarded as a whole: merge hands the user's observer to plain subscribers, which an exception would escape.
+    return this.guard('session.frames$', merge(super.frames$, this.link.pipe(switchMap((link) => link?.frames$ ?? EMPTY))));
   }
 
   // ------------------------------------------------------------------------ era and versions

@@ -2,6 +2,7 @@
  * mcp-actors: a Model Context Protocol runtime built as an actor system.
  * @see https://modelcontextprotocol.io/specification/2025-11-25
  */
+import './crypto/node-digests.js';
 export { Client, createClient, type ClientOptions, type CallToolOptions, type ClientWarning, type DiscoveredServer, type InputRoundEvent } from './client.js';
 export * from './client-features/index.js';
 export { Server, ServerSession, createServer, type ServerOptions } from './server.js';

@@ -1,8 +1,8 @@
 /**
  * `mcp-actors/web`: an MCP server for the runtimes that speak fetch (Cloudflare Workers, Vercel,
  * Deno Deploy, Bun, Deno, Hono anywhere, Node). Nothing imported from here loads a `node:`
- * built-in beyond `node:crypto` (request-state HMACs, random ids), which Bun, Deno and Workers
- * (`nodejs_compat`) have; `serveFetch` loads `node:http` only when it runs on Node.
+ * built-in or needs `Buffer`, so Workers need no `nodejs_compat` (request-state HMACs use our own
+ * SHA-256, random ids WebCrypto); `serveFetch` takes `node:http` from the runtime only on Node.
  *
  * ```ts
  * import { createMcpServer, createMcpFetchHandler, text } from 'mcp-actors/web';

@@ -30,7 +30,7 @@ import { assign, setup } from 'xstate';
 import type { AuthorizationDiscovery } from '../lib/auth/discovery.js';
 import { AuthorizationError } from '../lib/auth/errors.js';
 import { selectScopes } from '../lib/auth/scope-selection.js';
-import { bearerChallenge, type BearerChallenge } from '../lib/auth/www-authenticate.js';
+import { resourceChallenge, type BearerChallenge } from '../lib/auth/www-authenticate.js';
 
 /** Default bound on authorization requests between two successful requests. */
 export const DEFAULT_MAX_AUTHORIZATIONS = 3;
@@ -132,7 +132,7 @@ export const oauthClientMachine = setup({
     recordChallenge: assign({
       challenge: ({ event }) => {
         if (event.type !== 'UNAUTHORIZED' && event.type !== 'INSUFFICIENT_SCOPE') return undefined;
-        const parsed = bearerChallenge(event.wwwAuthenticate) ?? {};
+        const parsed = resourceChallenge(event.wwwAuthenticate) ?? {};
         return { ...parsed, ...(event.wwwAuthenticate && { header: event.wwwAuthenticate }), status: event.type === 'UNAUTHORIZED' ? 401 : 403 };
       },
       error: undefined,

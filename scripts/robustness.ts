@@ -1,6 +1,6 @@
 /**
  * The long robustness runs (issue 13): seeded fuzzing of a real stdio and HTTP server process in
- * every revision, the server's heap slope over many requests on stdio and HTTP, the heap per idle
+ * every revision of both eras (their peak resident memory bounded), the server's heap slope over many requests on stdio and HTTP, the heap per idle
  * Streamable HTTP session (sessions era) for 10,000 of them, and 1,000 SSE cuts.
  *
  *   npx tsx scripts/robustness.ts --short   (CI: bounded, a few minutes)
@@ -19,7 +19,9 @@ import { SUPPORTED_REVISIONS, type Revision } from '../lib/protocol/revisions.js
 import { createStdioClientTransport } from '../streams/stdio-client.js';
 import { createStreamableHttpClientTransport } from '../streams/streamable-http-client.js';
 import { createStreamableHttpHandler } from '../streams/streamable-http-server.js';
-import { fuzzHttpSession, startHttpServer } from '../spec/robustness/fuzz/http-run.js';
+import { fuzzHttpSession, fuzzModernHttp, startHttpServer } from '../spec/robustness/fuzz/http-run.js';
+import { modernCases } from '../spec/robustness/fuzz/modern-cases.js';
+import { peakRssMiB } from '../spec/robustness/fuzz/process-memory.js';
 import { fuzzSeed } from '../spec/robustness/fuzz/prng.js';
 import { fuzzStdioServer } from '../spec/robustness/fuzz/stdio-run.js';
 
@@ -31,6 +33,8 @@ const arg = (name: string, fallback: number): number => {
 const REQUESTS = arg('--requests', short ? 20_000 : 1_000_000);
 const CASES = arg('--cases', short ? 1_000 : 20_000);
 const SESSIONS = arg('--sessions', short ? 2_000 : 10_000);
+/** The fuzzed servers' resident memory must stay under this (huge lines and bodies included). */
+const PEAK_RSS_MIB = 512;
 const SOAK_SERVER = fileURLToPath(new URL('./robustness/soak-server.ts', import.meta.url));
 const STRESS_SPEC = fileURLToPath(new URL('../spec/http/resumability-stress.spec.ts', import.meta.url));
 const failures: string[] = [];
@@ -41,32 +45,56 @@ const log = (line: string) => process.stdout.write(line + '\n');
 async function fuzz(): Promise<void> {
   const seed = fuzzSeed();
   log(`== fuzzing (seed ${seed}; FUZZ_SEED=${seed} reproduces), ${CASES} cases per revision and transport`);
-  let stdioCases = 0;
-  let stdioFailures = 0;
+  const totals = { stdio: { cases: 0, failures: 0, peak: 0 }, http: { cases: 0, failures: 0, peak: 0 } };
+  const peak = (transport: 'stdio' | 'http', label: string, mib: number | undefined) => {
+    if (mib === undefined) return '';
+    totals[transport].peak = Math.max(totals[transport].peak, mib);
+    if (mib > PEAK_RSS_MIB) failures.push(`${label}: the server's resident memory peaked at ${mib.toFixed(0)} MiB (bound ${PEAK_RSS_MIB})`);
+    return `, peak RSS ${mib.toFixed(0)} MiB`;
+  };
+  const tally = (transport: 'stdio' | 'http', label: string, r: { cases: number; failures: string[] }, s: number) => {
+    totals[transport].cases += r.cases;
+    totals[transport].failures += r.failures.length;
+    for (const f of r.failures.slice(0, 5)) failures.push(`${label} (seed ${s}): ${f}`);
+  };
   for (const revision of SUPPORTED_REVISIONS) {
-    const r = await fuzzStdioServer({ seed: seed + revision.length * 7 + revision.charCodeAt(9), revision, count: CASES, hugeLines: 2, timeoutMs: 60_000 });
-    stdioCases += r.cases;
-    stdioFailures += r.failures.length;
-    log(`   stdio ${revision}: ${r.cases} cases, ${r.failures.length} failures${r.alive ? '' : ', SERVER GONE'}`);
-    for (const f of r.failures.slice(0, 5)) failures.push(`stdio ${revision} (seed ${r.seed}): ${f}`);
+    const s = seed + revision.length * 7 + revision.charCodeAt(9);
+    const r = await fuzzStdioServer({ seed: s, revision, count: CASES, hugeLines: 2, timeoutMs: 60_000 });
+    tally('stdio', `stdio ${revision}`, r, s);
+    log(`   stdio ${revision}: ${r.cases} cases, ${r.failures.length} failures, ${r.rateLimited} rate-limited${r.alive ? '' : ', SERVER GONE'}${peak('stdio', `stdio ${revision}`, r.peakRssMiB)}`);
+  }
+  {
+    // The 2026-07-28 era on stdio: stateless lines, no initialize (as fuzz-modern.spec.ts).
+    const s = seed + 2026;
+    const cases = modernCases(s, CASES)
+      .filter((c) => c.family !== 'header-mismatch')
+      .map((c) => (c.family === 'unsupported-version' && c.expect.kind === 'answer' ? { ...c, expect: { ...c.expect, codes: [-32022] } } : c));
+    const r = await fuzzStdioServer({ seed: s, revision: '2025-11-25', count: 0, hugeLines: 2, timeoutMs: 60_000, statelessCases: cases });
+    tally('stdio', 'stdio 2026-07-28', r, s);
+    log(`   stdio 2026-07-28: ${r.cases} cases, ${r.failures.length} failures, ${r.rateLimited} rate-limited${r.alive ? '' : ', SERVER GONE'}${peak('stdio', 'stdio 2026-07-28', r.peakRssMiB)}`);
   }
   const server = await startHttpServer();
-  let httpCases = 0;
-  let httpFailures = 0;
   try {
     for (const revision of ['2025-03-26', '2025-06-18', '2025-11-25'] as Revision[]) {
       const s = seed + revision.charCodeAt(6) * 13;
       const r = await fuzzHttpSession(server.url, { seed: s, revision, count: CASES, hugeBodies: 2 });
-      httpCases += r.cases;
-      httpFailures += r.failures.length;
-      log(`   http ${revision}: ${r.cases} cases, ${r.failures.length} failures, statuses ${JSON.stringify(r.statuses)}`);
-      for (const f of r.failures.slice(0, 5)) failures.push(`http ${revision} (seed ${s}): ${f}`);
+      tally('http', `http ${revision}`, r, s);
+      log(`   http ${revision}: ${r.cases} cases, ${r.failures.length} failures, ${r.rateLimited} rate-limited, statuses ${JSON.stringify(r.statuses)}`);
     }
+    {
+      const s = seed + 2026 * 13;
+      const r = await fuzzModernHttp(server.url, modernCases(s, CASES), s);
+      tally('http', 'http 2026-07-28', r, s);
+      log(`   http 2026-07-28: ${r.cases} cases, ${r.failures.length} failures, ${r.rateLimited} rate-limited, statuses ${JSON.stringify(r.statuses)}`);
+    }
+    // One server process served every revision's session and the stateless POSTs.
+    log(`   http server process${peak('http', 'http', peakRssMiB(server.child.pid)) || ': peak RSS unknown (no /proc)'}`);
     if (server.child.exitCode !== null) failures.push('the HTTP server process died');
   } finally {
     await server.stop();
   }
-  log(`   total: stdio ${stdioCases} cases / ${stdioFailures} failures; http ${httpCases} cases / ${httpFailures} failures`);
+  const line = (t: 'stdio' | 'http') => `${t} ${totals[t].cases} cases / ${totals[t].failures} failures (peak RSS ${totals[t].peak.toFixed(0)} MiB)`;
+  log(`   total: ${line('stdio')}; ${line('http')}`);
 }
 
 // ------------------------------------------------------------------------------- memory slope

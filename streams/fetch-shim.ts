@@ -10,8 +10,8 @@
  * is `destroyed` and says `close`, which is what a disconnection is on node, and what cancels a
  * stateless request.
  *
- * No `node:` import: `Buffer` is the global every one of those runtimes has (Workers with
- * `nodejs_compat`).
+ * No `node:` import and no `Buffer`: the body's bytes stay `Uint8Array`s, so this runs on a
+ * Worker without `nodejs_compat`.
  */
 import type { HttpHeadersIn, HttpHeadersOut, HttpRequestIn, HttpResponseOut } from './http-shape.js';
 
@@ -119,7 +119,7 @@ export class WebRequestIn implements HttpRequestIn {
         // Deno a body reader also touches the request's signal, which Deno then warns about.)
         const bytes = new Uint8Array(await this.request.arrayBuffer());
         if (this.done) return;
-        if (bytes.byteLength > 0) this.emit('data', Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+        if (bytes.byteLength > 0) this.emit('data', bytes);
         this.done = true;
         this.emit('end');
         return;
@@ -130,8 +130,7 @@ export class WebRequestIn implements HttpRequestIn {
         const { done, value } = await reader.read();
         if (this.done) return;
         if (done) break;
-        // The core's body reader counts and joins Buffers (no copy: a view of the same bytes).
-        this.emit('data', Buffer.from(value.buffer, value.byteOffset, value.byteLength));
+        this.emit('data', value);
       }
       this.done = true;
       this.emit('end');

@@ -11,6 +11,7 @@
  * This does not change the global RxJS configuration of the user's application.
  */
 import { Observable, Subscriber, type Observer, type Operator, type Subscription } from 'rxjs';
+import { emitWarning } from '../lib/host-warning.js';
 
 /** An exception thrown by one observer. */
 export interface ObserverFault {
@@ -33,7 +34,7 @@ const describe = (e: unknown): string => (e instanceof Error ? e.message : Strin
 /** The default reporter: one process warning per faulty subscription (stderr, never stdout). */
 export function warnObserverFault(fault: ObserverFault): void {
   if (!fault.first) return;
-  process.emitWarning(
+  emitWarning(
     `An observer of ${fault.observable} threw in ${fault.callback}: ${describe(fault.error)}. ` +
       'The error was isolated (the observer stays subscribed, nothing else is affected); fix the observer.',
     OBSERVER_FAULT_WARNING,

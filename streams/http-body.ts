@@ -10,6 +10,7 @@ import { deepInbound } from '../lib/jsonrpc/codec.js';
 import { DEFAULT_MAX_FRAME_DEPTH, nestsDeeperThan, textMayNestDeeperThan, topLevelOf } from '../lib/jsonrpc/depth.js';
 import { ErrorCode } from '../lib/jsonrpc/error-codes.js';
 import type { RequestId } from '../lib/jsonrpc/message.js';
+import { concatBytes, utf8ByteLength, utf8Decode } from '../lib/crypto/bytes.js';
 
 /** Which of the two media types MCP POSTs need an `Accept` header lists (wildcards count). */
 export function acceptedTypes(accept: string | undefined): { json: boolean; sse: boolean } {
@@ -70,7 +71,7 @@ export function readBody(
   const preParsed = req.body;
   if (preParsed !== undefined) {
     if (typeof preParsed === 'string') done(undefined, preParsed);
-    else if (Buffer.isBuffer(preParsed)) done(undefined, preParsed.toString('utf8'));
+    else if (preParsed instanceof Uint8Array) done(undefined, utf8Decode(preParsed));
     else done(undefined, undefined, preParsed);
     return;
   }
@@ -80,12 +81,12 @@ export function readBody(
     done(tooLarge(Number(declared), limit), undefined);
     return;
   }
-  let first: Buffer | undefined;
-  let chunks: Buffer[] | undefined;
+  let first: Uint8Array | undefined;
+  let chunks: Uint8Array[] | undefined;
   let size = 0;
   let finished = false;
-  const onData = (chunk: Buffer) => {
-    size += chunk.length;
+  const onData = (chunk: Uint8Array) => {
+    size += chunk.byteLength;
     if (size > limit) {
       finish(tooLarge(size, limit), undefined);
       req.resume();
@@ -95,7 +96,7 @@ export function readBody(
     else (chunks ??= [first]).push(chunk);
   };
   const onEnd = () => {
-    const text = chunks !== undefined ? Buffer.concat(chunks, size).toString('utf8') : first !== undefined ? first.toString('utf8') : '';
+    const text = chunks !== undefined ? utf8Decode(concatBytes(chunks, size)) : first !== undefined ? utf8Decode(first) : '';
     finish(undefined, text);
   };
   const onError = () => finish({ status: 400, message: 'Bad Request: the request body could not be read' }, undefined);
@@ -155,7 +156,7 @@ export function writeJson(res: HttpResponseOut, status: number, body: string, he
     return;
   }
   res.setHeader('content-type', 'application/json');
-  res.setHeader('content-length', Buffer.byteLength(body));
+  res.setHeader('content-length', utf8ByteLength(body));
   res.writeHead(status, headers);
   res.end(body);
 }

@@ -8,7 +8,7 @@
  * @see https://modelcontextprotocol.io/specification/2024-11-05/basic/transports#http-with-sse
  * @see https://modelcontextprotocol.io/specification/2025-03-26/basic/transports#backwards-compatibility
  */
-import { randomBytes } from 'node:crypto';
+import { randomBase64url } from '../lib/crypto/random.js';
 import type { HttpRequestIn, HttpResponseOut } from './http-shape.js';
 import { TransportError } from '../lib/errors.js';
 import { classifyValue } from '../lib/jsonrpc/codec.js';
@@ -56,7 +56,7 @@ export class LegacySseEndpoints {
       writeError(res, 406, ErrorCode.InvalidRequest, 'Not Acceptable: the Accept header must list text/event-stream');
       return;
     }
-    const id = randomBytes(16).toString('base64url');
+    const id = randomBase64url(16);
     const session = new LegacySession(this, id, caller);
     this.sessions.set(id, session);
     const sink = new SseSink(res, this.core.ticker, () => session.end());

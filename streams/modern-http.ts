@@ -19,6 +19,7 @@ import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../li
 import { errorBody, writeEmpty, writeJson } from './http-body.js';
 import { KeepAliveTicker, SseSink } from './http-sse-sink.js';
 import { sseEvent } from './sse-encode.js';
+import { base64Decode, utf8Decode } from '../lib/crypto/bytes.js';
 
 /** Where `Mcp-Name` comes from, per method (extensions may add rows). */
 export const MCP_NAME_SOURCE: Record<string, string> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
@@ -42,7 +43,7 @@ export function decodeHeaderValue(raw: string): string | undefined {
   if (!(v.startsWith('=?base64?') && v.endsWith('?=') && v.length >= 11)) return /^[\x20-\x7e]*$/.test(v) ? v : undefined;
   const m = SENTINEL.exec(v);
   if (!m || m[1]!.length % 4 !== 0) return undefined;
-  return Buffer.from(m[1]!, 'base64').toString('utf8');
+  return utf8Decode(base64Decode(m[1]!));
 }
 
 function header(req: HttpRequestIn, name: string): string | undefined {

@@ -6,6 +6,7 @@
 import { map, type OperatorFunction } from 'rxjs';
 import { DEFAULT_MAX_FRAME_DEPTH, nestsDeeperThan, textMayNestDeeperThan, topLevelOf } from '../lib/jsonrpc/depth.js';
 import { DeepFrame, type RawFrame } from './transport.js';
+import { utf8ByteLength } from '../lib/crypto/bytes.js';
 
 /**
  * One frame: parsed when it is JSON text of an object or array within the limits, else as it
@@ -18,7 +19,7 @@ import { DeepFrame, type RawFrame } from './transport.js';
 export function parseFrame(raw: RawFrame, maxFrameBytes: number, maxFrameDepth = DEFAULT_MAX_FRAME_DEPTH): RawFrame {
   if (typeof raw !== 'string') return raw;
   // UTF-16 length bounds the UTF-8 size from below and a third of it from above.
-  if (raw.length * 3 > maxFrameBytes && Buffer.byteLength(raw, 'utf8') > maxFrameBytes) return raw;
+  if (raw.length * 3 > maxFrameBytes && utf8ByteLength(raw) > maxFrameBytes) return raw;
   let value: unknown;
   try {
     value = JSON.parse(raw);

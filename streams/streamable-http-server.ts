@@ -16,7 +16,8 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
  * @see https://modelcontextprotocol.io/specification/2025-03-26/basic/transports#streamable-http
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes } from '../lib/crypto/random.js';
+import { base64urlEncode, utf8ByteLength } from '../lib/crypto/bytes.js';
 import type { HttpRequestIn, HttpHeadersOut, HttpResponseOut } from './http-shape.js';
 import type { Subscription } from 'rxjs';
 import { systemClock, type Clock } from '../lib/clock.js';
@@ -515,8 +516,8 @@ export class HttpServerCore {
   private newSession(caller: Caller | undefined): HttpSession {
     const bytes = randomBytes(20);
     // 16 random bytes (128 bits) in base64url: visible ASCII only, as the spec requires.
-    const id = bytes.toString('base64url', 0, 16);
-    const tag = bytes.readUInt32BE(16).toString(36);
+    const id = base64urlEncode(bytes.subarray(0, 16));
+    const tag = new DataView(bytes.buffer, bytes.byteOffset + 16, 4).getUint32(0).toString(36);
     const session = new HttpSession(this, id, tag, this.idleTtlMs, caller);
     this.sessions.set(id, session);
     return session;
@@ -1309,7 +1310,7 @@ export class Exchange {
     if (this.initialize) this.initOk = !Array.isArray(frame) && 'result' in frame;
     const res = this.res;
     if (!res.destroyed && !res.headersSent) {
-      const headers: HttpHeadersOut = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
+      const headers: HttpHeadersOut = { 'content-type': 'application/json', 'content-length': utf8ByteLength(body) };
       if (session.id !== '' && (!this.initialize || this.initOk)) headers[SESSION_HEADER] = session.id;
       res.writeHead(200, headers);
       res.end(body);

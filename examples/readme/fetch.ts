@@ -1,6 +1,6 @@
 // The Web-standard handler, (request: Request) => Promise<Response>, from mcp-actors/web (no
 // node: built-in but node:crypto). serveFetch runs it with Bun.serve, Deno.serve, or on Node a
-// node:http bridge; on Cloudflare Workers (nodejs_compat) export it: `export default { fetch: handler }`.
+// node:http bridge; on Cloudflare Workers (no nodejs_compat needed) export it: `export default { fetch: handler }`.
 import { createMcpFetchHandler, createMcpServer, serveFetch, text } from 'mcp-actors/web';
 
 const mcp = createMcpServer({ info: { name: 'fetch-greeter', version: '1.0.0' } });

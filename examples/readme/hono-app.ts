@@ -1,5 +1,5 @@
 // Hono as a plain fetch app: `bun hono-app.js` (Bun serves a default export with `fetch`),
-// `deno serve --host 127.0.0.1 hono-app.js`, or a Cloudflare Worker (nodejs_compat).
+// `deno serve --host 127.0.0.1 hono-app.js`, or a Cloudflare Worker (no nodejs_compat needed).
 import { Hono } from 'hono';
 import { createMcpFetchHandler, createMcpServer, text } from 'mcp-actors/web';
 

@@ -78,7 +78,7 @@ export class ClientCredentialsProvider extends InMemoryGrantProvider {
     this.#options = { ...options };
   }
 
-  requestGrant({ discovery, scopes, fetch, now }: GrantRequest): Promise<OAuthTokens> {
+  requestGrant({ discovery, scopes, fetch, now, dpop }: GrantRequest): Promise<OAuthTokens> {
     requireGrantType(discovery, this.grantType);
     return clientCredentialsGrant({
       tokenEndpoint: discovery.authorizationServer.token_endpoint,
@@ -88,6 +88,7 @@ export class ClientCredentialsProvider extends InMemoryGrantProvider {
       scope: grantScope(this.#options.scope, scopes),
       fetch,
       now,
+      ...(dpop && { dpop }),
     });
   }
 }

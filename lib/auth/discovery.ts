@@ -18,7 +18,7 @@ import { AuthorizationError } from './errors.js';
 import { discoverProtectedResourceMetadata } from './protected-resource-discovery.js';
 import type { ProtectedResourceMetadata } from './protected-resource-metadata.js';
 import { requireSecureAuthorizationServer, requireSecureEndpoint } from './secure-endpoint.js';
-import { bearerChallenge } from './www-authenticate.js';
+import { resourceChallenge } from './www-authenticate.js';
 
 /** How the authorization server was found. */
 export type DiscoverySource =
@@ -66,7 +66,7 @@ export interface DiscoveryOptions {
 export async function discoverAuthorization(serverUrl: string | URL, options: DiscoveryOptions = {}): Promise<AuthorizationDiscovery> {
   const fetch = options.fetch ?? undiciFetch;
   const server = new URL(serverUrl);
-  const challenge = bearerChallenge(options.wwwAuthenticate);
+  const challenge = resourceChallenge(options.wwwAuthenticate);
   const prm = await discoverProtectedResourceMetadata(server, {
     fetch,
     ...(challenge?.resourceMetadata !== undefined && { resourceMetadataUrl: challenge.resourceMetadata }),

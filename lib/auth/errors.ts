@@ -33,7 +33,9 @@ export type AuthorizationErrorCode =
   /** The provider (storage or user interaction) failed. */
   | 'provider_failed'
   /** An authorization server endpoint, the MCP server a token would go to, or the redirect URL is plain http on a host that is not loopback (OAuth 2.1 §1.5). */
-  | 'insecure_endpoint';
+  | 'insecure_endpoint'
+  /** A server requires DPoP (RFC 9449) and the client cannot do it: DPoP is off, or no algorithm in common. */
+  | 'dpop_unsupported';
 
 /** The client could not obtain or use an access token. */
 export class AuthorizationError extends Error {

@@ -12,6 +12,7 @@ import type { FetchLike } from '../../streams/http-fetch.js';
 import type { AuthorizationDiscovery } from './discovery.js';
 import { AuthorizationError } from './errors.js';
 import type { StoredTokens } from './provider.js';
+import type { DpopProver } from './dpop.js';
 import type { OAuthTokens } from './token-endpoint.js';
 
 type MaybePromise<T> = T | Promise<T>;
@@ -25,6 +26,8 @@ export interface GrantRequest {
   fetch: FetchLike;
   /** Now, in ms, by the client's clock (assertion timestamps). */
   now: number;
+  /** The DPoP key to prove possession of at the token endpoint, when the token should be DPoP-bound (RFC 9449 §5). */
+  dpop?: DpopProver;
 }
 
 /** Storage and the token request of a client without a user (machine-to-machine, cross-app access). */

@@ -15,6 +15,7 @@ export * from './client-credentials-provider.js';
 export * from './client-registration.js';
 export * from './cross-app-access-provider.js';
 export * from './discovery.js';
+export * from './dpop.js';
 export * from './errors.js';
 export * from './grant-provider.js';
 export * from './grants/index.js';

@@ -19,13 +19,14 @@ import { undiciFetch, type FetchLike } from '../../streams/http-fetch.js';
 import { resourceCovers } from './canonical-resource.js';
 import { resolveClient } from './client-registration.js';
 import { discoverAuthorization, type AuthorizationDiscovery } from './discovery.js';
+import { DpopProver, isResourceNonceChallenge, useDpopWith, type DpopMode } from './dpop.js';
 import { AuthorizationError } from './errors.js';
 import { isGrantProvider, type OAuthGrantProvider } from './grant-provider.js';
 import { createPkce, requireS256 } from './pkce.js';
 import type { OAuthClientInformation, OAuthClientProvider, StoredTokens } from './provider.js';
 import { isSecureOAuthUrl, requireSecureRedirectUrl } from './secure-endpoint.js';
 import { exchangeAuthorizationCode, refreshAccessToken, type OAuthTokens } from './token-endpoint.js';
-import { bearerChallenge } from './www-authenticate.js';
+import { parseWwwAuthenticate, resourceChallenge } from './www-authenticate.js';
 
 export interface OAuthClientOptions {
   /** The MCP server's URL. */
@@ -42,6 +43,15 @@ export interface OAuthClientOptions {
   refreshSkewMs?: number;
   /** Picks one of several authorization servers (RFC 9728 §7.6). Default: the first. */
   selectAuthorizationServer?: (servers: string[]) => string;
+  /**
+   * DPoP-bound tokens (RFC 9449, MCP's DPoP extension): `auto` (default) when the authorization
+   * server's metadata lists ES256 in `dpop_signing_alg_values_supported`, `always`, or `off`
+   * (Bearer tokens only; a server that accepts only DPoP is then an {@link AuthorizationError}
+   * `dpop_unsupported`).
+   */
+  dpop?: DpopMode;
+  /** The DPoP key to use (one is made for this client when needed). Share one to keep tokens usable across clients. */
+  dpopProver?: DpopProver;
 }
 
 type OAuthActor = Actor<typeof oauthClientMachine>;
@@ -71,6 +81,8 @@ export class OAuthClient {
   private pending: { state: string; verifier: string; clientId: string } | undefined;
   /** The code of that request, once it came back, until it is exchanged. */
   private receivedCode: string | undefined;
+  /** This client's DPoP key, from the first token request that uses DPoP on. */
+  private prover: DpopProver | undefined;
 
   constructor(options: OAuthClientOptions) {
     this.options = options;
@@ -78,6 +90,7 @@ export class OAuthClient {
     this.provider = options.provider;
     this.fetch = options.fetch ?? undiciFetch;
     this.clock = options.clock ?? systemClock;
+    this.prover = options.dpopProver;
   }
 
   /** The machine's current snapshot (undefined before the first request). */
@@ -108,10 +121,13 @@ export class OAuthClient {
       // Each round either follows a flow that counted an authorization, or a newer token: bounded.
       const maxRounds = 2 * (this.options.maxAuthorizations ?? 3) + 3;
       for (let round = 0; ; round++) {
-        const token = await this.accessToken();
-        const headers = new Headers(init.headers);
-        if (token !== undefined) headers.set('authorization', `Bearer ${token}`);
-        const res = await inner(input, { ...init, headers });
+        const token = await this.tokensToSend();
+        let res = await this.sendWith(inner, input, init, token);
+        // RFC 9449 §9: a resource server's use_dpop_nonce is answered once, with its nonce.
+        if (token?.prover && isResourceNonceChallenge(res)) {
+          await res.body?.cancel().catch(() => {});
+          res = await this.sendWith(inner, input, init, token);
+        }
         const kind = challengeKind(res);
         if (kind === undefined) {
           if (token !== undefined && res.status < 400) this.actor?.send({ type: 'SUCCEEDED' });
@@ -121,13 +137,45 @@ export class OAuthClient {
         if (round >= maxRounds || init.method === 'DELETE') return res;
         const header = res.headers.get('www-authenticate');
         await res.body?.cancel().catch(() => {});
-        await this.handleChallenge(kind, header, token);
+        // A server that takes DPoP-bound tokens only, and a client that cannot get one: no use
+        // running the flow again (it would end in retry_limit with the same Bearer token).
+        if (kind === 'unauthorized' && requiresDpop(header) && (this.options.dpop === 'off' || (token !== undefined && !token.prover))) {
+          const where = `${this.serverUrl.origin}${this.serverUrl.pathname}`;
+          throw new AuthorizationError(
+            'dpop_unsupported',
+            this.options.dpop === 'off'
+              ? `The MCP server ${where} accepts DPoP-bound tokens only, and DPoP is off for this client. Set the dpop option to 'auto'.`
+              : `The MCP server ${where} accepts DPoP-bound tokens only, and its authorization server issued a Bearer token ` +
+                  "(it does not list ES256 in dpop_signing_alg_values_supported; dpop: 'always' sends proofs anyway).",
+            { serverUrl: where },
+          );
+        }
+        await this.handleChallenge(kind, header, token?.accessToken);
       }
     };
   }
 
+  /** One attempt of a request: the token in the header, as DPoP with a fresh proof when it is DPoP-bound. */
+  private async sendWith(inner: FetchLike, input: string | URL, init: RequestInit, token: TokenToSend | undefined): Promise<Response> {
+    const headers = new Headers(init.headers);
+    if (token?.prover) {
+      headers.set('authorization', `DPoP ${token.accessToken}`);
+      headers.set('dpop', token.prover.proof({ method: init.method ?? 'GET', url: input, accessToken: token.accessToken, nowSeconds: Math.floor(this.clock.now() / 1000) }));
+    } else if (token !== undefined) {
+      headers.set('authorization', `Bearer ${token.accessToken}`);
+    }
+    const res = await inner(input, { ...init, headers });
+    token?.prover?.rememberNonce(input, res);
+    return res;
+  }
+
   /** The access token to send now (refreshed first when the clock says it expired), if any. */
   async accessToken(): Promise<string | undefined> {
+    return (await this.tokensToSend())?.accessToken;
+  }
+
+  /** The access token to send now, with the DPoP key it is bound to when it is DPoP-bound. */
+  private async tokensToSend(): Promise<TokenToSend | undefined> {
     const actor = await this.started();
     await settled(actor);
     let tokens = await this.usableTokens();
@@ -142,7 +190,16 @@ export class OAuthClient {
         tokens = await this.usableTokens();
       }
     }
-    return tokens?.access_token;
+    if (tokens === undefined) return undefined;
+    const bound = tokens.token_type?.toLowerCase() === 'dpop';
+    return { accessToken: tokens.access_token, ...(bound && this.prover && { prover: this.prover }) };
+  }
+
+  /** The DPoP key for requests to this authorization server, or undefined for Bearer tokens. */
+  private dpopFor(discovery: AuthorizationDiscovery): DpopProver | undefined {
+    if (!useDpopWith(this.options.dpop ?? 'auto', discovery.authorizationServer)) return undefined;
+    this.prover ??= new DpopProver();
+    return this.prover;
   }
 
   /**
@@ -242,6 +299,8 @@ export class OAuthClient {
     const tokens = await this.provider.tokens();
     if (!tokens) return undefined;
     if (tokens.resource !== undefined && !resourceCovers(tokens.resource, this.serverUrl)) return undefined;
+    // A DPoP-bound token is useless without its key (stored by another process, say).
+    if (tokens.token_type?.toLowerCase() === 'dpop' && this.prover === undefined) return undefined;
     return tokens;
   }
 
@@ -363,6 +422,8 @@ export class OAuthClient {
       redirectUri: this.userProvider.redirectUrl,
       resource: discovery.resource,
       fetch: this.fetch,
+      ...withDpop(this.dpopFor(discovery)),
+      now: this.clock.now(),
     }).catch(async (e: unknown) => {
       if (e instanceof AuthorizationError && e.details.oauthError === 'invalid_client') {
         await this.provider.invalidate('client', discovery.authorizationServerUrl);
@@ -397,6 +458,8 @@ export class OAuthClient {
         refreshToken: stored.refresh_token,
         resource: discovery.resource,
         fetch: this.fetch,
+        ...withDpop(this.dpopFor(discovery)),
+        now: this.clock.now(),
       });
       await this.save(tokens, discovery, stored.refresh_token);
       return summary(tokens, undefined);
@@ -410,7 +473,7 @@ export class OAuthClient {
   /** The grant of a provider without a user, in place of the authorization request and the code exchange. */
   private async grant(discovery: AuthorizationDiscovery, scopes: string[] | undefined): Promise<TokenGrantSummary> {
     const provider = this.provider as OAuthGrantProvider;
-    const { refresh_token: _unused, ...tokens } = await provider.requestGrant({ discovery, scopes, fetch: this.fetch, now: this.clock.now() });
+    const { refresh_token: _unused, ...tokens } = await provider.requestGrant({ discovery, scopes, fetch: this.fetch, now: this.clock.now(), ...withDpop(this.dpopFor(discovery)) });
     await this.save(tokens, discovery, undefined);
     return summary(tokens, scopes);
   }
@@ -433,11 +496,28 @@ function summary(tokens: OAuthTokens, requested: string[] | undefined): TokenGra
   return { scopes, hasRefreshToken: typeof tokens.refresh_token === 'string' };
 }
 
-/** 401, or 403 with a Bearer `insufficient_scope` challenge: something a new token may fix. */
+/** 401, or 403 with a Bearer (or DPoP) `insufficient_scope` challenge: something a new token may fix. */
 function challengeKind(res: Response): 'unauthorized' | 'insufficient_scope' | undefined {
   if (res.status === 401) return 'unauthorized';
-  if (res.status === 403 && bearerChallenge(res.headers.get('www-authenticate'))?.error === 'insufficient_scope') return 'insufficient_scope';
+  if (res.status === 403 && resourceChallenge(res.headers.get('www-authenticate'))?.error === 'insufficient_scope') return 'insufficient_scope';
   return undefined;
+}
+
+/** A challenge in the DPoP scheme and none in Bearer: the server takes DPoP-bound tokens only. */
+function requiresDpop(header: string | null): boolean {
+  if (header === null) return false;
+  const schemes = parseWwwAuthenticate(header).map((c) => c.scheme);
+  return schemes.includes('dpop') && !schemes.includes('bearer');
+}
+
+/** What a request presents: the access token, and the DPoP key when the token is bound to one. */
+interface TokenToSend {
+  accessToken: string;
+  prover?: DpopProver;
+}
+
+function withDpop(prover: DpopProver | undefined): { dpop?: DpopProver } {
+  return prover ? { dpop: prover } : {};
 }
 
 /** Resolves with the first snapshot in which the machine is not in the middle of a flow. */

@@ -10,6 +10,7 @@
  */
 import type { FetchLike } from '../../streams/http-fetch.js';
 import type { AuthorizationServerMetadata } from './authorization-server-metadata.js';
+import type { DpopProver } from './dpop.js';
 import { TokenEndpointError } from './errors.js';
 import { clientAssertion, type JwtAlgorithm } from './grants/jwt-assertion.js';
 import type { OAuthClientInformation } from './provider.js';
@@ -84,6 +85,11 @@ export interface TokenRequestOptions {
   now?: number;
   /** Give up after this long, in ms. Default 30 000. */
   timeoutMs?: number;
+  /**
+   * Prove possession of this key (RFC 9449 §5): a `DPoP` proof on the request, one retry with the
+   * server's nonce on `use_dpop_nonce`, and a `DPoP` token type accepted as well as Bearer.
+   */
+  dpop?: DpopProver;
 }
 
 /** `application/x-www-form-urlencoded` encoding of one value (RFC 6749 Appendix B: spaces as `+`). */
@@ -137,19 +143,43 @@ export async function requestToken(
   const body = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) if (v !== undefined) body.set(k, v);
   const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
-  authenticate(clientId, auth, headers, body, options.now);
   const doFetch = (options.fetch ?? fetch) as FetchLike;
-  let res: Response;
-  try {
-    res = await doFetch(url, { method: 'POST', headers, body: body.toString(), redirect: 'manual', signal: AbortSignal.timeout(options.timeoutMs ?? 30_000) });
-  } catch (e) {
-    throw new TokenEndpointError('request_failed', `could not reach the token endpoint (${(e as Error).message})`, 0, url, grantType);
+  const dpop = options.dpop;
+  const send = async (): Promise<Response> => {
+    // Again for a retry: a fresh client assertion (its jti), like a fresh proof.
+    authenticate(clientId, auth, headers, body, options.now);
+    if (dpop) headers.dpop = dpop.proof({ method: 'POST', url, ...(options.now !== undefined && { nowSeconds: Math.floor(options.now / 1000) }) });
+    try {
+      return await doFetch(url, { method: 'POST', headers, body: body.toString(), redirect: 'manual', signal: AbortSignal.timeout(options.timeoutMs ?? 30_000) });
+    } catch (e) {
+      throw new TokenEndpointError('request_failed', `could not reach the token endpoint (${(e as Error).message})`, 0, url, grantType);
+    }
+  };
+  let res = await send();
+  if (dpop) {
+    const nonce = dpop.rememberNonce(url, res);
+    // RFC 9449 §8: a 400 use_dpop_nonce with a new nonce is answered once, with a proof carrying it.
+    if (nonce !== undefined && res.status === 400 && (await oauthErrorCode(res)) === 'use_dpop_nonce') {
+      await res.body?.cancel().catch(() => {});
+      res = await send();
+      dpop.rememberNonce(url, res);
+    }
   }
-  return parseTokenResponse(res, url, grantType, options.expectBearer ?? true);
+  return parseTokenResponse(res, url, grantType, options.expectBearer ?? true, dpop !== undefined);
+}
+
+/** The `error` of a JSON error answer, read from a clone (the answer stays readable). */
+async function oauthErrorCode(res: Response): Promise<string | undefined> {
+  try {
+    const json = (await res.clone().json()) as { error?: unknown };
+    return typeof json?.error === 'string' ? json.error : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The checked token response of `res`, or the {@link TokenEndpointError} it amounts to. */
-export async function parseTokenResponse(res: Response, endpoint: string, grantType: string, expectBearer = true): Promise<OAuthTokens> {
+export async function parseTokenResponse(res: Response, endpoint: string, grantType: string, expectBearer = true, dpopSent = false): Promise<OAuthTokens> {
   let json: unknown;
   try {
     json = await res.json();
@@ -166,7 +196,11 @@ export async function parseTokenResponse(res: Response, endpoint: string, grantT
   if (obj === undefined) throw invalid('the answer was not a JSON object');
   if (typeof obj.access_token !== 'string' || obj.access_token === '') throw invalid('the answer has no access_token');
   if (typeof obj.token_type !== 'string') throw invalid('the answer has no token_type');
-  if (expectBearer && obj.token_type.toLowerCase() !== 'bearer') throw invalid(`the token type is "${obj.token_type.slice(0, 40)}", not Bearer`);
+  const type = obj.token_type.toLowerCase();
+  // A DPoP-bound token only in answer to a proof (RFC 9449 §5); a Bearer one is always acceptable.
+  if (expectBearer && type !== 'bearer' && !(dpopSent && type === 'dpop')) {
+    throw invalid(`the token type is "${obj.token_type.slice(0, 40)}", not Bearer${dpopSent ? ' or DPoP' : ''}`);
+  }
   if (obj.expires_in !== undefined && (typeof obj.expires_in !== 'number' || !(obj.expires_in >= 0))) throw invalid('expires_in is not a non-negative number');
   return obj as OAuthTokens;
 }
@@ -180,6 +214,9 @@ export function exchangeAuthorizationCode(options: {
   redirectUri: string;
   resource: string;
   fetch: FetchLike;
+  dpop?: DpopProver;
+  /** Now, in ms (the proof's `iat`). Default `Date.now()`. */
+  now?: number;
 }): Promise<OAuthTokens> {
   return requestToken(
     options.metadata.token_endpoint,
@@ -192,7 +229,7 @@ export function exchangeAuthorizationCode(options: {
     },
     options.client.client_id,
     registeredClientAuthentication(options.client, options.metadata),
-    { fetch: options.fetch },
+    { fetch: options.fetch, ...(options.dpop && { dpop: options.dpop }), ...(options.now !== undefined && { now: options.now }) },
   );
 }
 
@@ -203,12 +240,15 @@ export function refreshAccessToken(options: {
   refreshToken: string;
   resource: string;
   fetch: FetchLike;
+  dpop?: DpopProver;
+  /** Now, in ms (the proof's `iat`). Default `Date.now()`. */
+  now?: number;
 }): Promise<OAuthTokens> {
   return requestToken(
     options.metadata.token_endpoint,
     { grant_type: 'refresh_token', refresh_token: options.refreshToken, resource: options.resource },
     options.client.client_id,
     registeredClientAuthentication(options.client, options.metadata),
-    { fetch: options.fetch },
+    { fetch: options.fetch, ...(options.dpop && { dpop: options.dpop }), ...(options.now !== undefined && { now: options.now }) },
   );
 }

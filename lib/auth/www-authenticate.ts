@@ -85,10 +85,23 @@ export function parseWwwAuthenticate(header: string): AuthChallenge[] {
 
 /** The Bearer challenge of a `WWW-Authenticate` value, if there is one. */
 export function bearerChallenge(header: string | null | undefined): BearerChallenge | undefined {
+  return challengeOf(header, ['bearer']);
+}
+
+/**
+ * The challenge of a protected resource: its Bearer challenge, else its DPoP one (RFC 9449 §7.1:
+ * same parameters, plus `algs`), if there is one.
+ */
+export function resourceChallenge(header: string | null | undefined): BearerChallenge | undefined {
+  return challengeOf(header, ['bearer', 'dpop']);
+}
+
+function challengeOf(header: string | null | undefined, schemes: string[]): BearerChallenge | undefined {
   if (!header) return undefined;
-  const bearer = parseWwwAuthenticate(header).find((c) => c.scheme === 'bearer');
-  if (!bearer) return undefined;
-  const p = bearer.params;
+  const all = parseWwwAuthenticate(header);
+  const found = schemes.map((s) => all.find((c) => c.scheme === s)).find((c) => c !== undefined);
+  if (!found) return undefined;
+  const p = found.params;
   const scope = p.scope?.split(' ').filter(Boolean);
   return {
     ...(p.realm !== undefined && { realm: p.realm }),

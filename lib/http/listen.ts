@@ -9,6 +9,7 @@
  */
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import '../crypto/node-digests.js';
 
 export interface ListenOptions {
   /** Port; 0 (the default) picks a free one. */

@@ -6,15 +6,26 @@
  * For running the fetch handler on Node (the demo's `--fetch`); `createStreamableHttpHandler` on
  * node:http does the same work without the two object conversions.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Bound } from './serve-fetch.js';
 
 type Fetch = (request: Request) => Response | Promise<Response>;
 
+/**
+ * `node:http`, fetched from the running Node (20.16+) rather than imported: a Worker build
+ * bundles every `import()` it can see, and one of `node:http` fails it without `nodejs_compat`.
+ */
+function nodeHttp(): typeof import('node:http') {
+  const proc = (globalThis as { process?: { getBuiltinModule?(id: string): unknown } }).process;
+  const http = proc?.getBuiltinModule?.('node:http') as typeof import('node:http') | undefined;
+  if (http === undefined) throw new Error('serveFetch on this runtime needs node:http (Node 20.16 or later); serve the handler with what your runtime offers instead');
+  return http;
+}
+
 /** Listen on `host:port` and answer every request through `fetch`. */
 export async function serveOnNode(fetch: Fetch, port: number, host: string): Promise<Bound> {
-  const server = createServer((req, res) => void bridge(fetch, req, res, origin));
+  const server = nodeHttp().createServer((req, res) => void bridge(fetch, req, res, origin));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -114,7 +125,7 @@ function bodyOf(req: IncomingMessage): ReadableStream<Uint8Array> {
   let open = true;
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      req.on('data', (chunk: Buffer) => {
+      req.on('data', (chunk: Uint8Array) => {
         if (open) controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
       });
       req.on('end', () => {

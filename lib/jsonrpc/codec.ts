@@ -21,6 +21,7 @@ import type {
 import type { Inbound, InvalidInbound, SingleInbound } from '../../streams/inbound.js';
 import { DeepFrame, OVERSIZE_HEAD_CHARS, OversizeFrame } from '../../streams/transport.js';
 import { DEFAULT_MAX_FRAME_DEPTH, nestsDeeperThan, textMayNestDeeperThan, topLevelOf } from './depth.js';
+import { utf8ByteLength } from '../crypto/bytes.js';
 
 /** The default size limit of one frame: 4 MiB of UTF-8. */
 export const DEFAULT_MAX_FRAME_BYTES = 4 * 1024 * 1024;
@@ -167,7 +168,7 @@ export function decodeTextWith(text: string, limit: number, allowBatch: BatchPol
   // UTF-8 takes 1 to 3 bytes per UTF-16 unit, so the exact count is only needed when
   // three bytes per unit could pass the limit.
   if (text.length * 3 > limit) {
-    const size = Buffer.byteLength(text, 'utf8');
+    const size = utf8ByteLength(text);
     if (size > limit) return oversizeInbound(size, limit, text.slice(0, OVERSIZE_HEAD_CHARS));
   }
   let value: unknown;

@@ -6,7 +6,7 @@
  *
  * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr
  */
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../crypto/random.js';
 import { initialTransition, transition, type SnapshotFrom } from 'xstate';
 import { inputRoundMachine, type InputRoundEvent } from '../../machines/input-round.machine.js';
 import { McpError } from '../errors.js';
@@ -16,6 +16,7 @@ import { INPUT_REQUIRED_METHODS, type InputRequiredResult, type InputRequests } 
 
 const INPUT_REQUIRED = new Set<string>(INPUT_REQUIRED_METHODS);
 import type { RequestOptions } from '../session/request-registry.js';
+import { nextTurn } from '../next-turn.js';
 
 /** Key prefixes of asks without an explicit `inputKey`. */
 const KIND: Record<string, string> = { 'elicitation/create': 'elicitation', 'sampling/createMessage': 'sampling', 'roots/list': 'roots' };
@@ -111,7 +112,7 @@ export class InputRound {
     const [next, actions] = transition(inputRoundMachine, this.snapshot, event);
     this.snapshot = next;
     for (const action of actions) {
-      if (action.type === 'awaitTurnEnd') setImmediate(() => this.send({ type: 'TURN_ENDED' }));
+      if (action.type === 'awaitTurnEnd') nextTurn(() => this.send({ type: 'TURN_ENDED' }));
       else if (action.type === 'answerInputRequired') {
         this.host.endRound({ resultType: 'input_required', inputRequests: this.requests, requestState: this.host.sealState(this.host.answers, { ...this.host.ids, ...this.ids }) });
       }

@@ -10,7 +10,7 @@
  *
  * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr
  */
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { base64Decode, base64urlEncode, hmacSha256, randomBase64url, randomBytes, sha256, timingSafeEqual, utf8Decode, utf8Encode, utf8ToBase64url } from '../crypto/index.js';
 import type { Clock } from '../clock.js';
 import { systemClock } from '../clock.js';
 import { McpError } from '../errors.js';
@@ -66,7 +66,7 @@ export class RequestStateCodec {
   private readonly clock: Clock;
 
   constructor(options: RequestStateOptions = {}) {
-    const key = options.key === undefined ? randomBytes(32) : typeof options.key === 'string' ? Buffer.from(options.key, 'utf8') : options.key;
+    const key = options.key === undefined ? randomBytes(32) : typeof options.key === 'string' ? utf8Encode(options.key) : options.key;
     if (key.byteLength < 32) throw new TypeError(`The requestState key must be at least 32 bytes; got ${key.byteLength}`);
     this.key = key;
     this.ttlMs = options.ttlMs ?? 10 * 60_000;
@@ -76,9 +76,9 @@ export class RequestStateCodec {
 
   /** A signed state for the next round. */
   seal(state: Omit<RoundState, 'expiresAt' | 'nonce'>): string {
-    const full: RoundState = { ...state, expiresAt: this.clock.now() + this.ttlMs, nonce: randomBytes(9).toString('base64url') };
-    const body = Buffer.from(JSON.stringify(full), 'utf8').toString('base64url');
-    return `${PREFIX}${body}.${this.mac(body)}`;
+    const full: RoundState = { ...state, expiresAt: this.clock.now() + this.ttlMs, nonce: randomBase64url(9) };
+    const body = utf8ToBase64url(JSON.stringify(full));
+    return `${PREFIX}${body}.${base64urlEncode(this.mac(body))}`;
   }
 
   /** The state `token` carries, verified for this request; throws {@link InvalidRequestStateError}. */
@@ -87,12 +87,10 @@ export class RequestStateCodec {
     const dot = token.indexOf('.', PREFIX.length);
     if (dot < 0) throw new InvalidRequestStateError('malformed');
     const body = token.slice(PREFIX.length, dot);
-    const given = Buffer.from(token.slice(dot + 1), 'base64url');
-    const wanted = Buffer.from(this.mac(body), 'base64url');
-    if (given.length !== wanted.length || !timingSafeEqual(given, wanted)) throw new InvalidRequestStateError('signature');
+    if (!timingSafeEqual(base64Decode(token.slice(dot + 1)), this.mac(body))) throw new InvalidRequestStateError('signature');
     let state: RoundState;
     try {
-      state = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as RoundState;
+      state = JSON.parse(utf8Decode(base64Decode(body))) as RoundState;
     } catch {
       throw new InvalidRequestStateError('malformed');
     }
@@ -102,8 +100,8 @@ export class RequestStateCodec {
     return state;
   }
 
-  private mac(body: string): string {
-    return createHmac('sha256', this.key).update(body).digest('base64url');
+  private mac(body: string): Uint8Array {
+    return hmacSha256(this.key, body);
   }
 }
 
@@ -141,14 +139,14 @@ export class InMemoryReplayGuard implements ReplayGuard {
 
 /** Digest of the params that decide a request (everything but `_meta`, `inputResponses`, `requestState`). */
 export function paramsDigest(params: JsonObject | undefined): string {
-  const hash = createHash('sha256');
+  let text = '';
   if (params !== undefined) {
     for (const key of Object.keys(params).sort()) {
       if (key === '_meta' || key === 'inputResponses' || key === 'requestState') continue;
-      hash.update(key).update('\0').update(canonical(params[key])).update('\0');
+      text += `${key}\0${canonical(params[key])}\0`;
     }
   }
-  return hash.digest('base64url');
+  return base64urlEncode(sha256(text));
 }
 
 /** JSON with object keys sorted, so equal values digest equally. */

@@ -15,7 +15,7 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation
  * @see https://modelcontextprotocol.io/specification/2025-11-25/client/roots
  */
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../crypto/random.js';
 import { BehaviorSubject, EMPTY, type Observable } from 'rxjs';
 import { createActor, type SnapshotFrom } from 'xstate';
 import { serverElicitationMachine, type ServerElicitationError } from '../../machines/server-elicitation.machine.js';

@@ -7,6 +7,7 @@
  */
 import { allows, type Revision } from '../protocol/revisions.js';
 import type { Annotations, Meta } from '../protocol/schema/base.js';
+import { base64Encode } from '../crypto/bytes.js';
 import type {
   AudioContent,
   BlobResourceContents,
@@ -44,7 +45,7 @@ function withOptions<T extends object>(block: T, options: BlockOptions | undefin
 }
 
 function binary(data: string | Uint8Array, mimeType: string, kind: string): { data: string; mimeType: string } {
-  const encoded = typeof data === 'string' ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64');
+  const encoded = typeof data === 'string' ? data : base64Encode(data);
   if (!isBase64(encoded)) throw new TypeError(`${kind} data must be base64-encoded (or pass the bytes as a Uint8Array)`);
   if (!isMimeType(mimeType)) throw new TypeError(`${kind} needs a valid MIME type such as "image/png"; got ${JSON.stringify(mimeType)}`);
   return { data: encoded, mimeType };
@@ -87,7 +88,7 @@ export function embeddedResource(
 ): EmbeddedResource {
   let contents: TextResourceContents | BlobResourceContents;
   if ('blob' in resource) {
-    const blob = typeof resource.blob === 'string' ? resource.blob : Buffer.from(resource.blob).toString('base64');
+    const blob = typeof resource.blob === 'string' ? resource.blob : base64Encode(resource.blob);
     contents = { ...resource, blob };
   } else {
     contents = { ...resource };

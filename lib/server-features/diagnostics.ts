@@ -5,6 +5,7 @@
  * never stdout, which a stdio transport owns).
  */
 import { Subject, type Observable } from 'rxjs';
+import { emitWarning } from '../host-warning.js';
 
 /** One piece of advice: what was seen and what to do about it. */
 export interface ServerDiagnostic {
@@ -24,7 +25,7 @@ export class ServerDiagnostics {
     if (this.reported.has(diagnostic.kind)) return false;
     this.reported.add(diagnostic.kind);
     if (this.subject.observed) this.subject.next(diagnostic);
-    else process.emitWarning(diagnostic.message, { type: 'McpServerWarning', code: diagnostic.kind });
+    else emitWarning(diagnostic.message, { type: 'McpServerWarning', code: diagnostic.kind });
     return true;
   }
 }

@@ -17,6 +17,7 @@
 import { allows, type Revision } from '../protocol/revisions.js';
 import { urlsInText } from '../protocol/text-urls.js';
 import type { ElicitRequestedSchema, PrimitiveSchemaDefinition } from '../protocol/schema/elicitation.js';
+import { emitWarning } from '../host-warning.js';
 
 /** The value of one answered field. */
 export type ElicitValue = string | number | boolean | string[];
@@ -393,7 +394,7 @@ export function warnClickableUrlsInForm(message: unknown, schema: ElicitRequeste
   const key = found.map((f) => `${f.where} ${f.url}`).join('\n');
   if (warned.has(key) || warned.size >= MAX_WARNED) return found;
   warned.add(key);
-  process.emitWarning(
+  emitWarning(
     `A form elicitation has URLs in its text (${found.map((f) => `${f.where}: ${f.url}`).join('; ')}). ` +
       'Servers should not put URLs meant to be clicked in form mode; send a URL-mode elicitation for a link the user should open.',
     { type: 'McpServerWarning', code: 'clickable-url-in-form-elicitation' },

@@ -12,6 +12,7 @@
  */
 import { McpError } from '../errors.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
+import { base64Decode, utf8Decode, utf8ToBase64url } from '../crypto/bytes.js';
 
 /** The page size when none is configured. */
 export const DEFAULT_PAGE_SIZE = 100;
@@ -31,7 +32,7 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 /** Encode a cursor (exported for tests; clients must treat cursors as opaque). */
 export function encodeCursor(payload: CursorPayload): string {
-  return Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
+  return utf8ToBase64url(JSON.stringify(payload));
 }
 
 /** Decode a cursor of list `list`, or throw -32602 saying what is wrong with it. */
@@ -41,7 +42,7 @@ export function decodeCursor(cursor: unknown, list: string): CursorPayload {
   if (!BASE64URL.test(cursor) || cursor.length > 2048) throw bad('not a cursor this server issued');
   let payload: unknown;
   try {
-    payload = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    payload = JSON.parse(utf8Decode(base64Decode(cursor)));
   } catch {
     throw bad('not a cursor this server issued');
   }

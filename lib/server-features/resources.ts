@@ -25,6 +25,7 @@ import type { Server } from '../server.js';
 import type { RequestHandlerContext, Session } from '../session/session.js';
 import { DEFAULT_MAX_URI_LENGTH, UriTemplate, UriTemplateError, uriProblem, type MatchedVariables } from './uri-template.js';
 import { listEpochsOf, type ListEpochs } from './list-epochs.js';
+import { base64Decode, base64Encode, utf8Decode, utf8ToBase64url } from '../crypto/bytes.js';
 
 // ---------------------------------------------------------------- public types
 
@@ -825,7 +826,7 @@ function compareKeys(a: CursorKey, b: CursorKey): number {
 
 /** An opaque cursor: base64url of the last item's position (stable when items come and go). */
 function writeCursor(kind: 'r' | 't', key: CursorKey): string {
-  return Buffer.from(JSON.stringify({ k: kind, p: key }), 'utf8').toString('base64url');
+  return utf8ToBase64url(JSON.stringify({ k: kind, p: key }));
 }
 
 /** The position a cursor stands for; -32602 for anything this server did not hand out. */
@@ -836,7 +837,7 @@ function readCursor(params: JsonObject | undefined, kind: 'r' | 't'): CursorKey 
   if (typeof cursor !== 'string' || cursor.length === 0 || cursor.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw bad();
   let parsed: unknown;
   try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    parsed = JSON.parse(utf8Decode(base64Decode(cursor)));
   } catch {
     throw bad();
   }
@@ -875,7 +876,7 @@ function finishRead(output: ReadResourceOutput, uri: string, mimeType: string | 
       out.text = (c as { text: string }).text;
     } else {
       const blob = (c as { blob: unknown }).blob;
-      if (blob instanceof Uint8Array) out.blob = Buffer.from(blob.buffer, blob.byteOffset, blob.byteLength).toString('base64');
+      if (blob instanceof Uint8Array) out.blob = base64Encode(blob);
       else if (typeof blob === 'string' && blob.length % 4 === 0 && BASE64.test(blob)) out.blob = blob;
       else throw new Error(`Resource contents #${i} of "${uri.slice(0, 256)}": "blob" must be base64 (or bytes, which are encoded for you)`);
     }

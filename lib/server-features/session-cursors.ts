@@ -9,7 +9,8 @@
  *
  * @see https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/pagination#implementation-guidelines
  */
-import { randomBytes } from 'node:crypto';
+import { randomBase64url } from '../crypto/random.js';
+import { base64Decode, utf8Decode, utf8ToBase64url } from '../crypto/bytes.js';
 import { McpError } from '../errors.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type { JsonObject } from '../jsonrpc/message.js';
@@ -27,7 +28,7 @@ const tags = new WeakMap<Session, string>();
 function tagOf(session: Session): string {
   let tag = tags.get(session);
   if (tag === undefined) {
-    tag = randomBytes(12).toString('base64url');
+    tag = randomBase64url(12);
     tags.set(session, tag);
   }
   return tag;
@@ -42,7 +43,7 @@ function invalid(why: string): McpError {
 
 /** `cursor` sealed for `session`. */
 export function sealCursor(session: Session, cursor: string): string {
-  return Buffer.from(JSON.stringify({ s: tagOf(session), c: cursor }), 'utf8').toString('base64url');
+  return utf8ToBase64url(JSON.stringify({ s: tagOf(session), c: cursor }));
 }
 
 /**
@@ -55,7 +56,7 @@ export function unsealCursor(session: Session, sealed: unknown): string {
   }
   let value: unknown;
   try {
-    value = JSON.parse(Buffer.from(sealed, 'base64url').toString('utf8'));
+    value = JSON.parse(utf8Decode(base64Decode(sealed)));
   } catch {
     throw invalid('not a cursor this server issued');
   }

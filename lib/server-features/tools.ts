@@ -27,6 +27,7 @@ import { CompiledSchema, type InferSchema, type SchemaInput, type StandardSchema
 import { broadcastListChanged } from './list-changed.js';
 import { paginate } from './pagination.js';
 import { Registry, type RegistryEntry, type RegistryState } from './registry.js';
+import { emitWarning } from '../host-warning.js';
 
 /** The input schema of a tool registered without one: an object with no declared properties. */
 export const EMPTY_INPUT_SCHEMA: ObjectJsonSchema = { type: 'object', properties: {} };
@@ -282,7 +283,7 @@ function checkName(name: unknown): asserts name is string {
   if (typeof name !== 'string' || name === '') throw new TypeError('A tool needs a non-empty string name');
   if (!NAME_GUIDANCE.test(name)) {
     // Only a SHOULD (2025-11-25): said on stderr through Node's warning channel, never stdout.
-    process.emitWarning(`Tool name "${name}" should be 1-128 characters of A-Z, a-z, 0-9, "_", "-" and "."`, 'McpToolNameWarning');
+    emitWarning(`Tool name "${name}" should be 1-128 characters of A-Z, a-z, 0-9, "_", "-" and "."`, { type: 'McpToolNameWarning' });
   }
 }
 

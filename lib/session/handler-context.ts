@@ -10,6 +10,7 @@ import type { JsonObject, JsonRpcRequest, JsonRpcResponse, RequestId } from '../
 import { ProgressCoalescer } from './progress-rate.js';
 import type { ProgressToken, RequestOptions } from './request-registry.js';
 import type { RequestHandlerContext, Session } from './session.js';
+import { nextTurn } from '../next-turn.js';
 
 /** A session's record of one inbound request it is serving. */
 export interface Incoming {
@@ -114,5 +115,5 @@ export function afterProgress(
   if (response === undefined) state.coalescer?.stop();
   else state.coalescer?.flush();
   if (response === undefined) return response;
-  return new Promise((resolve) => setImmediate(() => resolve(response)));
+  return new Promise((resolve) => nextTurn(() => resolve(response)));
 }

@@ -5,7 +5,7 @@
  *
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#task-isolation-and-access-control
  */
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../crypto/random.js';
 import type { Session } from '../session/session.js';
 import { defaultIdentity } from '../../streams/http-auth.js';
 

@@ -8,7 +8,7 @@
  *
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#resource-management
  */
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../crypto/random.js';
 import { Subject, type Observable } from 'rxjs';
 import { systemClock, type Clock } from '../clock.js';
 import { applyTaskEvent, isTerminal, type TaskMachineEvent, type TaskRecord } from './task-record.js';
@@ -95,7 +95,7 @@ export class MemoryTaskStore implements TaskStore {
     // One literal of a fixed shape (a spread would give V8 a slower, larger object per task).
     const record: TaskRecord = {
       // 128 random bits as hex: a randomUUID() string costs ~480 B of heap (it keeps its batch), this ~40.
-      taskId: randomBytes(16).toString('hex'),
+      taskId: randomHex(16),
       owner: init.owner,
       method: init.method,
       status: 'working',

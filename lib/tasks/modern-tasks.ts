@@ -34,6 +34,7 @@ import { defaultIdentity } from '../../streams/http-auth.js';
 import { isTerminal, type TaskRecord } from './task-record.js';
 import { TaskLimitError, type TaskChange, type TaskStore } from './task-store.js';
 import { extensionCreateTaskResult, extensionGetTaskResult } from './wire-extension.js';
+import { nextTurn } from '../next-turn.js';
 
 /** The extension's identifier (its key under `capabilities.extensions`). */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -127,7 +128,7 @@ export class ModernTaskRun {
         else void this.escalation.then(() => this.tasks.finish(this, { error: errorOf(e) }), () => undefined);
       },
     );
-    setImmediate(() => {
+    nextTurn(() => {
       if (!settled && this.outstandingBefore === 0 && !this.abort.signal.aborted) void this.escalate().catch(() => undefined);
     });
     return this.answered;

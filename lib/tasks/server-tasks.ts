@@ -238,6 +238,9 @@ export class ServerTasks {
   }
 
   private admit(ctx: RequestHandlerContext): void {
+    // Tasks came in 2025-11-25: to an older session these methods do not exist.
+    const revision = revisionOf(ctx.session);
+    if (!allows(revision, 'tasks')) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${ctx.method} (tasks are not part of revision ${revision}; they came in 2025-11-25)`);
     if (this.limiter && !this.limiter.take(ctx.session)) {
       throw new McpError(ErrorCode.InternalError, `Rate limit exceeded for task operations; retry in ${this.limiter.retryAfter(ctx.session)} ms (poll at the task's pollInterval)`);
     }

@@ -1,8 +1,8 @@
 /**
  * A real HAProxy (the Debian package) in front of server processes: round-robin per request,
  * no stickiness (each request of a keep-alive connection is balanced on its own), health checks
- * every 200 ms so a killed backend leaves the rotation within half a second, and a connection
- * refused by a dead backend redispatched to a live one. Long tunnel timeouts keep SSE streams open.
+ * every 200 ms so a killed backend leaves the rotation within half a second, and a request a dead
+ * backend refused or dropped unanswered redispatched to a live one. Long tunnel timeouts keep SSE streams open.
  * Each answer says which backend served it (`X-Served-By: s1`, `s2`, ... in the order of
  * `backends`), so a test can tell that two requests went to different processes.
  */
@@ -48,6 +48,13 @@ export function haproxyConfig(port: number, backends: readonly number[], checkPa
     '  timeout tunnel 1h',
     '  timeout http-keep-alive 10s',
     '  retries 3',
+    // A request sent in the moment a backend dies (on a connection HAProxy reused, or one the
+    // dying process's kernel still accepted) gets no answer at all: without this HAProxy closes
+    // the client's connection, and a client that does not retry POSTs (undici, so both SDKs) fails
+    // the call with "other side closed". Resent only when nothing came back: our server sends an
+    // SSE response's headers and priming event before running a tool, so a request a process
+    // really started is never run twice by this (a JSON-mode tool call cut mid-way would be).
+    '  retry-on conn-failure empty-response',
     '  option redispatch 1',
     'frontend mcp',
     `  bind 127.0.0.1:${port}`,

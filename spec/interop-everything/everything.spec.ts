@@ -510,9 +510,10 @@ for (const kind of TRANSPORTS) {
         expect(e.client.currentPhase).to.equal('operating');
       });
 
-      it('nothing went wrong quietly: no session diagnostics, no client warnings', () => {
+      it('nothing went wrong quietly: no session diagnostics, no client warning but the legacy-era notice', () => {
         expect(e.diagnostics.map((d) => `${d.kind}: ${d.message}`)).to.deep.equal([]);
-        expect(e.warnings.map((w) => `${w.kind}: ${w.message}`)).to.deep.equal([]);
+        // server-everything is a session-era server: the default era says once that it fell back, nothing else.
+        expect(e.warnings.map((w) => w.kind)).to.deep.equal(['legacy-era']);
       });
     });
   });
@@ -573,9 +574,10 @@ for (const kind of TRANSPORTS) {
       expect(allText(r)).to.include('LLM sampling result:');
     });
 
-    it('nothing went wrong quietly: no session diagnostics, no client warnings', () => {
+    it('nothing went wrong quietly: no session diagnostics, no client warning but the legacy-era notice', () => {
       expect(e.diagnostics.map((d) => `${d.kind}: ${d.message}`)).to.deep.equal([]);
-      expect(e.warnings.map((w) => `${w.kind}: ${w.message}`)).to.deep.equal([]);
+      // server-everything is a session-era server: the default era says once that it fell back, nothing else.
+      expect(e.warnings.map((w) => w.kind)).to.deep.equal(['legacy-era']);
     });
   });
 }

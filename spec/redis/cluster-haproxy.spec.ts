@@ -96,9 +96,10 @@ describe('three demo server processes behind HAProxy, no sticky sessions (real r
     if (seen.size < 3) throw new Error(`not every backend is up: ${[...seen].join(', ')}`);
   }
 
-  it('our client: initializes, calls tools, answers elicitations and gets resource updates across processes; its GET stream survives a SIGKILL of its process', async () => {
+  it('our client (sessions era): initializes, calls tools, answers elicitations and gets resource updates across processes; its GET stream survives a SIGKILL of its process', async () => {
     const seen: Seen[] = [];
-    // Legacy sessions are what this is about; the demo serves both eras, so the default would pick 2026-07-28.
+    // The sessions (legacy) era: by default our client speaks 2026-07-28 to this server, with no
+    // session at all (spec/redis/cluster-modern.spec.ts covers that era behind the same HAProxy).
     const client = new Client({ info: { name: 'ours-through-haproxy', version: '1.0.0' }, era: 'legacy' });
     client.onElicitation({ form: () => ({ action: 'accept', content: { title: 'Badger sett', priority: 'low' } }) });
     await client.connect(createStreamableHttpClientTransport(url, { fetch: recordingFetch(seen) as never, reconnect: { maxAttempts: 10 } }));
@@ -165,6 +166,42 @@ describe('three demo server processes behind HAProxy, no sticky sessions (real r
       const resumed = seen.filter((s) => s.http === 'GET' && s.lastEventId !== undefined);
       expect(resumed.length).to.be.greaterThan(0);
       expect(resumed.at(-1)!.servedBy).to.not.equal(holder);
+    } finally {
+      await transport.terminateSession().catch(() => undefined);
+      await client.close();
+    }
+  });
+
+  it('SIGKILL of each process in turn between two calls: every call of the SDK client right after it is answered (none fails with a dropped connection)', async function () {
+    this.timeout(150_000);
+    await allUp();
+    const client = new SdkClient({ name: 'sdk-kill-between', version: '1.0.0' });
+    const transport = new StreamableHTTPClientTransport(new URL(url));
+    await client.connect(transport);
+    const failed: string[] = [];
+    let answered = 0;
+    try {
+      for (let k = 0; k < 3; k++) {
+        for (let i = 0; i < 3; i++) await client.callTool({ name: 'convert_units', arguments: { value: i, from: 'mile', to: 'kilometre' } });
+        // No wait for the exit: requests go out while the process is dying, as they would in production.
+        const dead = servers[k]!.kill();
+        for (let i = 0; i < 6; i++) {
+          try {
+            const r = await client.callTool({ name: 'convert_units', arguments: { value: 1, from: 'mile', to: 'metre' } });
+            expect(JSON.stringify(r.structuredContent)).to.contain('1609.344');
+            answered++;
+          } catch (e) {
+            failed.push(`kill ${k + 1}, call ${i + 1}: ${(e as Error).message} (${String((e as { cause?: unknown }).cause)})`);
+          }
+        }
+        await dead;
+        // Back on its port, as an orchestrator restarts it, before the next one goes.
+        servers[k] = await startEverything({ redisUrl: redis.url, port: servers[k]!.port });
+        byName.set(`s${k + 1}`, servers[k]!);
+        await allUp();
+      }
+      expect(failed).to.deep.equal([]);
+      expect(answered).to.equal(18);
     } finally {
       await transport.terminateSession().catch(() => undefined);
       await client.close();

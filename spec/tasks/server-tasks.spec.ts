@@ -88,6 +88,22 @@ describe('tasks (2025-11-25): server and client', () => {
     expect(res.result.content).to.deep.equal([{ type: 'text', text: 'ok' }]);
   });
 
+  it('a 2025-06-18 session has no tasks/* methods: each is -32601 naming the revision, not "Task not found"', async () => {
+    const { mcp } = taskServer();
+    // A task tool: tasks are served (to 2025-11-25 sessions) from here on.
+    mcp.registerTool('opt', { execution: { taskSupport: 'optional' } }, () => 'ok');
+    const peer = new RawPeer();
+    await mcp.connect(peer.transport);
+    await initializeRaw(peer, '2025-06-18');
+    const methods = ['tasks/get', 'tasks/result', 'tasks/cancel', 'tasks/list'];
+    methods.forEach((method, i) => peer.send({ jsonrpc: '2.0', id: 10 + i, method, params: method === 'tasks/list' ? {} : { taskId: 'nope' } }));
+    for (let i = 0; i < methods.length; i++) {
+      const res = await peer.response(10 + i);
+      expect(res.error.code, methods[i]).to.equal(-32601);
+      expect(res.error.message).to.include('2025-06-18');
+    }
+  });
+
   it('[TASK-020] [TASK-031] [TASK-032] [TASK-033] callToolAsTask: status$ goes working → completed; result() returns the tool result', async () => {
     const { mcp } = taskServer();
     const go = deferred();

@@ -9,6 +9,7 @@ import type { HttpRequestIn, HttpResponseOut } from '../../../streams/http-shape
 import { WebRequestIn, WebResponseOut } from '../../../streams/fetch-shim.js';
 import { canonicalResourceUri } from '../canonical-resource.js';
 import { PROTECTED_RESOURCE_WELL_KNOWN, protectedResourceMetadataUrl, type ProtectedResourceMetadata } from '../protected-resource-metadata.js';
+import { utf8ByteLength } from '../../crypto/bytes.js';
 
 
 /** The document a resource server serves: it always names its authorization servers and the header method. */
@@ -130,7 +131,7 @@ export function createProtectedResourceMetadataHandler(options: ProtectedResourc
     res.writeHead(200, {
       ...cors,
       'content-type': 'application/json',
-      'content-length': Buffer.byteLength(body),
+      'content-length': utf8ByteLength(body),
       'cache-control': `public, max-age=${maxAge}`,
     });
     res.end(req.method === 'HEAD' ? undefined : body);

@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Revision } from '../../../lib/protocol/revisions.js';
 import { AnswerChecker, CaseGenerator, type FuzzCase, type FuzzTally } from './cases.js';
+import { peakRssMiB } from './process-memory.js';
 import { Prng } from './prng.js';
 
 export const EVERYTHING = fileURLToPath(new URL('../../../examples/everything.ts', import.meta.url));
@@ -19,6 +20,8 @@ export interface StdioRunResult extends FuzzTally {
   /** Bytes of stdout that were not a valid frame line. */
   stdoutGarbage: number;
   stderrTail: string;
+  /** The server's peak resident memory in MiB (Linux), read before it is stopped. */
+  peakRssMiB: number | undefined;
 }
 
 /** Spawn the server, run `count` cases from `seed` on `revision`, check, stop it. */
@@ -127,7 +130,7 @@ export async function fuzzStdioServer(options: {
     const failures = checker.finish();
     if (!alive) failures.push(`the server is gone (exit code ${child.exitCode}${writeError ? `, ${writeError.message}` : ''})`);
     if (garbage > 0) failures.push(`${garbage} bytes of stdout were not frames`);
-    return { ...checker.tally, failures, seed, revision, alive, stdoutGarbage: garbage, stderrTail: stderr.slice(-1500) };
+    return { ...checker.tally, failures, seed, revision, alive, stdoutGarbage: garbage, stderrTail: stderr.slice(-1500), peakRssMiB: peakRssMiB(child.pid) };
   } finally {
     stop(child);
     await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
