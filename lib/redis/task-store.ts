@@ -31,27 +31,17 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Subject, type Observable } from 'rxjs';
 import { systemClock, type Clock } from '../clock.js';
 import { applyTaskEvent, isTerminal, type TaskMachineEvent, type TaskRecord } from '../tasks/task-record.js';
-import { InvalidTaskCursorError, TaskLimitError, type NewTask, type TaskChange, type TaskInput, type TaskLookup, type TaskPage, type TaskStore } from '../tasks/task-store.js';
+import { InvalidTaskCursorError, TaskLimitError, type NewTask, type TaskChange, type TaskInput, type TaskLookup, type TaskPage, type TaskStore, type TaskStoreLimits } from '../tasks/task-store.js';
 import { closeConnection, RedisUnavailableError, type RedisClient } from './connection.js';
 import { APPLY, CREATE, GET, LIST, PURGE, SWEEP_EXPIRED } from './task-scripts.js';
 
-export interface RedisTaskStoreOptions {
+export interface RedisTaskStoreOptions extends TaskStoreLimits {
   /** Key and channel prefix (default `mcp-actors:`); give each deployment its own. */
   prefix?: string;
   /** TTLs, leases and sweeps run on it (a `ManualClock` in tests). Default: the system clock. */
   clock?: Clock;
-  /** Tasks kept at most in the deployment, live and finished (default 100,000). */
+  /** Tasks kept at most in the deployment, live and finished (default 100,000); maxLivePerOwner counts across processes. */
   maxTasks?: number;
-  /** Live tasks per owner at most, across processes (default 100). */
-  maxLivePerOwner?: number;
-  /** Lifetime when the requestor asks for none, ms (default 10 minutes). */
-  defaultTtl?: number;
-  /** The longest lifetime granted, ms (default 1 hour). */
-  maxTtl?: number;
-  /** The poll interval suggested to requestors, ms (default 1,000). */
-  pollInterval?: number;
-  /** Tasks per `tasks/list` page (default 50). */
-  pageSize?: number;
   /** How long a task outlives the last heartbeat of the process running it, ms (default 15 s). */
   leaseMs?: number;
   /** How often leases are renewed and due tasks swept, ms (default a third of `leaseMs`). */

@@ -12,22 +12,12 @@ import { randomHex } from '../crypto/random.js';
 import { Subject, type Observable } from 'rxjs';
 import { systemClock, type Clock } from '../clock.js';
 import { applyTaskEvent, isTerminal, type TaskMachineEvent, type TaskRecord } from './task-record.js';
-import { InvalidTaskCursorError, TaskLimitError, type NewTask, type TaskChange, type TaskInput, type TaskLookup, type TaskPage, type TaskStore } from './task-store.js';
+import { InvalidTaskCursorError, TaskLimitError, type NewTask, type TaskChange, type TaskInput, type TaskLookup, type TaskPage, type TaskStore, type TaskStoreLimits } from './task-store.js';
 
-export interface MemoryTaskStoreOptions {
+export interface MemoryTaskStoreOptions extends TaskStoreLimits {
   clock?: Clock;
   /** Tasks kept at most, live and terminal (default 10,000). */
   maxTasks?: number;
-  /** Live (non-terminal) tasks per owner at most (default 100). */
-  maxLivePerOwner?: number;
-  /** Lifetime when the requestor asks for none, ms (default 10 minutes). */
-  defaultTtl?: number;
-  /** The longest lifetime granted, ms (default 1 hour); longer requests are shortened. */
-  maxTtl?: number;
-  /** The poll interval suggested to requestors, ms (default 1,000). */
-  pollInterval?: number;
-  /** Tasks per `tasks/list` page (default 50). */
-  pageSize?: number;
 }
 
 /** Expired ids remembered (to answer "expired" rather than "not found"). */

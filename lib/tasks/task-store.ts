@@ -14,6 +14,20 @@ import type { JsonObject } from '../jsonrpc/message.js';
 import type { TaskEffect, TaskMachineEvent, TaskRecord } from './task-record.js';
 
 /** What a new task starts with. */
+/** The limits every task store takes (the memory store and the Redis one). */
+export interface TaskStoreLimits {
+  /** Live (non-terminal) tasks per owner at most (default 100). */
+  maxLivePerOwner?: number;
+  /** Lifetime when the requestor asks for none, ms (default 10 minutes). */
+  defaultTtl?: number;
+  /** The longest lifetime granted, ms (default 1 hour); longer requests are shortened. */
+  maxTtl?: number;
+  /** The poll interval suggested to requestors, ms (default 1,000). */
+  pollInterval?: number;
+  /** Tasks per `tasks/list` page (default 50). */
+  pageSize?: number;
+}
+
 export interface NewTask {
   owner: string;
   method: string;
