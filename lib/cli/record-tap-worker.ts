@@ -5,14 +5,13 @@
  * says so through a shared flag the exiting thread waits on.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { RecordingWriter } from './recording.js';
-import { Redactor } from './redact.js';
+import type { RecordingWriter } from './recording.js';
 import { applyBatch, type TapBatchData } from './tap-batch.js';
-import type { TapConfig } from './record-tap.js';
+import { journalWriter, type TapJournal } from './tap-handover.js';
 
 /** What the server's thread passes to the worker. */
 export interface TapWorkerData {
-  config: TapConfig;
+  config: TapJournal;
   /** The journal, already created (exclusively) by the server's thread. */
   fd: number;
   /** Set to 1 (and notified) once the journal is complete and closed. */
@@ -30,7 +29,7 @@ const { config, fd, done } = workerData as TapWorkerData;
 // may still journal on its own thread (at an early exit), and the journal must have one header.
 let writer: RecordingWriter | undefined;
 parentPort!.on('message', (m: TapMessage) => {
-  writer ??= new RecordingWriter(config.out, { transport: 'stdio', target: config.target, inProcess: true }, new Redactor(config.redact), { fd, startedAt: config.startedAt });
+  writer ??= journalWriter(config, fd);
   if (m.batch) applyBatch(writer, m.batch);
   if (m.last) {
     writer.close();

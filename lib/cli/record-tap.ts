@@ -14,15 +14,10 @@
  */
 import { openSync } from 'node:fs';
 import { isMainThread } from 'node:worker_threads';
-import { Tap } from './tap-handover.js';
+import { Tap, type TapJournal } from './tap-handover.js';
 
 /** What the recording process passes in the environment (JSON). */
-export interface TapConfig {
-  out: string;
-  redact: string[];
-  target: string;
-  /** When recording started (ms since the epoch, with fractions): every process stamps from it. */
-  startedAt: number;
+export interface TapConfig extends TapJournal {
   /** The NODE_OPTIONS the server would have had without the preload. */
   nodeOptions: string | undefined;
 }
@@ -47,7 +42,7 @@ function install(config: TapConfig): void {
     if (config.nodeOptions === undefined) delete process.env.NODE_OPTIONS;
     else process.env.NODE_OPTIONS = config.nodeOptions;
     tap = new Tap(config, fd);
-    tap.event({ kind: 'open' });
+    tap.event({ kind: 'transport', phase: 'open' });
     process.on('exit', () => tap!.close());
     return tap;
   };
@@ -58,7 +53,10 @@ function install(config: TapConfig): void {
     if (chunk instanceof Uint8Array || typeof chunk === 'string') claim()?.capture(0, chunk);
     return push.call(this, chunk, encoding);
   };
-  process.stdin.once('end', () => tap?.event({ kind: 'stdin-ended' }));
+  process.stdin.once('end', () => {
+    tap?.event({ kind: 'end', side: 'client' });
+    tap?.event({ kind: 'note', detail: { event: 'client closed stdin' } });
+  });
 
   const write = process.stdout.write;
   process.stdout.write = function (this: NodeJS.WriteStream, chunk: unknown, ...rest: unknown[]) {

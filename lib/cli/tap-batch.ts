@@ -5,10 +5,14 @@
  * the journal's writes happen on the other side (record-tap's worker thread), so a recording adds
  * almost nothing to a round trip.
  */
-import type { RecordingWriter } from './recording.js';
+import type { RecordingWriter, Side } from './recording.js';
 
 /** Something other than bytes that happened, in order with the bytes. */
-export type TapEvent = { kind: 'open' } | { kind: 'stdin-ended' };
+export type TapEvent =
+  | { kind: 'transport'; phase: 'open' | 'closed' | 'failed'; error?: string }
+  /** A side's byte stream ended (its last line, if it had no newline, is journaled). */
+  | { kind: 'end'; side: Side }
+  | { kind: 'note'; detail: Record<string, unknown> };
 
 /** One batch as it crosses to the worker (its byte buffer is transferred, not copied). */
 export interface TapBatchData {
@@ -109,12 +113,11 @@ export function applyBatch(writer: RecordingWriter, batch: TapBatchData): void {
     const t = Math.round(batch.t[i]! * 1000) / 1000;
     if (who === 2) {
       const e = batch.events[event++]!;
-      if (e.kind === 'open') writer.at(t, () => writer.transport('open'));
-      else
-        writer.at(t, () => {
-          writer.endNow('client');
-          writer.note({ event: 'client closed stdin' });
-        });
+      writer.at(t, () => {
+        if (e.kind === 'transport') writer.transport(e.phase, e.error);
+        else if (e.kind === 'end') writer.endNow(e.side);
+        else writer.note(e.detail);
+      });
     } else writer.recordAt(who === 0 ? 'client' : 'server', batch.bytes.subarray(start, end), t);
     start = end;
   }

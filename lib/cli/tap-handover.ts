@@ -10,7 +10,6 @@ import { Worker } from 'node:worker_threads';
 import { RecordingWriter } from './recording.js';
 import { Redactor } from './redact.js';
 import { applyBatch, FULL_BATCH, TapBatch, type TapBatchData, type TapEvent } from './tap-batch.js';
-import type { TapConfig } from './record-tap.js';
 import type { TapMessage, TapWorkerData } from './record-tap-worker.js';
 
 // From sources the worker is TypeScript, loaded through a plain module that registers tsx first.
@@ -24,7 +23,21 @@ const HAND_OVER_MS = 50;
 /** How long an exiting server waits for the worker to finish the journal. */
 const EXIT_WAIT_MS = 5000;
 
-/** The recorder in the server's process: captures on this thread, journals on the worker's. */
+/** Where and how a tap journals. */
+export interface TapJournal {
+  /** The journal's path (for the header; the file itself is the fd a Tap is given). */
+  out: string;
+  /** Extra keys to hide (`--redact`). */
+  redact: string[];
+  /** What is recorded: the server's command line (redacted in the header). */
+  target: string;
+  /** When recording started (ms since the epoch, with fractions): entries are stamped from it. */
+  startedAt: number;
+  /** Inside the server's process (`record --in-process`), or a proxy process. */
+  inProcess: boolean;
+}
+
+/** A stdio recorder: captures on this thread, journals on a worker thread. */
 export class Tap {
   private readonly batch: TapBatch;
   private timer: NodeJS.Timeout | undefined;
@@ -42,14 +55,15 @@ export class Tap {
 
   /** `workerUrl` is for tests (a worker that cannot start). */
   constructor(
-    private readonly config: TapConfig,
+    private readonly config: TapJournal,
     private readonly fd: number,
     workerUrl: URL = WORKER,
   ) {
     this.batch = new TapBatch(config.startedAt - performance.timeOrigin);
     try {
       const data: TapWorkerData = { config, fd, done: this.done };
-      const worker = new Worker(workerUrl, { workerData: data, execArgv: [] });
+      // The journal's fd is opened here and closed by the worker: not the worker's to track.
+      const worker = new Worker(workerUrl, { workerData: data, execArgv: [], trackUnmanagedFds: false });
       worker.unref(); // the recorder never keeps the server alive
       worker.once('message', () => {
         this.ready = true;
@@ -111,7 +125,7 @@ export class Tap {
   private journalHere(): void {
     this.settle('here');
     if (this.local) return;
-    this.local = new RecordingWriter(this.config.out, { transport: 'stdio', target: this.config.target, inProcess: true }, new Redactor(this.config.redact), { fd: this.fd, startedAt: this.config.startedAt });
+    this.local = journalWriter(this.config, this.fd);
     for (const b of this.held) applyBatch(this.local, b);
     this.held = [];
   }
@@ -143,3 +157,8 @@ export class Tap {
   }
 }
 
+
+/** The journal's writer, on whichever thread journals (the header says how it was recorded). */
+export function journalWriter(config: TapJournal, fd: number): RecordingWriter {
+  return new RecordingWriter(config.out, { transport: 'stdio', target: config.target, ...(config.inProcess && { inProcess: true }) }, new Redactor(config.redact), { fd, startedAt: config.startedAt });
+}

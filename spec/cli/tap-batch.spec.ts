@@ -9,8 +9,7 @@ import sinon from 'sinon';
 import { RecordingWriter } from '../../lib/cli/recording.js';
 import { Redactor } from '../../lib/cli/redact.js';
 import { applyBatch, FULL_BATCH, TapBatch } from '../../lib/cli/tap-batch.js';
-import { Tap } from '../../lib/cli/tap-handover.js';
-import type { TapConfig } from '../../lib/cli/record-tap.js';
+import { Tap, type TapJournal } from '../../lib/cli/tap-handover.js';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 
@@ -41,7 +40,7 @@ describe('record --in-process: batches from the server thread to the journal', (
     const answer = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'é✓日🎉 back' }] } }) + '\n';
     const bytes = enc(request);
     const cut = bytes.indexOf(0x9f); // inside 🎉's four bytes
-    batch.event({ kind: 'open' });
+    batch.event({ kind: 'transport', phase: 'open' });
     clock.tick(3);
     batch.capture(0, bytes.subarray(0, cut));
     applyBatch(writer, batch.take()!); // a batch ends mid-character
@@ -50,7 +49,8 @@ describe('record --in-process: batches from the server thread to the journal', (
     clock.tick(5);
     batch.capture(1, answer.slice(0, 10));
     batch.capture(1, answer.slice(10));
-    batch.event({ kind: 'stdin-ended' });
+    batch.event({ kind: 'end', side: 'client' });
+    batch.event({ kind: 'note', detail: { event: 'client closed stdin' } });
     applyBatch(writer, batch.take()!);
     expect(batch.take()).to.equal(undefined);
     writer.close();
@@ -105,14 +105,14 @@ describe('record --in-process: the hand-over to the worker thread', function () 
   beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'tap-handover-'))));
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  const config = (out: string): TapConfig => ({ out, redact: [], target: 'node server.js', startedAt: performance.timeOrigin + performance.now(), nodeOptions: undefined });
+  const config = (out: string): TapJournal => ({ out, redact: [], target: 'node server.js', startedAt: performance.timeOrigin + performance.now(), inProcess: true });
   const frame = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: { n: id } } }) + '\n';
   const read = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
 
   it('journals on the worker thread, and at exit waits until the worker has written every frame and closed the journal', async () => {
     const out = join(dir, 'w.jsonl');
     const tap = new Tap(config(out), openSync(out, 'wx'));
-    tap.event({ kind: 'open' });
+    tap.event({ kind: 'transport', phase: 'open' });
     expect(await tap.settled).to.equal('worker');
     for (let i = 0; i < 500; i++) tap.capture(i % 2 === 0 ? 0 : 1, frame(i));
     tap.close(); // as the process's 'exit' listener does: synchronously, nothing scheduled runs after it
@@ -126,7 +126,7 @@ describe('record --in-process: the hand-over to the worker thread', function () 
   it('a process that exits before its worker runs journals on its own thread: one header, every frame', () => {
     const out = join(dir, 'early.jsonl');
     const tap = new Tap(config(out), openSync(out, 'wx'));
-    tap.event({ kind: 'open' });
+    tap.event({ kind: 'transport', phase: 'open' });
     tap.capture(0, frame(1));
     tap.close();
     const [header, ...entries] = read(out);
@@ -137,7 +137,7 @@ describe('record --in-process: the hand-over to the worker thread', function () 
   it('a worker that cannot start: the frames are journaled on the server thread instead', async () => {
     const out = join(dir, 'nowork.jsonl');
     const tap = new Tap(config(out), openSync(out, 'wx'), new URL('./no-such-worker.js', import.meta.url));
-    tap.event({ kind: 'open' });
+    tap.event({ kind: 'transport', phase: 'open' });
     tap.capture(0, frame(1));
     expect(await tap.settled).to.equal('here');
     tap.capture(1, frame(2));
