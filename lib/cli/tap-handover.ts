@@ -1,6 +1,6 @@
 /**
  * The server's side of `record --in-process` (record-tap.ts installs it in the server's process):
- * captures go into a batch (tap-batch.ts) that is transferred every 50 ms to a worker thread
+ * captures go into a batch (tap-batch.ts) that is transferred every 20 ms to a worker thread
  * (record-tap-worker.ts), which journals it; when the process exits, the last batch is handed over
  * and the exiting thread waits until the worker has closed the journal. A worker that cannot start
  * leaves the batches to be journaled on this thread, as before there were workers.
@@ -15,11 +15,11 @@ import type { TapMessage, TapWorkerData } from './record-tap-worker.js';
 // From sources the worker is TypeScript, loaded through a plain module that registers tsx first.
 const WORKER = new URL(import.meta.url.endsWith('.ts') ? './record-tap-worker.dev.mjs' : './record-tap-worker.js', import.meta.url);
 /**
- * How often the server's thread hands a batch over (ms): the journal trails the wire by about this.
- * Each hand-over costs the server's thread some tens of microseconds (a message to the worker and a
- * fresh buffer), so it is rare enough for that to be a small part of a round trip.
+ * How often the capturing thread hands a batch over (ms): the journal trails the wire by about
+ * this, and a process killed outright loses about this much. A hand-over costs that thread some
+ * tens of microseconds (a message to the worker, a fresh buffer): a fraction of a percent at 50/s.
  */
-const HAND_OVER_MS = 50;
+const HAND_OVER_MS = 20;
 /** How long an exiting server waits for the worker to finish the journal. */
 const EXIT_WAIT_MS = 5000;
 

@@ -25,7 +25,7 @@ It exits with the server's exit code; what was recorded is kept if the server di
 --in-process (Node.js servers: node, npx, tsx...): instead of a process between client and
 server, the recorder rides along inside the server's process (preloaded through NODE_OPTIONS):
 the server's thread only copies each frame, a worker thread journals it, so recording costs a
-round trip a few percent at most. A server killed with SIGKILL loses its last 50 ms of frames;
+round trip a few percent at most. A server killed with SIGKILL loses its last 20 ms of frames;
 writes that bypass process.stdout are not seen.
 
 HTTP: point your client at http://127.0.0.1:PORT/<the target's path>; requests are forwarded to
