@@ -80,6 +80,8 @@ export function checkRequestHeaders(req: HttpRequestIn, msg: JsonRpcRequest, par
         if (raw !== undefined) throw mismatch(`Mcp-Param-${name} was sent but the argument "${param}" is absent`);
         continue;
       }
+      // Mirrored integers stay within ±(2^53−1), where every header text names one number.
+      if (type === 'integer' && typeof value === 'number' && !Number.isSafeInteger(value)) throw mismatch(`the argument "${param}" (mirrored in Mcp-Param-${name}) must be an integer within ±(2^53−1)`);
       if (raw === undefined) throw mismatch(`the Mcp-Param-${name} header is required: the argument "${param}" is present`);
       const decoded = decodeHeaderValue(raw);
       if (decoded === undefined) throw mismatch(`Mcp-Param-${name} has invalid characters or an invalid Base64 value`);

@@ -63,4 +63,30 @@ describe('client-modern/wire-headers', () => {
       expect(paramHeadersOf(bad), JSON.stringify(bad)).to.have.property('invalid').that.is.a('string');
     }
   });
+
+  it('[TOOL-060] mirrors a nested argument reached through properties alone, and refuses an annotation reached any other way', () => {
+    const h = { 'x-mcp-header': 'Tenant' };
+    const nested = { type: 'object', properties: { target: { type: 'object', properties: { tenant: { type: 'string', ...h } } }, note: { type: 'string', default: { 'x-mcp-header': 'data' } } } };
+    expect(paramHeadersOf(nested)).to.deep.equal({ specs: [{ param: 'target.tenant', header: 'Tenant', path: ['target', 'tenant'] }] });
+    const frame = call('nested', { target: { tenant: 'acme' } });
+    const sent = new Map(modernHeaders(frame, () => (paramHeadersOf(nested) as { specs: ParamHeaderSpec[] }).specs));
+    expect(sent.get('mcp-param-tenant')).to.equal('acme');
+    const str = { type: 'string', ...h };
+    for (const bad of [
+      { type: 'object', properties: { list: { type: 'array', items: str } } },
+      { type: 'object', properties: { list: { type: 'array', prefixItems: [str] } } },
+      { type: 'object', properties: { a: { anyOf: [str, { type: 'integer' }] } } },
+      { type: 'object', oneOf: [{ properties: { a: str } }] },
+      { type: 'object', allOf: [{ properties: { a: str } }] },
+      { type: 'object', properties: { a: { not: str } } },
+      { type: 'object', if: { properties: { a: str } }, then: {}, else: {} },
+      { type: 'object', properties: { a: { $ref: '#/$defs/t' } }, $defs: { t: str } },
+      { type: 'object', additionalProperties: str },
+      { type: 'object', patternProperties: { '^a': str } },
+      { type: 'string', ...h },
+    ]) {
+      const r = paramHeadersOf(bad);
+      expect(r, JSON.stringify(bad)).to.have.property('invalid').that.matches(/reachable through "properties"/);
+    }
+  });
 });

@@ -20,6 +20,10 @@ describe('client: x-mcp-header over Streamable HTTP (2026-07-28)', () => {
     mcp.registerTool('routed', { description: 'routes', inputSchema: { type: 'object', properties: { region } } }, (a) => `region ${String(a.region)}`);
     mcp.registerTool('broken', { description: 'bad annotation', inputSchema: { type: 'object', properties: { x: bad } } }, () => 'never');
     mcp.registerTool('plain', { description: 'no annotation' }, () => 'plain');
+    const tenant = { type: 'string', 'x-mcp-header': 'Tenant' } as { type: 'string' };
+    mcp.registerTool('nested', { description: 'nested routing', inputSchema: { type: 'object', properties: { target: { type: 'object', properties: { tenant } } } } }, (a) => `tenant ${String((a.target as { tenant?: string }).tenant)}`);
+    const count = { type: 'integer', 'x-mcp-header': 'Count' } as { type: 'integer' };
+    mcp.registerTool('counted', { description: 'routes by count', inputSchema: { type: 'object', properties: { count } } }, (a) => `count ${String(a.count)}`);
     mcp.registerTool('ask', { description: 'asks a name' }, async (_a, ctx) => {
       const r = await ctx.elicit({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } });
       return `hi ${String(r.content?.name)}`;
@@ -53,7 +57,7 @@ describe('client: x-mcp-header over Streamable HTTP (2026-07-28)', () => {
     try {
       expect(client.era).to.equal('modern');
       const names = (await client.listTools()).map((t) => t.name).sort();
-      expect(names).to.deep.equal(['ask', 'plain', 'routed']);
+      expect(names).to.deep.equal(['ask', 'counted', 'nested', 'plain', 'routed']);
       const w = warnings.find((x) => x.kind === 'invalid-tool');
       expect(w?.message).to.contain('"broken"').and.to.contain('Not A Token');
     } finally {
@@ -69,6 +73,37 @@ describe('client: x-mcp-header over Streamable HTTP (2026-07-28)', () => {
       expect((r.content[0] as { text: string }).text).to.equal('region Zürich');
       const h = seen.find((x) => x.get('mcp-method') === 'tools/call')!;
       expect(h.get('mcp-param-region')).to.equal(`=?base64?${Buffer.from('Zürich').toString('base64')}?=`);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('[TOOL-060] mirrors an argument nested under properties, which the server requires', async () => {
+    const { client } = await connect();
+    try {
+      await client.listTools();
+      const r = await client.callTool('nested', { target: { tenant: 'acme' } });
+      expect((r.content[0] as { text: string }).text).to.equal('tenant acme');
+      expect(seen.find((x) => x.get('mcp-name') === 'nested')!.get('mcp-param-tenant')).to.equal('acme');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('[HTTP-144] [TOOL-059] refuses a call whose mirrored integer is outside ±(2^53−1) with -32020 naming the argument, and serves the largest safe one', async () => {
+    const { client } = await connect();
+    try {
+      await client.listTools();
+      const ok = await client.callTool('counted', { count: Number.MAX_SAFE_INTEGER });
+      expect((ok.content[0] as { text: string }).text).to.equal(`count ${Number.MAX_SAFE_INTEGER}`);
+      for (const count of [2 ** 53, -(2 ** 60), 1.5]) {
+        const error = await client.callTool('counted', { count }).then(
+          () => undefined,
+          (e: unknown) => e as { code?: number; message?: string },
+        );
+        expect(error?.code, String(count)).to.equal(-32020);
+        expect(error?.message).to.contain('"count"').and.to.contain('2^53');
+      }
     } finally {
       await client.close();
     }

@@ -63,6 +63,19 @@ describe('2026-07-28 over Streamable HTTP: the wire', () => {
     expect([res.status, res.json.error.code]).to.deep.equal([400, -32020]);
   });
 
+  it('[HTTP-174] reads MCP-Protocol-Version, Mcp-Method, Mcp-Name and Mcp-Param-* whatever the case of their names', async () => {
+    const shout = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toUpperCase(), v]));
+    const call = modern(8, 'tools/call', { name: 'routed', arguments: { region: 'eu' } });
+    const ok = await post(http.url, call.body, { ...shout(call.headers), 'mCp-PaRaM-rEgIoN': 'eu' });
+    expect(ok.status).to.equal(200);
+    expect(ok.json.result.content[0].text).to.equal('region eu count undefined');
+    // The same names in odd case are still compared with the body: a different value is refused.
+    const wrong = await post(http.url, call.body, { ...shout(call.headers), 'MCP-PARAM-REGION': 'us' });
+    expect([wrong.status, wrong.json.error.code]).to.deep.equal([400, -32020]);
+    const misnamed = await post(http.url, call.body, { ...shout(call.headers), 'MCP-NAME': 'echo', 'Mcp-Param-Region': 'eu' });
+    expect([misnamed.status, misnamed.json.error.code]).to.deep.equal([400, -32020]);
+  });
+
   it('[HTTP-112] refuses a modern request from a foreign Origin with 403', async () => {
     const call = modern(5, 'tools/call', { name: 'echo', arguments: {} });
     const res = await post(http.url, call.body, { ...call.headers, origin: 'https://evil.example' });
