@@ -9,6 +9,7 @@ import { CLIENT_INFO } from '../helpers/raw-peer.js';
 
 const crashy = fileURLToPath(new URL('../fixtures/session/crashy-server.ts', import.meta.url));
 const everything = fileURLToPath(new URL('../../examples/everything.ts', import.meta.url));
+const pushy = fileURLToPath(new URL('../fixtures/client-modern/pushy-modern-server.mjs', import.meta.url));
 
 describe('sessions over stdio', () => {
   it('a crash with requests in flight rejects them all, naming the exit code and the last stderr lines', async function () {
@@ -61,5 +62,27 @@ describe('sessions over stdio', () => {
     expect(lines.find((l) => l.id === 1)!.result!.tools).to.be.an('array').with.length.greaterThan(0);
     // Nothing but responses (and notifications) on stdout: the server sent no request.
     expect(lines.filter((l) => l.method !== undefined && l.id !== undefined)).to.deep.equal([]);
+  });
+
+  it('[STDIO-018] [BASE-121] our client in the 2026-07-28 era writes no JSON-RPC response, even to requests a server should not send: input goes back in the retried request', async function () {
+    this.timeout(20_000);
+    const client = new Client({ era: 'auto', info: CLIENT_INFO });
+    client.setRoots([{ uri: 'file:///tmp/project', name: 'project' }]);
+    client.onElicitation({ form: async () => ({ action: 'accept', content: { name: 'Ada' } }) });
+    await client.connect(createStdioClientTransport({ command: process.execPath, args: [pushy], stderr: 'ignore' }));
+    try {
+      expect(client.era).to.equal('modern');
+      // The server pushed ping, roots/list and elicitation/create right after discovery; the call
+      // below is answered after them, so its report includes whatever the client wrote in reply.
+      const result = await client.callTool('report', {});
+      const lines = (JSON.parse((result.content[0] as { text: string }).text) as string[]).map((l) => JSON.parse(l) as { id?: unknown; method?: string; params?: Record<string, unknown> });
+      expect(lines.filter((l) => l.method === undefined), 'responses written by the client').to.deep.equal([]);
+      const calls = lines.filter((l) => l.method === 'tools/call');
+      expect(calls).to.have.length(2);
+      expect(calls[1]!.params!.inputResponses).to.deep.equal({ who: { action: 'accept', content: { name: 'Ada' } } });
+      expect(lines.some((l) => ['s1', 's2', 's3'].includes(l.id as string))).to.equal(false);
+    } finally {
+      await client.close();
+    }
   });
 });
