@@ -73,4 +73,58 @@ describe('2026-07-28 on a session transport (dual era per message)', () => {
     expect((r.capabilities as JsonObject).tools).to.be.an('object');
     await client.close();
   });
+
+  it('[CANCEL-055] [CANCEL-056] [CANCEL-045] a cancelled modern request aborts its handler, whose cleanup runs; the server sends no notifications/cancelled of its own for it', async () => {
+    const mcp = createMcpServer({ info: { name: 'stdio-like', version: '1' } });
+    const seen = { started: false, aborted: false, freed: false };
+    mcp.registerTool('hold', { description: 'holds a resource until cancelled' }, async (_a, ctx) => {
+      seen.started = true;
+      try {
+        await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
+        seen.aborted = ctx.signal.aborted;
+        return 'released';
+      } finally {
+        seen.freed = true;
+      }
+    });
+    const [client, server] = createMemoryPair();
+    await mcp.connect(server);
+    const frames: JsonObject[] = [];
+    client.inbound$.subscribe((f) => frames.push(f as JsonObject));
+    await client.start();
+    client.send({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'hold', _meta: meta } });
+    await wait(() => seen.started);
+    client.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 9, reason: 'user' } });
+    await wait(() => seen.freed);
+    expect(seen).to.deep.equal({ started: true, aborted: true, freed: true });
+    // Still serving, and nothing said about request 9: neither its answer nor a cancellation.
+    client.send({ jsonrpc: '2.0', id: 10, method: 'tools/list', params: { _meta: meta } });
+    await wait(() => frames.some((f) => f.id === 10));
+    expect(frames.some((f) => f.id === 9)).to.equal(false);
+    expect(frames.filter((f) => f.method === 'notifications/cancelled')).to.deep.equal([]);
+    await client.close();
+  });
+
+  it('[CANCEL-045] on shutdown sends notifications/cancelled for the listen stream only, not for a tool call in flight', async () => {
+    const mcp = createMcpServer({ info: { name: 'stdio-like', version: '1' } });
+    let started = false;
+    mcp.registerTool('slow', { description: 'never finishes on its own' }, async (_a, ctx) => {
+      started = true;
+      await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
+      return 'stopped';
+    });
+    const [client, server] = createMemoryPair();
+    await mcp.connect(server);
+    const frames: JsonObject[] = [];
+    client.inbound$.subscribe((f) => frames.push(f as JsonObject));
+    await client.start();
+    client.send({ jsonrpc: '2.0', id: 'listen-1', method: 'subscriptions/listen', params: { _meta: meta, notifications: { toolsListChanged: true } } });
+    client.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'slow', _meta: meta } });
+    await wait(() => started && frames.some((f) => f.method === 'notifications/subscriptions/acknowledged'));
+    await mcp.close();
+    await wait(() => frames.some((f) => f.id === 'listen-1'));
+    const cancelled = frames.filter((f) => f.method === 'notifications/cancelled');
+    expect(cancelled.map((f) => (f.params as JsonObject).requestId)).to.deep.equal(['listen-1']);
+    await client.close();
+  });
 });
