@@ -310,6 +310,44 @@ describe('2026-07-28 over Streamable HTTP (dual-era endpoint)', () => {
     expect(res.json.result).to.equal(undefined);
   });
 
+  it('[RES-031] answers a read whose callback fails -32603, and keeps serving', async () => {
+    const other = createMcpServer({ info: { name: 'failing', version: '1' } });
+    other.registerResource('broken', 'test://broken', {}, () => {
+      throw new Error('disk on fire');
+    });
+    other.registerResource('fine', 'test://fine', {}, (uri) => ({ contents: [{ uri, text: 'fine' }] }));
+    const h = await listen(createStreamableHttpHandler(other.server), { logger: false });
+    try {
+      const broken = modern(1, 'resources/read', { uri: 'test://broken' });
+      const res = (await post(h.url, broken.body, broken.headers)).json;
+      expect(res.error.code).to.equal(-32603);
+      const fine = modern(2, 'resources/read', { uri: 'test://fine' });
+      expect((await post(h.url, fine.body, fine.headers)).json.result.contents[0].text).to.equal('fine');
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('[CACHE-021] [CACHE-022] puts the same cacheScope on every page of a paginated list', async () => {
+    const other = createMcpServer({ info: { name: 'paged', version: '1' }, pageSize: 2, modern: { caching: { methods: { 'tools/list': { ttlMs: 1000, cacheScope: 'private' } } } } });
+    for (const n of ['a', 'b', 'c', 'd', 'e']) other.registerTool(n, { description: n }, () => n);
+    const h = await listen(createStreamableHttpHandler(other.server), { logger: false });
+    try {
+      const pages: { tools: { name: string }[]; nextCursor?: string; cacheScope?: string }[] = [];
+      let cursor: string | undefined;
+      do {
+        const req = modern(pages.length + 1, 'tools/list', cursor === undefined ? {} : { cursor });
+        const page = (await post(h.url, req.body, req.headers)).json.result;
+        pages.push(page);
+        cursor = page.nextCursor;
+      } while (cursor !== undefined && pages.length < 10);
+      expect(pages.flatMap((p) => p.tools.map((t) => t.name))).to.deep.equal(['a', 'b', 'c', 'd', 'e']);
+      expect(pages.map((p) => p.cacheScope)).to.deep.equal(['private', 'private', 'private']);
+    } finally {
+      await h.close();
+    }
+  });
+
   it('takes caching hints per method from the server options, per resource from its read callback', async () => {
     const other = createMcpServer({ info: { name: 'cached', version: '1' }, modern: { caching: { default: { ttlMs: 5000, cacheScope: 'public' }, methods: { 'resources/read': { ttlMs: 0, cacheScope: 'private' } } } } });
     other.registerTool('t', { description: 't' }, () => 't');
