@@ -5,6 +5,8 @@
  */
 import type { JsonObject } from '../jsonrpc/message.js';
 import type { RequestOptions } from '../session/request-registry.js';
+import { McpError } from '../errors.js';
+import { ErrorCode } from '../jsonrpc/error-codes.js';
 import { PaginationLoopError } from './errors.js';
 
 /** Sends one list request (the client's `request`). */
@@ -31,14 +33,30 @@ export async function* pages<P extends JsonObject>(request: PageRequester, metho
 }
 
 /**
- * All items of a paginated list method, concatenated across pages.
+ * All items of a paginated list method, concatenated across pages. When the server refuses a
+ * cursor it handed out (-32602: it expired, the list changed), the listing starts over once from
+ * the beginning instead of failing.
  * @see https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/pagination
+ * @see https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/caching#interaction-with-pagination
  */
 export async function listAll<T>(request: PageRequester, method: string, key: string, options?: RequestOptions): Promise<T[]> {
-  const out: T[] = [];
-  for await (const page of pages(request, method, options)) {
-    const items = page[key];
-    if (Array.isArray(items)) out.push(...(items as T[]));
+  let cursorRefused = false;
+  const watched: PageRequester = (m, params, o) =>
+    request(m, params, o).catch((e: unknown) => {
+      cursorRefused = params?.cursor !== undefined && e instanceof McpError && e.code === ErrorCode.InvalidParams;
+      throw e;
+    });
+  for (let attempt = 0; ; attempt++) {
+    const out: T[] = [];
+    try {
+      for await (const page of pages(watched, method, options)) {
+        const items = page[key];
+        if (Array.isArray(items)) out.push(...(items as T[]));
+      }
+      return out;
+    } catch (e) {
+      if (!cursorRefused || attempt > 0) throw e;
+      cursorRefused = false;
+    }
   }
-  return out;
 }

@@ -9,6 +9,8 @@
  */
 import type { PeerInfo } from '../../machines/session.machine.js';
 import type { Clock } from '../clock.js';
+import { McpError } from '../errors.js';
+import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type { JsonObject } from '../jsonrpc/message.js';
 import type { Tool } from '../protocol/schema/index.js';
 import { META } from '../protocol/schema/modern.js';
@@ -138,7 +140,11 @@ export class ModernEra {
       if (kept) return kept;
     }
     let rounds = 0;
-    const result = await this.send(method, params, options, () => rounds++);
+    const result = await this.send(method, params, options, () => rounds++).catch((e: unknown) => {
+      // A refused cursor: the pages kept from that walk may no longer line up, so none is served.
+      if (params?.cursor !== undefined && e instanceof McpError && e.code === ErrorCode.InvalidParams) cache.forgetMethod(method);
+      throw e;
+    });
     // Results that took input rounds are never cached.
     if (rounds <= 1) cache.put(method, params, result, caller);
     return result;

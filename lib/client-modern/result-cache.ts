@@ -71,6 +71,11 @@ export class ResultCache {
     }
   }
 
+  /** Forget every kept result of `method` (all pages of a list whose cursor the server refused). */
+  forgetMethod(method: string): void {
+    for (const [key, entry] of this.entries) if (entry.method === method) this.entries.delete(key);
+  }
+
   clear(): void {
     this.entries.clear();
   }
