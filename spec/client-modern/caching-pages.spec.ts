@@ -97,4 +97,20 @@ describe('client: cached pages (2026-07-28)', () => {
       await client.close();
     }
   });
+
+  it('[CACHE-019] listTools({ fresh: true }) gets a consistent snapshot: every page again, from the beginning', async () => {
+    const clock = new ManualClock(1000);
+    const s = server(() => ({ start: { tools: ['a', 'b'], nextCursor: 'n', ttlMs: 10_000 }, 'c:n': { tools: ['c'], ttlMs: 10_000 } }));
+    const client = new Client({ info: { name: 'c', version: '1' }, era: 'auto', clock });
+    await client.connect(s.transport);
+    try {
+      await names(client);
+      expect(await names(client)).to.deep.equal(['a', 'b', 'c']);
+      expect(lists(s.seen)).to.deep.equal(['start', 'c:n']);
+      expect((await client.listTools({ fresh: true })).map((t) => t.name)).to.deep.equal(['a', 'b', 'c']);
+      expect(lists(s.seen)).to.deep.equal(['start', 'c:n', 'start', 'c:n']);
+    } finally {
+      await client.close();
+    }
+  });
 });
