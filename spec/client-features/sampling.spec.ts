@@ -81,8 +81,10 @@ describe('client features: sampling', () => {
     expect(err.message).to.contain('mixed with other content');
   });
 
-  it('[SAMP-017] malformed requests (no messages, bad roles) are answered -32602', async () => {
+  it('[SAMP-017] [SAMP-056] malformed requests (no messages, a role other than user or assistant, no content) are answered -32602', async () => {
     const { session } = await samplingPair(() => TEXT_ANSWER);
+    expect((await rejection(session.request('sampling/createMessage', { messages: [{ role: 'user' }], maxTokens: 1 }))).code).to.equal(-32602);
+    expect((await rejection(session.request('sampling/createMessage', { messages: [{ content: { type: 'text', text: 'x' } }], maxTokens: 1 }))).code).to.equal(-32602);
     expect((await rejection(session.request('sampling/createMessage', { maxTokens: 1 }))).code).to.equal(-32602);
     expect((await rejection(session.request('sampling/createMessage', { messages: [{ role: 'system', content: { type: 'text', text: 'x' } }], maxTokens: 1 }))).code).to.equal(-32602);
   });
