@@ -250,6 +250,41 @@ describe('client: multi round-trip requests (2026-07-28)', () => {
     await client.close();
   });
 
+  it('[MRTR-021] the answers and requestState of one call go only into its own retry, never into calls running beside it', async () => {
+    const server = scripted((m) =>
+      tool(m, (call) => {
+        const name = call.params!.name as string;
+        if (name === 'asks' && call.params!.inputResponses === undefined) return ok({ resultType: 'input_required', inputRequests: { r: { method: 'roots/list', params: {} } }, requestState: 'state-of-asks' });
+        return ok({ resultType: 'complete', content: [{ type: 'text', text: name }] });
+      }),
+    );
+    const client = modernClient();
+    client.setRoots([{ uri: 'file:///p', name: 'p' }]);
+    await client.connect(server.transport);
+    // While 'asks' is between its rounds, two other calls go out.
+    const beside: Promise<unknown>[] = [];
+    client.inputRounds$.subscribe((e) => {
+      if (e.state === 'answering') beside.push(client.callTool('other', { n: 1 }), client.callTool('other', { n: 2 }));
+    });
+    await client.callTool('asks', {});
+    expect(beside).to.have.length(2);
+    await Promise.all(beside);
+    const again = await client.callTool('other', { n: 3 });
+    expect((again.content[0] as { text: string }).text).to.equal('other');
+    const calls = server.seen.filter((m) => m.method === 'tools/call');
+    const others = calls.filter((m) => m.params!.name === 'other');
+    expect(others).to.have.length(3);
+    for (const m of others) {
+      expect(m.params).to.not.have.property('inputResponses');
+      expect(m.params).to.not.have.property('requestState');
+    }
+    const retried = calls.filter((m) => m.params!.name === 'asks');
+    expect(retried).to.have.length(2);
+    expect(retried[1]!.params!.requestState).to.equal('state-of-asks');
+    expect(retried[1]!.params!.inputResponses).to.deep.equal({ r: { roots: [{ uri: 'file:///p', name: 'p' }] } });
+    await client.close();
+  });
+
   it('an input_required loop that never ends fails with InputRoundsExceededError after maxInputRounds, and the client stays usable', async () => {
     const server = scripted((m) => tool(m, (call) => (call.params!.name === 'loop' ? ok({ resultType: 'input_required', requestState: 'again' }) : ok({ content: [] }))));
     const client = modernClient({ maxInputRounds: 3 });
