@@ -76,6 +76,26 @@ describe('2026-07-28 over Streamable HTTP: the wire', () => {
     expect([misnamed.status, misnamed.json.error.code]).to.deep.equal([400, -32020]);
   });
 
+  it('[HTTP-110] serves POST on one endpoint path (default /mcp, or the one configured) and nowhere else', async () => {
+    const call = modern(9, 'tools/call', { name: 'echo', arguments: {} });
+    expect(new URL(http.url).pathname).to.equal('/mcp');
+    expect((await post(http.url, call.body, call.headers)).json.result.content[0].text).to.equal('echo');
+    expect((await post(`${http.url}?via=query`, call.body, call.headers)).status).to.equal(200);
+    const elsewhere = await post(new URL('/other', http.url).href, call.body, call.headers);
+    expect(elsewhere.status).to.equal(404);
+    expect(elsewhere.body).to.contain('/mcp');
+    const mcp = createMcpServer({ info: { name: 'moved', version: '1' } });
+    mcp.registerTool('echo', { description: 'echo' }, () => 'moved');
+    const moved = await listen(createStreamableHttpHandler(mcp.server, { path: '/api/v1/mcp' }), { logger: false });
+    try {
+      expect(new URL(moved.url).pathname).to.equal('/api/v1/mcp');
+      expect((await post(moved.url, call.body, call.headers)).json.result.content[0].text).to.equal('moved');
+      expect((await post(new URL('/mcp', moved.url).href, call.body, call.headers)).status).to.equal(404);
+    } finally {
+      await moved.close();
+    }
+  });
+
   it('[HTTP-112] refuses a modern request from a foreign Origin with 403', async () => {
     const call = modern(5, 'tools/call', { name: 'echo', arguments: {} });
     const res = await post(http.url, call.body, { ...call.headers, origin: 'https://evil.example' });
