@@ -89,6 +89,20 @@ describe('modern/modern-only: a server that speaks only 2026-07-28', () => {
       }
     });
 
+    it('[HTTP-134] rejects a request without MCP-Protocol-Version with 400: a modern one -32020, a legacy one -32022', async () => {
+      const http = await serve();
+      try {
+        const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': CLIENT_INFO };
+        const modernCall = await post(http.url, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta } }, { 'mcp-method': 'tools/list' });
+        expect([modernCall.status, modernCall.json.id, modernCall.json.error.code]).to.deep.equal([400, 1, -32020]);
+        expect(modernCall.json.error.message).to.contain('MCP-Protocol-Version');
+        const legacyCall = await post(http.url, { jsonrpc: '2.0', id: 2, method: 'tools/list' });
+        expect([legacyCall.status, legacyCall.json.id, legacyCall.json.error.code]).to.deep.equal([400, 2, -32022]);
+      } finally {
+        await http.close();
+      }
+    });
+
     it('[HTTP-183] [HTTP-185] answers GET (Last-Event-ID or not) and DELETE with 405, allowing POST', async () => {
       const http = await serve();
       try {
