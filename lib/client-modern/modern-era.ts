@@ -11,7 +11,7 @@ import type { PeerInfo } from '../../machines/session.machine.js';
 import type { Clock } from '../clock.js';
 import { McpError } from '../errors.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
-import type { JsonObject } from '../jsonrpc/message.js';
+import type { JsonObject, RequestId } from '../jsonrpc/message.js';
 import type { Tool } from '../protocol/schema/index.js';
 import { META } from '../protocol/schema/modern.js';
 import type { RequestOptions } from '../session/request-registry.js';
@@ -93,6 +93,8 @@ export class ModernEra {
   private cache: ResultCache | undefined;
   private readonly paramHeaders = new Map<string, ParamHeaderSpec[]>();
   private readonly listen: ListenStream;
+  /** The id of the listen request open now: notifications tagged with another subscription are not ours (any more). */
+  private listenId: RequestId | undefined;
 
   constructor(
     private readonly host: ModernEraHost,
@@ -108,7 +110,13 @@ export class ModernEra {
       clock: host.clock,
       random: host.random,
       ...(host.listenBackoff !== undefined && { backoff: host.listenBackoff }),
-      open: (notifications, signal) => this.request('subscriptions/listen', { notifications }, { signal, timeout: 2 ** 31 - 1, reissue: false }),
+      open: (notifications, signal) => {
+        const id = this.link.allocateId();
+        this.listenId = id;
+        return this.link.request('subscriptions/listen', { notifications, _meta: this.host.meta(this.version) }, { signal, timeout: 2 ** 31 - 1, reissue: false }, id).finally(() => {
+          if (this.listenId === id) this.listenId = undefined;
+        });
+      },
       onEnded: (e, delayMs) => {
         if (e !== undefined) this.host.warn('relist-failed', `subscriptions/listen ended: ${(e as Error)?.message ?? String(e)}; reopening in ${delayMs} ms`, e);
       },
@@ -202,6 +210,9 @@ export class ModernEra {
 
   /** A notification from the server: invalidate what it makes stale, then the client's handlers. */
   onNotification(method: string, params: JsonObject | undefined): void {
+    // Correlate by subscription id (one channel on stdio): a listen replaced or ended says no more.
+    const subscription = (params?._meta as JsonObject | undefined)?.[META.subscriptionId];
+    if (subscription !== undefined && subscription !== this.listenId) return;
     if (method === ACKNOWLEDGED) {
       this.listen.acknowledged();
       return;

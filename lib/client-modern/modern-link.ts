@@ -87,6 +87,11 @@ export class ModernLink {
    * `id` fixes the first attempt's id (the era probe uses ids a later session cannot reuse).
    * @see https://modelcontextprotocol.io/specification/2026-07-28/changelog
    */
+  /** A request id no request of this link has used (for a request whose id the caller must know). */
+  allocateId(): RequestId {
+    return this.nextId++;
+  }
+
   request(method: string, params: JsonObject, options?: LinkRequestOptions, id?: RequestId): Promise<JsonObject> {
     const first = this.once(method, params, options, id ?? this.nextId++);
     if (options?.reissue === false) return first;

@@ -30,6 +30,33 @@ function server() {
 }
 
 describe('client: subscriptions/listen (2026-07-28)', () => {
+  it('[SUB-004] [STDIO-019] correlates notifications by subscription id on the one channel: those of a replaced listen, or of none it opened, are dropped', async () => {
+    const s = server();
+    const client = new Client({ info: { name: 'c', version: '1' }, era: 'auto', listChangedDebounceMs: 0 });
+    await client.connect(s.transport);
+    const updates: string[] = [];
+    const subs = [client.subscribe('file:///a').subscribe((u) => updates.push(u.uri))];
+    await tick();
+    const first = s.listens()[0]!;
+    const updated = (uri: string, subscriptionId: unknown) => s.send({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri, _meta: { 'io.modelcontextprotocol/subscriptionId': subscriptionId } } });
+    updated('file:///a', first.id);
+    updated('file:///a', 'someone-else');
+    await tick();
+    expect(updates).to.deep.equal(['file:///a']);
+    // Widened: a new listen replaces the first; a late update tagged with the first is not taken.
+    subs.push(client.subscribe('file:///b').subscribe((u) => updates.push(u.uri)));
+    await tick();
+    const second = s.listens()[1]!;
+    expect(second.id).to.not.equal(first.id);
+    updated('file:///b', first.id);
+    updated('file:///b', second.id);
+    await tick();
+    expect(updates).to.deep.equal(['file:///a', 'file:///b']);
+    for (const sub of subs) sub.unsubscribe();
+    await tick();
+    await client.close();
+  });
+
   it('[CANCEL-043] subscribe(uri) opens a listen with the URI; updates arrive; tools$ widens it (the old one cancelled); a listen the server ends is reopened', async () => {
     const clock = new ManualClock(0);
     const s = server();
