@@ -74,8 +74,10 @@ export interface ClientWarning {
   /**
    * `legacy-era`: era 'auto' found a server of the session era and connected through `initialize`;
    * the message says what the probe got (so an unexpected fallback can be told from a legacy server).
+   * `listen-narrowed`: a 2026-07-28 server acknowledged `subscriptions/listen` without some of the
+   * notifications asked for (named in the message; `detail` is what it honoured): those never come.
    */
-  kind: 'relist-failed' | 'invalid-tool' | 'invalid-roots' | 'inaccessible-root' | 'unknown-elicitation' | 'unknown-schema-dialect' | 'unsubscribe-failed' | 'legacy-era';
+  kind: 'relist-failed' | 'invalid-tool' | 'invalid-roots' | 'inaccessible-root' | 'unknown-elicitation' | 'unknown-schema-dialect' | 'unsubscribe-failed' | 'legacy-era' | 'listen-narrowed';
   message: string;
   detail?: unknown;
 }

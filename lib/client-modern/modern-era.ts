@@ -69,7 +69,7 @@ export interface ModernEraHost {
   dispatchNotification(method: string, params: JsonObject | undefined): void;
   /** The notifications to listen for, given what the server declared (undefined: none wanted). */
   listenFilter(serverCapabilities: Record<string, unknown>): JsonObject | undefined;
-  warn(kind: 'relist-failed' | 'invalid-tool', message: string, detail?: unknown): void;
+  warn(kind: 'relist-failed' | 'invalid-tool' | 'listen-narrowed', message: string, detail?: unknown): void;
   /**
    * Who the next request is made as (the transport's authorization): results the server marked
    * `cacheScope: "private"` are served from the cache only to the same caller.
@@ -95,6 +95,8 @@ export class ModernEra {
   private readonly listen: ListenStream;
   /** The id of the listen request open now: notifications tagged with another subscription are not ours (any more). */
   private listenId: RequestId | undefined;
+  /** What the open listen asked for (checked against the acknowledgment). */
+  private listenFilter: JsonObject | undefined;
 
   constructor(
     private readonly host: ModernEraHost,
@@ -113,6 +115,7 @@ export class ModernEra {
       open: (notifications, signal) => {
         const id = this.link.allocateId();
         this.listenId = id;
+        this.listenFilter = notifications;
         return this.link.request('subscriptions/listen', { notifications, _meta: this.host.meta(this.version) }, { signal, timeout: 2 ** 31 - 1, reissue: false }, id).finally(() => {
           if (this.listenId === id) this.listenId = undefined;
         });
@@ -215,6 +218,10 @@ export class ModernEra {
     if (subscription !== undefined && subscription !== this.listenId) return;
     if (method === ACKNOWLEDGED) {
       this.listen.acknowledged();
+      const honoured = (params?.notifications ?? {}) as JsonObject;
+      const missing = notHonoured(this.listenFilter ?? {}, honoured);
+      // Not an error: the stream carries what the server supports; the rest never comes.
+      if (missing.length > 0) this.host.warn('listen-narrowed', `subscriptions/listen: the server does not send ${missing.join(', ')}`, honoured);
       return;
     }
     this.cache?.invalidate(method, params);
@@ -256,3 +263,16 @@ function adopt(result: JsonObject, version: string): DiscoveredServer {
   return out;
 }
 
+/** The opt-ins of `requested` that the acknowledged filter leaves out (flags by name, resource URIs). */
+function notHonoured(requested: JsonObject, honoured: JsonObject): string[] {
+  const missing: string[] = [];
+  for (const [key, value] of Object.entries(requested)) {
+    if (key === 'resourceSubscriptions' && Array.isArray(value)) {
+      const kept = new Set(Array.isArray(honoured.resourceSubscriptions) ? honoured.resourceSubscriptions : []);
+      for (const uri of value) if (!kept.has(uri)) missing.push(`updates of ${String(uri)}`);
+    } else if (value === true && honoured[key] !== true) {
+      missing.push(key);
+    }
+  }
+  return missing;
+}

@@ -3,7 +3,7 @@
 // the server ends is reopened; notifications reach the observables as before.
 import { expect } from 'chai';
 import { firstValueFrom, filter, take } from 'rxjs';
-import { Client } from '../../lib/client.js';
+import { Client, type ClientWarning } from '../../lib/client.js';
 import { ManualClock } from '../../lib/clock.js';
 import { createMemoryPair } from '../../streams/memory.js';
 
@@ -52,6 +52,36 @@ describe('client: subscriptions/listen (2026-07-28)', () => {
     updated('file:///b', second.id);
     await tick();
     expect(updates).to.deep.equal(['file:///a', 'file:///b']);
+    for (const sub of subs) sub.unsubscribe();
+    await tick();
+    await client.close();
+  });
+
+  it('[SUB-003] checks the acknowledged filter: what the server leaves out is a warning naming it, the listen is kept and not reopened', async () => {
+    const clock = new ManualClock(0);
+    const [a, b] = createMemoryPair();
+    const seen: Msg[] = [];
+    b.inbound$.subscribe((raw) => {
+      const m = raw as Msg;
+      seen.push(m);
+      if (m.method === 'server/discover') void b.send({ jsonrpc: '2.0', id: m.id!, result: { resultType: 'complete', supportedVersions: [V], capabilities: { tools: { listChanged: true }, resources: { subscribe: true } }, ttlMs: 0, cacheScope: 'public' } } as never);
+      // Honours the list changes, not the resource subscription.
+      if (m.method === 'subscriptions/listen') void b.send({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: { toolsListChanged: true }, _meta: { 'io.modelcontextprotocol/subscriptionId': m.id } } } as never);
+    });
+    const client = new Client({ info: { name: 'c', version: '1' }, era: 'auto', clock, listChangedDebounceMs: 0 });
+    const warnings: ClientWarning[] = [];
+    client.warnings$.subscribe((w) => warnings.push(w));
+    await client.connect(a);
+    const subs = [client.subscribe('file:///a').subscribe(), client.tools$.subscribe()];
+    for (let i = 0; i < 5; i++) await tick();
+    const listens = () => seen.filter((m) => m.method === 'subscriptions/listen');
+    expect(listens()).to.have.length(2);
+    expect(listens()[1]!.params!.notifications).to.deep.equal({ toolsListChanged: true, resourceSubscriptions: ['file:///a'] });
+    const narrowed = warnings.filter((w) => w.kind === 'listen-narrowed');
+    expect(narrowed.at(-1)!.message).to.contain('file:///a').and.not.contain('toolsListChanged');
+    clock.advance(60_000);
+    for (let i = 0; i < 5; i++) await tick();
+    expect(listens()).to.have.length(2);
     for (const sub of subs) sub.unsubscribe();
     await tick();
     await client.close();
