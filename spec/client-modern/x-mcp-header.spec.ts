@@ -20,6 +20,11 @@ describe('client: x-mcp-header over Streamable HTTP (2026-07-28)', () => {
     mcp.registerTool('routed', { description: 'routes', inputSchema: { type: 'object', properties: { region } } }, (a) => `region ${String(a.region)}`);
     mcp.registerTool('broken', { description: 'bad annotation', inputSchema: { type: 'object', properties: { x: bad } } }, () => 'never');
     mcp.registerTool('plain', { description: 'no annotation' }, () => 'plain');
+    mcp.registerTool('steps', { description: 'reports progress' }, async (_a, ctx) => {
+      ctx.progress(1, 2);
+      ctx.progress(2, 2);
+      return 'stepped';
+    });
     const tenant = { type: 'string', 'x-mcp-header': 'Tenant' } as { type: 'string' };
     mcp.registerTool('nested', { description: 'nested routing', inputSchema: { type: 'object', properties: { target: { type: 'object', properties: { tenant } } } } }, (a) => `tenant ${String((a.target as { tenant?: string }).tenant)}`);
     const count = { type: 'integer', 'x-mcp-header': 'Count' } as { type: 'integer' };
@@ -57,7 +62,7 @@ describe('client: x-mcp-header over Streamable HTTP (2026-07-28)', () => {
     try {
       expect(client.era).to.equal('modern');
       const names = (await client.listTools()).map((t) => t.name).sort();
-      expect(names).to.deep.equal(['ask', 'counted', 'nested', 'plain', 'routed']);
+      expect(names).to.deep.equal(['ask', 'counted', 'nested', 'plain', 'routed', 'steps']);
       const w = warnings.find((x) => x.kind === 'invalid-tool');
       expect(w?.message).to.contain('"broken"').and.to.contain('Not A Token');
     } finally {
@@ -76,6 +81,33 @@ describe('client: x-mcp-header over Streamable HTTP (2026-07-28)', () => {
     } finally {
       await client.close();
     }
+  });
+
+  it('[HTTP-124] takes an answer as one JSON body or as an SSE stream (progress, then the result), on the default and the fetch path', async () => {
+    const types: string[] = [];
+    for (const fetchPath of [false, true]) {
+      const client = new Client({ info: { name: 'c', version: '1' }, era: 'auto' });
+      const spy: typeof fetch = async (input, init) => {
+        const res = await fetch(input, init);
+        types.push(res.headers.get('content-type') ?? '');
+        return res;
+      };
+      await client.connect(createStreamableHttpClientTransport(http.url, fetchPath ? { fetch: spy } : {}));
+      try {
+        expect(client.era).to.equal('modern');
+        const plain = await client.callTool('plain', {});
+        expect((plain.content[0] as { text: string }).text).to.equal('plain');
+        const progress: number[] = [];
+        const stepped = await client.callTool('steps', {}, { onprogress: (p) => progress.push(p.progress) });
+        expect((stepped.content[0] as { text: string }).text).to.equal('stepped');
+        expect(progress, fetchPath ? 'fetch path' : 'default path').to.deep.equal([1, 2]);
+      } finally {
+        await client.close();
+      }
+    }
+    // On the fetch path: the plain call was JSON, the one with progress an SSE stream.
+    expect(types.filter((t) => t.startsWith('text/event-stream'))).to.have.length(1);
+    expect(types.some((t) => t.startsWith('application/json'))).to.equal(true);
   });
 
   it('[TOOL-060] mirrors an argument nested under properties, which the server requires', async () => {
