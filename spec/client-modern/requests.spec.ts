@@ -95,6 +95,24 @@ describe('client: modern requests (2026-07-28)', () => {
     await client.close();
   });
 
+  it('[CANCEL-052] [CANCEL-002] sends notifications/cancelled only for its own request still in flight: not once it is answered, nor on close', async () => {
+    const s = server();
+    const client = new Client({ info: { name: 'spec', version: '1' }, era: 'auto' });
+    await client.connect(s.transport);
+    const abort = new AbortController();
+    const call = client.callTool('slow', {}, { signal: abort.signal });
+    await tick();
+    const id = s.seen.find((m) => m.method === 'tools/call')!.id;
+    s.answer(id, 'done');
+    expect(((await call).content[0] as { text: string }).text).to.equal('done');
+    abort.abort();
+    await tick();
+    expect(s.seen.filter((m) => m.method === 'notifications/cancelled')).to.deep.equal([]);
+    await client.close();
+    await tick();
+    expect(s.seen.filter((m) => m.method === 'notifications/cancelled')).to.deep.equal([]);
+  });
+
   it('[CANCEL-048] [CANCEL-049] [CANCEL-050] a call that passes its per-request timeout fails with RequestTimeoutError and is cancelled (simulated clock)', async () => {
     const clock = new ManualClock(0);
     const s = server();
