@@ -26,7 +26,8 @@ function server() {
     if (m.method === 'resources/list') reply(m.id, { resultType: 'complete', resources: [], ttlMs: 0, cacheScope: 'public' });
   });
   const answer = (id: Msg['id'], text: string) => reply(id, { resultType: 'complete', content: [{ type: 'text', text }] });
-  return { transport: a, seen, answer };
+  const progress = (progressToken: string | number, value: number) => void b.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken, progress: value } } as never);
+  return { transport: a, seen, answer, progress };
 }
 
 describe('client: modern requests (2026-07-28)', () => {
@@ -128,6 +129,32 @@ describe('client: modern requests (2026-07-28)', () => {
     clock.advance(1);
     expect(await settled).to.be.instanceOf(RequestTimeoutError);
     expect(s.seen.find((m) => m.method === 'notifications/cancelled')?.params!.requestId).to.equal(id);
+    await client.close();
+  });
+
+  it('[CANCEL-051] progress resets the timeout, but maxTotalTimeout ends the call however much progress arrives (simulated clock)', async () => {
+    const clock = new ManualClock(0);
+    const s = server();
+    const client = new Client({ info: { name: 'spec', version: '1' }, era: 'auto', clock });
+    await client.connect(s.transport);
+    const call = client.callTool('slow', {}, { timeout: 500, resetTimeoutOnProgress: true, maxTotalTimeout: 2000 });
+    const settled = call.then(() => undefined, (e: unknown) => e);
+    await tick();
+    const request = s.seen.find((m) => m.method === 'tools/call')!;
+    const token = request.params!._meta.progressToken as string;
+    expect(token).to.not.equal(undefined);
+    for (let t = 400; t < 2000; t += 400) {
+      clock.advance(400);
+      s.progress(token, t);
+      await tick();
+    }
+    // 1600 ms in, past three idle timeouts, still waiting thanks to progress.
+    expect(s.seen.some((m) => m.method === 'notifications/cancelled')).to.equal(false);
+    clock.advance(400);
+    const error = await settled;
+    expect(error).to.be.instanceOf(RequestTimeoutError);
+    expect((error as RequestTimeoutError).message).to.contain('2000');
+    expect(s.seen.find((m) => m.method === 'notifications/cancelled')?.params!.requestId).to.equal(request.id);
     await client.close();
   });
 });
