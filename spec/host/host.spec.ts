@@ -109,7 +109,7 @@ describe('multi-server host', function () {
     expect(after).to.be.instanceOf(ServerUnavailableError).and.to.include({ server: 'calc', phase: 'stopped' });
   });
 
-  it('restarts a crashed stdio server after the backoff, counts attempts, and fails after maxAttempts', async () => {
+  it('[STDIO-021] restarts a crashed stdio server (2026-07-28 era) after the backoff, counts attempts, and fails after maxAttempts', async () => {
     const clock = new ManualClock();
     const h = host({
       servers: { calc: stdio(CALC), echo: stdio(ECHO) },
@@ -138,6 +138,7 @@ describe('multi-server host', function () {
     clock.advance(1);
     expect(h.state.calc!.phase).to.equal('connecting');
     expect((await phase(h, 'calc', 'ready')).attempts).to.equal(1);
+    expect(h.state.calc!.era).to.equal('modern');
     await firstValueFrom(h.tools$.pipe(filter((t) => t.some((x) => x.name === 'calc__add'))));
     expect(textOf(await h.callTool('calc__add', { a: 20, b: 22 }))).to.equal('42');
 

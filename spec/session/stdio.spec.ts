@@ -85,4 +85,27 @@ describe('sessions over stdio', () => {
       await client.close();
     }
   });
+
+  it('[STDIO-014] takes the server\'s stderr for a log, not an error, however alarming its lines', async function () {
+    this.timeout(20_000);
+    const client = new Client({ era: 'auto', info: CLIENT_INFO });
+    client.onElicitation({ form: async () => ({ action: 'accept', content: { name: 'Ada' } }) });
+    const diags: Diagnostic[] = [];
+    client.diagnostics$.subscribe((d) => diags.push(d));
+    const transport = createStdioClientTransport({ command: process.execPath, args: [pushy], env: { NOISY: '1' }, stderr: 'pipe' });
+    const stderr: string[] = [];
+    transport.stderr$.subscribe((line) => stderr.push(line));
+    await client.connect(transport);
+    try {
+      expect(client.era).to.equal('modern');
+      const result = await client.callTool('report', {});
+      expect(result.isError).to.not.equal(true);
+      expect(client.currentPhase).to.equal('operating');
+      expect(client.error).to.equal(undefined);
+      expect(diags).to.deep.equal([]);
+      expect(stderr.join('')).to.contain('FATAL ERROR');
+    } finally {
+      await client.close();
+    }
+  });
 });
