@@ -3,6 +3,7 @@
  * instructions, handlers); each `connect(transport)` starts one server session.
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle
  */
+import { checkMetaKey } from './protocol/meta-key.js';
 import { guarded } from '../streams/guarded.js';
 import { Observable, Subject } from 'rxjs';
 import type { Transport } from '../streams/transport.js';
@@ -125,7 +126,13 @@ export class Server {
         throw new Error(`Unsupported protocol revision "${v}"; this build speaks ${[...MODERN_REVISIONS, ...SUPPORTED_REVISIONS].join(', ')}`);
       }
     }
-    if (options.extensions !== undefined) this.declareCapabilities({ extensions: options.extensions });
+    if (options.extensions !== undefined) {
+      for (const id of Object.keys(options.extensions)) {
+        const wrong = !id.includes('/') ? 'it needs a prefix, as in "com.example/my-extension"' : checkMetaKey(id);
+        if (wrong !== undefined) throw new Error(`Extension identifier "${id}" does not follow the _meta key rules: ${wrong}`);
+      }
+      this.declareCapabilities({ extensions: options.extensions });
+    }
     this.events = options.events ?? options.store?.events ?? new InMemoryServerEventBus();
     this.core = new RequestCore(this, modernOptionsWithStore(options.modern, options.store));
     this.handlers = { requests: this.requestHandlers, notifications: this.notificationHandlers, modern: this.core };

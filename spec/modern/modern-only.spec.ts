@@ -51,6 +51,12 @@ describe('modern/modern-only: a server that speaks only 2026-07-28', () => {
     expect(discovered.supportedVersions).to.deep.equal(['2026-07-28']);
   });
 
+  it('[LIFE-110] refuses an extension identifier without a prefix or against the _meta key rules at construction, saying why', () => {
+    expect(() => createMcpServer({ info: SERVER_INFO, extensions: { tasks: {} } })).to.throw(/Extension identifier "tasks".*needs a prefix/);
+    expect(() => createMcpServer({ info: SERVER_INFO, extensions: { 'com.-bad/ext': {} } })).to.throw(/Extension identifier "com.-bad\/ext".*prefix label "-bad"/);
+    expect(() => createMcpServer({ info: SERVER_INFO, extensions: { 'com.example/search-v2': { depth: 2 } } })).to.not.throw();
+  });
+
   it('names an unknown revision in supportedVersions at construction', () => {
     expect(() => createMcpServer({ info: SERVER_INFO, supportedVersions: ['2026-07-28', '2027-01-01'] })).to.throw(/Unsupported protocol revision "2027-01-01"/);
   });
