@@ -67,6 +67,32 @@ describe('2026-07-28 messages on our server', () => {
     expect(await lists('second')).to.deep.equal(before);
   });
 
+  it('[BASE-071] [BASE-073] answers every kind of bad request with a standard code or one 2026-07-28 defines, never -32000..-32019 or an undefined MCP code', async () => {
+    const withHeaders = (req: { body: unknown; headers: Record<string, string> }, headers: Record<string, string>) => ({ body: req.body, headers: { ...req.headers, ...headers } });
+    const answers = [
+      await send(modern(1, 'no/such-method')),
+      await send(modern(2, 'tools/call', { name: 'no-such-tool', arguments: {} })),
+      await send(modern(3, 'tools/call', { name: 'echo', arguments: { text: 42 } })),
+      await send(modern(4, 'resources/read', { uri: 'test://missing' })),
+      await send(modern(5, 'prompts/get', { name: 'no-such-prompt' })),
+      await send(modern(6, 'tools/call', { name: 'echo', arguments: {} }, {}, { 'io.modelcontextprotocol/logLevel': 'loud' })),
+      await send(withHeaders(modern(7, 'tools/call', { name: 'echo', arguments: {} }), { 'mcp-name': 'other' })),
+      await send(withHeaders(modern(8, 'tools/list'), { 'mcp-protocol-version': '2099-01-01' })),
+      await send({ body: { ...modern(9, 'tools/list').body, params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2099-01-01', 'io.modelcontextprotocol/clientCapabilities': {} } } }, headers: { 'mcp-protocol-version': '2099-01-01', 'mcp-method': 'tools/list' } }),
+      await send(modern(10, 'tools/call', { name: 'ask', arguments: {}, inputResponses: 'not an object' })),
+      await send(modern(11, 'tools/call', { name: 'ask', arguments: {}, requestState: 'forged' })),
+    ];
+    const codes = answers.map((a: { error?: { code: number }; result?: { resultType?: string } }) => a.error?.code ?? a.result?.resultType);
+    const defined = new Set([-32700, -32600, -32601, -32602, -32603, -32020, -32021, -32022]);
+    for (const [i, code] of codes.entries()) {
+      if (typeof code !== 'number') continue;
+      expect(defined.has(code), `request ${i + 1} answered ${code}`).to.equal(true);
+    }
+    // The checks above answered errors, not results, for these.
+    expect(codes.filter((c) => typeof c === 'number').length).to.be.greaterThanOrEqual(9);
+    expect(codes).to.include.members([-32601, -32602, -32020, -32022]);
+  });
+
   it('[LOG-033] refuses a request whose _meta log level is not a known level', async () => {
     const res = await send(modern(7, 'tools/call', { name: 'echo', arguments: { text: 'x' } }, {}, { 'io.modelcontextprotocol/logLevel': 'loud' }));
     expect(res).to.not.have.property('result');
