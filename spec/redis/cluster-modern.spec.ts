@@ -203,7 +203,7 @@ describe('cluster, modern era: three demo processes behind HAProxy on one Redis 
     subscribed.unsubscribe();
   });
 
-  it('[MRTR-011] an MRTR round started on one process completes on another with no key configured; the state replayed is refused on a third', async () => {
+  it('[MRTR-011] [BASE-081] an MRTR round started on one process completes on another with no key configured; the state replayed is refused on a third', async () => {
     const client = await ourClient();
     let round1: Served | undefined;
     let retry: Served | undefined;
