@@ -101,6 +101,16 @@ describe('2026-07-28 messages on our server', () => {
     expect(ok.result.content[0].text).to.equal('echo:x');
   });
 
+  it('[ELICIT-092] hands a declined or cancelled elicitation to the handler, which completes the call', async () => {
+    const caps = { elicitation: {} };
+    for (const action of ['decline', 'cancel']) {
+      const r1 = (await send(modern(`${action}-1`, 'tools/call', { name: 'ask' }, caps))).result;
+      expect(r1.resultType).to.equal('input_required');
+      const done = (await send(modern(`${action}-2`, 'tools/call', { name: 'ask', inputResponses: { who: { action } }, requestState: r1.requestState }, caps))).result;
+      expect([done.resultType, done.content[0].text]).to.deep.equal(['complete', `hi ${action}`]);
+    }
+  });
+
   it('[MRTR-024] [MRTR-025] ignores answers it did not ask for, and asks again for one the retry lacks', async () => {
     const caps = { elicitation: {} };
     const r1 = (await send(modern(9, 'tools/call', { name: 'ask' }, caps))).result;
