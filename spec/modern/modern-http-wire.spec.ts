@@ -33,6 +33,7 @@ describe('2026-07-28 over Streamable HTTP: the wire', () => {
       return 'done';
     });
     mcp.registerTool('echo', { description: 'echo' }, () => 'echo');
+    mcp.registerTool('weather', { description: 'structured', outputSchema: { type: 'object', properties: { temperature: { type: 'number' } }, required: ['temperature'] } }, () => ({ structuredContent: { temperature: 22.5 } }));
     http = await listen(createStreamableHttpHandler(mcp.server), { logger: false });
   });
   afterEach(async () => {
@@ -94,6 +95,15 @@ describe('2026-07-28 over Streamable HTTP: the wire', () => {
     } finally {
       await moved.close();
     }
+  });
+
+  it('[TOOL-066] sends structured content with its serialized JSON in a text block too', async () => {
+    const call = modern(10, 'tools/call', { name: 'weather', arguments: {} });
+    const result = (await post(http.url, call.body, call.headers)).json.result;
+    expect(result.structuredContent).to.deep.equal({ temperature: 22.5 });
+    expect(result.content).to.have.length(1);
+    expect(result.content[0].type).to.equal('text');
+    expect(JSON.parse(result.content[0].text)).to.deep.equal({ temperature: 22.5 });
   });
 
   it('[HTTP-112] refuses a modern request from a foreign Origin with 403', async () => {
