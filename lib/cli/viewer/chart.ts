@@ -284,13 +284,13 @@ export const VIEWER_CHART_SCRIPT = String.raw`
     svg.style.maxWidth = w + 'px';
     var defs = el('defs', {}, svg), m = el('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: '9', refY: '5', markerWidth: '7', markerHeight: '7', orient: 'auto-start-reverse' }, defs);
     el('path', { d: 'M0,0 L10,5 L0,10 z', fill: '#56636f' }, m);
-    // Lines, then labels (over every line), then states.
-    var linesG = el('g', { class: 'lines' }, svg), labelsG = el('g', { class: 'labels' }, svg), nodes = {};
+    // Compound states' boxes (a highlighted one is filled), lines, labels (over every line), states.
+    var compoundsG = el('g', {}, svg), linesG = el('g', { class: 'lines' }, svg), labelsG = el('g', { class: 'labels' }, svg), statesG = el('g', {}, svg), nodes = {};
     Object.keys(t.all).forEach(function (key) {
       var s = t.all[key];
       if (!key) return;
       var kind = s.kids.length ? 'compound' : (s.node.type === 'final' ? 'final' : 'atomic');
-      var g = el('g', { class: 'node ' + kind, 'data-state': key }, svg);
+      var g = el('g', { class: 'node ' + kind, 'data-state': key }, s.kids.length ? compoundsG : statesG);
       el('rect', { x: s.ax, y: s.ay, width: s.w, height: s.h, rx: 8 }, g);
       el('text', { x: s.kids.length ? s.ax + 10 : s.ax + s.w / 2, y: s.kids.length ? s.ay + 17 : s.ay + s.h / 2 + 4, 'text-anchor': s.kids.length ? 'start' : 'middle' }, g).textContent = s.name;
       nodes[key] = g;
