@@ -10,20 +10,16 @@
  * (barycenters), the x positions too. Transition labels go in the bands *between* layers, where no
  * box is: each at the middle of its transition, moved sideways or down where it would cover one
  * already placed, and the band grows to hold them. Lines run under the labels (which have a halo).
- * Text widths are measured with a canvas in the page's font. Defines `drawChart` and `highlight`.
+ * Defines `drawChart` and `highlight`.
  */
 export const VIEWER_CHART_SCRIPT = String.raw`
   var SVGNS = 'http://www.w3.org/2000/svg';
   var NAME_PX = 12, LABEL_PX = 10, LINE = 12, BOX_H = 30, GAP_X = 26, SLOT_W = 10, BAND_MIN = 26, PAD = 12, TITLE = 24, MARK = 16;
   function el(name, attrs, parent) { var e = document.createElementNS(SVGNS, name); for (var k in attrs) e.setAttribute(k, attrs[k]); if (parent) parent.appendChild(e); return e; }
-  var textWidth = (function () {
-    var ctx = document.createElement('canvas').getContext('2d'), family = getComputedStyle(document.body).fontFamily, cache = {};
-    return function (s, px, bold) {
-      var key = px + (bold ? 'b' : '') + s;
-      if (cache[key] === undefined) { ctx.font = (bold ? 'bold ' : '') + px + 'px ' + family; cache[key] = ctx.measureText(s).width; }
-      return cache[key];
-    };
-  })();
+  // The page's font is monospace: a text's width is its length times an advance no common
+  // monospace font exceeds (DejaVu Sans Mono, Menlo: 0.602 em; SF Mono 0.6; Consolas 0.55), so the
+  // layout is the same wherever the page is opened, and needs no measuring (canvas, layout).
+  function textWidth(s, px) { return s.length * px * 0.62; }
   function targets(t) {
     if (t === undefined || t === null) return [];
     if (typeof t === 'string') return [t];
@@ -86,7 +82,7 @@ export const VIEWER_CHART_SCRIPT = String.raw`
   }
 
   function labelBox(lines) {
-    var w = 0; lines.forEach(function (l) { w = Math.max(w, textWidth(l, LABEL_PX, false)); });
+    var w = 0; lines.forEach(function (l) { w = Math.max(w, textWidth(l, LABEL_PX)); });
     return { w: Math.ceil(w) + 6, h: lines.length * LINE + 2, lines: lines };
   }
 
@@ -94,7 +90,7 @@ export const VIEWER_CHART_SCRIPT = String.raw`
   // its children, and the slots and labels of its transitions, relative to the state.
   function layout(s, anyState) {
     s.kids.forEach(function (k) { layout(k, []); });
-    if (!s.kids.length) { s.w = Math.max(70, Math.ceil(textWidth(s.name, NAME_PX, true)) + 24); s.h = BOX_H; return; }
+    if (!s.kids.length) { s.w = Math.max(70, Math.ceil(textWidth(s.name, NAME_PX)) + 24); s.h = BOX_H; return; }
     var kids = s.kids, index = {}, edges = s.edges || [], self = [], links = [];
     kids.forEach(function (k, i) { index[k.key] = i; });
     edges.forEach(function (e) { if (e.s === e.t) self.push(e); else links.push(e); });
@@ -191,7 +187,7 @@ export const VIEWER_CHART_SCRIPT = String.raw`
     var minX = Infinity, maxX = -Infinity;
     layers.forEach(function (l) { l.forEach(function (it) { minX = Math.min(minX, it.x - it.w / 2); maxX = Math.max(maxX, it.x + it.w / 2); }); });
     labels.forEach(function (lb) { minX = Math.min(minX, lb.x - lb.w / 2); maxX = Math.max(maxX, lb.x + lb.w / 2); });
-    var titleW = s.key ? textWidth(s.name, NAME_PX, true) + 24 : 0, width = Math.max(maxX - minX, titleW - 2 * PAD), shift = PAD - minX + (width - (maxX - minX)) / 2;
+    var titleW = s.key ? textWidth(s.name, NAME_PX) + 24 : 0, width = Math.max(maxX - minX, titleW - 2 * PAD), shift = PAD - minX + (width - (maxX - minX)) / 2;
     layers.forEach(function (l) { l.forEach(function (it) { it.x += shift; }); });
     labels.forEach(function (lb) { lb.x += shift; });
     items.forEach(function (it) { if (it.s) { it.s.x = it.x - it.w / 2; it.s.y = it.y; } });
@@ -279,7 +275,7 @@ export const VIEWER_CHART_SCRIPT = String.raw`
     place(t.root, 0, 0);
     var note = rootEdges.map(function (e) { return e.lines.join(', ') + ' → ' + e.to.key; }).join('; ');
     var w = t.root.w, h = t.root.h;
-    if (note && !rootNote) { h += LINE + 4; w = Math.max(w, Math.ceil(textWidth('from any state: ' + note, LABEL_PX, false)) + 2 * PAD); }
+    if (note && !rootNote) { h += LINE + 4; w = Math.max(w, Math.ceil(textWidth('from any state: ' + note, LABEL_PX)) + 2 * PAD); }
     svg.setAttribute('viewBox', '0 0 ' + w + ' ' + h);
     svg.style.maxWidth = w + 'px';
     var defs = el('defs', {}, svg), m = el('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: '9', refY: '5', markerWidth: '7', markerHeight: '7', orient: 'auto-start-reverse' }, defs);

@@ -40,6 +40,7 @@ svg .node.final > rect { stroke-width:3; stroke-dasharray:none; }
 svg .node text { fill:var(--text); font-size:12px; }
 svg .node.active > rect { fill:#3b2a57; stroke:var(--active); stroke-width:2.5; }
 svg .node.active > text { fill:#fff; font-weight:bold; }
+svg .node.compound.active > rect { fill:rgba(199,146,234,.07); }
 svg .lines path { stroke:#56636f; fill:none; marker-end:url(#arrow); }
 svg .edge text, svg .root-note { fill:var(--dim); font-size:10px; }
 svg .edge text { paint-order:stroke; stroke:var(--panel); stroke-width:4px; stroke-linejoin:round; }
