@@ -12,7 +12,7 @@ import type { Parsed } from './args.js';
 import type { CliContext } from './context.js';
 import { ExitCode } from './exit-codes.js';
 import { readEntryLine, readHeaderLine, readJournalFile, reportProblems, type JournalFile } from './journal-file.js';
-import { lines, linesHolding } from './journal-lines.js';
+import { LineReader, linesHolding } from './journal-lines.js';
 import { differences } from './normalize.js';
 import { short } from './format.js';
 
@@ -20,44 +20,58 @@ import { short } from './format.js';
 export async function checkJournal(path: string, p: Parsed, ctx: CliContext): Promise<number> {
   // --strict refuses a damaged file before running anything: it is read whole first.
   if (p.values.strict === true) return checkWhole(readJournalFile(path, true), p, ctx);
-  const all = lines(path);
-  const first = all.next();
+  const reader = new LineReader(path);
   // A blank first line or an empty file: the whole-file reader says which, as it always has.
-  if (first.done || first.value.text.trim() === '') {
-    all.return(undefined);
+  if (!reader.next() || reader.text.trim() === '') {
+    reader.close();
     return checkWhole(readJournalFile(path, false), p, ctx);
   }
   let header: JournalFile['header'];
   try {
-    header = readHeaderLine(first.value.text, path);
+    header = readHeaderLine(reader.text, path);
   } catch (e) {
-    all.return(undefined);
+    reader.close();
     throw e;
   }
   if (!header.session) {
-    all.return(undefined);
+    reader.close();
     return checkWhole(readJournalFile(path, false), p, ctx);
   }
   let count = 0;
   const warn = ctx.errStyle.yellow('warning:');
-  function* entries(): Generator<JournalEntry> {
-    for (const line of all) {
-      const e = readEntryLine(line.text, line.number, line.last);
-      if (e === undefined) continue;
-      if (typeof e === 'string') {
-        // What reportProblems says, as each damaged line is met.
-        ctx.stderr.write(`${warn} ${path}: ${e}\n`);
-        continue;
-      }
-      count++;
-      yield e;
-    }
+  // An iterator by hand, its result object reused: no generator to resume per entry.
+  const step = { value: undefined as unknown as JournalEntry, done: false };
+  const entries: Iterable<JournalEntry> = {
+    [Symbol.iterator]: () => ({
+      next: () => {
+        while (reader.next()) {
+          const e = readEntryLine(reader.text, reader.number, reader.last);
+          if (e === undefined) continue;
+          if (typeof e === 'string') {
+            // What reportProblems says, as each damaged line is met.
+            ctx.stderr.write(`${warn} ${path}: ${e}\n`);
+            continue;
+          }
+          count++;
+          step.value = e;
+          return step;
+        }
+        step.done = true;
+        return step;
+      },
+    }),
+  };
+  let result: ReplayResult;
+  let ms: number;
+  try {
+    const { session, clock } = await sessionFor(header);
+    // Reading and parsing the file are part of the re-execution here (the entries stream in).
+    const start = performance.now();
+    result = await replayEntries(session, clock, entries, abortedInFile(path), { keepFrames: false });
+    ms = performance.now() - start;
+  } finally {
+    reader.close();
   }
-  const { session, clock } = await sessionFor(header);
-  // Reading and parsing the file are part of the re-execution here (the entries stream in).
-  const start = performance.now();
-  const result = await replayEntries(session, clock, entries(), abortedInFile(path), { keepFrames: false });
-  const ms = performance.now() - start;
   done(result);
   return report(count, ms, result, p, ctx);
 }
