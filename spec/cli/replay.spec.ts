@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '../../lib/client.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
+import { Server } from '../../lib/server.js';
 import { createMemoryPair } from '../../streams/memory.js';
 import { everythingEntry } from '../fixtures/interop-everything/everything.js';
 import { CLI, runInProcess } from './helpers.js';
@@ -207,5 +208,32 @@ describe('mcp-actors replay', function () {
     expect(strict.code).to.equal(5);
     expect(strict.stderr).to.include(`line 4 is not JSON (corrupted); skipped; line ${lines.length + 1} is truncated`);
     expect(strict.stdout).to.equal('');
+  });
+
+  it('--check re-executes a server session journal too: the requests it served are answered as recorded', async () => {
+    const [a, b] = createMemoryPair();
+    const server = new Server({ info: { name: 'check-server', version: '1.0.0' }, capabilities: { tools: {} }, journal: true });
+    server.onRequest('tools/call', (p: any) => ({ content: [{ type: 'text', text: String(p.arguments.text).toUpperCase() }] }));
+    const session = await server.connect(a);
+    const client = new Client({ era: 'legacy', info: { name: 'check-client', version: '1.0.0' } });
+    await client.connect(b);
+    await client.request('tools/call', { name: 'up', arguments: { text: 'abc' } });
+    await client.close();
+    const deadline = Date.now() + 5000;
+    while (session.currentPhase !== 'closed' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    const text = session.journal!.toJSONL();
+    expect(text).to.include('"role":"server"');
+    const file = join(dir, 'server-session.jsonl');
+    writeFileSync(file, text);
+    const ok = await runInProcess(['replay', file, '--check']);
+    expect(ok.stdout, ok.stdout + ok.stderr).to.match(/✓ \d+ entries re-executed on a simulated clock .* all \d+ frames identical/);
+    expect(ok.code).to.equal(0);
+    // The client asks for an older revision: the replayed server agrees to it, the recording did not.
+    const changed = join(dir, 'server-session-changed.jsonl');
+    const initialize = text.split('\n').find((l) => l.includes('"kind":"in"') && l.includes('"method":"initialize"'))!;
+    writeFileSync(changed, text.replace(initialize, initialize.replace('"protocolVersion":"2025-11-25"', '"protocolVersion":"2025-06-18"')));
+    const bad = await runInProcess(['replay', changed, '--check']);
+    expect(bad.code).to.equal(1);
+    expect(bad.stdout).to.include('result.protocolVersion: "2025-11-25" → "2025-06-18"');
   });
 });
