@@ -1,17 +1,22 @@
 /**
- * The recorder's own CPU per frame, without any process around it: what `record --in-process`
- * adds to a server for each frame (capture as it comes, then split, parse, redact and write in a
- * 20 ms batch). CPU time is steadier than throughput on a shared machine, so this is the figure to
- * set beside a stdio round trip's CPU (bench/record-overhead.ts, `direct`) for the overhead of
- * recording itself.
+ * The recorder's own CPU per frame, without any process around it. Two figures:
+ *   writer  the journal writer alone on one thread (capture, then split, parse, redact and write
+ *           in a batch): what the worker thread of `record` and `record --in-process` spends;
+ *   tap     what the capturing thread pays (the server's, with `--in-process`; the proxy's
+ *           otherwise): copying each frame into a batch and handing the batch to the worker,
+ *           measured on that thread alone (Linux: /proc/thread-self/schedstat), and the worker's
+ *           CPU beside it.
+ * CPU time is steadier than throughput on a shared machine, so these are the figures to set beside
+ * a stdio round trip's CPU (bench/record-overhead.ts, `direct`).
  *
  *   npm run build && node dist/bench/record-writer.js     WRITER_CALLS (20000), WRITER_REPS (5)
  */
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RecordingWriter } from '../lib/cli/recording.js';
 import { Redactor } from '../lib/cli/redact.js';
+import { Tap } from '../lib/cli/tap-handover.js';
 
 const CALLS = Number(process.env.WRITER_CALLS ?? 20000);
 const REPS = Number(process.env.WRITER_REPS ?? 5);
@@ -48,4 +53,41 @@ console.log(
   `record writer: ${CALLS * 2} frames x ${REPS} runs, ${(bytes / 1024).toFixed(0)} KB journal; CPU per frame ${perFrame[Math.floor(REPS / 2)]!.toFixed(2)} µs median ` +
     `(${perFrame.map((x) => x.toFixed(2)).join(', ')}); load ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`,
 );
+
+/** This thread's CPU time in µs (Linux), or the process's where threads cannot be told apart. */
+function threadCpuUs(): number {
+  try {
+    return Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1000;
+  } catch {
+    const u = process.cpuUsage();
+    return u.user + u.system;
+  }
+}
+
+const onThread: number[] = [];
+const onWorker: number[] = [];
+for (let r = 0; r < REPS; r++) {
+  const file = join(dir, `t${r}.jsonl`);
+  const frames = Array.from({ length: CALLS }, (_v, i) => [request(i), answer(i)] as const);
+  const tap = new Tap({ out: file, redact: [], target: 'bench', startedAt: performance.timeOrigin + performance.now(), inProcess: true }, openSync(file, 'w'));
+  await tap.settled;
+  const cpu0 = process.cpuUsage();
+  const thread0 = threadCpuUs();
+  for (let i = 0; i < CALLS; i += 50) {
+    for (let j = i; j < Math.min(CALLS, i + 50); j++) {
+      tap.capture(0, frames[j]![0]);
+      tap.capture(1, frames[j]![1]);
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  // Let the hand-overs happen (their cost lands on this thread too); the wait in close() is no work of this thread's.
+  await new Promise((resolve) => setTimeout(resolve, 120));
+  const thread = threadCpuUs() - thread0;
+  tap.close();
+  const cpu = process.cpuUsage(cpu0);
+  onThread.push(thread / (CALLS * 2));
+  onWorker.push((cpu.user + cpu.system - thread) / (CALLS * 2));
+}
+const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+console.log(`tap: capturing thread ${med(onThread).toFixed(2)} µs per frame median (${onThread.map((x) => x.toFixed(2)).join(', ')}); worker and the rest of the process ${med(onWorker).toFixed(2)} µs per frame`);
 rmSync(dir, { recursive: true, force: true });

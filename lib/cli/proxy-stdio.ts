@@ -1,15 +1,16 @@
 /**
  * The stdio recording proxy: a real client launches `mcp-actors record --out f -- <server>` in
  * place of the server. Bytes pass through unchanged in both directions as they arrive (with
- * back-pressure); a copy is split into lines and journaled.
+ * back-pressure); a copy goes to the tap, whose worker thread splits, parses, redacts and journals
+ * it, so this thread only forwards.
  */
 import { spawn } from 'node:child_process';
-import type { RecordingWriter } from './recording.js';
+import type { Tap } from './tap-handover.js';
 
 export interface StdioProxyOptions {
   command: string;
   args: string[];
-  writer: RecordingWriter;
+  tap: Tap;
   stdin: NodeJS.ReadableStream;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
@@ -19,13 +20,13 @@ export interface StdioProxyOptions {
 export function proxyStdio(o: StdioProxyOptions): Promise<number> {
   return new Promise((resolve) => {
     const child = spawn(o.command, o.args, { stdio: ['pipe', 'pipe', 'inherit'], shell: false });
-    const w = o.writer;
+    const w = o.tap;
     let done = false;
     const finish = (code: number) => {
       if (done) return;
       done = true;
-      w.endCapture('client');
-      w.endCapture('server');
+      w.event({ kind: 'end', side: 'client' });
+      w.event({ kind: 'end', side: 'server' });
       o.stdin.off('data', onClient);
       o.stdin.off('end', onClientEnd);
       o.stdin.pause();
@@ -38,15 +39,15 @@ export function proxyStdio(o: StdioProxyOptions): Promise<number> {
         o.stdin.pause();
         child.stdin.once('drain', () => o.stdin.resume());
       }
-      w.capture('client', chunk);
+      w.capture(0, chunk);
     };
     const onClientEnd = () => {
-      w.endCapture('client');
-      w.note({ event: 'client closed stdin' });
+      w.event({ kind: 'end', side: 'client' });
+      w.event({ kind: 'note', detail: { event: 'client closed stdin' } });
       child.stdin.end();
     };
     const onSignal = (signal: NodeJS.Signals) => {
-      w.note({ event: `recorder got ${signal}` });
+      w.event({ kind: 'note', detail: { event: `recorder got ${signal}` } });
       child.kill(signal);
     };
     child.stdin.on('error', () => undefined);
@@ -55,24 +56,24 @@ export function proxyStdio(o: StdioProxyOptions): Promise<number> {
         child.stdout.pause();
         o.stdout.once('drain', () => child.stdout.resume());
       }
-      w.capture('server', chunk);
+      w.capture(1, chunk);
     });
     child.once('spawn', () => {
-      w.transport('open');
+      w.event({ kind: 'transport', phase: 'open' });
       o.stdin.on('data', onClient);
       o.stdin.on('end', onClientEnd);
       o.stdin.resume();
     });
     child.once('error', (e: NodeJS.ErrnoException) => {
-      w.transport('failed', `could not start ${o.command}: ${e.code ?? e.message}`);
+      w.event({ kind: 'transport', phase: 'failed', error: `could not start ${o.command}: ${e.code ?? e.message}` });
       o.stderr.write(`error: could not start ${o.command}: ${e.code === 'ENOENT' ? 'command not found; check the command and your PATH' : e.message}\n`);
       finish(3);
     });
     child.once('close', (code, signal) => {
-      w.endCapture('server');
+      w.event({ kind: 'end', side: 'server' });
       const how = signal ? `killed by ${signal}` : `exited with code ${code}`;
-      if (code === 0) w.transport('closed');
-      else w.transport('failed', `server ${how}`);
+      if (code === 0) w.event({ kind: 'transport', phase: 'closed' });
+      else w.event({ kind: 'transport', phase: 'failed', error: `server ${how}` });
       finish(code ?? 1);
     });
     for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(s, onSignal);

@@ -1,26 +1,23 @@
 /**
  * `record --in-process`: the recorder inside a Node.js server's own process, preloaded with
  * `--import` through NODE_OPTIONS by `tap-stdio.ts`. It copies what the server reads from stdin
- * and writes to stdout into the journal, off the round trip (the same batched, redacted writer as
- * the proxy), so no process sits between the client and the server: a proxy's extra hop costs a
- * stdio round trip 30-45% on a loaded 2-core machine, this costs a few microseconds per frame.
+ * and writes to stdout into a batch (tap-batch.ts) and hands the batches to a worker thread
+ * (record-tap-worker.ts) that journals them with the proxy's redacting writer. No process sits
+ * between the client and the server, and the server's own thread only pays for the copies: a
+ * proxy's extra hop costs a sequential stdio round trip 30-45%, this well under 5%.
  *
  * It does nothing in a process that never speaks on its stdio (`npx` launching the server, say):
  * the first process that reads from stdin or writes to stdout claims the journal (the file is
  * created exclusively), and takes the preload out of its environment so its own children do not
- * record. Writes that bypass `process.stdout` (`fs.writeSync(1, …)`) are not seen.
+ * record. Writes that bypass `process.stdout` (`fs.writeSync(1, …)`) are not seen. Without worker
+ * threads (a worker that cannot start), the same batches are journaled on the server's thread.
  */
+import { openSync } from 'node:fs';
 import { isMainThread } from 'node:worker_threads';
-import { RecordingWriter } from './recording.js';
-import { Redactor } from './redact.js';
+import { Tap, type TapJournal } from './tap-handover.js';
 
 /** What the recording process passes in the environment (JSON). */
-export interface TapConfig {
-  out: string;
-  redact: string[];
-  target: string;
-  /** When recording started (ms since the epoch, with fractions): every process stamps from it. */
-  startedAt: number;
+export interface TapConfig extends TapJournal {
   /** The NODE_OPTIONS the server would have had without the preload. */
   nodeOptions: string | undefined;
 }
@@ -28,13 +25,14 @@ export interface TapConfig {
 export const TAP_ENV = 'MCP_ACTORS_RECORD_TAP';
 
 function install(config: TapConfig): void {
-  let writer: RecordingWriter | undefined;
+  let tap: Tap | undefined;
   let declined = false;
   /** The journal, created on the first frame; undefined when another process has it. */
-  const claim = (): RecordingWriter | undefined => {
-    if (writer || declined) return writer;
+  const claim = (): Tap | undefined => {
+    if (tap || declined) return tap;
+    let fd: number;
     try {
-      writer = new RecordingWriter(config.out, { transport: 'stdio', target: config.target, inProcess: true }, new Redactor(config.redact), { exclusive: true, startedAt: config.startedAt });
+      fd = openSync(config.out, 'wx');
     } catch {
       declined = true; // another process records (or the file cannot be made: the server runs on regardless)
       return undefined;
@@ -43,28 +41,26 @@ function install(config: TapConfig): void {
     delete process.env[TAP_ENV];
     if (config.nodeOptions === undefined) delete process.env.NODE_OPTIONS;
     else process.env.NODE_OPTIONS = config.nodeOptions;
-    writer.transport('open');
-    process.on('exit', () => writer!.close());
-    return writer;
+    tap = new Tap(config, fd);
+    tap.event({ kind: 'transport', phase: 'open' });
+    process.on('exit', () => tap!.close());
+    return tap;
   };
 
   const stdin = process.stdin as unknown as { push(chunk: unknown, encoding?: unknown): boolean };
   const push = stdin.push;
   stdin.push = function (chunk: unknown, encoding?: unknown) {
-    if (chunk instanceof Uint8Array) claim()?.capture('client', chunk);
-    else if (typeof chunk === 'string') claim()?.capture('client', chunk);
+    if (chunk instanceof Uint8Array || typeof chunk === 'string') claim()?.capture(0, chunk);
     return push.call(this, chunk, encoding);
   };
   process.stdin.once('end', () => {
-    if (!writer) return;
-    writer.endCapture('client');
-    writer.note({ event: 'client closed stdin' });
+    tap?.event({ kind: 'end', side: 'client' });
+    tap?.event({ kind: 'note', detail: { event: 'client closed stdin' } });
   });
 
   const write = process.stdout.write;
   process.stdout.write = function (this: NodeJS.WriteStream, chunk: unknown, ...rest: unknown[]) {
-    if (typeof chunk === 'string') claim()?.capture('server', chunk);
-    else if (chunk instanceof Uint8Array) claim()?.capture('server', Buffer.from(chunk)); // the caller may reuse its buffer
+    if (chunk instanceof Uint8Array || typeof chunk === 'string') claim()?.capture(1, chunk);
     return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
   } as typeof process.stdout.write;
 }

@@ -6,6 +6,7 @@
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { JOURNAL_FORMAT, JOURNAL_VERSION } from '../journal/entry.js';
+import { isJsonObjectText } from './json-check.js';
 import type { Redactor } from './redact.js';
 
 /** The header fields a proxy recording adds to the journal header. */
@@ -29,6 +30,8 @@ export interface RecordingOptions {
   exclusive?: boolean;
   /** When the recording started, in ms since the epoch: entries are stamped from it (default: now). */
   startedAt?: number;
+  /** A file already opened for writing (by a process that claimed it): written and closed instead of opening `path`. */
+  fd?: number;
 }
 
 export class RecordingWriter {
@@ -61,7 +64,7 @@ export class RecordingWriter {
     options: RecordingOptions = {},
   ) {
     this.start = options.startedAt === undefined ? performance.now() : options.startedAt - performance.timeOrigin;
-    this.fd = openSync(path, options.exclusive ? 'wx' : 'w');
+    this.fd = options.fd ?? openSync(path, options.exclusive ? 'wx' : 'w');
     const header = {
       format: JOURNAL_FORMAT,
       version: JOURNAL_VERSION,
@@ -99,9 +102,33 @@ export class RecordingWriter {
     this.deferTimer ??= setTimeout(() => this.runDeferred(), 20);
   }
 
-  /** A side's byte stream ended: its last line, if it had no newline, is journaled. */
+  /**
+   * A chunk one side sent at `t` (ms since the recording started), journaled now: for a caller
+   * that batches captures itself and stamps them where they happened (record-tap's worker thread).
+   */
+  recordAt(side: Side, chunk: Uint8Array | string, t: number): void {
+    this.at(t, () => this.splitters[side === 'client' ? 0 : 1]!.push(chunk));
+  }
+
+  /** Journal something now, stamped `t` (ms since the recording started). */
+  at(t: number, work: () => void): void {
+    if (this.closed) return;
+    this.stamp = t;
+    try {
+      work();
+    } finally {
+      this.stamp = undefined;
+    }
+  }
+
+  /** A side's byte stream ended: its last line, if it had no newline, is journaled (after what was captured before). */
   endCapture(side: Side): void {
-    this.later(() => this.splitters[side === 'client' ? 0 : 1]!.end());
+    this.later(() => this.endNow(side));
+  }
+
+  /** A side's byte stream ended: its last line, if it had no newline, is journaled now. */
+  endNow(side: Side): void {
+    this.splitters[side === 'client' ? 0 : 1]!.end();
   }
 
   /** Journal something a little later, stamped with the time now, after what was captured before it. */
@@ -135,6 +162,11 @@ export class RecordingWriter {
 
   /** One line from a side: journaled as its parsed frame, or as text when it is not JSON. */
   line(side: Side, text: string, extra?: Record<string, unknown>): void {
+    if (extra === undefined && isJsonObjectText(text) && !this.redactor.mayHoldSecrets(text)) {
+      // Valid, nothing to hide: the line goes into the journal as it came (nothing parsed or built).
+      this.rawEntry(side === 'client' ? 'in' : 'out', text);
+      return;
+    }
     let frame: unknown;
     try {
       frame = JSON.parse(text);

@@ -47,7 +47,7 @@ export function recordInProcess(o: InProcessOptions): Promise<number> {
   rmSync(o.out, { force: true });
   const startedAt = performance.timeOrigin + performance.now();
   const target = [o.command, ...o.args].join(' ');
-  const config: TapConfig = { out: o.out, redact: o.redact, target, startedAt, nodeOptions: process.env.NODE_OPTIONS };
+  const config: TapConfig = { out: o.out, redact: o.redact, target, startedAt, inProcess: true, nodeOptions: process.env.NODE_OPTIONS };
   // From sources (tests, development) the preload is TypeScript: tsx loads it.
   const preload = [...(fromTs ? [import.meta.resolve('tsx')] : []), TAP_MODULE].map((url) => `--import=${JSON.stringify(url)}`);
   const env = { ...process.env, NODE_OPTIONS: [process.env.NODE_OPTIONS, ...preload].filter(Boolean).join(' '), [TAP_ENV]: JSON.stringify(config) };

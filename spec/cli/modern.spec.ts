@@ -65,6 +65,10 @@ describe('mcp-actors in the 2026-07-28 era: record, replay, verify, check, inspe
       const proxy = await background(['--import', 'tsx', CLI, 'record', '--out', httpRec, '--target', server.match[1]!], /Point your client at (\S+)/);
       try {
         recordedOurs = await oursModernSession({ url: proxy.match[1]! });
+        // The proxy sees the listen stream's socket close a moment after the client has closed: wait for
+        // that note (bounded) before stopping the proxy, as a person would let the recorder catch up.
+        const deadline = Date.now() + 10000;
+        while (!readFileSync(httpRec, 'utf8').includes('stream closed by client') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       } finally {
         await proxy.stop();
       }

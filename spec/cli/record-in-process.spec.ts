@@ -48,6 +48,26 @@ describe('mcp-actors record --in-process', function () {
     expect(entries.at(-1)).to.deep.include({ kind: 'transport', phase: 'failed', error: 'server exited with code 3' });
   });
 
+  it('a long multi-byte answer, more than one batch holds, is journaled whole', async () => {
+    const out = join(dir, 'big.jsonl');
+    const run = await runInProcess(['call', 'big', 'chars=600000', '--json', '--era', 'legacy', '--stdio', recordCmd(out)]);
+    expect(run.code, run.stderr).to.equal(0);
+    const expected = 'é✓日🎉'.repeat(120000);
+    expect(Buffer.byteLength(expected)).to.be.greaterThan(1 << 20);
+    const answer = lines(out).find((e) => e.kind === 'out' && e.frame.result?.content);
+    expect(answer.frame.result.content[0].text).to.equal(expected);
+  });
+
+  it('a server that exits right after answering: the answer and how it ended are in the journal', async () => {
+    const out = join(dir, 'exit.jsonl');
+    const run = await runInProcess(['call', 'answer-and-exit', '--era', 'legacy', '--stdio', recordCmd(out)]);
+    expect(run.stdout).to.include('bye');
+    const entries = lines(out).slice(1);
+    expect(entries.filter((e) => e.kind === 'out').map((e) => e.frame.result?.content?.[0]?.text)).to.include('bye');
+    expect(entries.map((e) => e.seq)).to.deep.equal(entries.map((_e, i) => i));
+    expect(entries.at(-1)).to.include({ kind: 'transport', phase: 'closed' });
+  });
+
   it('behind a launcher (as npx is), only the process that speaks on stdio records', async () => {
     const out = join(dir, 'launched.jsonl');
     const run = await runInProcess(['call', 'echo', 'a=1', '--era', 'legacy', '--stdio', recordCmd(out, [process.execPath, '--import', 'tsx', LAUNCHER, ...TERMINAL_SERVER_CMD])]);

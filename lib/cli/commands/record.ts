@@ -1,4 +1,5 @@
 /** `mcp-actors record`: a transparent recording proxy, stdio or HTTP. */
+import { openSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { int, list, parseCommand, str } from '../args.js';
 import type { Command } from '../context.js';
@@ -7,6 +8,7 @@ import { proxyHttp } from '../proxy-http.js';
 import { proxyStdio } from '../proxy-stdio.js';
 import { RecordingWriter } from '../recording.js';
 import { Redactor } from '../redact.js';
+import { Tap } from '../tap-handover.js';
 import { recordInProcess } from '../tap-stdio.js';
 
 const USAGE = `Usage: mcp-actors record --out FILE [--in-process] [--redact KEY ...] -- SERVER_COMMAND [ARGS ...]
@@ -21,9 +23,10 @@ stdio: configure your client (IDE, agent) to launch this command in place of the
   "command": "npx", "args": ["mcp-actors", "record", "--out", "session.jsonl", "--", "node", "server.js"]
 It exits with the server's exit code; what was recorded is kept if the server dies.
 --in-process (Node.js servers: node, npx, tsx...): instead of a process between client and
-server, the recorder rides along inside the server's process (preloaded through NODE_OPTIONS),
-so the round trip costs what it costs without recording. A server killed with SIGKILL loses its
-last 20 ms of frames; writes that bypass process.stdout are not seen.
+server, the recorder rides along inside the server's process (preloaded through NODE_OPTIONS):
+the server's thread only copies each frame, a worker thread journals it, so recording costs a
+round trip a few percent at most. A server killed with SIGKILL loses its last 20 ms of frames;
+writes that bypass process.stdout are not seen.
 
 HTTP: point your client at http://127.0.0.1:PORT/<the target's path>; requests are forwarded to
 the target (Streamable HTTP or legacy SSE). Ctrl-C stops recording.
@@ -62,18 +65,25 @@ export const recordCommand: Command = {
       if (target !== undefined) throw new UsageError('--in-process records a stdio server (-- SERVER_COMMAND), not --target', 'record');
       return recordInProcess({ command: p.rest[0]!, args: p.rest.slice(1), out: path, redact: list(p, 'redact'), redactor, stderr: ctx.stderr });
     }
+    const cannotWrite = (e: unknown) => new CliError(`Cannot write ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, ExitCode.BadInput);
+    if (target === undefined) {
+      let tap: Tap;
+      try {
+        tap = new Tap({ out: path, redact: list(p, 'redact'), target: p.rest.join(' '), startedAt: performance.timeOrigin + performance.now(), inProcess: false }, openSync(path, 'w'));
+      } catch (e) {
+        throw cannotWrite(e);
+      }
+      try {
+        return await proxyStdio({ command: p.rest[0]!, args: p.rest.slice(1), tap, stdin: ctx.stdin, stdout: ctx.stdout, stderr: ctx.stderr });
+      } finally {
+        tap.close();
+      }
+    }
     let writer: RecordingWriter;
     try {
-      writer = new RecordingWriter(path, { transport: target ? 'http' : 'stdio', target: target ?? p.rest.join(' ') }, redactor);
+      writer = new RecordingWriter(path, { transport: 'http', target }, redactor);
     } catch (e) {
-      throw new CliError(`Cannot write ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, ExitCode.BadInput);
-    }
-    if (target === undefined) {
-      try {
-        return await proxyStdio({ command: p.rest[0]!, args: p.rest.slice(1), writer, stdin: ctx.stdin, stdout: ctx.stdout, stderr: ctx.stderr });
-      } finally {
-        writer.close();
-      }
+      throw cannotWrite(e);
     }
     let url: URL;
     try {
