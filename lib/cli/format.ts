@@ -58,3 +58,9 @@ export function schemaSignature(schema: unknown): string {
 export function json(value: unknown): string {
   return JSON.stringify(value, null, 2);
 }
+
+/** A value as JSON on one line, cut at 300 characters. */
+export function short(v: unknown): string {
+  const t = JSON.stringify(v);
+  return t === undefined ? 'undefined' : t.length > 300 ? t.slice(0, 299) + '…' : t;
+}

@@ -31,9 +31,24 @@ export function parseJournalText(text: string, path: string, strict = false): Jo
   const lines = text.split('\n');
   const endsClean = text.endsWith('\n');
   if (text.trim() === '') throw new CliError(`${path} is empty: a journal starts with a header line. Was the recording interrupted before it began?`, ExitCode.BadInput);
+  const header = readHeaderLine(lines[0]!, path);
+  const entries: JournalEntry[] = [];
+  const problems: string[] = [];
+  for (let i = 1; i < lines.length; i++) {
+    const e = readEntryLine(lines[i]!, i + 1, i === lines.length - 1 && !endsClean);
+    if (e === undefined) continue;
+    if (typeof e === 'string') problems.push(e);
+    else entries.push(e);
+  }
+  if (strict && problems.length) throw new CliError(`${path}: ${problems.join('; ')}`, ExitCode.BadInput);
+  return { path, header, entries, problems };
+}
+
+/** The header line, checked: an mcp-actors journal in the format version this build reads. */
+export function readHeaderLine(line: string, path: string): JournalFile['header'] {
   let header: JournalFile['header'];
   try {
-    header = JSON.parse(lines[0]!) as JournalFile['header'];
+    header = JSON.parse(line) as JournalFile['header'];
   } catch {
     throw new CliError(`${path} line 1 is not a journal header (not JSON). Is this an mcp-actors recording (record --out, or a session with journal: true)?`, ExitCode.BadInput);
   }
@@ -46,27 +61,23 @@ export function parseJournalText(text: string, path: string, strict = false): Jo
   if (header.version < JOURNAL_VERSION) {
     throw new CliError(`${path} has journal format version ${header.version}; this build reads version ${JOURNAL_VERSION} only`, ExitCode.BadInput);
   }
-  const entries: JournalEntry[] = [];
-  const problems: string[] = [];
-  for (let i = 1; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (line.trim() === '') continue;
-    const last = i === lines.length - 1 && !endsClean;
-    let e: JournalEntry;
-    try {
-      e = JSON.parse(line) as JournalEntry;
-    } catch {
-      problems.push(last ? `line ${i + 1} is truncated (the recording was cut off there); skipped` : `line ${i + 1} is not JSON (corrupted); skipped`);
-      continue;
-    }
-    if (typeof e?.seq !== 'number' || typeof e.t !== 'number' || typeof e.kind !== 'string') {
-      problems.push(`line ${i + 1} lacks seq, t or kind; skipped`);
-      continue;
-    }
-    entries.push(e);
+  return header;
+}
+
+/**
+ * One entry line (`number` is 1-based, the header being line 1; `last`: the file's final line,
+ * with no newline after it): the entry, what is wrong with the line, or undefined for a blank line.
+ */
+export function readEntryLine(line: string, number: number, last: boolean): JournalEntry | string | undefined {
+  if (line.trim() === '') return undefined;
+  let e: JournalEntry;
+  try {
+    e = JSON.parse(line) as JournalEntry;
+  } catch {
+    return last ? `line ${number} is truncated (the recording was cut off there); skipped` : `line ${number} is not JSON (corrupted); skipped`;
   }
-  if (strict && problems.length) throw new CliError(`${path}: ${problems.join('; ')}`, ExitCode.BadInput);
-  return { path, header, entries, problems };
+  if (typeof e?.seq !== 'number' || typeof e.t !== 'number' || typeof e.kind !== 'string') return `line ${number} lacks seq, t or kind; skipped`;
+  return e;
 }
 
 /** The library's Journal of a file (for replay --check). */

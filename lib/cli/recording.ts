@@ -6,6 +6,7 @@
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { JOURNAL_FORMAT, JOURNAL_VERSION } from '../journal/entry.js';
+import { isJsonObjectText } from './json-check.js';
 import type { Redactor } from './redact.js';
 
 /** The header fields a proxy recording adds to the journal header. */
@@ -161,6 +162,11 @@ export class RecordingWriter {
 
   /** One line from a side: journaled as its parsed frame, or as text when it is not JSON. */
   line(side: Side, text: string, extra?: Record<string, unknown>): void {
+    if (extra === undefined && isJsonObjectText(text) && !this.redactor.mayHoldSecrets(text)) {
+      // Valid, nothing to hide: the line goes into the journal as it came (nothing parsed or built).
+      this.rawEntry(side === 'client' ? 'in' : 'out', text);
+      return;
+    }
     let frame: unknown;
     try {
       frame = JSON.parse(text);

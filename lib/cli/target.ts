@@ -10,26 +10,10 @@ import { createStdioClientTransport } from '../../streams/stdio-client.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import { createWebSocketClientTransport } from '../../streams/websocket-client.js';
 import type { Transport } from '../../streams/transport.js';
-import { list, splitCommandLine, str, type OptionSpec, type Parsed } from './args.js';
+import { list, splitCommandLine, str, type Parsed } from './args.js';
 import { CliError, ExitCode, UsageError } from './exit-codes.js';
 
-export const TARGET_OPTIONS = {
-  stdio: { type: 'string' },
-  url: { type: 'string' },
-  ws: { type: 'string' },
-  server: { type: 'string' },
-  config: { type: 'string' },
-  header: { type: 'string', multiple: true },
-  env: { type: 'string', multiple: true },
-} as const satisfies OptionSpec;
-
-export const TARGET_HELP = `Server (one of):
-  --stdio "CMD ARGS"   spawn CMD and speak over its stdin/stdout (or put the command after --)
-  --url URL            Streamable HTTP (falls back to HTTP+SSE for older servers)
-  --ws URL             WebSocket (subprotocol "mcp")
-  --server NAME        a server of an mcpServers JSON file (--config FILE, default ./.mcp.json)
-  --header "K: V"      extra HTTP/WebSocket header (repeatable)
-  --env KEY=VALUE      extra environment variable for a stdio server (repeatable)`;
+export { TARGET_HELP, TARGET_OPTIONS } from './target-help.js';
 
 export type Target =
   | { kind: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string; label: string }

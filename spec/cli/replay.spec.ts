@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '../../lib/client.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
+import { Server } from '../../lib/server.js';
 import { createMemoryPair } from '../../streams/memory.js';
 import { everythingEntry } from '../fixtures/interop-everything/everything.js';
 import { CLI, runInProcess } from './helpers.js';
@@ -156,5 +157,83 @@ describe('mcp-actors replay', function () {
     expect(bad2.code).to.equal(1);
     expect(bad2.stdout).to.include('first divergent frame');
     expect(bad2.stdout).to.include('the client sent tools/list before initialization');
+  });
+
+  it('--check reads a session journal as it replays: damaged lines are skipped with their line numbers (errors with --strict); aborted requests are found however the abort is written', async () => {
+    const mcp = createMcpServer({ info: { name: 'check-fixture', version: '1.0.0' } });
+    mcp.registerTool('twice', { inputSchema: { type: 'object', properties: { n: { type: 'number' } } } }, (args: any) => String(args.n * 2));
+    mcp.registerTool('hang', { inputSchema: { type: 'object' } }, () => new Promise<string>(() => {}));
+    const [a, b] = createMemoryPair();
+    await mcp.connect(a);
+    const client = new Client({ era: 'legacy', info: { name: 'check-client', version: '1.0.0' }, journal: true });
+    await client.connect(b);
+    await client.callTool('twice', { n: 1 });
+    const ac = new AbortController();
+    const hung = client.request('tools/call', { name: 'hang', arguments: {} }, { signal: ac.signal }).catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 10));
+    ac.abort('stop');
+    await hung;
+    await client.callTool('twice', { n: 2 });
+    await client.close();
+    const text = client.journal!.toJSONL();
+    expect(text).to.include('"op":"abort"');
+    expect(text).to.include('notifications/cancelled');
+
+    // The abort is what makes the session send notifications/cancelled: replay must give that
+    // request its signal when it starts, before the abort is read.
+    const aborted = join(dir, 'aborted.jsonl');
+    writeFileSync(aborted, text);
+    const ok = await runInProcess(['replay', aborted, '--check']);
+    expect(ok.stdout + ok.stderr).to.match(/✓ \d+ entries re-executed on a simulated clock .* all \d+ frames identical/);
+    expect(ok.code).to.equal(0);
+    // The same journal with the abort's name written as a JSON escape.
+    const escaped = join(dir, 'aborted-escaped.jsonl');
+    writeFileSync(escaped, text.replace('"op":"abort"', '"op":"\\u0061bort"'));
+    expect(readFileSync(escaped, 'utf8')).not.to.include('"op":"abort"');
+    const esc = await runInProcess(['replay', escaped, '--check']);
+    expect(esc.stdout + esc.stderr).to.match(/all \d+ frames identical/);
+    expect(esc.code).to.equal(0);
+
+    // A corrupted line in the middle and the last line cut off.
+    const lines = text.trim().split('\n');
+    const damaged = join(dir, 'damaged.jsonl');
+    const damagedText = [...lines.slice(0, 3), '{"seq": 3, "t": oops', ...lines.slice(3)].join('\n');
+    writeFileSync(damaged, damagedText.slice(0, damagedText.length - 5));
+    const d = await runInProcess(['replay', damaged, '--check']);
+    expect(d.stderr).to.include(`warning: ${damaged}: line 4 is not JSON (corrupted); skipped`);
+    expect(d.stderr).to.include(`warning: ${damaged}: line ${lines.length + 1} is truncated (the recording was cut off there); skipped`);
+    expect(d.stdout).to.include(`✓ ${lines.length - 2} entries re-executed`);
+    expect(d.code).to.equal(0);
+    const strict = await runInProcess(['replay', damaged, '--check', '--strict']);
+    expect(strict.code).to.equal(5);
+    expect(strict.stderr).to.include(`line 4 is not JSON (corrupted); skipped; line ${lines.length + 1} is truncated`);
+    expect(strict.stdout).to.equal('');
+  });
+
+  it('--check re-executes a server session journal too: the requests it served are answered as recorded', async () => {
+    const [a, b] = createMemoryPair();
+    const server = new Server({ info: { name: 'check-server', version: '1.0.0' }, capabilities: { tools: {} }, journal: true });
+    server.onRequest('tools/call', (p: any) => ({ content: [{ type: 'text', text: String(p.arguments.text).toUpperCase() }] }));
+    const session = await server.connect(a);
+    const client = new Client({ era: 'legacy', info: { name: 'check-client', version: '1.0.0' } });
+    await client.connect(b);
+    await client.request('tools/call', { name: 'up', arguments: { text: 'abc' } });
+    await client.close();
+    const deadline = Date.now() + 5000;
+    while (session.currentPhase !== 'closed' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    const text = session.journal!.toJSONL();
+    expect(text).to.include('"role":"server"');
+    const file = join(dir, 'server-session.jsonl');
+    writeFileSync(file, text);
+    const ok = await runInProcess(['replay', file, '--check']);
+    expect(ok.stdout, ok.stdout + ok.stderr).to.match(/✓ \d+ entries re-executed on a simulated clock .* all \d+ frames identical/);
+    expect(ok.code).to.equal(0);
+    // The client asks for an older revision: the replayed server agrees to it, the recording did not.
+    const changed = join(dir, 'server-session-changed.jsonl');
+    const initialize = text.split('\n').find((l) => l.includes('"kind":"in"') && l.includes('"method":"initialize"'))!;
+    writeFileSync(changed, text.replace(initialize, initialize.replace('"protocolVersion":"2025-11-25"', '"protocolVersion":"2025-06-18"')));
+    const bad = await runInProcess(['replay', changed, '--check']);
+    expect(bad.code).to.equal(1);
+    expect(bad.stdout).to.include('result.protocolVersion: "2025-11-25" → "2025-06-18"');
   });
 });

@@ -82,12 +82,17 @@ describe('mcp-actors inspect: terminal timeline and the viewer in chromium', fun
     expect(await page.locator('#chart-request g.node.active').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-state')))).to.deep.equal(['active', 'active.progressing']);
     expect(await page.textContent('#chart-request-which')).to.equal('client tools/call #2');
     expect(await page.locator('.row.selected .label').textContent()).to.match(/^notifications\/progress 1\/2/);
+    // The README's screenshot: a request in flight, its machine in active.progressing.
+    if (process.env.MCP_ACTORS_SCREENSHOT) {
+      // Tall enough for the three charts.
+      await page.setViewportSize({ width: 1400, height: 1350 });
+      await page.screenshot({ path: 'docs/cli-viewer.png' });
+      await page.setViewportSize({ width: 1400, height: 900 });
+    }
 
     // Clicking a row selects it.
     await page.locator('.row', { hasText: 'result #2 (tools/call)' }).click();
     expect(await page.locator('#chart-request g.node.active').getAttribute('data-state')).to.equal('settled');
-    await page.screenshot({ path: join(dir, 'viewer.png') });
-    if (process.env.MCP_ACTORS_SCREENSHOT) await page.screenshot({ path: 'docs/cli-viewer.png' });
   });
 
   it('--html of a large session: opens on its first block; a jump to the last entry right after load shows loading, then that entry, its states and chart', async () => {

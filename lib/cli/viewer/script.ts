@@ -3,6 +3,8 @@
  * the visible rows are in the DOM, so 100,000 entries open at once), the scrubber, the states at
  * the selected entry, statecharts laid out from the machines' JSON, and live updates.
  */
+import { VIEWER_CHART_SCRIPT } from './chart.js';
+
 export const VIEWER_SCRIPT = String.raw`
 (function () {
   'use strict';
@@ -184,91 +186,8 @@ function start() {
     highlight(charts.rounds, round ? stateAt(round.chain.states, i) : '');
   }
 
-  // ---- statecharts from the machines' JSON
-  var SVGNS = 'http://www.w3.org/2000/svg';
-  function el(name, attrs, parent) { var e = document.createElementNS(SVGNS, name); for (var k in attrs) e.setAttribute(k, attrs[k]); if (parent) parent.appendChild(e); return e; }
-  function layout(node, path) {
-    var kids = Object.keys(node.states || {});
-    if (!kids.length) return { path: path, w: Math.max(90, path[path.length - 1].length * 7.4 + 28), h: 34, kids: [], node: node };
-    var items = kids.map(function (k) { return layout(node.states[k], path.concat(k)); });
-    var cols = Math.min(items.length, Math.max(2, Math.ceil(Math.sqrt(items.length * 1.6))));
-    var gx = 46, gy = 40, pad = 16, top = path.length ? 26 : 8;
-    var colW = [], rowH = [];
-    items.forEach(function (it, n) { var c = n % cols, r = Math.floor(n / cols); colW[c] = Math.max(colW[c] || 0, it.w); rowH[r] = Math.max(rowH[r] || 0, it.h); });
-    items.forEach(function (it, n) {
-      var c = n % cols, r = Math.floor(n / cols);
-      it.x = pad + colW.slice(0, c).reduce(function (a, b) { return a + b + gx; }, 0) + (colW[c] - it.w) / 2;
-      it.y = top + rowH.slice(0, r).reduce(function (a, b) { return a + b + gy; }, 0) + (rowH[r] - it.h) / 2;
-    });
-    var w = pad * 2 + colW.reduce(function (a, b) { return a + b; }, 0) + gx * (colW.length - 1);
-    var h = top + pad + rowH.reduce(function (a, b) { return a + b; }, 0) + gy * (rowH.length - 1);
-    return { path: path, w: Math.max(w, path.length ? path[path.length - 1].length * 7.4 + 30 : 0), h: h, kids: items, node: node };
-  }
-  function place(box, ox, oy, out) {
-    box.ax = ox + (box.x || 0); box.ay = oy + (box.y || 0);
-    out[box.path.join('.')] = box;
-    box.kids.forEach(function (k) { place(k, box.ax, box.ay, out); });
-  }
-  function targets(t) {
-    if (t === undefined) return [];
-    if (typeof t === 'string') return [t];
-    if (Array.isArray(t)) return t.reduce(function (a, x) { return a.concat(targets(x)); }, []);
-    return targets(t.target);
-  }
-  function resolve(target, from, machineId) {
-    if (target.charAt(0) === '#') { var p = target.slice(1).split('.'); if (p[0] === machineId) p.shift(); return p.join('.'); }
-    if (target.charAt(0) === '.') return (from ? from + '.' : '') + target.slice(1);
-    var parent = from.split('.').slice(0, -1).join('.');
-    return (parent ? parent + '.' : '') + target;
-  }
-  function drawChart(svg, config, rootNote) {
-    var root = layout(config, []);
-    var boxes = {}; place(root, 0, 0, boxes);
-    svg.setAttribute('viewBox', '0 0 ' + Math.ceil(root.w) + ' ' + Math.ceil(root.h));
-    var defs = el('defs', {}, svg), m = el('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: '9', refY: '5', markerWidth: '7', markerHeight: '7', orient: 'auto-start-reverse' }, defs);
-    el('path', { d: 'M0,0 L10,5 L0,10 z', fill: '#56636f' }, m);
-    var nodes = {};
-    Object.keys(boxes).forEach(function (key) {
-      if (!key) return;
-      var b = boxes[key], kind = b.kids.length ? 'compound' : (b.node.type === 'final' ? 'final' : 'atomic');
-      var g = el('g', { class: 'node ' + kind, 'data-state': key }, svg);
-      el('rect', { x: b.ax, y: b.ay, width: b.w, height: b.h, rx: 8 }, g);
-      var label = el('text', { x: b.ax + (b.kids.length ? 10 : b.w / 2), y: b.ay + (b.kids.length ? 17 : b.h / 2 + 4), 'text-anchor': b.kids.length ? 'start' : 'middle' }, g);
-      label.textContent = b.path[b.path.length - 1];
-      nodes[key] = g;
-    });
-    var edges = el('g', {}, svg), rootEdges = [];
-    Object.keys(boxes).forEach(function (key) {
-      var b = boxes[key], on = b.node.on || {};
-      Object.keys(on).forEach(function (ev) {
-        targets(on[ev]).forEach(function (t) {
-          var to = resolve(t, key, config.id), tb = boxes[to];
-          if (!key) { rootEdges.push(ev + ' → ' + to); return; }
-          if (!tb || to === key) return;
-          var x1 = b.ax + b.w / 2, y1 = b.ay + b.h / 2, x2 = tb.ax + tb.w / 2, y2 = tb.ay + tb.h / 2;
-          // End on the target's border.
-          var dx = x2 - x1, dy = y2 - y1, sx = Math.abs(dx) / (tb.w / 2 + 2), sy = Math.abs(dy) / (tb.h / 2 + 2), k = 1 - 1 / Math.max(sx, sy, 1);
-          var ex = x1 + dx * k, ey = y1 + dy * k, cx = (x1 + ex) / 2 - dy * 0.12, cy = (y1 + ey) / 2 + dx * 0.12;
-          var g = el('g', { class: 'edge' }, edges);
-          el('path', { d: 'M' + x1 + ',' + y1 + ' Q' + cx + ',' + cy + ' ' + ex + ',' + ey }, g);
-          el('text', { x: cx, y: cy - 2, 'text-anchor': 'middle' }, g).textContent = ev;
-        });
-      });
-      if (b.node.initial && b.kids.length) {
-        var first = boxes[(key ? key + '.' : '') + b.node.initial];
-        if (first) el('circle', { class: 'initial', cx: first.ax - 8, cy: first.ay + first.h / 2, r: 4 }, svg);
-      }
-    });
-    svg.insertBefore(edges, svg.firstChild.nextSibling);
-    if (rootNote) rootNote.textContent = rootEdges.length ? 'from any state: ' + rootEdges.join('; ') : '';
-    return nodes;
-  }
-  function highlight(nodes, state) {
-    Object.keys(nodes).forEach(function (k) {
-      var on = state === k || state.indexOf(k + '.') === 0;
-      nodes[k].classList.toggle('active', on);
-    });
-  }
+  // ---- statecharts from the machines' JSON (chart.ts)
+${VIEWER_CHART_SCRIPT}
   var charts = { session: drawChart($('chart-session'), D.machines.session, $('root-session')), request: drawChart($('chart-request'), D.machines.request), rounds: drawChart($('chart-rounds'), D.machines.rounds) };
 
   // ---- selection and scrubber

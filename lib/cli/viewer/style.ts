@@ -33,16 +33,19 @@ main { display:grid; grid-template-columns: minmax(420px, 1fr) minmax(420px, 1fr
 #charts { display:grid; grid-template-columns:1fr; gap:8px; margin-top:8px; }
 figure { margin:0; background:var(--panel); border:1px solid var(--line); border-radius:6px; padding:6px; }
 figcaption { color:var(--dim); font-size:11px; }
-svg { width:100%; height:auto; display:block; }
+svg { width:100%; height:auto; display:block; margin:0 auto; }
 svg .node rect { fill:#1b222b; stroke:#3a4652; rx:8; }
 svg .node.compound > rect { fill:none; stroke-dasharray:4 3; }
 svg .node.final > rect { stroke-width:3; stroke-dasharray:none; }
 svg .node text { fill:var(--text); font-size:12px; }
 svg .node.active > rect { fill:#3b2a57; stroke:var(--active); stroke-width:2.5; }
 svg .node.active > text { fill:#fff; font-weight:bold; }
-svg .edge path { stroke:#56636f; fill:none; marker-end:url(#arrow); }
-svg .edge text { fill:var(--dim); font-size:9px; }
+svg .node.compound.active > rect { fill:rgba(199,146,234,.07); }
+svg .lines path { stroke:#56636f; fill:none; marker-end:url(#arrow); }
+svg .edge text, svg .root-note { fill:var(--dim); font-size:10px; }
+svg .edge text { paint-order:stroke; stroke:var(--panel); stroke-width:4px; stroke-linejoin:round; }
 svg .initial { fill:var(--text); }
+svg .lines path.initial-arrow { stroke:var(--text); }
 .root-edges { color:var(--dim); font-size:11px; margin:4px 0 0; }
 pre#frame { background:var(--panel); border:1px solid var(--line); border-radius:6px; padding:8px 10px; margin:0 0 12px; white-space:pre-wrap; word-break:break-word; max-height:40vh; overflow:auto; }
 `;

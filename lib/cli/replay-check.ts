@@ -1,0 +1,136 @@
+/**
+ * `mcp-actors replay FILE --check`: re-execute a session journal through our machines on the
+ * simulated clock and print the first divergent frame, or, for a proxy recording, run its frames
+ * through the session and request machines. The session journal is read as it replays, a line
+ * at a time (see journal-lines.ts); only what this needs is loaded.
+ */
+import type { RequestId } from '../jsonrpc/message.js';
+import type { JournalEntry } from '../journal/entry.js';
+import type { Session } from '../session/session.js';
+import { abortedIn, replayEntries, replaySetup, type ReplayHeader, type ReplayResult } from '../journal/replay-run.js';
+import type { Parsed } from './args.js';
+import type { CliContext } from './context.js';
+import { ExitCode } from './exit-codes.js';
+import { readEntryLine, readHeaderLine, readJournalFile, reportProblems, type JournalFile } from './journal-file.js';
+import { LineReader, linesHolding } from './journal-lines.js';
+import { differences } from './normalize.js';
+import { short } from './format.js';
+
+/** Check the journal at `path` (resolved); resolves with the exit code. */
+export async function checkJournal(path: string, p: Parsed, ctx: CliContext): Promise<number> {
+  // --strict refuses a damaged file before running anything: it is read whole first.
+  if (p.values.strict === true) return checkWhole(readJournalFile(path, true), p, ctx);
+  const reader = new LineReader(path);
+  // A blank first line or an empty file: the whole-file reader says which, as it always has.
+  if (!reader.next() || reader.text.trim() === '') {
+    reader.close();
+    return checkWhole(readJournalFile(path, false), p, ctx);
+  }
+  let header: JournalFile['header'];
+  try {
+    header = readHeaderLine(reader.text, path);
+  } catch (e) {
+    reader.close();
+    throw e;
+  }
+  if (!header.session) {
+    reader.close();
+    return checkWhole(readJournalFile(path, false), p, ctx);
+  }
+  let count = 0;
+  const warn = ctx.errStyle.yellow('warning:');
+  // An iterator by hand, its result object reused: no generator to resume per entry.
+  const step = { value: undefined as unknown as JournalEntry, done: false };
+  const entries: Iterable<JournalEntry> = {
+    [Symbol.iterator]: () => ({
+      next: () => {
+        while (reader.next()) {
+          const e = readEntryLine(reader.text, reader.number, reader.last);
+          if (e === undefined) continue;
+          if (typeof e === 'string') {
+            // What reportProblems says, as each damaged line is met.
+            ctx.stderr.write(`${warn} ${path}: ${e}\n`);
+            continue;
+          }
+          count++;
+          step.value = e;
+          return step;
+        }
+        step.done = true;
+        return step;
+      },
+    }),
+  };
+  let result: ReplayResult;
+  let ms: number;
+  try {
+    const { session, clock } = await sessionFor(header);
+    // Reading and parsing the file are part of the re-execution here (the entries stream in).
+    const start = performance.now();
+    result = await replayEntries(session, clock, entries, abortedInFile(path), { keepFrames: false });
+    ms = performance.now() - start;
+  } finally {
+    reader.close();
+  }
+  done(result);
+  return report(count, ms, result, p, ctx);
+}
+
+/**
+ * The fresh session of the recorded role, as `replay()` makes it, loading only that role's module
+ * (a client journal needs no server code).
+ */
+async function sessionFor(header: ReplayHeader): Promise<{ session: Session; clock: ReturnType<typeof replaySetup>['clock'] }> {
+  const { clock, sessionOptions } = replaySetup(header);
+  const session: Session = header.role === 'client' ? new (await import('../client.js')).Client({ ...sessionOptions, era: 'legacy' }) : new (await import('../server.js')).ServerSession(sessionOptions);
+  return { session, clock };
+}
+
+/**
+ * The ids of the requests the journal's calls abort, from the only lines that can hold an abort:
+ * those with the word in them, or with a \u escape (which could spell it).
+ */
+function abortedInFile(path: string): Set<RequestId> {
+  const aborted = new Set<RequestId>();
+  for (const text of linesHolding(path, ['abort', '\\u'])) {
+    const e = readEntryLine(text, 0, false);
+    if (typeof e === 'object' && e.kind === 'call' && e.op === 'abort') aborted.add(e.id);
+  }
+  return aborted;
+}
+
+/** A file read whole (with --strict, or a proxy recording). */
+async function checkWhole(file: JournalFile, p: Parsed, ctx: CliContext): Promise<number> {
+  reportProblems(file, ctx.stderr, ctx.errStyle.yellow);
+  if (!file.header.session) return (await import('./replay-lifecycle.js')).checkLifecycle(file, p, ctx);
+  const { session, clock } = await sessionFor(file.header);
+  const start = performance.now();
+  const result = await replayEntries(session, clock, file.entries, abortedIn(file.entries), { keepFrames: false });
+  const ms = performance.now() - start;
+  done(result);
+  return report(file.entries.length, ms, result, p, ctx);
+}
+
+/**
+ * Close the replayed session without waiting for it: its transport closes when the journal says
+ * so, and a journal cut off before that line (a truncated recording) would wait forever (the
+ * command used to hang there, or exit 13 with nothing printed).
+ */
+function done(result: ReplayResult): void {
+  result.session.close().catch(() => undefined);
+}
+
+function report(entries: number, ms: number, result: ReplayResult, p: Parsed, ctx: CliContext): number {
+  const rate = Math.round(entries / (ms / 1000));
+  const s = ctx.style;
+  if (p.values.json) {
+    ctx.stdout.write(JSON.stringify({ entries, ms: Math.round(ms), entriesPerSecond: rate, matches: result.matches, firstDifference: result.firstDifference ?? null }, null, 2) + '\n');
+  } else if (result.matches) {
+    ctx.stdout.write(`${s.green('✓')} ${entries} entries re-executed on a simulated clock in ${ms.toFixed(0)} ms (${rate} entries/s): all ${result.compared} frames identical\n`);
+  } else {
+    const d = result.firstDifference!;
+    ctx.stdout.write(`${s.red('✗')} first divergent frame: #${d.index} of ${result.compared} sent\n  recorded: ${short(d.recorded)}\n  replayed: ${short(d.replayed)}\n`);
+    for (const x of differences(d.recorded, d.replayed)) ctx.stdout.write(`    ${s.bold(x.path)}: ${short(x.recorded)} → ${short(x.live)}\n`);
+  }
+  return result.matches ? ExitCode.Ok : ExitCode.Difference;
+}
