@@ -145,6 +145,7 @@ export class Client extends ClientCore {
       trustedServer: options.trustedServer === true,
       redactArguments: options.redactToolArguments === false ? undefined : (options.redactToolArguments ?? redactSecrets),
       records: this.toolCallSubject,
+      relistTools: () => this.listTools({ fresh: true }),
       unknownDialect: (tool, dialect) => this.warn('unknown-schema-dialect', `Tool "${tool}" has an outputSchema in an unknown dialect (${String(dialect)}); its result was not checked`),
     });
     this.resourceSubs = new ResourceSubscriptions({

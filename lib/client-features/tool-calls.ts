@@ -9,6 +9,8 @@
 import type { Subject } from 'rxjs';
 import type { PeerInfo } from '../../machines/session.machine.js';
 import type { Clock } from '../clock.js';
+import { McpError } from '../errors.js';
+import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type { JsonObject } from '../jsonrpc/message.js';
 import { allows, type Revision } from '../protocol/revisions.js';
 import type { CallToolResult, Tool } from '../protocol/schema/index.js';
@@ -59,6 +61,8 @@ export interface ToolCallDeps {
   records: Subject<ToolCallRecord>;
   /** An outputSchema in a dialect the client cannot check. */
   unknownDialect(tool: string, schema: unknown): void;
+  /** List the tools again, bypassing the cache (their x-mcp-header annotations may have changed). */
+  relistTools?(): Promise<unknown>;
 }
 
 export class ToolCalls {
@@ -89,6 +93,7 @@ export class ToolCalls {
     const params: JsonObject = args === undefined ? { name } : { name, arguments: args };
     const tasks = this.deps.tasks;
     const tracked = tasks.prepare(name, task, params, requestOptions.onprogress);
+    let relisted = false;
     for (let round = 0; ; round++) {
       let result: JsonObject;
       try {
@@ -97,6 +102,15 @@ export class ToolCalls {
         const taskHandle = tasks.created(result, requestOptions.signal, tracked);
         if (taskHandle) result = await taskHandle.result();
       } catch (e) {
+        // 2026-07-28 HTTP: the server wants Mcp-Param-* headers this client did not send as it
+        // expects (the tool's inputSchema changed, or was never listed): list again, retry once.
+        // @see https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#client-behavior
+        if (e instanceof McpError && e.code === ErrorCode.HeaderMismatch && !relisted && this.deps.relistTools !== undefined && requestOptions.signal?.aborted !== true) {
+          relisted = true;
+          await this.deps.relistTools();
+          round--;
+          continue;
+        }
         const required = asUrlElicitationRequired(e);
         if (!required) throw e;
         if (!onUrlElicitationRequired || round >= maxElicitationRounds) throw required;

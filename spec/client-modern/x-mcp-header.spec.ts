@@ -110,6 +110,20 @@ describe('client: x-mcp-header over Streamable HTTP (2026-07-28)', () => {
     expect(types.some((t) => t.startsWith('application/json'))).to.equal(true);
   });
 
+  it('[HTTP-162] a call refused -32020 for a missing Mcp-Param header lists the tools again and is retried once with it', async () => {
+    const { client } = await connect();
+    try {
+      // Never listed: the client does not know 'routed' mirrors region into a header yet.
+      const r = await client.callTool('routed', { region: 'eu' });
+      expect((r.content[0] as { text: string }).text).to.equal('region eu');
+      const methods = seen.map((h) => h.get('mcp-method')).filter((m) => m === 'tools/call' || m === 'tools/list');
+      expect(methods).to.deep.equal(['tools/call', 'tools/list', 'tools/call']);
+      expect(seen.filter((h) => h.get('mcp-method') === 'tools/call').map((h) => h.get('mcp-param-region'))).to.deep.equal([null, 'eu']);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('[TOOL-060] mirrors an argument nested under properties, which the server requires', async () => {
     const { client } = await connect();
     try {
