@@ -4,17 +4,16 @@
 // session's page (`inspect --html`) and for every machine of machines/ drawn by the same page, with
 // every state highlighted (bold names are the widest).
 import { expect } from 'chai';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { machineConfigJSON, machines } from '../../machines/index.js';
 import { parseJournalText, readJournalFile } from '../../lib/cli/journal-file.js';
 import { trackStates } from '../../lib/cli/session-states.js';
 import { renderViewerPage, viewerData } from '../../lib/cli/viewer/page.js';
-import { CLI, runInProcess, TERMINAL_SERVER_CMD } from './helpers.js';
+import { runInProcess } from './helpers.js';
+import { recordedSessionInChromium, type ViewerFixture } from './viewer-fixture.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /**
  * Runs in the page: every overlap in the charts, as sentences. A label may sit inside a compound
@@ -58,22 +57,16 @@ describe('mcp-actors inspect --html: statecharts without overlapping labels, in 
   this.timeout(60000);
   let dir: string;
   let recording: string;
-  let browser: Browser;
   let page: Page;
 
+  let fixture: ViewerFixture | undefined;
+
   before(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`No chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
-    dir = mkdtempSync(join(tmpdir(), 'mcp-charts-'));
-    recording = join(dir, 's.jsonl');
-    const q = (w: string[]) => w.map((x) => JSON.stringify(x)).join(' ');
-    const run = await runInProcess(['call', 'slow', 'steps=2', 'ms=20', '--era', 'legacy', '--stdio', q([process.execPath, '--import', 'tsx', CLI, 'record', '--out', recording, '--', ...TERMINAL_SERVER_CMD])]);
-    expect(run.code).to.equal(0);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    fixture = await recordedSessionInChromium('mcp-charts-');
+    ({ dir, recording, page } = fixture);
   });
   after(async () => {
-    await browser?.close();
-    rmSync(dir, { recursive: true, force: true });
+    await fixture?.close();
   });
 
   it("a recorded session's page: the session, request and input-rounds charts have no overlapping labels", async () => {

@@ -4,13 +4,12 @@
 // nodes. The terminal timeline and `--at` are checked too.
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { CLI, runInProcess, TERMINAL_SERVER_CMD } from './helpers.js';
+import type { Browser, Page } from 'playwright-core';
+import { CLI, runInProcess } from './helpers.js';
+import { recordedSessionInChromium, type ViewerFixture } from './viewer-fixture.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 describe('mcp-actors inspect: terminal timeline and the viewer in chromium', function () {
   this.timeout(60000);
@@ -19,20 +18,14 @@ describe('mcp-actors inspect: terminal timeline and the viewer in chromium', fun
   let browser: Browser;
   let page: Page;
 
+  let fixture: ViewerFixture | undefined;
+
   before(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`No chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
-    dir = mkdtempSync(join(tmpdir(), 'mcp-view-'));
-    recording = join(dir, 's.jsonl');
-    const q = (w: string[]) => w.map((x) => JSON.stringify(x)).join(' ');
-    // A legacy session: its session machine goes through the lifecycle the page shows.
-    const run = await runInProcess(['call', 'slow', 'steps=2', 'ms=20', '--era', 'legacy', '--stdio', q([process.execPath, '--import', 'tsx', CLI, 'record', '--out', recording, '--', ...TERMINAL_SERVER_CMD])]);
-    expect(run.code).to.equal(0);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    fixture = await recordedSessionInChromium('mcp-view-');
+    ({ dir, recording, browser, page } = fixture);
   });
   after(async () => {
-    await browser?.close();
-    rmSync(dir, { recursive: true, force: true });
+    await fixture?.close();
   });
 
   it('prints the timeline with directions, durations and session machine states; --at N shows every machine at N', async () => {
