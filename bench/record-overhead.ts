@@ -1,8 +1,7 @@
 /**
  * What `mcp-actors record` costs on the stdio echo (our Client → bench/servers/ours-stdio), by
- * way of recording, modes interleaved, overheads as the median of each run's ratio to the base
- * mode's run next to it; calls/s and the CPU time of everything involved (client, server and
- * whatever sits between) per 1,000 calls:
+ * way of recording; calls/s and the CPU time of everything involved (client, server and whatever
+ * sits between) per 1,000 calls:
  *
  *   direct            the client spawns the server (the base)
  *   in-process        `record --in-process`: the recorder inside the server's process, no hop
@@ -17,10 +16,18 @@
  * Sequential (one call at a time: a hop's extra pipe writes and wake-ups show fully) and
  * pipelined (64 in flight: throughput).
  *
+ * How, since on a small shared machine the spread between two runs of the same build is larger
+ * than the effect measured: in each wave a fresh server (and recorder) per mode is started and
+ * warmed, then the modes take turns with short blocks of calls (the order reversed every round),
+ * so the machine's drift falls on all of them alike; a wave's overhead compares the medians of
+ * its blocks. A process's own luck (where the scheduler puts it, what its JIT made) differs from
+ * one start to the next by several percent, so the figure is the mean over many waves, with its
+ * standard error.
+ *
  *   npm run build && node dist/bench/record-overhead.js
- * Settings: RECORD_CALLS (3000), RECORD_REPS (5), RECORD_WARM (1000 calls first),
- * RECORD_MODES (direct,in-process,cat,pass-through,recorded; the first is the base),
- * RECORD_WINDOWS (1,64).
+ * Settings: RECORD_WAVES (10), RECORD_ROUNDS (8), RECORD_BLOCK (500 calls), RECORD_WARM (1000
+ * calls first), RECORD_MODES (direct,in-process,cat,pass-through,recorded; the first is the
+ * base), RECORD_WINDOWS (1,64).
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -29,8 +36,9 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '../lib/client.js';
 import { createStdioClientTransport } from '../streams/stdio-client.js';
 
-const CALLS = Number(process.env.RECORD_CALLS ?? 3000);
-const REPS = Number(process.env.RECORD_REPS ?? 5);
+const WAVES = Number(process.env.RECORD_WAVES ?? 10);
+const ROUNDS = Number(process.env.RECORD_ROUNDS ?? 8);
+const BLOCK = Number(process.env.RECORD_BLOCK ?? 500);
 const WARM = Number(process.env.RECORD_WARM ?? 1000);
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
@@ -81,62 +89,82 @@ function treeCpuMs(pid: number | undefined): number {
   }
 }
 
-async function run(mode: Mode, window: number): Promise<{ perSec: number; bytes: number; cpuPer1000: number }> {
+/** One server (with its recorder) of a wave, warmed up, taking its turns. */
+interface Instance {
+  mode: Mode;
+  client: Client;
+  pid: number | undefined;
+  out: string;
+  /** Per block: ms, and CPU ms of the client, the server and whatever sits between. */
+  ms: number[];
+  cpu: number[];
+}
+
+async function start(mode: Mode): Promise<Instance> {
   const out = join(dir, `r-${Math.random().toString(36).slice(2)}.jsonl`);
-  const recorded = mode === 'recorded' || mode === 'in-process';
   const spec = command(mode, out);
   const client = new Client({ info: { name: 'bench', version: '1' } });
   const transport = createStdioClientTransport({ command: spec.command, args: spec.args, inheritEnv: true, ...(spec.env && { env: spec.env }) });
   await client.connect(transport);
-  // Warm up (the JIT compiles the recorder's batch code too), then measure.
+  // Warm up (the JIT compiles the recorder's code too).
   for (let i = 0; i < WARM; i++) await client.callTool('echo', { text: 'warm' });
-  await new Promise((r) => setTimeout(r, 50));
-  const start = performance.now();
+  return { mode, client, pid: transport.pid, out, ms: [], cpu: [] };
+}
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function block(x: Instance, window: number): Promise<void> {
+  // The recorder journals what it has a few ms behind the wire: let the last turn's tail land
+  // before this turn starts, and this turn's before its CPU is read.
+  await pause(30);
   const cpu0 = process.cpuUsage();
-  const tree0 = treeCpuMs(transport.pid);
+  const tree0 = treeCpuMs(x.pid);
+  const start = performance.now();
   let next = 0;
-  const worker = async () => {
-    while (next < CALLS) {
+  const caller = async () => {
+    while (next < BLOCK) {
       next++;
-      await client.callTool('echo', { text: 'hello' });
+      await x.client.callTool('echo', { text: 'hello' });
     }
   };
-  await Promise.all(Array.from({ length: window }, worker));
-  const ms = performance.now() - start;
+  await Promise.all(Array.from({ length: window }, caller));
+  x.ms.push(performance.now() - start);
   const cpu = process.cpuUsage(cpu0);
-  const cpuMs = (cpu.user + cpu.system) / 1000 + treeCpuMs(transport.pid) - tree0;
-  await client.close();
-  const bytes = recorded ? statSync(out).size : 0;
-  return { perSec: (CALLS / ms) * 1000, bytes, cpuPer1000: (cpuMs / CALLS) * 1000 };
+  await pause(30);
+  x.cpu.push((cpu.user + cpu.system) / 1000 + treeCpuMs(x.pid) - tree0);
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-console.log(`record overhead, stdio echo, ${CALLS} calls x ${REPS} runs (median, modes interleaved), node ${process.version}, load ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`);
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const stderr = (xs: number[]) => (xs.length < 2 ? 0 : Math.sqrt(xs.reduce((a, b) => a + (b - mean(xs)) ** 2, 0) / (xs.length - 1) / xs.length));
+
+console.log(`record overhead, stdio echo: ${WAVES} waves x ${ROUNDS} turns of ${BLOCK} calls per mode (fresh processes per wave, turns interleaved), node ${process.version}, load ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`);
 const windows = (process.env.RECORD_WINDOWS ?? '1,64').split(',').map(Number);
 for (const window of windows) {
   const label = window === 1 ? 'sequential' : `pipelined (${window})`;
   const rates = new Map<Mode, number[]>(modes.map((m) => [m, []]));
   const cpus = new Map<Mode, number[]>(modes.map((m) => [m, []]));
+  const lost = new Map<Mode, number[]>(modes.map((m) => [m, []]));
+  const added = new Map<Mode, number[]>(modes.map((m) => [m, []]));
   let bytes = 0;
-  for (let r = 0; r < REPS; r++) {
-    for (const mode of modes) {
-      const x = await run(mode, window);
-      rates.get(mode)!.push(x.perSec);
-      cpus.get(mode)!.push(x.cpuPer1000);
-      if (x.bytes) bytes = x.bytes;
+  for (let w = 0; w < WAVES; w++) {
+    const wave: Instance[] = [];
+    for (const m of modes) wave.push(await start(m));
+    for (let r = 0; r < ROUNDS; r++) for (const x of r % 2 === 0 ? wave : [...wave].reverse()) await block(x, window);
+    const base = wave[0]!;
+    for (const x of wave) {
+      rates.get(x.mode)!.push((BLOCK / median(x.ms)) * 1000);
+      cpus.get(x.mode)!.push((median(x.cpu) / BLOCK) * 1000);
+      lost.get(x.mode)!.push((1 - median(base.ms) / median(x.ms)) * 100);
+      added.get(x.mode)!.push((median(x.cpu) / median(base.cpu) - 1) * 100);
+      await x.client.close();
+      if (x.mode === 'recorded' || x.mode === 'in-process') bytes = Math.max(bytes, statSync(x.out).size);
     }
   }
-  // Overheads are medians of each run's ratio to the base run next to it (paired: the machine's
-  // load drifts less between two neighbouring runs than over the whole bench).
-  const paired = (series: Map<Mode, number[]>, m: Mode, lost: boolean) =>
-    median(series.get(m)!.map((v, i) => {
-      const b = series.get(modes[0]!)![i]!;
-      return lost ? ((b - v) / b) * 100 : ((v - b) / b) * 100;
-    }));
-  console.log(`${label}: calls/s (throughput lost vs ${modes[0]}), CPU ms per 1000 calls, client + server + anything between (CPU added vs ${modes[0]}); journal ${(bytes / 1024).toFixed(0)} KB`);
+  console.log(`${label}: calls/s, throughput lost vs ${modes[0]} (mean of ${WAVES} waves ± standard error), CPU ms per 1000 calls of client + server + anything between (CPU added); journal ${(bytes / 1024).toFixed(0)} KB`);
   for (const m of modes) {
-    const vs = (x: number) => (m === modes[0] ? '' : ` (${x >= 0 ? '+' : ''}${x.toFixed(1)}%)`);
-    console.log(`  ${m.padEnd(17)} ${median(rates.get(m)!).toFixed(0).padStart(6)}/s${vs(paired(rates, m, true)).padEnd(10)}  ${median(cpus.get(m)!).toFixed(0).padStart(5)} ms CPU${vs(paired(cpus, m, false))}`);
+    const vs = (xs: number[]) => (m === modes[0] ? '' : `(${mean(xs) >= 0 ? '+' : ''}${mean(xs).toFixed(1)}% ± ${stderr(xs).toFixed(1)})`);
+    console.log(`  ${m.padEnd(17)} ${median(rates.get(m)!).toFixed(0).padStart(6)}/s ${vs(lost.get(m)!).padEnd(16)}  ${median(cpus.get(m)!).toFixed(0).padStart(5)} ms CPU ${vs(added.get(m)!)}`);
   }
 }
 rmSync(dir, { recursive: true, force: true });

@@ -1,11 +1,12 @@
 /**
  * The recorder's own CPU per frame, without any process around it. Two figures:
- *   writer  the journal writer alone on one thread (capture, then split, parse, redact and write
- *           in a batch): what the worker thread of `record` and `record --in-process` spends;
- *   tap     what the capturing thread pays (the server's, with `--in-process`; the proxy's
- *           otherwise): copying each frame into a batch and handing the batch to the worker,
- *           measured on that thread alone (Linux: /proc/thread-self/schedstat), and the worker's
- *           CPU beside it.
+ *   writer  the journal writer alone on one thread, from decoded chunks (capture, then split,
+ *           parse, redact and write in a batch): the HTTP proxy's path;
+ *   tap     the stdio path (`record --in-process` and `record -- <server>`): what the capturing
+ *           thread pays for copying each frame into the shared ring, measured on that thread
+ *           alone (Linux: /proc/thread-self/schedstat), and the worker that reads the ring and
+ *           journals (with the rest of the process: its garbage collection) beside it; one tap,
+ *           warmed up, as a server has.
  * CPU time is steadier than throughput on a shared machine, so these are the figures to set beside
  * a stdio round trip's CPU (bench/record-overhead.ts, `direct`).
  *
@@ -66,28 +67,36 @@ function threadCpuUs(): number {
 
 const onThread: number[] = [];
 const onWorker: number[] = [];
-for (let r = 0; r < REPS; r++) {
-  const file = join(dir, `t${r}.jsonl`);
+{
+  // One tap, as a server has one, warmed up first: a fresh worker's first frames run before its
+  // JIT has compiled the journaling code, which a long session does not see.
+  const file = join(dir, 'tap.jsonl');
   const frames = Array.from({ length: CALLS }, (_v, i) => [request(i), answer(i)] as const);
   const tap = new Tap({ out: file, redact: [], target: 'bench', startedAt: performance.timeOrigin + performance.now(), inProcess: true }, openSync(file, 'w'));
   await tap.settled;
-  const cpu0 = process.cpuUsage();
-  const thread0 = threadCpuUs();
-  for (let i = 0; i < CALLS; i += 50) {
-    for (let j = i; j < Math.min(CALLS, i + 50); j++) {
-      tap.capture(0, frames[j]![0]);
-      tap.capture(1, frames[j]![1]);
+  const feed = async () => {
+    for (let i = 0; i < CALLS; i += 50) {
+      for (let j = i; j < Math.min(CALLS, i + 50); j++) {
+        tap.capture(0, frames[j]![0]);
+        tap.capture(1, frames[j]![1]);
+      }
+      await new Promise((resolve) => setImmediate(resolve));
     }
-    await new Promise((resolve) => setImmediate(resolve));
+    // Let the worker read what is left (its CPU lands in this window, not the next).
+    await new Promise((resolve) => setTimeout(resolve, 120));
+  };
+  await feed();
+  for (let r = 0; r < REPS; r++) {
+    const cpu0 = process.cpuUsage();
+    const thread0 = threadCpuUs();
+    await feed();
+    const thread = threadCpuUs() - thread0;
+    const cpu = process.cpuUsage(cpu0);
+    onThread.push(thread / (CALLS * 2));
+    onWorker.push((cpu.user + cpu.system - thread) / (CALLS * 2));
   }
-  // Let the hand-overs happen (their cost lands on this thread too); the wait in close() is no work of this thread's.
-  await new Promise((resolve) => setTimeout(resolve, 120));
-  const thread = threadCpuUs() - thread0;
   tap.close();
-  const cpu = process.cpuUsage(cpu0);
-  onThread.push(thread / (CALLS * 2));
-  onWorker.push((cpu.user + cpu.system - thread) / (CALLS * 2));
 }
 const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-console.log(`tap: capturing thread ${med(onThread).toFixed(2)} µs per frame median (${onThread.map((x) => x.toFixed(2)).join(', ')}); worker and the rest of the process ${med(onWorker).toFixed(2)} µs per frame`);
+console.log(`tap: capturing thread ${med(onThread).toFixed(2)} µs per frame median (${onThread.map((x) => x.toFixed(2)).join(', ')}); worker and the rest of the process ${med(onWorker).toFixed(2)} µs per frame (${onWorker.map((x) => x.toFixed(2)).join(', ')})`);
 rmSync(dir, { recursive: true, force: true });

@@ -19,8 +19,45 @@ function skipWs(s: string, i: number): number {
   return i;
 }
 
+/** No control character anywhere in the text being checked: a string ends at its first unescaped quote. */
+let plain = false;
+/** Where the next backslash is, at or after the scan (the text's length when there is none; -1 not looked for yet). */
+let nextBackslash = -1;
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is looked for
+const CONTROL = /[\u0000-\u001f]/;
+
 /** The index after the string starting at `i` (a quote), or -1. */
 function endOfString(s: string, i: number): number {
+  return plain ? endOfPlainString(s, i) : endOfStringByChar(s, i);
+}
+
+/**
+ * `endOfString` for a text without control characters: the quotes and backslashes are found by
+ * `indexOf` (native, many characters per step) instead of one character at a time, which made the
+ * check four times slower on frames that are mostly strings.
+ */
+function endOfPlainString(s: string, i: number): number {
+  let j = i + 1;
+  for (;;) {
+    const quote = s.indexOf('"', j);
+    if (quote < 0) return -1;
+    if (nextBackslash < j) {
+      nextBackslash = s.indexOf('\\', j);
+      if (nextBackslash < 0) nextBackslash = s.length;
+    }
+    if (quote < nextBackslash) return quote + 1;
+    // An escape comes first: check it and look on after it.
+    j = nextBackslash + 1;
+    const e = s.charCodeAt(j);
+    if (e === 0x75) {
+      if (j + 4 >= s.length || !isHex(s.charCodeAt(j + 1)) || !isHex(s.charCodeAt(j + 2)) || !isHex(s.charCodeAt(j + 3)) || !isHex(s.charCodeAt(j + 4))) return -1;
+      j += 5;
+    } else if (e === 0x22 || e === 0x5c || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74) j += 1;
+    else return -1;
+  }
+}
+
+function endOfStringByChar(s: string, i: number): number {
   const n = s.length;
   for (let j = i + 1; j < n; j++) {
     const c = s.charCodeAt(j);
@@ -71,6 +108,8 @@ function endOfKey(s: string, i: number): number {
 
 /** True when `text` is exactly one JSON object (whitespace around it allowed). */
 export function isJsonObjectText(text: string): boolean {
+  plain = !CONTROL.test(text);
+  nextBackslash = -1;
   const s = text;
   const n = s.length;
   let i = skipWs(s, 0);

@@ -1,16 +1,16 @@
 /**
  * `record --in-process`: the recorder inside a Node.js server's own process, preloaded with
  * `--import` through NODE_OPTIONS by `tap-stdio.ts`. It copies what the server reads from stdin
- * and writes to stdout into a batch (tap-batch.ts) and hands the batches to a worker thread
- * (record-tap-worker.ts) that journals them with the proxy's redacting writer. No process sits
- * between the client and the server, and the server's own thread only pays for the copies: a
- * proxy's extra hop costs a sequential stdio round trip 30-45%, this well under 5%.
+ * and writes to stdout into a ring of shared memory (tap-ring.ts) that a worker thread
+ * (record-tap-worker.ts) reads and journals with the proxy's redacting writer. No process sits
+ * between the client and the server, and the server's own thread only pays for the copies (a
+ * proxy's extra hop costs a sequential stdio round trip 30-45%; bench/README.md has this one's).
  *
  * It does nothing in a process that never speaks on its stdio (`npx` launching the server, say):
  * the first process that reads from stdin or writes to stdout claims the journal (the file is
  * created exclusively), and takes the preload out of its environment so its own children do not
  * record. Writes that bypass `process.stdout` (`fs.writeSync(1, …)`) are not seen. Without worker
- * threads (a worker that cannot start), the same batches are journaled on the server's thread.
+ * threads (a worker that cannot start), the ring is journaled on the server's thread.
  */
 import { openSync } from 'node:fs';
 import { isMainThread } from 'node:worker_threads';

@@ -4,9 +4,11 @@
  * Every line is redacted before it is written and appended at once, so a recording survives a
  * server that dies (or a proxy that is killed) midway.
  */
+import { isUtf8 } from 'node:buffer';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { JOURNAL_FORMAT, JOURNAL_VERSION } from '../journal/entry.js';
 import { isJsonObjectText } from './json-check.js';
+import { JournalOut } from './journal-out.js';
 import type { Redactor } from './redact.js';
 
 /** The header fields a proxy recording adds to the journal header. */
@@ -34,12 +36,28 @@ export interface RecordingOptions {
   fd?: number;
 }
 
+/** Thousandths as JSON prints them after the point: "5" for 500, "05" for 50, "005" for 5. */
+const THOUSANDTHS = Array.from({ length: 1000 }, (_v, i) => String(i).padStart(3, '0').replace(/0+$/, ''));
+
+/**
+ * `String(t)` for a time stamp rounded to thousandths of a millisecond, put together from two
+ * integers: printing a double is most of what a journal line's prefix costs. The same text
+ * (the shortest decimal that reads back as `t`, which has at most three decimals here).
+ */
+export function stampText(t: number): string {
+  const k = Math.round(t * 1000);
+  if (!(k >= 0 && k < 1e15)) return String(t);
+  const whole = Math.floor(k / 1000);
+  const frac = k - whole * 1000;
+  return frac === 0 ? String(whole) : `${whole}.${THOUSANDTHS[frac]}`;
+}
+
 export class RecordingWriter {
   private readonly fd: number;
   /** The start, on this process's performance.now() clock. */
   private readonly start: number;
   private seq = 0;
-  private buffer = '';
+  private readonly out = new JournalOut();
   private scheduled = false;
   /**
    * What waits to be journaled, in order, as three parallel lists (no object per item on the hot
@@ -108,6 +126,47 @@ export class RecordingWriter {
    */
   recordAt(side: Side, chunk: Uint8Array | string, t: number): void {
     this.at(t, () => this.splitters[side === 'client' ? 0 : 1]!.push(chunk));
+  }
+
+  /**
+   * `recordAt` for bytes `start`…`end` of `bytes`, without decoding them when they are whole lines
+   * of valid UTF-8: each line is checked as it is (a Latin-1 view: one char per byte, where every
+   * JSON token and every secret-name word is ASCII) and copied into the journal byte for byte.
+   * Anything else (a partial line, a line that is not a JSON object or may hold a secret) takes
+   * the decoding path, so the journal is the same either way. `utf8`: whether the bytes are valid
+   * UTF-8, when the caller knows.
+   */
+  recordBytesAt(side: Side, bytes: Buffer, start: number, end: number, t: number, utf8 = isUtf8(bytes.subarray(start, end))): void {
+    if (this.closed || end <= start) return;
+    const splitter = this.splitters[side === 'client' ? 0 : 1]!;
+    if (!utf8 || !splitter.whole || bytes[end - 1] !== 10) {
+      this.recordAt(side, bytes.subarray(start, end), t);
+      return;
+    }
+    const kind = side === 'client' ? 'in' : 'out';
+    const stamp = stampText(t);
+    this.stamp = t;
+    try {
+      const text = bytes.toString('latin1', start, end);
+      let from = 0;
+      for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', from)) {
+        const stop = text.charCodeAt(i - 1) === 13 ? i - 1 : i;
+        const line = text.slice(from, stop);
+        if (isJsonObjectText(line) && !this.redactor.mayHoldSecrets(line)) {
+          this.out.ascii(`{"seq":${this.seq++},"t":${stamp},"kind":"${kind}","frame":`);
+          this.out.bytes(bytes, start + from, start + stop);
+          this.out.ascii('}\n');
+          this.entries++;
+        } else if (stop > from) {
+          const decoded = bytes.toString('utf8', start + from, start + stop);
+          if (decoded.trim() !== '') this.line(side, decoded);
+        }
+        from = i + 1;
+      }
+    } finally {
+      this.stamp = undefined;
+    }
+    this.scheduleFlush();
   }
 
   /** Journal something now, stamped `t` (ms since the recording started). */
@@ -210,12 +269,9 @@ export class RecordingWriter {
       this.later(() => this.rawEntry(kind, frameText));
       return;
     }
-    this.buffer += `{"seq":${this.seq++},"t":${this.now()},"kind":"${kind}","frame":${frameText}}\n`;
+    this.out.text(`{"seq":${this.seq++},"t":${stampText(this.now())},"kind":"${kind}","frame":${frameText}}\n`);
     this.entries++;
-    if (!this.scheduled) {
-      this.scheduled = true;
-      setImmediate(() => this.flush());
-    }
+    this.scheduleFlush();
   }
 
   private entry(body: Record<string, unknown>, extra?: Record<string, unknown>): void {
@@ -226,21 +282,22 @@ export class RecordingWriter {
       return;
     }
     const e = { seq: this.seq++, t: this.now(), ...body, ...(extra && (this.redactor.value(extra) as object)) };
-    this.buffer += JSON.stringify(e) + '\n';
+    this.out.text(JSON.stringify(e) + '\n');
     this.entries++;
-    // One write per tick: cheap for bursts, and never more than a tick behind the wire.
-    if (!this.scheduled) {
-      this.scheduled = true;
-      setImmediate(() => this.flush());
-    }
+    this.scheduleFlush();
+  }
+
+  /** One write per tick: cheap for bursts, and never more than a tick behind the wire. */
+  private scheduleFlush(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => this.flush());
   }
 
   flush(): void {
     this.scheduled = false;
-    if (this.buffer === '' || this.closed) return;
-    const text = this.buffer;
-    this.buffer = '';
-    writeSync(this.fd, text);
+    if (this.out.length === 0 || this.closed) return;
+    this.out.writeTo(this.fd);
   }
 
   close(): void {
@@ -259,6 +316,10 @@ export class LineSplitter {
   /** The last chunk ended with a newline: no partial line, no partial character waiting. */
   private clean = true;
   constructor(private readonly onLine: (line: string) => void) {}
+  /** Nothing is waiting: the next chunk starts a line. */
+  get whole(): boolean {
+    return this.clean;
+  }
   push(chunk: Uint8Array | string): void {
     let text: string;
     if (typeof chunk === 'string') {

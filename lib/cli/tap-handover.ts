@@ -1,27 +1,34 @@
 /**
- * The server's side of `record --in-process` (record-tap.ts installs it in the server's process):
- * captures go into a batch (tap-batch.ts) that is transferred every 20 ms to a worker thread
- * (record-tap-worker.ts), which journals it; when the process exits, the last batch is handed over
- * and the exiting thread waits until the worker has closed the journal. A worker that cannot start
- * leaves the batches to be journaled on this thread, as before there were workers.
+ * The server's side of `record --in-process` (record-tap.ts installs it in the server's process),
+ * and the stdio proxy's: captures go into a ring of shared memory (tap-ring.ts) that a worker
+ * thread (record-tap-worker.ts) reads every 20 ms on its own clock and journals. The capturing
+ * thread sends it nothing per frame or per batch: a message and a wake-up per hand-over, and the
+ * garbage of a fresh batch, cost a sequential stdio round trip several percent.
+ *
+ * Who journals is settled once, in the ring: the worker when it starts, or this thread when the
+ * worker cannot start or the process exits before it ran. At exit this thread wakes the worker
+ * and waits until it has journaled the rest and closed the journal.
  */
 import { closeSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { RecordingWriter } from './recording.js';
 import { Redactor } from './redact.js';
-import { applyBatch, FULL_BATCH, TapBatch, type TapBatchData, type TapEvent } from './tap-batch.js';
-import type { TapMessage, TapWorkerData } from './record-tap-worker.js';
+import { DONE, journalRing, OWNER, TapRing, type TapEvent } from './tap-ring.js';
+import type { TapWorkerData } from './record-tap-worker.js';
 
 // From sources the worker is TypeScript, loaded through a plain module that registers tsx first.
 const WORKER = new URL(import.meta.url.endsWith('.ts') ? './record-tap-worker.dev.mjs' : './record-tap-worker.js', import.meta.url);
-/**
- * How often the capturing thread hands a batch over (ms): the journal trails the wire by about
- * this, and a process killed outright loses about this much. A hand-over costs that thread some
- * tens of microseconds (a message to the worker, a fresh buffer): a fraction of a percent at 50/s.
- */
-const HAND_OVER_MS = 20;
+/** How often the ring is read (ms): the journal trails the wire by about this, and a process killed outright loses about this much. */
+export const READ_EVERY_MS = 20;
 /** How long an exiting server waits for the worker to finish the journal. */
 const EXIT_WAIT_MS = 5000;
+/** How long a capture waits, at most, for room in a full ring before the recording gives up (the server never stops for the recorder). */
+const FULL_WAIT_MS = 5000;
+/** A full ring that nobody has claimed after this long is journaled on this thread (a worker that is not coming). */
+const UNCLAIMED_MS = 1000;
+
+const OWNER_WORKER = 1;
+const OWNER_HERE = 2;
 
 /** Where and how a tap journals. */
 export interface TapJournal {
@@ -39,115 +46,117 @@ export interface TapJournal {
 
 /** A stdio recorder: captures on this thread, journals on a worker thread. */
 export class Tap {
-  private readonly batch: TapBatch;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly start: number;
   private worker: Worker | undefined;
-  private ready = false;
-  /** Batches taken before the worker said it runs (kept, in case it never does). */
-  private held: TapBatchData[] = [];
   /** The journal on this thread, when there is no worker. */
   private local: RecordingWriter | undefined;
-  private readonly done = new Int32Array(new SharedArrayBuffer(4));
+  private localTimer: NodeJS.Timeout | undefined;
   private closed = false;
+  private nudged = false;
   private settle!: (where: 'worker' | 'here') => void;
   /** Where the journal is written: resolves once the worker runs, or once it is known it will not. */
   readonly settled = new Promise<'worker' | 'here'>((resolve) => (this.settle = resolve));
 
-  /** `workerUrl` is for tests (a worker that cannot start). */
+  /** `workerUrl` is for tests (a worker that cannot start), and so is `ring` (a small one). */
   constructor(
     private readonly config: TapJournal,
     private readonly fd: number,
     workerUrl: URL = WORKER,
+    readonly ring: TapRing = new TapRing(),
   ) {
-    this.batch = new TapBatch(config.startedAt - performance.timeOrigin);
+    this.start = config.startedAt - performance.timeOrigin;
     try {
-      const data: TapWorkerData = { config, fd, done: this.done };
+      const data: TapWorkerData = { config, fd, shared: ring.shared };
       // The journal's fd is opened here and closed by the worker: not the worker's to track.
       const worker = new Worker(workerUrl, { workerData: data, execArgv: [], trackUnmanagedFds: false });
       worker.unref(); // the recorder never keeps the server alive
-      worker.once('message', () => {
-        this.ready = true;
-        for (const b of this.held) this.post({ batch: b });
-        this.held = [];
-        this.settle('worker');
-      });
+      worker.once('message', () => this.settle('worker'));
       worker.once('error', (e) => {
         this.worker = undefined;
-        if (!this.ready) {
-          // A worker that never ran: journal here instead, from the first batch.
-          this.journalHere();
-          return;
-        }
+        if (this.claim()) return; // it never journaled: this thread does, from the start of the ring
+        if (Atomics.load(this.ring.control, OWNER) !== OWNER_WORKER) return;
         // It ran and wrote part of the journal: another writer cannot continue its numbering.
         this.closed = true;
         process.stderr.write(`mcp-actors record: the recorder stopped (its worker thread failed: ${e.message}); the journal ends here\n`);
       });
       this.worker = worker;
     } catch {
-      this.journalHere();
+      this.claim();
     }
   }
 
   capture(side: 0 | 1, chunk: string | Uint8Array): void {
     if (this.closed) return;
-    this.batch.capture(side, chunk);
-    if (this.batch.used >= FULL_BATCH) {
-      if (this.timer) clearTimeout(this.timer);
-      this.handOver();
-    } else this.schedule();
+    if (!this.ring.capture(side, chunk, performance.now() - this.start, this.waitForRoom)) this.giveUp();
   }
 
   event(e: TapEvent): void {
     if (this.closed) return;
-    this.batch.event(e);
-    this.schedule();
+    if (!this.ring.event(e, performance.now() - this.start, this.waitForRoom)) this.giveUp();
   }
 
-  private schedule(): void {
-    if (this.timer) return;
-    this.timer = setTimeout(() => this.handOver(), HAND_OVER_MS);
-    this.timer.unref();
+  /** The ring is full: make room (journal here, or wake the worker and wait for it); false to give up. */
+  private readonly waitForRoom = (): boolean => {
+    const since = performance.now();
+    for (;;) {
+      if (this.local) {
+        journalRing(this.local, this.ring);
+        return true;
+      }
+      const owner = Atomics.load(this.ring.control, OWNER);
+      const waited = performance.now() - since;
+      if (owner === 0 && waited > UNCLAIMED_MS && this.claim()) continue;
+      if (waited > FULL_WAIT_MS) return false;
+      if (!this.nudged) {
+        // The worker reads on its own clock; a message gets it to read now.
+        this.nudged = true;
+        this.worker?.postMessage('read');
+      }
+      const read = Atomics.load(this.ring.control, 1);
+      Atomics.wait(this.ring.control, 1, read, 50);
+      if (this.ring.used < this.ringSizeHalf()) {
+        this.nudged = false;
+        return true;
+      }
+    }
+  };
+
+  private ringSizeHalf(): number {
+    return (this.ring.shared.byteLength - 64) / 2;
   }
 
-  private handOver(): void {
-    this.timer = undefined;
-    const b = this.batch.take();
-    if (!b) return;
-    if (this.local) applyBatch(this.local, b);
-    else if (this.ready) this.post({ batch: b });
-    else this.held.push(b);
+  private giveUp(): void {
+    this.closed = true;
+    process.stderr.write('mcp-actors record: the recorder fell more than its buffer behind for 5 s; the journal ends here (the server runs on)\n');
   }
 
-  private post(m: TapMessage): void {
-    this.worker?.postMessage(m, m.batch ? [m.batch.bytes.buffer as ArrayBuffer] : []);
-  }
-
-  private journalHere(): void {
-    this.settle('here');
-    if (this.local) return;
+  /** This thread journals, if nobody does yet: true when it took it on now. */
+  private claim(): boolean {
+    if (Atomics.compareExchange(this.ring.control, OWNER, 0, OWNER_HERE) !== 0) return false;
+    this.worker?.terminate().catch(() => undefined);
+    this.worker = undefined;
     this.local = journalWriter(this.config, this.fd);
-    for (const b of this.held) applyBatch(this.local, b);
-    this.held = [];
+    journalRing(this.local, this.ring);
+    this.localTimer = setInterval(() => journalRing(this.local!, this.ring), READ_EVERY_MS);
+    this.localTimer.unref();
+    this.settle('here');
+    return true;
   }
 
   /** The process exits: the rest is journaled and the journal closed before it does. */
   close(): void {
     if (this.closed) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.handOver();
     this.closed = true;
-    if (!this.local && !this.ready) {
-      this.worker?.terminate().catch(() => undefined);
-      this.worker = undefined;
-      this.journalHere();
-    }
+    this.claim(); // a worker that has not started yet never will: this thread journals
     if (this.local) {
+      clearInterval(this.localTimer);
+      journalRing(this.local, this.ring);
       this.local.close();
       return;
     }
-    this.post({ last: true });
+    this.worker?.postMessage('last');
     // Blocking is allowed here (the process is exiting) and needed: 'exit' listeners cannot wait.
-    if (Atomics.wait(this.done, 0, 0, EXIT_WAIT_MS) === 'timed-out') {
+    if (Atomics.wait(this.ring.control, DONE, 0, EXIT_WAIT_MS) === 'timed-out') {
       try {
         closeSync(this.fd);
       } catch {
@@ -156,7 +165,6 @@ export class Tap {
     }
   }
 }
-
 
 /** The journal's writer, on whichever thread journals (the header says how it was recorded). */
 export function journalWriter(config: TapJournal, fd: number): RecordingWriter {

@@ -68,7 +68,13 @@ describe('mcp-actors in the 2026-07-28 era: record, replay, verify, check, inspe
         // The proxy sees the listen stream's socket close a moment after the client has closed: wait for
         // that note (bounded) before stopping the proxy, as a person would let the recorder catch up.
         const deadline = Date.now() + 10000;
-        while (!readFileSync(httpRec, 'utf8').includes('stream closed by client') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+        // Every listen stream's close (both clients opened one), not just the first to land.
+        const count = (text: string, what: string) => text.split(what).length - 1;
+        const allClosed = () => {
+          const text = readFileSync(httpRec, 'utf8');
+          return count(text, 'stream closed by client') >= Math.max(1, count(text, '"method":"subscriptions/listen"'));
+        };
+        while (!allClosed() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       } finally {
         await proxy.stop();
       }

@@ -1,0 +1,64 @@
+/**
+ * The journal's pending output as bytes: entries are appended (text encoded once, frames' bytes
+ * copied as they came) into one reused buffer that is written with one system call per batch, so a
+ * recorded frame is never decoded to a string and encoded back, and nothing is left for the
+ * garbage collector per frame.
+ */
+import { writeSync } from 'node:fs';
+
+type Utf8Write = (this: Buffer, text: string, offset: number) => number;
+/** Node's own UTF-8 encoder into a Buffer, without `write()`'s argument checks; `write` where it is missing. */
+const utf8Write: Utf8Write =
+  (Buffer.prototype as unknown as { utf8Write?: Utf8Write }).utf8Write ??
+  function (this: Buffer, text: string, offset: number) {
+    return this.write(text, offset);
+  };
+
+/** Kept between writes up to this size; a bigger one (a burst) is dropped once written. */
+const KEEP = 1 << 20;
+
+export class JournalOut {
+  private buf = Buffer.allocUnsafeSlow(64 * 1024);
+  private used = 0;
+
+  /** Bytes waiting to be written. */
+  get length(): number {
+    return this.used;
+  }
+
+  text(s: string): void {
+    this.room(s.length * 3); // a UTF-16 code unit is at most 3 UTF-8 bytes
+    this.used += utf8Write.call(this.buf, s, this.used);
+  }
+
+  /** ASCII text (a line's prefix: no call into the encoder for a few dozen characters). */
+  ascii(s: string): void {
+    this.room(s.length);
+    const buf = this.buf;
+    let at = this.used;
+    for (let i = 0; i < s.length; i++) buf[at++] = s.charCodeAt(i);
+    this.used = at;
+  }
+
+  bytes(src: Buffer, start: number, end: number): void {
+    this.room(end - start);
+    this.used += src.copy(this.buf, this.used, start, end);
+  }
+
+  /** Writes what is pending (all of it: a pipe or a full disk that takes part is retried). */
+  writeTo(fd: number): void {
+    let at = 0;
+    while (at < this.used) at += writeSync(fd, this.buf, at, this.used - at);
+    this.used = 0;
+    if (this.buf.length > KEEP) this.buf = Buffer.allocUnsafeSlow(KEEP);
+  }
+
+  private room(n: number): void {
+    if (this.used + n <= this.buf.length) return;
+    let size = this.buf.length * 2;
+    while (size < this.used + n) size *= 2;
+    const bigger = Buffer.allocUnsafeSlow(size);
+    this.buf.copy(bigger, 0, 0, this.used);
+    this.buf = bigger;
+  }
+}
