@@ -20,6 +20,7 @@ import { ToolTasks } from './client-features/tool-tasks.js';
 import type { TraceOptions } from './client-modern/modern-era.js';
 import { ClientCore } from './client-core.js';
 import { clientOptions, type ClientOptions } from './client-options.js';
+import { ResourceNotFoundError } from './errors.js';
 import type { JsonObject } from './jsonrpc/message.js';
 import { hasCapability } from './protocol/methods.js';
 import { allows } from './protocol/revisions.js';
@@ -296,14 +297,20 @@ export class Client extends ClientCore {
   }
 
   /**
-   * Read a resource.
+   * Read a resource. A URI the server does not have rejects with {@link ResourceNotFoundError},
+   * whether the server says so with -32602 (2026-07-28) or -32002 (earlier revisions).
    * @see https://modelcontextprotocol.io/specification/2025-11-25/server/resources#reading-resources
    */
   async readResource(uri: string, options?: RequestOptions & TraceOptions): Promise<ReadResourceResult>;
   /** The official SDK's shape: `readResource({ uri })`. */
   async readResource(params: { uri: string }, options?: RequestOptions & TraceOptions): Promise<ReadResourceResult>;
   async readResource(uri: string | { uri: string }, options?: RequestOptions & TraceOptions): Promise<ReadResourceResult> {
-    return (await this.request('resources/read', { uri: typeof uri === 'string' ? uri : uri.uri }, options)) as ReadResourceResult;
+    const target = typeof uri === 'string' ? uri : uri.uri;
+    try {
+      return (await this.request('resources/read', { uri: target }, options)) as ReadResourceResult;
+    } catch (e) {
+      throw ResourceNotFoundError.from(e, target);
+    }
   }
 
   /**

@@ -109,3 +109,30 @@ export class PhaseError extends McpError {
     super(ErrorCode.InvalidRequest, `"${method}" is not allowed while the session is ${phase}.`, { method, phase });
   }
 }
+
+/**
+ * A resource the server does not have: `resources/read` (or a subscribe) named an unknown URI. A
+ * server of this library throws it (-32002 with `data.uri`; answered -32602 in the 2026-07-28
+ * era, where -32002 is gone). A client gets it for either code: -32002 from servers of earlier
+ * revisions, -32602 when its `data.uri` is the URI read (or its message says not found).
+ * @see https://modelcontextprotocol.io/specification/draft/server/resources#error-handling
+ */
+export class ResourceNotFoundError extends McpError {
+  override readonly name = 'ResourceNotFoundError';
+  constructor(
+    readonly uri: string,
+    code: number = ErrorCode.ResourceNotFound,
+    message = 'Resource not found',
+    data: unknown = uri.length > 2048 ? { uri: uri.slice(0, 2048), truncated: true } : { uri },
+  ) {
+    super(code, message, data);
+  }
+
+  /** The server's error for a read of `uri`, as a ResourceNotFoundError when it says the resource does not exist. */
+  static from(e: unknown, uri: string): unknown {
+    if (!(e instanceof McpError) || e instanceof ResourceNotFoundError) return e;
+    const named = typeof e.data === 'object' && e.data !== null && (e.data as { uri?: unknown }).uri === uri;
+    const notFound = e.code === ErrorCode.ResourceNotFound || (e.code === ErrorCode.InvalidParams && (named || /not found/i.test(e.message)));
+    return notFound ? new ResourceNotFoundError(uri, e.code, e.message, e.data) : e;
+  }
+}

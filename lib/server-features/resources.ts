@@ -13,7 +13,7 @@
 import { produce } from 'immer';
 import { BehaviorSubject, Observable, Subject, distinctUntilChanged, map, merge, skip, tap, type MonoTypeOperatorFunction, type Subscription } from 'rxjs';
 import { systemClock, type Clock } from '../clock.js';
-import { McpError } from '../errors.js';
+import { McpError, ResourceNotFoundError } from '../errors.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type { JsonObject } from '../jsonrpc/message.js';
 import { hasCapability } from '../protocol/methods.js';
@@ -135,13 +135,7 @@ export interface CompletionValues {
   hasMore?: boolean;
 }
 
-/** A resources/read, subscribe... named a URI the server does not have (-32002, `data.uri`). */
-export class ResourceNotFoundError extends McpError {
-  override readonly name = 'ResourceNotFoundError';
-  constructor(readonly uri: string) {
-    super(ErrorCode.ResourceNotFound, 'Resource not found', uri.length > 2048 ? { uri: uri.slice(0, 2048), truncated: true } : { uri });
-  }
-}
+export { ResourceNotFoundError };
 
 // ---------------------------------------------------------------- state
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { CapabilityError } from '../../lib/errors.js';
+import { CapabilityError, McpError, ResourceNotFoundError } from '../../lib/errors.js';
 import type { LoggingMessageNotificationParams, ResourceUpdatedNotificationParams } from '../../lib/protocol/schema/index.js';
 import { flush, pair, rejection } from './helpers.js';
 
@@ -31,6 +31,31 @@ describe('client features: resources, prompts, completion, logging', () => {
       const sizes: number[] = [];
       for await (const page of client.pagesOfResources()) sizes.push(page.resources.length);
       expect(sizes).to.deep.equal([1, 1]);
+    });
+
+    it('[RES-032] a resource the server does not have rejects with ResourceNotFoundError, for -32002 (earlier revisions) and for -32602 naming the URI (2026-07-28); other invalid params stay McpError', async () => {
+      const { client } = await pair({
+        serverCapabilities: { resources: {} },
+        setup: (_c, server) => {
+          server.onRequest('resources/read', (params) => {
+            const uri = params?.uri as string;
+            if (uri === 'file:///old') throw new McpError(-32002, 'Resource not found', { uri });
+            if (uri === 'file:///new') throw new McpError(-32602, 'Resource not found', { uri });
+            if (uri === 'file:///worded') throw new McpError(-32602, 'No such resource: not found');
+            throw new McpError(-32602, 'Invalid URI: unsupported scheme', { reason: 'scheme' });
+          });
+        },
+      });
+      for (const [uri, code] of [['file:///old', -32002], ['file:///new', -32602], ['file:///worded', -32602]] as const) {
+        const e = await client.readResource(uri).then(() => undefined, (err: unknown) => err);
+        expect(e, uri).to.be.instanceOf(ResourceNotFoundError);
+        expect((e as ResourceNotFoundError).uri).to.equal(uri);
+        expect((e as ResourceNotFoundError).code, uri).to.equal(code); // what the server said is kept
+      }
+      const other = await client.readResource({ uri: 'gopher://x' }).then(() => undefined, (err: unknown) => err);
+      expect(other).to.be.instanceOf(McpError);
+      expect(other).to.not.be.instanceOf(ResourceNotFoundError);
+      expect((other as McpError).data).to.deep.equal({ reason: 'scheme' });
     });
 
     it('subscribe(uri) sends resources/subscribe once, delivers updates for that URI only, and unsubscribes after the last observer', async () => {
