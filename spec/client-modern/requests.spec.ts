@@ -9,7 +9,7 @@ import { createMemoryPair } from '../../streams/memory.js';
 
 type Msg = { jsonrpc: '2.0'; id?: number | string; method?: string; params?: Record<string, any>; result?: unknown };
 const V = '2026-07-28';
-const DISCOVER = { resultType: 'complete', supportedVersions: [V], capabilities: { tools: {}, prompts: {}, resources: {} }, ttlMs: 0, cacheScope: 'public' };
+const DISCOVER = { resultType: 'complete', supportedVersions: [V], capabilities: { tools: {}, prompts: {}, resources: {}, completions: {} }, ttlMs: 0, cacheScope: 'public' };
 const tick = () => new Promise((r) => setImmediate(r));
 
 /** Answers discover and lists at once; holds tools/call until `answer(id)`. */
@@ -24,6 +24,7 @@ function server() {
     if (m.method === 'tools/list') reply(m.id, { resultType: 'complete', tools: [{ name: 'slow', inputSchema: { type: 'object' } }], ttlMs: 0, cacheScope: 'public' });
     if (m.method === 'prompts/list') reply(m.id, { resultType: 'complete', prompts: [], ttlMs: 0, cacheScope: 'public' });
     if (m.method === 'resources/list') reply(m.id, { resultType: 'complete', resources: [], ttlMs: 0, cacheScope: 'public' });
+    if (m.method === 'completion/complete') reply(m.id, { resultType: 'complete', completion: { values: ['x1'] } });
   });
   const answer = (id: Msg['id'], text: string) => reply(id, { resultType: 'complete', content: [{ type: 'text', text }] });
   const progress = (progressToken: string | number, value: number) => void b.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken, progress: value } } as never);
@@ -31,7 +32,7 @@ function server() {
 }
 
 describe('client: modern requests (2026-07-28)', () => {
-  it('[MRTR-002] [BASE-103] [TOOL-036] [RES-022] [PROMPT-028] [PAGE-018] [ROOTS-062] [SAMP-050] [ELICIT-074] every request carries the protocol version, the client capabilities it supports and client info in _meta', async () => {
+  it('[MRTR-002] [BASE-103] [TOOL-036] [RES-022] [PROMPT-028] [PAGE-018] [ROOTS-062] [SAMP-050] [ELICIT-074] [COMPL-028] every request carries the protocol version, the client capabilities it supports and client info in _meta', async () => {
     const s = server();
     const client = new Client({ info: { name: 'spec', version: '1.2.3' }, era: 'auto' });
     client.onElicitation({ form: async () => ({ action: 'decline' }) });
@@ -41,12 +42,13 @@ describe('client: modern requests (2026-07-28)', () => {
     await client.listTools();
     await client.listPrompts();
     await client.listResources();
+    expect((await client.complete({ type: 'ref/prompt', name: 'p' }, { name: 'a', value: 'x' })).completion.values).to.deep.equal(['x1']);
     const call = client.callTool('slow');
     await tick();
     s.answer(s.seen.find((m) => m.method === 'tools/call')!.id, 'ok');
     await call;
     const requests = s.seen.filter((m) => m.id !== undefined);
-    expect(requests.map((m) => m.method)).to.include.members(['server/discover', 'tools/list', 'prompts/list', 'resources/list', 'tools/call']);
+    expect(requests.map((m) => m.method)).to.include.members(['server/discover', 'tools/list', 'prompts/list', 'resources/list', 'completion/complete', 'tools/call']);
     for (const m of requests) {
       const meta = m.params?._meta ?? {};
       expect(meta['io.modelcontextprotocol/protocolVersion'], m.method).to.equal(V);
