@@ -21,11 +21,12 @@ import { TASKS_EXTENSION } from './extension-tasks.js';
 import { ListenStream, type ListenBackoff } from './listen.js';
 import type { ModernLink } from './modern-link.js';
 import { ResultCache } from './result-cache.js';
+import { malformedTraceKey, malformedTraceMessage } from '../protocol/trace-context.js';
 import { paramHeadersOf, type ParamHeaderSpec } from './wire-headers.js';
 
 /** Options of a request in the modern era: OpenTelemetry context passed through in `_meta`. */
 export interface TraceOptions {
-  /** W3C Trace Context (`traceparent`, `tracestate`) and `baggage`, sent verbatim in `_meta` (2026-07-28). */
+  /** W3C Trace Context (`traceparent`, `tracestate`) and W3C `baggage`, sent verbatim in `_meta` (2026-07-28); a value that breaks its format is refused with a TypeError before anything is sent. */
   trace?: { traceparent?: string; tracestate?: string; baggage?: string };
   /**
    * Ask the server even when a cached result is still fresh (2026-07-28 `ttlMs` caching hints).
@@ -163,6 +164,8 @@ export class ModernEra {
 
   private send(method: string, params: JsonObject | undefined, options?: RequestOptions & TraceOptions & { reissue?: boolean }, onSend?: () => void): Promise<JsonObject> {
     const { trace, fresh: _fresh, ...requestOptions } = options ?? {};
+    const bad = trace && malformedTraceKey(trace);
+    if (bad) return Promise.reject(new TypeError(malformedTraceMessage(bad, trace[bad])));
     const send = (extra: JsonObject) => {
       const own = (params?._meta ?? {}) as JsonObject;
       const meta: JsonObject = { ...own, ...this.host.meta(this.version) };

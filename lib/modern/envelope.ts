@@ -7,6 +7,7 @@
  * @see https://modelcontextprotocol.io/specification/2026-07-28/basic#meta
  * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning
  */
+import { malformedTraceKey } from '../protocol/trace-context.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type { JsonObject } from '../jsonrpc/message.js';
 import { MODERN_REVISIONS, isModernRevision, type ModernRevision } from '../protocol/revisions.js';
@@ -95,7 +96,8 @@ export function readEnvelope(params: unknown): Envelope {
   let trace: TraceContext | undefined;
   for (const key of ['traceparent', 'tracestate', 'baggage'] as const) {
     const v = meta[key];
-    if (typeof v === 'string') (trace ??= {})[key] = v;
+    // A malformed value is no trace context: left out, as OpenTelemetry's propagators ignore it (the request is served).
+    if (typeof v === 'string' && malformedTraceKey({ [key]: v }) === undefined) (trace ??= {})[key] = v;
   }
   return {
     revision: version,

@@ -59,6 +59,24 @@ describe('client: modern requests (2026-07-28)', () => {
     await client.close();
   });
 
+  it('[BASE-109] trace context goes into _meta as given when it follows W3C Trace Context and Baggage; a malformed value is refused before anything is sent', async () => {
+    const s = server();
+    const client = new Client({ info: { name: 'spec', version: '1.2.3' }, era: 'auto' });
+    await client.connect(s.transport);
+    const trace = { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01', tracestate: 'congo=t61rcWkgMzE,rojo@sys=00f067aa0ba902b7', baggage: 'userId=alice,serverNode=DF%2028;ttl=60' };
+    await client.listTools({ trace, fresh: true });
+    const sent = s.seen.filter((m) => m.method === 'tools/list').at(-1)!;
+    expect(sent.params!._meta).to.deep.include(trace);
+    const before = s.seen.length;
+    for (const bad of [{ traceparent: '00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01' }, { traceparent: '00-00000000000000000000000000000000-00f067aa0ba902b7-01' }, { tracestate: 'Upper=x' }, { baggage: 'no-equals-sign' }]) {
+      const e = await client.listTools({ trace: bad, fresh: true }).then(() => undefined, (err: unknown) => err);
+      expect(e, JSON.stringify(bad)).to.be.instanceOf(TypeError);
+      expect((e as Error).message).to.match(/does not follow W3C (Trace Context|Baggage)/);
+    }
+    expect(s.seen.length).to.equal(before); // nothing was sent for them
+    await client.close();
+  });
+
   it('[BASE-061] concurrent requests get distinct ids', async () => {
     const s = server();
     const client = new Client({ info: { name: 'spec', version: '1' }, era: 'auto' });

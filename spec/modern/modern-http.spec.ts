@@ -99,6 +99,14 @@ describe('2026-07-28 over Streamable HTTP (dual-era endpoint)', () => {
     expect(mcp.server.sessions.size).to.equal(0);
   });
 
+  it('[BASE-109] a trace value that breaks its W3C format is not handed on as trace context; the request is still served', async () => {
+    const trace = { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331', tracestate: 'a=b', baggage: 'not a header' };
+    const { body, headers } = modern(3, 'tools/call', { name: 'echo', arguments: { text: 'y' } }, {}, trace);
+    const res = await post(http.url, body, headers);
+    expect(res.json.result.content[0].text).to.equal('echo:y');
+    expect(seen[0]!.trace).to.deep.equal({ tracestate: 'a=b' });
+  });
+
   it('[BASE-100] [BASE-101] [BASE-102] [LIFE-107] [HTTP-132] refuses a malformed envelope with -32602 / 400, an unsupported version with -32022 / 400 naming both', async () => {
     const noCaps = { jsonrpc: '2.0', id: 3, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': V } } };
     let res = await post(http.url, noCaps, { 'mcp-protocol-version': V, 'mcp-method': 'tools/list' });
