@@ -115,9 +115,19 @@ describe('replay --as server: notifications sent outside any request come at the
     const mock = await background(['--import', 'tsx', CLI, 'replay', rec, '--as', 'server', '--port', '0'], /mock server at (\S+)/);
     const client = new Client({ info: { name: 'ours-legacy', version: '1.0.0' }, era: 'legacy' });
     const seen: string[] = [];
+    // The mock can only send on a standalone GET stream that is open: wait for the client's (a
+    // loaded machine can take longer than any fixed pause to open it).
+    let getOpened!: () => void;
+    const opened = new Promise<void>((resolve) => (getOpened = resolve));
+    const fetchWatchingGet: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      if (init?.method === 'GET' && res.ok) getOpened();
+      return res;
+    };
     try {
-      await client.connect(createStreamableHttpClientTransport(mock.match[1]!));
+      await client.connect(createStreamableHttpClientTransport(mock.match[1]!, { fetch: fetchWatchingGet }));
       const sub = client.subscribe('notes://index').subscribe(() => seen.push('updated'));
+      await Promise.race([opened, sleep(15000)]);
       await sleep(500);
       expect(seen).to.deep.equal([]);
       await client.callTool('add_note', { body: 'A kingfisher on the bank.' });
