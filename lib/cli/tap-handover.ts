@@ -112,18 +112,13 @@ export class Tap {
         this.nudged = true;
         this.worker?.postMessage('read');
       }
-      const read = Atomics.load(this.ring.control, 1);
-      Atomics.wait(this.ring.control, 1, read, 50);
-      if (this.ring.used < this.ringSizeHalf()) {
+      this.ring.waitForReader(50);
+      if (this.ring.used < this.ring.capacity / 2) {
         this.nudged = false;
         return true;
       }
     }
   };
-
-  private ringSizeHalf(): number {
-    return (this.ring.shared.byteLength - 64) / 2;
-  }
 
   private giveUp(): void {
     this.closed = true;

@@ -67,6 +67,16 @@ export class TapRing {
     return new TapRing(new SharedArrayBuffer(CONTROL + size));
   }
 
+  /** How many bytes the ring holds. */
+  get capacity(): number {
+    return this.size;
+  }
+
+  /** The writer's side: sleeps until the reader has moved on from where it is now, or `ms` have passed. */
+  waitForReader(ms: number): void {
+    Atomics.wait(this.control, READ, Atomics.load(this.control, READ), ms);
+  }
+
   /** Bytes written and not yet read. */
   get used(): number {
     return (Atomics.load(this.control, WRITE) - Atomics.load(this.control, READ) + 2 * this.size) % (2 * this.size);

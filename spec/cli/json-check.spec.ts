@@ -2,6 +2,7 @@
 // journal as it came: a "yes" for anything JSON.parse refuses would make the journal unreadable.
 // Checked against JSON.parse itself on hand-picked cases and on many random mutations of frames.
 import { expect } from 'chai';
+import { Prng } from '../robustness/fuzz/prng.js';
 import { isJsonObjectText } from '../../lib/cli/json-check.js';
 
 const parsesToObject = (s: string): boolean => {
@@ -13,17 +14,10 @@ const parsesToObject = (s: string): boolean => {
   }
 };
 
-/** A small deterministic generator (tests must be repeatable). */
+/** A seeded generator (tests must be repeatable): the fuzzers' PRNG, as a function. */
 function random(seed: number): () => number {
-  let x = seed >>> 0;
-  return () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x / 2 ** 32;
-  };
+  const prng = new Prng(seed);
+  return () => prng.next();
 }
 
 describe('record: the JSON check that lets a frame be journaled as it came', () => {

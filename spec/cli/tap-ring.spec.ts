@@ -4,6 +4,7 @@
 // every frame whole, in order, stamped when it crossed the server's stdio, with the server's own
 // events among them.
 import { expect } from 'chai';
+import { Prng } from '../robustness/fuzz/prng.js';
 import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,17 +16,10 @@ import { journalRing, TapRing } from '../../lib/cli/tap-ring.js';
 const enc = (s: string) => new TextEncoder().encode(s);
 const never = () => false;
 
-/** A small deterministic generator (tests must be repeatable). */
+/** A seeded generator (tests must be repeatable): the fuzzers' PRNG, as a function. */
 function random(seed: number): () => number {
-  let x = seed >>> 0;
-  return () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x / 2 ** 32;
-  };
+  const prng = new Prng(seed);
+  return () => prng.next();
 }
 
 describe('record --in-process: the ring from the server thread to the journal', () => {
