@@ -20,8 +20,24 @@ function terminalServer(dir: string, extra: Partial<Parameters<typeof addTermina
   return { mcp, terminals, clock };
 }
 
-/** Resolves once the shell runs a child (the command is past its start, where Ctrl-C cannot be lost). */
-const hasChild = (pid: number) => readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim() !== '';
+/**
+ * A child of the shell runs its own program: it has exec'd, so its name is no longer the shell's.
+ * Only then is a typed Ctrl-C sure to reach the command. Between fork and exec the child still has
+ * the shell's SIGINT handler, which swallows the signal, and the command runs its whole course
+ * (seen in 5 of 30 tries when waiting only for a child, 19 of 30 when waiting for the foreground).
+ */
+const commandRuns = (pid: number) =>
+  readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean)
+    .some((child) => {
+      try {
+        return readFileSync(`/proc/${child}/comm`, 'utf8').trim() !== 'bash';
+      } catch {
+        return false; // Gone meanwhile.
+      }
+    });
 
 const text = (r: { content?: unknown }) => ((r.content ?? []) as { text?: string }[]).map((b) => b.text ?? '').join('\n');
 
@@ -82,7 +98,7 @@ describe('terminal server (node-pty + @xterm/headless)', function () {
     const controller = new AbortController();
     const running = client.callTool('terminal_run', { terminalId: id, command: 'echo started; sleep 30' }, { signal: controller.signal });
     // Real shells on a busy machine: bounded waits, but not tight ones.
-    await until(() => hasChild(server.terminals.get(id)!.pid), 30_000);
+    await until(() => commandRuns(server.terminals.get(id)!.pid), 30_000);
     controller.abort('enough');
     await running.catch(() => undefined);
     await until(() => server.terminals.get(id)!.state.matches('ready'), 30_000);
@@ -98,7 +114,7 @@ describe('terminal server (node-pty + @xterm/headless)', function () {
     terminal.output$.subscribe((c) => c.includes('ignoring') && started.resolve());
     const handle = await client.callToolAsTask('terminal_run', { terminalId: id, command: "trap '' INT; echo ignoring; sleep 30" });
     await started.promise;
-    await until(() => hasChild(terminal.pid));
+    await until(() => commandRuns(terminal.pid));
     expect((await handle.cancel()).status).to.equal('cancelled');
     await until(() => JSON.stringify(terminal.state.value) === '{"busy":"interrupting"}');
     server.clock.advance(999);
