@@ -11,7 +11,6 @@
  * side and time; when the ring is full, the writer waits for the reader (bounded), since losing
  * frames silently is worse than a pause.
  */
-import { isUtf8 } from 'node:buffer';
 import type { RecordingWriter, Side } from './recording.js';
 
 /** Something other than bytes that happened, in order with the bytes. */
@@ -201,7 +200,7 @@ export class TapRing {
 /** Journals every record in the ring: each chunk split into lines, checked, redacted and written, stamped when it was captured. */
 export function journalRing(writer: RecordingWriter, ring: TapRing): void {
   const n = ring.read(
-    (who, bytes, start, end, t) => writer.recordBytesAt(who === 0 ? 'client' : 'server', bytes, start, end, Math.round(t * 1000) / 1000, isUtf8(bytes.subarray(start, end))),
+    (who, bytes, start, end, t) => writer.recordBytesAt(who === 0 ? 'client' : 'server', bytes, start, end, Math.round(t * 1000) / 1000),
     (e, t) =>
       writer.at(Math.round(t * 1000) / 1000, () => {
         if (e.kind === 'transport') writer.transport(e.phase, e.error);
