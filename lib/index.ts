@@ -16,7 +16,7 @@ export { text, image, audio, resourceLink, embeddedResource } from './server-fea
 export type { ToolHandle, ToolHandler } from './server-features/tools.js';
 export type { PromptHandle, PromptHandler } from './server-features/prompts.js';
 export type { FeatureContext } from './server-features/context.js';
-export { InvalidLogMessageError, LoggingConfigurationError, type Logger, type LogRedaction } from './server-features/logging.js';
+export { InvalidLogMessageError, LoggingConfigurationError, RequestLogLevelError, type Logger, type LogRedaction } from './server-features/logging.js';
 export type { ServerDiagnostic } from './server-features/diagnostics.js';
 export type { CursorScope } from './server-features/session-cursors.js';
 export { completeFrom, rankCompletions, type CompleteFromOptions } from './server-features/complete-from.js';

@@ -76,8 +76,10 @@ export interface McpServerOptions extends ServerOptions {
    */
   logAccess?: LoggingOptions['canReceive'];
   /**
-   * Apply a level a client asks for (`logging/setLevel`) to your own logging; when it throws
-   * the client gets -32603 and the level stays as it was (see {@link LoggingOptions.onSetLevel}).
+   * Apply a level a client asks for (`logging/setLevel`, or a 2026-07-28 request's
+   * `io.modelcontextprotocol/logLevel`, before that request runs) to your own logging; when it
+   * throws the client gets -32603: the session's level stays as it was, a 2026-07-28 request is
+   * not served (see {@link LoggingOptions.onSetLevel}).
    */
   onLogLevel?: LoggingOptions['onSetLevel'];
   /** The largest log data sent, in JSON characters; larger data is cut. Default 64 KiB. */

@@ -29,7 +29,7 @@ import {
   type InputRequiredResult,
 } from '../protocol/schema/modern.js';
 import type { Server } from '../server.js';
-import type { ModernDispatch } from '../session/session.js';
+import type { ModernDispatch, Session } from '../session/session.js';
 import { ServerSessionForRequest } from './request-session.js';
 import { EnvelopeRefusal, hasVersionClaim, readEnvelope, type Envelope } from './envelope.js';
 import { InputRound } from './input-round.js';
@@ -85,6 +85,12 @@ const ANONYMOUS = { name: 'anonymous-client', version: '0' };
  */
 export type ExtensionMethod = (params: JsonObject | undefined, call: { envelope: Envelope; authInfo: unknown }) => Promise<JsonObject>;
 
+/**
+ * Applies the log level a modern request asks for (`io.modelcontextprotocol/logLevel`) before its
+ * handler runs; a throw refuses the request (an `McpError` as it is, anything else -32603).
+ */
+export type LogLevelHook = (level: LoggingLevel, session: Session) => void | Promise<void>;
+
 export class RequestCore implements ModernDispatch {
   private readonly states: RequestStateCodec;
   private readonly hints: Map<string, CacheHint>;
@@ -93,6 +99,7 @@ export class RequestCore implements ModernDispatch {
   private readonly listens = new Set<() => void>();
   /** Methods extensions serve here, checked before the removed-method refusal. */
   private readonly extensionMethods = new Map<string, ExtensionMethod>();
+  private logLevelHook: LogLevelHook | undefined;
 
   constructor(
     private readonly server: Server,
@@ -138,6 +145,11 @@ export class RequestCore implements ModernDispatch {
   /** Serve `method` on modern requests with `handler` (an extension's method; see {@link ExtensionMethod}). */
   serveExtension(method: string, handler: ExtensionMethod): void {
     this.extensionMethods.set(method, handler);
+  }
+
+  /** Run `hook` for each request that carries a log level, before its handler (see {@link LogLevelHook}). */
+  applyLogLevelWith(hook: LogLevelHook): void {
+    this.logLevelHook = hook;
   }
 
   /** Whether the modern era serves `method` (its core requests, and extension methods registered on the server). */
@@ -207,7 +219,11 @@ export class RequestCore implements ModernDispatch {
       },
       endRound: (r) => ended!(r),
     });
-    const session = new ServerSessionForRequest(this.server);
+    const session = new ServerSessionForRequest(this.server, io.authInfo);
+    if (envelope.logLevel !== undefined && this.logLevelHook !== undefined) {
+      const refused = await this.applyLogLevel(id, envelope.logLevel, session);
+      if (refused !== undefined) return refused;
+    }
     const threshold = envelope.logLevel === undefined ? undefined : LEVEL_RANK.get(envelope.logLevel);
     let finished = false;
     const out = session.serveRequestScope(msg, {
@@ -238,6 +254,18 @@ export class RequestCore implements ModernDispatch {
       finished = true;
       io.signal?.removeEventListener('abort', abort);
       void session.close().catch(() => {});
+    }
+  }
+
+  /** The refusal when the log level hook throws (the handler never runs), or undefined. */
+  private async applyLogLevel(id: RequestId, level: LoggingLevel, session: Session): Promise<Answer | undefined> {
+    try {
+      await this.logLevelHook!(level, session);
+      return undefined;
+    } catch (e) {
+      // Whatever else went wrong stays on the server: the client learns only that the level was not applied.
+      const err = e instanceof McpError ? e.toJSON() : { code: ErrorCode.InternalError, message: `Internal error: the server could not apply log level "${level}"` };
+      return { response: { jsonrpc: '2.0', id, error: err }, status: 200 };
     }
   }
 

@@ -8,7 +8,15 @@ import type { Server } from '../server.js';
 import { Session } from '../session/session.js';
 
 export class ServerSessionForRequest extends Session {
-  constructor(server: Server) {
+  constructor(
+    server: Server,
+    private readonly caller?: unknown,
+  ) {
     super('server', { ...server.options, capabilities: server.declaredCapabilities, supportedVersions: [...MODERN_REVISIONS] }, server.requestHandlerTable, true);
+  }
+
+  /** Who the transport says the caller is, already before the request is served (a hook may ask). */
+  override get authInfo(): unknown {
+    return super.authInfo ?? this.caller;
   }
 }

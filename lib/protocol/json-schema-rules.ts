@@ -6,8 +6,9 @@
  *   draft-07 (and draft-06, validated as draft-07) and draft-04; any other `$schema` is refused by
  *   name, not validated as something else;
  * - a schema must be valid in its dialect (keywords with values of the right shape);
- * - a `$ref` is never fetched: one that does not resolve inside the schema itself is refused,
- *   not treated as permissive;
+ * - a `$ref` is never fetched (there is no option to fetch one): one that does not resolve inside
+ *   the schema itself is refused, not treated as permissive; so are `$dynamicRef` and
+ *   `$recursiveRef` other than `"#"`, which the validator would skip;
  * - bounds on depth and on the number of subschemas, so that a hostile schema cannot make the
  *   validator a denial-of-service vector.
  *
@@ -124,7 +125,14 @@ export function schemaProblems(schema: unknown, revision?: Revision, limits: Sch
     for (const key of ['$ref', '$dynamicRef', '$recursiveRef']) {
       if (s[key] === undefined) continue;
       if (typeof s[key] !== 'string') problems.push({ kind: 'invalid', at: `${at}/${key}`, message: `${key} must be a string` });
-      else if (key === '$ref') refs.push({ ref: s[key], base, at: `${at}/${key}` });
+      else refs.push({ ref: s[key], base, at: `${at}/${key}` });
+    }
+    // The validator ignores these (it would accept anything there): refused rather than silently permissive.
+    if (typeof s.$dynamicRef === 'string') {
+      problems.push({ kind: 'invalid', at: `${at}/$dynamicRef`, message: '$dynamicRef is not supported (it would not be checked); use $ref to a schema under $defs' });
+    }
+    if (typeof s.$recursiveRef === 'string' && s.$recursiveRef !== '#') {
+      problems.push({ kind: 'invalid', at: `${at}/$recursiveRef`, message: '$recursiveRef is only supported as "#" (anything else would not be checked); use $ref' });
     }
     checkKeywords(s, at, dialect, problems);
     const child = (value: unknown, path: string) => walk(value, path, depth + 1, base);
@@ -165,7 +173,7 @@ export function schemaProblems(schema: unknown, revision?: Revision, limits: Sch
   walk(schema, '', 0, root);
   if (!stopped) {
     for (const { ref, base, at } of refs) {
-      const problem = unresolved(ref, base, resources, anchors);
+      const problem = unresolved(ref, base, at, resources, anchors);
       if (problem !== undefined) problems.push({ kind: 'unresolved-ref', at, message: problem });
     }
   }
@@ -222,23 +230,27 @@ function compiles(pattern: string): boolean {
   }
 }
 
-/** Why `ref` does not resolve inside the schema, or undefined when it does. Nothing is fetched. */
-function unresolved(ref: string, base: string, resources: Map<string, unknown>, anchors: Set<string>): string | undefined {
+/**
+ * Why `ref` (the value of `$ref`, `$dynamicRef` or `$recursiveRef` at `at`) does not resolve
+ * inside the schema, or undefined when it does. Nothing is fetched.
+ */
+function unresolved(ref: string, base: string, at: string, resources: Map<string, unknown>, anchors: Set<string>): string | undefined {
+  const key = at.slice(at.lastIndexOf('/') + 1);
   const uri = resolveUri(ref, base);
-  if (uri === undefined) return `$ref ${JSON.stringify(ref)} is not a valid URI reference`;
+  if (uri === undefined) return `${key} ${JSON.stringify(ref)} is not a valid URI reference`;
   const doc = withoutFragment(uri);
   const target = resources.get(doc);
   if (target === undefined) {
-    return `$ref ${JSON.stringify(ref)} points outside the schema; MCP implementations never fetch a $ref, so inline the referenced schema (under $defs) instead`;
+    return `${key} ${JSON.stringify(ref)} points outside the schema; MCP implementations never fetch a $ref, so inline the referenced schema (under $defs) instead`;
   }
   const hash = uri.length > doc.length ? decodeURIComponent(uri.slice(doc.length + 1)) : '';
   if (hash === '') return undefined;
-  if (!hash.startsWith('/')) return anchors.has(`${doc}#${hash}`) ? undefined : `$ref ${JSON.stringify(ref)} names an anchor the schema does not define`;
+  if (!hash.startsWith('/')) return anchors.has(`${doc}#${hash}`) ? undefined : `${key} ${JSON.stringify(ref)} names an anchor the schema does not define`;
   let node: unknown = target;
   for (const raw of hash.slice(1).split('/')) {
     const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
     if (node === null || typeof node !== 'object' || !Object.prototype.hasOwnProperty.call(node, key)) {
-      return `$ref ${JSON.stringify(ref)} points at nothing in the schema`;
+      return `${key} ${JSON.stringify(ref)} points at nothing in the schema`;
     }
     node = (node as Record<string, unknown>)[key];
   }

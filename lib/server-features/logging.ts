@@ -89,6 +89,26 @@ export class LoggingConfigurationError extends McpError {
   }
 }
 
+/**
+ * Applying the log level a 2026-07-28 request carries (`io.modelcontextprotocol/logLevel`) failed
+ * on the server's side (its `onLogLevel` hook threw): the request is refused -32603 and its
+ * handler never runs. What went wrong stays on the server as `cause`.
+ * @see https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/logging#error-handling
+ */
+export class RequestLogLevelError extends McpError {
+  override readonly name = 'RequestLogLevelError';
+  constructor(
+    readonly level: LoggingLevel,
+    override readonly cause?: unknown,
+  ) {
+    super(
+      ErrorCode.InternalError,
+      `Logging configuration error: the server could not apply log level "${level}", so it did not serve this request. Send it again with another level or without "io.modelcontextprotocol/logLevel", or report it to the server's operator.`,
+      { level },
+    );
+  }
+}
+
 /** The longest logger name sent. */
 export const MAX_LOGGER_NAME = 128;
 
@@ -231,8 +251,12 @@ export interface LoggingOptions {
   /**
    * Applies a level a client asked for to the server's own logging (a logging library, a
    * remote configuration). When it throws, `logging/setLevel` is answered -32603
-   * ({@link LoggingConfigurationError}) and the session's level is unchanged.
+   * ({@link LoggingConfigurationError}) and the session's level is unchanged. A 2026-07-28
+   * request asks per request (`io.modelcontextprotocol/logLevel` in its `_meta`): the hook runs
+   * before that request's handler, with the request's session, and when it throws the request
+   * is refused -32603 ({@link RequestLogLevelError}) without running.
    * @see https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/logging#error-handling
+   * @see https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/logging#error-handling
    */
   onSetLevel?: (level: LoggingLevel, session: Session) => void | Promise<void>;
   /** The largest data sent, as JSON characters (larger data is cut, see {@link boundLogData}). Default 64 KiB. */
@@ -305,6 +329,15 @@ export class LoggingFeature {
         return failed(e);
       }
     });
+    if (onSetLevel) {
+      server.core.applyLogLevelWith(async (level, session) => {
+        try {
+          await onSetLevel(level, session);
+        } catch (e) {
+          throw e instanceof McpError ? e : new RequestLogLevelError(level, e);
+        }
+      });
+    }
     server.sessions$.subscribe((session) => {
       session.state$.subscribe({ complete: () => this.forget(session) });
       // A shared session's copies elsewhere need the access rule's verdict for server-wide logs.

@@ -12,7 +12,8 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/client/roots#security-considerations
  * @see https://modelcontextprotocol.io/specification/2025-11-25/client/roots#implementation-guidelines
  */
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { realpath } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { McpError } from '../errors.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
@@ -59,7 +60,10 @@ export function toFsPath(pathOrUri: string): string | undefined {
   return isAbsolute(pathOrUri) ? resolve(pathOrUri) : undefined;
 }
 
-/** The root `pathOrUri` lies under (the root itself included), if any; `..` cannot climb out. */
+/**
+ * The root `pathOrUri` lies under (the root itself included), if any; `..` cannot climb out.
+ * Lexical: symbolic links are not followed (the tracker's `check` and `isWithinRoots` do).
+ */
 export function rootContaining(roots: readonly Root[], pathOrUri: string): Root | undefined {
   const target = toFsPath(pathOrUri);
   if (target === undefined) return undefined;
@@ -69,6 +73,40 @@ export function rootContaining(roots: readonly Root[], pathOrUri: string): Root 
     const rel = relative(base, target);
     return rel === '' || (!rel.startsWith('..' + sep) && rel !== '..' && !isAbsolute(rel));
   });
+}
+
+/**
+ * `path` with its symbolic links resolved as far as it exists: a path not there yet (a file to
+ * be written) keeps its missing tail under its deepest existing ancestor, resolved. Undefined
+ * when it cannot be resolved (a link loop, no permission).
+ */
+export async function realPathOf(path: string): Promise<string | undefined> {
+  let head = path;
+  const tail: string[] = [];
+  for (;;) {
+    try {
+      return join(await realpath(head), ...tail);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') return undefined;
+      const parent = dirname(head);
+      if (parent === head) return path;
+      tail.unshift(basename(head));
+      head = parent;
+    }
+  }
+}
+
+/** The root `target` (an absolute path) lies under once links are followed, on both sides. */
+async function realRootContaining(roots: readonly Root[], target: string): Promise<Root | undefined> {
+  const real = await realPathOf(target);
+  if (real === undefined) return undefined;
+  for (const root of roots) {
+    const base = toFsPath(root.uri);
+    const realBase = base === undefined ? undefined : await realPathOf(base);
+    if (realBase !== undefined && rootContaining([{ uri: realBase }], real) !== undefined) return root;
+  }
+  return undefined;
 }
 
 interface Entry {
@@ -115,15 +153,22 @@ export class RootsTracker {
     return p;
   }
 
-  /** Whether `pathOrUri` (absolute path or `file://` URI) lies under one of the session's roots. */
+  /**
+   * Whether `pathOrUri` (absolute path or `file://` URI) lies under one of the session's roots,
+   * as written and with symbolic links followed.
+   */
   async isWithinRoots(session: Session, pathOrUri: string): Promise<boolean> {
     const { roots } = await this.get(session);
-    return rootContaining(roots, pathOrUri) !== undefined;
+    const target = toFsPath(pathOrUri);
+    return target !== undefined && rootContaining(roots, target) !== undefined && (await realRootContaining(roots, target)) !== undefined;
   }
 
   /**
-   * The normalised absolute path of `pathOrUri` if it lies under one of the session's roots;
-   * otherwise throws {@link OutsideRootsError} (also when the roots are unavailable).
+   * The normalised absolute path of `pathOrUri` if it lies under one of the session's roots, as
+   * written (`..`, `%2e%2e` cannot climb out) and with symbolic links followed (a link inside a
+   * root to a file outside it is outside); otherwise throws {@link OutsideRootsError} (also
+   * when the roots are unavailable). A link changed between this check and the use of the path
+   * is not caught: on a tree others can write to, open the file without following links.
    */
   async check(session: Session, pathOrUri: string): Promise<string> {
     const known = await this.get(session);
@@ -131,6 +176,7 @@ export class RootsTracker {
     const target = toFsPath(pathOrUri);
     if (target === undefined) throw new OutsideRootsError(String(pathOrUri), 'not an absolute path or file:// URI');
     if (!rootContaining(known.roots, target)) throw new OutsideRootsError(pathOrUri, 'under no root');
+    if ((await realRootContaining(known.roots, target)) === undefined) throw new OutsideRootsError(pathOrUri, 'a symbolic link leads out of its root, or the path cannot be resolved');
     return target;
   }
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createServer, type Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { UnusableOutputSchemaError } from '../../lib/client-features/errors.js';
 import { schemaDialect, schemaProblems } from '../../lib/protocol/json-schema-rules.js';
 import type { Tool } from '../../lib/protocol/schema/index.js';
@@ -19,6 +19,33 @@ async function countingServer(): Promise<{ url: string; hits: () => number; clos
   const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}/schemas/name.json`, hits: () => hits, close: () => new Promise((r) => server.close(() => r())) };
 }
+
+/**
+ * A loopback TCP listener that counts connections: an `https://127.0.0.1:<port>/...` `$ref`
+ * target. Any attempt to fetch it (HTTP or TLS) would connect first.
+ */
+async function countingPort(): Promise<{ base: string; connections: () => number; close: () => Promise<void> }> {
+  let connections = 0;
+  const sockets = new Set<Socket>();
+  const server = createTcpServer((socket) => {
+    connections++;
+    sockets.add(socket);
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { base: `https://127.0.0.1:${port}`, connections: () => connections, close: () => new Promise((r) => server.close(() => r())) };
+}
+
+/** Every way a tool schema can point at `base` (a network URI): each must be refused, none fetched. */
+const networkPointers = (base: string): Record<string, Record<string, unknown>> => ({
+  absolute: { type: 'object', properties: { name: { $ref: `${base}/schemas/name.json` } } },
+  'protocol-relative': { type: 'object', properties: { name: { $ref: `//${base.slice('https://'.length)}/schemas/name.json` } } },
+  'relative under a network $id': { $id: `${base}/schemas/person.json`, type: 'object', properties: { name: { $ref: 'name.json' } } },
+  'in $defs': { type: 'object', properties: { name: { $ref: '#/$defs/name' } }, $defs: { name: { allOf: [{ $ref: `${base}/schemas/name.json#/$defs/n` }] } } },
+  $dynamicRef: { type: 'object', properties: { name: { $dynamicRef: `${base}/schemas/name.json#meta` } } },
+  $recursiveRef: { $schema: 'https://json-schema.org/draft/2019-09/schema', type: 'object', properties: { name: { $recursiveRef: `${base}/schemas/name.json` } } },
+});
 
 const nested = (depth: number): Record<string, unknown> => {
   let s: Record<string, unknown> = { type: 'string' };
@@ -82,6 +109,20 @@ describe('protocol/json-schema-rules: the JSON Schema rules of 2026-07-28, on bo
       expect(outside[0]!.message).to.contain('never fetch');
     });
 
+    it('[BASE-093] refuses $dynamicRef and a $recursiveRef other than "#": the validator would skip them, accepting anything there', () => {
+      const dynamic = { type: 'object', properties: { n: { $dynamicRef: '#n' } }, $defs: { n: { $dynamicAnchor: 'n', type: 'integer' } } };
+      expect(schemaProblems(dynamic).map((p) => [p.kind, p.at])).to.deep.equal([['invalid', '/properties/n/$dynamicRef']]);
+      expect(schemaProblems(dynamic)[0]!.message).to.contain('use $ref');
+      const recursive = { $schema: 'https://json-schema.org/draft/2019-09/schema', $recursiveAnchor: true, type: 'object', properties: { x: { $recursiveRef: '#/$defs/x' } }, $defs: { x: { type: 'integer' } } };
+      expect(schemaProblems(recursive).map((p) => [p.kind, p.at])).to.deep.equal([['invalid', '/properties/x/$recursiveRef']]);
+      // "#" is what the validator checks: still usable.
+      expect(schemaProblems({ ...recursive, properties: { x: { $recursiveRef: '#' } } })).to.deep.equal([]);
+      // A network one is refused as leaving the schema, too.
+      const remote = schemaProblems({ properties: { x: { $dynamicRef: 'https://example.com/s.json#x' } } });
+      expect(remote.map((p) => p.kind)).to.have.members(['invalid', 'unresolved-ref']);
+      expect(remote.find((p) => p.kind === 'unresolved-ref')!.message).to.contain('$dynamicRef').and.contain('never fetch');
+    });
+
     it('[BASE-094] bounds the depth and the number of subschemas, and stops walking at the bound', () => {
       expect(schemaProblems(nested(30))).to.deep.equal([]);
       expect(schemaProblems(nested(200)).map((p) => p.kind)).to.deep.equal(['too-deep']);
@@ -122,9 +163,52 @@ describe('protocol/json-schema-rules: the JSON Schema rules of 2026-07-28, on bo
         await target.close();
       }
     });
+
+    it('[BASE-092] fetches no $ref by default (there is no fetching mode): every pointer at https://127.0.0.1:<port> in a tool schema is refused at registration, and nothing connects', async () => {
+      const target = await countingPort();
+      try {
+        const { mcp } = makeServer();
+        for (const [i, [how, schema]] of Object.entries(networkPointers(target.base)).entries()) {
+          expect(() => mcp.registerTool(`in_${i}`, { inputSchema: schema as never }, () => 'x'), how).to.throw(TypeError, /input schema of tool .*(points outside the schema|not supported)/);
+          expect(() => mcp.registerTool(`out_${i}`, { inputSchema: { type: 'object' }, outputSchema: schema as never }, () => 'x'), how).to.throw(TypeError, /output schema of tool .*(points outside the schema|not supported)/);
+        }
+        mcp.registerTool('local', { inputSchema: { type: 'object', properties: { n: { $ref: '#/$defs/n' } }, $defs: { n: { type: 'integer' } } } as never }, (a) => String((a as { n?: unknown }).n));
+        const { client } = await connect(mcp);
+        expect((await client.listTools()).map((t) => t.name)).to.deep.equal(['local']);
+        expect(await client.callTool('local', { n: 3 })).to.deep.include({ content: [{ type: 'text', text: '3' }] });
+        expect(target.connections()).to.equal(0);
+      } finally {
+        await target.close();
+      }
+    });
   });
 
   describe('a client never trusts an output schema it cannot resolve', () => {
+    it('[TOOL-077] [BASE-092] follows the $ref rules for listed outputSchemas: each pointer at https://127.0.0.1:<port> makes callTool reject with UnusableOutputSchemaError, and nothing connects', async () => {
+      const target = await countingPort();
+      try {
+        const pointers = networkPointers(target.base);
+        const tools: Tool[] = Object.entries(pointers).map(([how, schema], i) => ({ name: `t${i}`, description: how, inputSchema: { type: 'object' }, outputSchema: schema as Tool['outputSchema'] }));
+        const { client } = await pair({
+          serverCapabilities: { tools: {} },
+          setup: (_c, server) => {
+            server.onRequest('tools/list', () => ({ tools }));
+            // A result that a skipped $ref would wave through.
+            server.onRequest('tools/call', () => ({ content: [], structuredContent: { name: 42 } }));
+          },
+        });
+        await client.listTools();
+        for (const tool of tools) {
+          const error = await rejection(client.callTool(tool.name, {}));
+          expect(error, tool.description).to.be.instanceOf(UnusableOutputSchemaError);
+          expect(error.message, tool.description).to.contain(`tool "${tool.name}"`).and.match(/points outside the schema|not supported/);
+        }
+        expect(target.connections()).to.equal(0);
+      } finally {
+        await target.close();
+      }
+    });
+
     it('[BASE-091] [BASE-093] a listed outputSchema with a network $ref: callTool rejects with UnusableOutputSchemaError, nothing fetched', async () => {
       const target = await countingServer();
       try {

@@ -1,4 +1,8 @@
 import { expect } from 'chai';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Client } from '../../lib/client.js';
 import { McpError } from '../../lib/errors.js';
 import type { Root } from '../../lib/protocol/schema/index.js';
@@ -55,6 +59,52 @@ describe('server features: roots tracked per session', () => {
     const e = await roots.check(session, '/home/user/project/a.txt').catch((x: unknown) => x);
     expect(e).to.be.instanceOf(OutsideRootsError);
     expect((e as McpError).code).to.equal(-32602);
+  });
+
+  it('[ROOTS-012] [ROOTS-011] a symbolic link inside a root that leads out of it is outside; links that stay inside, and a root reached through a link, are fine', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'roots-links-'));
+    try {
+      const root = join(dir, 'project');
+      mkdirSync(join(root, 'src'), { recursive: true });
+      mkdirSync(join(dir, 'outside'));
+      writeFileSync(join(root, 'src', 'a.ts'), 'a');
+      writeFileSync(join(dir, 'outside', 'secret.txt'), 'secret');
+      symlinkSync(join(dir, 'outside', 'secret.txt'), join(root, 'secret-link'));
+      symlinkSync(join(dir, 'outside'), join(root, 'outside-dir'));
+      symlinkSync(join(root, 'src', 'a.ts'), join(root, 'a-link'));
+      symlinkSync(join(root, 'loop'), join(root, 'loop'));
+      symlinkSync(root, join(dir, 'project-link'));
+
+      const server = new Server({ info: SERVER_INFO, capabilities: {} });
+      const roots = trackRoots(server);
+      const { session } = await connect(server, (c) => c.setRoots([{ uri: pathToFileURL(root).href }]));
+      const outside = async (path: string) => {
+        const e = await roots.check(session, path).catch((x: unknown) => x);
+        expect(e, path).to.be.instanceOf(OutsideRootsError);
+        expect(await roots.isWithinRoots(session, path), path).to.equal(false);
+      };
+      await outside(join(root, 'secret-link'));
+      await outside(pathToFileURL(join(root, 'secret-link')).href);
+      await outside(join(root, 'outside-dir', 'secret.txt'));
+      await outside(join(root, 'outside-dir', 'not-yet-written.txt'));
+      await outside(join(root, 'loop'));
+      await outside(`${pathToFileURL(root).href}/%2e%2e/outside/secret.txt`);
+      await outside(join(root, '..', 'outside', 'secret.txt'));
+
+      expect(await roots.check(session, join(root, 'src', 'a.ts'))).to.equal(join(root, 'src', 'a.ts'));
+      expect(await roots.check(session, join(root, 'a-link'))).to.equal(join(root, 'a-link'));
+      expect(await roots.check(session, join(root, 'src', 'new', 'file.ts')), 'a file not written yet').to.equal(join(root, 'src', 'new', 'file.ts'));
+
+      // The client's root named through a link: the same files are inside, the escapes still outside.
+      const linked = trackRoots(server);
+      const via = await connect(server, (c) => c.setRoots([{ uri: pathToFileURL(join(dir, 'project-link')).href }]));
+      expect(await linked.isWithinRoots(via.session, join(dir, 'project-link', 'src', 'a.ts'))).to.equal(true);
+      expect(await linked.isWithinRoots(via.session, join(dir, 'project-link', 'secret-link'))).to.equal(false);
+      roots.close();
+      linked.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('[ROOTS-010] roots that become unavailable (no capability, a failing roots/list) mean every path is outside', async () => {
