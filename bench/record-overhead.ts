@@ -31,6 +31,7 @@
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { cpuSpeedsLine } from './cpu-speeds.js';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '../lib/client.js';
@@ -139,6 +140,7 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const stderr = (xs: number[]) => (xs.length < 2 ? 0 : Math.sqrt(xs.reduce((a, b) => a + (b - mean(xs)) ** 2, 0) / (xs.length - 1) / xs.length));
 
 console.log(`record overhead, stdio echo: ${WAVES} waves x ${ROUNDS} turns of ${BLOCK} calls per mode (fresh processes per wave, turns interleaved), node ${process.version}, load ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`);
+console.log(cpuSpeedsLine());
 const windows = (process.env.RECORD_WINDOWS ?? '1,64').split(',').map(Number);
 for (const window of windows) {
   const label = window === 1 ? 'sequential' : `pipelined (${window})`;

@@ -15,6 +15,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { cpuSpeedsLine } from './cpu-speeds.js';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client } from '../lib/client.js';
@@ -55,6 +56,7 @@ function timeCli(mains: string[], file: string, entries: number, runs: number): 
     );
   }
   console.log(`load average ${load0.toFixed(1)} → ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`);
+  console.log(cpuSpeedsLine());
 }
 
 /** A session journal with about 3 entries per call (call, out, in). */

@@ -35,6 +35,7 @@ import {
   type TransportName,
   type WorkloadName,
 } from './common.js';
+import { cpuSpeeds, cpuSpeedsLine } from './cpu-speeds.js';
 
 const CALLS = intEnv('BENCH_CALLS', 10_000);
 const WINDOW = intEnv('BENCH_WINDOW', 256);
@@ -302,6 +303,7 @@ function machine(): Record<string, unknown> {
     platform: `${os.platform()} ${os.release()} ${os.arch()}`,
     totalMemGB: Math.round(os.totalmem() / 2 ** 30),
     loadavg: os.loadavg().map((x) => Math.round(x * 100) / 100),
+    cpuSpeedsMs: cpuSpeeds()?.map((x) => Math.round(x)),
     date: new Date().toISOString(),
   };
 }
@@ -486,6 +488,7 @@ function modernMemoryTable(rows: ModernMemoryRow[]): string {
 const started = performance.now();
 const m = machine();
 console.log(`mcp-actors bench — ${m.cpus} x ${m.cpuModel}, node ${m.node} (V8 ${m.v8}), ${m.platform}, ${m.totalMemGB} GB, load ${(m.loadavg as number[]).join(' ')}`);
+console.log(cpuSpeedsLine());
 console.log(`${fmtInt(CALLS)} calls per run, pipelined window ${WINDOW}, ${REPS} interleaved repetitions after one warm-up run; medians shown.`);
 if (TRANSPORTS.includes('stdio')) {
   console.log(

@@ -40,9 +40,54 @@ export class JournalOut {
     this.used = at;
   }
 
+  /**
+   * An entry's opening up to its frame: `{"seq":N,"t":T` and `rest`, the numbers written digit by
+   * digit (T is a time stamp rounded to thousandths, printed as JSON prints it).
+   */
+  prefix(seq: number, t: number, rest: string): void {
+    const k = Math.round(t * 1000);
+    if (!(k >= 0 && k < 1e15) || !(seq >= 0 && seq < 1e15)) {
+      this.ascii(`{"seq":${seq},"t":${Math.round(t * 1000) / 1000}${rest}`);
+      return;
+    }
+    this.ascii('{"seq":');
+    this.digits(seq);
+    this.ascii(',"t":');
+    const whole = Math.floor(k / 1000);
+    let frac = k - whole * 1000;
+    this.digits(whole);
+    if (frac !== 0) {
+      // Thousandths without their trailing zeros: .5 for 500, .05 for 50.
+      this.room(4);
+      const buf = this.buf;
+      buf[this.used++] = 0x2e;
+      let place = 100;
+      while (frac !== 0) {
+        const d = Math.floor(frac / place);
+        buf[this.used++] = 0x30 + d;
+        frac -= d * place;
+        place /= 10;
+      }
+    }
+    this.ascii(rest);
+  }
+
+  /** A text whose every char is one byte (a Latin-1 view of bytes): written back byte for byte. */
+  latin1(s: string): void {
+    this.room(s.length);
+    this.used += this.buf.write(s, this.used, s.length, 'latin1');
+  }
+
   bytes(src: Buffer, start: number, end: number): void {
     this.room(end - start);
     this.used += src.copy(this.buf, this.used, start, end);
+  }
+
+  /** What is pending, as a copy, and nothing is pending after (for tests). */
+  take(): Buffer {
+    const copy = Buffer.from(this.buf.subarray(0, this.used));
+    this.used = 0;
+    return copy;
   }
 
   /** Writes what is pending (all of it: a pipe or a full disk that takes part is retried). */
@@ -51,6 +96,25 @@ export class JournalOut {
     while (at < this.used) at += writeSync(fd, this.buf, at, this.used - at);
     this.used = 0;
     if (this.buf.length > KEEP) this.buf = Buffer.allocUnsafeSlow(KEEP);
+  }
+
+  /** A non-negative integer below 1e15, in decimal. */
+  private digits(n: number): void {
+    this.room(16);
+    const buf = this.buf;
+    if (n < 10) {
+      buf[this.used++] = 0x30 + n;
+      return;
+    }
+    let width = 1;
+    for (let p = 10; p <= n; p *= 10) width++;
+    let at = this.used + width;
+    this.used = at;
+    do {
+      const q = Math.floor(n / 10);
+      buf[--at] = 0x30 + (n - q * 10);
+      n = q;
+    } while (n > 0);
   }
 
   private room(n: number): void {

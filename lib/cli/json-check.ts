@@ -106,9 +106,12 @@ function endOfKey(s: string, i: number): number {
   return s.charCodeAt(i) === 0x3a ? skipWs(s, i + 1) : -1;
 }
 
-/** True when `text` is exactly one JSON object (whitespace around it allowed). */
-export function isJsonObjectText(text: string): boolean {
-  plain = !CONTROL.test(text);
+/**
+ * True when `text` is exactly one JSON object (whitespace around it allowed). `noControl`: the
+ * caller has looked already and found no control character, so the text is not looked through again.
+ */
+export function isJsonObjectText(text: string, noControl = false): boolean {
+  plain = noControl || !CONTROL.test(text);
   nextBackslash = -1;
   const s = text;
   const n = s.length;

@@ -52,6 +52,20 @@ export function stampText(t: number): string {
   return frac === 0 ? String(whole) : `${whole}.${THOUSANDTHS[frac]}`;
 }
 
+type Latin1Slice = (this: Buffer, start: number, end: number) => string;
+/** Node's own Latin-1 decoder, without `toString()`'s dispatch on the encoding; `toString` where it is missing. */
+const latin1Slice: Latin1Slice =
+  (Buffer.prototype as unknown as { latin1Slice?: Latin1Slice }).latin1Slice ??
+  function (this: Buffer, start: number, end: number) {
+    return this.toString('latin1', start, end);
+  };
+/** A byte past ASCII, or a control character other than a line feed. */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is looked for
+const UNUSUAL = /[\u0000-\u0009\u000b-\u001f\u0080-\u00ff]/;
+/** What follows an entry's time stamp up to its frame, by direction. */
+const IN_PREFIX = ',"kind":"in","frame":';
+const OUT_PREFIX = ',"kind":"out","frame":';
+
 export class RecordingWriter {
   private readonly fd: number;
   /** The start, on this process's performance.now() clock. */
@@ -136,25 +150,30 @@ export class RecordingWriter {
    * the decoding path, so the journal is the same either way. `utf8`: whether the bytes are valid
    * UTF-8, when the caller knows.
    */
-  recordBytesAt(side: Side, bytes: Buffer, start: number, end: number, t: number, utf8 = isUtf8(bytes.subarray(start, end))): void {
+  recordBytesAt(side: Side, bytes: Buffer, start: number, end: number, t: number, utf8?: boolean): void {
     if (this.closed || end <= start) return;
     const splitter = this.splitters[side === 'client' ? 0 : 1]!;
-    if (!utf8 || !splitter.whole || bytes[end - 1] !== 10) {
+    if (!splitter.whole || bytes[end - 1] !== 10) {
       this.recordAt(side, bytes.subarray(start, end), t);
       return;
     }
-    const kind = side === 'client' ? 'in' : 'out';
-    const stamp = stampText(t);
+    const text = latin1Slice.call(bytes, start, end);
+    // Most chunks are ASCII with no control character but their newlines: one look tells, and then
+    // neither the UTF-8 check (only bytes past ASCII can fail it) nor the JSON check's own look is needed.
+    const plain = !UNUSUAL.test(text);
+    if (!(utf8 ?? (plain || isUtf8(bytes.subarray(start, end))))) {
+      this.recordAt(side, bytes.subarray(start, end), t);
+      return;
+    }
     this.stamp = t;
     try {
-      const text = bytes.toString('latin1', start, end);
       let from = 0;
       for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', from)) {
         const stop = text.charCodeAt(i - 1) === 13 ? i - 1 : i;
         const line = text.slice(from, stop);
-        if (isJsonObjectText(line) && !this.redactor.mayHoldSecrets(line)) {
-          this.out.ascii(`{"seq":${this.seq++},"t":${stamp},"kind":"${kind}","frame":`);
-          this.out.bytes(bytes, start + from, start + stop);
+        if (isJsonObjectText(line, plain) && !this.redactor.mayHoldSecrets(line)) {
+          this.out.prefix(this.seq++, t, side === 'client' ? IN_PREFIX : OUT_PREFIX);
+          this.out.latin1(line);
           this.out.ascii('}\n');
           this.entries++;
         } else if (stop > from) {

@@ -8,6 +8,7 @@ import { Prng } from '../robustness/fuzz/prng.js';
 import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { JournalOut } from '../../lib/cli/journal-out.js';
 import { RecordingWriter, stampText } from '../../lib/cli/recording.js';
 import { Redactor } from '../../lib/cli/redact.js';
 import { Tap, type TapJournal } from '../../lib/cli/tap-handover.js';
@@ -136,6 +137,22 @@ describe('record --in-process: the ring from the server thread to the journal', 
       if (stampText(t) !== String(t)) expect.fail(`stampText(${t}) is ${stampText(t)}`);
     }
     for (const t of [0, 0.001, 0.01, 0.1, 0.5, 1, 10.05, 999.999, 1e12 + 0.5, -1.25, 2 ** 53]) expect(stampText(t), String(t)).to.equal(String(t));
+  });
+
+  it("writes an entry's sequence number and time stamp digit by digit exactly as JSON.stringify does (200,000 values)", () => {
+    const rnd = random(7);
+    const out = new JournalOut();
+    const check = (seq: number, t: number) => {
+      out.prefix(seq, t, ',"kind":"in","frame":');
+      const written = out.take().toString('latin1');
+      const expected = `{"seq":${seq},"t":${JSON.stringify(Math.round(t * 1000) / 1000)},"kind":"in","frame":`;
+      if (written !== expected) expect.fail(`prefix(${seq}, ${t}) wrote ${written}, not ${expected}`);
+    };
+    for (let i = 0; i < 200_000; i++) {
+      const scale = 10 ** Math.floor(rnd() * 12);
+      check(Math.floor(rnd() * scale), rnd() * scale);
+    }
+    for (const [seq, t] of [[0, 0], [9, 0.0004], [10, 0.0005], [99, 9.9995], [100, 1e3], [12345, 0.05], [7, 1e14 + 0.25], [1, 2 ** 53], [3, -1.25], [4, -1.23456]] as const) check(seq, t);
   });
 
   it('hides secrets in frames as the proxy does, and journals a line that is not JSON as text', () => {
