@@ -157,7 +157,9 @@ export class ClientCore extends Session {
     const cache = this.clientOptions.eraCache === false ? undefined : (this.clientOptions.eraCache ?? sharedEraCache);
     const key = cache && eraCacheKey(transport);
     if (era === 'auto' && key !== undefined && cache!.get(key)?.era === 'legacy') {
-      this.warn('legacy-era', `The server at ${key} spoke a session revision when probed earlier: connecting with initialize`);
+      // Origin and path only: a query may carry an API key, and warnings get logged.
+      const where = new URL(key);
+      this.warn('legacy-era', `The server at ${where.origin}${where.pathname} spoke a session revision when probed earlier: connecting with initialize`);
       // "re-probing if the cached assumption later fails": forgotten, so the next connect probes.
       return super.connect(transport).catch((e: unknown) => {
         cache!.delete(key);

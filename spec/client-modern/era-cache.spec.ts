@@ -103,6 +103,14 @@ describe('client: the era probe remembered per HTTP endpoint (2026-07-28)', () =
     a.seen.length = 0;
     expect(await connectOnce(`http://127.0.0.1:${a.port}/other`)).to.equal('legacy');
     expect(a.seen.slice(0, 2)).to.deep.equal(['server/discover', 'initialize']);
+    // A query is part of the endpoint, but stays out of the warning (it may carry an API key).
+    const keyed = `${a.url}?api_key=s3cret`;
+    await connectOnce(keyed);
+    a.seen.length = 0;
+    warnings.length = 0;
+    expect(await connectOnce(keyed, { warnings })).to.equal('legacy');
+    expect(a.seen[0]).to.equal('initialize');
+    expect(warnings[0]!.message).to.contain(a.url).and.not.contain('s3cret');
   });
 
   it('[LIFE-113] eraCache: false probes every time; a cache of one\'s own is used instead of the shared one, keyed without credentials or fragment', async () => {
