@@ -20,6 +20,7 @@ import { ModernEra, type DiscoveredServer, type InputRoundEvent, type TraceOptio
 import { TASKS_EXTENSION } from './client-modern/extension-tasks.js';
 import type { ModernLink } from './client-modern/modern-link.js';
 import { negotiateEra } from './client-modern/negotiate.js';
+import { eraCacheKey, sharedEraCache } from './client-modern/era-cache.js';
 import type { ClientOptions, ClientWarning } from './client-options.js';
 import { systemClock, type Clock } from './clock.js';
 import { McpError } from './errors.js';
@@ -153,6 +154,18 @@ export class ClientCore extends Session {
     // default is the legacy era.
     const era = this.clientOptions.era ?? (this.clientOptions.journal === true || transport.legacyOnly === true ? 'legacy' : 'auto');
     if (era === 'legacy') return super.connect(transport);
+    const cache = this.clientOptions.eraCache === false ? undefined : (this.clientOptions.eraCache ?? sharedEraCache);
+    const key = cache && eraCacheKey(transport);
+    if (era === 'auto' && key !== undefined && cache!.get(key)?.era === 'legacy') {
+      // Origin and path only: a query may carry an API key, and warnings get logged.
+      const where = new URL(key);
+      this.warn('legacy-era', `The server at ${where.origin}${where.pathname} spoke a session revision when probed earlier: connecting with initialize`);
+      // "re-probing if the cached assumption later fails": forgotten, so the next connect probes.
+      return super.connect(transport).catch((e: unknown) => {
+        cache!.delete(key);
+        throw e;
+      });
+    }
     await transport.start();
     const outcome = await negotiateEra(transport, {
       era,
@@ -172,8 +185,12 @@ export class ClientCore extends Session {
         throw new LegacyServerError(outcome.reason);
       }
       this.warn('legacy-era', `The server speaks a session revision (${outcome.reason}): connecting with initialize`);
-      return super.connect(transport);
+      await super.connect(transport);
+      // Remembered once initialize worked: a server that refuses both is not called legacy.
+      if (key !== undefined) cache!.set(key, { era: 'legacy' });
+      return;
     }
+    if (key !== undefined) cache!.set(key, { era: 'modern', version: outcome.version });
     this.modern = new ModernEra(
       {
         clock: this.clientClock,

@@ -5,6 +5,7 @@
  */
 import type { PeerInfo } from '../machines/session.machine.js';
 import type { ToolCallApprover } from './client-features/tool-approval.js';
+import type { EraCache } from './client-modern/era-cache.js';
 import type { ListenBackoff } from './client-modern/listen.js';
 import type { LoggingLevel } from './protocol/schema/logging.js';
 import type { SessionOptions } from './session/session.js';
@@ -47,6 +48,16 @@ export interface ClientOptions extends SessionOptions {
    * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning
    */
   era?: 'auto' | 'legacy' | 'modern';
+  /**
+   * HTTP, era 'auto': what the probe found for an endpoint URL is remembered, so a later client
+   * to the same endpoint in this process does not probe again (a session-era server gets
+   * `initialize` at once; a modern one is asked `server/discover` as always, which it answers).
+   * An endpoint whose remembered `initialize` fails is forgotten: the next connect probes.
+   * Default: one cache for the process (`sharedEraCache`); `false` probes every time; any
+   * `EraCache` can stand in (one that persists, say).
+   * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning#backward-compatibility-with-initialization-based-versions
+   */
+  eraCache?: EraCache | false;
   /**
    * stdio (and other byte streams): how long the era probe waits when the server answers neither
    * `server/discover` nor the `ping` after it, before deciding it is legacy, in ms (default

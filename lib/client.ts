@@ -49,6 +49,7 @@ import type { Progress, ProgressToken, RequestOptions } from './session/session.
 export type { CallToolOptions } from './client-features/tool-calls.js';
 export type { DiscoveredServer, InputRoundEvent, TraceOptions } from './client-modern/modern-era.js';
 export type { ClientOptions, ClientWarning } from './client-options.js';
+export { MemoryEraCache, sharedEraCache, type EraCache, type EraVerdict } from './client-modern/era-cache.js';
 
 const DEFAULT_DEBOUNCE_MS = 50;
 

@@ -4,6 +4,7 @@
  */
 import './crypto/node-digests.js';
 export { Client, createClient, type ClientOptions, type CallToolOptions, type ClientWarning, type DiscoveredServer, type InputRoundEvent } from './client.js';
+export { MemoryEraCache, sharedEraCache, type EraCache, type EraVerdict } from './client.js';
 export * from './client-features/index.js';
 export { Server, ServerSession, createServer, type ServerOptions } from './server.js';
 export { McpServer, createMcpServer, type McpServerOptions } from './mcp-server.js';

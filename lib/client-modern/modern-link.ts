@@ -58,8 +58,16 @@ export class ModernLink {
       options.clock,
       {
         sendCancelled: (id, reason) => {
-          if (this.options.sendsCancelled) this.sendFrame({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } });
-          else (this.transport as { closeRequestStream?: (id: RequestId) => boolean }).closeRequestStream?.(id);
+          if (!this.options.sendsCancelled) {
+            (this.transport as { closeRequestStream?: (id: RequestId) => boolean }).closeRequestStream?.(id);
+            return;
+          }
+          try {
+            this.sendFrame({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } });
+          } catch {
+            // The transport is gone (a stdio server that exited, its listen aborted as the
+            // client tears down): there is no one left to tell, and the abort must not throw.
+          }
         },
         timerFired: () => {},
       },

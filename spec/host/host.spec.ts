@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { fileURLToPath } from 'node:url';
 import { filter, firstValueFrom, map } from 'rxjs';
-import { ManualClock } from '../../lib/clock.js';
+import { ManualClock, systemClock } from '../../lib/clock.js';
 import { McpError, TransportError } from '../../lib/errors.js';
 import { createHost, ServerUnavailableError, type Host, type HostOptions, type HostServerState, type HostTool } from '../../lib/host.js';
 import { listen, type Listening } from '../../lib/http/listen.js';
@@ -11,6 +11,7 @@ import { createStreamableHttpHandler } from '../../streams/streamable-http-serve
 
 const ECHO = fileURLToPath(new URL('../../examples/echo-server.ts', import.meta.url));
 const CALC = fileURLToPath(new URL('../fixtures/host/calc-server.ts', import.meta.url));
+const GROWING = fileURLToPath(new URL('../fixtures/host/growing-server.ts', import.meta.url));
 const stdio = (path: string) => ({ command: process.execPath, args: ['--import', 'tsx', path] });
 
 // Every host made here is closed after its test, so no child outlives the spec.
@@ -161,6 +162,46 @@ describe('multi-server host', function () {
     expect(notReady.message).to.match(/"calc" is not ready \(failed\): MCP server .* exited with code 3/);
     expect(names(latest)).to.deep.equal(['echo__echo', 'echo__hang', 'echo__slow']);
     expect(textOf(await h.callTool('echo__echo', { text: 'still here' }))).to.equal('still here');
+  });
+
+  it('[CANCEL-042] a restarted stdio server (2026-07-28 era) is sent subscriptions/listen again: list changes of the new process reach tools$', async () => {
+    const clock = new ManualClock();
+    const h = host({
+      servers: { g: stdio(GROWING) },
+      clock,
+      random: () => 0,
+      restart: { maxAttempts: 1, initialDelayMs: 100 },
+      clientOptions: { clock: systemClock, listChangedDebounceMs: 0 },
+    });
+    // What each process (each client) was sent, from its probe on.
+    const sent: string[][] = [];
+    h.sessions$.subscribe(({ client }) => {
+      const mine: string[] = [];
+      sent.push(mine);
+      client.frames$.subscribe((f) => {
+        const method = (f.frame as { method?: string }).method;
+        if (f.direction === 'out' && method !== undefined) mine.push(method);
+      });
+    });
+    h.tools$.subscribe(() => {});
+    await h.start();
+    expect(h.state.g!.era).to.equal('modern');
+    await firstValueFrom(h.tools$.pipe(filter((t) => t.length === 2)));
+    expect(textOf(await h.callTool('g__grow'))).to.equal('extra-1');
+    await firstValueFrom(h.tools$.pipe(filter((t) => t.some((x) => x.name === 'g__extra-1'))));
+
+    await rejection(h.callTool('g__crash'));
+    await phase(h, 'g', 'waiting');
+    clock.advance(100);
+    await phase(h, 'g', 'ready');
+    // The new process knows nothing of the old one's listen: the client asks again.
+    expect(names(await firstValueFrom(h.tools$.pipe(filter((t) => t.length === 2))))).to.deep.equal(['g__crash', 'g__grow']);
+    expect(sent).to.have.length(2);
+    for (const methods of sent) expect(methods.filter((m) => m === 'subscriptions/listen')).to.have.length(1);
+    // And what changes on the new process reaches the host through it.
+    expect(textOf(await h.callTool('g__grow'))).to.equal('extra-1');
+    const grown = await firstValueFrom(h.tools$.pipe(filter((t) => t.some((x) => x.name === 'g__extra-1'))));
+    expect(names(grown)).to.deep.equal(['g__crash', 'g__extra-1', 'g__grow']);
   });
 
   it('resets the attempt count of a server that stays ready for resetAfterMs', async () => {
