@@ -24,18 +24,10 @@ export function threadId(): number | undefined {
   }
 }
 
-/** CAP_SYS_NICE's bit in the capability sets. */
-const CAP_SYS_NICE = 23n;
-
-/**
- * Whether a thread of this process that went idle could be brought back to normal scheduling:
- * with CAP_SYS_NICE in effect (not every root has it: a container's usually does not), or a
- * RLIMIT_NICE that allows nice 0.
- */
+/** Whether a thread of this process that went idle could be brought back to normal scheduling. */
 export function canComeBack(): boolean {
+  if (process.getuid?.() === 0) return true;
   try {
-    const cap = /^CapEff:\s*([0-9a-f]+)/im.exec(readFileSync('/proc/self/status', 'utf8'));
-    if (cap && (BigInt(`0x${cap[1]}`) >> CAP_SYS_NICE) & 1n) return true;
     // "Max nice priority <soft> <hard>": nice 0 is allowed back when the soft limit is 20 or more.
     const m = /^Max nice priority\s+(\d+|unlimited)/m.exec(readFileSync('/proc/self/limits', 'utf8'));
     return m !== null && (m[1] === 'unlimited' || Number(m[1]) >= 20);
