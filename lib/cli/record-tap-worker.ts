@@ -7,7 +7,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { journalWriter, READ_EVERY_MS, type TapJournal } from './tap-handover.js';
-import { DONE, journalRing, OWNER, READ_AT, TapRing, WORKER_IDLE, WORKER_TID } from './tap-ring.js';
+import { DONE, journalRing, OWNER, TapRing, WORKER_IDLE, WORKER_TID } from './tap-ring.js';
 import { canComeBack, runIdle, threadId } from './worker-priority.js';
 
 /** What the capturing thread passes to the worker. */
@@ -24,11 +24,7 @@ const ring = new TapRing(shared);
 // The capturing thread may have taken the journal on already (an early exit): then it is not ours.
 if (Atomics.compareExchange(ring.control, OWNER, 0, 1) === 0) {
   const writer = journalWriter(config, fd);
-  const read = () => {
-    journalRing(writer, ring);
-    // Seen by the capturing thread: an idle worker that stops looking is starved (worker-priority.ts).
-    Atomics.store(ring.control, READ_AT, Math.round(performance.timeOrigin + performance.now() - config.startedAt));
-  };
+  const read = () => journalRing(writer, ring);
   const timer = setInterval(read, READ_EVERY_MS);
   parentPort!.on('message', (m: 'read' | 'last') => {
     read();
@@ -45,7 +41,6 @@ if (Atomics.compareExchange(ring.control, OWNER, 0, 1) === 0) {
   const tid = threadId();
   if (tid !== undefined && canComeBack()) {
     Atomics.store(ring.control, WORKER_TID, tid);
-    read();
     runIdle(tid, (ok) => ok && Atomics.store(ring.control, WORKER_IDLE, 1));
   }
 } else parentPort!.close();

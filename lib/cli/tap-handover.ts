@@ -13,7 +13,7 @@ import { closeSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { RecordingWriter } from './recording.js';
 import { Redactor } from './redact.js';
-import { DONE, journalRing, OWNER, READ_AT, TapRing, WORKER_IDLE, WORKER_TID, type TapEvent } from './tap-ring.js';
+import { DONE, journalRing, OWNER, TapRing, WORKER_IDLE, WORKER_TID, type TapEvent } from './tap-ring.js';
 import { runNormal } from './worker-priority.js';
 import type { TapWorkerData } from './record-tap-worker.js';
 
@@ -27,9 +27,6 @@ const EXIT_WAIT_MS = 5000;
 const FULL_WAIT_MS = 5000;
 /** A full ring that nobody has claimed after this long is journaled on this thread (a worker that is not coming). */
 const UNCLAIMED_MS = 1000;
-
-/** An idle worker that has not read the ring for this long (ms) goes back to normal scheduling. */
-export const STARVED_MS = 500;
 
 const OWNER_WORKER = 1;
 const OWNER_HERE = 2;
@@ -91,10 +88,7 @@ export class Tap {
 
   capture(side: 0 | 1, chunk: string | Uint8Array): void {
     if (this.closed) return;
-    const t = performance.now() - this.start;
-    if (!this.ring.capture(side, chunk, t, this.waitForRoom)) this.giveUp();
-    // An idle worker that has not looked at the ring for a while is starved by a busy machine.
-    else if (Atomics.load(this.ring.control, WORKER_IDLE) === 1 && t - Atomics.load(this.ring.control, READ_AT) > STARVED_MS) this.workerAtNormalPriority();
+    if (!this.ring.capture(side, chunk, performance.now() - this.start, this.waitForRoom)) this.giveUp();
   }
 
   event(e: TapEvent): void {

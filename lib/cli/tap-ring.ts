@@ -37,8 +37,6 @@ export const DONE = 3;
 export const WORKER_TID = 4;
 /** 1 while the worker runs at idle priority (worker-priority.ts). */
 export const WORKER_IDLE = 5;
-/** When the worker last looked at the ring: ms since the recording started. */
-export const READ_AT = 6;
 const WHO_EVENT = 2;
 /** A record's bytes take a multiple of 16 (the next header starts aligned). */
 const padded = (n: number) => (n + 15) & ~15;
