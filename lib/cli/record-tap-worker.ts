@@ -7,8 +7,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { journalWriter, READ_EVERY_MS, type TapJournal } from './tap-handover.js';
-import { DONE, journalRing, OWNER, TapRing, WORKER_IDLE, WORKER_TID } from './tap-ring.js';
-import { canComeBack, runIdle, threadId } from './worker-priority.js';
+import { DONE, journalRing, OWNER, TapRing } from './tap-ring.js';
 
 /** What the capturing thread passes to the worker. */
 export interface TapWorkerData {
@@ -37,10 +36,4 @@ if (Atomics.compareExchange(ring.control, OWNER, 0, 1) === 0) {
     }
   });
   parentPort!.postMessage('ready');
-  // Journal in the background: idle priority where the capturing thread can bring it back.
-  const tid = threadId();
-  if (tid !== undefined && canComeBack()) {
-    Atomics.store(ring.control, WORKER_TID, tid);
-    runIdle(tid, (ok) => ok && Atomics.store(ring.control, WORKER_IDLE, 1));
-  }
 } else parentPort!.close();

@@ -13,8 +13,7 @@ import { closeSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { RecordingWriter } from './recording.js';
 import { Redactor } from './redact.js';
-import { DONE, journalRing, OWNER, TapRing, WORKER_IDLE, WORKER_TID, type TapEvent } from './tap-ring.js';
-import { runNormal } from './worker-priority.js';
+import { DONE, journalRing, OWNER, TapRing, type TapEvent } from './tap-ring.js';
 import type { TapWorkerData } from './record-tap-worker.js';
 
 // From sources the worker is TypeScript, loaded through a plain module that registers tsx first.
@@ -109,10 +108,8 @@ export class Tap {
       if (owner === 0 && waited > UNCLAIMED_MS && this.claim()) continue;
       if (waited > FULL_WAIT_MS) return false;
       if (!this.nudged) {
-        // The worker reads on its own clock; a message gets it to read now, at normal priority
-        // from now on (an idle one may be starved by a busy machine while this thread waits).
+        // The worker reads on its own clock; a message gets it to read now.
         this.nudged = true;
-        this.workerAtNormalPriority();
         this.worker?.postMessage('read');
       }
       this.ring.waitForReader(50);
@@ -122,12 +119,6 @@ export class Tap {
       }
     }
   };
-
-  /** Bring an idle worker (worker-priority.ts) back to normal scheduling, for good. */
-  private workerAtNormalPriority(): void {
-    if (Atomics.exchange(this.ring.control, WORKER_IDLE, 0) !== 1) return;
-    runNormal(Atomics.load(this.ring.control, WORKER_TID));
-  }
 
   private giveUp(): void {
     this.closed = true;
@@ -158,7 +149,6 @@ export class Tap {
       this.local.close();
       return;
     }
-    this.workerAtNormalPriority();
     this.worker?.postMessage('last');
     // Blocking is allowed here (the process is exiting) and needed: 'exit' listeners cannot wait.
     if (Atomics.wait(this.ring.control, DONE, 0, EXIT_WAIT_MS) === 'timed-out') {

@@ -33,10 +33,6 @@ const READ = 16;
 export const OWNER = 2;
 /** Set to 1 (and notified) once the journal is complete and closed. */
 export const DONE = 3;
-/** The worker thread's kernel id (0 unknown), for the capturing thread to bring it back to normal scheduling. */
-export const WORKER_TID = 4;
-/** 1 while the worker runs at idle priority (worker-priority.ts). */
-export const WORKER_IDLE = 5;
 const WHO_EVENT = 2;
 /** A record's bytes take a multiple of 16 (the next header starts aligned). */
 const padded = (n: number) => (n + 15) & ~15;

@@ -5,21 +5,16 @@
 // events among them.
 import { expect } from 'chai';
 import { Prng } from '../robustness/fuzz/prng.js';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { JournalOut } from '../../lib/cli/journal-out.js';
-import { canComeBack, policyOf, threadId } from '../../lib/cli/worker-priority.js';
 import { RecordingWriter, stampText } from '../../lib/cli/recording.js';
 import { Redactor } from '../../lib/cli/redact.js';
 import { Tap, type TapJournal } from '../../lib/cli/tap-handover.js';
-import { journalRing, TapRing, WORKER_TID } from '../../lib/cli/tap-ring.js';
+import { journalRing, TapRing } from '../../lib/cli/tap-ring.js';
 
 const enc = (s: string) => new TextEncoder().encode(s);
-/** Linux scheduling policies, as /proc shows them. */
-const SCHED_OTHER = 0;
-const SCHED_IDLE = 5;
 const never = () => false;
 
 /** A seeded generator (tests must be repeatable): the fuzzers' PRNG, as a function. */
@@ -224,27 +219,6 @@ describe('record --in-process: the worker thread that reads the ring', function 
     tap.close();
     const entries = read(out).slice(1);
     expect(entries.map((e) => e.frame?.id)).to.deep.equal([undefined, 1, 2]);
-  });
-
-  it('journals at idle priority (SCHED_IDLE, Linux), and a full ring brings the worker back to normal scheduling for good', async function () {
-    if (threadId() === undefined || !canComeBack() || spawnSync('chrt', ['--version']).status !== 0) this.skip();
-    const out = join(dir, 'idle.jsonl');
-    const tap = new Tap(config(out), openSync(out, 'wx'), undefined, TapRing.ofSize(64 * 1024));
-    expect(await tap.settled).to.equal('worker');
-    const tid = () => Atomics.load(tap.ring.control, WORKER_TID);
-    for (const start = Date.now(); !(tid() > 0 && policyOf(tid()) === SCHED_IDLE); ) {
-      if (Date.now() - start > 10_000) expect.fail(`the worker (thread ${tid()}) did not go idle: policy ${policyOf(tid())}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    for (let i = 0; i < 100; i++) tap.capture(i % 2 === 0 ? 0 : 1, frame(i));
-    await new Promise((r) => setTimeout(r, 100)); // read while idle (this thread leaves the CPU free)
-    expect(policyOf(tid())).to.equal(SCHED_IDLE);
-    // A burst that fills the ring: this thread waits for the worker, which must not be starved meanwhile.
-    for (let i = 100; i < 20000; i++) tap.capture(i % 2 === 0 ? 0 : 1, frame(i));
-    expect(policyOf(tid())).to.equal(SCHED_OTHER);
-    tap.close();
-    const entries = read(out).slice(1);
-    expect(entries.map((e) => e.frame.id)).to.deep.equal(Array.from({ length: 20000 }, (_v, i) => i));
   });
 
   it('a burst bigger than the ring makes the server thread wait for the worker instead of losing frames', async () => {
