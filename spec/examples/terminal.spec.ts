@@ -2,6 +2,7 @@
 // 127.0.0.1 with the official SDK 1.32.2 client (its experimental tasks included). Real shells.
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
@@ -11,6 +12,25 @@ import { Client } from '../../lib/client.js';
 import { createStdioClientTransport } from '../../streams/stdio-client.js';
 
 const TERMINAL = fileURLToPath(new URL('../../examples/terminal.ts', import.meta.url));
+/** The names of a process's descendants (Linux /proc; empty where it cannot be read). */
+function descendantNames(pid: number): string[] {
+  const names: string[] = [];
+  try {
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      for (const child of readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean)) {
+        try {
+          names.push(readFileSync(`/proc/${child}/comm`, 'utf8').trim(), ...descendantNames(Number(child)));
+        } catch {
+          // Gone meanwhile.
+        }
+      }
+    }
+  } catch {
+    // Gone, or no /proc.
+  }
+  return names;
+}
+
 const structured = (r: unknown) => (r as { structuredContent: { output: string; exitCode: number; cancelled: boolean } }).structuredContent;
 
 describe('examples/terminal.ts', function () {
@@ -88,11 +108,14 @@ describe('examples/terminal.ts', function () {
       // Cancelled midway: the task ends cancelled, the terminal takes the next command.
       const stream = sdk.experimental.tasks.callToolStream({ name: 'terminal_run', arguments: { terminalId, command: 'sleep 30' } }, undefined, { task: {} });
       const created: any = (await stream.next()).value;
-      await new Promise((r) => setTimeout(r, 300));
+      // Cancel once `sleep` runs: a Ctrl-C between the shell's fork and exec is swallowed by the
+      // child (it still has the shell's handler), and only the grace period's SIGTERM ends it.
+      for (const start = Date.now(); !descendantNames(child.pid!).includes('sleep') && Date.now() - start < 30_000; ) await new Promise((r) => setTimeout(r, 20));
       expect((await sdk.experimental.tasks.cancelTask(created.task.taskId)).status).to.equal('cancelled');
       await stream.return(undefined);
       let after: unknown;
-      for (let i = 0; i < 50; i++) {
+      // Busy until the interrupted command has ended (bounded: a loaded machine is slow to get there).
+      for (let i = 0; i < 150; i++) {
         after = await sdk.callTool({ name: 'terminal_run', arguments: { terminalId, command: 'echo next' } });
         if (!(after as { isError?: boolean }).isError) break;
         await new Promise((r) => setTimeout(r, 100));
