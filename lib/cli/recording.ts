@@ -9,6 +9,8 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import { JOURNAL_FORMAT, JOURNAL_VERSION } from '../journal/entry.js';
 import { isJsonObjectText } from './json-check.js';
 import { JournalOut } from './journal-out.js';
+
+export { stampText } from './journal-out.js';
 import type { Redactor } from './redact.js';
 
 /** The header fields a proxy recording adds to the journal header. */
@@ -34,22 +36,6 @@ export interface RecordingOptions {
   startedAt?: number;
   /** A file already opened for writing (by a process that claimed it): written and closed instead of opening `path`. */
   fd?: number;
-}
-
-/** Thousandths as JSON prints them after the point: "5" for 500, "05" for 50, "005" for 5. */
-const THOUSANDTHS = Array.from({ length: 1000 }, (_v, i) => String(i).padStart(3, '0').replace(/0+$/, ''));
-
-/**
- * `String(t)` for a time stamp rounded to thousandths of a millisecond, put together from two
- * integers: printing a double is most of what a journal line's prefix costs. The same text
- * (the shortest decimal that reads back as `t`, which has at most three decimals here).
- */
-export function stampText(t: number): string {
-  const k = Math.round(t * 1000);
-  if (!(k >= 0 && k < 1e15)) return String(t);
-  const whole = Math.floor(k / 1000);
-  const frac = k - whole * 1000;
-  return frac === 0 ? String(whole) : `${whole}.${THOUSANDTHS[frac]}`;
 }
 
 type Latin1Slice = (this: Buffer, start: number, end: number) => string;
@@ -147,10 +133,9 @@ export class RecordingWriter {
    * of valid UTF-8: each line is checked as it is (a Latin-1 view: one char per byte, where every
    * JSON token and every secret-name word is ASCII) and copied into the journal byte for byte.
    * Anything else (a partial line, a line that is not a JSON object or may hold a secret) takes
-   * the decoding path, so the journal is the same either way. `utf8`: whether the bytes are valid
-   * UTF-8, when the caller knows.
+   * the decoding path, so the journal is the same either way.
    */
-  recordBytesAt(side: Side, bytes: Buffer, start: number, end: number, t: number, utf8?: boolean): void {
+  recordBytesAt(side: Side, bytes: Buffer, start: number, end: number, t: number): void {
     if (this.closed || end <= start) return;
     const splitter = this.splitters[side === 'client' ? 0 : 1]!;
     if (!splitter.whole || bytes[end - 1] !== 10) {
@@ -161,7 +146,7 @@ export class RecordingWriter {
     // Most chunks are ASCII with no control character but their newlines: one look tells, and then
     // neither the UTF-8 check (only bytes past ASCII can fail it) nor the JSON check's own look is needed.
     const plain = !UNUSUAL.test(text);
-    if (!(utf8 ?? (plain || isUtf8(bytes.subarray(start, end))))) {
+    if (!plain && !isUtf8(bytes.subarray(start, end))) {
       this.recordAt(side, bytes.subarray(start, end), t);
       return;
     }
@@ -288,7 +273,9 @@ export class RecordingWriter {
       this.later(() => this.rawEntry(kind, frameText));
       return;
     }
-    this.out.text(`{"seq":${this.seq++},"t":${stampText(this.now())},"kind":"${kind}","frame":${frameText}}\n`);
+    this.out.prefix(this.seq++, this.now(), kind === 'in' ? IN_PREFIX : OUT_PREFIX);
+    this.out.text(frameText);
+    this.out.ascii('}\n');
     this.entries++;
     this.scheduleFlush();
   }
