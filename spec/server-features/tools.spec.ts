@@ -138,6 +138,23 @@ describe('server features: tools', () => {
     expect(r.content[0].text).to.contain('bad things');
   });
 
+  it('[TOOL-069] callTool hands a tool execution error back as a result (isError, with its text) for the model to read and correct, not as an exception', async () => {
+    const { mcp } = makeServer();
+    mcp.registerTool('lookup', { inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }, (args) => {
+      throw new Error(`no city named ${String(args.city)}; try a capital`);
+    });
+    mcp.registerTool('w', { outputSchema: { type: 'object', properties: { t: { type: 'number' } }, required: ['t'] } }, () => ({ content: [text('sensor offline')], isError: true }));
+    const { client } = await connect(mcp);
+    await client.listTools();
+    const failed = await client.callTool('lookup', { city: 'Atlantis' });
+    expect(failed).to.deep.equal({ content: [{ type: 'text', text: 'Tool "lookup" failed: no city named Atlantis; try a capital' }], isError: true });
+    const invalid = await client.callTool('lookup', { town: 'Paris' });
+    expect(invalid.isError).to.equal(true);
+    expect((invalid.content[0] as { text: string }).text).to.contain('"city"');
+    // An error result of a tool with an outputSchema has no structuredContent: still a result.
+    expect(await client.callTool('w', {})).to.deep.equal({ content: [{ type: 'text', text: 'sensor offline' }], isError: true });
+  });
+
   it('a required URL elicitation (-32042) stays a protocol error', async () => {
     const { mcp } = makeServer();
     mcp.registerTool('needs-auth', {}, () => {
