@@ -44,6 +44,7 @@ import {
   PhaseError,
   TransportError,
   VersionMismatchError,
+  wireErrorOf,
 } from '../errors.js';
 import type { InEntry, JournalEntry, JournalEntryInput, NoteEntry, OutEntry } from '../journal/entry.js';
 import { Channel } from './channel.js';
@@ -1229,7 +1230,7 @@ export class Session {
   }
 
   private errorFrom(id: RequestId, method: string, e: unknown): JsonRpcErrorResponse {
-    if (e instanceof McpError) return { jsonrpc: '2.0', id, error: e.toJSON() };
+    if (e instanceof McpError) return { jsonrpc: '2.0', id, error: wireErrorOf(e) };
     this.diagnose('handler-error', `The "${method}" handler threw: ${(e as Error)?.message ?? String(e)}`, e);
     return errorResponse(id, ErrorCode.InternalError, (e as Error)?.message ?? 'Internal error');
   }
