@@ -78,7 +78,10 @@ function isObject(v: unknown): v is Record<string, unknown> {
 export function checkSamplingRequest(params: unknown, toolsDeclared: boolean): string | undefined {
   if (!isObject(params)) return 'params are required';
   if (!Array.isArray(params.messages)) return '"messages" must be an array';
-  if (typeof params.maxTokens !== 'number') return '"maxTokens" must be a number';
+  // The model is held to maxTokens by the handler; a value it could not honour never reaches it.
+  if (typeof params.maxTokens !== 'number' || !Number.isInteger(params.maxTokens) || params.maxTokens < 1) {
+    return `"maxTokens" must be a whole number of tokens, 1 or more (got ${JSON.stringify(params.maxTokens) ?? 'none'})`;
+  }
   if ((params.tools !== undefined || params.toolChoice !== undefined) && !toolsDeclared) {
     return 'the request offers tools, but this client did not declare the "sampling.tools" capability';
   }
