@@ -57,7 +57,7 @@ describe('MCP over a socket (TCP, Unix domain)', function () {
   });
 
   for (const kind of ['unix', 'tcp'] as const) {
-    it(`[TRAN-017] [TRAN-018] ${kind}: delivers every request, notification and response both ways unchanged, _meta included`, async () => {
+    it(`[TRAN-017] [TRAN-018] [TRAN-003] ${kind}: delivers every request, notification and response both ways unchanged, _meta included`, async () => {
       const fx = await socketServer(kind === 'unix' ? join(dir, 'mcp.sock') : undefined);
       net = fx.net;
       const client = new Client({ era: 'legacy', info: CLIENT_INFO });
@@ -95,11 +95,16 @@ describe('MCP over a socket (TCP, Unix domain)', function () {
         'roots/list',
         'response',
       ]);
+      // The lifecycle holds: initialize first (above), and closing the client ends the server's session.
+      expect(framesOf(clientFrames, 'out')[0]).to.have.property('method', 'initialize');
       await client.close();
+      const deadline = Date.now() + 5_000;
+      while (session.currentPhase !== 'closed' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      expect(session.currentPhase).to.equal('closed');
     });
   }
 
-  it('[TRAN-020] frames as stdio does: one JSON-RPC message per line, read across chunk boundaries, written one per line', async () => {
+  it('[TRAN-020] [STDIO-017] frames as stdio does: one JSON-RPC message per line, read across chunk boundaries, written one per line', async () => {
     const fx = await socketServer(join(dir, 'raw.sock'));
     net = fx.net;
     const raw = await open(fx.address);
