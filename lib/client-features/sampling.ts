@@ -38,6 +38,13 @@ export interface SamplingOptions {
    */
   approve?: (params: CreateMessageRequestParams, server: PeerInfo | undefined) => boolean | Promise<boolean>;
   /**
+   * The user's review of the model's answer before it goes back to the server: return it (or the
+   * user's edit of it, checked again) to send it, or false to refuse: the server gets -1
+   * (`SamplingRejectedError`) and nothing of the answer.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/client/sampling#user-interaction-model
+   */
+  review?: (result: CreateMessageResult, params: CreateMessageRequestParams, server: PeerInfo | undefined) => CreateMessageResult | false | Promise<CreateMessageResult | false>;
+  /**
    * At most `limit` requests per `windowMs` from this server; those over it are answered -32603
    * saying when to retry, without reaching the handler or the user. Off by default.
    */
@@ -160,7 +167,8 @@ export function checkSamplingResult(result: unknown, params: CreateMessageReques
 
 /**
  * Serve one `sampling/createMessage` with `handler`: the request checked (tools only when
- * declared: -32602), the tool-round bound, the user's approval, then the handler's result checked.
+ * declared: -32602), the tool-round bound, the user's approval, then the handler's result checked
+ * and, with `review`, shown to the user before it goes.
  * @see https://modelcontextprotocol.io/specification/2025-11-25/client/sampling
  */
 export async function serveSampling(
@@ -180,8 +188,15 @@ export async function serveSampling(
     }
   }
   if (options.approve && (await options.approve(typed, env.server)) !== true) throw new SamplingRejectedError();
-  const result = await handler(typed, ctx);
-  const bad = checkSamplingResult(result, typed);
+  let result = await handler(typed, ctx);
+  let bad = checkSamplingResult(result, typed);
   if (bad) throw new InvalidSamplingResultError(bad);
+  if (options.review) {
+    const reviewed = await options.review(result, typed, env.server);
+    if (reviewed === false) throw new SamplingRejectedError();
+    result = reviewed;
+    bad = checkSamplingResult(result, typed);
+    if (bad) throw new InvalidSamplingResultError(`after review: ${bad}`);
+  }
   return result as unknown as JsonObject;
 }
