@@ -32,11 +32,14 @@ export interface SamplingOptions {
   /** The handler honours `includeContext` other than "none" (declares `sampling.context`). */
   context?: boolean;
   /**
-   * The user's approval, asked before the handler runs (with the server that asks). A refusal
-   * answers -1 (`SamplingRejectedError`, "User rejected sampling request"); the handler never runs.
+   * The user's approval, asked before the handler runs (with the server that asks): `true` sends
+   * the request as the server wrote it, the user's edit of it (params, e.g. a changed system
+   * prompt or messages, checked as the server's are) sends that instead. A refusal (anything
+   * else) answers -1 (`SamplingRejectedError`, "User rejected sampling request"); the handler
+   * never runs.
    * @see https://modelcontextprotocol.io/specification/2025-11-25/client/sampling#security-considerations
    */
-  approve?: (params: CreateMessageRequestParams, server: PeerInfo | undefined) => boolean | Promise<boolean>;
+  approve?: (params: CreateMessageRequestParams, server: PeerInfo | undefined) => boolean | CreateMessageRequestParams | Promise<boolean | CreateMessageRequestParams>;
   /**
    * The user's review of the model's answer before it goes back to the server: return it (or the
    * user's edit of it, checked again) to send it, or false to refuse: the server gets -1
@@ -180,14 +183,23 @@ export async function serveSampling(
 ): Promise<JsonObject> {
   const problem = checkSamplingRequest(params, env.toolsDeclared);
   if (problem) throw new McpError(ErrorCode.InvalidParams, `Invalid sampling request: ${problem}`);
-  const typed = params as unknown as CreateMessageRequestParams;
   if (options.maxToolRounds !== undefined) {
-    const rounds = toolRounds(typed.messages);
+    const rounds = toolRounds((params as unknown as CreateMessageRequestParams).messages);
     if (rounds > options.maxToolRounds) {
       throw new McpError(ErrorCode.InvalidParams, `The conversation has ${rounds} tool rounds, more than this client allows (${options.maxToolRounds}); end the tool loop.`);
     }
   }
-  if (options.approve && (await options.approve(typed, env.server)) !== true) throw new SamplingRejectedError();
+  let typed = params as unknown as CreateMessageRequestParams;
+  if (options.approve) {
+    const approved = await options.approve(typed, env.server);
+    if (approved !== true && (approved === null || typeof approved !== 'object')) throw new SamplingRejectedError();
+    if (approved !== true) {
+      // The user's edit of the request: held to the same rules as the server's.
+      const edited = checkSamplingRequest(approved, env.toolsDeclared);
+      if (edited) throw new McpError(ErrorCode.InternalError, `The edited sampling request is invalid: ${edited}`);
+      typed = approved;
+    }
+  }
   let result = await handler(typed, ctx);
   let bad = checkSamplingResult(result, typed);
   if (bad) throw new InvalidSamplingResultError(bad);
