@@ -18,6 +18,7 @@ import type { BearerChallenge } from '../www-authenticate.js';
 import { bearerRefusal, type BearerErrorCode } from './bearer-refusal.js';
 import { canonicalResourceUri, sameResource } from '../canonical-resource.js';
 import { protectedResourceMetadataUrl } from '../protected-resource-metadata.js';
+import { OFFLINE_ACCESS, impliedScopes, refuseOfflineAccess, type ScopeHierarchy } from './scope-hierarchy.js';
 
 export interface BearerAuthOptions {
   /** Checks a token (signature, issuer, revocation...) and says who it is for. */
@@ -33,6 +34,13 @@ export interface BearerAuthOptions {
    * checked on each POST body once it is read.
    */
   scopesForMethod?: Readonly<Record<string, readonly string[]>> | ((method: string) => readonly string[] | undefined);
+  /**
+   * Broader scopes and the narrower ones they imply (transitively), e.g.
+   * `{ 'mcp:admin': ['mcp:write'], 'mcp:write': ['mcp:read'] }`: a token with `mcp:admin` then
+   * satisfies `mcp:read`. Challenges still name the scopes the operation needs.
+   * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/authorization#step-up-authorization-flow
+   */
+  scopeHierarchy?: ScopeHierarchy;
   /** Refuse tokens without an expiry. Default true. */
   requireExpiry?: boolean;
   /** The clock expiry is judged by. Default the system clock. */
@@ -64,13 +72,29 @@ const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 export function requireBearerAuth(options: BearerAuthOptions): BearerAuthenticate {
   const resource = canonicalResourceUri(options.resource);
   const resourceMetadata = options.resourceMetadataUrl !== undefined ? new URL(String(options.resourceMetadataUrl)).href : protectedResourceMetadataUrl(resource);
+  // offline_access is about refresh tokens, never a resource requirement: refused in what is
+  // configured, dropped from what a scopesForMethod function answers.
+  refuseOfflineAccess(options.requiredScopes, 'requiredScopes');
   const required = [...(options.requiredScopes ?? [])];
   const requireExpiry = options.requireExpiry ?? true;
   const clock = options.clock ?? systemClock;
   const verify = options.verifyAccessToken;
   const byMethod = options.scopesForMethod;
+  if (byMethod !== undefined && typeof byMethod !== 'function') for (const [m, s] of Object.entries(byMethod)) refuseOfflineAccess(s, `scopesForMethod['${m}']`);
   const scopesOf: (method: string) => readonly string[] =
-    byMethod === undefined ? () => [] : typeof byMethod === 'function' ? (m) => byMethod(m) ?? [] : (m) => (Object.hasOwn(byMethod, m) ? byMethod[m] : []);
+    byMethod === undefined
+      ? () => []
+      : typeof byMethod === 'function'
+        ? (m) => (byMethod(m) ?? []).filter((s) => s !== OFFLINE_ACCESS)
+        : (m) => (Object.hasOwn(byMethod, m) ? byMethod[m] : []);
+  const hierarchy = options.scopeHierarchy;
+  // What each verified caller effectively holds, computed once per AuthInfo.
+  const held = new WeakMap<object, ReadonlySet<string>>();
+  const heldBy = (info: { scopes: readonly string[] }): ReadonlySet<string> => {
+    let have = held.get(info);
+    if (have === undefined) held.set(info, (have = impliedScopes(info.scopes, hierarchy)));
+    return have;
+  };
 
   const refuse = (c: Omit<BearerChallenge, 'resourceMetadata' | 'realm' | 'error'> & { error?: BearerErrorCode }): AuthFailure =>
     bearerRefusal({ realm: options.realm, resourceMetadata, ...c, scope: c.scope ?? required });
@@ -88,7 +112,8 @@ export function requireBearerAuth(options: BearerAuthOptions): BearerAuthenticat
     }
     if (typeof v.clientId !== 'string' || !Array.isArray(v.scopes)) return invalidToken('The access token is not valid');
     const scopes = v.scopes.filter((s): s is string => typeof s === 'string');
-    if (!required.every((s) => scopes.includes(s))) {
+    const have = impliedScopes(scopes, hierarchy);
+    if (!required.every((s) => have.has(s))) {
       return refuse({ error: 'insufficient_scope', errorDescription: 'The access token lacks a required scope' });
     }
     return {
@@ -141,8 +166,8 @@ export function requireBearerAuth(options: BearerAuthOptions): BearerAuthenticat
     const needed = new Set(required);
     for (const m of methods) for (const s of scopesOf(m)) needed.add(s);
     if (needed.size === required.length) return undefined;
-    const have = info?.scopes ?? [];
-    if ([...needed].every((s) => have.includes(s))) return undefined;
+    const have = info !== undefined ? heldBy(info) : new Set<string>();
+    if ([...needed].every((s) => have.has(s))) return undefined;
     return refuse({ error: 'insufficient_scope', errorDescription: 'The access token lacks a scope this request needs', scope: [...needed] });
   };
 
