@@ -382,6 +382,41 @@ describe('tasks (2025-11-25): server and client', () => {
     expect(gets(), 'no polling after a terminal status').to.equal(3);
   });
 
+  it('[TASK-040] [TASK-055] [TASK-056] every message about a task names it in related-task, both ways, except tasks/get, tasks/list and tasks/cancel', async () => {
+    const { mcp } = taskServer();
+    mcp.registerTool('chatty', { execution: { taskSupport: 'optional' } }, async (_a, ctx) => {
+      ctx.sendProgress(1, 2);
+      ctx.log.info('half way');
+      const answer = await ctx.elicit({ message: 'Go on?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } });
+      ctx.sendProgress(2, 2);
+      return `answer ${answer.action}`;
+    });
+    const { client, sent, received } = await link(mcp, { setup: (c) => c.onElicitation({ form: async () => ({ action: 'accept', content: { ok: true } }) }) });
+    await client.setLoggingLevel('info');
+    const handle = await client.callToolAsTask('chatty', {}, { onprogress: () => undefined } as never);
+    expect((await handle.result()).content).to.deep.equal([{ type: 'text', text: 'answer accept' }]);
+    await client.listTasks();
+    await rejection(handle.cancel());
+    const taskId = handle.taskId;
+    const related = (f: any) => (f.params ?? f.result)?._meta?.[RELATED_TASK];
+    // The task's request to the client, the client's answer, the task's notifications, tasks/result's answer.
+    const elicitation = received.find((f) => f.method === 'elicitation/create');
+    expect(related(elicitation)).to.deep.equal({ taskId });
+    expect(related(sent.find((f) => f.id === elicitation.id && 'result' in f))).to.deep.equal({ taskId });
+    const notes = received.filter((f) => f.method === 'notifications/message' || f.method === 'notifications/progress');
+    expect(notes.map((n) => n.method)).to.include.members(['notifications/message', 'notifications/progress']);
+    for (const n of notes) expect(related(n), n.method).to.deep.equal({ taskId });
+    const resultCall = sent.find((f) => f.method === 'tasks/result');
+    if (resultCall) expect(related(received.find((f) => f.id === resultCall.id))).to.deep.equal({ taskId });
+    // Not on the operations whose params name the task, in either direction.
+    const plain = sent.filter((f) => ['tasks/get', 'tasks/list', 'tasks/cancel'].includes(f.method));
+    expect(plain.map((f) => f.method)).to.include.members(['tasks/get', 'tasks/list', 'tasks/cancel']);
+    for (const f of plain) {
+      expect(related(f), f.method).to.equal(undefined);
+      expect(related(received.find((r) => r.id === f.id)), `${f.method} answer`).to.equal(undefined);
+    }
+  });
+
   it('[TASK-046] status notifications carry the task, without related-task metadata', async () => {
     const { mcp } = taskServer();
     mcp.registerTool('job', { execution: { taskSupport: 'optional' } }, () => 'ok');
