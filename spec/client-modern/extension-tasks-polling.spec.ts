@@ -148,6 +148,33 @@ describe('client: following an extension task (scripted server, simulated clock)
     await client.close();
   });
 
+  it('[TASK-116] cancels a task with tasks/cancel naming it, never with notifications/cancelled, and stops polling once it reads cancelled', async () => {
+    const clock = new ManualClock(0);
+    let cancelled = false;
+    const s = scripted(clock, () => (cancelled ? task('cancelled') : task('working', { pollIntervalMs: 1_000 })));
+    const client = new Client({ info: { name: 'c', version: '1' }, clock });
+    await client.connect(s.transport);
+    const handle = await client.callToolAsTask('job', {});
+    const result = handle.result().then(
+      () => 'resolved',
+      (e: Error) => e.message,
+    );
+    clock.advance(5_000);
+    await turns();
+    cancelled = true;
+    expect((await handle.cancel()).status).to.equal('cancelled');
+    clock.advance(5_000);
+    await turns();
+    expect(await result).to.match(/was cancelled/);
+    const cancels = s.seen.filter((m) => m.method === 'tasks/cancel' || m.method === 'notifications/cancelled');
+    expect(cancels.map((m) => [m.method, m.params?.taskId])).to.deep.equal([['tasks/cancel', 'task-1']]);
+    const polls = s.gets().length;
+    clock.advance(60_000);
+    await turns();
+    expect(s.gets()).to.have.length(polls);
+    await client.close();
+  });
+
   it('[TASK-086] refuses a CreateTaskResult to a request that does not run as a task (prompts/get) as an invalid response', async () => {
     const clock = new ManualClock(0);
     const s = scripted(clock, () => task('working'));

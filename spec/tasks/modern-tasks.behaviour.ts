@@ -223,6 +223,41 @@ export function describeModernTasks(label: string, storeFactory?: StoreFactory):
       expect('result' in own.response && own.response.result.status).to.equal('working');
     });
 
+    it('[TASK-109] [TASK-110] gives every ask of a task its own key over the task\'s life, and refuses a handler reusing an answered key', async () => {
+      const schema = { type: 'object' as const, properties: { ok: { type: 'boolean' as const } } };
+      mcp.registerTool('asks_in_turn', { description: 'asks twice without keys', execution: { taskSupport: 'optional' } }, async (_a, ctx) => {
+        await startTask(ctx);
+        const a = await ctx.elicit({ message: 'first?', requestedSchema: schema });
+        const b = await ctx.elicit({ message: 'second?', requestedSchema: schema });
+        return `${a.action}/${b.action}`;
+      });
+      mcp.registerTool('reuses_key', { description: 'asks twice with one key', execution: { taskSupport: 'optional' } }, async (_a, ctx) => {
+        await startTask(ctx);
+        await ctx.elicit({ message: 'once?', requestedSchema: schema }, { inputKey: 'confirm' });
+        await ctx.elicit({ message: 'again?', requestedSchema: schema }, { inputKey: 'confirm' });
+        return 'asked twice';
+      });
+      const keysOf = (t: JsonObject) => Object.keys((t.inputRequests as JsonObject) ?? {});
+      const inTurn = (await result('tools/call', { name: 'asks_in_turn', arguments: {} }, EXT_ELICIT)).taskId as string;
+      const first = await until(inTurn, (t) => t.status === 'input_required');
+      const [k1] = keysOf(first);
+      await result('tasks/update', { taskId: inTurn, inputResponses: { [k1!]: { action: 'accept', content: { ok: true } } } });
+      const second = await until(inTurn, (t) => t.status === 'input_required' && keysOf(t)[0] !== k1);
+      const [k2] = keysOf(second);
+      expect(k2).to.be.a('string').and.not.equal(k1);
+      // The old key answered again changes nothing: the second ask still waits.
+      await result('tasks/update', { taskId: inTurn, inputResponses: { [k1!]: { action: 'decline' } } });
+      expect(keysOf(await result('tasks/get', { taskId: inTurn }))).to.deep.equal([k2]);
+      await result('tasks/update', { taskId: inTurn, inputResponses: { [k2!]: { action: 'decline' } } });
+      expect(((await until(inTurn, (t) => t.status === 'completed')).result as JsonObject).content).to.deep.equal([{ type: 'text', text: 'accept/decline' }]);
+
+      const reused = (await result('tools/call', { name: 'reuses_key', arguments: {} }, EXT_ELICIT)).taskId as string;
+      await until(reused, (t) => t.status === 'input_required');
+      await result('tasks/update', { taskId: reused, inputResponses: { confirm: { action: 'accept', content: { ok: true } } } });
+      const failed = await until(reused, (t) => t.status === 'failed');
+      expect((failed.error as JsonObject).message).to.match(/Input key "confirm" was used before in this task/);
+    });
+
     it('a task asks for input long after its request was answered, and tasks/update resumes it', async () => {
       mcp.registerTool('ask_later', { description: 'works, then asks', execution: { taskSupport: 'optional' } }, async (_a, ctx) => {
         await startTask(ctx);
