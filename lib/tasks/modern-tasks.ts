@@ -33,7 +33,8 @@ import { MCP_NAME_SOURCE } from '../../streams/modern-http.js';
 import { defaultIdentity } from '../../streams/http-auth.js';
 import { isTerminal, type TaskRecord } from './task-record.js';
 import { TaskLimitError, type TaskChange, type TaskStore } from './task-store.js';
-import { extensionCreateTaskResult, extensionGetTaskResult } from './wire-extension.js';
+import { extensionCreateTaskResult, extensionDetailedTask, extensionGetTaskResult } from './wire-extension.js';
+import type { ListenCall } from '../modern/listen.js';
 import { nextTurn } from '../next-turn.js';
 
 /** The extension's identifier (its key under `capabilities.extensions`). */
@@ -309,6 +310,7 @@ export class ModernTasks {
     this.server.core.serveExtension('tasks/get', (p, call) => this.get(p, call));
     this.server.core.serveExtension('tasks/update', (p, call) => this.update(p, call));
     this.server.core.serveExtension('tasks/cancel', (p, call) => this.cancel(p, call));
+    this.server.core.serveListen({ key: 'taskIds', open: (requested, call) => this.listenTo(requested, call) });
     this.changes = this.store.changes$.subscribe((change) => this.onChange(change));
     // tasks/update may arrive at another process: its answers come through the store.
     this.changes.add(this.store.inputs$.subscribe((input) => this.runs.get(input.taskId)?.deliver(input.responses)));
@@ -391,6 +393,53 @@ export class ModernTasks {
     if (run === undefined) return;
     if (change.effects.includes('abortExecution')) run.abort.abort(new McpError(ErrorCode.InvalidRequest, change.record ? 'The task was cancelled' : 'The task expired'));
     if (!change.record || isTerminal(change.record.status)) this.runs.delete(change.taskId);
+  }
+
+  /**
+   * `subscriptions/listen` with `taskIds`: refused (-32021) for a request that does not declare
+   * the extension; else the caller's tasks among them are acknowledged, and each change of one is
+   * sent as `notifications/tasks` with the `DetailedTask` that `tasks/get` would answer. Changes
+   * are collected from before the tasks are looked up, so none falls between.
+   */
+  private async listenTo(requested: unknown, call: ListenCall): Promise<{ honoured: string[]; start(notify: (method: string, params: JsonObject) => void): () => void }> {
+    if (!declaresTasksExtension(call.clientCapabilities)) throw missingTasksExtension('subscriptions/listen with "taskIds" (task status notifications)');
+    if (!Array.isArray(requested) || requested.some((id) => typeof id !== 'string')) {
+      throw new McpError(ErrorCode.InvalidParams, 'subscriptions/listen: "taskIds" must be an array of task id strings');
+    }
+    const owner = ownerOf(call.authInfo);
+    let send: ((change: TaskChange) => void) | undefined;
+    const early: TaskChange[] = [];
+    const watched = new Set<string>();
+    const sub = this.store.changes$.subscribe((change) => {
+      if (change.owner !== owner || !watched.has(change.taskId)) return;
+      if (send === undefined) early.push(change);
+      else send(change);
+    });
+    try {
+      for (const taskId of new Set(requested as string[])) {
+        watched.add(taskId);
+        // Unknown, expired and other callers' ids are left out of the acknowledgment, as tasks/get refuses them.
+        if (!('found' in (await this.store.get(taskId, owner)))) watched.delete(taskId);
+      }
+    } catch (e) {
+      sub.unsubscribe();
+      throw e;
+    }
+    return {
+      honoured: [...watched],
+      start: (notify) => {
+        send = (change) => {
+          if (!watched.has(change.taskId)) return;
+          const record = change.record;
+          // Purged (expired): nothing more will come for it.
+          if (record === undefined) return void watched.delete(change.taskId);
+          notify('notifications/tasks', extensionDetailedTask(record, record.status === 'input_required' ? (record.inputRequests as JsonObject | undefined) : undefined));
+          if (isTerminal(record.status)) watched.delete(change.taskId);
+        };
+        for (const change of early.splice(0)) send(change);
+        return () => sub.unsubscribe();
+      },
+    };
   }
 
   private async find(method: string, params: JsonObject | undefined, call: ModernCall): Promise<TaskRecord> {

@@ -258,6 +258,60 @@ export function describeModernTasks(label: string, storeFactory?: StoreFactory):
       expect((failed.error as JsonObject).message).to.match(/Input key "confirm" was used before in this task/);
     });
 
+    /** A subscriptions/listen request kept open: what it sent, and how to end it. */
+    function openListen(notifications: JsonObject, capabilities: JsonObject = EXT, authInfo?: unknown) {
+      const frames: { method: string; params?: any }[] = [];
+      const stop = new AbortController();
+      const msg = { jsonrpc: '2.0' as const, id: `listen-${++nextId}`, method: 'subscriptions/listen', params: { notifications, _meta: { [META.protocolVersion]: '2026-07-28', [META.clientCapabilities]: capabilities } } };
+      const answered = mcp.server.core.answer(msg, { notify: (f) => frames.push(f as (typeof frames)[number]), signal: stop.signal, authInfo });
+      return { frames, answered, id: msg.id, end: () => stop.abort() };
+    }
+
+    it('[TASK-120] [TASK-128] refuses task notifications on subscriptions/listen with -32021 to a request without the extension; other opt-ins stay as they were', async () => {
+      const refused = openListen({ taskIds: ['any'] }, {});
+      const { response, status } = await refused.answered;
+      expect(status).to.equal(400);
+      expect('error' in response! && response.error).to.deep.include({ code: -32021, data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } } });
+      expect(refused.frames).to.deep.equal([]);
+      // Without taskIds the same client listens as before.
+      const plain = openListen({ toolsListChanged: true }, {});
+      await new Promise((r) => setImmediate(r));
+      expect(plain.frames.map((f) => f.method)).to.deep.equal(['notifications/subscriptions/acknowledged']);
+      plain.end();
+      await plain.answered;
+    });
+
+    it('[TASK-121] sends notifications/tasks with the DetailedTask on a listen stream for the caller\'s tasks it acknowledged, and no progress or log messages', async () => {
+      mcp.registerTool('noisy', { description: 'logs and reports progress as a task', execution: { taskSupport: 'optional' } }, async (_a, ctx) => {
+        await startTask(ctx);
+        ctx.log.info('working on it');
+        ctx.progress(1, 2);
+        await release.p;
+        ctx.log.info('done');
+        return 'noisy done';
+      });
+      const mine = (await result('tools/call', { name: 'noisy', arguments: {} })).taskId as string;
+      const created = await call('tools/call', { name: 'work', arguments: {} }, EXT, { sub: 'alice' });
+      const alices = ('result' in created.response && created.response.result.taskId) as string;
+      const listening = openListen({ taskIds: [mine, 'no-such-task', alices] });
+      for (let i = 0; i < 100 && listening.frames.length === 0; i++) await new Promise((r) => setImmediate(r));
+      expect(listening.frames[0]).to.deep.equal({
+        jsonrpc: '2.0',
+        method: 'notifications/subscriptions/acknowledged',
+        params: { notifications: { taskIds: [mine] }, _meta: { [META.subscriptionId]: listening.id } },
+      } as never);
+      release.open();
+      const done = await until(mine, (t) => t.status === 'completed');
+      for (let i = 0; i < 100 && listening.frames.length < 2; i++) await new Promise((r) => setImmediate(r));
+      const notes = listening.frames.slice(1);
+      expect(notes.map((f) => f.method)).to.deep.equal(['notifications/tasks']);
+      const { resultType: _r, _meta: _m, ...detailed } = done;
+      expect(notes[0]!.params).to.deep.equal({ ...detailed, _meta: { [META.subscriptionId]: listening.id } });
+      expect(notes[0]!.params.result.content).to.deep.equal([{ type: 'text', text: 'noisy done' }]);
+      listening.end();
+      await listening.answered;
+    });
+
     it('a task asks for input long after its request was answered, and tasks/update resumes it', async () => {
       mcp.registerTool('ask_later', { description: 'works, then asks', execution: { taskSupport: 'optional' } }, async (_a, ctx) => {
         await startTask(ctx);
