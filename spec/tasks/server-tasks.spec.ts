@@ -104,7 +104,7 @@ describe('tasks (2025-11-25): server and client', () => {
     }
   });
 
-  it('[TASK-020] [TASK-031] [TASK-032] [TASK-033] callToolAsTask: status$ goes working → completed; result() returns the tool result', async () => {
+  it('[TASK-020] [TASK-031] [TASK-032] [TASK-033] [TASK-036] callToolAsTask: status$ goes working → completed; result() returns the tool result', async () => {
     const { mcp } = taskServer();
     const go = deferred();
     mcp.registerTool('job', { execution: { taskSupport: 'optional' } }, async (_a, ctx) => {
@@ -333,7 +333,7 @@ describe('tasks (2025-11-25): server and client', () => {
     expect(again.code).to.equal(-32042);
   });
 
-  it('[TASK-002] [TASK-004] [TASK-005] our client asks for a task only where the server and the tool allow one', async () => {
+  it('[TASK-002] [TASK-003] [TASK-004] [TASK-005] our client asks for a task only where the server and the tool allow one', async () => {
     const plainServer = taskServer();
     plainServer.mcp.registerTool('x', {}, () => 'plain');
     const a = await link(plainServer.mcp);
@@ -415,6 +415,22 @@ describe('tasks (2025-11-25): server and client', () => {
       expect(related(f), f.method).to.equal(undefined);
       expect(related(received.find((r) => r.id === f.id)), `${f.method} answer`).to.equal(undefined);
     }
+  });
+
+  it('[TASK-061] [TASK-062] a task store that fails answers -32603 saying what failed, and the server stays up', async () => {
+    const { mcp, store } = taskServer();
+    mcp.registerTool('job', { execution: { taskSupport: 'optional' } }, () => 'ok');
+    const { client } = await link(mcp);
+    const handle = await client.callToolAsTask('job');
+    await handle.result();
+    const get = store.get.bind(store);
+    store.get = () => Promise.reject(new Error('task store unreachable (connection refused)'));
+    const e = await rejection(client.getTask(handle.taskId));
+    expect(e).to.be.instanceOf(McpError);
+    expect(e.code).to.equal(-32603);
+    expect(e.message).to.match(/task store unreachable \(connection refused\)/);
+    store.get = get;
+    expect((await client.getTask(handle.taskId)).status).to.equal('completed');
   });
 
   it('[TASK-046] status notifications carry the task, without related-task metadata', async () => {
