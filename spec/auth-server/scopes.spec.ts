@@ -35,7 +35,7 @@ describe('requireBearerAuth scope decisions', () => {
     expect(p.calls).to.deep.equal(['write']);
   });
 
-  it('[AUTH-170] [AUTH-168] challenges the same operation with the same scope set, whichever scopes the token lacks', async () => {
+  it('[AUTH-131] [AUTH-168] [AUTH-170] challenges the same operation with the same scope set, whichever scopes the token lacks', async () => {
     p = await startProtected({ auth: { scopesForMethod: { 'tools/call': ['files:read', 'files:write'] } } });
     p.tokens.set('none', tokenFor(p.url, 'alice', []));
     p.tokens.set('read-only', tokenFor(p.url, 'alice', ['files:read']));
