@@ -35,6 +35,24 @@ describe('requireBearerAuth scope decisions', () => {
     expect(p.calls).to.deep.equal(['write']);
   });
 
+  it('[AUTH-168] [AUTH-169] decides scopes from the request itself: per tool, all of a batch\'s in one challenge', async () => {
+    const perTool: Record<string, string[]> = { write: ['files:write'], whoami: ['profile'] };
+    p = await startProtected({ auth: { scopesForMethod: (m, params) => (m === 'tools/call' ? perTool[String(params?.name)] : undefined) } });
+    p.tokens.set('profile', tokenFor(p.url, 'alice', ['profile']));
+    p.tokens.set('both', tokenFor(p.url, 'alice', ['profile', 'files:write']));
+    const sid = await openSession(p.url, '2025-03-26', bearer('profile'));
+    const hh = { ...h(sid, '2025-03-26'), ...bearer('profile') };
+    expect((await post(p.url, callTool(1, 'whoami'), hh)).status).to.equal(200);
+    const denied = await post(p.url, callTool(2, 'write'), hh);
+    expect(denied.status).to.equal(403);
+    expect(challengeParams(denied.headers['www-authenticate'] as string).scope).to.equal('files:write');
+    p.tokens.set('nothing', tokenFor(p.url, 'alice', []));
+    const batchDenied = await post(p.url, [callTool(3, 'whoami'), callTool(4, 'write')], { ...h(sid, '2025-03-26'), ...bearer('nothing') });
+    expect(challengeParams(batchDenied.headers['www-authenticate'] as string).scope).to.equal('profile files:write');
+    expect((await post(p.url, [callTool(5, 'whoami'), callTool(6, 'write')], { ...h(sid, '2025-03-26'), ...bearer('both') })).status).to.equal(200);
+    expect(p.calls).to.deep.equal(['whoami', 'whoami', 'write']);
+  });
+
   it('[AUTH-131] [AUTH-168] [AUTH-170] challenges the same operation with the same scope set, whichever scopes the token lacks', async () => {
     p = await startProtected({ auth: { scopesForMethod: { 'tools/call': ['files:read', 'files:write'] } } });
     p.tokens.set('none', tokenFor(p.url, 'alice', []));

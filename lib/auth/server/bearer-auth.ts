@@ -11,7 +11,7 @@
  * @see https://datatracker.ietf.org/doc/html/draft-ietf-oauth-v2-1-13#section-5.2
  */
 import { systemClock, type Clock } from '../../clock.js';
-import type { Authenticate, AuthFailure, AuthOutcome } from '../../../streams/http-auth.js';
+import type { Authenticate, AuthFailure, AuthOutcome, AuthorizedMessage } from '../../../streams/http-auth.js';
 import type { HttpRequestHead } from '../../../streams/http-shape.js';
 import { InvalidTokenError, bearerAuthInfo, sealAuthInfo, type VerifiedToken, type VerifyAccessToken } from './auth-info.js';
 import type { BearerChallenge } from '../www-authenticate.js';
@@ -30,10 +30,13 @@ export interface BearerAuthOptions {
   /** Scopes every request needs (403 `insufficient_scope` without them). */
   requiredScopes?: readonly string[];
   /**
-   * Scopes a JSON-RPC method needs on top of `requiredScopes` (e.g. `{ 'tools/call': ['mcp:write'] }`),
-   * checked on each POST body once it is read.
+   * Scopes a JSON-RPC message needs on top of `requiredScopes`, checked on each POST body (each
+   * WebSocket message) once it is read: by method (`{ 'tools/call': ['mcp:write'] }`), or a function
+   * of the method and its params, for scopes that depend on the request (per tool:
+   * `(m, p) => m === 'tools/call' && p?.name === 'delete_file' ? ['files:write'] : undefined`).
+   * Every scope a body needs is named in one challenge.
    */
-  scopesForMethod?: Readonly<Record<string, readonly string[]>> | ((method: string) => readonly string[] | undefined);
+  scopesForMethod?: Readonly<Record<string, readonly string[]>> | ((method: string, params: Readonly<Record<string, unknown>> | undefined) => readonly string[] | undefined);
   /**
    * Broader scopes and the narrower ones they imply (transitively), e.g.
    * `{ 'mcp:admin': ['mcp:write'], 'mcp:write': ['mcp:read'] }`: a token with `mcp:admin` then
@@ -81,11 +84,11 @@ export function requireBearerAuth(options: BearerAuthOptions): BearerAuthenticat
   const verify = options.verifyAccessToken;
   const byMethod = options.scopesForMethod;
   if (byMethod !== undefined && typeof byMethod !== 'function') for (const [m, s] of Object.entries(byMethod)) refuseOfflineAccess(s, `scopesForMethod['${m}']`);
-  const scopesOf: (method: string) => readonly string[] =
+  const scopesOf: (method: string, params: unknown) => readonly string[] =
     byMethod === undefined
       ? () => []
       : typeof byMethod === 'function'
-        ? (m) => (byMethod(m) ?? []).filter((s) => s !== OFFLINE_ACCESS)
+        ? (m, p) => (byMethod(m, p !== null && typeof p === 'object' && !Array.isArray(p) ? (p as Record<string, unknown>) : undefined) ?? []).filter((s) => s !== OFFLINE_ACCESS)
         : (m) => (Object.hasOwn(byMethod, m) ? byMethod[m] : []);
   const hierarchy = options.scopeHierarchy;
   // What each verified caller effectively holds, computed once per AuthInfo.
@@ -161,10 +164,10 @@ export function requireBearerAuth(options: BearerAuthOptions): BearerAuthenticat
     return check(verified);
   }) as BearerAuthenticate;
 
-  const authorizeMessages = (methods: readonly string[], authInfo: unknown): AuthFailure | undefined => {
+  const authorizeMessages = (methods: readonly string[], authInfo: unknown, messages?: readonly AuthorizedMessage[]): AuthFailure | undefined => {
     const info = bearerAuthInfo(authInfo);
     const needed = new Set(required);
-    for (const m of methods) for (const s of scopesOf(m)) needed.add(s);
+    for (const m of messages ?? methods.map((method) => ({ method }))) for (const s of scopesOf(m.method, (m as AuthorizedMessage).params)) needed.add(s);
     if (needed.size === required.length) return undefined;
     const have = info !== undefined ? heldBy(info) : new Set<string>();
     if ([...needed].every((s) => have.has(s))) return undefined;
