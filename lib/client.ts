@@ -14,6 +14,7 @@ import { listAll, pages } from './client-features/pagination.js';
 import { ResourceSubscriptions } from './client-features/resource-subscriptions.js';
 import { isListParams, listing, sdkOptions, type CallToolParams, type ListParams, type Listing } from './client-features/sdk-shapes.js';
 import type { Task, TaskHandle, TaskHandleOptions } from './client-features/tasks.js';
+import type { TaskJournalEntry } from './client-features/task-journal.js';
 import type { ToolCallRecord } from './client-features/tool-audit.js';
 import { ToolCalls, type CallToolOptions } from './client-features/tool-calls.js';
 import { ToolTasks } from './client-features/tool-tasks.js';
@@ -75,6 +76,10 @@ export class Client extends ClientCore {
     serverCapabilities: () => this.serverCapabilities,
     tool: (name) => this.toolIndex.get(name),
     extension: () => this.tasksExtension(),
+    journal: () => {
+      const journal = this.clientOptions.taskJournal;
+      return journal === undefined ? undefined : { journal, report: (e: unknown) => this.warn('task-journal', `The task journal failed: ${(e as Error)?.message ?? String(e)}`, e) };
+    },
   });
 
   /**
@@ -247,6 +252,15 @@ export class Client extends ClientCore {
    */
   task(taskId: string, options: TaskHandleOptions = {}): TaskHandle<CallToolResult & JsonObject> {
     return this.toolTasks.resume(taskId, options);
+  }
+
+  /**
+   * The tasks this client (or an earlier run with the same `taskJournal`) started and has not
+   * seen end: follow each with `task(entry.taskId)`. Empty without a journal.
+   */
+  async unfinishedTasks(): Promise<TaskJournalEntry[]> {
+    const journal = this.clientOptions.taskJournal;
+    return journal === undefined ? [] : [...(await journal.entries())];
   }
 
   /** `tasks/get`. */

@@ -16,3 +16,4 @@ export * from './tool-audit.js';
 export * from './completer.js';
 export * from './model-preferences.js';
 export * from './elicitation-text.js';
+export * from './task-journal.js';
