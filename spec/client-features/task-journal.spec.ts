@@ -80,7 +80,8 @@ describe('client: the task journal', () => {
     expect(entry!.taskId).to.equal(handle.taskId);
     open();
     expect(textOf(await poll(clock, second.task(entry!.taskId).result()))).to.equal('built app');
-    await turns();
+    // The entry is removed on disk after the result: wait for it (real time, bounded).
+    for (const deadline = Date.now() + 5_000; (await second.unfinishedTasks()).length > 0 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 5));
     expect(await second.unfinishedTasks()).to.deep.equal([]);
     expect(JSON.parse(await readFile(path, 'utf8'))).to.deep.equal({ version: 1, tasks: [] });
   });
@@ -115,7 +116,8 @@ describe('client: the task journal', () => {
     const handle = await client.callToolAsTask('build', { target: 'x' });
     open();
     expect(textOf(await poll(clock, handle.result()))).to.equal('built x');
-    await turns();
+    // The journal is read from disk: wait (real time, bounded) for its failure to be reported.
+    for (const deadline = Date.now() + 5_000; !warnings.some((w) => w.kind === 'task-journal') && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 5));
     expect(warnings.map((w) => w.kind)).to.include('task-journal');
     expect(warnings.find((w) => w.kind === 'task-journal')!.message).to.match(/notes\.json is not a task journal/);
     expect(await readFile(path, 'utf8')).to.equal('my notes, not JSON');
