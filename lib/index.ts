@@ -64,3 +64,4 @@ export type { ServerStore } from './server-store.js';
 export { MemoryTaskStore, type MemoryTaskStoreOptions } from './tasks/memory-task-store.js';
 export { TaskLimitError, InvalidTaskCursorError, type TaskStore, type NewTask, type TaskLookup, type TaskPage, type TaskChange, type TaskInput } from './tasks/task-store.js';
 export type { TaskRecord, TaskEffect, TaskMachineEvent, TaskOutcome, TaskStatusName } from './tasks/task-record.js';
+export type { TaskAuditEvent } from './tasks/task-audit.js';

@@ -35,6 +35,7 @@ import { isTerminal, type TaskRecord } from './task-record.js';
 import { TaskLimitError, type TaskChange, type TaskStore } from './task-store.js';
 import { extensionCreateTaskResult, extensionDetailedTask, extensionGetTaskResult } from './wire-extension.js';
 import type { ListenCall } from '../modern/listen.js';
+import { TaskAudit } from './task-audit.js';
 import { nextTurn } from '../next-turn.js';
 
 /** The extension's identifier (its key under `capabilities.extensions`). */
@@ -299,6 +300,7 @@ export class ModernTasks {
     private readonly store: TaskStore,
     private readonly clock: Clock,
     private readonly logging: LoggingFeature,
+    private readonly audit: TaskAudit = new TaskAudit(() => clock.now()),
   ) {}
 
   /** Advertise the extension and serve `tasks/get`, `tasks/update`, `tasks/cancel` on modern requests (idempotent). */
@@ -359,6 +361,7 @@ export class ModernTasks {
   async create(run: ModernTaskRun, tool: string): Promise<TaskRecord> {
     try {
       const record = await this.store.create({ owner: run.owner, method: 'tools/call', statusMessage: `Running tool "${tool}"` });
+      this.audit.emit(() => ({ type: 'created', taskId: record.taskId, owner: run.owner, method: 'tools/call', status: record.status }));
       this.runs.set(record.taskId, run);
       return record;
     } catch (e) {
@@ -446,8 +449,13 @@ export class ModernTasks {
     if (!declaresTasksExtension(call.envelope.clientCapabilities)) throw missingTasksExtension(method);
     const taskId = params?.taskId;
     if (typeof taskId !== 'string' || taskId === '') throw new McpError(ErrorCode.InvalidParams, `${method} needs a "taskId" string`);
-    const found = await this.store.get(taskId, ownerOf(call.authInfo));
-    if ('found' in found) return found.found;
+    const owner = ownerOf(call.authInfo);
+    const found = await this.store.get(taskId, owner);
+    if ('found' in found) {
+      this.audit.emit(() => ({ type: 'retrieved', taskId, owner, method, status: found.found.status }));
+      return found.found;
+    }
+    this.audit.emit(() => ({ type: 'refused', taskId, owner, method, reason: found.missing === 'expired' ? 'expired' : 'not found' }));
     throw new McpError(ErrorCode.InvalidParams, `${method}: ${found.missing === 'expired' ? 'the task has expired' : 'no such task'}`, { taskId });
   }
 

@@ -312,6 +312,20 @@ export function describeModernTasks(label: string, storeFactory?: StoreFactory):
       await listening.answered;
     });
 
+    it('[TASK-079] [TASK-080] audits the extension\'s tasks too: created, retrieved by its owner, refused to another caller', async () => {
+      const events: { type: string; owner: string; method?: string; taskId?: string }[] = [];
+      mcp.tasks.audit$.subscribe((e) => events.push(e));
+      const created = await call('tools/call', { name: 'work', arguments: {} }, EXT, { sub: 'alice' });
+      const taskId = ('result' in created.response && created.response.result.taskId) as string;
+      await call('tasks/get', { taskId }, EXT, { sub: 'alice' });
+      await call('tasks/get', { taskId }, EXT, { sub: 'mallory' });
+      expect(events.map((e) => [e.type, e.owner, e.method, e.taskId])).to.deep.equal([
+        ['created', 'sub:alice', 'tools/call', taskId],
+        ['retrieved', 'sub:alice', 'tasks/get', taskId],
+        ['refused', 'sub:mallory', 'tasks/get', taskId],
+      ]);
+    });
+
     it('a task asks for input long after its request was answered, and tasks/update resumes it', async () => {
       mcp.registerTool('ask_later', { description: 'works, then asks', execution: { taskSupport: 'optional' } }, async (_a, ctx) => {
         await startTask(ctx);

@@ -433,6 +433,38 @@ describe('tasks (2025-11-25): server and client', () => {
     expect((await client.getTask(handle.taskId)).status).to.equal('completed');
   });
 
+  it('[TASK-079] [TASK-080] [TASK-081] audits every task created, ended and retrieved, and every refused lookup or poll, with the caller\'s identity', async () => {
+    const { mcp } = taskServer({ rateLimit: { limit: 6, windowMs: 60_000 } });
+    mcp.registerTool('job', { execution: { taskSupport: 'optional' } }, () => 'ok');
+    const events: any[] = [];
+    mcp.tasks.audit$.subscribe((e) => events.push(e));
+    const alice = await link(mcp, { subject: 'alice' });
+    const bob = await link(mcp, { subject: 'bob' });
+    const handle = await alice.client.callToolAsTask('job');
+    await handle.result();
+    await alice.client.listTasks();
+    await rejection(bob.client.getTask(handle.taskId));
+    await rejection(bob.client.getTask('made-up-id'));
+    // Bob keeps guessing: the rate limit stops him, and that is in the trail too.
+    for (let i = 0; i < 6; i++) await bob.client.getTask(`guess-${i}`).catch(() => undefined);
+    const by = (owner: string) => events.filter((e) => e.owner === owner).map((e) => [e.type, e.method ?? '', e.status ?? e.reason ?? '']);
+    expect(by('sub:alice')).to.deep.include.members([
+      ['created', 'tools/call', 'working'],
+      ['ended', '', 'completed'],
+      ['retrieved', 'tasks/get', 'completed'],
+      ['retrieved', 'tasks/result', 'completed'],
+      ['retrieved', 'tasks/list', ''],
+    ]);
+    const bobs = by('sub:bob');
+    expect(bobs.slice(0, 2)).to.deep.equal([
+      ['refused', 'tasks/get', 'not found'],
+      ['refused', 'tasks/get', 'not found'],
+    ]);
+    expect(bobs.filter(([, , why]) => why === 'rate limited')).to.have.length.at.least(1);
+    expect(events.find((e) => e.type === 'refused' && e.taskId === handle.taskId).owner).to.equal('sub:bob');
+    for (const e of events) expect(e.at).to.be.a('number');
+  });
+
   it('[TASK-046] status notifications carry the task, without related-task metadata', async () => {
     const { mcp } = taskServer();
     mcp.registerTool('job', { execution: { taskSupport: 'optional' } }, () => 'ok');
