@@ -53,6 +53,17 @@ describe('requireBearerAuth scope decisions', () => {
     expect(p.calls).to.deep.equal(['whoami', 'whoami', 'write']);
   });
 
+  it('refuses (400), never lets through, a message its scope function fails on, and stays up', async () => {
+    p = await startProtected({ auth: { scopesForMethod: (m, params) => (m === 'tools/call' ? [(params as { name: { length: number } }).name.length > 3 ? 'long' : 'short'] : undefined) } });
+    p.tokens.set('any', tokenFor(p.url, 'alice', ['long', 'short']));
+    const sid = await openSession(p.url, '2025-11-25', bearer('any'));
+    const res = await post(p.url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: {} }, { ...h(sid), ...bearer('any') });
+    expect(res.status).to.equal(400);
+    expect(challengeParams(res.headers['www-authenticate'] as string)).to.include({ error: 'invalid_request' });
+    expect(p.calls).to.deep.equal([]);
+    expect((await post(p.url, callTool(2, 'whoami'), { ...h(sid), ...bearer('any') })).status).to.equal(200);
+  });
+
   it('[AUTH-131] [AUTH-168] [AUTH-170] challenges the same operation with the same scope set, whichever scopes the token lacks', async () => {
     p = await startProtected({ auth: { scopesForMethod: { 'tools/call': ['files:read', 'files:write'] } } });
     p.tokens.set('none', tokenFor(p.url, 'alice', []));

@@ -88,7 +88,11 @@ export function requireBearerAuth(options: BearerAuthOptions): BearerAuthenticat
     byMethod === undefined
       ? () => []
       : typeof byMethod === 'function'
-        ? (m, p) => (byMethod(m, p !== null && typeof p === 'object' && !Array.isArray(p) ? (p as Record<string, unknown>) : undefined) ?? []).filter((s) => s !== OFFLINE_ACCESS)
+        ? (m, p) => {
+            const scopes = byMethod(m, p !== null && typeof p === 'object' && !Array.isArray(p) ? (p as Record<string, unknown>) : undefined) ?? [];
+            if (!Array.isArray(scopes)) throw new TypeError(`scopesForMethod answered ${typeof scopes} for ${m}; expected an array of scopes`);
+            return scopes.filter((s): s is string => typeof s === 'string' && s !== OFFLINE_ACCESS);
+          }
         : (m) => (Object.hasOwn(byMethod, m) ? byMethod[m] : []);
   const hierarchy = options.scopeHierarchy;
   // What each verified caller effectively holds, computed once per AuthInfo.
@@ -167,7 +171,12 @@ export function requireBearerAuth(options: BearerAuthOptions): BearerAuthenticat
   const authorizeMessages = (methods: readonly string[], authInfo: unknown, messages?: readonly AuthorizedMessage[]): AuthFailure | undefined => {
     const info = bearerAuthInfo(authInfo);
     const needed = new Set(required);
-    for (const m of messages ?? methods.map((method) => ({ method }))) for (const s of scopesOf(m.method, (m as AuthorizedMessage).params)) needed.add(s);
+    try {
+      for (const m of messages ?? methods.map((method) => ({ method }))) for (const s of scopesOf(m.method, (m as AuthorizedMessage).params)) needed.add(s);
+    } catch {
+      // The user's function failed on what the peer sent: refused, never let through, and the server stays up.
+      return refuse({ error: 'invalid_request', errorDescription: 'The scopes this request needs could not be determined from it' });
+    }
     if (needed.size === required.length) return undefined;
     const have = info !== undefined ? heldBy(info) : new Set<string>();
     if ([...needed].every((s) => have.has(s))) return undefined;
