@@ -17,3 +17,4 @@ export * from './completer.js';
 export * from './model-preferences.js';
 export * from './elicitation-text.js';
 export * from './task-journal.js';
+export * from './task-watch.js';

@@ -6,9 +6,6 @@
  *
  * @see ../shared/spec/extensions/tasks/tasks.md#task-polling
  */
-import { tap } from 'rxjs';
-import type { JsonObject } from '../jsonrpc/message.js';
-import type { TaskHandle } from './tasks.js';
 
 /** A task the client started. */
 export interface TaskJournalEntry {
@@ -38,42 +35,5 @@ export function memoryTaskJournal(): TaskJournal {
     add: (e) => void entries.set(e.taskId, { ...e }),
     remove: (id) => void entries.delete(id),
     entries: () => [...entries.values()].map((e) => ({ ...e })),
-  };
-}
-
-const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
-
-/**
- * The handle, with its entry removed from `journal` once it shows the task terminal (through
- * `result()` or `cancel()`). A result that stops early (the caller's signal) keeps the entry.
- */
-export function journaled<R extends JsonObject>(handle: TaskHandle<R>, journal: TaskJournal, report: (e: unknown) => void): TaskHandle<R> {
-  const settle = () => {
-    if (TERMINAL.has(handle.current?.status ?? '')) void Promise.resolve().then(() => journal.remove(handle.taskId)).catch(report);
-  };
-  return {
-    taskId: handle.taskId,
-    get status$() {
-      return handle.status$.pipe(tap({ complete: settle }));
-    },
-    get current() {
-      return handle.current;
-    },
-    result: () =>
-      handle.result().then(
-        (r) => {
-          settle();
-          return r;
-        },
-        (e: unknown) => {
-          settle();
-          throw e;
-        },
-      ),
-    cancel: () =>
-      handle.cancel().then((t) => {
-        settle();
-        return t;
-      }),
   };
 }

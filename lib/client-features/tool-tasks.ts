@@ -18,7 +18,8 @@ import type { Progress, ProgressToken } from '../session/request-registry.js';
 import { ExtensionTaskHandle, isExtensionTaskResult } from '../client-modern/extension-tasks.js';
 import type { InputAnswerer } from '../client-modern/input-rounds.js';
 import { ClientTaskHandle, isCreateTaskResult, type Task, type TaskHandle, type TaskHandleOptions, type TaskRequester } from './tasks.js';
-import { journaled, type TaskJournal } from './task-journal.js';
+import type { TaskJournal } from './task-journal.js';
+import { TERMINAL_STATUSES, watched, type TaskLifecycleEvent } from './task-watch.js';
 
 /** What the tool-task logic needs from its client. */
 export interface ToolTasksHost {
@@ -35,6 +36,8 @@ export interface ToolTasksHost {
   extension(): { answererFor(method: string): InputAnswerer | undefined } | undefined;
   /** Where started tasks are written down until they end (`ClientOptions.taskJournal`), and how a failing journal is reported. */
   journal?(): { journal: TaskJournal; report(e: unknown): void } | undefined;
+  /** Where the lifecycle of tasks goes while someone watches (`client.taskEvents$`), else undefined. */
+  taskEvents?(): ((e: Omit<TaskLifecycleEvent, 'at'>) => void) | undefined;
 }
 
 /** How a caller asks for a task (`CallToolOptions.task`). */
@@ -96,14 +99,29 @@ export class ToolTasks {
       : isCreateTaskResult(result)
         ? this.follow(result.task, signal, tracked)
         : undefined;
-    if (handle === undefined) return undefined;
+    return handle === undefined ? undefined : this.watch(handle, name);
+  }
+
+  /**
+   * The handle, written in the journal until it is seen terminal and reported on the lifecycle
+   * events while they are watched (`name`: the tool, for a task this client just created).
+   */
+  private watch(handle: ToolTaskHandle, name: string | undefined): ToolTaskHandle {
     const j = this.host.journal?.();
-    if (j === undefined) return handle;
-    const entry = { taskId: handle.taskId, method: 'tools/call', name, createdAt: this.host.clock().now() };
-    void Promise.resolve()
-      .then(() => j.journal.add(entry))
-      .catch(j.report);
-    return journaled(handle, j.journal, j.report);
+    const tell = this.host.taskEvents?.();
+    if (j === undefined && tell === undefined) return handle;
+    const taskId = handle.taskId;
+    if (j !== undefined && name !== undefined) {
+      const entry = { taskId, method: 'tools/call', name, createdAt: this.host.clock().now() };
+      void Promise.resolve()
+        .then(() => j.journal.add(entry))
+        .catch(j.report);
+    }
+    tell?.({ type: name !== undefined ? 'created' : 'resumed', taskId, ...(name !== undefined && { name }), ...(handle.current && { status: handle.current.status }) });
+    return watched(handle, (t) => {
+      tell?.({ type: 'status', taskId, ...(name !== undefined && { name }), status: t.status, ...(t.statusMessage !== undefined && { statusMessage: t.statusMessage }) });
+      if (j !== undefined && TERMINAL_STATUSES.has(t.status)) void Promise.resolve().then(() => j.journal.remove(taskId)).catch(j.report);
+    });
   }
 
   /** `callToolAsTask`: the call with `task`, and the handle of the task it created. */
@@ -132,8 +150,7 @@ export class ToolTasks {
     const handle: ToolTaskHandle = extension
       ? new ExtensionTaskHandle(taskId, this.host.request, this.host.clock(), (m) => extension.answererFor(m), undefined, options)
       : new ClientTaskHandle(taskId, this.host.request, this.host.clock(), undefined, options);
-    const j = this.host.journal?.();
-    return j === undefined ? handle : journaled(handle, j.journal, j.report);
+    return this.watch(handle, undefined);
   }
 
   /** Progress for a token of a followed task: delivered (true) or not ours (false). */

@@ -86,7 +86,7 @@ describe('client: the task journal', () => {
     expect(JSON.parse(await readFile(path, 'utf8'))).to.deep.equal({ version: 1, tasks: [] });
   });
 
-  it('[TASK-097] callTool writes down the task it follows and removes it once the result is in; a stopped follow keeps it', async () => {
+  it('[TASK-083] [TASK-097] callTool writes down the task it follows and removes it once the result is in; a stopped follow keeps it', async () => {
     const clock = new ManualClock(0);
     const journal = memoryTaskJournal();
     const client = await connect(clock, journal);

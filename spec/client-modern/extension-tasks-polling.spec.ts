@@ -121,6 +121,37 @@ describe('client: following an extension task (scripted server, simulated clock)
     await client.close();
   });
 
+  it('[TASK-082] reports the life of its tasks on taskEvents$: created, then each status it sees, to the end', async () => {
+    const clock = new ManualClock(0);
+    const s = scripted(clock, (n) =>
+      n === 1
+        ? task('input_required', { pollIntervalMs: 1_000, statusMessage: 'Need a number', inputRequests: { k: ask('Number?') } })
+        : n === 2
+          ? task('working', { pollIntervalMs: 1_000, statusMessage: 'Thanks' })
+          : task('completed', { result: { content: [] } }),
+    );
+    const client = new Client({ info: { name: 'c', version: '1' }, clock });
+    client.onElicitation({ form: () => ({ action: 'accept', content: { n: 7 } }) });
+    await client.connect(s.transport);
+    const events: unknown[] = [];
+    client.taskEvents$.subscribe((e) => events.push(e));
+    const handle = await client.callToolAsTask('job', {});
+    const result = handle.result();
+    for (let i = 0; i < 10; i++) {
+      clock.advance(1_000);
+      await turns();
+    }
+    await result;
+    expect(events).to.deep.equal([
+      { type: 'created', taskId: 'task-1', name: 'job', status: 'working', at: 0 },
+      { type: 'status', taskId: 'task-1', name: 'job', status: 'input_required', statusMessage: 'Need a number', at: 5_000 },
+      // Polled again as soon as the answer went out (tasks/update), then at the interval.
+      { type: 'status', taskId: 'task-1', name: 'job', status: 'working', statusMessage: 'Thanks', at: 5_000 },
+      { type: 'status', taskId: 'task-1', name: 'job', status: 'completed', at: 6_000 },
+    ]);
+    await client.close();
+  });
+
   it('[TASK-107] [TASK-138] handles an elicitation in inputRequests as a standalone one: the answer is checked against its schema and the form comes back with the errors', async () => {
     const clock = new ManualClock(0);
     const s = scripted(clock, (n) => (n === 1 ? task('input_required', { pollIntervalMs: 1_000, inputRequests: { count: ask('How many?') } }) : task('completed', { result: { content: [] } })));
