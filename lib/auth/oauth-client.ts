@@ -77,8 +77,11 @@ export class OAuthClient {
    */
   private client: { issuer: string; info: OAuthClientInformation } | undefined;
   private lastDiscovery: AuthorizationDiscovery | undefined;
-  /** The authorization request in progress. */
-  private pending: { state: string; verifier: string; clientId: string } | undefined;
+  /**
+   * The authorization request in progress: its `state`, PKCE verifier and client id, and the
+   * issuer of the validated metadata it was sent to (RFC 9207: the response's `iss` must be it).
+   */
+  private pending: { state: string; verifier: string; clientId: string; issuer: string } | undefined;
   /** The code of that request, once it came back, until it is exchanged. */
   private receivedCode: string | undefined;
   /** This client's DPoP key, from the first token request that uses DPoP on. */
@@ -360,7 +363,9 @@ export class OAuthClient {
     params.set('state', state);
     params.set('resource', discovery.resource);
     if (scopes && scopes.length > 0) params.set('scope', scopes.join(' '));
-    this.pending = { state, verifier: pkce.verifier, clientId };
+    // Recorded before the user agent leaves, with the verifier: what the response is checked against.
+    this.pending = { state, verifier: pkce.verifier, clientId, issuer: discovery.authorizationServer.issuer };
+    const issuer = this.pending.issuer;
 
     let callback: URL;
     try {
@@ -382,8 +387,8 @@ export class OAuthClient {
     }
     // RFC 9207 (2026-07-28): a present iss must equal the recorded issuer exactly (no
     // normalization); when the server advertises iss, an answer without it is discarded too.
+    // On a mismatch nothing of the response is used or shown: not its code, not its error.
     const iss = answer.get('iss');
-    const issuer = discovery.authorizationServer.issuer;
     if (iss !== null && iss !== issuer) {
       this.pending = undefined;
       throw new AuthorizationError('issuer_mismatch', `The authorization response comes from issuer ${JSON.stringify(iss)}, not ${JSON.stringify(issuer)}; discarded.`);

@@ -54,6 +54,12 @@ export interface AuthorizationServerOptions {
   stateOverride?: string | null;
   /** RFC 9207: the `iss` put in the authorization response, made from the issuer (undefined: none). */
   issInResponse?: (issuer: string) => string;
+  /** The authorization endpoint answers with this error (RFC 6749 §4.1.2.1) instead of a code. */
+  authorizationError?: { error: string; error_description?: string; error_uri?: string };
+  /** The registration endpoint refuses with this status and JSON body (RFC 7591 §3.2.2). */
+  registrationError?: { status: number; body: Record<string, unknown> };
+  /** A refresh answers with a new refresh token (default true; false: the old one stays valid and none comes back). */
+  rotateRefreshTokens?: boolean;
   /** Lifetime of access tokens, in seconds. */
   expiresIn?: number;
   issueRefreshTokens?: boolean;
@@ -192,7 +198,12 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
           scopes: q.get('scope')?.split(' ').filter(Boolean) ?? [],
         });
         const back = new URL(redirectUri);
-        back.searchParams.set('code', code);
+        if (options.authorizationError) {
+          codes.delete(code);
+          for (const [k, v] of Object.entries(options.authorizationError)) if (v !== undefined) back.searchParams.set(k, v);
+        } else {
+          back.searchParams.set('code', code);
+        }
         const state = options.stateOverride === undefined ? q.get('state') : options.stateOverride;
         if (state !== null) back.searchParams.set('state', state);
         if (options.issInResponse !== undefined) back.searchParams.set('iss', options.issInResponse(origin + prefix));
@@ -220,6 +231,11 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
         if (form.get('grant_type') === 'refresh_token') {
           const previous = refreshTokens.get(form.get('refresh_token') ?? '');
           if (!previous || previous.clientId !== clientId) return json(res, 400, { error: 'invalid_grant', error_description: 'unknown refresh token' });
+          if (options.rotateRefreshTokens === false) {
+            const { refresh_token: _kept, ...answer } = issue(clientId, previous.scopes, form.get('resource') ?? undefined);
+            refreshTokens.delete(_kept as string);
+            return json(res, 200, answer);
+          }
           refreshTokens.delete(form.get('refresh_token')!);
           return json(res, 200, issue(clientId, previous.scopes, form.get('resource') ?? undefined));
         }
@@ -227,6 +243,7 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
       }
       if (req.method === 'POST' && url.pathname === `${prefix}/register` && metadata().registration_endpoint !== undefined) {
         registrations.push(body ?? {});
+        if (options.registrationError) return json(res, options.registrationError.status, options.registrationError.body);
         const method = options.registrationMethod ?? (body?.token_endpoint_auth_method as string | undefined) ?? 'client_secret_basic';
         const client: RegisteredClient = {
           client_id: `${options.clientIdPrefix ?? 'client'}-${++counter}`,
