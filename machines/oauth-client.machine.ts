@@ -15,6 +15,8 @@
  * flow. Every authorization request counts: after `maxAuthorizations` of them without a request
  * succeeding in between, the next refusal ends in `failed` with a `retry_limit` error instead of
  * another round, so a server that never accepts cannot loop the client. SUCCEEDED resets the count.
+ * A 403 that asks only for scopes the current token already has ends in `failed`
+ * (`insufficient_scope`) at once: a step-up would ask the user for the same scopes again.
  *
  * No I/O here: each busy state's entry effect (`discover`, `register`, `authorize`, `exchange`,
  * `grant`, `refresh`) is a placeholder the runner (lib/auth/oauth-client.ts) supplies with
@@ -147,6 +149,15 @@ export const oauthClientMachine = setup({
           { attempts: context.authorizations, ...(context.challenge?.scope && { scope: context.challenge.scope }) },
         ),
     }),
+    stepUpRefused: assign({
+      error: ({ context }) =>
+        new AuthorizationError(
+          'insufficient_scope',
+          `The server refuses the token for lacking scope "${(context.challenge?.scope ?? []).join(' ')}", which it was already granted; ` +
+            'a new authorization would ask for the same scopes again, so none was started. The server may not let this account use the operation.',
+          { scope: context.challenge?.scope ?? [], grantedScopes: context.grantedScopes ?? [] },
+        ),
+    }),
     selectScopes: assign({
       requestedScopes: ({ context }) =>
         selectScopes({
@@ -180,6 +191,15 @@ export const oauthClientMachine = setup({
   },
   guards: {
     authorizationsLeft: ({ context }) => context.authorizations < context.maxAuthorizations,
+    /**
+     * A 403 asking only for scopes the current token was already granted: stepping up would ask
+     * for the same set and get the same refusal (MCP: track scope upgrade attempts).
+     */
+    stepUpCannotHelp: ({ context, event }) => {
+      if (event.type !== 'INSUFFICIENT_SCOPE' || context.grantedScopes === undefined) return false;
+      const challenged = resourceChallenge(event.wwwAuthenticate)?.scope ?? [];
+      return challenged.length > 0 && challenged.every((s) => context.grantedScopes!.includes(s));
+    },
     canRefresh: ({ context }) => context.hasRefreshToken && !context.refreshTried,
     startsWithToken: ({ context }) => context.startsWithToken,
     grantFlow: ({ context }) => context.flow === 'grant',
@@ -237,6 +257,7 @@ export const oauthClientMachine = setup({
           { target: 'failed', actions: ['recordChallenge', 'retryLimitReached'] },
         ],
         INSUFFICIENT_SCOPE: [
+          { guard: 'stepUpCannotHelp', target: 'failed', actions: ['recordChallenge', 'stepUpRefused'] },
           { guard: 'authorizationsLeft', target: 'discovering', actions: 'recordChallenge' },
           { target: 'failed', actions: ['recordChallenge', 'retryLimitReached'] },
         ],
@@ -306,6 +327,7 @@ export const oauthClientMachine = setup({
           { target: 'failed', reenter: true, actions: ['recordChallenge', 'retryLimitReached'] },
         ],
         INSUFFICIENT_SCOPE: [
+          { guard: 'stepUpCannotHelp', target: 'failed', reenter: true, actions: ['recordChallenge', 'stepUpRefused'] },
           { guard: 'authorizationsLeft', target: 'discovering', actions: 'recordChallenge' },
           { target: 'failed', reenter: true, actions: ['recordChallenge', 'retryLimitReached'] },
         ],

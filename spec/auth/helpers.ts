@@ -140,13 +140,14 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
   };
   const metadataPaths = options.metadataPaths ?? [prefix ? `/.well-known/oauth-authorization-server${prefix}` : '/.well-known/oauth-authorization-server'];
 
-  const issue = (clientId: string, scopes: string[], resource: string | undefined) => {
+  /** `narrowed`: fewer scopes than requested were granted, so the answer must say which (RFC 6749 §5.1), even none. */
+  const issue = (clientId: string, scopes: string[], resource: string | undefined, narrowed = false) => {
     counter++;
     const access = `access-${counter}`;
     const issued: Issued = { scopes, resource, clientId, expiresAt: clock.now() + (options.expiresIn ?? 3600) * 1000 };
     tokens.set(access, issued);
     const body: Record<string, unknown> = { access_token: access, token_type: 'Bearer', expires_in: options.expiresIn ?? 3600 };
-    if (scopes.length > 0) body.scope = scopes.join(' ');
+    if (scopes.length > 0 || narrowed) body.scope = scopes.join(' ');
     if (options.issueRefreshTokens) {
       const refresh = `refresh-${counter}`;
       refreshTokens.set(refresh, issued);
@@ -226,7 +227,7 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
           if (form.get('redirect_uri') !== grant.redirectUri) return json(res, 400, { error: 'invalid_grant', error_description: 'redirect_uri differs' });
           if (form.get('resource') !== grant.resource) return json(res, 400, { error: 'invalid_target', error_description: 'resource differs' });
           const granted = grant.scopes.filter((s) => !(options.withheldScopes ?? []).includes(s));
-          return json(res, 200, issue(clientId, granted, grant.resource));
+          return json(res, 200, issue(clientId, granted, grant.resource, granted.length < grant.scopes.length));
         }
         if (form.get('grant_type') === 'refresh_token') {
           const previous = refreshTokens.get(form.get('refresh_token') ?? '');
@@ -285,6 +286,8 @@ export interface ProtectedServerOptions {
   requiredScopes?: string[];
   /** Scopes needed per method on top (403 insufficient_scope otherwise). */
   methodScopes?: Record<string, string[]>;
+  /** Methods refused with 403 insufficient_scope for these scopes whatever the token holds (a server whose policy denies this user). */
+  refusedMethods?: Record<string, string[]>;
   /** The challenge's `scope` on 401 (default: requiredScopes when any). */
   challengeScope?: string[];
   /** Also serve the HTTP+SSE endpoints (/sse, /messages). */
@@ -332,6 +335,8 @@ export async function startProtectedServer(options: ProtectedServerOptions): Pro
   authenticate.authorizeMessages = (methods, authInfo) => {
     const held = (authInfo as { scopes: string[] }).scopes;
     for (const m of methods) {
+      const refused = options.refusedMethods?.[m];
+      if (refused) return { ok: false, status: 403, wwwAuthenticate: challenge('insufficient_scope', refused), body: { error: 'insufficient_scope' } };
       const needed = [...(options.requiredScopes ?? []), ...(options.methodScopes?.[m] ?? [])];
       if (!needed.every((s) => held.includes(s))) {
         return { ok: false, status: 403, wwwAuthenticate: challenge('insufficient_scope', needed), body: { error: 'insufficient_scope' } };
