@@ -467,7 +467,8 @@ export class OAuthClient {
         now: this.clock.now(),
       });
       await this.save(tokens, discovery, stored.refresh_token);
-      return summary(tokens, undefined);
+      // Without a new refresh token the old one stays valid and stored (OAuth 2.1 §4.3.3).
+      return { ...summary(tokens, undefined), hasRefreshToken: true };
     } catch (e) {
       // A refused refresh token is useless: the next attempt runs the whole flow.
       await this.provider.invalidate('tokens');
