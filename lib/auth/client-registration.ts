@@ -100,15 +100,7 @@ export async function registerClient(options: {
     });
   }
   const json: unknown = await res.json().catch(() => undefined);
-  if (!res.ok) {
-    const why = oauthErrorOf(json);
-    throw new AuthorizationError(
-      'registration_failed',
-      `The authorization server refused to register the client (HTTP ${res.status}${why ? `, ${why}` : ''}) at ${endpoint}. ` +
-        'Check the client metadata (redirect URI, grant types), or pre-register a client.',
-      { endpoint, status: res.status },
-    );
-  }
+  if (!res.ok) throw registrationRefused(res.status, json, endpoint, body);
   const info = json as Partial<OAuthClientInformation> | undefined;
   if (!info || typeof info.client_id !== 'string' || info.client_id === '') {
     throw new AuthorizationError('registration_failed', `The registration response of ${endpoint} has no client_id.`, { endpoint });
@@ -119,4 +111,28 @@ export async function registerClient(options: {
     // The registered method, or the one asked for when the server did not echo it.
     ...(info.token_endpoint_auth_method === undefined && authMethod !== undefined && { token_endpoint_auth_method: authMethod }),
   } as OAuthClientInformation;
+}
+
+/**
+ * The error of a refused registration (RFC 7591 §3.2.2), saying what the server objected to and
+ * what was sent. An OIDC server may refuse redirect URIs that do not fit the `application_type`
+ * (a loopback URI for a `web` client, say): the message names both, so the developer can change
+ * the redirect URI or set `application_type` in the client metadata.
+ * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/authorization/client-registration#application-type-and-redirect-uri-constraints
+ */
+function registrationRefused(status: number, json: unknown, endpoint: string, sent: { redirect_uris: string[]; application_type: string }): AuthorizationError {
+  const why = oauthErrorOf(json);
+  const oauthError = (json as { error?: unknown } | undefined)?.error;
+  const code = typeof oauthError === 'string' ? oauthError.slice(0, 100) : undefined;
+  const aboutRedirects = code === 'invalid_redirect_uri' || (code === 'invalid_client_metadata' && /redirect|application_type/i.test(why));
+  const sentText = `application_type "${sent.application_type}" with redirect URIs ${JSON.stringify(sent.redirect_uris)}`;
+  return new AuthorizationError(
+    'registration_failed',
+    `The authorization server refused to register the client (HTTP ${status}${why ? `, ${why}` : ''}) at ${endpoint}. ` +
+      (aboutRedirects
+        ? `It objects to the redirect URIs for the application type: the client sent ${sentText}. ` +
+          'Use a redirect URI this server allows for that application type (or set application_type in the client metadata), or pre-register a client.'
+        : `The client sent ${sentText}. Check the client metadata (redirect URI, grant types), or pre-register a client.`),
+    { endpoint, status, ...(code !== undefined && { oauthError: code }), applicationType: sent.application_type, redirectUris: sent.redirect_uris },
+  );
 }
