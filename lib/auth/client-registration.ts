@@ -2,7 +2,8 @@
  * Getting a client id for an authorization server, in this order: credentials the provider
  * already has for it (pre-registered, or saved by an earlier registration); a Client ID Metadata
  * Document URL when the server supports CIMD; Dynamic Client Registration (RFC 7591) when it has
- * a registration endpoint. The registration asks for `authorization_code` and `refresh_token`
+ * a registration endpoint; else what the user enters when the provider can ask
+ * (`promptClientInformation`). The registration asks for `authorization_code` and `refresh_token`
  * and for a token endpoint authentication method the server supports.
  *
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#client-registration-approaches
@@ -10,11 +11,12 @@
  */
 import type { FetchLike } from '../../streams/http-fetch.js';
 import type { AuthorizationServerMetadata } from './authorization-server-metadata.js';
+import { clientIdMetadataUrlProblem } from './client-id-metadata-document.js';
 import { AuthorizationError, oauthErrorOf } from './errors.js';
 import type { OAuthClientInformation, OAuthClientProvider } from './provider.js';
 
 /** How the client id was obtained. */
-export type ClientSource = 'stored' | 'client-id-metadata-document' | 'dynamic-registration';
+export type ClientSource = 'stored' | 'client-id-metadata-document' | 'dynamic-registration' | 'prompted';
 
 /** The token endpoint authentication method to register, from what the server supports. */
 export function registrationAuthMethod(metadata: AuthorizationServerMetadata, wanted?: string): string | undefined {
@@ -37,17 +39,29 @@ export async function resolveClient(options: {
   if (stored) return { client: stored, source: 'stored' };
 
   if (metadata.client_id_metadata_document_supported === true && provider.clientMetadataUrl) {
+    const problem = clientIdMetadataUrlProblem(provider.clientMetadataUrl);
+    if (problem !== undefined) {
+      throw new AuthorizationError('registration_failed', `The provider's client metadata URL ${JSON.stringify(provider.clientMetadataUrl)} cannot be a client id: ${problem}.`, {
+        issuer: metadata.issuer,
+      });
+    }
     return { client: { client_id: provider.clientMetadataUrl, token_endpoint_auth_method: 'none' }, source: 'client-id-metadata-document' };
   }
 
   if (!metadata.registration_endpoint) {
-    throw new AuthorizationError(
-      'registration_unavailable',
+    const reason =
       `The authorization server ${metadata.issuer} offers no dynamic client registration` +
-        `${metadata.client_id_metadata_document_supported ? '' : ' and no client ID metadata documents'}, and no client credentials are configured for it. ` +
-        'Register a client with it and give the provider its client_id (and secret).',
-      { issuer: metadata.issuer },
-    );
+      `${metadata.client_id_metadata_document_supported ? '' : ' and no client ID metadata documents'}, and no client credentials are configured for it.`;
+    // Last in MCP's order: the user enters credentials they registered themselves.
+    const prompted = await provider.promptClientInformation?.(issuer, reason);
+    if (prompted !== undefined) {
+      if (typeof prompted.client_id !== 'string' || prompted.client_id === '') {
+        throw new AuthorizationError('registration_unavailable', `${reason} The client information entered has no client_id.`, { issuer: metadata.issuer });
+      }
+      await provider.saveClientInformation(issuer, prompted);
+      return { client: prompted, source: 'prompted' };
+    }
+    throw new AuthorizationError('registration_unavailable', `${reason} Register a client with it and give the provider its client_id (and secret).`, { issuer: metadata.issuer });
   }
   const client = await registerClient({ ...options, endpoint: metadata.registration_endpoint });
   await provider.saveClientInformation(issuer, client);

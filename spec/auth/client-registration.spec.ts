@@ -1,8 +1,9 @@
 import { expect } from 'chai';
 import type { AuthorizationServerMetadata } from '../../lib/auth/authorization-server-metadata.js';
+import { clientIdMetadataDocument, clientIdMetadataUrlProblem } from '../../lib/auth/client-id-metadata-document.js';
 import { applicationTypeFor, registrationAuthMethod, resolveClient } from '../../lib/auth/client-registration.js';
 import { AuthorizationError } from '../../lib/auth/errors.js';
-import { headlessAuthorize, InMemoryOAuthClientProvider } from '../../lib/auth/provider.js';
+import { headlessAuthorize, InMemoryOAuthClientProvider, type OAuthClientProvider } from '../../lib/auth/provider.js';
 import { OAuthClient } from '../../lib/auth/oauth-client.js';
 import { Client } from '../../lib/client.js';
 import type { FetchLike } from '../../streams/http-fetch.js';
@@ -84,6 +85,51 @@ describe('client registration', () => {
     expect(dcr.source).to.equal('dynamic-registration');
   });
 
+  it('[AUTH-200] a client id metadata document URL must be https with a path, without fragment, dot segments or credentials: the provider refuses others, and a provider of its own with one gets no client id', async () => {
+    const bad = ['http://client.example.com/cimd.json', 'https://client.example.com', 'https://client.example.com/', 'https://client.example.com/cimd.json#x', 'https://client.example.com/a/../cimd.json', 'https://user:pw@client.example.com/cimd.json'];
+    for (const url of bad) {
+      expect(clientIdMetadataUrlProblem(url), url).to.be.a('string');
+      expect(() => provider({ clientMetadataUrl: url }), url).to.throw(TypeError, /cannot be a client id/);
+    }
+    expect(clientIdMetadataUrlProblem('https://client.example.com/oauth/cimd.json?v=2')).to.equal(undefined);
+    const { fetch, bodies } = registrar();
+    const base = provider();
+    const own: OAuthClientProvider = {
+      redirectUrl: base.redirectUrl,
+      clientMetadata: base.clientMetadata,
+      clientMetadataUrl: 'http://client.example.com/cimd.json',
+      clientInformation: () => undefined,
+      saveClientInformation: () => {},
+      tokens: () => undefined,
+      saveTokens: () => {},
+      invalidate: () => {},
+      authorize: () => Promise.reject(new Error('unused')),
+    };
+    const error = await resolveClient({ provider: own, issuer: 'https://as.example.com', metadata: as({ client_id_metadata_document_supported: true }), fetch }).catch((e: unknown) => e);
+    expect((error as AuthorizationError).code).to.equal('registration_failed');
+    expect((error as AuthorizationError).message).to.include('https scheme');
+    expect(bodies).to.have.length(0);
+  });
+
+  it('[AUTH-201] [AUTH-202] the client id metadata document: client_id is the URL exactly as given, with client_name and redirect_uris, and never a secret', () => {
+    const url = 'https://Client.Example.com/oauth/cimd.json?v=2';
+    const doc = clientIdMetadataDocument({
+      clientMetadataUrl: url,
+      clientMetadata: { client_name: 'Example', redirect_uris: ['http://127.0.0.1:3000/callback'], client_secret: 'must-not-leak' },
+      redirectUrl: 'http://localhost:3000/callback',
+    });
+    expect(doc.client_id).to.equal(url);
+    expect(doc).to.include({ client_name: 'Example', token_endpoint_auth_method: 'none' });
+    expect(doc.redirect_uris).to.deep.equal(['http://127.0.0.1:3000/callback', 'http://localhost:3000/callback']);
+    expect(JSON.stringify(doc)).not.to.include('must-not-leak');
+    expect(() => clientIdMetadataDocument({ clientMetadataUrl: url, clientMetadata: { redirect_uris: ['http://127.0.0.1/cb'] } })).to.throw(TypeError, /client_name/);
+    expect(() => clientIdMetadataDocument({ clientMetadataUrl: url, clientMetadata: { client_name: 'x', redirect_uris: [] } })).to.throw(TypeError, /redirect URI/);
+    expect(() => clientIdMetadataDocument({ clientMetadataUrl: url, clientMetadata: { client_name: 'x', redirect_uris: ['http://127.0.0.1/cb'], token_endpoint_auth_method: 'client_secret_basic' } })).to.throw(TypeError, /no shared secret/);
+    // The id the flow presents is the document's.
+    const p = provider({ clientMetadataUrl: url });
+    expect(clientIdMetadataDocument({ clientMetadataUrl: p.clientMetadataUrl!, clientMetadata: p.clientMetadata, redirectUrl: p.redirectUrl }).client_id).to.equal(p.clientMetadataUrl);
+  });
+
   it('fails with a typed error when there is no way to get a client id, or registration is refused', async () => {
     const { fetch } = registrar({ error: 'invalid_redirect_uri', error_description: 'no' }, 400);
     const none = await resolveClient({ provider: provider(), issuer: 'i', metadata: as({ registration_endpoint: undefined }), fetch }).catch((e: unknown) => e);
@@ -105,6 +151,37 @@ describe('client registration refused, end to end', () => {
     client = undefined;
     await rs?.close();
     await server?.close();
+  });
+
+  it('[AUTH-196] [AUTH-210] asks the user for client credentials when the server has neither CIMD nor registration, uses and keeps what they enter', async () => {
+    server = await startAuthorizationServer({
+      metadata: { registration_endpoint: undefined },
+      clients: [{ client_id: 'typed-in', token_endpoint_auth_method: 'none', redirect_uris: ['http://127.0.0.1:1/callback'] }],
+    });
+    rs = await startProtectedServer({ as: server });
+    const asked: [string, string][] = [];
+    const p = new InMemoryOAuthClientProvider({
+      redirectUrl: 'http://127.0.0.1:1/callback',
+      authorize: headlessAuthorize(),
+      promptClientInformation: async (issuer, reason) => {
+        asked.push([issuer, reason]);
+        return { client_id: 'typed-in' };
+      },
+    });
+    client = new Client({ info: { name: 'prompt', version: '1.0.0' } });
+    await client.connect(createStreamableHttpClientTransport(rs.url, { auth: p }));
+    expect(asked).to.have.length(1);
+    expect(asked[0]![0]).to.equal(server.issuer);
+    expect(asked[0]![1]).to.match(/offers no dynamic client registration and no client ID metadata documents/);
+    expect(server.authorizations[0]!.get('client_id')).to.equal('typed-in');
+    expect(p.clientInformation(server.issuer)).to.deep.equal({ client_id: 'typed-in' });
+    // Another connection with the same provider does not ask again.
+    await client.close();
+    client = new Client({ info: { name: 'prompt', version: '1.0.0' } });
+    p.invalidate('tokens');
+    await client.connect(createStreamableHttpClientTransport(rs.url, { auth: p }));
+    expect(asked).to.have.length(1);
+    expect(server.authorizations).to.have.length(2);
   });
 
   it('[AUTH-214] [AUTH-215] an OIDC server refusing the redirect URI for the application type: a registration_failed error that gives its reason and what was sent, and no authorization request', async () => {
