@@ -15,8 +15,9 @@
  * flow. Every authorization request counts: after `maxAuthorizations` of them without a request
  * succeeding in between, the next refusal ends in `failed` with a `retry_limit` error instead of
  * another round, so a server that never accepts cannot loop the client. SUCCEEDED resets the count.
- * A 403 that asks only for scopes the current token already has ends in `failed`
- * (`insufficient_scope`) at once: a step-up would ask the user for the same scopes again.
+ * A 403 that asks only for scopes the current token already has starts no flow: the machine
+ * stays `authorized` with an `insufficient_scope` error for that request (a step-up would ask the
+ * user for the same scopes again); SUCCEEDED or the next challenge clears it.
  *
  * No I/O here: each busy state's entry effect (`discover`, `register`, `authorize`, `exchange`,
  * `grant`, `refresh`) is a placeholder the runner (lib/auth/oauth-client.ts) supplies with
@@ -257,7 +258,8 @@ export const oauthClientMachine = setup({
           { target: 'failed', actions: ['recordChallenge', 'retryLimitReached'] },
         ],
         INSUFFICIENT_SCOPE: [
-          { guard: 'stepUpCannotHelp', target: 'failed', actions: ['recordChallenge', 'stepUpRefused'] },
+          // The token stays good for what it allows: only this request fails, with `error`.
+          { guard: 'stepUpCannotHelp', actions: ['recordChallenge', 'stepUpRefused'] },
           { guard: 'authorizationsLeft', target: 'discovering', actions: 'recordChallenge' },
           { target: 'failed', actions: ['recordChallenge', 'retryLimitReached'] },
         ],

@@ -216,7 +216,9 @@ export class OAuthClient {
     if (current !== undefined && current !== usedToken) return; // another request already got a newer token
     actor.send({ type: kind === 'unauthorized' ? 'UNAUTHORIZED' : 'INSUFFICIENT_SCOPE', wwwAuthenticate });
     const snapshot = await settled(actor);
-    if (snapshot.value === 'failed') {
+    // A step-up that cannot help leaves the token in place (`authorized`) and fails this request only.
+    const refusedStepUp = kind === 'insufficient_scope' && snapshot.value === 'authorized' && snapshot.context.error?.code === 'insufficient_scope';
+    if (snapshot.value === 'failed' || refusedStepUp) {
       throw snapshot.context.error ?? new AuthorizationError('provider_failed', 'The authorization flow failed.');
     }
   }

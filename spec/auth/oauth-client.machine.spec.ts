@@ -131,7 +131,8 @@ describe('oauthClientMachine', () => {
   });
 
   it('a successful request resets the count of authorizations', async () => {
-    const { actor, settle } = run({ maxAuthorizations: 1 });
+    // The server grants none of the scopes asked for, so each step-up may still help.
+    const { actor, settle } = run({ maxAuthorizations: 1 }, { grantedScopes: () => [] });
     actor.send({ type: 'UNAUTHORIZED' });
     await settle();
     actor.send({ type: 'SUCCEEDED' });
@@ -139,6 +140,24 @@ describe('oauthClientMachine', () => {
     expect((await settle()).value).to.equal('authorized');
     actor.send({ type: 'INSUFFICIENT_SCOPE', wwwAuthenticate: 'Bearer error="insufficient_scope", scope="x"' });
     expect((await settle()).value).to.equal('failed');
+  });
+
+  it('[AUTH-174] starts no step-up for a 403 asking only for scopes the token was granted: stays authorized with an insufficient_scope error, cleared by the next success', async () => {
+    const { actor, calls, settle } = run();
+    actor.send({ type: 'UNAUTHORIZED', wwwAuthenticate: 'Bearer scope="mcp:basic mcp:write"' });
+    await settle();
+    actor.send({ type: 'INSUFFICIENT_SCOPE', wwwAuthenticate: 'Bearer error="insufficient_scope", scope="mcp:write"' });
+    const s = await settle();
+    expect(s.value).to.equal('authorized');
+    expect(s.context.error?.code).to.equal('insufficient_scope');
+    expect(s.context.error?.message).to.include('mcp:write');
+    expect(calls.filter((c) => c === 'authorize')).to.have.length(1);
+    actor.send({ type: 'SUCCEEDED' });
+    expect(actor.getSnapshot().context.error).to.equal(undefined);
+    // A scope the token lacks still gets its step-up.
+    actor.send({ type: 'INSUFFICIENT_SCOPE', wwwAuthenticate: 'Bearer error="insufficient_scope", scope="mcp:admin"' });
+    expect((await settle()).value).to.equal('authorized');
+    expect(calls.filter((c) => c === 'authorize')).to.have.length(2);
   });
 
   it('refreshes on a 401 when it holds a refresh token, once; the next 401 runs the whole flow', async () => {

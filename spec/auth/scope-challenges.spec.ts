@@ -57,6 +57,8 @@ describe('OAuth client: challenged scopes and step-up', () => {
     expect(String((first as Error)?.message)).to.match(/already granted/);
     expect(oauth.snapshot?.context.error).to.be.instanceOf(AuthorizationError);
     expect(oauth.snapshot?.context.error?.code).to.equal('insufficient_scope');
+    // The token is kept for what it allows: no failed state, so it is refreshed or used as before.
+    expect(oauth.snapshot?.value).to.equal('authorized');
     expect(as!.authorizations.map((q) => q.get('scope'))).to.deep.equal(['mcp:basic', 'mcp:basic files:write']);
     // A call that the token allows succeeds (and resets the attempt count)...
     expect((await c.listTools()).map((t) => t.name)).to.deep.equal(['echo']);
