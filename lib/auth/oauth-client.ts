@@ -393,7 +393,12 @@ export class OAuthClient {
     const iss = answer.get('iss');
     if (iss !== null && iss !== issuer) {
       this.pending = undefined;
-      throw new AuthorizationError('issuer_mismatch', `The authorization response comes from issuer ${JSON.stringify(iss)}, not ${JSON.stringify(issuer)}; discarded.`);
+      // The foreign iss is the sender's text: shown short, and nothing else of the response.
+      throw new AuthorizationError(
+        'issuer_mismatch',
+        `The authorization response comes from issuer ${JSON.stringify(iss.slice(0, 200))}, not ${JSON.stringify(issuer)}; it was discarded ` +
+          '(it may come from another authorization server: a mix-up attack). Try to connect again.',
+      );
     }
     if (iss === null && (discovery.authorizationServer as { authorization_response_iss_parameter_supported?: unknown }).authorization_response_iss_parameter_supported === true) {
       this.pending = undefined;
