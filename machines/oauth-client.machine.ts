@@ -320,11 +320,14 @@ export const oauthClientMachine = setup({
       },
     },
     failed: {
-      description: 'The flow failed (`error` says why). Another 401 or 403 starts again while attempts remain.',
+      description:
+        'The flow failed (`error` says why). Another 401 or 403 starts again while attempts remain; a refresh token still held is used first, so a refused request does not strand the token when it expires.',
       on: {
         RESET: { target: 'idle', actions: 'resetAttempts' },
         SUCCEEDED: { actions: 'resetAttempts' },
+        TOKEN_EXPIRED: { guard: 'canRefresh', target: 'refreshing' },
         UNAUTHORIZED: [
+          { guard: 'canRefresh', target: 'refreshing', actions: 'recordChallenge' },
           { guard: 'authorizationsLeft', target: 'discovering', actions: 'recordChallenge' },
           { target: 'failed', reenter: true, actions: ['recordChallenge', 'retryLimitReached'] },
         ],

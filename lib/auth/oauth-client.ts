@@ -183,7 +183,10 @@ export class OAuthClient {
     await settled(actor);
     let tokens = await this.usableTokens();
     if (tokens?.expiresAt !== undefined && this.clock.now() >= tokens.expiresAt - (this.options.refreshSkewMs ?? 10_000)) {
-      if (actor.getSnapshot().value === 'authorized' && (tokens.refresh_token !== undefined || isGrantProvider(this.provider))) {
+      // After a failed flow (a refused step-up, say) the token held is still refreshed when it can be.
+      const state = actor.getSnapshot().value;
+      const renewable = state === 'authorized' ? tokens.refresh_token !== undefined || isGrantProvider(this.provider) : state === 'failed' && tokens.refresh_token !== undefined;
+      if (renewable) {
         actor.send({ type: 'TOKEN_EXPIRED' });
         const after = await settled(actor);
         // Without a user a failed grant is final for this request: its error, not a stale token.

@@ -120,10 +120,15 @@ describe('oauthClientMachine', () => {
     expect(s.context.error!.code).to.equal('retry_limit');
     expect(s.context.error!.message).to.include('mcp:admin');
     expect(calls.filter((c) => c === 'authorize')).to.have.length(3);
-    // Still refused later: no new attempt until something succeeds or the user resets.
+    // A later 401 gets the refresh token's one try (no user involved)...
+    actor.send({ type: 'UNAUTHORIZED' });
+    expect((await settle()).value).to.equal('authorized');
+    expect(calls.filter((c) => c === 'refresh')).to.have.length(1);
+    // ...and after that no new attempt until something succeeds or the user resets.
     actor.send({ type: 'UNAUTHORIZED' });
     expect((await settle()).value).to.equal('failed');
     expect(calls.filter((c) => c === 'authorize')).to.have.length(3);
+    expect(calls.filter((c) => c === 'refresh')).to.have.length(1);
     actor.send({ type: 'RESET' });
     actor.send({ type: 'UNAUTHORIZED' });
     expect((await settle()).value).to.equal('authorized');

@@ -7,7 +7,7 @@ import { headlessAuthorize, InMemoryOAuthClientProvider } from '../../lib/auth/p
 import { Client } from '../../lib/client.js';
 import { ManualClock } from '../../lib/clock.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
-import { startAuthorizationServer, startProtectedServer, T0, type AuthorizationServerOptions, type TestAuthorizationServer, type TestProtectedServer } from './helpers.js';
+import { startAuthorizationServer, startProtectedServer, T0, type AuthorizationServerOptions, type ProtectedServerOptions, type TestAuthorizationServer, type TestProtectedServer } from './helpers.js';
 
 const REDIRECT = 'http://127.0.0.1:1/callback';
 
@@ -25,9 +25,9 @@ describe('OAuth client: refresh tokens', () => {
     await as?.close();
   });
 
-  async function connect(asOptions: AuthorizationServerOptions, clock: ManualClock) {
+  async function connect(asOptions: AuthorizationServerOptions, clock: ManualClock, rsOptions: Partial<ProtectedServerOptions> = {}) {
     as = await startAuthorizationServer({ expiresIn: 60, clock, ...asOptions });
-    rs = await startProtectedServer({ as });
+    rs = await startProtectedServer({ as, ...rsOptions });
     const provider = new InMemoryOAuthClientProvider({ redirectUrl: REDIRECT, authorize: headlessAuthorize() });
     const oauth = new OAuthClient({ serverUrl: rs.url, provider, clock });
     client = new Client({ info: { name: 'refresh', version: '1.0.0' } });
@@ -60,6 +60,20 @@ describe('OAuth client: refresh tokens', () => {
     }
     expect(as!.tokenRequests.map((r) => r.form.get('refresh_token'))).to.deep.equal([null, refreshToken, refreshToken]);
     expect(as!.authorizations).to.have.length(1);
+  });
+
+  it('after a request that gave up (retry limit), an expired token is still refreshed, not replaced by a new authorization', async () => {
+    const clock = new ManualClock(T0);
+    // tools/list needs a scope the server never grants: three step-ups, then retry_limit.
+    const { client: c, states } = await connect({ issueRefreshTokens: true, withheldScopes: ['mcp:admin'] }, clock, { methodScopes: { 'tools/list': ['mcp:admin'] } });
+    const error = await c.listTools().then(() => undefined, (e: unknown) => e);
+    expect(String((error as Error)?.message)).to.match(/after 3 authorization attempt\(s\)/);
+    expect(states.at(-1)).to.equal('failed');
+    const authorizations = as!.authorizations.length;
+    clock.advance(61_000);
+    expect((await c.callTool('echo', {})).content).to.have.length(1);
+    expect(as!.authorizations).to.have.length(authorizations);
+    expect(as!.tokenRequests.at(-1)!.form.get('grant_type')).to.equal('refresh_token');
   });
 
   it('[AUTH-161] sends a refresh token only to the token endpoint, in the POST body: never in a URL, never to the MCP server', async () => {
