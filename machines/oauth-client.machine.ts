@@ -205,6 +205,7 @@ export const oauthClientMachine = setup({
     startsWithToken: ({ context }) => context.startsWithToken,
     grantFlow: ({ context }) => context.flow === 'grant',
     /** A grant-flow client that already knows its authorization server gets a fresh token directly. */
+    grantFlowDiscovered: ({ context }) => context.flow === 'grant' && context.discovery !== undefined,
     canGrantAgain: ({ context }) => context.flow === 'grant' && context.discovery !== undefined && context.authorizations < context.maxAuthorizations,
   },
 }).createMachine({
@@ -321,11 +322,17 @@ export const oauthClientMachine = setup({
     },
     failed: {
       description:
-        'The flow failed (`error` says why). Another 401 or 403 starts again while attempts remain; a refresh token still held is used first, so a refused request does not strand the token when it expires.',
+        'The flow failed (`error` says why). Another 401 or 403 starts again while attempts remain; a refresh token still held is tried first, and the expiry of the token held starts the count again, so a refused request does not strand the client.',
       on: {
         RESET: { target: 'idle', actions: 'resetAttempts' },
         SUCCEEDED: { actions: 'resetAttempts' },
-        TOKEN_EXPIRED: { guard: 'canRefresh', target: 'refreshing' },
+        // The token held expired: the refusals counted were about other tokens, so the count starts
+        // again (a refresh, a new grant, or a new authorization on the next 401).
+        TOKEN_EXPIRED: [
+          { guard: 'canRefresh', target: 'refreshing' },
+          { guard: 'grantFlowDiscovered', target: 'granting', actions: 'resetAttempts' },
+          { actions: 'resetAttempts' },
+        ],
         UNAUTHORIZED: [
           { guard: 'canRefresh', target: 'refreshing', actions: 'recordChallenge' },
           { guard: 'authorizationsLeft', target: 'discovering', actions: 'recordChallenge' },

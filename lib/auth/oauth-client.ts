@@ -183,16 +183,15 @@ export class OAuthClient {
     await settled(actor);
     let tokens = await this.usableTokens();
     if (tokens?.expiresAt !== undefined && this.clock.now() >= tokens.expiresAt - (this.options.refreshSkewMs ?? 10_000)) {
-      // After a failed flow (a refused step-up, say) the token held is still refreshed when it can be.
+      // After a failed flow (a request that hit the retry limit, say) the expiry is news too: the
+      // machine refreshes, gets a new grant, or at least lets the next 401 start a flow again.
       const state = actor.getSnapshot().value;
-      const renewable = state === 'authorized' ? tokens.refresh_token !== undefined || isGrantProvider(this.provider) : state === 'failed' && tokens.refresh_token !== undefined;
+      const renewable = state === 'failed' || (state === 'authorized' && (tokens.refresh_token !== undefined || isGrantProvider(this.provider)));
       if (renewable) {
         actor.send({ type: 'TOKEN_EXPIRED' });
         const after = await settled(actor);
         // Without a user a failed grant is final for this request: its error, not a stale token.
-        if (after.value === 'failed' && isGrantProvider(this.provider)) {
-          throw after.context.error ?? new AuthorizationError('provider_failed', 'Getting a new access token failed.');
-        }
+        if (after.value === 'failed' && isGrantProvider(this.provider) && after.context.error !== undefined) throw after.context.error;
         tokens = await this.usableTokens();
       }
     }

@@ -76,6 +76,17 @@ describe('OAuth client: refresh tokens', () => {
     expect(as!.tokenRequests.at(-1)!.form.get('grant_type')).to.equal('refresh_token');
   });
 
+  it('after a request that gave up (retry limit), an expired token without a refresh token leads to one new authorization, not to the same retry_limit', async () => {
+    const clock = new ManualClock(T0);
+    const { client: c } = await connect({ issueRefreshTokens: false, withheldScopes: ['mcp:admin'] }, clock, { methodScopes: { 'tools/list': ['mcp:admin'] } });
+    const error = await c.listTools().then(() => undefined, (e: unknown) => e);
+    expect(String((error as Error)?.message)).to.match(/after 3 authorization attempt\(s\)/);
+    const authorizations = as!.authorizations.length;
+    clock.advance(61_000);
+    expect((await c.callTool('echo', {})).content).to.have.length(1);
+    expect(as!.authorizations).to.have.length(authorizations + 1);
+  });
+
   it('[AUTH-161] sends a refresh token only to the token endpoint, in the POST body: never in a URL, never to the MCP server', async () => {
     const clock = new ManualClock(T0);
     const { client: c } = await connect({ issueRefreshTokens: true }, clock);
