@@ -18,6 +18,8 @@ interface Script {
   refresh?: () => Promise<TokenGrantSummary>;
   grant?: () => Promise<TokenGrantSummary>;
   grantedScopes?: (requested: string[] | undefined) => string[] | undefined;
+  /** Whether the code exchange brings a refresh token (default true). */
+  exchangeRefreshToken?: boolean;
 }
 
 function run(input: OAuthClientInput = {}, script: Script = {}) {
@@ -51,7 +53,7 @@ function run(input: OAuthClientInput = {}, script: Script = {}) {
         exchange: answer(async (c) => {
           calls.push('exchange');
           const scopes = script.grantedScopes ? script.grantedScopes(c.requestedScopes) : c.requestedScopes;
-          return { type: 'GRANTED', grant: { scopes, hasRefreshToken: true } };
+          return { type: 'GRANTED', grant: { scopes, hasRefreshToken: script.exchangeRefreshToken ?? true } };
         }),
         grant: answer(async (c) => {
           calls.push('grant');
@@ -265,6 +267,28 @@ describe('oauthClientMachine', () => {
       expect(s.context.error?.code).to.equal('retry_limit');
       expect(calls.filter((c) => c === 'grant')).to.have.length(3);
       expect(calls).not.to.include('register');
+      // The token held expires: the refusals were about other tokens, so a new grant is made.
+      actor.send({ type: 'TOKEN_EXPIRED' });
+      const renewed = await settle();
+      expect(renewed.value).to.equal('authorized');
+      expect(renewed.context.authorizations).to.equal(1);
+      expect(calls.filter((c) => c === 'grant')).to.have.length(4);
     });
+  });
+
+  it('after retry_limit without a refresh token, TOKEN_EXPIRED starts the count again: the next 401 authorizes', async () => {
+    const { actor, calls, settle } = run({ maxAuthorizations: 1 }, { grantedScopes: () => [], exchangeRefreshToken: false });
+    actor.send({ type: 'UNAUTHORIZED' });
+    expect((await settle()).value).to.equal('authorized');
+    actor.send({ type: 'INSUFFICIENT_SCOPE', wwwAuthenticate: 'Bearer error="insufficient_scope", scope="admin"' });
+    expect((await settle()).context.error?.code).to.equal('retry_limit');
+    actor.send({ type: 'UNAUTHORIZED' });
+    expect((await settle()).context.error?.code).to.equal('retry_limit');
+    expect(calls.filter((c) => c === 'authorize')).to.have.length(1);
+    actor.send({ type: 'TOKEN_EXPIRED' });
+    actor.send({ type: 'UNAUTHORIZED' });
+    expect((await settle()).value).to.equal('authorized');
+    expect(calls.filter((c) => c === 'authorize')).to.have.length(2);
+    expect(calls).not.to.include('refresh');
   });
 });
