@@ -1,6 +1,6 @@
 /**
  * The worker thread of `record --in-process` and of the stdio proxy: reads the ring the capturing
- * thread fills (tap-ring.ts) every 20 ms and journals what it finds, so splitting, checks,
+ * thread fills (tap-ring.ts) every 100 ms and journals what it finds, so splitting, checks,
  * redaction and disk writes run beside the server instead of between its requests. Told that the
  * process exits, it journals the rest, closes the journal and says so through the ring's DONE
  * word, which the exiting thread waits on.
@@ -35,5 +35,7 @@ if (Atomics.compareExchange(ring.control, OWNER, 0, 1) === 0) {
       parentPort!.close();
     }
   });
+  // Before the first read, while the server starts: page faults on the worker's time, not the server's.
+  ring.prefault();
   parentPort!.postMessage('ready');
 } else parentPort!.close();
