@@ -1276,8 +1276,9 @@ export class Session {
   }
 
   /** @internal For handler contexts. */
-  progressFor(token: ProgressToken, progress: number, total: number | undefined, message: string | undefined, related: RequestId): void {
+  progressFor(token: ProgressToken, progress: number, total: number | undefined, message: string | undefined, related: RequestId, meta?: JsonObject): void {
     const params: JsonObject = { progressToken: token, progress };
+    if (meta !== undefined) params._meta = meta;
     if (total !== undefined) params.total = total;
     if (message !== undefined && (this.revision === undefined || !isSupportedRevision(this.revision) || allows(this.revision, 'progressMessage'))) {
       params.message = message;
