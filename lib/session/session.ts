@@ -1265,6 +1265,11 @@ export class Session {
     return this.transport?.authInfo;
   }
 
+  /** Serves one request of a stateless transport: the session says nothing about who sent the next. */
+  get stateless(): boolean {
+    return this.transport?.stateless === true;
+  }
+
   /** @internal The outbound progress interval (the `progress.minIntervalMs` option). */
   get progressInterval(): number {
     return this.progressIntervalMs;

@@ -25,7 +25,7 @@ import { revisionOf, type FeatureContext } from '../server-features/context.js';
 import type { LoggingFeature } from '../server-features/logging.js';
 import { RateLimiter, type RateLimit } from '../server-features/rate-limit.js';
 import type { RequestHandlerContext, Session } from '../session/session.js';
-import { taskOwner } from './identity.js';
+import { taskOwner, UNIDENTIFIED_OWNER } from './identity.js';
 import { MemoryTaskStore } from './memory-task-store.js';
 import { TaskExecution, TaskFeatureContext } from './task-context.js';
 import { isTerminal, type TaskRecord } from './task-record.js';
@@ -284,8 +284,15 @@ export class ServerTasks {
     this.admit(ctx);
     const cursor = params?.cursor;
     if (cursor !== undefined && typeof cursor !== 'string') throw new McpError(ErrorCode.InvalidParams, 'tasks/list: "cursor" must be a string from nextCursor');
+    const owner = taskOwner(ctx);
+    if (owner === UNIDENTIFIED_OWNER) {
+      // A list would show every unidentified caller's tasks to each of them.
+      throw new McpError(
+        ErrorCode.InvalidRequest,
+        'tasks/list: this server cannot tell its callers apart (stateless, without authentication), so it lists no tasks; keep the taskId a call returned, or authenticate callers',
+      );
+    }
     try {
-      const owner = taskOwner(ctx);
       const page = await this.store.list(owner, cursor);
       this.auditor.emit(() => ({ type: 'retrieved', owner, method: 'tasks/list' }));
       const out: JsonObject = { tasks: page.tasks.map(legacyTask) };
