@@ -24,6 +24,7 @@ import { eraCacheKey, sharedEraCache } from './client-modern/era-cache.js';
 import type { ClientOptions, ClientWarning } from './client-options.js';
 import { systemClock, type Clock } from './clock.js';
 import { McpError } from './errors.js';
+import { answerRelatedTask } from './tasks/wire-2025-11-25.js';
 import { ErrorCode } from './jsonrpc/error-codes.js';
 import type { JsonObject } from './jsonrpc/message.js';
 import { hasCapability } from './protocol/methods.js';
@@ -368,7 +369,7 @@ export class ClientCore extends Session {
       provider.set(roots, options);
       this.rootsProvider = provider;
       this.declareCapabilities({ roots: { listChanged: true } });
-      super.onRequest('roots/list', () => provider.answer());
+      super.onRequest('roots/list', async (params) => answerRelatedTask(params, await provider.answer()));
       this.inputAnswerers.set('roots/list', () => provider.answer());
       return this;
     }
@@ -403,7 +404,8 @@ export class ClientCore extends Session {
       const toolsDeclared = hasCapability(this.localCapabilities, ['sampling', 'tools']) && (rev === undefined || allows(rev, 'samplingTools'));
       return serveSampling(handler, params, ctx, options, { toolsDeclared, server: this.serverInfo });
     };
-    super.onRequest('sampling/createMessage', serve);
+    // Answers to a task's requests carry its related-task _meta (2025-11-25 tasks).
+    super.onRequest('sampling/createMessage', async (params, ctx) => answerRelatedTask(params, await serve(params, ctx)));
     this.inputAnswerers.set('sampling/createMessage', async (m, params, key, signal) => serve(params, this.inputContext(m, key, signal)));
     return this;
   }
@@ -427,7 +429,7 @@ export class ClientCore extends Session {
       }
       return this.elicitation.handleRequest(params, ctx) as Promise<JsonObject>;
     };
-    super.onRequest('elicitation/create', serve);
+    super.onRequest('elicitation/create', async (params, ctx) => answerRelatedTask(params, await serve(params, ctx)));
     this.inputAnswerers.set('elicitation/create', async (m, params, key, signal) => serve(params, this.inputContext(m, key, signal)));
     return this;
   }

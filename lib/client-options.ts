@@ -5,6 +5,7 @@
  */
 import type { PeerInfo } from '../machines/session.machine.js';
 import type { ToolCallApprover } from './client-features/tool-approval.js';
+import type { TaskJournal } from './client-features/task-journal.js';
 import type { EraCache } from './client-modern/era-cache.js';
 import type { ListenBackoff } from './client-modern/listen.js';
 import type { LoggingLevel } from './protocol/schema/logging.js';
@@ -49,6 +50,14 @@ export interface ClientOptions extends SessionOptions {
    */
   era?: 'auto' | 'legacy' | 'modern';
   /**
+   * Where the tasks this client starts are written down until it sees them end, so that after a
+   * crash or restart `client.unfinishedTasks()` lists them and `client.task(id)` follows them on
+   * (`fileTaskJournal(path)` in node, `memoryTaskJournal()`, or your own). One journal per server.
+   * Off by default.
+   * @see ../shared/spec/extensions/tasks/tasks.md#task-polling
+   */
+  taskJournal?: TaskJournal;
+  /**
    * HTTP, era 'auto': what the probe found for an endpoint URL is remembered, so a later client
    * to the same endpoint in this process does not probe again (a session-era server gets
    * `initialize` at once; a modern one is asked `server/discover` as always, which it answers).
@@ -87,8 +96,10 @@ export interface ClientWarning {
    * the message says what the probe got (so an unexpected fallback can be told from a legacy server).
    * `listen-narrowed`: a 2026-07-28 server acknowledged `subscriptions/listen` without some of the
    * notifications asked for (named in the message; `detail` is what it honoured): those never come.
+   * `task-journal`: the `taskJournal` failed to write or remove an entry (`detail` is the error);
+   * the task itself goes on.
    */
-  kind: 'relist-failed' | 'invalid-tool' | 'invalid-roots' | 'inaccessible-root' | 'unknown-elicitation' | 'unknown-schema-dialect' | 'unsubscribe-failed' | 'legacy-era' | 'listen-narrowed';
+  kind: 'relist-failed' | 'invalid-tool' | 'invalid-roots' | 'inaccessible-root' | 'unknown-elicitation' | 'unknown-schema-dialect' | 'unsubscribe-failed' | 'legacy-era' | 'listen-narrowed' | 'task-journal';
   message: string;
   detail?: unknown;
 }

@@ -14,6 +14,8 @@ import { listAll, pages } from './client-features/pagination.js';
 import { ResourceSubscriptions } from './client-features/resource-subscriptions.js';
 import { isListParams, listing, sdkOptions, type CallToolParams, type ListParams, type Listing } from './client-features/sdk-shapes.js';
 import type { Task, TaskHandle, TaskHandleOptions } from './client-features/tasks.js';
+import type { TaskJournalEntry } from './client-features/task-journal.js';
+import type { TaskLifecycleEvent } from './client-features/task-watch.js';
 import type { ToolCallRecord } from './client-features/tool-audit.js';
 import { ToolCalls, type CallToolOptions } from './client-features/tool-calls.js';
 import { ToolTasks } from './client-features/tool-tasks.js';
@@ -66,6 +68,7 @@ export class Client extends ClientCore {
   private readonly toolIndex = new Map<string, Tool>();
   private readonly outputValidators = new OutputValidators();
   private readonly toolCallSubject = new Subject<ToolCallRecord>();
+  private readonly taskEventSubject = new Subject<TaskLifecycleEvent>();
   private readonly toolCalls: ToolCalls;
   private readonly resourceSubs: ResourceSubscriptions;
   private readonly toolTasks = new ToolTasks({
@@ -75,6 +78,11 @@ export class Client extends ClientCore {
     serverCapabilities: () => this.serverCapabilities,
     tool: (name) => this.toolIndex.get(name),
     extension: () => this.tasksExtension(),
+    taskEvents: () => (this.taskEventSubject.observed ? (e) => this.taskEventSubject.next({ ...e, at: this.clientClock.now() }) : undefined),
+    journal: () => {
+      const journal = this.clientOptions.taskJournal;
+      return journal === undefined ? undefined : { journal, report: (e: unknown) => this.warn('task-journal', `The task journal failed: ${(e as Error)?.message ?? String(e)}`, e) };
+    },
   });
 
   /**
@@ -99,6 +107,12 @@ export class Client extends ClientCore {
    * @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools#security-considerations
    */
   readonly toolCalls$: Observable<ToolCallRecord>;
+  /**
+   * The life of the tasks this client starts or picks up while observed: created (or resumed),
+   * then each status it sees while following them, for debugging and audit logs.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#audit-and-logging
+   */
+  readonly taskEvents$: Observable<TaskLifecycleEvent>;
 
   /**
    * @param options `info` (the client's name and version, sent in `initialize`) and the rest. Or,
@@ -134,6 +148,7 @@ export class Client extends ClientCore {
     this.resources$ = this.guard('client.resources$', watched(this.resourcesLive.value$));
     this.prompts$ = this.guard('client.prompts$', watched(this.promptsLive.value$));
     this.toolCalls$ = this.guard('client.toolCalls$', this.toolCallSubject.asObservable());
+    this.taskEvents$ = this.guard('client.taskEvents$', this.taskEventSubject.asObservable());
     this.toolCalls = new ToolCalls({
       request: (m, p, o) => this.request(m, p, o),
       clock: this.clientClock,
@@ -247,6 +262,15 @@ export class Client extends ClientCore {
    */
   task(taskId: string, options: TaskHandleOptions = {}): TaskHandle<CallToolResult & JsonObject> {
     return this.toolTasks.resume(taskId, options);
+  }
+
+  /**
+   * The tasks this client (or an earlier run with the same `taskJournal`) started and has not
+   * seen end: follow each with `task(entry.taskId)`. Empty without a journal.
+   */
+  async unfinishedTasks(): Promise<TaskJournalEntry[]> {
+    const journal = this.clientOptions.taskJournal;
+    return journal === undefined ? [] : [...(await journal.entries())];
   }
 
   /** `tasks/get`. */
@@ -461,6 +485,7 @@ export class Client extends ClientCore {
     this.promptsLive.close();
     this.resourceSubs.close();
     this.toolCallSubject.complete();
+    this.taskEventSubject.complete();
   }
 }
 

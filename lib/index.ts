@@ -6,6 +6,7 @@ import './crypto/node-digests.js';
 export { Client, createClient, type ClientOptions, type CallToolOptions, type ClientWarning, type DiscoveredServer, type InputRoundEvent } from './client.js';
 export { MemoryEraCache, sharedEraCache, type EraCache, type EraVerdict } from './client.js';
 export * from './client-features/index.js';
+export { fileTaskJournal } from './client-features/file-task-journal.js';
 export { Server, ServerSession, createServer, type ServerOptions } from './server.js';
 export { McpServer, createMcpServer, type McpServerOptions } from './mcp-server.js';
 // The official SDK's shapes beside ours, and the not-found error a resource handler throws (issue 16).
@@ -64,3 +65,4 @@ export type { ServerStore } from './server-store.js';
 export { MemoryTaskStore, type MemoryTaskStoreOptions } from './tasks/memory-task-store.js';
 export { TaskLimitError, InvalidTaskCursorError, type TaskStore, type NewTask, type TaskLookup, type TaskPage, type TaskChange, type TaskInput } from './tasks/task-store.js';
 export type { TaskRecord, TaskEffect, TaskMachineEvent, TaskOutcome, TaskStatusName } from './tasks/task-record.js';
+export type { TaskAuditEvent } from './tasks/task-audit.js';

@@ -15,6 +15,9 @@
  * flow. Every authorization request counts: after `maxAuthorizations` of them without a request
  * succeeding in between, the next refusal ends in `failed` with a `retry_limit` error instead of
  * another round, so a server that never accepts cannot loop the client. SUCCEEDED resets the count.
+ * A 403 that asks only for scopes the current token already has starts no flow: the machine
+ * stays `authorized` with an `insufficient_scope` error for that request (a step-up would ask the
+ * user for the same scopes again); SUCCEEDED or the next challenge clears it.
  *
  * No I/O here: each busy state's entry effect (`discover`, `register`, `authorize`, `exchange`,
  * `grant`, `refresh`) is a placeholder the runner (lib/auth/oauth-client.ts) supplies with
@@ -147,6 +150,15 @@ export const oauthClientMachine = setup({
           { attempts: context.authorizations, ...(context.challenge?.scope && { scope: context.challenge.scope }) },
         ),
     }),
+    stepUpRefused: assign({
+      error: ({ context }) =>
+        new AuthorizationError(
+          'insufficient_scope',
+          `The server refuses the token for lacking scope "${(context.challenge?.scope ?? []).join(' ')}", which it was already granted; ` +
+            'a new authorization would ask for the same scopes again, so none was started. The server may not let this account use the operation.',
+          { scope: context.challenge?.scope ?? [], grantedScopes: context.grantedScopes ?? [] },
+        ),
+    }),
     selectScopes: assign({
       requestedScopes: ({ context }) =>
         selectScopes({
@@ -180,10 +192,20 @@ export const oauthClientMachine = setup({
   },
   guards: {
     authorizationsLeft: ({ context }) => context.authorizations < context.maxAuthorizations,
+    /**
+     * A 403 asking only for scopes the current token was already granted: stepping up would ask
+     * for the same set and get the same refusal (MCP: track scope upgrade attempts).
+     */
+    stepUpCannotHelp: ({ context, event }) => {
+      if (event.type !== 'INSUFFICIENT_SCOPE' || context.grantedScopes === undefined) return false;
+      const challenged = resourceChallenge(event.wwwAuthenticate)?.scope ?? [];
+      return challenged.length > 0 && challenged.every((s) => context.grantedScopes!.includes(s));
+    },
     canRefresh: ({ context }) => context.hasRefreshToken && !context.refreshTried,
     startsWithToken: ({ context }) => context.startsWithToken,
     grantFlow: ({ context }) => context.flow === 'grant',
     /** A grant-flow client that already knows its authorization server gets a fresh token directly. */
+    grantFlowDiscovered: ({ context }) => context.flow === 'grant' && context.discovery !== undefined,
     canGrantAgain: ({ context }) => context.flow === 'grant' && context.discovery !== undefined && context.authorizations < context.maxAuthorizations,
   },
 }).createMachine({
@@ -237,6 +259,8 @@ export const oauthClientMachine = setup({
           { target: 'failed', actions: ['recordChallenge', 'retryLimitReached'] },
         ],
         INSUFFICIENT_SCOPE: [
+          // The token stays good for what it allows: only this request fails, with `error`.
+          { guard: 'stepUpCannotHelp', actions: ['recordChallenge', 'stepUpRefused'] },
           { guard: 'authorizationsLeft', target: 'discovering', actions: 'recordChallenge' },
           { target: 'failed', actions: ['recordChallenge', 'retryLimitReached'] },
         ],
@@ -297,15 +321,25 @@ export const oauthClientMachine = setup({
       },
     },
     failed: {
-      description: 'The flow failed (`error` says why). Another 401 or 403 starts again while attempts remain.',
+      description:
+        'The flow failed (`error` says why). Another 401 or 403 starts again while attempts remain; a refresh token still held is tried first, and the expiry of the token held starts the count again, so a refused request does not strand the client.',
       on: {
         RESET: { target: 'idle', actions: 'resetAttempts' },
         SUCCEEDED: { actions: 'resetAttempts' },
+        // The token held expired: the refusals counted were about other tokens, so the count starts
+        // again (a refresh, a new grant, or a new authorization on the next 401).
+        TOKEN_EXPIRED: [
+          { guard: 'canRefresh', target: 'refreshing' },
+          { guard: 'grantFlowDiscovered', target: 'granting', actions: 'resetAttempts' },
+          { actions: 'resetAttempts' },
+        ],
         UNAUTHORIZED: [
+          { guard: 'canRefresh', target: 'refreshing', actions: 'recordChallenge' },
           { guard: 'authorizationsLeft', target: 'discovering', actions: 'recordChallenge' },
           { target: 'failed', reenter: true, actions: ['recordChallenge', 'retryLimitReached'] },
         ],
         INSUFFICIENT_SCOPE: [
+          { guard: 'stepUpCannotHelp', target: 'failed', reenter: true, actions: ['recordChallenge', 'stepUpRefused'] },
           { guard: 'authorizationsLeft', target: 'discovering', actions: 'recordChallenge' },
           { target: 'failed', reenter: true, actions: ['recordChallenge', 'retryLimitReached'] },
         ],

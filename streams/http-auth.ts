@@ -23,13 +23,20 @@ export interface AuthFailure {
 /** What an `authenticate` hook says about a request. */
 export type AuthOutcome = { ok: true; authInfo: unknown } | AuthFailure;
 
+/** A request or notification of a body, as the per-message step sees it. */
+export interface AuthorizedMessage {
+  method: string;
+  params?: unknown;
+}
+
 /**
  * The second, per-message step: the hook runs before the body is read, so what depends on the
- * JSON-RPC methods of a POST (per-method scopes) is decided here, once the body is parsed and
- * before any of it reaches the session. `methods` are those of the requests and notifications in
- * the body (one, or a batch's). Undefined lets the body through.
+ * JSON-RPC messages of a POST (per-method or per-tool scopes) is decided here, once the body is
+ * parsed and before any of it reaches the session. `methods` are those of the requests and
+ * notifications in the body (one, or a batch's); `messages` the same with their params.
+ * Undefined lets the body through.
  */
-export type AuthorizeMessages = (methods: readonly string[], authInfo: unknown) => AuthFailure | undefined;
+export type AuthorizeMessages = (methods: readonly string[], authInfo: unknown, messages?: readonly AuthorizedMessage[]) => AuthFailure | undefined;
 
 /**
  * Authenticates a request from its headers. A hook may carry its own `authorizeMessages` step
@@ -54,6 +61,20 @@ export function methodsOf(value: unknown): string[] {
   if (Array.isArray(value)) for (const m of value) add(m);
   else add(value);
   return methods;
+}
+
+/** The requests and notifications of a parsed body, with their params. */
+export function messagesOf(value: unknown): AuthorizedMessage[] {
+  const out: AuthorizedMessage[] = [];
+  const add = (m: unknown) => {
+    if (m !== null && typeof m === 'object' && typeof (m as { method?: unknown }).method === 'string') {
+      const { method, params } = m as { method: string; params?: unknown };
+      out.push(params === undefined ? { method } : { method, params });
+    }
+  };
+  if (Array.isArray(value)) for (const m of value) add(m);
+  else add(value);
+  return out;
 }
 
 /** Who made a request, as far as the session binding is concerned. */

@@ -30,7 +30,7 @@ import { serveModernPost, type ModernPostOptions, type ParamHeaderLookup } from 
 import { REVISION_WITHOUT_VERSION_HEADER, allows, isLegacyRevision, isModernRevision, isSupportedRevision, MODERN_REVISIONS } from '../lib/protocol/revisions.js';
 import type { Server, ServerSession } from '../lib/server.js';
 import type { InvalidInbound, SingleInbound } from './inbound.js';
-import { defaultIdentity, methodsOf, writeAuthFailure, type Authenticate, type AuthorizeMessages, type AuthOutcome, type Caller } from './http-auth.js';
+import { defaultIdentity, messagesOf, methodsOf, writeAuthFailure, type Authenticate, type AuthorizeMessages, type AuthOutcome, type Caller } from './http-auth.js';
 import { DEFAULT_BODY_TIMEOUT_MS, acceptedTypes, errorBody, isJsonContentType, readJsonBody, writeEmpty, writeError, writeJson, type BodyDeadline } from './http-body.js';
 import { HostOriginGuard } from './http-security.js';
 import { HttpSessionLifecycle } from './http-session.js';
@@ -378,7 +378,7 @@ export class HttpServerCore {
    */
   refusesMessages(res: HttpResponseOut, value: unknown, caller: Caller | undefined): boolean {
     if (this.authorizeMessages === undefined) return false;
-    const refused = this.authorizeMessages(methodsOf(value), caller?.authInfo);
+    const refused = this.authorizeMessages(methodsOf(value), caller?.authInfo, messagesOf(value));
     if (refused === undefined) return false;
     writeAuthFailure(res, refused);
     return true;

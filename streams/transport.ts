@@ -72,6 +72,11 @@ export interface Transport {
    * without probing for 2026-07-28.
    */
   readonly legacyOnly?: boolean;
+  /**
+   * Each request arrives on a transport of its own (a stateless HTTP server's POST): nothing
+   * tells one caller from another between requests unless the transport authenticated them.
+   */
+  readonly stateless?: boolean;
   /** Close gracefully. Idempotent. */
   close(): Promise<void>;
 }

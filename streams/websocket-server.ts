@@ -20,7 +20,7 @@ import { DEFAULT_MAX_FRAME_BYTES } from '../lib/jsonrpc/codec.js';
 import { ErrorCode } from '../lib/jsonrpc/error-codes.js';
 import type { Frame, RequestId } from '../lib/jsonrpc/message.js';
 import type { Server, ServerSession } from '../lib/server.js';
-import { methodsOf, type Authenticate, type AuthFailure, type AuthorizeMessages, type AuthOutcome } from './http-auth.js';
+import { messagesOf, methodsOf, type Authenticate, type AuthFailure, type AuthorizeMessages, type AuthOutcome } from './http-auth.js';
 import type { RawFrame, Transport } from './transport.js';
 import { MCP_SUBPROTOCOL, SocketTransport } from './websocket-client.js';
 
@@ -441,7 +441,7 @@ function authorizedTransport(transport: SocketTransport, authInfo: unknown, auth
     } catch {
       return true; // the session answers the parse error
     }
-    const refused = authorize(methodsOf(value), authInfo);
+    const refused = authorize(methodsOf(value), authInfo, messagesOf(value));
     if (refused === undefined) return true;
     const ids: RequestId[] = [];
     for (const m of Array.isArray(value) ? value : [value]) {

@@ -30,6 +30,8 @@ export type AuthorizationErrorCode =
   | 'grant_unsupported'
   /** The server kept refusing new tokens: the limit of authorization attempts was reached. */
   | 'retry_limit'
+  /** A 403 `insufficient_scope` asks for scopes the token already has: no step-up can help, none was started. */
+  | 'insufficient_scope'
   /** The provider (storage or user interaction) failed. */
   | 'provider_failed'
   /** An authorization server endpoint, the MCP server a token would go to, or the redirect URL is plain http on a host that is not loopback (OAuth 2.1 §1.5). */

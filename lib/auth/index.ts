@@ -12,6 +12,7 @@
 export * from './authorization-server-metadata.js';
 export * from './canonical-resource.js';
 export * from './client-credentials-provider.js';
+export * from './client-id-metadata-document.js';
 export * from './client-registration.js';
 export * from './cross-app-access-provider.js';
 export * from './discovery.js';

@@ -77,8 +77,11 @@ export class OAuthClient {
    */
   private client: { issuer: string; info: OAuthClientInformation } | undefined;
   private lastDiscovery: AuthorizationDiscovery | undefined;
-  /** The authorization request in progress. */
-  private pending: { state: string; verifier: string; clientId: string } | undefined;
+  /**
+   * The authorization request in progress: its `state`, PKCE verifier and client id, and the
+   * issuer of the validated metadata it was sent to (RFC 9207: the response's `iss` must be it).
+   */
+  private pending: { state: string; verifier: string; clientId: string; issuer: string } | undefined;
   /** The code of that request, once it came back, until it is exchanged. */
   private receivedCode: string | undefined;
   /** This client's DPoP key, from the first token request that uses DPoP on. */
@@ -180,13 +183,15 @@ export class OAuthClient {
     await settled(actor);
     let tokens = await this.usableTokens();
     if (tokens?.expiresAt !== undefined && this.clock.now() >= tokens.expiresAt - (this.options.refreshSkewMs ?? 10_000)) {
-      if (actor.getSnapshot().value === 'authorized' && (tokens.refresh_token !== undefined || isGrantProvider(this.provider))) {
+      // After a failed flow (a request that hit the retry limit, say) the expiry is news too: the
+      // machine refreshes, gets a new grant, or at least lets the next 401 start a flow again.
+      const state = actor.getSnapshot().value;
+      const renewable = state === 'failed' || (state === 'authorized' && (tokens.refresh_token !== undefined || isGrantProvider(this.provider)));
+      if (renewable) {
         actor.send({ type: 'TOKEN_EXPIRED' });
         const after = await settled(actor);
         // Without a user a failed grant is final for this request: its error, not a stale token.
-        if (after.value === 'failed' && isGrantProvider(this.provider)) {
-          throw after.context.error ?? new AuthorizationError('provider_failed', 'Getting a new access token failed.');
-        }
+        if (after.value === 'failed' && isGrantProvider(this.provider) && after.context.error !== undefined) throw after.context.error;
         tokens = await this.usableTokens();
       }
     }
@@ -213,7 +218,9 @@ export class OAuthClient {
     if (current !== undefined && current !== usedToken) return; // another request already got a newer token
     actor.send({ type: kind === 'unauthorized' ? 'UNAUTHORIZED' : 'INSUFFICIENT_SCOPE', wwwAuthenticate });
     const snapshot = await settled(actor);
-    if (snapshot.value === 'failed') {
+    // A step-up that cannot help leaves the token in place (`authorized`) and fails this request only.
+    const refusedStepUp = kind === 'insufficient_scope' && snapshot.value === 'authorized' && snapshot.context.error?.code === 'insufficient_scope';
+    if (snapshot.value === 'failed' || refusedStepUp) {
       throw snapshot.context.error ?? new AuthorizationError('provider_failed', 'The authorization flow failed.');
     }
   }
@@ -360,7 +367,9 @@ export class OAuthClient {
     params.set('state', state);
     params.set('resource', discovery.resource);
     if (scopes && scopes.length > 0) params.set('scope', scopes.join(' '));
-    this.pending = { state, verifier: pkce.verifier, clientId };
+    // Recorded before the user agent leaves, with the verifier: what the response is checked against.
+    this.pending = { state, verifier: pkce.verifier, clientId, issuer: discovery.authorizationServer.issuer };
+    const issuer = this.pending.issuer;
 
     let callback: URL;
     try {
@@ -382,11 +391,16 @@ export class OAuthClient {
     }
     // RFC 9207 (2026-07-28): a present iss must equal the recorded issuer exactly (no
     // normalization); when the server advertises iss, an answer without it is discarded too.
+    // On a mismatch nothing of the response is used or shown: not its code, not its error.
     const iss = answer.get('iss');
-    const issuer = discovery.authorizationServer.issuer;
     if (iss !== null && iss !== issuer) {
       this.pending = undefined;
-      throw new AuthorizationError('issuer_mismatch', `The authorization response comes from issuer ${JSON.stringify(iss)}, not ${JSON.stringify(issuer)}; discarded.`);
+      // The foreign iss is the sender's text: shown short, and nothing else of the response.
+      throw new AuthorizationError(
+        'issuer_mismatch',
+        `The authorization response comes from issuer ${JSON.stringify(iss.slice(0, 200))}, not ${JSON.stringify(issuer)}; it was discarded ` +
+          '(it may come from another authorization server: a mix-up attack). Try to connect again.',
+      );
     }
     if (iss === null && (discovery.authorizationServer as { authorization_response_iss_parameter_supported?: unknown }).authorization_response_iss_parameter_supported === true) {
       this.pending = undefined;
@@ -462,7 +476,8 @@ export class OAuthClient {
         now: this.clock.now(),
       });
       await this.save(tokens, discovery, stored.refresh_token);
-      return summary(tokens, undefined);
+      // Without a new refresh token the old one stays valid and stored (OAuth 2.1 §4.3.3).
+      return { ...summary(tokens, undefined), hasRefreshToken: true };
     } catch (e) {
       // A refused refresh token is useless: the next attempt runs the whole flow.
       await this.provider.invalidate('tokens');

@@ -8,6 +8,7 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization
  */
 import { undiciFetch, type FetchLike } from '../../streams/http-fetch.js';
+import { requireClientIdMetadataUrl } from './client-id-metadata-document.js';
 import { AuthorizationError } from './errors.js';
 import { requireSecureRedirectUrl } from './secure-endpoint.js';
 import type { OAuthTokens } from './token-endpoint.js';
@@ -61,6 +62,14 @@ export interface OAuthClientProvider {
   readonly requestOfflineAccess?: boolean | undefined;
   /** Client credentials for this authorization server: pre-registered or saved by an earlier registration. */
   clientInformation(issuer: string): MaybePromise<OAuthClientInformation | undefined>;
+  /**
+   * The last resort when the authorization server offers neither client ID metadata documents
+   * nor dynamic registration and no credentials are stored: ask the user for a client id (and
+   * secret) they registered with it themselves. Resolve with undefined when they give none. What
+   * it returns is saved with {@link saveClientInformation} for that server.
+   * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/authorization/client-registration
+   */
+  promptClientInformation?(issuer: string, reason: string): Promise<OAuthClientInformation | undefined>;
   saveClientInformation(issuer: string, info: OAuthClientInformation): MaybePromise<void>;
   tokens(): MaybePromise<StoredTokens | undefined>;
   saveTokens(tokens: StoredTokens): MaybePromise<void>;
@@ -79,7 +88,10 @@ export interface InMemoryOAuthClientProviderOptions {
   redirectUrl: string;
   /** Defaults: `client_name` "mcp-actors client", `redirect_uris` [redirectUrl]. */
   clientMetadata?: Partial<OAuthClientMetadata>;
+  /** An https URL with a path where the application serves {@link clientIdMetadataDocument}. */
   clientMetadataUrl?: string;
+  /** Asks the user for client credentials when there is no other way to get a client id (see {@link OAuthClientProvider.promptClientInformation}). */
+  promptClientInformation?: (issuer: string, reason: string) => Promise<OAuthClientInformation | undefined>;
   /**
    * Pre-registered credentials: with `clientInformationIssuer`, used only with that authorization
    * server (the client registers anew with another); without it, with every one.
@@ -103,10 +115,16 @@ export class InMemoryOAuthClientProvider implements OAuthClientProvider {
   private readonly clients = new Map<string, OAuthClientInformation>();
   private stored: StoredTokens | undefined;
   private readonly authorizeFn: (url: URL) => Promise<URL>;
+  readonly promptClientInformation?: (issuer: string, reason: string) => Promise<OAuthClientInformation | undefined>;
 
-  /** Throws a `TypeError` when `redirectUrl` (or a `redirect_uris` entry) is neither https nor http on a loopback host. */
+  /**
+   * Throws a `TypeError` when `redirectUrl` (or a `redirect_uris` entry) is neither https nor
+   * http on a loopback host, or `clientMetadataUrl` cannot be a client id (https with a path).
+   */
   constructor(options: InMemoryOAuthClientProviderOptions) {
     requireSecureRedirectUrl(options.redirectUrl);
+    if (options.clientMetadataUrl !== undefined) requireClientIdMetadataUrl(options.clientMetadataUrl);
+    if (options.promptClientInformation) this.promptClientInformation = options.promptClientInformation;
     for (const uri of options.clientMetadata?.redirect_uris ?? []) requireSecureRedirectUrl(uri);
     this.redirectUrl = options.redirectUrl;
     this.clientMetadata = {

@@ -16,3 +16,5 @@ export * from './tool-audit.js';
 export * from './completer.js';
 export * from './model-preferences.js';
 export * from './elicitation-text.js';
+export * from './task-journal.js';
+export * from './task-watch.js';

@@ -99,7 +99,7 @@ export class ToolCalls {
       try {
         result = await this.deps.request('tools/call', params, requestOptions);
         // A task instead of the result: follow it to the end, transparently.
-        const taskHandle = tasks.created(result, requestOptions.signal, tracked);
+        const taskHandle = tasks.created(name, result, requestOptions.signal, tracked);
         if (taskHandle) result = await taskHandle.result();
       } catch (e) {
         // 2026-07-28 HTTP: the server wants Mcp-Param-* headers this client did not send as it

@@ -18,6 +18,8 @@ import type { Progress, ProgressToken } from '../session/request-registry.js';
 import { ExtensionTaskHandle, isExtensionTaskResult } from '../client-modern/extension-tasks.js';
 import type { InputAnswerer } from '../client-modern/input-rounds.js';
 import { ClientTaskHandle, isCreateTaskResult, type Task, type TaskHandle, type TaskHandleOptions, type TaskRequester } from './tasks.js';
+import type { TaskJournal } from './task-journal.js';
+import { TERMINAL_STATUSES, watched, type TaskLifecycleEvent } from './task-watch.js';
 
 /** What the tool-task logic needs from its client. */
 export interface ToolTasksHost {
@@ -32,6 +34,10 @@ export interface ToolTasksHost {
    * task's input requests (else undefined: the 2025-11-25 tasks, or none).
    */
   extension(): { answererFor(method: string): InputAnswerer | undefined } | undefined;
+  /** Where started tasks are written down until they end (`ClientOptions.taskJournal`), and how a failing journal is reported. */
+  journal?(): { journal: TaskJournal; report(e: unknown): void } | undefined;
+  /** Where the lifecycle of tasks goes while someone watches (`client.taskEvents$`), else undefined. */
+  taskEvents?(): ((e: Omit<TaskLifecycleEvent, 'at'>) => void) | undefined;
 }
 
 /** How a caller asks for a task (`CallToolOptions.task`). */
@@ -83,11 +89,39 @@ export class ToolTasks {
     return { token, onprogress };
   }
 
-  /** A call answered with a `CreateTaskResult`: its handle (else undefined). */
-  created(result: JsonObject, signal: AbortSignal | undefined, tracked?: Tracked): ToolTaskHandle | undefined {
+  /** A call of tool `name` answered with a `CreateTaskResult`: its handle (else undefined), written in the journal if there is one. */
+  created(name: string, result: JsonObject, signal: AbortSignal | undefined, tracked?: Tracked): ToolTaskHandle | undefined {
     const extension = this.host.extension();
-    if (extension) return isExtensionTaskResult(result) ? this.followExtension(result, extension, signal) : undefined;
-    return isCreateTaskResult(result) ? this.follow(result.task, signal, tracked) : undefined;
+    const handle = extension
+      ? isExtensionTaskResult(result)
+        ? this.followExtension(result, extension, signal)
+        : undefined
+      : isCreateTaskResult(result)
+        ? this.follow(result.task, signal, tracked)
+        : undefined;
+    return handle === undefined ? undefined : this.watch(handle, name);
+  }
+
+  /**
+   * The handle, written in the journal until it is seen terminal and reported on the lifecycle
+   * events while they are watched (`name`: the tool, for a task this client just created).
+   */
+  private watch(handle: ToolTaskHandle, name: string | undefined): ToolTaskHandle {
+    const j = this.host.journal?.();
+    const tell = this.host.taskEvents?.();
+    if (j === undefined && tell === undefined) return handle;
+    const taskId = handle.taskId;
+    if (j !== undefined && name !== undefined) {
+      const entry = { taskId, method: 'tools/call', name, createdAt: this.host.clock().now() };
+      void Promise.resolve()
+        .then(() => j.journal.add(entry))
+        .catch(j.report);
+    }
+    tell?.({ type: name !== undefined ? 'created' : 'resumed', taskId, ...(name !== undefined && { name }), ...(handle.current && { status: handle.current.status }) });
+    return watched(handle, (t) => {
+      tell?.({ type: 'status', taskId, ...(name !== undefined && { name }), status: t.status, ...(t.statusMessage !== undefined && { statusMessage: t.statusMessage }) });
+      if (j !== undefined && TERMINAL_STATUSES.has(t.status)) void Promise.resolve().then(() => j.journal.remove(taskId)).catch(j.report);
+    });
   }
 
   /** `callToolAsTask`: the call with `task`, and the handle of the task it created. */
@@ -96,7 +130,7 @@ export class ToolTasks {
     if (extension) {
       // The server decides: a task handle, or the result at once (a handle already completed).
       const result = await this.host.request('tools/call', args === undefined ? { name } : { name, arguments: args }, options);
-      return this.created(result, options.signal) ?? settledHandle(result as CallToolResult & JsonObject);
+      return this.created(name, result, options.signal) ?? settledHandle(result as CallToolResult & JsonObject);
     }
     if (!this.serverRunsToolTasks()) throw new McpError(ErrorCode.MethodNotFound, 'The server did not declare tasks.requests.tools.call: call the tool with callTool instead');
     if (this.forbids(name)) {
@@ -105,7 +139,7 @@ export class ToolTasks {
     const params: JsonObject = args === undefined ? { name } : { name, arguments: args };
     params.task = ttl === undefined ? {} : { ttl };
     const created = await this.host.request('tools/call', params, options);
-    const handle = this.created(created, options.signal);
+    const handle = this.created(name, created, options.signal);
     if (!handle) throw new McpError(ErrorCode.InternalError, `The server answered tools/call "${name}" without a task`, created);
     return handle;
   }
@@ -113,8 +147,10 @@ export class ToolTasks {
   /** A handle on a task by id (resumption). */
   resume(taskId: string, options: TaskHandleOptions): ToolTaskHandle {
     const extension = this.host.extension();
-    if (extension) return new ExtensionTaskHandle(taskId, this.host.request, this.host.clock(), (m) => extension.answererFor(m), undefined, options);
-    return new ClientTaskHandle(taskId, this.host.request, this.host.clock(), undefined, options);
+    const handle: ToolTaskHandle = extension
+      ? new ExtensionTaskHandle(taskId, this.host.request, this.host.clock(), (m) => extension.answererFor(m), undefined, options)
+      : new ClientTaskHandle(taskId, this.host.request, this.host.clock(), undefined, options);
+    return this.watch(handle, undefined);
   }
 
   /** Progress for a token of a followed task: delivered (true) or not ours (false). */

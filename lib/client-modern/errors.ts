@@ -23,7 +23,11 @@ export class MalformedResultTypeError extends Error {
     readonly method: string,
     readonly resultType: unknown,
   ) {
-    super(`The server answered ${method} with resultType ${JSON.stringify(resultType)?.slice(0, 60)}, which this client does not know; the result was not used.`);
+    super(
+      resultType === 'task'
+        ? `The server answered ${method} with a CreateTaskResult (resultType "task"), an invalid response: only tools/call runs as a task, and only when the tasks extension is declared. The result was not used.`
+        : `The server answered ${method} with resultType ${JSON.stringify(resultType)?.slice(0, 60)}, which this client does not know; the result was not used.`,
+    );
   }
 }
 

@@ -20,6 +20,14 @@ import { UnsupportedInputRequestError } from './errors.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
+/**
+ * The requests a server may answer with a `CreateTaskResult` (the extension's "Supported
+ * Methods"; later revisions may add rows). A task result to any other request is an invalid
+ * response.
+ * @see ../shared/spec/extensions/tasks/tasks.md#supported-methods
+ */
+export const TASK_METHODS: ReadonlySet<string> = new Set(['tools/call']);
+
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
 /** Whether a result is the extension's `CreateTaskResult`. */
@@ -83,6 +91,9 @@ export class ExtensionTaskHandle<R extends JsonObject = JsonObject> implements T
   private async follow(): Promise<R> {
     const signal = this.options.signal;
     try {
+      // A task just created says when to look first (its pollIntervalMs); one picked up by id is looked at now.
+      const created = this.current;
+      if (created !== undefined && !TERMINAL.has(created.status)) await this.sleep(this.intervalOf(created), signal);
       for (;;) {
         const detailed = await this.send('tasks/get', { taskId: this.taskId }, signal ? { signal } : undefined);
         const task = asTask(detailed);

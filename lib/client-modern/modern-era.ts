@@ -17,7 +17,7 @@ import { META } from '../protocol/schema/modern.js';
 import type { RequestOptions } from '../session/request-registry.js';
 import type { Transport } from '../../streams/transport.js';
 import { MRTR_METHODS, readResultType, runInputRounds, type InputAnswerer, type InputRoundProgress } from './input-rounds.js';
-import { TASKS_EXTENSION } from './extension-tasks.js';
+import { TASKS_EXTENSION, TASK_METHODS } from './extension-tasks.js';
 import { ListenStream, type ListenBackoff } from './listen.js';
 import type { ModernLink } from './modern-link.js';
 import { ResultCache } from './result-cache.js';
@@ -181,7 +181,7 @@ export class ModernEra {
     return MRTR_METHODS.has(method)
       ? runInputRounds(method, counted, this.inputRoundOptions(method, params, requestOptions.signal))
       : counted({}).then((result) => {
-          if (readResultType(method, result, this.acceptsTasks() ? TASK_RESULT : undefined) === 'input_required') {
+          if (readResultType(method, result, this.taskResultTypes(method)) === 'input_required') {
             return runInputRounds(method, async () => result, this.inputRoundOptions(method, params, requestOptions.signal));
           }
           return result;
@@ -242,6 +242,11 @@ export class ModernEra {
     return this.tasksExtension || this.host.declaresTasks?.() === true;
   }
 
+  /** `resultType: "task"` is an answer only to the methods the extension runs as tasks (else an invalid response). */
+  private taskResultTypes(method: string): readonly string[] | undefined {
+    return this.acceptsTasks() && TASK_METHODS.has(method) ? TASK_RESULT : undefined;
+  }
+
   private inputRoundOptions(method: string, params: JsonObject | undefined, signal: AbortSignal | undefined) {
     const report = this.host.reportInputRound?.bind(this.host);
     const named = params?.name ?? params?.uri;
@@ -250,7 +255,7 @@ export class ModernEra {
       maxRounds: this.host.maxInputRounds,
       ...(report !== undefined && { report: (p: InputRoundProgress) => report({ method, name, ...p }) }),
       answererFor: (m: string) => this.host.answererFor(m),
-      ...(this.acceptsTasks() && { extraResultTypes: TASK_RESULT }),
+      ...(this.taskResultTypes(method) !== undefined && { extraResultTypes: TASK_RESULT }),
       ...(signal !== undefined && { signal }),
     };
   }

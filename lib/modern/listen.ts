@@ -5,12 +5,14 @@
  * listen request's id as `io.modelcontextprotocol/subscriptionId`, and only the types the client
  * asked for are sent. The stream ends when the client closes it (HTTP) or cancels the request
  * (stdio); nothing of it outlives that. Request-scoped notifications (progress, log messages)
- * never come here.
+ * never come here. Extensions serve opt-ins of their own ({@link ListenExtension}: the tasks
+ * extension's `taskIds`), and may refuse a request that asks for them.
  *
  * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/subscriptions
  */
 import type { JsonObject, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../jsonrpc/message.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
+import { McpError } from '../errors.js';
 import { hasCapability } from '../protocol/methods.js';
 import { META, type SubscriptionFilter } from '../protocol/schema/modern.js';
 import type { ServerEvent, ServerEventBus } from './server-events.js';
@@ -30,26 +32,65 @@ export function honoured(requested: SubscriptionFilter, capabilities: Record<str
   return out;
 }
 
+/** An extension's opt-in under `notifications` (e.g. the tasks extension's `taskIds`). */
+export interface ListenExtension {
+  /** The opt-in's key in the filter. */
+  readonly key: string;
+  /**
+   * A listen request asks for `requested` under {@link key}: throw an `McpError` to refuse the
+   * whole request, else say what is honoured (acknowledged under the key) and how to forward its
+   * notifications once the acknowledgment is out; `start` returns the stop.
+   */
+  open(requested: unknown, call: ListenCall): Promise<{ honoured: JsonObject[string]; start(notify: (method: string, params: JsonObject) => void): () => void }>;
+}
+
+/** Who asks: the request's client capabilities and the transport's authentication. */
+export interface ListenCall {
+  clientCapabilities: unknown;
+  authInfo: unknown;
+}
+
 /**
  * Serve one listen request: acknowledge, then forward matching events until `signal` aborts.
- * Resolves with the graceful-closure result when the server ends it (`close`), or undefined.
+ * Resolves with the graceful-closure result when the server ends it (`close`), or undefined;
+ * with an error response when an extension refuses what it asks for.
  */
-export function listen(
+export async function listen(
   msg: JsonRpcRequest,
   bus: ServerEventBus,
   capabilities: Record<string, unknown>,
   io: { notify(frame: JsonRpcNotification): void; signal?: AbortSignal | undefined },
   /** Where the server registers the stream so that it can end it (shutdown); returns the unregister. */
   track?: (end: () => void) => () => void,
+  extensions: { list: readonly ListenExtension[]; call: ListenCall } = { list: [], call: { clientCapabilities: undefined, authInfo: undefined } },
 ): Promise<JsonRpcResponse | undefined> {
   const requested = (msg.params?.notifications ?? undefined) as SubscriptionFilter | undefined;
   if (requested === null || typeof requested !== 'object' || Array.isArray(requested)) {
-    return Promise.resolve({ jsonrpc: '2.0', id: msg.id, error: { code: ErrorCode.InvalidParams, message: 'Invalid params: "notifications" must be an object of opt-ins' } });
+    return { jsonrpc: '2.0', id: msg.id, error: { code: ErrorCode.InvalidParams, message: 'Invalid params: "notifications" must be an object of opt-ins' } };
   }
-  const filter = honoured(requested, capabilities);
+  const filter = honoured(requested, capabilities) as JsonObject;
+  const starts: ((notify: (method: string, params: JsonObject) => void) => () => void)[] = [];
+  for (const ext of extensions.list) {
+    const asked = (requested as JsonObject)[ext.key];
+    if (asked === undefined) continue;
+    try {
+      const opened = await ext.open(asked, extensions.call);
+      filter[ext.key] = opened.honoured;
+      starts.push(opened.start);
+    } catch (e) {
+      const error = e instanceof McpError ? e.toJSON() : { code: ErrorCode.InternalError, message: `subscriptions/listen: ${(e as Error)?.message ?? String(e)}` };
+      // What the others opened is let go of (started with nowhere to send, and stopped).
+      for (const start of starts) start(() => undefined)();
+      return { jsonrpc: '2.0', id: msg.id, error };
+    }
+  }
   const tag = { [META.subscriptionId]: msg.id } as JsonObject;
-  io.notify({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: filter as JsonObject, _meta: tag } });
-  const uris = new Set(filter.resourceSubscriptions ?? []);
+  io.notify({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: filter, _meta: tag } });
+  const uris = new Set((filter as SubscriptionFilter).resourceSubscriptions ?? []);
+  const stops = starts.map((start) => start((method, params) => io.notify({ jsonrpc: '2.0', method, params: { ...params, _meta: tag } })));
+  const stopExtensions = () => {
+    for (const stop of stops.splice(0)) stop();
+  };
   return new Promise((resolve) => {
     const sub = bus.events$.subscribe((event: ServerEvent) => {
       if (event.type === 'listChanged') {
@@ -58,6 +99,7 @@ export function listen(
         io.notify({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: event.uri, _meta: tag } });
       }
     });
+    sub.add(stopExtensions);
     if (io.signal?.aborted) {
       sub.unsubscribe();
       resolve(undefined);

@@ -35,7 +35,7 @@ import { EnvelopeRefusal, hasVersionClaim, readEnvelope, type Envelope } from '.
 import { InputRound } from './input-round.js';
 import { InvalidRequestStateError, RequestStateCodec, paramsDigest, type ReplayGuard, type RequestStateOptions } from './request-state.js';
 import { discoverResult } from './discover.js';
-import { listen } from './listen.js';
+import { listen, type ListenExtension } from './listen.js';
 
 /** Caching hints of a cacheable result. */
 export interface CacheHint {
@@ -99,6 +99,8 @@ export class RequestCore implements ModernDispatch {
   private readonly listens = new Set<() => void>();
   /** Methods extensions serve here, checked before the removed-method refusal. */
   private readonly extensionMethods = new Map<string, ExtensionMethod>();
+  /** Opt-ins of `subscriptions/listen` extensions serve. */
+  private readonly listenExtensions: ListenExtension[] = [];
   private logLevelHook: LogLevelHook | undefined;
 
   constructor(
@@ -142,6 +144,11 @@ export class RequestCore implements ModernDispatch {
     return this.answerEnveloped(msg, envelope, io);
   }
 
+  /** Serve an extension's opt-in of `subscriptions/listen` (see {@link ListenExtension}). */
+  serveListen(extension: ListenExtension): void {
+    this.listenExtensions.push(extension);
+  }
+
   /** Serve `method` on modern requests with `handler` (an extension's method; see {@link ExtensionMethod}). */
   serveExtension(method: string, handler: ExtensionMethod): void {
     this.extensionMethods.set(method, handler);
@@ -170,10 +177,12 @@ export class RequestCore implements ModernDispatch {
     const extension = this.extensionMethods.get(method);
     if (extension !== undefined) return this.answerExtension(id, method, extension, msg.params, envelope, io);
     if (method === 'subscriptions/listen') {
-      const closed = await listen(msg, this.server.events, this.server.declaredCapabilities, io, (end) => {
+      const track = (end: () => void) => {
         this.listens.add(end);
         return () => this.listens.delete(end);
-      });
+      };
+      const call = { clientCapabilities: envelope.clientCapabilities, authInfo: io.authInfo };
+      const closed = await listen(msg, this.server.events, this.server.declaredCapabilities, io, track, { list: this.listenExtensions, call });
       return closed === undefined ? { response: undefined, status: 200 } : this.shape(closed, method);
     }
     const params = msg.params;

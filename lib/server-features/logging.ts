@@ -385,13 +385,14 @@ export class LoggingFeature {
    * Returns whether it was sent. Throws {@link InvalidLogMessageError} for an unknown level or
    * a logger name {@link loggerNameProblem} refuses.
    */
-  send(session: Session, level: LoggingLevel, data: unknown, logger?: string, related?: RequestId): boolean {
+  send(session: Session, level: LoggingLevel, data: unknown, logger?: string, related?: RequestId, meta?: JsonObject): boolean {
     if (!isLoggingLevel(level)) throw new InvalidLogMessageError('level', `Unknown log level "${String(level)}"; expected one of ${LOGGING_LEVELS.join(', ')}`);
     if (logger !== undefined) checkLoggerName(logger);
     if (!this.wouldSend(session, level)) return false;
     if (this.limiter && !this.limiter.take(session)) return false;
     const params: JsonObject = { level, data: this.prepare(level, data, logger) as JsonObject[string] };
     if (logger !== undefined) params.logger = logger;
+    if (meta !== undefined) params._meta = meta;
     try {
       if (related === undefined) session.notify('notifications/message', params);
       else session.notifyRelated('notifications/message', params, related);
@@ -446,8 +447,8 @@ export class LoggingFeature {
   }
 
   /** A logger for one request of `session`: it reaches that session only. */
-  loggerFor(session: Session, related?: RequestId): Logger {
-    return makeLogger((level, data, logger) => this.send(session, level, data, logger, related));
+  loggerFor(session: Session, related?: RequestId, meta?: JsonObject): Logger {
+    return makeLogger((level, data, logger) => this.send(session, level, data, logger, related, meta));
   }
 
   private forget(session: Session): void {

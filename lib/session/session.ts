@@ -1283,6 +1283,11 @@ export class Session {
     return this.transport?.authInfo;
   }
 
+  /** Serves one request of a stateless transport: the session says nothing about who sent the next. */
+  get stateless(): boolean {
+    return this.transport?.stateless === true;
+  }
+
   /** @internal The outbound progress interval (the `progress.minIntervalMs` option). */
   get progressInterval(): number {
     return this.progressIntervalMs;
@@ -1294,8 +1299,9 @@ export class Session {
   }
 
   /** @internal For handler contexts. */
-  progressFor(token: ProgressToken, progress: number, total: number | undefined, message: string | undefined, related: RequestId): void {
+  progressFor(token: ProgressToken, progress: number, total: number | undefined, message: string | undefined, related: RequestId, meta?: JsonObject): void {
     const params: JsonObject = { progressToken: token, progress };
+    if (meta !== undefined) params._meta = meta;
     if (total !== undefined) params.total = total;
     if (message !== undefined && (this.revision === undefined || !isSupportedRevision(this.revision) || allows(this.revision, 'progressMessage'))) {
       params.message = message;

@@ -1,7 +1,9 @@
 /**
  * Who a task belongs to: the authorization's subject (`sub`; else its client) when the
  * transport authenticated the caller, so the same user finds their tasks from any session; otherwise the session
- * itself, so a task is visible only where it was created.
+ * itself, so a task is visible only where it was created. A stateless server's unauthenticated
+ * callers cannot be told apart (each request has a session of its own): their tasks share one
+ * owner and are found by id alone, which has 128 random bits (TASK-136), and they cannot be listed.
  *
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#task-isolation-and-access-control
  */
@@ -11,11 +13,15 @@ import { defaultIdentity } from '../../streams/http-auth.js';
 
 const sessionKeys = new WeakMap<Session, string>();
 
+/** The owner of tasks created by callers nobody can tell apart (stateless, unauthenticated). */
+export const UNIDENTIFIED_OWNER = 'unidentified';
+
 /** The owner key of the caller of a request. */
 export function taskOwner(ctx: { readonly session: Session; readonly authInfo: unknown }): string {
   // The same key the HTTP servers bind sessions to: `sub:` (sub, subject, userId), else the client.
   const identity = defaultIdentity(ctx.authInfo);
   if (identity !== undefined) return identity;
+  if (ctx.session.stateless) return UNIDENTIFIED_OWNER;
   let key = sessionKeys.get(ctx.session);
   if (key === undefined) sessionKeys.set(ctx.session, (key = `session:${randomUUID()}`));
   return key;

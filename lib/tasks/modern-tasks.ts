@@ -33,7 +33,9 @@ import { MCP_NAME_SOURCE } from '../../streams/modern-http.js';
 import { defaultIdentity } from '../../streams/http-auth.js';
 import { isTerminal, type TaskRecord } from './task-record.js';
 import { TaskLimitError, type TaskChange, type TaskStore } from './task-store.js';
-import { extensionCreateTaskResult, extensionGetTaskResult } from './wire-extension.js';
+import { extensionCreateTaskResult, extensionDetailedTask, extensionGetTaskResult } from './wire-extension.js';
+import type { ListenCall } from '../modern/listen.js';
+import { TaskAudit } from './task-audit.js';
 import { nextTurn } from '../next-turn.js';
 
 /** The extension's identifier (its key under `capabilities.extensions`). */
@@ -298,6 +300,7 @@ export class ModernTasks {
     private readonly store: TaskStore,
     private readonly clock: Clock,
     private readonly logging: LoggingFeature,
+    private readonly audit: TaskAudit = new TaskAudit(() => clock.now()),
   ) {}
 
   /** Advertise the extension and serve `tasks/get`, `tasks/update`, `tasks/cancel` on modern requests (idempotent). */
@@ -309,6 +312,7 @@ export class ModernTasks {
     this.server.core.serveExtension('tasks/get', (p, call) => this.get(p, call));
     this.server.core.serveExtension('tasks/update', (p, call) => this.update(p, call));
     this.server.core.serveExtension('tasks/cancel', (p, call) => this.cancel(p, call));
+    this.server.core.serveListen({ key: 'taskIds', open: (requested, call) => this.listenTo(requested, call) });
     this.changes = this.store.changes$.subscribe((change) => this.onChange(change));
     // tasks/update may arrive at another process: its answers come through the store.
     this.changes.add(this.store.inputs$.subscribe((input) => this.runs.get(input.taskId)?.deliver(input.responses)));
@@ -357,6 +361,7 @@ export class ModernTasks {
   async create(run: ModernTaskRun, tool: string): Promise<TaskRecord> {
     try {
       const record = await this.store.create({ owner: run.owner, method: 'tools/call', statusMessage: `Running tool "${tool}"` });
+      this.audit.emit(() => ({ type: 'created', taskId: record.taskId, owner: run.owner, method: 'tools/call', status: record.status }));
       this.runs.set(record.taskId, run);
       return record;
     } catch (e) {
@@ -393,12 +398,64 @@ export class ModernTasks {
     if (!change.record || isTerminal(change.record.status)) this.runs.delete(change.taskId);
   }
 
+  /**
+   * `subscriptions/listen` with `taskIds`: refused (-32021) for a request that does not declare
+   * the extension; else the caller's tasks among them are acknowledged, and each change of one is
+   * sent as `notifications/tasks` with the `DetailedTask` that `tasks/get` would answer. Changes
+   * are collected from before the tasks are looked up, so none falls between.
+   */
+  private async listenTo(requested: unknown, call: ListenCall): Promise<{ honoured: string[]; start(notify: (method: string, params: JsonObject) => void): () => void }> {
+    if (!declaresTasksExtension(call.clientCapabilities)) throw missingTasksExtension('subscriptions/listen with "taskIds" (task status notifications)');
+    if (!Array.isArray(requested) || requested.some((id) => typeof id !== 'string')) {
+      throw new McpError(ErrorCode.InvalidParams, 'subscriptions/listen: "taskIds" must be an array of task id strings');
+    }
+    const owner = ownerOf(call.authInfo);
+    let send: ((change: TaskChange) => void) | undefined;
+    const early: TaskChange[] = [];
+    const watched = new Set<string>();
+    const sub = this.store.changes$.subscribe((change) => {
+      if (change.owner !== owner || !watched.has(change.taskId)) return;
+      if (send === undefined) early.push(change);
+      else send(change);
+    });
+    try {
+      for (const taskId of new Set(requested as string[])) {
+        watched.add(taskId);
+        // Unknown, expired and other callers' ids are left out of the acknowledgment, as tasks/get refuses them.
+        if (!('found' in (await this.store.get(taskId, owner)))) watched.delete(taskId);
+      }
+    } catch (e) {
+      sub.unsubscribe();
+      throw e;
+    }
+    return {
+      honoured: [...watched],
+      start: (notify) => {
+        send = (change) => {
+          if (!watched.has(change.taskId)) return;
+          const record = change.record;
+          // Purged (expired): nothing more will come for it.
+          if (record === undefined) return void watched.delete(change.taskId);
+          notify('notifications/tasks', extensionDetailedTask(record, record.status === 'input_required' ? (record.inputRequests as JsonObject | undefined) : undefined));
+          if (isTerminal(record.status)) watched.delete(change.taskId);
+        };
+        for (const change of early.splice(0)) send(change);
+        return () => sub.unsubscribe();
+      },
+    };
+  }
+
   private async find(method: string, params: JsonObject | undefined, call: ModernCall): Promise<TaskRecord> {
     if (!declaresTasksExtension(call.envelope.clientCapabilities)) throw missingTasksExtension(method);
     const taskId = params?.taskId;
     if (typeof taskId !== 'string' || taskId === '') throw new McpError(ErrorCode.InvalidParams, `${method} needs a "taskId" string`);
-    const found = await this.store.get(taskId, ownerOf(call.authInfo));
-    if ('found' in found) return found.found;
+    const owner = ownerOf(call.authInfo);
+    const found = await this.store.get(taskId, owner);
+    if ('found' in found) {
+      this.audit.emit(() => ({ type: 'retrieved', taskId, owner, method, status: found.found.status }));
+      return found.found;
+    }
+    this.audit.emit(() => ({ type: 'refused', taskId, owner, method, reason: found.missing === 'expired' ? 'expired' : 'not found' }));
     throw new McpError(ErrorCode.InvalidParams, `${method}: ${found.missing === 'expired' ? 'the task has expired' : 'no such task'}`, { taskId });
   }
 

@@ -13,7 +13,7 @@
  *
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks
  */
-import type { Subscription } from 'rxjs';
+import type { Observable, Subscription } from 'rxjs';
 import type { Clock } from '../clock.js';
 import { McpError } from '../errors.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
@@ -25,7 +25,7 @@ import { revisionOf, type FeatureContext } from '../server-features/context.js';
 import type { LoggingFeature } from '../server-features/logging.js';
 import { RateLimiter, type RateLimit } from '../server-features/rate-limit.js';
 import type { RequestHandlerContext, Session } from '../session/session.js';
-import { taskOwner } from './identity.js';
+import { taskOwner, UNIDENTIFIED_OWNER } from './identity.js';
 import { MemoryTaskStore } from './memory-task-store.js';
 import { TaskExecution, TaskFeatureContext } from './task-context.js';
 import { isTerminal, type TaskRecord } from './task-record.js';
@@ -33,6 +33,7 @@ import { InvalidTaskCursorError, TaskLimitError, type TaskChange, type TaskStore
 import { legacyTask, withRelatedTask } from './wire-2025-11-25.js';
 import { toolResultEvent } from './wire-extension.js';
 import { ModernTasks } from './modern-tasks.js';
+import { TaskAudit, type TaskAuditEvent } from './task-audit.js';
 
 /** How a tool may be called as a task (`Tool.execution.taskSupport`). */
 export type TaskSupport = 'forbidden' | 'optional' | 'required';
@@ -83,6 +84,7 @@ export class ServerTasks {
   private readonly watchedSessions = new WeakSet<Session>();
   /** The `io.modelcontextprotocol/tasks` extension on modern (2026-07-28) requests, over the same store. */
   readonly modern: ModernTasks;
+  private readonly auditor: TaskAudit;
 
   constructor(
     private readonly server: Server,
@@ -95,7 +97,16 @@ export class ServerTasks {
     this.ownsStore = options.store === undefined;
     this.limiter = options.rateLimit === false ? undefined : new RateLimiter(clock, options.rateLimit ?? { limit: 50, windowMs: 1000 });
     this.listed = options.list ?? true;
-    this.modern = new ModernTasks(server, this.store, clock, logging);
+    this.auditor = new TaskAudit(() => clock.now());
+    this.modern = new ModernTasks(server, this.store, clock, logging, this.auditor);
+  }
+
+  /**
+   * Every task created, ended, retrieved, and every refused lookup, with the caller's identity
+   * (both eras): for audit logs and for spotting abuse (see {@link TaskAuditEvent}).
+   */
+  get audit$(): Observable<TaskAuditEvent> {
+    return this.auditor.events$;
   }
 
   /** Tasks are served from now on: declare the capability and answer `tasks/*` (idempotent). */
@@ -151,6 +162,7 @@ export class ServerTasks {
       if (e instanceof TaskLimitError) throw new McpError(ErrorCode.InternalError, e.message);
       throw e;
     }
+    this.auditor.emit(() => ({ type: 'created', taskId: record.taskId, owner, method: 'tools/call', status: record.status }));
     const execution = new TaskExecution(record.taskId, owner, session, this.store, this.clock);
     this.executions.set(record.taskId, execution);
     this.watch(session);
@@ -209,6 +221,9 @@ export class ServerTasks {
 
   /** The machine's effects: abortExecution, notifyStatus, purge (settle wakes waiters through changes$). */
   private onChange(change: TaskChange): void {
+    const record = change.record;
+    if (record === undefined) this.auditor.emit(() => ({ type: 'expired', taskId: change.taskId, owner: change.owner }));
+    else if (change.effects.includes('settle')) this.auditor.emit(() => ({ type: 'ended', taskId: change.taskId, owner: change.owner, status: record.status }));
     const execution = this.executions.get(change.taskId);
     if (change.effects.includes('abortExecution') && execution) {
       execution.abort.abort(new McpError(ErrorCode.InvalidRequest, change.record ? 'The task was cancelled' : 'The task expired'));
@@ -237,21 +252,27 @@ export class ServerTasks {
     });
   }
 
-  private admit(ctx: RequestHandlerContext): void {
+  private admit(ctx: RequestHandlerContext, taskId?: unknown): void {
     // Tasks came in 2025-11-25: to an older session these methods do not exist.
     const revision = revisionOf(ctx.session);
     if (!allows(revision, 'tasks')) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${ctx.method} (tasks are not part of revision ${revision}; they came in 2025-11-25)`);
     if (this.limiter && !this.limiter.take(ctx.session)) {
+      this.auditor.emit(() => ({ type: 'refused', ...(typeof taskId === 'string' && { taskId }), owner: taskOwner(ctx), method: ctx.method, reason: 'rate limited' }));
       throw new McpError(ErrorCode.InternalError, `Rate limit exceeded for task operations; retry in ${this.limiter.retryAfter(ctx.session)} ms (poll at the task's pollInterval)`);
     }
   }
 
   private async find(params: JsonObject | undefined, ctx: RequestHandlerContext, failure: string): Promise<TaskRecord> {
-    this.admit(ctx);
+    this.admit(ctx, params?.taskId);
     const taskId = params?.taskId;
     if (typeof taskId !== 'string') throw new McpError(ErrorCode.InvalidParams, `${ctx.method} needs a "taskId" string`);
-    const found = await this.store.get(taskId, taskOwner(ctx));
-    if ('found' in found) return found.found;
+    const owner = taskOwner(ctx);
+    const found = await this.store.get(taskId, owner);
+    if ('found' in found) {
+      this.auditor.emit(() => ({ type: 'retrieved', taskId, owner, method: ctx.method, status: found.found.status }));
+      return found.found;
+    }
+    this.auditor.emit(() => ({ type: 'refused', taskId, owner, method: ctx.method, reason: found.missing === 'expired' ? 'expired' : 'not found' }));
     throw new McpError(ErrorCode.InvalidParams, `${failure}: ${found.missing === 'expired' ? 'Task has expired' : 'Task not found'}`, { taskId });
   }
 
@@ -263,8 +284,17 @@ export class ServerTasks {
     this.admit(ctx);
     const cursor = params?.cursor;
     if (cursor !== undefined && typeof cursor !== 'string') throw new McpError(ErrorCode.InvalidParams, 'tasks/list: "cursor" must be a string from nextCursor');
+    const owner = taskOwner(ctx);
+    if (owner === UNIDENTIFIED_OWNER) {
+      // A list would show every unidentified caller's tasks to each of them.
+      throw new McpError(
+        ErrorCode.InvalidRequest,
+        'tasks/list: this server cannot tell its callers apart (stateless, without authentication), so it lists no tasks; keep the taskId a call returned, or authenticate callers',
+      );
+    }
     try {
-      const page = await this.store.list(taskOwner(ctx), cursor);
+      const page = await this.store.list(owner, cursor);
+      this.auditor.emit(() => ({ type: 'retrieved', owner, method: 'tasks/list' }));
       const out: JsonObject = { tasks: page.tasks.map(legacyTask) };
       if (page.nextCursor !== undefined) out.nextCursor = page.nextCursor;
       return out;

@@ -104,7 +104,8 @@ export class TaskFeatureContext extends ReadThroughContext implements FeatureCon
     return this.execution.abort.signal;
   }
   get log(): Logger {
-    this.logger ??= this.logging.loggerFor(this.origin.session, this.origin.requestId);
+    // The task's notifications name it (related-task), as every message about a task does.
+    this.logger ??= this.logging.loggerFor(this.origin.session, this.origin.requestId, withRelatedTask(undefined, this.execution.taskId));
     return this.logger;
   }
 
@@ -126,7 +127,7 @@ export class TaskFeatureContext extends ReadThroughContext implements FeatureCon
     if (!(progress > this.lastProgress)) throw new Error(`Progress must increase with each notification: got ${progress} after ${this.lastProgress}`);
     this.lastProgress = progress;
     if (this.origin.session.currentPhase !== 'operating') return;
-    this.origin.session.progressFor(token, progress, total, message, this.origin.requestId);
+    this.origin.session.progressFor(token, progress, total, message, this.origin.requestId, withRelatedTask(undefined, this.execution.taskId));
   }
   sendNotification(method: string, params?: JsonObject): void {
     this.origin.session.notifyRelated(method, { ...params, _meta: withRelatedTask(params?._meta, this.execution.taskId) }, this.origin.requestId);

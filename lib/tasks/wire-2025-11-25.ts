@@ -39,3 +39,14 @@ export function relatedTaskOf(meta: unknown): string | undefined {
   const id = v !== null && typeof v === 'object' ? (v as JsonObject).taskId : undefined;
   return typeof id === 'string' ? id : undefined;
 }
+
+/**
+ * A receiver's answer to a request about a task (an elicitation a task asked for): the result
+ * with the request's related-task `_meta`, since responses related to a task carry it too.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#associating-task-related-messages
+ */
+export function answerRelatedTask<R>(params: unknown, result: R): R {
+  const taskId = relatedTaskOf(params !== null && typeof params === 'object' ? (params as JsonObject)._meta : undefined);
+  if (taskId === undefined || result === null || typeof result !== 'object' || Array.isArray(result)) return result;
+  return { ...result, _meta: withRelatedTask((result as JsonObject)._meta, taskId) };
+}

@@ -17,7 +17,7 @@ describe('requireBearerAuth on the Streamable HTTP server', () => {
     await p?.close();
   });
 
-  it('[AUTH-012] [AUTH-035] [AUTH-052] [SEC-003] answers 401 with resource_metadata (and the needed scope) on every method without credentials', async () => {
+  it('[AUTH-012] [AUTH-035] [AUTH-052] [AUTH-127] [SEC-003] answers 401 with resource_metadata (and the needed scope) on every method without credentials', async () => {
     p = await startProtected({ auth: { requiredScopes: ['mcp:read'] } });
     p.tokens.set('good-token', tokenFor(p.url, 'alice', ['mcp:read']));
     const sid = await openSession(p.url, '2025-11-25', bearer('good-token'));
@@ -58,7 +58,7 @@ describe('requireBearerAuth on the Streamable HTTP server', () => {
     expect(revoked.body + JSON.stringify(revoked.headers)).not.to.include('revoked-token-123');
   });
 
-  it('[AUTH-029] [AUTH-034] [AUTH-038] [AUTH-054] [SEC-002] refuses a valid token issued for another resource, whatever the verifier says', async () => {
+  it('[AUTH-029] [AUTH-033] [AUTH-034] [AUTH-038] [AUTH-054] [SEC-002] refuses a valid token issued for another resource, whatever the verifier says', async () => {
     p = await startProtected();
     p.tokens.set('for-other', tokenFor('https://other.example.com/mcp', 'alice', []));
     p.tokens.set('for-origin', tokenFor(p.origin, 'alice', []));
@@ -124,7 +124,7 @@ describe('requireBearerAuth on the Streamable HTTP server', () => {
     expect(p.verified).to.deep.equal([]);
   });
 
-  it('[AUTH-035] answers 403 insufficient_scope with the needed scope when a required scope is missing', async () => {
+  it('[AUTH-035] [AUTH-166] [AUTH-167] answers 403 insufficient_scope with the needed scope when a required scope is missing', async () => {
     p = await startProtected({ auth: { requiredScopes: ['mcp:read'] } });
     p.tokens.set('no-scope', tokenFor(p.url, 'alice', ['other']));
     const res = await post(p.url, initializeRequest(), bearer('no-scope'));

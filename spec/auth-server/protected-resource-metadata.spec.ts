@@ -12,7 +12,7 @@ describe('Protected Resource Metadata', () => {
     await p?.close();
   });
 
-  it('[AUTH-006] [AUTH-010] [AUTH-011] serves the document at the path-based and the root well-known URLs, to any origin', async () => {
+  it('[AUTH-006] [AUTH-010] [AUTH-011] [AUTH-181] serves the document at the path-based and the root well-known URLs, to any origin', async () => {
     p = await startProtected({ scopesSupported: ['mcp:read', 'mcp:write'] });
     for (const path of ['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource']) {
       const res = await raw(`${p.origin}${path}`, { headers: { origin: 'https://app.example.com' } });
@@ -35,7 +35,7 @@ describe('Protected Resource Metadata', () => {
     expect((await raw(`${p.origin}/.well-known/oauth-protected-resource/mcp`, { method: 'POST' })).status).to.equal(405);
   });
 
-  it('[AUTH-012] points the 401 challenge at the document it serves, which names this server', async () => {
+  it('[AUTH-012] [AUTH-180] points the 401 challenge at the document it serves, which names this server', async () => {
     p = await startProtected();
     const denied = await post(p.url, initializeRequest());
     const url = challengeParams(denied.headers['www-authenticate'] as string).resource_metadata;

@@ -215,6 +215,11 @@ describe('client auth modes without a user (end to end)', () => {
     expect(error?.message).to.match(/after 3 authorization attempt\(s\)/);
     expect(error?.data?.authorization).to.equal('retry_limit');
     expect(as.tokenRequests).to.have.length(4); // 1 for the connection, then 3
+    // Once the token held expires, the client gets a new one again (the limit was about the refusals).
+    as.tokens.set = set;
+    clock.advance(3_601_000);
+    expect((await c.callTool('whoami', {})).content).to.have.length(1);
+    expect(as.tokenRequests).to.have.length(5);
   });
 
   it('a refused grant is a typed TokenEndpointError without the secret; through the transport the request fails with its code', async () => {

@@ -17,7 +17,7 @@ describe('authorization discovery', () => {
   let server: StaticServer;
   afterEach(() => server?.close());
 
-  it('[AUTH-007] [AUTH-013] fetches the PRM named by the 401 challenge first, then the AS metadata it names', async () => {
+  it('[AUTH-007] [AUTH-013] [AUTH-182] fetches the PRM named by the 401 challenge first, then the AS metadata it names', async () => {
     server = await startStaticServer((o) => ({
       '/custom/metadata/location.json': { resource: `${o}/mcp`, authorization_servers: [o], scopes_supported: ['a'] },
       '/.well-known/oauth-authorization-server': asMetadata(o),
@@ -31,7 +31,7 @@ describe('authorization discovery', () => {
     expect(d.authorizationServer.token_endpoint).to.equal(`${o}/token`);
   });
 
-  it('[AUTH-007] without a challenge URL tries the path-based PRM, and the root one only when that is missing', async () => {
+  it('[AUTH-007] [AUTH-182] without a challenge URL tries the path-based PRM, and the root one only when that is missing', async () => {
     server = await startStaticServer((o) => ({
       '/.well-known/oauth-protected-resource/mcp': { resource: `${o}/mcp`, authorization_servers: [o] },
       '/.well-known/oauth-protected-resource': { resource: o, authorization_servers: ['https://wrong.example.com'] },
@@ -52,7 +52,7 @@ describe('authorization discovery', () => {
     expect(d.resource).to.equal(server.origin);
   });
 
-  it('[AUTH-009] [AUTH-014] falls back from RFC 8414 to OpenID Connect discovery for an issuer without a path', async () => {
+  it('[AUTH-009] [AUTH-014] [AUTH-124] [AUTH-184] [AUTH-188] [AUTH-189] falls back from RFC 8414 to OpenID Connect discovery for an issuer without a path', async () => {
     server = await startStaticServer((o) => ({
       '/.well-known/oauth-protected-resource/mcp': { resource: `${o}/mcp`, authorization_servers: [o] },
       '/.well-known/openid-configuration': asMetadata(o),
@@ -62,7 +62,7 @@ describe('authorization discovery', () => {
     expect(d.authorizationServerMetadataUrl).to.equal(`${server.origin}/.well-known/openid-configuration`);
   });
 
-  it('[AUTH-014] for an issuer with a path tries RFC 8414 insertion, OIDC insertion, then OIDC appending, never the root', async () => {
+  it('[AUTH-014] [AUTH-184] [AUTH-185] [AUTH-186] [AUTH-187] for an issuer with a path tries RFC 8414 insertion, OIDC insertion, then OIDC appending, never the root', async () => {
     server = await startStaticServer((o) => ({
       '/.well-known/oauth-protected-resource/mcp': { resource: `${o}/mcp`, authorization_servers: [`${o}/tenant1`] },
       '/.well-known/oauth-authorization-server': asMetadata(o),
@@ -81,14 +81,19 @@ describe('authorization discovery', () => {
     ]);
   });
 
-  it('rejects AS metadata that names another issuer (mix-up defence)', async () => {
+  it('[AUTH-190] [AUTH-191] [AUTH-192] rejects AS metadata that names another issuer than the one its URL was built from (mix-up defence), and does not go on to use it', async () => {
+    // The server here plays the attacker: its document claims to be an honest issuer's.
     server = await startStaticServer((o) => ({
       '/.well-known/oauth-protected-resource/mcp': { resource: `${o}/mcp`, authorization_servers: [o] },
-      '/.well-known/oauth-authorization-server': asMetadata('https://attacker.example.com'),
+      '/.well-known/oauth-authorization-server': asMetadata('https://honest.example'),
+      '/.well-known/openid-configuration': asMetadata(o),
     }));
     const e = await discoverAuthorization(`${server.origin}/mcp`).catch((x: unknown) => x);
     expect(e).to.be.instanceOf(AuthorizationError);
     expect((e as AuthorizationError).code).to.equal('issuer_mismatch');
+    expect((e as AuthorizationError).message).to.include('https://honest.example');
+    // Discovery stopped at the bad document: no other location was tried instead.
+    expect(server.paths).to.deep.equal(['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-authorization-server']);
   });
 
   it('aborts with resource_mismatch when the PRM is for another resource, before asking any authorization server', async () => {

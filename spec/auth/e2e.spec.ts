@@ -39,7 +39,7 @@ describe('OAuth client end to end (Streamable HTTP transport with `auth`)', () =
     await as?.close();
   });
 
-  it('[AUTH-007] [AUTH-009] [AUTH-013] [AUTH-014] runs the flow on the first 401: PRM from the challenge, AS metadata, registration, code, token, then the request again', async () => {
+  it('[AUTH-007] [AUTH-009] [AUTH-013] [AUTH-014] [AUTH-126] [AUTH-188] runs the flow on the first 401: PRM from the challenge, AS metadata, registration, code, token, then the request again', async () => {
     await setUp();
     const c = await connect(provider());
     const tools = await c.listTools();
@@ -53,7 +53,7 @@ describe('OAuth client end to end (Streamable HTTP transport with `auth`)', () =
     expect(rs.requests.some((r) => r.url === '/.well-known/oauth-protected-resource')).to.equal(false);
   });
 
-  it('[AUTH-025] [AUTH-026] [AUTH-027] sends the Bearer token on every later request (POSTs, the GET stream, the DELETE) and never in a URL', async () => {
+  it('[AUTH-025] [AUTH-026] [AUTH-027] [AUTH-152] sends the Bearer token on every later request (POSTs, the GET stream, the DELETE) and never in a URL', async () => {
     await setUp();
     // The legacy era: a session has a GET stream and a DELETE.
     const c = await connect(provider(), undefined, 'legacy');
@@ -69,7 +69,7 @@ describe('OAuth client end to end (Streamable HTTP transport with `auth`)', () =
     for (const r of [...rs.requests, ...as.requests]) expect(r.url).not.to.include(token);
   });
 
-  it('[AUTH-016] [AUTH-017] [AUTH-018] [AUTH-019] [AUTH-023] [AUTH-037] [AUTH-045] [AUTH-056] sends PKCE S256 and the same canonical resource in the authorization and token requests', async () => {
+  it('[AUTH-016] [AUTH-017] [AUTH-018] [AUTH-019] [AUTH-023] [AUTH-037] [AUTH-045] [AUTH-056] [AUTH-230] sends PKCE S256 and the same canonical resource in the authorization and token requests', async () => {
     await setUp();
     const c = await connect(provider());
     await c.listTools();
@@ -86,7 +86,7 @@ describe('OAuth client end to end (Streamable HTTP transport with `auth`)', () =
     expect(as.tokens.size).to.equal(1);
   });
 
-  it('[AUTH-005] [AUTH-046] registers its redirect URI (and refresh_token) by DCR and authorizes with exactly that URI', async () => {
+  it('[AUTH-005] [AUTH-046] [AUTH-162] [AUTH-195] registers its redirect URI (and refresh_token) by DCR and authorizes with exactly that URI', async () => {
     await setUp();
     const p = provider();
     const c = await connect(p);
@@ -115,14 +115,14 @@ describe('OAuth client end to end (Streamable HTTP transport with `auth`)', () =
     expect(as.tokenRequests).to.have.length(0);
   });
 
-  it('RFC 9207 (2026-07-28): an iss differing from the issuer by a trailing slash is discarded before the code is redeemed', async () => {
+  it('[AUTH-140] RFC 9207 (2026-07-28): an iss differing from the issuer by a trailing slash is discarded before the code is redeemed', async () => {
     await setUp({ issInResponse: (issuer) => `${issuer}/` });
     const error = await connect(provider()).then(() => undefined, (e: unknown) => e);
     expect(String((error as Error)?.message)).to.match(/comes from issuer/);
     expect(as.tokenRequests).to.have.length(0);
   });
 
-  it('RFC 9207 (2026-07-28): no iss while the server advertises it is discarded; the exact issuer is accepted', async () => {
+  it('[AUTH-138] RFC 9207 (2026-07-28): no iss while the server advertises it is discarded; the exact issuer is accepted', async () => {
     await setUp({ metadata: { authorization_response_iss_parameter_supported: true } as never });
     const error = await connect(provider()).then(() => undefined, (e: unknown) => e);
     expect(String((error as Error)?.message)).to.match(/advertises the iss parameter/);
@@ -154,7 +154,7 @@ describe('OAuth client end to end (Streamable HTTP transport with `auth`)', () =
     });
   }
 
-  it('uses pre-registered credentials when the server has no registration endpoint', async () => {
+  it('[AUTH-193] [AUTH-210] uses pre-registered credentials when the server has no registration endpoint', async () => {
     await setUp({
       metadata: { registration_endpoint: undefined, token_endpoint_auth_methods_supported: ['client_secret_basic'] },
       clients: [{ client_id: 'pre', client_secret: 'pre-secret', token_endpoint_auth_method: 'client_secret_basic', redirect_uris: [REDIRECT] }],
@@ -166,7 +166,7 @@ describe('OAuth client end to end (Streamable HTTP transport with `auth`)', () =
     expect(as.tokenRequests[0]!.authMethod).to.equal('client_secret_basic');
   });
 
-  it('uses its client ID metadata document URL as client_id when the server supports CIMD', async () => {
+  it('[AUTH-121] [AUTH-194] [AUTH-197] [AUTH-209] uses its client ID metadata document URL as client_id when the server supports CIMD', async () => {
     await setUp({ metadata: { client_id_metadata_document_supported: true } });
     const c = await connect(provider({ clientMetadataUrl: 'https://client.example.com/metadata.json' }));
     await c.listTools();
@@ -174,7 +174,7 @@ describe('OAuth client end to end (Streamable HTTP transport with `auth`)', () =
     expect(as.authorizations[0]!.get('client_id')).to.equal('https://client.example.com/metadata.json');
   });
 
-  it('asks for the scope of the challenge, else for the PRM scopes_supported, else for none', async () => {
+  it('[AUTH-132] [AUTH-133] [AUTH-134] asks for the scope of the challenge, else for the PRM scopes_supported, else for none', async () => {
     await setUp({}, { requiredScopes: ['mcp:basic'], scopesSupported: ['mcp:basic', 'mcp:read'] });
     await (await connect(provider())).listTools();
     expect(as.authorizations[0]!.get('scope')).to.equal('mcp:basic');
@@ -194,7 +194,7 @@ describe('OAuth client end to end (Streamable HTTP transport with `auth`)', () =
     expect(as.authorizations[0]!.has('scope')).to.equal(false);
   });
 
-  it('steps up on 403 insufficient_scope: authorizes again with the scopes it had plus the new ones, then the call succeeds', async () => {
+  it('[AUTH-172] [AUTH-173] steps up on 403 insufficient_scope: authorizes again with the scopes it had plus the new ones, then the call succeeds', async () => {
     await setUp({}, { requiredScopes: ['mcp:basic'], methodScopes: { 'tools/call': ['mcp:write'] } });
     const c = await connect(provider());
     await c.listTools();
@@ -203,7 +203,7 @@ describe('OAuth client end to end (Streamable HTTP transport with `auth`)', () =
     expect(as.authorizations.map((q) => q.get('scope'))).to.deep.equal(['mcp:basic', 'mcp:basic mcp:write']);
   });
 
-  it('gives up with a retry_limit error after 3 authorizations when the server keeps refusing', async () => {
+  it('[AUTH-174] gives up with a retry_limit error after 3 authorizations when the server keeps refusing', async () => {
     await setUp({ withheldScopes: ['mcp:admin'] }, { methodScopes: { 'tools/list': ['mcp:admin'] } });
     const c = await connect(provider());
     let error: unknown;

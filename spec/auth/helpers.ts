@@ -54,6 +54,12 @@ export interface AuthorizationServerOptions {
   stateOverride?: string | null;
   /** RFC 9207: the `iss` put in the authorization response, made from the issuer (undefined: none). */
   issInResponse?: (issuer: string) => string;
+  /** The authorization endpoint answers with this error (RFC 6749 §4.1.2.1) instead of a code. */
+  authorizationError?: { error: string; error_description?: string; error_uri?: string };
+  /** The registration endpoint refuses with this status and JSON body (RFC 7591 §3.2.2). */
+  registrationError?: { status: number; body: Record<string, unknown> };
+  /** A refresh answers with a new refresh token (default true; false: the old one stays valid and none comes back). */
+  rotateRefreshTokens?: boolean;
   /** Lifetime of access tokens, in seconds. */
   expiresIn?: number;
   issueRefreshTokens?: boolean;
@@ -134,13 +140,14 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
   };
   const metadataPaths = options.metadataPaths ?? [prefix ? `/.well-known/oauth-authorization-server${prefix}` : '/.well-known/oauth-authorization-server'];
 
-  const issue = (clientId: string, scopes: string[], resource: string | undefined) => {
+  /** `narrowed`: fewer scopes than requested were granted, so the answer must say which (RFC 6749 §5.1), even none. */
+  const issue = (clientId: string, scopes: string[], resource: string | undefined, narrowed = false) => {
     counter++;
     const access = `access-${counter}`;
     const issued: Issued = { scopes, resource, clientId, expiresAt: clock.now() + (options.expiresIn ?? 3600) * 1000 };
     tokens.set(access, issued);
     const body: Record<string, unknown> = { access_token: access, token_type: 'Bearer', expires_in: options.expiresIn ?? 3600 };
-    if (scopes.length > 0) body.scope = scopes.join(' ');
+    if (scopes.length > 0 || narrowed) body.scope = scopes.join(' ');
     if (options.issueRefreshTokens) {
       const refresh = `refresh-${counter}`;
       refreshTokens.set(refresh, issued);
@@ -192,7 +199,12 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
           scopes: q.get('scope')?.split(' ').filter(Boolean) ?? [],
         });
         const back = new URL(redirectUri);
-        back.searchParams.set('code', code);
+        if (options.authorizationError) {
+          codes.delete(code);
+          for (const [k, v] of Object.entries(options.authorizationError)) if (v !== undefined) back.searchParams.set(k, v);
+        } else {
+          back.searchParams.set('code', code);
+        }
         const state = options.stateOverride === undefined ? q.get('state') : options.stateOverride;
         if (state !== null) back.searchParams.set('state', state);
         if (options.issInResponse !== undefined) back.searchParams.set('iss', options.issInResponse(origin + prefix));
@@ -215,11 +227,16 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
           if (form.get('redirect_uri') !== grant.redirectUri) return json(res, 400, { error: 'invalid_grant', error_description: 'redirect_uri differs' });
           if (form.get('resource') !== grant.resource) return json(res, 400, { error: 'invalid_target', error_description: 'resource differs' });
           const granted = grant.scopes.filter((s) => !(options.withheldScopes ?? []).includes(s));
-          return json(res, 200, issue(clientId, granted, grant.resource));
+          return json(res, 200, issue(clientId, granted, grant.resource, granted.length < grant.scopes.length));
         }
         if (form.get('grant_type') === 'refresh_token') {
           const previous = refreshTokens.get(form.get('refresh_token') ?? '');
           if (!previous || previous.clientId !== clientId) return json(res, 400, { error: 'invalid_grant', error_description: 'unknown refresh token' });
+          if (options.rotateRefreshTokens === false) {
+            const { refresh_token: _kept, ...answer } = issue(clientId, previous.scopes, form.get('resource') ?? undefined);
+            refreshTokens.delete(_kept as string);
+            return json(res, 200, answer);
+          }
           refreshTokens.delete(form.get('refresh_token')!);
           return json(res, 200, issue(clientId, previous.scopes, form.get('resource') ?? undefined));
         }
@@ -227,6 +244,7 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
       }
       if (req.method === 'POST' && url.pathname === `${prefix}/register` && metadata().registration_endpoint !== undefined) {
         registrations.push(body ?? {});
+        if (options.registrationError) return json(res, options.registrationError.status, options.registrationError.body);
         const method = options.registrationMethod ?? (body?.token_endpoint_auth_method as string | undefined) ?? 'client_secret_basic';
         const client: RegisteredClient = {
           client_id: `${options.clientIdPrefix ?? 'client'}-${++counter}`,
@@ -268,6 +286,8 @@ export interface ProtectedServerOptions {
   requiredScopes?: string[];
   /** Scopes needed per method on top (403 insufficient_scope otherwise). */
   methodScopes?: Record<string, string[]>;
+  /** Methods refused with 403 insufficient_scope for these scopes whatever the token holds (a server whose policy denies this user). */
+  refusedMethods?: Record<string, string[]>;
   /** The challenge's `scope` on 401 (default: requiredScopes when any). */
   challengeScope?: string[];
   /** Also serve the HTTP+SSE endpoints (/sse, /messages). */
@@ -315,6 +335,8 @@ export async function startProtectedServer(options: ProtectedServerOptions): Pro
   authenticate.authorizeMessages = (methods, authInfo) => {
     const held = (authInfo as { scopes: string[] }).scopes;
     for (const m of methods) {
+      const refused = options.refusedMethods?.[m];
+      if (refused) return { ok: false, status: 403, wwwAuthenticate: challenge('insufficient_scope', refused), body: { error: 'insufficient_scope' } };
       const needed = [...(options.requiredScopes ?? []), ...(options.methodScopes?.[m] ?? [])];
       if (!needed.every((s) => held.includes(s))) {
         return { ok: false, status: 403, wwwAuthenticate: challenge('insufficient_scope', needed), body: { error: 'insufficient_scope' } };

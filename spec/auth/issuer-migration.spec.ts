@@ -41,7 +41,7 @@ describe('OAuth client: credentials per issuer, and a move to another authorizat
     ...as.tokenRequests.map((t) => t.form.get('client_id') ?? (t.authorization ? decodeURIComponent(Buffer.from(t.authorization.slice(6), 'base64').toString().split(':')[0]!) : null)),
   ];
 
-  it('[AUTH-216] [AUTH-217] registers again at the new server once the old one\'s tokens are refused, and never shows it the old client_id', async () => {
+  it('[AUTH-179] [AUTH-216] [AUTH-217] registers again at the new server once the old one\'s tokens are refused, and never shows it the old client_id', async () => {
     const { as1, as2, rs } = await setUp();
     const p = provider();
     const client = await connect(p, rs.url);
@@ -64,7 +64,7 @@ describe('OAuth client: credentials per issuer, and a move to another authorizat
     for (const t of as2.tokenRequests) expect(oldRefresh).to.not.include(t.form.get('refresh_token'));
   });
 
-  it('[AUTH-217] an expired token from the old server is not refreshed at the new one, even with credentials valid there: the whole flow runs', async () => {
+  it('[AUTH-179] [AUTH-217] an expired token from the old server is not refreshed at the new one, even with credentials valid there: the whole flow runs', async () => {
     const clock = new ManualClock(T0);
     const shared = { client_id: 'shared-client', token_endpoint_auth_method: 'none', redirect_uris: [REDIRECT] };
     const as1 = await startAuthorizationServer({ clients: [shared], issueRefreshTokens: true, clock });
@@ -89,7 +89,7 @@ describe('OAuth client: credentials per issuer, and a move to another authorizat
     expect(p.tokens()!.issuer).to.equal(as2.issuer);
   });
 
-  it('[AUTH-216] [AUTH-218] pre-registered credentials bound to an issuer are used only there; another server gets a registration', async () => {
+  it('[AUTH-179] [AUTH-216] [AUTH-218] pre-registered credentials bound to an issuer are used only there; another server gets a registration', async () => {
     const { as1, as2, rs } = await setUp();
     const p = provider({ clientInformation: { client_id: 'pre-registered-at-as1' }, clientInformationIssuer: as1.issuer });
     expect(p.clientInformation(as1.issuer)).to.deep.equal({ client_id: 'pre-registered-at-as1' });

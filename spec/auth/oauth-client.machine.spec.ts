@@ -18,6 +18,8 @@ interface Script {
   refresh?: () => Promise<TokenGrantSummary>;
   grant?: () => Promise<TokenGrantSummary>;
   grantedScopes?: (requested: string[] | undefined) => string[] | undefined;
+  /** Whether the code exchange brings a refresh token (default true). */
+  exchangeRefreshToken?: boolean;
 }
 
 function run(input: OAuthClientInput = {}, script: Script = {}) {
@@ -51,7 +53,7 @@ function run(input: OAuthClientInput = {}, script: Script = {}) {
         exchange: answer(async (c) => {
           calls.push('exchange');
           const scopes = script.grantedScopes ? script.grantedScopes(c.requestedScopes) : c.requestedScopes;
-          return { type: 'GRANTED', grant: { scopes, hasRefreshToken: true } };
+          return { type: 'GRANTED', grant: { scopes, hasRefreshToken: script.exchangeRefreshToken ?? true } };
         }),
         grant: answer(async (c) => {
           calls.push('grant');
@@ -120,10 +122,15 @@ describe('oauthClientMachine', () => {
     expect(s.context.error!.code).to.equal('retry_limit');
     expect(s.context.error!.message).to.include('mcp:admin');
     expect(calls.filter((c) => c === 'authorize')).to.have.length(3);
-    // Still refused later: no new attempt until something succeeds or the user resets.
+    // A later 401 gets the refresh token's one try (no user involved)...
+    actor.send({ type: 'UNAUTHORIZED' });
+    expect((await settle()).value).to.equal('authorized');
+    expect(calls.filter((c) => c === 'refresh')).to.have.length(1);
+    // ...and after that no new attempt until something succeeds or the user resets.
     actor.send({ type: 'UNAUTHORIZED' });
     expect((await settle()).value).to.equal('failed');
     expect(calls.filter((c) => c === 'authorize')).to.have.length(3);
+    expect(calls.filter((c) => c === 'refresh')).to.have.length(1);
     actor.send({ type: 'RESET' });
     actor.send({ type: 'UNAUTHORIZED' });
     expect((await settle()).value).to.equal('authorized');
@@ -131,7 +138,8 @@ describe('oauthClientMachine', () => {
   });
 
   it('a successful request resets the count of authorizations', async () => {
-    const { actor, settle } = run({ maxAuthorizations: 1 });
+    // The server grants none of the scopes asked for, so each step-up may still help.
+    const { actor, settle } = run({ maxAuthorizations: 1 }, { grantedScopes: () => [] });
     actor.send({ type: 'UNAUTHORIZED' });
     await settle();
     actor.send({ type: 'SUCCEEDED' });
@@ -139,6 +147,24 @@ describe('oauthClientMachine', () => {
     expect((await settle()).value).to.equal('authorized');
     actor.send({ type: 'INSUFFICIENT_SCOPE', wwwAuthenticate: 'Bearer error="insufficient_scope", scope="x"' });
     expect((await settle()).value).to.equal('failed');
+  });
+
+  it('[AUTH-174] starts no step-up for a 403 asking only for scopes the token was granted: stays authorized with an insufficient_scope error, cleared by the next success', async () => {
+    const { actor, calls, settle } = run();
+    actor.send({ type: 'UNAUTHORIZED', wwwAuthenticate: 'Bearer scope="mcp:basic mcp:write"' });
+    await settle();
+    actor.send({ type: 'INSUFFICIENT_SCOPE', wwwAuthenticate: 'Bearer error="insufficient_scope", scope="mcp:write"' });
+    const s = await settle();
+    expect(s.value).to.equal('authorized');
+    expect(s.context.error?.code).to.equal('insufficient_scope');
+    expect(s.context.error?.message).to.include('mcp:write');
+    expect(calls.filter((c) => c === 'authorize')).to.have.length(1);
+    actor.send({ type: 'SUCCEEDED' });
+    expect(actor.getSnapshot().context.error).to.equal(undefined);
+    // A scope the token lacks still gets its step-up.
+    actor.send({ type: 'INSUFFICIENT_SCOPE', wwwAuthenticate: 'Bearer error="insufficient_scope", scope="mcp:admin"' });
+    expect((await settle()).value).to.equal('authorized');
+    expect(calls.filter((c) => c === 'authorize')).to.have.length(2);
   });
 
   it('refreshes on a 401 when it holds a refresh token, once; the next 401 runs the whole flow', async () => {
@@ -241,6 +267,28 @@ describe('oauthClientMachine', () => {
       expect(s.context.error?.code).to.equal('retry_limit');
       expect(calls.filter((c) => c === 'grant')).to.have.length(3);
       expect(calls).not.to.include('register');
+      // The token held expires: the refusals were about other tokens, so a new grant is made.
+      actor.send({ type: 'TOKEN_EXPIRED' });
+      const renewed = await settle();
+      expect(renewed.value).to.equal('authorized');
+      expect(renewed.context.authorizations).to.equal(1);
+      expect(calls.filter((c) => c === 'grant')).to.have.length(4);
     });
+  });
+
+  it('after retry_limit without a refresh token, TOKEN_EXPIRED starts the count again: the next 401 authorizes', async () => {
+    const { actor, calls, settle } = run({ maxAuthorizations: 1 }, { grantedScopes: () => [], exchangeRefreshToken: false });
+    actor.send({ type: 'UNAUTHORIZED' });
+    expect((await settle()).value).to.equal('authorized');
+    actor.send({ type: 'INSUFFICIENT_SCOPE', wwwAuthenticate: 'Bearer error="insufficient_scope", scope="admin"' });
+    expect((await settle()).context.error?.code).to.equal('retry_limit');
+    actor.send({ type: 'UNAUTHORIZED' });
+    expect((await settle()).context.error?.code).to.equal('retry_limit');
+    expect(calls.filter((c) => c === 'authorize')).to.have.length(1);
+    actor.send({ type: 'TOKEN_EXPIRED' });
+    actor.send({ type: 'UNAUTHORIZED' });
+    expect((await settle()).value).to.equal('authorized');
+    expect(calls.filter((c) => c === 'authorize')).to.have.length(2);
+    expect(calls).not.to.include('refresh');
   });
 });

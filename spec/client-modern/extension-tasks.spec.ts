@@ -81,7 +81,7 @@ describe('client: the tasks extension (2026-07-28)', () => {
     await mcp.close();
   });
 
-  it('callTool follows a task to its result; a quick tool answers at once (callToolAsTask: a completed handle)', async () => {
+  it('[TASK-085] callTool follows a task to its result; a quick tool answers at once (callToolAsTask: a completed handle)', async () => {
     const { mcp, client, open, poll } = await setUp();
     const pending = client.callTool('build', { target: 'docs' });
     await turns();

@@ -246,7 +246,7 @@ describe('cluster, modern era: three demo processes behind HAProxy on one Redis 
     expect(new Set(bys).size, `rounds served by ${bys.join(', ')}`).to.be.greaterThan(1);
   });
 
-  it('a task created on one process is polled, answered (tasks/update) and cancelled through others, and its result names the process that ran it', async () => {
+  it('[TASK-093] a task created on one process is found at once, polled, answered (tasks/update) and cancelled through others, and its result names the process that ran it', async () => {
     const client = await ourClient();
     const created = await client.request('tools/call', { name: 'survey_transect', arguments: { stops: 2, stopMs: 200, confirm: true } });
     expect(created.resultType).to.equal('task');

@@ -11,6 +11,7 @@ import { createStreamableHttpClientTransport } from '../../streams/streamable-ht
 import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
 import { CLIENT_INFO, SERVER_INFO } from '../helpers/raw-peer.js';
 import { deferred } from './helpers.js';
+import { openSession, post } from '../fixtures/http-server/raw.js';
 
 const TOKENS: Record<string, { sub: string }> = { 'alice-token': { sub: 'alice' }, 'bob-token': { sub: 'bob' } };
 const authenticate = (req: IncomingMessage): AuthOutcome => {
@@ -32,6 +33,7 @@ describe('tasks over Streamable HTTP (our server, our client)', function () {
       await go.promise;
       return `deployed to ${(r.content as { region: string }).region}`;
     });
+    mcp.registerTool('forever', { execution: { taskSupport: 'optional' } }, (_a, ctx) => new Promise((_r, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason as Error))));
     listening = await listen(createStreamableHttpHandler(mcp.server, { authenticate }), { port: 0, logger: false });
   });
   after(async () => {
@@ -63,5 +65,19 @@ describe('tasks over Streamable HTTP (our server, our client)', function () {
     expect(second.content).to.deep.equal(first.content);
     expect(statuses[statuses.length - 1]).to.equal('completed');
     expect((await again.listTasks()).map((t) => t.taskId)).to.include(handle.taskId);
+  });
+
+  it('[TASK-025] answers tasks/get, tasks/list and tasks/cancel as plain JSON, never upgrading the poll to an SSE stream', async () => {
+    const headers = { authorization: 'Bearer alice-token' };
+    const sid = await openSession(listening.url, '2025-11-25', headers);
+    const h = { ...headers, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' };
+    const created = await post(listening.url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'forever', arguments: {}, task: {} } }, h);
+    const taskId = created.json.result.task.taskId as string;
+    for (const [id, method, params] of [[2, 'tasks/get', { taskId }], [3, 'tasks/list', {}], [4, 'tasks/cancel', { taskId }]] as const) {
+      const res = await post(listening.url, { jsonrpc: '2.0', id, method, params }, h);
+      expect(res.status, method).to.equal(200);
+      expect(res.headers['content-type'], method).to.match(/^application\/json/);
+      expect(res.json.id, method).to.equal(id);
+    }
   });
 });

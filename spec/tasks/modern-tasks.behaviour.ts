@@ -223,6 +223,109 @@ export function describeModernTasks(label: string, storeFactory?: StoreFactory):
       expect('result' in own.response && own.response.result.status).to.equal('working');
     });
 
+    it('[TASK-109] [TASK-110] gives every ask of a task its own key over the task\'s life, and refuses a handler reusing an answered key', async () => {
+      const schema = { type: 'object' as const, properties: { ok: { type: 'boolean' as const } } };
+      mcp.registerTool('asks_in_turn', { description: 'asks twice without keys', execution: { taskSupport: 'optional' } }, async (_a, ctx) => {
+        await startTask(ctx);
+        const a = await ctx.elicit({ message: 'first?', requestedSchema: schema });
+        const b = await ctx.elicit({ message: 'second?', requestedSchema: schema });
+        return `${a.action}/${b.action}`;
+      });
+      mcp.registerTool('reuses_key', { description: 'asks twice with one key', execution: { taskSupport: 'optional' } }, async (_a, ctx) => {
+        await startTask(ctx);
+        await ctx.elicit({ message: 'once?', requestedSchema: schema }, { inputKey: 'confirm' });
+        await ctx.elicit({ message: 'again?', requestedSchema: schema }, { inputKey: 'confirm' });
+        return 'asked twice';
+      });
+      const keysOf = (t: JsonObject) => Object.keys((t.inputRequests as JsonObject) ?? {});
+      const inTurn = (await result('tools/call', { name: 'asks_in_turn', arguments: {} }, EXT_ELICIT)).taskId as string;
+      const first = await until(inTurn, (t) => t.status === 'input_required');
+      const [k1] = keysOf(first);
+      await result('tasks/update', { taskId: inTurn, inputResponses: { [k1!]: { action: 'accept', content: { ok: true } } } });
+      const second = await until(inTurn, (t) => t.status === 'input_required' && keysOf(t)[0] !== k1);
+      const [k2] = keysOf(second);
+      expect(k2).to.be.a('string').and.not.equal(k1);
+      // The old key answered again changes nothing: the second ask still waits.
+      await result('tasks/update', { taskId: inTurn, inputResponses: { [k1!]: { action: 'decline' } } });
+      expect(keysOf(await result('tasks/get', { taskId: inTurn }))).to.deep.equal([k2]);
+      await result('tasks/update', { taskId: inTurn, inputResponses: { [k2!]: { action: 'decline' } } });
+      expect(((await until(inTurn, (t) => t.status === 'completed')).result as JsonObject).content).to.deep.equal([{ type: 'text', text: 'accept/decline' }]);
+
+      const reused = (await result('tools/call', { name: 'reuses_key', arguments: {} }, EXT_ELICIT)).taskId as string;
+      await until(reused, (t) => t.status === 'input_required');
+      await result('tasks/update', { taskId: reused, inputResponses: { confirm: { action: 'accept', content: { ok: true } } } });
+      const failed = await until(reused, (t) => t.status === 'failed');
+      expect((failed.error as JsonObject).message).to.match(/Input key "confirm" was used before in this task/);
+    });
+
+    /** A subscriptions/listen request kept open: what it sent, and how to end it. */
+    function openListen(notifications: JsonObject, capabilities: JsonObject = EXT, authInfo?: unknown) {
+      const frames: { method: string; params?: any }[] = [];
+      const stop = new AbortController();
+      const msg = { jsonrpc: '2.0' as const, id: `listen-${++nextId}`, method: 'subscriptions/listen', params: { notifications, _meta: { [META.protocolVersion]: '2026-07-28', [META.clientCapabilities]: capabilities } } };
+      const answered = mcp.server.core.answer(msg, { notify: (f) => frames.push(f as (typeof frames)[number]), signal: stop.signal, authInfo });
+      return { frames, answered, id: msg.id, end: () => stop.abort() };
+    }
+
+    it('[TASK-120] [TASK-128] refuses task notifications on subscriptions/listen with -32021 to a request without the extension; other opt-ins stay as they were', async () => {
+      const refused = openListen({ taskIds: ['any'] }, {});
+      const { response, status } = await refused.answered;
+      expect(status).to.equal(400);
+      expect('error' in response! && response.error).to.deep.include({ code: -32021, data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } } });
+      expect(refused.frames).to.deep.equal([]);
+      // Without taskIds the same client listens as before.
+      const plain = openListen({ toolsListChanged: true }, {});
+      await new Promise((r) => setImmediate(r));
+      expect(plain.frames.map((f) => f.method)).to.deep.equal(['notifications/subscriptions/acknowledged']);
+      plain.end();
+      await plain.answered;
+    });
+
+    it('[TASK-121] sends notifications/tasks with the DetailedTask on a listen stream for the caller\'s tasks it acknowledged, and no progress or log messages', async () => {
+      mcp.registerTool('noisy', { description: 'logs and reports progress as a task', execution: { taskSupport: 'optional' } }, async (_a, ctx) => {
+        await startTask(ctx);
+        ctx.log.info('working on it');
+        ctx.progress(1, 2);
+        await release.p;
+        ctx.log.info('done');
+        return 'noisy done';
+      });
+      const mine = (await result('tools/call', { name: 'noisy', arguments: {} })).taskId as string;
+      const created = await call('tools/call', { name: 'work', arguments: {} }, EXT, { sub: 'alice' });
+      const alices = ('result' in created.response && created.response.result.taskId) as string;
+      const listening = openListen({ taskIds: [mine, 'no-such-task', alices] });
+      for (let i = 0; i < 100 && listening.frames.length === 0; i++) await new Promise((r) => setImmediate(r));
+      expect(listening.frames[0]).to.deep.equal({
+        jsonrpc: '2.0',
+        method: 'notifications/subscriptions/acknowledged',
+        params: { notifications: { taskIds: [mine] }, _meta: { [META.subscriptionId]: listening.id } },
+      } as never);
+      release.open();
+      const done = await until(mine, (t) => t.status === 'completed');
+      for (let i = 0; i < 100 && listening.frames.length < 2; i++) await new Promise((r) => setImmediate(r));
+      const notes = listening.frames.slice(1);
+      expect(notes.map((f) => f.method)).to.deep.equal(['notifications/tasks']);
+      const { resultType: _r, _meta: _m, ...detailed } = done;
+      expect(notes[0]!.params).to.deep.equal({ ...detailed, _meta: { [META.subscriptionId]: listening.id } });
+      expect(notes[0]!.params.result.content).to.deep.equal([{ type: 'text', text: 'noisy done' }]);
+      listening.end();
+      await listening.answered;
+    });
+
+    it('[TASK-079] [TASK-080] audits the extension\'s tasks too: created, retrieved by its owner, refused to another caller', async () => {
+      const events: { type: string; owner: string; method?: string; taskId?: string }[] = [];
+      mcp.tasks.audit$.subscribe((e) => events.push(e));
+      const created = await call('tools/call', { name: 'work', arguments: {} }, EXT, { sub: 'alice' });
+      const taskId = ('result' in created.response && created.response.result.taskId) as string;
+      await call('tasks/get', { taskId }, EXT, { sub: 'alice' });
+      await call('tasks/get', { taskId }, EXT, { sub: 'mallory' });
+      expect(events.map((e) => [e.type, e.owner, e.method, e.taskId])).to.deep.equal([
+        ['created', 'sub:alice', 'tools/call', taskId],
+        ['retrieved', 'sub:alice', 'tasks/get', taskId],
+        ['refused', 'sub:mallory', 'tasks/get', taskId],
+      ]);
+    });
+
     it('a task asks for input long after its request was answered, and tasks/update resumes it', async () => {
       mcp.registerTool('ask_later', { description: 'works, then asks', execution: { taskSupport: 'optional' } }, async (_a, ctx) => {
         await startTask(ctx);

@@ -104,7 +104,7 @@ describe('tasks (2025-11-25): server and client', () => {
     }
   });
 
-  it('[TASK-020] [TASK-031] [TASK-032] [TASK-033] callToolAsTask: status$ goes working → completed; result() returns the tool result', async () => {
+  it('[TASK-020] [TASK-031] [TASK-032] [TASK-033] [TASK-036] callToolAsTask: status$ goes working → completed; result() returns the tool result', async () => {
     const { mcp } = taskServer();
     const go = deferred();
     mcp.registerTool('job', { execution: { taskSupport: 'optional' } }, async (_a, ctx) => {
@@ -333,7 +333,7 @@ describe('tasks (2025-11-25): server and client', () => {
     expect(again.code).to.equal(-32042);
   });
 
-  it('[TASK-002] [TASK-004] [TASK-005] our client asks for a task only where the server and the tool allow one', async () => {
+  it('[TASK-002] [TASK-003] [TASK-004] [TASK-005] our client asks for a task only where the server and the tool allow one', async () => {
     const plainServer = taskServer();
     plainServer.mcp.registerTool('x', {}, () => 'plain');
     const a = await link(plainServer.mcp);
@@ -380,6 +380,89 @@ describe('tasks (2025-11-25): server and client', () => {
     clock.advance(10_000);
     await new Promise((r) => setImmediate(r));
     expect(gets(), 'no polling after a terminal status').to.equal(3);
+  });
+
+  it('[TASK-040] [TASK-055] [TASK-056] every message about a task names it in related-task, both ways, except tasks/get, tasks/list and tasks/cancel', async () => {
+    const { mcp } = taskServer();
+    mcp.registerTool('chatty', { execution: { taskSupport: 'optional' } }, async (_a, ctx) => {
+      ctx.sendProgress(1, 2);
+      ctx.log.info('half way');
+      const answer = await ctx.elicit({ message: 'Go on?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } });
+      ctx.sendProgress(2, 2);
+      return `answer ${answer.action}`;
+    });
+    const { client, sent, received } = await link(mcp, { setup: (c) => c.onElicitation({ form: async () => ({ action: 'accept', content: { ok: true } }) }) });
+    await client.setLoggingLevel('info');
+    const handle = await client.callToolAsTask('chatty', {}, { onprogress: () => undefined } as never);
+    expect((await handle.result()).content).to.deep.equal([{ type: 'text', text: 'answer accept' }]);
+    await client.listTasks();
+    await rejection(handle.cancel());
+    const taskId = handle.taskId;
+    const related = (f: any) => (f.params ?? f.result)?._meta?.[RELATED_TASK];
+    // The task's request to the client, the client's answer, the task's notifications, tasks/result's answer.
+    const elicitation = received.find((f) => f.method === 'elicitation/create');
+    expect(related(elicitation)).to.deep.equal({ taskId });
+    expect(related(sent.find((f) => f.id === elicitation.id && 'result' in f))).to.deep.equal({ taskId });
+    const notes = received.filter((f) => f.method === 'notifications/message' || f.method === 'notifications/progress');
+    expect(notes.map((n) => n.method)).to.include.members(['notifications/message', 'notifications/progress']);
+    for (const n of notes) expect(related(n), n.method).to.deep.equal({ taskId });
+    const resultCall = sent.find((f) => f.method === 'tasks/result');
+    if (resultCall) expect(related(received.find((f) => f.id === resultCall.id))).to.deep.equal({ taskId });
+    // Not on the operations whose params name the task, in either direction.
+    const plain = sent.filter((f) => ['tasks/get', 'tasks/list', 'tasks/cancel'].includes(f.method));
+    expect(plain.map((f) => f.method)).to.include.members(['tasks/get', 'tasks/list', 'tasks/cancel']);
+    for (const f of plain) {
+      expect(related(f), f.method).to.equal(undefined);
+      expect(related(received.find((r) => r.id === f.id)), `${f.method} answer`).to.equal(undefined);
+    }
+  });
+
+  it('[TASK-061] [TASK-062] a task store that fails answers -32603 saying what failed, and the server stays up', async () => {
+    const { mcp, store } = taskServer();
+    mcp.registerTool('job', { execution: { taskSupport: 'optional' } }, () => 'ok');
+    const { client } = await link(mcp);
+    const handle = await client.callToolAsTask('job');
+    await handle.result();
+    const get = store.get.bind(store);
+    store.get = () => Promise.reject(new Error('task store unreachable (connection refused)'));
+    const e = await rejection(client.getTask(handle.taskId));
+    expect(e).to.be.instanceOf(McpError);
+    expect(e.code).to.equal(-32603);
+    expect(e.message).to.match(/task store unreachable \(connection refused\)/);
+    store.get = get;
+    expect((await client.getTask(handle.taskId)).status).to.equal('completed');
+  });
+
+  it('[TASK-079] [TASK-080] [TASK-081] audits every task created, ended and retrieved, and every refused lookup or poll, with the caller\'s identity', async () => {
+    const { mcp } = taskServer({ rateLimit: { limit: 6, windowMs: 60_000 } });
+    mcp.registerTool('job', { execution: { taskSupport: 'optional' } }, () => 'ok');
+    const events: any[] = [];
+    mcp.tasks.audit$.subscribe((e) => events.push(e));
+    const alice = await link(mcp, { subject: 'alice' });
+    const bob = await link(mcp, { subject: 'bob' });
+    const handle = await alice.client.callToolAsTask('job');
+    await handle.result();
+    await alice.client.listTasks();
+    await rejection(bob.client.getTask(handle.taskId));
+    await rejection(bob.client.getTask('made-up-id'));
+    // Bob keeps guessing: the rate limit stops him, and that is in the trail too.
+    for (let i = 0; i < 6; i++) await bob.client.getTask(`guess-${i}`).catch(() => undefined);
+    const by = (owner: string) => events.filter((e) => e.owner === owner).map((e) => [e.type, e.method ?? '', e.status ?? e.reason ?? '']);
+    expect(by('sub:alice')).to.deep.include.members([
+      ['created', 'tools/call', 'working'],
+      ['ended', '', 'completed'],
+      ['retrieved', 'tasks/get', 'completed'],
+      ['retrieved', 'tasks/result', 'completed'],
+      ['retrieved', 'tasks/list', ''],
+    ]);
+    const bobs = by('sub:bob');
+    expect(bobs.slice(0, 2)).to.deep.equal([
+      ['refused', 'tasks/get', 'not found'],
+      ['refused', 'tasks/get', 'not found'],
+    ]);
+    expect(bobs.filter(([, , why]) => why === 'rate limited')).to.have.length.at.least(1);
+    expect(events.find((e) => e.type === 'refused' && e.taskId === handle.taskId).owner).to.equal('sub:bob');
+    for (const e of events) expect(e.at).to.be.a('number');
   });
 
   it('[TASK-046] status notifications carry the task, without related-task metadata', async () => {

@@ -36,12 +36,15 @@ export function describeTaskStoreBehaviour(name: string, harness: TaskStoreHarne
       await Promise.all(open.splice(0).map((s) => s.close()));
     });
 
-    it('[TASK-017] [TASK-018] [TASK-019] [TASK-068] ids are unguessable strings made by the store, unique', async () => {
+    it('[TASK-017] [TASK-018] [TASK-019] [TASK-068] [TASK-136] ids are unguessable strings made by the store, unique', async () => {
       const s = await store(new ManualClock(0), { maxLivePerOwner: 1000 });
       const ids = new Set<string>();
       for (let i = 0; i < 300; i++) ids.add((await s.create({ owner: 'a', method: 'tools/call' })).taskId);
       expect(ids.size).to.equal(300);
       for (const id of ids) expect(id).to.match(/^[0-9a-f]{32}$/);
+      // 128 random bits: every one of the 32 digits varies across the ids (a counter, a clock or a
+      // short random part would leave leading digits fixed). Random: ~16 values each; P(< 10) is negligible.
+      for (let d = 0; d < 32; d++) expect(new Set([...ids].map((id) => id[d])).size, `digit ${d}`).to.be.at.least(10);
     });
 
     it('[TASK-074] [TASK-075] grants at most maxTtl, and forgets a task exactly at its TTL on the clock (then says expired)', async () => {

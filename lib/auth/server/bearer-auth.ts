@@ -11,13 +11,14 @@
  * @see https://datatracker.ietf.org/doc/html/draft-ietf-oauth-v2-1-13#section-5.2
  */
 import { systemClock, type Clock } from '../../clock.js';
-import type { Authenticate, AuthFailure, AuthOutcome } from '../../../streams/http-auth.js';
+import type { Authenticate, AuthFailure, AuthOutcome, AuthorizedMessage } from '../../../streams/http-auth.js';
 import type { HttpRequestHead } from '../../../streams/http-shape.js';
 import { InvalidTokenError, bearerAuthInfo, sealAuthInfo, type VerifiedToken, type VerifyAccessToken } from './auth-info.js';
 import type { BearerChallenge } from '../www-authenticate.js';
 import { bearerRefusal, type BearerErrorCode } from './bearer-refusal.js';
 import { canonicalResourceUri, sameResource } from '../canonical-resource.js';
 import { protectedResourceMetadataUrl } from '../protected-resource-metadata.js';
+import { OFFLINE_ACCESS, impliedScopes, refuseOfflineAccess, type ScopeHierarchy } from './scope-hierarchy.js';
 
 export interface BearerAuthOptions {
   /** Checks a token (signature, issuer, revocation...) and says who it is for. */
@@ -29,10 +30,20 @@ export interface BearerAuthOptions {
   /** Scopes every request needs (403 `insufficient_scope` without them). */
   requiredScopes?: readonly string[];
   /**
-   * Scopes a JSON-RPC method needs on top of `requiredScopes` (e.g. `{ 'tools/call': ['mcp:write'] }`),
-   * checked on each POST body once it is read.
+   * Scopes a JSON-RPC message needs on top of `requiredScopes`, checked on each POST body (each
+   * WebSocket message) once it is read: by method (`{ 'tools/call': ['mcp:write'] }`), or a function
+   * of the method and its params, for scopes that depend on the request (per tool:
+   * `(m, p) => m === 'tools/call' && p?.name === 'delete_file' ? ['files:write'] : undefined`).
+   * Every scope a body needs is named in one challenge.
    */
-  scopesForMethod?: Readonly<Record<string, readonly string[]>> | ((method: string) => readonly string[] | undefined);
+  scopesForMethod?: Readonly<Record<string, readonly string[]>> | ((method: string, params: Readonly<Record<string, unknown>> | undefined) => readonly string[] | undefined);
+  /**
+   * Broader scopes and the narrower ones they imply (transitively), e.g.
+   * `{ 'mcp:admin': ['mcp:write'], 'mcp:write': ['mcp:read'] }`: a token with `mcp:admin` then
+   * satisfies `mcp:read`. Challenges still name the scopes the operation needs.
+   * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/authorization#step-up-authorization-flow
+   */
+  scopeHierarchy?: ScopeHierarchy;
   /** Refuse tokens without an expiry. Default true. */
   requireExpiry?: boolean;
   /** The clock expiry is judged by. Default the system clock. */
@@ -64,13 +75,33 @@ const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 export function requireBearerAuth(options: BearerAuthOptions): BearerAuthenticate {
   const resource = canonicalResourceUri(options.resource);
   const resourceMetadata = options.resourceMetadataUrl !== undefined ? new URL(String(options.resourceMetadataUrl)).href : protectedResourceMetadataUrl(resource);
+  // offline_access is about refresh tokens, never a resource requirement: refused in what is
+  // configured, dropped from what a scopesForMethod function answers.
+  refuseOfflineAccess(options.requiredScopes, 'requiredScopes');
   const required = [...(options.requiredScopes ?? [])];
   const requireExpiry = options.requireExpiry ?? true;
   const clock = options.clock ?? systemClock;
   const verify = options.verifyAccessToken;
   const byMethod = options.scopesForMethod;
-  const scopesOf: (method: string) => readonly string[] =
-    byMethod === undefined ? () => [] : typeof byMethod === 'function' ? (m) => byMethod(m) ?? [] : (m) => (Object.hasOwn(byMethod, m) ? byMethod[m] : []);
+  if (byMethod !== undefined && typeof byMethod !== 'function') for (const [m, s] of Object.entries(byMethod)) refuseOfflineAccess(s, `scopesForMethod['${m}']`);
+  const scopesOf: (method: string, params: unknown) => readonly string[] =
+    byMethod === undefined
+      ? () => []
+      : typeof byMethod === 'function'
+        ? (m, p) => {
+            const scopes = byMethod(m, p !== null && typeof p === 'object' && !Array.isArray(p) ? (p as Record<string, unknown>) : undefined) ?? [];
+            if (!Array.isArray(scopes)) throw new TypeError(`scopesForMethod answered ${typeof scopes} for ${m}; expected an array of scopes`);
+            return scopes.filter((s): s is string => typeof s === 'string' && s !== OFFLINE_ACCESS);
+          }
+        : (m) => (Object.hasOwn(byMethod, m) ? byMethod[m] : []);
+  const hierarchy = options.scopeHierarchy;
+  // What each verified caller effectively holds, computed once per AuthInfo.
+  const held = new WeakMap<object, ReadonlySet<string>>();
+  const heldBy = (info: { scopes: readonly string[] }): ReadonlySet<string> => {
+    let have = held.get(info);
+    if (have === undefined) held.set(info, (have = impliedScopes(info.scopes, hierarchy)));
+    return have;
+  };
 
   const refuse = (c: Omit<BearerChallenge, 'resourceMetadata' | 'realm' | 'error'> & { error?: BearerErrorCode }): AuthFailure =>
     bearerRefusal({ realm: options.realm, resourceMetadata, ...c, scope: c.scope ?? required });
@@ -88,7 +119,8 @@ export function requireBearerAuth(options: BearerAuthOptions): BearerAuthenticat
     }
     if (typeof v.clientId !== 'string' || !Array.isArray(v.scopes)) return invalidToken('The access token is not valid');
     const scopes = v.scopes.filter((s): s is string => typeof s === 'string');
-    if (!required.every((s) => scopes.includes(s))) {
+    const have = impliedScopes(scopes, hierarchy);
+    if (!required.every((s) => have.has(s))) {
       return refuse({ error: 'insufficient_scope', errorDescription: 'The access token lacks a required scope' });
     }
     return {
@@ -136,13 +168,18 @@ export function requireBearerAuth(options: BearerAuthOptions): BearerAuthenticat
     return check(verified);
   }) as BearerAuthenticate;
 
-  const authorizeMessages = (methods: readonly string[], authInfo: unknown): AuthFailure | undefined => {
+  const authorizeMessages = (methods: readonly string[], authInfo: unknown, messages?: readonly AuthorizedMessage[]): AuthFailure | undefined => {
     const info = bearerAuthInfo(authInfo);
     const needed = new Set(required);
-    for (const m of methods) for (const s of scopesOf(m)) needed.add(s);
+    try {
+      for (const m of messages ?? methods.map((method) => ({ method }))) for (const s of scopesOf(m.method, (m as AuthorizedMessage).params)) needed.add(s);
+    } catch {
+      // The user's function failed on what the peer sent: refused, never let through, and the server stays up.
+      return refuse({ error: 'invalid_request', errorDescription: 'The scopes this request needs could not be determined from it' });
+    }
     if (needed.size === required.length) return undefined;
-    const have = info?.scopes ?? [];
-    if ([...needed].every((s) => have.includes(s))) return undefined;
+    const have = info !== undefined ? heldBy(info) : new Set<string>();
+    if ([...needed].every((s) => have.has(s))) return undefined;
     return refuse({ error: 'insufficient_scope', errorDescription: 'The access token lacks a scope this request needs', scope: [...needed] });
   };
 

@@ -15,4 +15,5 @@ export {
   type ProtectedResourceMetadataOptions,
   type ServedProtectedResourceMetadata,
 } from './protected-resource-metadata.js';
+export { impliedScopes, OFFLINE_ACCESS, type ScopeHierarchy } from './scope-hierarchy.js';
 export { introspectionVerifier, type IntrospectionVerifierOptions } from './introspection.js';

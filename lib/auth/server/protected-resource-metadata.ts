@@ -10,6 +10,7 @@ import { WebRequestIn, WebResponseOut } from '../../../streams/fetch-shim.js';
 import { canonicalResourceUri } from '../canonical-resource.js';
 import { PROTECTED_RESOURCE_WELL_KNOWN, protectedResourceMetadataUrl, type ProtectedResourceMetadata } from '../protected-resource-metadata.js';
 import { utf8ByteLength } from '../../crypto/bytes.js';
+import { refuseOfflineAccess } from './scope-hierarchy.js';
 
 
 /** The document a resource server serves: it always names its authorization servers and the header method. */
@@ -23,7 +24,7 @@ export interface ProtectedResourceMetadataOptions {
   resource: string | URL;
   /** The issuers of the authorization servers that issue tokens for it: at least one. */
   authorizationServers: readonly (string | URL)[];
-  /** Scopes the client may ask for. */
+  /** Scopes the client may ask for (never `offline_access`: refresh tokens are not a resource requirement). */
   scopesSupported?: readonly string[];
   /** A human-readable name. */
   resourceName?: string;
@@ -56,6 +57,9 @@ export interface ProtectedResourceMetadataHandler {
 /** Builds and checks the document. Throws a TypeError for a resource or server that cannot be served. */
 export function protectedResourceMetadata(options: ProtectedResourceMetadataOptions): ServedProtectedResourceMetadata {
   const resource = canonicalResourceUri(options.resource);
+  refuseOfflineAccess(options.scopesSupported, 'scopesSupported');
+  const extraScopes = options.extra?.scopes_supported;
+  if (Array.isArray(extraScopes)) refuseOfflineAccess(extraScopes as string[], 'extra.scopes_supported');
   const servers = options.authorizationServers ?? [];
   if (servers.length === 0) {
     throw new TypeError('Protected Resource Metadata needs at least one authorization server (authorizationServers): clients discover where to get tokens from it');
