@@ -62,6 +62,19 @@ export class ConnectionClosedError extends McpError {
   }
 }
 
+/**
+ * The error object to answer a request with when its handler failed with `e`. The errors this
+ * side raises for its own requests (timed out, cancelled, connection closed) carry codes of the
+ * JSON-RPC reserved range that no revision gives them, so a handler that lets one through answers
+ * -32603 with its message: the peer must not read it as its own request timing out.
+ * @see https://modelcontextprotocol.io/specification/2026-07-28/basic#error-codes
+ */
+export function wireErrorOf(e: McpError): JsonRpcErrorObject {
+  const local = e instanceof RequestTimeoutError || e instanceof RequestCancelledError || e instanceof ConnectionClosedError;
+  if (!local) return e.toJSON();
+  return e.data === undefined ? { code: ErrorCode.InternalError, message: e.message } : { code: ErrorCode.InternalError, message: e.message, data: e.data };
+}
+
 /** A transport-level failure (process exited, socket error, HTTP status). */
 export class TransportError extends Error {
   override readonly name: string = 'TransportError';

@@ -12,6 +12,7 @@ export { McpServer, createMcpServer, type McpServerOptions } from './mcp-server.
 // The official SDK's shapes beside ours, and the not-found error a resource handler throws (issue 16).
 export { ResourceTemplate, type ResourceTemplateCallbacks } from './server-features/resource-template.js';
 export { ResourceNotFoundError } from './server-features/resources.js';
+export { serveDirectory, type ServeDirectoryOptions, type ResourceTemplateRegistrar } from './server-features/file-resources.js';
 export type { Listing, ListParams, CallToolParams } from './client-features/sdk-shapes.js';
 export type { RawShape, InferShape, StandardSchemaV1 } from './server-features/json-schema.js';
 export { text, image, audio, resourceLink, embeddedResource } from './server-features/content.js';

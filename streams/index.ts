@@ -4,6 +4,7 @@ export * from './inbound.js';
 export { createMemoryPair, type MemoryTransport, type MemoryPairOptions } from './memory.js';
 export { createStdioServerTransport, type StdioServerTransportOptions } from './stdio-server.js';
 export { createStdioClientTransport, type StdioClientTransport, type StdioClientTransportOptions } from './stdio-client.js';
+export { createSocketTransport, type SocketTransportOptions } from './socket.js';
 export { ndjsonSplit } from './ndjson-split.js';
 export { ndjsonEncode, toNdjsonLine } from './ndjson-encode.js';
 export { decode } from './decode.js';

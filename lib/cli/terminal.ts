@@ -130,7 +130,12 @@ function pickChoice(choices: Choice[], text: string): string {
   return hit.value;
 }
 
-/** Ask the person to fill a form-mode elicitation, field by field. */
+/**
+ * Ask the person to fill a form-mode elicitation, field by field, then show everything that
+ * would be sent and send it only on their word: they may edit it (their answers become the
+ * defaults), decline or cancel.
+ * @see https://modelcontextprotocol.io/specification/2026-07-28/client/elicitation#user-interaction-model
+ */
 export async function askForm(io: TerminalIO, request: FormElicitationRequest, signal: AbortSignal, errors: { field?: string; message: string }[] = []): Promise<FormElicitationAnswer> {
   const s = io.style;
   const who = request.server ? `${request.server.name}` : 'The server';
@@ -139,6 +144,25 @@ export async function askForm(io: TerminalIO, request: FormElicitationRequest, s
   const decision = (await ask(io, `${s.bold('Answer?')} [a]ccept / [d]ecline / [c]ancel: `, signal)).trim().toLowerCase();
   if (decision.startsWith('d')) return { action: 'decline' };
   if (decision.startsWith('c')) return { action: 'cancel' };
+  let previous: Record<string, unknown> = {};
+  for (;;) {
+    const content = await fillFields(io, request, previous, signal);
+    const fields = request.requestedSchema.properties;
+    io.output.write(`${s.bold(`To send to ${who}:`)}\n`);
+    const names = Object.keys(content);
+    if (names.length === 0) io.output.write(s.dim('  (nothing)\n'));
+    for (const name of names) io.output.write(`  ${s.cyan(((fields[name] as Field | undefined)?.title as string | undefined) ?? name)}: ${JSON.stringify(content[name])}\n`);
+    const next = (await ask(io, `${s.bold('Send it?')} [s]end / [e]dit / [d]ecline / [c]ancel: `, signal)).trim().toLowerCase();
+    if (next.startsWith('d')) return { action: 'decline' };
+    if (next.startsWith('c')) return { action: 'cancel' };
+    if (next.startsWith('s') || next.startsWith('y')) return { action: 'accept', content };
+    previous = content;
+  }
+}
+
+/** One pass over the form's fields; `previous` answers (an edit) are offered as defaults. */
+async function fillFields(io: TerminalIO, request: FormElicitationRequest, previous: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> {
+  const s = io.style;
   const schema = request.requestedSchema;
   const required = new Set(schema.required ?? []);
   const content: Record<string, unknown> = {};
@@ -146,7 +170,7 @@ export async function askForm(io: TerminalIO, request: FormElicitationRequest, s
     const field = raw as unknown as Field;
     const choices = fieldChoices(field);
     const title = (field.title as string | undefined) ?? name;
-    const def = request.defaults[name] ?? field.default;
+    const def = previous[name] ?? request.defaults[name] ?? field.default;
     if (field.description) io.output.write(s.dim(`  ${String(field.description)}\n`));
     choices.forEach((c, i) => io.output.write(`    ${i + 1}) ${c.title}\n`));
     const hint = [field.type === 'array' ? 'comma-separated' : '', field.type === 'boolean' ? 'y/n' : '', def !== undefined ? `default ${JSON.stringify(def)}` : '', required.has(name) ? 'required' : 'optional']
@@ -168,7 +192,7 @@ export async function askForm(io: TerminalIO, request: FormElicitationRequest, s
       }
     }
   }
-  return { action: 'accept', content };
+  return content;
 }
 
 /** Show a URL-mode elicitation and ask for consent before anything is opened. */

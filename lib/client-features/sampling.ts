@@ -32,11 +32,21 @@ export interface SamplingOptions {
   /** The handler honours `includeContext` other than "none" (declares `sampling.context`). */
   context?: boolean;
   /**
-   * The user's approval, asked before the handler runs (with the server that asks). A refusal
-   * answers -1 (`SamplingRejectedError`, "User rejected sampling request"); the handler never runs.
+   * The user's approval, asked before the handler runs (with the server that asks): `true` sends
+   * the request as the server wrote it, the user's edit of it (params, e.g. a changed system
+   * prompt or messages, checked as the server's are) sends that instead. A refusal (anything
+   * else) answers -1 (`SamplingRejectedError`, "User rejected sampling request"); the handler
+   * never runs.
    * @see https://modelcontextprotocol.io/specification/2025-11-25/client/sampling#security-considerations
    */
-  approve?: (params: CreateMessageRequestParams, server: PeerInfo | undefined) => boolean | Promise<boolean>;
+  approve?: (params: CreateMessageRequestParams, server: PeerInfo | undefined) => boolean | CreateMessageRequestParams | Promise<boolean | CreateMessageRequestParams>;
+  /**
+   * The user's review of the model's answer before it goes back to the server: return it (or the
+   * user's edit of it, checked again) to send it, or false to refuse: the server gets -1
+   * (`SamplingRejectedError`) and nothing of the answer.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/client/sampling#user-interaction-model
+   */
+  review?: (result: CreateMessageResult, params: CreateMessageRequestParams, server: PeerInfo | undefined) => CreateMessageResult | false | Promise<CreateMessageResult | false>;
   /**
    * At most `limit` requests per `windowMs` from this server; those over it are answered -32603
    * saying when to retry, without reaching the handler or the user. Off by default.
@@ -78,7 +88,10 @@ function isObject(v: unknown): v is Record<string, unknown> {
 export function checkSamplingRequest(params: unknown, toolsDeclared: boolean): string | undefined {
   if (!isObject(params)) return 'params are required';
   if (!Array.isArray(params.messages)) return '"messages" must be an array';
-  if (typeof params.maxTokens !== 'number') return '"maxTokens" must be a number';
+  // The model is held to maxTokens by the handler; a value it could not honour never reaches it.
+  if (typeof params.maxTokens !== 'number' || !Number.isInteger(params.maxTokens) || params.maxTokens < 1) {
+    return `"maxTokens" must be a whole number of tokens, 1 or more (got ${JSON.stringify(params.maxTokens) ?? 'none'})`;
+  }
   if ((params.tools !== undefined || params.toolChoice !== undefined) && !toolsDeclared) {
     return 'the request offers tools, but this client did not declare the "sampling.tools" capability';
   }
@@ -157,7 +170,8 @@ export function checkSamplingResult(result: unknown, params: CreateMessageReques
 
 /**
  * Serve one `sampling/createMessage` with `handler`: the request checked (tools only when
- * declared: -32602), the tool-round bound, the user's approval, then the handler's result checked.
+ * declared: -32602), the tool-round bound, the user's approval, then the handler's result checked
+ * and, with `review`, shown to the user before it goes.
  * @see https://modelcontextprotocol.io/specification/2025-11-25/client/sampling
  */
 export async function serveSampling(
@@ -169,16 +183,32 @@ export async function serveSampling(
 ): Promise<JsonObject> {
   const problem = checkSamplingRequest(params, env.toolsDeclared);
   if (problem) throw new McpError(ErrorCode.InvalidParams, `Invalid sampling request: ${problem}`);
-  const typed = params as unknown as CreateMessageRequestParams;
   if (options.maxToolRounds !== undefined) {
-    const rounds = toolRounds(typed.messages);
+    const rounds = toolRounds((params as unknown as CreateMessageRequestParams).messages);
     if (rounds > options.maxToolRounds) {
       throw new McpError(ErrorCode.InvalidParams, `The conversation has ${rounds} tool rounds, more than this client allows (${options.maxToolRounds}); end the tool loop.`);
     }
   }
-  if (options.approve && (await options.approve(typed, env.server)) !== true) throw new SamplingRejectedError();
-  const result = await handler(typed, ctx);
-  const bad = checkSamplingResult(result, typed);
+  let typed = params as unknown as CreateMessageRequestParams;
+  if (options.approve) {
+    const approved = await options.approve(typed, env.server);
+    if (approved !== true && (approved === null || typeof approved !== 'object')) throw new SamplingRejectedError();
+    if (approved !== true) {
+      // The user's edit of the request: held to the same rules as the server's.
+      const edited = checkSamplingRequest(approved, env.toolsDeclared);
+      if (edited) throw new McpError(ErrorCode.InternalError, `The edited sampling request is invalid: ${edited}`);
+      typed = approved;
+    }
+  }
+  let result = await handler(typed, ctx);
+  let bad = checkSamplingResult(result, typed);
   if (bad) throw new InvalidSamplingResultError(bad);
+  if (options.review) {
+    const reviewed = await options.review(result, typed, env.server);
+    if (reviewed === false) throw new SamplingRejectedError();
+    result = reviewed;
+    bad = checkSamplingResult(result, typed);
+    if (bad) throw new InvalidSamplingResultError(`after review: ${bad}`);
+  }
   return result as unknown as JsonObject;
 }

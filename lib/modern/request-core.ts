@@ -15,7 +15,7 @@
  *
  * @see https://modelcontextprotocol.io/specification/2026-07-28/basic
  */
-import { McpError } from '../errors.js';
+import { McpError, wireErrorOf } from '../errors.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type { Frame, JsonObject, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RequestId } from '../jsonrpc/message.js';
 import { MODERN_CLIENT_REQUESTS, REMOVED_IN_MODERN, isKnownMethod } from '../protocol/methods.js';
@@ -273,7 +273,7 @@ export class RequestCore implements ModernDispatch {
       return undefined;
     } catch (e) {
       // Whatever else went wrong stays on the server: the client learns only that the level was not applied.
-      const err = e instanceof McpError ? e.toJSON() : { code: ErrorCode.InternalError, message: `Internal error: the server could not apply log level "${level}"` };
+      const err = e instanceof McpError ? wireErrorOf(e) : { code: ErrorCode.InternalError, message: `Internal error: the server could not apply log level "${level}"` };
       return { response: { jsonrpc: '2.0', id, error: err }, status: 200 };
     }
   }
@@ -282,7 +282,7 @@ export class RequestCore implements ModernDispatch {
     try {
       return this.complete(id, method, await handler(params, { envelope, authInfo: io.authInfo }));
     } catch (e) {
-      const err = e instanceof McpError ? e.toJSON() : { code: ErrorCode.InternalError, message: (e as Error)?.message ?? String(e) };
+      const err = e instanceof McpError ? wireErrorOf(e) : { code: ErrorCode.InternalError, message: (e as Error)?.message ?? String(e) };
       return this.shape({ jsonrpc: '2.0', id, error: err }, method);
     }
   }

@@ -28,6 +28,7 @@ import { broadcastListChanged } from './list-changed.js';
 import { paginate } from './pagination.js';
 import { Registry, type RegistryEntry, type RegistryState } from './registry.js';
 import { emitWarning } from '../host-warning.js';
+import { warnSensitiveHeaders } from './sensitive-headers.js';
 
 /** The input schema of a tool registered without one: an object with no declared properties. */
 export const EMPTY_INPUT_SCHEMA: ObjectJsonSchema = { type: 'object', properties: {} };
@@ -141,7 +142,9 @@ export class ToolsFeature {
   ): ToolHandle {
     checkName(name);
     if (typeof handler !== 'function') throw new TypeError(`registerTool("${name}"): the handler must be a function`);
-    this.registry.add(buildEntry(name, config, handler as ToolHandler<any, any>, true, undefined));
+    const entry = buildEntry(name, config, handler as ToolHandler<any, any>, true, undefined);
+    this.registry.add(entry);
+    warnWhenReady(entry);
     this.declare();
     this.enableTasksFor(config.execution);
     let current = name;
@@ -155,7 +158,11 @@ export class ToolsFeature {
       },
       update: (changes) => {
         if (changes.name !== undefined) checkName(changes.name);
-        registry.replace(current, (e) => buildEntry(changes.name ?? current, { ...configOf(e), ...changes }, changes.handler ?? e.handler, changes.enabled ?? e.enabled, e));
+        registry.replace(current, (e) => {
+          const next = buildEntry(changes.name ?? current, { ...configOf(e), ...changes }, changes.handler ?? e.handler, changes.enabled ?? e.enabled, e);
+          if (changes.inputSchema !== undefined) warnWhenReady(next);
+          return next;
+        });
         this.enableTasksFor(changes.execution);
         current = changes.name ?? current;
       },
@@ -277,6 +284,11 @@ export class ToolsFeature {
     this.declared = true;
     this.host.declareCapabilities({ tools: { listChanged: this.host.listChanged('tools') } });
   }
+}
+
+/** Once its JSON Schema is known, warn about sensitive-looking parameters the tool mirrors in headers. */
+function warnWhenReady(entry: RegisteredTool): void {
+  void entry.input.ready.then(() => warnSensitiveHeaders(entry.name, scanParamHeaders(entry.input.jsonSchema)));
 }
 
 function checkName(name: unknown): asserts name is string {

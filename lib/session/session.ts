@@ -44,6 +44,7 @@ import {
   PhaseError,
   TransportError,
   VersionMismatchError,
+  wireErrorOf,
 } from '../errors.js';
 import type { InEntry, JournalEntry, JournalEntryInput, NoteEntry, OutEntry } from '../journal/entry.js';
 import { Channel } from './channel.js';
@@ -86,8 +87,11 @@ export interface SessionOptions {
    */
   maxFrameDepth?: number;
   /**
-   * Ping the peer every `interval` ms while operating; a ping that fails (no answer within
+   * Ping the peer once `interval` ms pass without a frame from it while operating (a busy
+   * connection is not pinged, and one ping at a time); a ping that fails (no answer within
    * `timeout`, default the interval) is treated as a lost connection and fails the session.
+   * Both must be positive numbers of milliseconds (a TypeError otherwise). Choose them for the
+   * network: a local process answers in milliseconds, a remote server over a slow link may not.
    * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/ping#implementation-considerations
    */
   keepAlive?: { interval: number; timeout?: number };
@@ -261,6 +265,8 @@ export class Session {
   private readyWaiters: { resolve: () => void; reject: (e: Error) => void }[] = [];
   private readonly keepAlive: { interval: number; timeout: number } | undefined;
   private keepAliveTimer: unknown;
+  /** When the peer last sent a frame (session clock), kept only with keepAlive. */
+  private lastHeardAt = -Infinity;
   private doneWaiters: (() => void)[] = [];
   /** Outbound progress interval (0: every update is sent). */
   private readonly progressIntervalMs: number;
@@ -429,7 +435,11 @@ export class Session {
     this.maxFrameDepth = options.maxFrameDepth ?? DEFAULT_MAX_FRAME_DEPTH;
     this.enforceCapabilities = options.enforceCapabilities ?? true;
     if (options.keepAlive) {
-      this.keepAlive = { interval: options.keepAlive.interval, timeout: options.keepAlive.timeout ?? options.keepAlive.interval };
+      const { interval, timeout = interval } = options.keepAlive;
+      for (const [name, v] of [['interval', interval], ['timeout', timeout]] as const) {
+        if (!(typeof v === 'number' && v > 0 && Number.isFinite(v))) throw new TypeError(`keepAlive.${name} must be a positive number of milliseconds; got ${String(v)}`);
+      }
+      this.keepAlive = { interval, timeout };
     }
     const supportedVersions = options.supportedVersions ?? [...SUPPORTED_REVISIONS];
     const rate = progressRate(options.progress);
@@ -796,6 +806,8 @@ export class Session {
   }
 
   private recordIn(raw: RawFrame): void {
+    // Anything the peer sends shows it is there: keep-alive pings wait for a quiet interval.
+    if (this.keepAlive) this.lastHeardAt = this.clock.now();
     if (!this.journal && !this.journalSubject.observed) return;
     if (typeof raw === 'string') this.record({ kind: 'in', text: raw });
     else if (raw instanceof OversizeFrame) {
@@ -911,7 +923,11 @@ export class Session {
     }
   }
 
-  private scheduleKeepAlive(): void {
+  /**
+   * Ping after `interval` ms without a frame from the peer (PING-005: a busy connection is not
+   * pinged; one ping at a time).
+   */
+  private scheduleKeepAlive(delay?: number): void {
     const ka = this.keepAlive;
     // 2026-07-28 has no ping.
     if (!ka || this.modernAdopted) return;
@@ -919,6 +935,8 @@ export class Session {
       () => {
         this.keepAliveTimer = undefined;
         if (this.phase !== 'operating') return;
+        const quiet = this.clock.now() - this.lastHeardAt;
+        if (quiet < ka.interval) return this.scheduleKeepAlive(ka.interval - quiet);
         this.record({ kind: 'timer', name: 'keepalive' });
         this.startRequest('ping', undefined, { timeout: ka.timeout }, undefined, false).then(
           () => this.scheduleKeepAlive(),
@@ -931,7 +949,7 @@ export class Session {
           },
         );
       },
-      ka.interval,
+      delay ?? ka.interval,
       'keepalive',
     );
   }
@@ -1229,7 +1247,7 @@ export class Session {
   }
 
   private errorFrom(id: RequestId, method: string, e: unknown): JsonRpcErrorResponse {
-    if (e instanceof McpError) return { jsonrpc: '2.0', id, error: e.toJSON() };
+    if (e instanceof McpError) return { jsonrpc: '2.0', id, error: wireErrorOf(e) };
     this.diagnose('handler-error', `The "${method}" handler threw: ${(e as Error)?.message ?? String(e)}`, e);
     return errorResponse(id, ErrorCode.InternalError, (e as Error)?.message ?? 'Internal error');
   }

@@ -50,7 +50,7 @@ describe('mcp-actors CLI at a terminal (node-pty)', function () {
     expect(readFileSync(log, 'utf8')).to.match(/^cancelled: /);
   });
 
-  it('asks the person to fill an elicitation form, field by field, and sends the answer', async () => {
+  it('[ELICIT-073] asks the person to fill an elicitation form, field by field, shows it, and sends the answer once they say so', async () => {
     term = new Terminal(['call', 'ask', '--', ...TERMINAL_SERVER_CMD]);
     await term.waitFor('Answer?');
     expect(plain(term.output)).to.include('terminal-fixture asks: Who are you?');
@@ -63,6 +63,10 @@ describe('mcp-actors CLI at a terminal (node-pty)', function () {
     term.type('2\r');
     await term.waitFor('Age');
     term.type('\r');
+    // Reviewed before it goes: nothing is sent until the person says so.
+    await term.waitFor('Send it?');
+    expect(plain(term.output)).to.match(/To send to terminal-fixture:\r?\n {2}Name: "Ada"/);
+    term.type('s\r');
     expect(await term.exited).to.equal(0);
     const answer = plain(term.output).split('\n').find((l) => l.startsWith('{"action"'));
     expect(JSON.parse(answer!)).to.deep.equal({ action: 'accept', content: { name: 'Ada', color: 'green', age: 30 } });

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { BehaviorSubject } from 'rxjs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -28,6 +29,31 @@ describe('client features: roots checked before they are exposed', () => {
     // Without verify, the list is given as set.
     client.setRoots([present, gone]);
     expect(await session.request('roots/list')).to.deep.equal({ roots: [present, gone] });
+  });
+
+  it('[ROOTS-009] checks accessibility again at every roots/list: a root that goes away is left out, and comes back with its directory', async () => {
+    const sub = join(dir, 'project');
+    await mkdir(sub);
+    const root = { uri: pathToFileURL(sub).href, name: 'project' };
+    const { session } = await pair({ setup: (c) => c.setRoots([root], { verify: true }) });
+    expect(await session.request('roots/list')).to.deep.equal({ roots: [root] });
+    await rm(sub, { recursive: true });
+    expect(await session.request('roots/list')).to.deep.equal({ roots: [] });
+    await mkdir(sub);
+    expect(await session.request('roots/list')).to.deep.equal({ roots: [root] });
+  });
+
+  it('[ROOTS-006] [ROOTS-008] a verifier is the host\'s access policy: a root it denies is never exposed, from a list or from an observable of roots', async () => {
+    const allowed = { uri: 'file:///work/public', name: 'public' };
+    const denied = { uri: 'file:///work/secrets', name: 'secrets' };
+    const policy = (r: { uri: string }) => !r.uri.startsWith('file:///work/secrets');
+    const roots$ = new BehaviorSubject([allowed, denied]);
+    const { client, session } = await pair({ setup: (c) => c.setRoots([allowed, denied], { verify: policy }) });
+    expect(await session.request('roots/list')).to.deep.equal({ roots: [allowed] });
+    client.setRoots(roots$, { verify: policy });
+    expect(await session.request('roots/list')).to.deep.equal({ roots: [allowed] });
+    roots$.next([denied]);
+    expect(await session.request('roots/list')).to.deep.equal({ roots: [] });
   });
 
   it('[ROOTS-005] a roots handler that fails internally answers -32603', async () => {

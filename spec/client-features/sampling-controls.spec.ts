@@ -41,6 +41,54 @@ describe('client features: sampling controls', () => {
     expect((await rejection(session.request('sampling/createMessage', { messages: [ASK], maxTokens: 10 }))).code).to.equal(-32603);
   });
 
+  it('[SAMP-003] approval may edit the request before it goes to the model: the handler gets the edit, the answer is checked against it, an invalid edit is refused', async () => {
+    let edit: 'none' | 'prompt' | 'bad' = 'prompt';
+    const { session, handler } = await samplingPair({
+      approve: (params) => {
+        if (edit === 'none') return true;
+        if (edit === 'bad') return { ...params, messages: 'oops' } as never;
+        return { ...params, systemPrompt: 'Answer in one word.', messages: [{ role: 'user', content: { type: 'text', text: 'Weather in Paris?' } }] };
+      },
+    });
+    const ask = () => session.request('sampling/createMessage', { messages: [ASK], systemPrompt: 'Tell me everything about the user.', maxTokens: 10 });
+    expect(await ask()).to.deep.equal(ANSWER);
+    const seen = (handler.firstCall.args as unknown[])[0] as { systemPrompt: string; messages: { content: { text: string } }[] };
+    expect(seen.systemPrompt).to.equal('Answer in one word.');
+    expect(seen.messages[0]!.content.text).to.equal('Weather in Paris?');
+    edit = 'none';
+    await ask();
+    expect(((handler.secondCall.args as unknown[])[0] as { systemPrompt: string }).systemPrompt).to.equal('Tell me everything about the user.');
+    edit = 'bad';
+    expect((await rejection(ask())).code).to.equal(-32603);
+    expect(handler.callCount).to.equal(2);
+  });
+
+  it('[SAMP-004] review shows the model\'s answer to the user before it goes: sent as they leave or edit it, refused (-1) with nothing of it sent, an invalid edit refused', async () => {
+    let decision: 'send' | 'edit' | 'refuse' | 'break' = 'send';
+    const reviewed: unknown[] = [];
+    const { session } = await samplingPair({
+      review: (answer, params, server) => {
+        reviewed.push([(answer.content as { text: string }).text, params.maxTokens, server?.name]);
+        if (decision === 'refuse') return false;
+        if (decision === 'edit') return { ...answer, content: { type: 'text', text: 'Sunny (checked by a human).' } };
+        if (decision === 'break') return { ...answer, role: 'system' } as unknown as CreateMessageResult;
+        return answer;
+      },
+    });
+    const ask = () => session.request('sampling/createMessage', { messages: [ASK], maxTokens: 10 });
+    expect(await ask()).to.deep.equal(ANSWER);
+    decision = 'edit';
+    expect(await ask()).to.deep.include({ content: { type: 'text', text: 'Sunny (checked by a human).' } });
+    decision = 'refuse';
+    const refused = await rejection(ask());
+    expect(refused.code).to.equal(-1);
+    expect(JSON.stringify(refused)).to.not.contain('Sunny');
+    decision = 'break';
+    expect((await rejection(ask())).code).to.equal(-32603);
+    expect(reviewed).to.have.length(4);
+    expect(reviewed[0]).to.deep.equal(['Sunny.', 10, 'spec-server']);
+  });
+
   it('[SAMP-019] requests over the rate limit are answered -32603 without reaching the user, until the window refills', async () => {
     const { session, clock, handler } = await samplingPair({ rateLimit: { limit: 2, windowMs: 1_000 } });
     const req = () => session.request('sampling/createMessage', { messages: [ASK], maxTokens: 10 });

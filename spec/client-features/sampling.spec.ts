@@ -89,6 +89,29 @@ describe('client features: sampling', () => {
     expect((await rejection(session.request('sampling/createMessage', { messages: [{ role: 'system', content: { type: 'text', text: 'x' } }], maxTokens: 1 }))).code).to.equal(-32602);
   });
 
+  it('[SAMP-058] the handler gets the server\'s maxTokens as sent; a maxTokens that is not a whole number of tokens above 0 is answered -32602 before the model runs', async () => {
+    const { session, spy } = await samplingPair(() => TEXT_ANSWER);
+    await session.request('sampling/createMessage', { messages: [ASK], maxTokens: 7 });
+    expect(spy.firstCall.args[0].maxTokens).to.equal(7);
+    for (const maxTokens of [0, -5, 1.5, '100', null]) {
+      const err = await rejection(session.request('sampling/createMessage', { messages: [ASK], maxTokens }));
+      expect(err.code, String(maxTokens)).to.equal(-32602);
+      expect(err.message).to.contain('maxTokens');
+    }
+    expect((await rejection(session.request('sampling/createMessage', { messages: [ASK] }))).code).to.equal(-32602);
+    expect(spy.callCount).to.equal(1);
+  });
+
+  it('[SAMP-057] each sampling request reaches the handler with its own messages only: nothing of an earlier request is kept or added', async () => {
+    const { session, spy } = await samplingPair(() => TEXT_ANSWER);
+    const first = { role: 'user', content: { type: 'text', text: 'my account number is 1234' } };
+    const second = { role: 'user', content: { type: 'text', text: 'what is the capital of France?' } };
+    await session.request('sampling/createMessage', { messages: [first], maxTokens: 10 });
+    await session.request('sampling/createMessage', { messages: [second], maxTokens: 10 });
+    expect(spy.secondCall.args[0].messages).to.deep.equal([second]);
+    expect(JSON.stringify(spy.secondCall.args[0])).to.not.contain('1234');
+  });
+
   it('[SAMP-013] a user rejection (SamplingRejectedError) is answered with code -1', async () => {
     const { session } = await samplingPair(() => {
       throw new SamplingRejectedError();

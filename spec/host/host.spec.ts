@@ -53,7 +53,7 @@ describe('multi-server host', function () {
     await Promise.all(hosts.splice(0).map((h) => h.close()));
   });
 
-  it('aggregates namespaced tools, prompts and resources of isolated stdio servers and routes calls', async () => {
+  it('[TOOL-052] [TOOL-053] aggregates namespaced tools, prompts and resources of isolated stdio servers and routes calls', async () => {
     const h = host({ servers: { 'echo-a': stdio(ECHO), 'echo-b': stdio(ECHO), calc: stdio(CALC) }, clientOptions: { journal: true } });
     const frames: Record<string, FrameEvent[]> = {};
     h.sessions$.subscribe(({ server, client }) => client.frames$.subscribe((f) => (frames[server] ??= []).push(f)));
@@ -73,6 +73,9 @@ describe('multi-server host', function () {
     expect(add.inputSchema).to.deep.equal({ type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } });
     expect(names(await h.listTools())).to.deep.equal(names(tools));
 
+    // Two servers with the same serverInfo.name and the same tool: the host's own server keys
+    // tell them apart, never the name the servers give themselves.
+    expect(h.client('echo-a')!.serverInfo!.name).to.equal(h.client('echo-b')!.serverInfo!.name);
     expect(textOf(await h.callTool('echo-a__echo', { text: 'to-a' }))).to.equal('to-a');
     expect(textOf(await h.callTool('echo-b__echo', { text: 'to-b' }))).to.equal('to-b');
     expect(textOf(await h.callTool('calc__add', { a: 2, b: 3 }))).to.equal('5');

@@ -20,13 +20,30 @@ function modern(id: number | string, method: string, params: Record<string, unkn
 
 describe('2026-07-28 messages on our server', () => {
   let http: Listening;
+  let openGate!: () => void;
+  let gate: Promise<void>;
+  let gateStarted!: () => void;
+  let started: Promise<void>;
 
   beforeEach(async () => {
+    gate = new Promise((resolve) => (openGate = resolve));
+    started = new Promise((resolve) => (gateStarted = resolve));
     const mcp = createMcpServer({ info: { name: 'messages', version: '1' } });
     mcp.registerTool('echo', { description: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }, (a) => `echo:${String(a.text)}`);
     mcp.registerTool('ask', { description: 'asks a name' }, async (_a, ctx) => {
       const r = await ctx.elicit({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } }, { inputKey: 'who' });
       return `hi ${String(r.content?.name ?? r.action)}`;
+    });
+    mcp.registerTool('gate', { description: 'waits until the test opens the gate' }, async () => {
+      gateStarted();
+      await gate;
+      return 'through';
+    });
+    mcp.registerTool('two', { description: 'asks a name, then an age' }, async (_a, ctx) => {
+      const schema = (field: string) => ({ type: 'object' as const, properties: { [field]: { type: 'string' as const } }, required: [field] });
+      const who = await ctx.elicit({ message: 'Name?', requestedSchema: schema('name') }, { inputKey: 'who' });
+      const age = await ctx.elicit({ message: 'Age?', requestedSchema: schema('age') }, { inputKey: 'age' });
+      return `${String(who.content?.name)} is ${String(age.content?.age)}`;
     });
     mcp.registerPrompt('greet', { description: 'greets' }, () => [{ role: 'user', content: { type: 'text', text: 'hello' } }]);
     mcp.registerResource('readme', 'test://readme', { mimeType: 'text/plain' }, (uri) => ({ contents: [{ uri, text: 'read me' }] }));
@@ -59,7 +76,7 @@ describe('2026-07-28 messages on our server', () => {
       resources: (await send(modern(4, 'resources/list', {}, {}, {}, client))).result.resources.map((r: { uri: string }) => r.uri),
     });
     const before = await lists('first');
-    expect([...before.tools].sort()).to.deep.equal(['ask', 'echo']);
+    expect([...before.tools].sort()).to.deep.equal(['ask', 'echo', 'gate', 'two']);
     expect(before.prompts).to.deep.equal(['greet']);
     expect(before.resources).to.deep.equal(['test://readme']);
     await send(modern(5, 'tools/call', { name: 'echo', arguments: { text: 'side effect?' } }));
@@ -109,6 +126,39 @@ describe('2026-07-28 messages on our server', () => {
       const done = (await send(modern(`${action}-2`, 'tools/call', { name: 'ask', inputResponses: { who: { action } }, requestState: r1.requestState }, caps))).result;
       expect([done.resultType, done.content[0].text]).to.deep.equal(['complete', `hi ${action}`]);
     }
+  });
+
+  it('[BASE-083] what spans rounds travels in the requestState the client passes back: with it the second round completes with the first answer, without it nothing is remembered', async () => {
+    const caps = { elicitation: {} };
+    const r1 = (await send(modern(1, 'tools/call', { name: 'two' }, caps))).result;
+    expect(Object.keys(r1.inputRequests)).to.deep.equal(['who']);
+    const r2 = (await send(modern(2, 'tools/call', { name: 'two', inputResponses: { who: { action: 'accept', content: { name: 'Ada' } } }, requestState: r1.requestState }, caps))).result;
+    expect(Object.keys(r2.inputRequests)).to.deep.equal(['age']);
+    const age = { age: { action: 'accept', content: { age: '36' } } };
+    // The same answer without the state: the server kept nothing of round 1 for this client.
+    const forgotten = (await send(modern(3, 'tools/call', { name: 'two', inputResponses: age }, caps))).result;
+    expect(forgotten.resultType).to.equal('input_required');
+    expect(Object.keys(forgotten.inputRequests)).to.deep.equal(['who']);
+    const done = (await send(modern(4, 'tools/call', { name: 'two', inputResponses: age, requestState: r2.requestState }, caps))).result;
+    expect([done.resultType, done.content[0].text]).to.deep.equal(['complete', 'Ada is 36']);
+  });
+
+  it('[BASE-080] serves many conversations at once: a call still running does not hold up others, and interleaved rounds complete with their own answers', async () => {
+    const caps = { elicitation: {} };
+    const held = send(modern('held', 'tools/call', { name: 'gate' }, {}, {}, 'c0'));
+    await started;
+    const starts = await Promise.all(['c1', 'c2', 'c3'].map((c) => send(modern(`${c}-1`, 'tools/call', { name: 'ask' }, caps, {}, c))));
+    const states = starts.map((r) => r.result.requestState as string);
+    expect(new Set(states).size).to.equal(3);
+    // Interleaved: another call, then the rounds finished in another order than they began.
+    expect((await send(modern('other', 'tools/call', { name: 'echo', arguments: { text: 'meanwhile' } }))).result.content[0].text).to.equal('echo:meanwhile');
+    const names = ['Ada', 'Grace', 'Linus'];
+    const done = await Promise.all(
+      [2, 0, 1].map((i) => send(modern(`c${i + 1}-2`, 'tools/call', { name: 'ask', inputResponses: { who: { action: 'accept', content: { name: names[i] } } }, requestState: states[i] }, caps, {}, `c${i + 1}`))),
+    );
+    expect(done.map((r) => r.result.content[0].text)).to.deep.equal(['hi Linus', 'hi Ada', 'hi Grace']);
+    openGate();
+    expect((await held).result.content[0].text).to.equal('through');
   });
 
   it('[MRTR-024] [MRTR-025] ignores answers it did not ask for, and asks again for one the retry lacks', async () => {

@@ -337,7 +337,7 @@ describe('client calls from the server', () => {
         });
       }
 
-      it('[ELICIT-001] [ELICIT-002] [ELICIT-054] [ELICIT-060] [ELICIT-065] a field or title that looks like a credential is refused, pointing to URL mode', async () => {
+      it('[ELICIT-001] [ELICIT-002] [ELICIT-054] [ELICIT-060] [ELICIT-065] [ELICIT-072] a field or title that looks like a credential is refused, pointing to URL mode', async () => {
         const env = await setup({ caps: { elicitation: {} } });
         for (const requestedSchema of [
           { type: 'object', properties: { password: { type: 'string' } } },

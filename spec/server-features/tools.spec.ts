@@ -138,6 +138,53 @@ describe('server features: tools', () => {
     expect(r.content[0].text).to.contain('bad things');
   });
 
+  it('[TOOL-069] callTool hands a tool execution error back as a result (isError, with its text) for the model to read and correct, not as an exception', async () => {
+    const { mcp } = makeServer();
+    mcp.registerTool('lookup', { inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }, (args) => {
+      throw new Error(`no city named ${String(args.city)}; try a capital`);
+    });
+    mcp.registerTool('w', { outputSchema: { type: 'object', properties: { t: { type: 'number' } }, required: ['t'] } }, () => ({ content: [text('sensor offline')], isError: true }));
+    const { client } = await connect(mcp);
+    await client.listTools();
+    const failed = await client.callTool('lookup', { city: 'Atlantis' });
+    expect(failed).to.deep.equal({ content: [{ type: 'text', text: 'Tool "lookup" failed: no city named Atlantis; try a capital' }], isError: true });
+    const invalid = await client.callTool('lookup', { town: 'Paris' });
+    expect(invalid.isError).to.equal(true);
+    expect((invalid.content[0] as { text: string }).text).to.contain('"city"');
+    // An error result of a tool with an outputSchema has no structuredContent: still a result.
+    expect(await client.callTool('w', {})).to.deep.equal({ content: [{ type: 'text', text: 'sensor offline' }], isError: true });
+  });
+
+  it('[TOOL-064] warns the tool author who mirrors a sensitive-looking parameter in a header (x-mcp-header), and only then', async () => {
+    const warnings: string[] = [];
+    const emit = process.emitWarning;
+    process.emitWarning = ((w: string | Error, o?: { type?: string }) => {
+      if (o?.type === 'McpSensitiveHeaderWarning') warnings.push(String(w));
+    }) as typeof process.emitWarning;
+    try {
+      const { mcp } = makeServer();
+      const mirrored = (props: Record<string, string>) => ({
+        type: 'object' as const,
+        properties: Object.fromEntries(Object.entries(props).map(([name, header]) => [name, { type: 'string', 'x-mcp-header': header }])),
+      });
+      mcp.registerTool('deploy', { inputSchema: mirrored({ region: 'Region', api_key: 'Key', max_tokens: 'Max', githubToken: 'Gh' }) }, () => 'ok');
+      mcp.registerTool('login', { inputSchema: mirrored({ user: 'User', password: 'Password' }) }, () => 'ok');
+      const safe = mcp.registerTool('search', { inputSchema: mirrored({ query: 'Query', author: 'Author', tokens: 'Tokens' }) }, () => 'ok');
+      await settle();
+      expect(warnings).to.have.length(3);
+      expect(warnings[0]).to.contain('Tool "deploy": parameter "api_key"').and.contain('Mcp-Param-Key');
+      expect(warnings[1]).to.contain('parameter "githubToken"');
+      expect(warnings[2]).to.contain('Tool "login": parameter "password"');
+      // A change of schema is checked again.
+      safe.update({ inputSchema: mirrored({ query: 'Query', session_token: 'Session' }) });
+      await settle();
+      expect(warnings).to.have.length(4);
+      expect(warnings[3]).to.contain('parameter "session_token"');
+    } finally {
+      process.emitWarning = emit;
+    }
+  });
+
   it('a required URL elicitation (-32042) stays a protocol error', async () => {
     const { mcp } = makeServer();
     mcp.registerTool('needs-auth', {}, () => {

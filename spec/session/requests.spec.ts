@@ -339,6 +339,37 @@ describe('keep-alive pings', () => {
     await client.close();
   });
 
+  it('[PING-005] does not ping a peer that is talking: pings only after a quiet interval, one at a time; refuses an interval that is not a positive number', async () => {
+    const clock = new ManualClock();
+    const [a, b] = createMemoryPair();
+    const server = new Server({ info: SERVER_INFO, clock, capabilities: { tools: {} } });
+    server.onRequest('tools/list', () => ({ tools: [] }));
+    await server.connect(a);
+    const client = new Client({ era: 'legacy', info: CLIENT_INFO, clock, journal: true, keepAlive: { interval: 1000 } });
+    await client.connect(b);
+    const pings = () => outFrames(client).filter((f) => f.method === 'ping').length;
+    // Busy: a request answered every 400 ms for 4 s, no ping.
+    for (let i = 0; i < 10; i++) {
+      clock.advance(400);
+      await client.request('tools/list');
+    }
+    expect(pings()).to.equal(0);
+    // Quiet: one ping per quiet second.
+    clock.advance(1000);
+    await settle();
+    expect(pings()).to.equal(1);
+    clock.advance(999);
+    await settle();
+    expect(pings()).to.equal(1);
+    clock.advance(1);
+    await settle();
+    expect(pings()).to.equal(2);
+    await client.close();
+    for (const keepAlive of [{ interval: 0 }, { interval: -1 }, { interval: Number.NaN }, { interval: 1000, timeout: 0 }]) {
+      expect(() => new Client({ era: 'legacy', info: CLIENT_INFO, keepAlive }), JSON.stringify(keepAlive)).to.throw(TypeError, /keepAlive\.(interval|timeout) must be a positive number/);
+    }
+  });
+
   it('[PING-006] [PING-007] an unanswered ping fails the session as a lost connection and says so', async () => {
     const clock = new ManualClock();
     const peer = new RawPeer();
