@@ -25,7 +25,7 @@
  * standard error.
  *
  *   npm run build && node dist/bench/record-overhead.js
- * Settings: RECORD_WAVES (10), RECORD_ROUNDS (8), RECORD_BLOCK (500 calls), RECORD_WARM (1000
+ * Settings: RECORD_WAVES (10), RECORD_ROUNDS (8), RECORD_BLOCK (2000 calls), RECORD_WARM (1000
  * calls first), RECORD_MODES (direct,in-process,cat,pass-through,recorded; the first is the
  * base), RECORD_WINDOWS (1,64).
  */
@@ -35,11 +35,14 @@ import { cpuSpeedsLine } from './cpu-speeds.js';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '../lib/client.js';
+import { READ_EVERY_MS } from '../lib/cli/tap-handover.js';
 import { createStdioClientTransport } from '../streams/stdio-client.js';
 
 const WAVES = Number(process.env.RECORD_WAVES ?? 10);
 const ROUNDS = Number(process.env.RECORD_ROUNDS ?? 8);
-const BLOCK = Number(process.env.RECORD_BLOCK ?? 500);
+// Long enough that the recorder's work for a turn falls inside it: its worker journals every
+// READ_EVERY_MS (100 ms), so at most the last 100 ms of a turn's frames are journaled after it.
+const BLOCK = Number(process.env.RECORD_BLOCK ?? 2000);
 const WARM = Number(process.env.RECORD_WARM ?? 1000);
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
@@ -115,9 +118,9 @@ async function start(mode: Mode): Promise<Instance> {
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function block(x: Instance, window: number): Promise<void> {
-  // The recorder journals what it has a few ms behind the wire: let the last turn's tail land
-  // before this turn starts, and this turn's before its CPU is read.
-  await pause(30);
+  // The recorder journals what it has up to READ_EVERY_MS behind the wire: let the last turn's
+  // tail land before this turn starts (not on another mode's turn), and this turn's before its CPU is read.
+  await pause(READ_EVERY_MS + 20);
   const cpu0 = process.cpuUsage();
   const tree0 = treeCpuMs(x.pid);
   const start = performance.now();
@@ -131,7 +134,7 @@ async function block(x: Instance, window: number): Promise<void> {
   await Promise.all(Array.from({ length: window }, caller));
   x.ms.push(performance.now() - start);
   const cpu = process.cpuUsage(cpu0);
-  await pause(30);
+  await pause(READ_EVERY_MS + 20);
   x.cpu.push((cpu.user + cpu.system) / 1000 + treeCpuMs(x.pid) - tree0);
 }
 
