@@ -2,7 +2,6 @@
 // request headers, Mcp-Param-* ones it knows nothing about included, reach the server unchanged.
 // @see https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#server-behavior-for-custom-headers
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -11,7 +10,7 @@ import { listen } from '../../lib/http/listen.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
 import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
 import { post } from '../fixtures/http-server/raw.js';
-import { CLI } from './helpers.js';
+import { background, CLI } from './helpers.js';
 
 const V = '2026-07-28';
 
@@ -27,17 +26,9 @@ describe('mcp-actors record as an HTTP intermediary', function () {
       if (req.method === 'POST') seen.push(req.headers);
     });
     const dir = mkdtempSync(join(tmpdir(), 'mcp-proxy-headers-'));
-    const recorder = spawn(process.execPath, ['--import', 'tsx', CLI, 'record', '--out', join(dir, 'h.jsonl'), '--target', server.url], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const recorder = await background(['--import', 'tsx', CLI, 'record', '--out', join(dir, 'h.jsonl'), '--target', server.url], /Point your client at (\S+)/);
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let err = '';
-        recorder.stderr.on('data', (d) => {
-          err += d;
-          const m = /Point your client at (\S+)/.exec(err);
-          if (m) resolve(m[1]!);
-        });
-        recorder.once('exit', () => reject(new Error(`recorder exited: ${err}`)));
-      });
+      const url = recorder.match[1]!;
       const body = {
         jsonrpc: '2.0',
         id: 1,
@@ -51,9 +42,7 @@ describe('mcp-actors record as an HTTP intermediary', function () {
       expect(seen).to.have.length(1);
       expect(seen[0]).to.include({ 'mcp-protocol-version': V, 'mcp-method': 'tools/call', 'mcp-name': 'echo', ...custom });
     } finally {
-      const exited = new Promise((r) => recorder.once('exit', r));
-      recorder.kill('SIGINT');
-      await exited;
+      await recorder.stop();
       await server.close();
       rmSync(dir, { recursive: true, force: true });
     }
