@@ -86,8 +86,17 @@ export class JournalOut {
   }
 
   bytes(src: Buffer, start: number, end: number): void {
-    this.room(end - start);
-    this.used += src.copy(this.buf, this.used, start, end);
+    const n = end - start;
+    this.room(n);
+    if (n > 256) {
+      this.used += src.copy(this.buf, this.used, start, end);
+      return;
+    }
+    // A frame of a few hundred bytes copies faster here than through `copy()`'s checks and call.
+    const buf = this.buf;
+    let at = this.used;
+    for (let i = start; i < end; i++) buf[at++] = src[i]!;
+    this.used = at;
   }
 
   /** What is pending, as a copy, and nothing is pending after (for tests). */

@@ -4,10 +4,10 @@
  * Every line is redacted before it is written and appended at once, so a recording survives a
  * server that dies (or a proxy that is killed) midway.
  */
-import { isUtf8 } from 'node:buffer';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { JOURNAL_FORMAT, JOURNAL_VERSION } from '../journal/entry.js';
 import { isJsonObjectText } from './json-check.js';
+import { plainObjectLine } from './frame-scan.js';
 import { JournalOut } from './journal-out.js';
 
 export { stampText } from './journal-out.js';
@@ -38,16 +38,6 @@ export interface RecordingOptions {
   fd?: number;
 }
 
-type Latin1Slice = (this: Buffer, start: number, end: number) => string;
-/** Node's own Latin-1 decoder, without `toString()`'s dispatch on the encoding; `toString` where it is missing. */
-const latin1Slice: Latin1Slice =
-  (Buffer.prototype as unknown as { latin1Slice?: Latin1Slice }).latin1Slice ??
-  function (this: Buffer, start: number, end: number) {
-    return this.toString('latin1', start, end);
-  };
-/** A byte past ASCII, or a control character other than a line feed. */
-// eslint-disable-next-line no-control-regex -- control characters are exactly what is looked for
-const UNUSUAL = /[\u0000-\u0009\u000b-\u001f\u0080-\u00ff]/;
 /** What follows an entry's time stamp up to its frame, by direction. */
 const IN_PREFIX = ',"kind":"in","frame":';
 const OUT_PREFIX = ',"kind":"out","frame":';
@@ -129,11 +119,11 @@ export class RecordingWriter {
   }
 
   /**
-   * `recordAt` for bytes `start`…`end` of `bytes`, without decoding them when they are whole lines
-   * of valid UTF-8: each line is checked as it is (a Latin-1 view: one char per byte, where every
-   * JSON token and every secret-name word is ASCII) and copied into the journal byte for byte.
-   * Anything else (a partial line, a line that is not a JSON object or may hold a secret) takes
-   * the decoding path, so the journal is the same either way.
+   * `recordAt` for bytes `start`…`end` of `bytes`, without decoding them when they are whole lines:
+   * each line is looked at once on its bytes (frame-scan.ts: one JSON object, valid UTF-8, nothing
+   * to redact) and copied into the journal as it came. Anything else (a partial line, a line that
+   * is not a JSON object or may hold a secret) takes the decoding path, so the journal says the
+   * same either way.
    */
   recordBytesAt(side: Side, bytes: Buffer, start: number, end: number, t: number): void {
     if (this.closed || end <= start) return;
@@ -142,33 +132,27 @@ export class RecordingWriter {
       this.recordAt(side, bytes.subarray(start, end), t);
       return;
     }
-    const text = latin1Slice.call(bytes, start, end);
-    // Most chunks are ASCII with no control character but their newlines: one look tells, and then
-    // neither the UTF-8 check (only bytes past ASCII can fail it) nor the JSON check's own look is needed.
-    const plain = !UNUSUAL.test(text);
-    if (!plain && !isUtf8(bytes.subarray(start, end))) {
-      this.recordAt(side, bytes.subarray(start, end), t);
-      return;
-    }
-    this.stamp = t;
-    try {
-      let from = 0;
-      for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', from)) {
-        const stop = text.charCodeAt(i - 1) === 13 ? i - 1 : i;
-        const line = text.slice(from, stop);
-        if (isJsonObjectText(line, plain) && !this.redactor.mayHoldSecrets(line)) {
-          this.out.prefix(this.seq++, t, side === 'client' ? IN_PREFIX : OUT_PREFIX);
-          this.out.latin1(line);
-          this.out.ascii('}\n');
-          this.entries++;
-        } else if (stop > from) {
-          const decoded = bytes.toString('utf8', start + from, start + stop);
-          if (decoded.trim() !== '') this.line(side, decoded);
+    const extra = this.redactor.extraKeys;
+    const prefix = side === 'client' ? IN_PREFIX : OUT_PREFIX;
+    let from = start;
+    while (from < end) {
+      let lf = plainObjectLine(bytes, from, end, extra);
+      if (lf >= 0) {
+        this.out.prefix(this.seq++, t, prefix);
+        this.out.bytes(bytes, from, lf > from && bytes[lf - 1] === 13 ? lf - 1 : lf);
+        this.out.ascii('}\n');
+        this.entries++;
+      } else {
+        lf = bytes.indexOf(10, from);
+        const decoded = bytes.toString('utf8', from, lf);
+        this.stamp = t;
+        try {
+          if (decoded.trim() !== '') this.line(side, decoded.endsWith('\r') ? decoded.slice(0, -1) : decoded);
+        } finally {
+          this.stamp = undefined;
         }
-        from = i + 1;
       }
-    } finally {
-      this.stamp = undefined;
+      from = lf + 1;
     }
     this.scheduleFlush();
   }

@@ -23,6 +23,11 @@ export class Redactor {
     this.suspicious = new RegExp(['(?<!progress)token', 'passw', 'passphrase', 'secret', 'api[^a-z0-9]*key', 'authorization', 'cookie', 'credential', 'private[^a-z0-9]*key', 'session[^a-z0-9]*id', 'bearer', 'basic ', ...escaped].join('|'), 'i');
   }
 
+  /** The keys `--redact` names, in lower case (null when there are none). */
+  get extraKeys(): ReadonlySet<string> | null {
+    return this.extra.size === 0 ? null : this.extra;
+  }
+
   /** Whether a JSON text may hold something to redact (when not, it can be written as it is). */
   mayHoldSecrets(text: string): boolean {
     return this.suspicious.test(text);

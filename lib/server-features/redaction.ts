@@ -6,11 +6,13 @@
  */
 
 /**
- * Keys whose values {@link redactSecrets} hides, tested against the key in lower case without
+ * Words that end the keys whose values {@link redactSecrets} hides, tested against the key in lower case without
  * `-`, `_` and the like (`api_key`, `apiKey` and `X-Api-Key` all end in `apikey`); `maxTokens`
  * and `tokenCount` are not secrets.
  */
-export const SECRET_KEY = /(password|passwd|passphrase|secret|token|apikey|authorization|cookie|setcookie|credentials?|privatekey|sessionid)$/;
+export const SECRET_KEY_WORDS: readonly string[] = ['password', 'passwd', 'passphrase', 'secret', 'token', 'apikey', 'authorization', 'cookie', 'setcookie', 'credential', 'credentials', 'privatekey', 'sessionid'];
+/** {@link SECRET_KEY_WORDS} at the end of a key (see {@link isSecretKey}). */
+export const SECRET_KEY = new RegExp(`(${SECRET_KEY_WORDS.join('|')})$`);
 
 /** Whether `key` names a secret (see {@link SECRET_KEY}). */
 export function isSecretKey(key: string): boolean {

@@ -1,0 +1,137 @@
+// The recorder's one look at a captured line (lib/cli/frame-scan.ts) decides whether its bytes go
+// into the journal as they came. A wrong "yes" is a leak (a secret the redaction would have hidden)
+// or an unreadable journal (something JSON.parse refuses); a "no" only costs time. So: every "yes"
+// must parse to an object that redaction leaves unchanged, checked on hand-picked lines, on lines
+// built to hide secrets, and on many random mutations; and the frames a server sends all day
+// (requests, answers, progress) must get a "yes", or the recorder is slow again.
+import { expect } from 'chai';
+import { Prng } from '../robustness/fuzz/prng.js';
+import { plainObjectLine } from '../../lib/cli/frame-scan.js';
+import { Redactor } from '../../lib/cli/redact.js';
+
+/** The line with its line feed, as bytes; the scan's answer, as "journal as it came" or not. */
+function asIs(line: string | Uint8Array, extra: string[] = []): boolean {
+  const head = typeof line === 'string' ? Buffer.from(line, 'utf8') : Buffer.from(line);
+  // Bytes after the line (the next record in the ring) must not change the answer.
+  const bytes = Buffer.concat([Buffer.from('  '), head, Buffer.from('\n{"next":1}\n')]);
+  const lf = plainObjectLine(bytes, 2, bytes.length, extra.length === 0 ? null : new Set(extra.map((k) => k.toLowerCase())));
+  if (lf >= 0) expect(lf, 'the line feed that ends the line').to.equal(2 + head.length);
+  return lf >= 0;
+}
+
+/** What a "yes" promises: the line parses to an object, and redaction would change nothing in it. */
+function safeAsIs(line: string, extra: string[] = []): boolean {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return false;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const redactor = new Redactor(extra);
+  return JSON.stringify(redactor.value(value)) === JSON.stringify(value) && redactor.count === 0;
+}
+
+function random(seed: number): () => number {
+  const prng = new Prng(seed);
+  return () => prng.next();
+}
+
+const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+const everyday = [
+  { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: { sampling: {}, elicitation: { form: {} } }, clientInfo: { name: 'ide', version: '1.2.3' } } },
+  { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hello' }, _meta: meta } },
+  { jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: 'hello' }], resultType: 'complete' } },
+  { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'p-1', progress: 0.5, total: 10, message: 'half way' } },
+  { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'count', arguments: {}, _meta: { progressToken: 3 } } },
+  { jsonrpc: '2.0', id: 3, result: { tools: [{ name: 'get_token_count', description: 'Counts the tokens in a text', inputSchema: { type: 'object', properties: { text: { type: 'string' }, maxTokens: { type: 'integer' } } } }] } },
+  { jsonrpc: '2.0', id: 4, result: { contents: [{ uri: 'file:///a.txt', mimeType: 'text/plain', text: 'é✓日🎉 \n\t "quoted" \\ / \u2028' }] } },
+  { jsonrpc: '2.0', id: 5, error: { code: -32602, message: 'Unknown tool: nope', data: { tool: 'nope' } } },
+];
+
+describe('record: the one look that lets a captured line be journaled as it came', () => {
+  it('says yes to the frames a session is made of, whatever their characters', () => {
+    for (const f of everyday) expect(asIs(JSON.stringify(f)), JSON.stringify(f)).to.equal(true);
+    expect(asIs(JSON.stringify(everyday[1], null, 1).replace(/\n/g, ' ') + ' \r'), 'spaces and a carriage return around it').to.equal(true);
+  });
+
+  it('never says yes to a line JSON.parse refuses or that is not an object, and agrees on the rest of the grammar', () => {
+    const valid = ['{}', ' { } ', '{"a":1}', '{"a":[1,2,{"b":null}],"c":true,"d":false}', '{"a":-0.5e+10}', '{"a":0}', '{"a":1E5}', '{"s":"\\u00e9\\n\\t\\"\\\\\\/"}', '{"s":"é✓日🎉"}', '{"a":[]}', '{"a":[[]]}', '{"a":{}}', '{"a":1.5e-3}', '{"a":[{"b":[{"c":[]}]}]}'];
+    const invalid = ['', '{', '}', '[]', '[{}]', '"x"', '1', 'null', '{"a":1}x', '{"a":1,}', '{"a":[1,]}', '{,}', '{"a" 1}', '{a:1}', "{'a':1}", '{"a":01}', '{"a":1.}', '{"a":.5}', '{"a":-}', '{"a":1e}', '{"a":+1}', '{"a":NaN}', '{"a":tru}', '{"a":"\\x"}', '{"a":"\\u12"}', '{"a":"\\u12G4"}', '{"a":"tab\there"}', '\ufeff{}', '{"a":1}{"b":2}', '{"a":[1 2]}', '{"a":1 "b":2}', '{"a":"unterminated}', '{"a":{"b":1}', '{"a":1}}', '{"a":]}', '{"a":1e+}', '{"a":-01}'];
+    for (const c of valid) expect(asIs(c), JSON.stringify(c)).to.equal(true);
+    for (const c of invalid) expect(asIs(c), JSON.stringify(c)).to.equal(false);
+    // Bytes that are not UTF-8 inside a string: the journal must stay UTF-8, so they are decoded instead.
+    expect(asIs(Buffer.concat([Buffer.from('{"a":"'), Buffer.of(0xff), Buffer.from('"}')]))).to.equal(false);
+    expect(asIs(Buffer.concat([Buffer.from('{"a":"'), Buffer.of(0xe6, 0x97), Buffer.from('"}')]))).to.equal(false); // a character cut short
+  });
+
+  it('says no to every line redaction would change: secret-named keys however written, --redact keys, credentials in text, escapes that could spell them', () => {
+    const secrets = [
+      '{"params":{"arguments":{"password":"hunter2"}}}',
+      '{"access_token":"x"}', '{"refresh-token":"x"}', '{"myProgressToken":"x"}', '{"progress_token":"x"}', '{"API-Key":"x"}', '{"x_api_key":"x"}',
+      '{"client_secret":"x"}', '{"Authorization":"x"}', '{"set-cookie":"x"}', '{"session_id":"x"}', '{"privateKey":"x"}',
+      '{"passwd":"x"}', '{"passphrase":"x"}', '{"credentials":"x"}', '{"a":[{"b":{"TOKEN":"x"}}]}',
+      '{"headers":"Bearer abcdefgh12345678"}', '{"h":["x","Basic dXNlcjpwYXNzd29yZA=="]}', '{"text":"use B\\u0065arer abcdefgh12345678"}', '{"\\u0074oken":"x"}', '{"to\\u006ben":"x"}',
+    ];
+    for (const s of secrets) {
+      expect(safeAsIs(s), `redaction changes ${s}`).to.equal(false);
+      expect(asIs(s), s).to.equal(false);
+    }
+    expect(asIs('{"city":"Paris"}', ['City'])).to.equal(false);
+    expect(asIs('{"sessionId":"s-1"}', ['sessionid'])).to.equal(false);
+    expect(asIs('{"city":"Paris"}')).to.equal(true);
+    // What only looks like a secret is journaled as it came: the redaction would keep it too.
+    for (const s of ['{"_meta":{"progressToken":7}}', '{"maxTokens":100}', '{"tokenCount":3}', '{"text":"a token, a password, a secret"}', '{"text":"Basically"}', '{"text":"Bearers"}']) {
+      expect(safeAsIs(s), s).to.equal(true);
+      expect(asIs(s), s).to.equal(true);
+    }
+  });
+
+  it('judges keys exactly as the redaction does, on 20,000 random keys made of secret words, separators and case', () => {
+    const rnd = random(7);
+    const parts = ['pass', 'word', 'wd', 'phrase', 'secret', 'token', 'tokens', 'api', 'key', 'auth', 'orization', 'set', 'cookie', 'credential', 's', 'private', 'session', 'id', 'progress', 'max', 'x', '_', '-', '.', ' ', '/', '9'];
+    let secret = 0;
+    for (let k = 0; k < 20000; k++) {
+      let key = '';
+      for (let n = 1 + Math.floor(rnd() * 4); n > 0; n--) key += parts[Math.floor(rnd() * parts.length)]!;
+      key = [...key].map((c) => (rnd() < 0.3 ? c.toUpperCase() : c)).join('');
+      if (key === 'sessionId') continue; // hidden only on request (checked above)
+      const line = JSON.stringify({ [key]: 'v' });
+      const hidden = !safeAsIs(line);
+      if (hidden) secret++;
+      if (asIs(line) === hidden) expect.fail(`${hidden ? 'a secret' : 'no secret'} for the redaction, and the scan says ${hidden ? 'yes' : 'no'}: ${line}`);
+    }
+    expect(secret).to.be.within(2000, 18000);
+  });
+
+  it('keeps its promise on 50,000 random mutations of frames with and without secrets', () => {
+    const rnd = random(20261127);
+    const frames = [
+      ...everyday.map((f) => JSON.stringify(f)),
+      JSON.stringify({ jsonrpc: '2.0', id: 'a-1', params: { arguments: { api_key: 'k', note: 'Bearer abcdefgh1234' } } }),
+      JSON.stringify({ jsonrpc: '2.0', id: 9, result: { token: 'abc', nested: [{ Cookie: 'c' }] } }),
+    ];
+    const alphabet = '{}[]":,.-+eE0123456789 \\\n\tutrfalsnkoBeBasicBearer_-\u00e9\ud83c';
+    let yes = 0;
+    for (let k = 0; k < 50000; k++) {
+      let s = frames[Math.floor(rnd() * frames.length)]!;
+      const edits = 1 + Math.floor(rnd() * 3);
+      for (let e = 0; e < edits; e++) {
+        const at = Math.floor(rnd() * (s.length + 1));
+        const ch = alphabet[Math.floor(rnd() * alphabet.length)]!;
+        const op = rnd();
+        s = op < 0.4 ? s.slice(0, at) + ch + s.slice(at) : op < 0.8 ? s.slice(0, at) + s.slice(at + 1) : s.slice(0, at) + ch + s.slice(at + 1);
+      }
+      if (s.includes('\n')) continue; // a line never holds a line feed: the recorder splits there first
+      const scanned = asIs(s);
+      if (scanned) yes++;
+      if (scanned && !safeAsIs(s)) expect.fail(`journaled as it came, but JSON.parse refuses it or redaction changes it: ${JSON.stringify(s)}`);
+    }
+    expect(yes).to.be.greaterThan(5000); // both answers are exercised
+  });
+
+  it('says no (and the recorder parses instead) beyond the depth it tracks', () => {
+    expect(asIs('{"a":' + '['.repeat(500) + ']'.repeat(500) + '}')).to.equal(true);
+    expect(asIs('{"a":' + '['.repeat(600) + ']'.repeat(600) + '}')).to.equal(false);
+  });
+});
