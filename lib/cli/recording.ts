@@ -38,6 +38,8 @@ export interface RecordingOptions {
   fd?: number;
 }
 
+/** Pending journal bytes are written once there are this many (a batch of 100 ms can be half a megabyte). */
+const WRITE_AT = 64 * 1024;
 /** What follows an entry's time stamp up to its frame, by direction. */
 const IN_PREFIX = ',"kind":"in","frame":';
 const OUT_PREFIX = ',"kind":"out","frame":';
@@ -142,6 +144,8 @@ export class RecordingWriter {
         this.out.bytes(bytes, from, lf > from && bytes[lf - 1] === 13 ? lf - 1 : lf);
         this.out.ascii('}\n');
         this.entries++;
+        // Written in slices, so the pending bytes stay in the processor's cache (a whole batch did not).
+        if (this.out.length >= WRITE_AT) this.out.writeTo(this.fd);
       } else {
         lf = bytes.indexOf(10, from);
         const decoded = bytes.toString('utf8', from, lf);
