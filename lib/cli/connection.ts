@@ -9,7 +9,7 @@ import { ConnectionClosedError, McpError, RequestCancelledError, TransportError 
 import type { JsonObject } from '../jsonrpc/message.js';
 import { CliError, ExitCode } from './exit-codes.js';
 import { transportFor, type Target } from './target.js';
-import { askForm, askSampling, askUrlConsent, ProgressBar, type TerminalIO } from './terminal.js';
+import { askForm, askSampling, askUrlConsent, askWhenDone, ProgressBar, type TerminalIO } from './terminal.js';
 import type { Style } from './style.js';
 
 export interface ConnectionOptions {
@@ -60,14 +60,37 @@ export async function connect(target: Target, options: ConnectionOptions): Promi
         bar.clear();
         return askForm(term, request, ctx.signal, ctx.errors);
       },
-      url: (request, control) => {
+      url: async (request, control) => {
         bar.clear();
-        // The CLI cannot see the page: once consented, go on without waiting for the completion.
-        const sub = control.status$.subscribe((s) => {
-          if (s.state === 'awaiting' || s.state === 'stale') queueMicrotask(() => control.retry());
-        });
-        control.signal.addEventListener('abort', () => sub.unsubscribe(), { once: true });
-        return askUrlConsent(term, request, control.signal);
+        const consent = await askUrlConsent(term, request, control.signal);
+        if (consent !== 'accept') return consent;
+        // 2026-07-28: the accept goes back with the retried call, whose answer depends on the
+        // person having finished on the page, so they say when (ELICIT-083), or cancel the call.
+        if (request.elicitationId === undefined) {
+          if ((await askWhenDone(term, control.signal)) === 'retry') return 'accept';
+          interrupt?.();
+          return 'cancel';
+        }
+        if (request.origin === 'error') {
+          // A -32042 error's page: the call is retried on the server's completion notification, or
+          // when the person says they are done, whichever comes first; or they cancel it.
+          const sub = control.status$.subscribe((st) => {
+            if (st.state !== 'awaiting') return;
+            sub.unsubscribe();
+            askWhenDone(term, control.signal).then(
+              (next) => {
+                if (next === 'retry') control.retry();
+                else {
+                  control.cancel();
+                  interrupt?.();
+                }
+              },
+              () => undefined, // the completion came first: the prompt was closed
+            );
+          });
+          control.signal.addEventListener('abort', () => sub.unsubscribe(), { once: true });
+        }
+        return 'accept';
       },
     });
     // Asked in the handler, not through `approve`: the handler's signal closes the prompt when the server withdraws the request.

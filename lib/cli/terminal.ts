@@ -15,8 +15,8 @@ export interface TerminalIO {
   onInterrupt(): void;
 }
 
-/** Ask one question; resolves with the line typed (without the newline). */
-export function ask(io: TerminalIO, question: string, signal?: AbortSignal): Promise<string> {
+/** Ask one question; resolves with the line typed (without the newline). `ended` is shown when `signal` takes the question away. */
+export function ask(io: TerminalIO, question: string, signal?: AbortSignal, ended = 'The server withdrew this request; nothing was sent.'): Promise<string> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
       reject(signal.reason ?? new Error('aborted'));
@@ -25,8 +25,8 @@ export function ask(io: TerminalIO, question: string, signal?: AbortSignal): Pro
     const rl = createInterface({ input: io.input, output: io.output, terminal: io.input.isTTY === true });
     const abort = () => {
       rl.close();
-      // The question is gone (the server cancelled its request): say so on the line it left open.
-      io.output.write(`\n${io.style.yellow('The server withdrew this request; nothing was sent.')}\n`);
+      // The question is gone (the server cancelled its request, say): say so on the line it left open.
+      io.output.write(`\n${io.style.yellow(ended)}\n`);
       reject(signal?.reason ?? new Error('aborted'));
     };
     signal?.addEventListener('abort', abort, { once: true });
@@ -207,6 +207,17 @@ export async function askUrlConsent(io: TerminalIO, request: UrlElicitationReque
     return 'accept';
   }
   return 'decline';
+}
+
+/**
+ * After consent to a URL whose outcome only a retry of the call can tell: the person says when
+ * they are done on the page (the call is retried then) or gives up (the call is cancelled).
+ * @see https://modelcontextprotocol.io/specification/2026-07-28/client/elicitation#url-mode-elicitation-requests
+ */
+export async function askWhenDone(io: TerminalIO, signal: AbortSignal): Promise<'retry' | 'cancel'> {
+  const s = io.style;
+  const line = (await ask(io, `${s.bold('When you are done on the page')}, press Enter to go on, or c to cancel the call: `, signal, 'No need to wait: the server says the page is done (or the call ended).')).trim().toLowerCase();
+  return line === 'c' || line === 'cancel' ? 'cancel' : 'retry';
 }
 
 /** Ask before a sampling request goes anywhere; the person then types the reply (the terminal has no model). */

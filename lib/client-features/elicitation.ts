@@ -99,7 +99,13 @@ export interface UrlElicitationControl {
 /** The user's consent decision. */
 export type UrlElicitationAnswer = ElicitAction | { action: ElicitAction };
 
-/** Shows the URL and its domain and asks the user whether to open it. */
+/**
+ * Shows the URL and its domain and asks the user whether to open it. In 2026-07-28
+ * (`elicitationId` undefined) the call is retried with the answer as soon as this resolves, and
+ * only the retry tells whether the user finished on the page: a handler that can, waits here for
+ * the user to say they are done (or to cancel), as the CLI does.
+ * @see https://modelcontextprotocol.io/specification/2026-07-28/client/elicitation#url-mode-elicitation-requests
+ */
 export type UrlElicitationHandler = (request: UrlElicitationRequest, control: UrlElicitationControl) => UrlElicitationAnswer | Promise<UrlElicitationAnswer>;
 
 /**

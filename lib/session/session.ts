@@ -23,6 +23,7 @@ import { receiver } from '../../streams/receive.js';
 import type { Routed } from '../../streams/route.js';
 import { DeepFrame, OversizeFrame, type RawFrame, type Transport, type TransportState } from '../../streams/transport.js';
 import { systemClock, type Clock } from '../clock.js';
+import { capabilitiesForCaller } from '../tasks/identity.js';
 import { DEFAULT_MAX_FRAME_BYTES } from '../jsonrpc/codec.js';
 import { DEFAULT_MAX_FRAME_DEPTH } from '../jsonrpc/depth.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
@@ -307,7 +308,7 @@ export class Session {
         if (event.type !== 'INITIALIZE_REQUEST') return;
         const result: JsonObject = {
           protocolVersion: context.protocolVersion,
-          capabilities: context.localCapabilities,
+          capabilities: capabilitiesForCaller(context.localCapabilities, { session: this, authInfo: this.authInfo }),
           serverInfo: context.localInfo,
         };
         if (context.instructions !== undefined) result.instructions = context.instructions;

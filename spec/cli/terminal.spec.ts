@@ -83,6 +83,11 @@ describe('mcp-actors CLI at a terminal (node-pty)', function () {
       expect(shown, era).to.match(/Domain: archive\.example\.com\r?\n/);
       expect(shown, era).to.not.include('Open this URL in your browser');
       term.type('y\r');
+      // 2026-07-28 retries the call with the answer: the person says when they are done on the page.
+      if (era === 'modern') {
+        await term.waitFor('When you are done on the page');
+        term.type('\r');
+      }
       expect(await term.exited, era).to.equal(0);
       expect(plain(term.output), era).to.include('Open this URL in your browser: https://archive.example.com/login?state=abc');
       const accepted = plain(term.output).split('\n').find((l) => l.startsWith('{"action"'));
@@ -95,6 +100,20 @@ describe('mcp-actors CLI at a terminal (node-pty)', function () {
       const declined = plain(term.output).split('\n').find((l) => l.startsWith('{"action"'));
       expect(JSON.parse(declined!), era).to.deep.equal({ action: 'decline' });
     }
+  });
+
+  it('[ELICIT-083] 2026-07-28: after consent the call waits for the person, who goes on when done on the page or cancels the call', async function () {
+    this.timeout(60000);
+    term = new Terminal(['call', 'open-page', '--era', 'modern', '--', ...TERMINAL_SERVER_CMD]);
+    await term.waitFor('Open it?');
+    term.type('y\r');
+    await term.waitFor('When you are done on the page');
+    // Nothing is retried behind the person's back: no answer yet, the process still waits.
+    expect(plain(term.output)).to.not.include('{"action"');
+    term.type('c\r');
+    expect(await term.exited).to.equal(130);
+    expect(plain(term.output)).to.include('Cancelled');
+    expect(plain(term.output)).to.not.include('{"action"');
   });
 
   it('a URL elicitation to a punycode domain is flagged: it may imitate another name', async () => {

@@ -23,7 +23,7 @@ const ask = (message: string) => ({ method: 'elicitation/create', params: { mode
  * A server whose tools/call creates task-1 (polled every 5 s) and whose tasks/get answers come
  * from `script` (by poll number, from 1). Every message seen is kept, tasks/get with its clock time.
  */
-function scripted(clock: ManualClock, script: (poll: number) => Record<string, unknown>) {
+function scripted(clock: ManualClock, script: (poll: number) => Record<string, unknown>, discover: Record<string, unknown> = DISCOVER) {
   const [a, b] = createMemoryPair();
   const seen: (Msg & { at: number })[] = [];
   let polls = 0;
@@ -31,7 +31,7 @@ function scripted(clock: ManualClock, script: (poll: number) => Record<string, u
   b.inbound$.subscribe((raw) => {
     const m = raw as Msg;
     seen.push({ ...m, at: clock.now() });
-    if (m.method === 'server/discover') reply(m.id, DISCOVER);
+    if (m.method === 'server/discover') reply(m.id, discover);
     if (m.method === 'tools/list') reply(m.id, TOOLS);
     if (m.method === 'tools/call') reply(m.id, { resultType: 'task', ...task('working', { pollIntervalMs: 5_000 }) });
     if (m.method === 'prompts/get') reply(m.id, { resultType: 'task', ...task('working', { pollIntervalMs: 5_000 }) });
@@ -221,5 +221,31 @@ describe('client: following an extension task (scripted server, simulated clock)
     await turns();
     expect(s.gets()).to.deep.equal([]);
     await client.close();
+  });
+
+  it('[BASE-065] counts "task" among the result types only when the tasks extension is advertised: without it a CreateTaskResult is an invalid response, and nothing is polled', async () => {
+    const clock = new ManualClock(0);
+    const s = scripted(clock, () => task('completed'), { ...DISCOVER, capabilities: { tools: {}, prompts: {} } });
+    const client = new Client({ info: { name: 'c', version: '1' }, clock });
+    await client.connect(s.transport);
+    const e = await client.callTool('job').then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(e).to.be.instanceOf(MalformedResultTypeError);
+    clock.advance(60_000);
+    await turns();
+    expect(s.gets()).to.deep.equal([]);
+    // The same answer where the server advertises the extension is a task, followed to its end.
+    const advertised = scripted(clock, () => task('completed', { result: { content: [{ type: 'text', text: 'done' }] } }));
+    const other = new Client({ info: { name: 'c', version: '1' }, clock });
+    await other.connect(advertised.transport);
+    const pending = other.callTool('job');
+    await turns();
+    clock.advance(5_000);
+    expect(await pending).to.deep.include({ content: [{ type: 'text', text: 'done' }] });
+    expect(advertised.gets()).to.have.length(1);
+    await client.close();
+    await other.close();
   });
 });

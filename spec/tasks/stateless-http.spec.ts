@@ -8,7 +8,7 @@ import { listen, type Listening } from '../../lib/http/listen.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
 import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
 import { SERVER_INFO } from '../helpers/raw-peer.js';
-import { post } from '../fixtures/http-server/raw.js';
+import { initializeRequest, post, type RawResponse } from '../fixtures/http-server/raw.js';
 import { deferred } from './helpers.js';
 
 describe('tasks on a stateless Streamable HTTP server without authentication', function () {
@@ -56,4 +56,22 @@ describe('tasks on a stateless Streamable HTTP server without authentication', f
     expect(listed.json.error.code).to.equal(-32600);
     expect(listed.json.error.message).to.match(/cannot tell its callers apart.*keep the taskId/);
   });
+
+  it('[TASK-069] declares no tasks.list to them when they initialize, where a stateful server declares it', async () => {
+    // The answer as JSON, or as the one event of an SSE stream.
+    const answer = (r: RawResponse) => r.json ?? JSON.parse(/^data: (.*)$/m.exec(r.body)![1]!);
+    const stateless = answer(await post(listening.url, initializeRequest('2025-11-25', 8), headers));
+    expect(stateless.result.capabilities.tasks).to.have.property('requests');
+    expect(stateless.result.capabilities.tasks).to.not.have.property('list');
+    const mcp = createMcpServer({ info: SERVER_INFO });
+    mcp.registerTool('build', { execution: { taskSupport: 'optional' } }, () => 'built');
+    const stateful = await listen(createStreamableHttpHandler(mcp.server), { port: 0, logger: false });
+    try {
+      const declared = answer(await post(stateful.url, initializeRequest('2025-11-25', 9), headers));
+      expect(declared.result.capabilities.tasks).to.have.property('list');
+    } finally {
+      await stateful.close();
+    }
+  });
 });
+
