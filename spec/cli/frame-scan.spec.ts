@@ -5,7 +5,7 @@
 // built to hide secrets, and on many random mutations; and the frames a server sends all day
 // (requests, answers, progress) must get a "yes", or the recorder is slow again.
 import { expect } from 'chai';
-import { Prng } from '../robustness/fuzz/prng.js';
+import { mutated, random } from './text-mutations.js';
 import { plainObjectLine } from '../../lib/cli/frame-scan.js';
 import { Redactor } from '../../lib/cli/redact.js';
 
@@ -32,10 +32,6 @@ function safeAsIs(line: string, extra: string[] = []): boolean {
   return JSON.stringify(redactor.value(value)) === JSON.stringify(value) && redactor.count === 0;
 }
 
-function random(seed: number): () => number {
-  const prng = new Prng(seed);
-  return () => prng.next();
-}
 
 const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
 const everyday = [
@@ -114,14 +110,7 @@ describe('record: the one look that lets a captured line be journaled as it came
     const alphabet = '{}[]":,.-+eE0123456789 \\\n\tutrfalsnkoBeBasicBearer_-\u00e9\ud83c';
     let yes = 0;
     for (let k = 0; k < 50000; k++) {
-      let s = frames[Math.floor(rnd() * frames.length)]!;
-      const edits = 1 + Math.floor(rnd() * 3);
-      for (let e = 0; e < edits; e++) {
-        const at = Math.floor(rnd() * (s.length + 1));
-        const ch = alphabet[Math.floor(rnd() * alphabet.length)]!;
-        const op = rnd();
-        s = op < 0.4 ? s.slice(0, at) + ch + s.slice(at) : op < 0.8 ? s.slice(0, at) + s.slice(at + 1) : s.slice(0, at) + ch + s.slice(at + 1);
-      }
+      const s = mutated(rnd, frames, alphabet);
       if (s.includes('\n')) continue; // a line never holds a line feed: the recorder splits there first
       const scanned = asIs(s);
       if (scanned) yes++;

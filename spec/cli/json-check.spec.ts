@@ -2,7 +2,7 @@
 // journal as it came: a "yes" for anything JSON.parse refuses would make the journal unreadable.
 // Checked against JSON.parse itself on hand-picked cases and on many random mutations of frames.
 import { expect } from 'chai';
-import { Prng } from '../robustness/fuzz/prng.js';
+import { mutated, random } from './text-mutations.js';
 import { isJsonObjectText } from '../../lib/cli/json-check.js';
 
 const parsesToObject = (s: string): boolean => {
@@ -14,11 +14,6 @@ const parsesToObject = (s: string): boolean => {
   }
 };
 
-/** A seeded generator (tests must be repeatable): the fuzzers' PRNG, as a function. */
-function random(seed: number): () => number {
-  const prng = new Prng(seed);
-  return () => prng.next();
-}
 
 describe('record: the JSON check that lets a frame be journaled as it came', () => {
   it('agrees with JSON.parse on the edges of the grammar', () => {
@@ -44,14 +39,7 @@ describe('record: the JSON check that lets a frame be journaled as it came', () 
     const alphabet = '{}[]":,.-+eE0123456789 \\\n\tutrfalsn\u00e9\ud83c';
     let yes = 0;
     for (let k = 0; k < 50000; k++) {
-      let s = frames[Math.floor(rnd() * frames.length)]!;
-      const edits = 1 + Math.floor(rnd() * 3);
-      for (let e = 0; e < edits; e++) {
-        const at = Math.floor(rnd() * (s.length + 1));
-        const ch = alphabet[Math.floor(rnd() * alphabet.length)]!;
-        const op = rnd();
-        s = op < 0.4 ? s.slice(0, at) + ch + s.slice(at) : op < 0.8 ? s.slice(0, at) + s.slice(at + 1) : s.slice(0, at) + ch + s.slice(at + 1);
-      }
+      const s = mutated(rnd, frames, alphabet);
       const expected = parsesToObject(s);
       if (expected) yes++;
       if (isJsonObjectText(s) !== expected) expect.fail(`disagrees with JSON.parse (which says ${expected}) on ${JSON.stringify(s)}`);
