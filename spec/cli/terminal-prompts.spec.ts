@@ -42,7 +42,7 @@ const FORM: FormElicitationRequest = {
 describe('CLI elicitation prompts (scripted terminal)', () => {
   const signal = new AbortController().signal;
 
-  it('[ELICIT-073] names the server, shows every answer before sending, lets the person edit, and sends only on their word', async () => {
+  it('[ELICIT-073] [ELICIT-039] names the server and its reason, shows every answer before sending, lets the person edit, and sends only on their word', async () => {
     const t = scripted([
       ['Answer?', 'a'],
       ['Name', 'Ada'],

@@ -28,7 +28,7 @@ describe('mcp-actors CLI at a terminal (node-pty)', function () {
     expect(term.output).to.include('\x1b[32m█');
   });
 
-  it('Ctrl-C cancels the request in flight: the server is told, the CLI exits 130 and says so', async () => {
+  it('[CANCEL-010] Ctrl-C cancels the request in flight: the server is told, the CLI exits 130 and says so', async () => {
     const log = join(dir, 'cancel.log');
     term = new Terminal(['call', 'hang', '--era', 'legacy', '--', ...TERMINAL_SERVER_CMD, log]);
     await term.waitFor('waiting');
