@@ -142,7 +142,8 @@ function endOfKeyString(b: Uint8Array, i: number, end: number, extra: ReadonlySe
     const c = b[j]!;
     if (c === 0x22) {
       if (SECRET_END[state] === 1 && !sameBytes(b, i + 1, j, PROGRESS_TOKEN)) return -1;
-      if (extra !== null && extra.has(String.fromCharCode(...b.subarray(i + 1, j)).toLowerCase())) return -1;
+      // A key too long to spread into a call is left to the slow path, which compares it whole.
+      if (extra !== null && (j - i > 1024 || extra.has(String.fromCharCode(...b.subarray(i + 1, j)).toLowerCase()))) return -1;
       return j + 1;
     }
     if (c < 0x20 || c === 0x5c || c >= 0x80) return -1;
