@@ -8,6 +8,9 @@ import { isSecretKey, REDACTED } from '../server-features/redaction.js';
 
 export { REDACTED };
 
+/** How deep `Redactor.value` looks into a value (far past any real frame; JSON.stringify fails long before 100,000). */
+export const MAX_REDACT_DEPTH = 1000;
+const TOO_DEEP = `${REDACTED}: nested deeper than ${MAX_REDACT_DEPTH} levels`;
 const CREDENTIAL_IN_TEXT = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/g;
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'api-key']);
 
@@ -41,8 +44,16 @@ export class Redactor {
     return isSecretKey(key) || this.extra.has(key.toLowerCase());
   }
 
-  /** A copy of `value` with the secrets replaced by "[REDACTED]". */
-  value(value: unknown): unknown {
+  /**
+   * A copy of `value` with the secrets replaced by "[REDACTED]". What is nested deeper than
+   * {@link MAX_REDACT_DEPTH} is replaced whole (it cannot be looked through without exhausting the
+   * stack, nor written back as JSON): a peer's absurd frame must not end the recording.
+   */
+  value(value: unknown, depth = 0): unknown {
+    if (depth > MAX_REDACT_DEPTH && value !== null && typeof value === 'object') {
+      this.count++;
+      return TOO_DEEP;
+    }
     if (typeof value === 'string') {
       if (!value.includes('Bearer') && !value.includes('Basic')) return value;
       const out = value.replace(CREDENTIAL_IN_TEXT, (_m, scheme: string) => {
@@ -51,7 +62,7 @@ export class Redactor {
       });
       return out;
     }
-    if (Array.isArray(value)) return value.map((v) => this.value(v));
+    if (Array.isArray(value)) return value.map((v) => this.value(v, depth + 1));
     if (value === null || typeof value !== 'object') return value;
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
@@ -59,7 +70,7 @@ export class Redactor {
         out[k] = REDACTED;
         this.count++;
       } else {
-        out[k] = this.value(v);
+        out[k] = this.value(v, depth + 1);
       }
     }
     return out;

@@ -172,6 +172,24 @@ describe('record --in-process: the ring from the server thread to the journal', 
     expect(entries[1]).to.deep.include({ kind: 'note', note: 'ignored', detail: { from: 'server', text: 'Server started on stdio' } });
     expect(entries[2].frame.result.bad).to.equal('\ufffd'); // decoded as the proxy decodes it: the journal stays valid UTF-8
   });
+
+  it('journals a frame nested 100,000 deep with a secret in it (the secret hidden, the depth cut) and goes on recording', () => {
+    const file = join(dir, 'deep.jsonl');
+    const writer = writerFor(file);
+    const ring = TapRing.ofSize(1 << 20);
+    const deep = `{"jsonrpc":"2.0","id":1,"result":{"token":"hunter2","a":${'['.repeat(100_000)}${']'.repeat(100_000)}}}\n`;
+    ring.capture(1, deep, 1, never);
+    ring.capture(0, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }) + '\n', 2, never);
+    journalRing(writer, ring); // the redaction used to exhaust the stack here, which ended the recording
+    writer.close();
+    const raw = readFileSync(file, 'utf8');
+    expect(raw).to.not.include('hunter2');
+    const entries = journal(file);
+    expect(entries.map((e) => e.kind)).to.deep.equal(['out', 'in']);
+    expect(entries[0].frame.result.token).to.equal('[REDACTED]');
+    expect(raw).to.include('[REDACTED]: nested deeper than 1000 levels');
+    expect(entries[1].frame.method).to.equal('ping');
+  });
 });
 
 describe('record --in-process: the worker thread that reads the ring', function () {
