@@ -103,6 +103,45 @@ describe('mcp-actors record', function () {
     expect(answer.frame.result.content[0].text).to.equal('5');
     expect(answer.http.status).to.equal(200);
   });
+
+  it('HTTP: a body nested 100,000 deep is forwarded and journaled with its depth cut; the recorder stays up for the next call', async () => {
+    const mcp = createMcpServer({ info: { name: 'http-fixture', version: '1.0.0' } });
+    mcp.registerTool('add', { inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } } }, (args: any) => String(args.a + args.b));
+    const server = await listen(createStreamableHttpHandler(mcp.server), { logger: false });
+    const out = join(dir, 'deep.jsonl');
+    const recorder = spawn(process.execPath, ['--import', 'tsx', CLI, 'record', '--out', out, '--target', server.url], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let exited = false;
+    recorder.once('exit', () => (exited = true));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let err = '';
+        recorder.stderr.on('data', (d) => {
+          err += d;
+          const m = /Point your client at (\S+)/.exec(err);
+          if (m) resolve(m[1]!);
+        });
+        recorder.once('exit', () => reject(new Error(`recorder exited: ${err}`)));
+      });
+      const deep = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"apiKey":"sk-deep-secret","a":${'['.repeat(100_000)}${']'.repeat(100_000)}}}}`;
+      const answer = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: deep });
+      expect(answer.status, 'the server refused it, through the recorder').to.be.within(400, 499);
+      await answer.text();
+      const run = await runInProcess(['call', 'add', 'a=2', 'b=3', '--era', 'legacy', '--url', url]);
+      expect(run.stdout.trim()).to.equal('5');
+      expect(exited, 'the recorder is still running').to.equal(false);
+    } finally {
+      const done = new Promise((r) => (exited ? r(undefined) : recorder.once('exit', r)));
+      recorder.kill('SIGINT');
+      await done;
+      await server.close();
+    }
+    const text = readFileSync(out, 'utf8');
+    expect(text).to.not.include('sk-deep-secret');
+    expect(text).to.include('nested deeper than 1000 levels');
+    const entries = lines(out).slice(1);
+    expect(entries.some((e) => e.frame?.params?.arguments?.apiKey === '[REDACTED]')).to.equal(true);
+    expect(entries.some((e) => e.kind === 'out' && e.frame?.result?.content?.[0]?.text === '5')).to.equal(true);
+  });
 });
 
 describe('mcp-actors record: legacy HTTP+SSE', function () {
