@@ -5,6 +5,7 @@
 import type { JournalEntry } from '../journal/entry.js';
 import type { StateTracker } from './session-states.js';
 import type { Style } from './style.js';
+import { printable } from './printable.js';
 
 type AnyFrame = Record<string, any>;
 
@@ -58,7 +59,7 @@ export function rowOf(e: JournalEntry, index: number, clientKind: 'in' | 'out', 
     case 'timer':
       return { ...base, dir: 'timer', label: e.name };
     case 'note':
-      return { ...base, dir: 'note', label: `${e.note}${e.detail ? ` ${JSON.stringify(e.detail).slice(0, 80)}` : ''}` };
+      return { ...base, dir: 'note', label: `${e.note}${e.detail ? ` ${printable(e.detail).slice(0, 80)}` : ''}` };
   }
 }
 

@@ -121,6 +121,23 @@ describe('mcp-actors replay', function () {
     expect((await runInProcess(['replay', notJournal, '--check'])).stderr).to.include('is not an mcp-actors journal');
   });
 
+  it('bad input: an entry nested 100,000 deep is inspected, checked and drawn (cut at 1,000 levels in the page), not a stack overflow', async () => {
+    const lines = readFileSync(recording, 'utf8').trim().split('\n');
+    const deepEntry = `{"seq":${lines.length},"t":1,"kind":"note","note":"ignored","detail":{"from":"server","a":${'['.repeat(100_000)}${']'.repeat(100_000)}}}`;
+    const deep = join(dir, 'deep.jsonl');
+    writeFileSync(deep, [...lines, deepEntry].join('\n') + '\n');
+    expect((await runInProcess(['inspect', deep])).code).to.equal(0); // the timeline's note printed the detail: an internal error
+    const at = await runInProcess(['inspect', deep, '--at', String(lines.length)]);
+    expect(at.code, at.stderr).to.equal(0);
+    expect(at.stdout).to.include('[not shown: nested deeper than 1000 levels]');
+    const checked = await runInProcess(['replay', deep, '--check']);
+    expect(checked.code, checked.stdout + checked.stderr).to.equal(0);
+    const html = join(dir, 'deep.html');
+    const drawn = await runInProcess(['inspect', deep, '--html', html]);
+    expect(drawn.code, drawn.stderr).to.equal(0); // it said "Cannot write …: Maximum call stack size exceeded"
+    expect(readFileSync(html, 'utf8')).to.include('[not shown: nested deeper than 1000 levels]');
+  });
+
   it('--check re-executes a session journal on the simulated clock; a changed frame is reported as the first divergence', async () => {
     const mcp = createMcpServer({ info: { name: 'check-fixture', version: '1.0.0' } });
     mcp.registerTool('twice', { inputSchema: { type: 'object', properties: { n: { type: 'number' } } } }, (args: any) => String(args.n * 2));

@@ -9,6 +9,7 @@ import { NO_SESSION, trackStates } from '../session-states.js';
 import { formatRow, rowOf } from '../timeline.js';
 import { renderViewer } from '../viewer/page.js';
 import { serveLive } from '../viewer/live.js';
+import { printable } from '../printable.js';
 
 const USAGE = `Usage: mcp-actors inspect FILE [--at N] [--html OUT.html] [--serve [--port N]] [--json]
 
@@ -66,20 +67,20 @@ export const inspectCommand: Command = {
       if (index < 0) throw new UsageError(`No entry #${at}: the recording has entries #${file.entries[0]?.seq ?? 0} to #${file.entries.at(-1)?.seq ?? 0}`, 'inspect');
       const states = tracker.at(index);
       if (p.values.json) {
-        ctx.stdout.write(JSON.stringify({ seq: at, entry: file.entries[index], ...states }, null, 2) + '\n');
+        ctx.stdout.write(printable({ seq: at, entry: file.entries[index], ...states }, 2) + '\n');
         return ExitCode.Ok;
       }
       ctx.stdout.write(`${s.bold(`After entry #${at}`)}\n  session machine: ${s.magenta(states.session)}\n`);
       ctx.stdout.write(`  request machines in flight: ${states.requests.length ? '' : s.dim('none')}\n`);
       for (const r of states.requests) ctx.stdout.write(`    ${r.from} ${r.method} #${r.id}: ${s.magenta(r.state)}${r.rounds ? `, input rounds: ${s.magenta(r.rounds)}` : ''}\n`);
-      ctx.stdout.write(`  ${s.bold('frame')}: ${JSON.stringify(file.entries[index], null, 2).replace(/\n/g, '\n  ')}\n`);
+      ctx.stdout.write(`  ${s.bold('frame')}: ${printable(file.entries[index], 2).replace(/\n/g, '\n  ')}\n`);
       return ExitCode.Ok;
     }
     const clientKind = file.header.role === 'server' ? 'in' : 'out';
     const limit = int(p, 'limit', 'inspect') ?? Infinity;
     const rows = file.entries.slice(0, limit).map((e, i) => rowOf(e, i, clientKind, tracker));
     if (p.values.json) {
-      ctx.stdout.write(JSON.stringify({ header: file.header, rows, session: tracker.session }, null, 2) + '\n');
+      ctx.stdout.write(printable({ header: file.header, rows, session: tracker.session }, 2) + '\n');
       return ExitCode.Ok;
     }
     const rec = file.header.recorder;

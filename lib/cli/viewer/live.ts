@@ -12,6 +12,7 @@ import { CliError, ExitCode } from '../exit-codes.js';
 import { parseJournalText, type JournalFile } from '../journal-file.js';
 import { StateTracker } from '../session-states.js';
 import { renderViewerPage, viewerData } from './page.js';
+import { printable } from '../printable.js';
 
 class FollowedJournal {
   file: JournalFile | undefined;
@@ -94,7 +95,7 @@ export async function serveLive(path: string, port: number, ctx: CliContext): Pr
       const push = () => {
         const n = followed.file!.entries.length;
         if (n <= sent) return;
-        res.write(`data: ${JSON.stringify(followed.update(sent))}\n\n`);
+        res.write(`data: ${printable(followed.update(sent))}\n\n`);
         sent = n;
       };
       followed.listeners.add(push);

@@ -14,6 +14,7 @@ import type { JournalFile } from '../journal-file.js';
 import type { StateTracker } from '../session-states.js';
 import { VIEWER_CSS } from './style.js';
 import { VIEWER_SCRIPT } from './script.js';
+import { printable } from '../printable.js';
 
 export interface ViewerData {
   title: string;
@@ -43,15 +44,15 @@ export const VIEWER_BLOCK = 1000;
  */
 function packed(data: ViewerData): { head: string; blocks: string[] } {
   const { entries, requests, entryRequest, ...rest } = data;
-  const head = JSON.stringify({ ...rest, count: entries.length, block: VIEWER_BLOCK }).replace(/</g, '\\u003c');
+  const head = printable({ ...rest, count: entries.length, block: VIEWER_BLOCK }).replace(/</g, '\\u003c');
   const blocks: string[] = [];
   for (let from = 0; from < entries.length; from += VIEWER_BLOCK) {
     const to = Math.min(entries.length, from + VIEWER_BLOCK) - 1;
     // First line: the requests in flight at some entry of the block (the states shown there) and
     // which request each entry belongs to; then one entry per line, parsed when shown.
     const inBlock = requests.filter((r) => r.start <= to && (r.end === undefined || r.end >= from)).map(({ params: _params, ...r }) => r);
-    const lines = [JSON.stringify({ requests: inBlock, entryRequest: entryRequest.slice(from, to + 1) })];
-    for (let i = from; i <= to; i++) lines.push(JSON.stringify(entries[i]));
+    const lines = [printable({ requests: inBlock, entryRequest: entryRequest.slice(from, to + 1) })];
+    for (let i = from; i <= to; i++) lines.push(printable(entries[i]));
     // The first block as it is (escaped for a <script> element): the page shows it without waiting.
     const text = lines.join('\n');
     blocks.push(from === 0 ? JSON.stringify(text).replace(/</g, '\\u003c') : gzipSync(text, { level: 9 }).toString('base64'));
