@@ -1,7 +1,6 @@
 // `mcp-actors record`: both directions journaled with timing, stdio and HTTP, secrets hidden
 // before anything is written, and what was recorded kept when the server dies midway.
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,10 +8,15 @@ import { join } from 'node:path';
 import { createMcpServer } from '../../lib/mcp-server.js';
 import { listen } from '../../lib/http/listen.js';
 import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
-import { CLI, runInProcess, TERMINAL_SERVER_CMD } from './helpers.js';
+import { background, CLI, runInProcess, TERMINAL_SERVER_CMD } from './helpers.js';
 
 const q = (words: string[]) => words.map((w) => JSON.stringify(w)).join(' ');
 const recordCmd = (out: string, extra: string[] = []) => q([process.execPath, '--import', 'tsx', CLI, 'record', '--out', out, ...extra, '--', ...TERMINAL_SERVER_CMD]);
+/** `record --target` started on a free port; `url` is where clients go. */
+async function recordHttp(out: string, target: string) {
+  const started = await background(['--import', 'tsx', CLI, 'record', '--out', out, '--target', target], /Point your client at (\S+)/);
+  return { ...started, url: started.match[1]! };
+}
 const lines = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
 
 describe('mcp-actors record', function () {
@@ -66,24 +70,14 @@ describe('mcp-actors record', function () {
     mcp.registerTool('add', { inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } } }, (args: any) => String(args.a + args.b));
     const server = await listen(createStreamableHttpHandler(mcp.server), { logger: false });
     const out = join(dir, 'h.jsonl');
-    const recorder = spawn(process.execPath, ['--import', 'tsx', CLI, 'record', '--out', out, '--target', server.url], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const recorder = await recordHttp(out, server.url);
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let err = '';
-        recorder.stderr.on('data', (d) => {
-          err += d;
-          const m = /Point your client at (\S+)/.exec(err);
-          if (m) resolve(m[1]!);
-        });
-        recorder.once('exit', () => reject(new Error(`recorder exited: ${err}`)));
-      });
+      const url = recorder.url;
       expect(url).to.match(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
       const run = await runInProcess(['call', 'add', 'a=2', 'b=3', '--era', 'legacy', '--url', url, '--header', 'Authorization: Bearer supersecret-token-1']);
       expect(run.stdout.trim()).to.equal('5');
     } finally {
-      const exited = new Promise((r) => recorder.once('exit', r));
-      recorder.kill('SIGINT');
-      await exited;
+      await recorder.stop();
     }
     try {
       // The HTTP recording verifies against the live HTTP server.
@@ -109,30 +103,18 @@ describe('mcp-actors record', function () {
     mcp.registerTool('add', { inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } } }, (args: any) => String(args.a + args.b));
     const server = await listen(createStreamableHttpHandler(mcp.server), { logger: false });
     const out = join(dir, 'deep.jsonl');
-    const recorder = spawn(process.execPath, ['--import', 'tsx', CLI, 'record', '--out', out, '--target', server.url], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let exited = false;
-    recorder.once('exit', () => (exited = true));
+    const recorder = await recordHttp(out, server.url);
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let err = '';
-        recorder.stderr.on('data', (d) => {
-          err += d;
-          const m = /Point your client at (\S+)/.exec(err);
-          if (m) resolve(m[1]!);
-        });
-        recorder.once('exit', () => reject(new Error(`recorder exited: ${err}`)));
-      });
+      const url = recorder.url;
       const deep = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"apiKey":"sk-deep-secret","a":${'['.repeat(100_000)}${']'.repeat(100_000)}}}}`;
       const answer = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: deep });
       expect(answer.status, 'the server refused it, through the recorder').to.be.within(400, 499);
       await answer.text();
       const run = await runInProcess(['call', 'add', 'a=2', 'b=3', '--era', 'legacy', '--url', url]);
       expect(run.stdout.trim()).to.equal('5');
-      expect(exited, 'the recorder is still running').to.equal(false);
+      expect(recorder.child.exitCode ?? recorder.child.signalCode, 'the recorder is still running').to.equal(null);
     } finally {
-      const done = new Promise((r) => (exited ? r(undefined) : recorder.once('exit', r)));
-      recorder.kill('SIGINT');
-      await done;
+      await recorder.stop();
       await server.close();
     }
     const text = readFileSync(out, 'utf8');
@@ -153,23 +135,13 @@ describe('mcp-actors record: legacy HTTP+SSE', function () {
     const server = await listen(createStreamableHttpHandler(mcp.server, { legacySse: true }), { logger: false });
     const out = join(dir, 'sse.jsonl');
     const sseUrl = new URL('/sse', server.url).href;
-    const recorder = spawn(process.execPath, ['--import', 'tsx', CLI, 'record', '--out', out, '--target', sseUrl], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const recorder = await recordHttp(out, sseUrl);
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let err = '';
-        recorder.stderr.on('data', (d) => {
-          err += d;
-          const m = /Point your client at (\S+)/.exec(err);
-          if (m) resolve(m[1]!);
-        });
-        recorder.once('exit', () => reject(new Error(`recorder exited: ${err}`)));
-      });
+      const url = recorder.url;
       const run = await runInProcess(['call', 'add', 'a=20', 'b=22', '--url', url]);
       expect(run.stdout.trim(), run.stderr).to.equal('42');
     } finally {
-      const exited = new Promise((r) => recorder.once('exit', r));
-      recorder.kill('SIGINT');
-      await exited;
+      await recorder.stop();
       await server.close();
     }
     const entries = lines(out).slice(1);
@@ -202,17 +174,9 @@ describe('mcp-actors record: a legacy HTTP+SSE server that announces an absolute
     const server = await listen(absolute, { logger: false });
     origin = new URL(server.url).origin;
     const out = join(dir, 'abs.jsonl');
-    const recorder = spawn(process.execPath, ['--import', 'tsx', CLI, 'record', '--out', out, '--target', new URL('/sse', server.url).href], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const recorder = await recordHttp(out, new URL('/sse', server.url).href);
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let err = '';
-        recorder.stderr.on('data', (d) => {
-          err += d;
-          const m = /Point your client at (\S+)/.exec(err);
-          if (m) resolve(m[1]!);
-        });
-        recorder.once('exit', () => reject(new Error(`recorder exited: ${err}`)));
-      });
+      const url = recorder.url;
       const run = await runInProcess(['call', 'add', 'a=20', 'b=22', '--url', url]);
       expect(run.stdout.trim(), run.stderr).to.equal('42');
       const proxyOrigin = new URL(url).origin;
@@ -226,9 +190,7 @@ describe('mcp-actors record: a legacy HTTP+SSE server that announces an absolute
       expect(call.http.path).to.match(/^\/messages\?sessionId=/);
       expect(entries.find((e) => e.kind === 'out' && e.frame.id === call.frame.id).frame.result.content[0].text).to.equal('42');
     } finally {
-      const exited = new Promise((r) => recorder.once('exit', r));
-      recorder.kill('SIGINT');
-      await exited;
+      await recorder.stop();
       await server.close();
       rmSync(dir, { recursive: true, force: true });
     }
