@@ -9,7 +9,7 @@
  * @see https://www.rfc-editor.org/rfc/rfc9449.html#section-4.2
  * @see https://github.com/modelcontextprotocol/modelcontextprotocol/pull/1932
  */
-import { createHash, generateKeyPairSync, randomUUID, sign, type JsonWebKey, type KeyObject } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomUUID, sign, type KeyObject } from 'node:crypto';
 import { AuthorizationError } from './errors.js';
 import { parseWwwAuthenticate } from './www-authenticate.js';
 
@@ -45,11 +45,23 @@ export function dpopAth(accessToken: string): string {
   return createHash('sha256').update(accessToken, 'ascii').digest('base64url');
 }
 
+/**
+ * An EC P-256 public key as a JWK (RFC 7517). Our own type: `@types/node` 24 and later no longer
+ * export `JsonWebKey` from `node:crypto`, and the shipped declarations must compile against every
+ * `@types/node` a consumer may have.
+ */
+export interface EcPublicJwk {
+  kty: string;
+  crv: string;
+  x: string;
+  y: string;
+}
+
 /** One client's DPoP key pair, its proofs, and the nonces servers gave it. */
 export class DpopProver {
   readonly #privateKey: KeyObject;
   /** The public key as a JWK (`kty`, `crv`, `x`, `y`): what servers bind tokens to. */
-  readonly publicJwk: JsonWebKey;
+  readonly publicJwk: EcPublicJwk;
   /** Newest nonce per origin (authorization and resource servers each keep their own). */
   readonly #nonces = new Map<string, string>();
 
@@ -57,7 +69,7 @@ export class DpopProver {
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     this.#privateKey = privateKey;
     const { kty, crv, x, y } = publicKey.export({ format: 'jwk' });
-    this.publicJwk = { kty, crv, x, y };
+    this.publicJwk = { kty: kty!, crv: crv!, x: x!, y: y! };
   }
 
   /** The RFC 7638 thumbprint of the public key (base64url SHA-256): a bound token's `cnf.jkt`. */

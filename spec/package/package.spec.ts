@@ -345,4 +345,49 @@ await client.close();`,
     expect(JSON.parse(who!.text)).to.deep.include({ clientId: 'demo', scopes: ['mcp:read'] });
     expect(lines[1]).to.match(/HTTP 401/);
   });
+
+  // The shipped declarations against the toolchains consumers have today: TypeScript 5 and 7, and
+  // @types/node 20, 22, 24 and 26 (npm aliases in devDependencies). Each consumer imports every
+  // entry point, so the whole declaration graph is checked, strict and without skipLibCheck
+  // (exactOptionalPropertyTypes off here: xstate's own declarations fail it, see compile()).
+  // preserveSymlinks keeps each linked dependency's `types="node"` resolving to this app's copy.
+  const TYPESCRIPTS = { 'TypeScript 5': TSC, 'TypeScript 7': join(ROOT, 'node_modules', 'typescript-7', 'bin', 'tsc') };
+  const TYPES_NODE = { '@types/node 20': '@types/node', '@types/node 22': '@types/node-22', '@types/node 24': '@types/node-24', '@types/node 26': '@types/node-26' };
+  for (const [tsName, tsc] of Object.entries(TYPESCRIPTS)) {
+    it(`the declarations of every entry compile under ${tsName} with @types/node 20, 22, 24 and 26 (strict, no skipLibCheck)`, function () {
+      this.timeout(240_000);
+      const entries = Object.keys((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, unknown> }).exports).filter((e) => e !== './package.json');
+      const failures: string[] = [];
+      for (const [nodeName, typesDir] of Object.entries(TYPES_NODE)) {
+        const consumer = join(work, `consumer-${tsName.replace(/\W/g, '')}-${typesDir.replace(/\W/g, '')}`);
+        mkdirSync(join(consumer, 'node_modules', '@types'), { recursive: true });
+        for (const name of readdirSync(join(app, 'node_modules'))) {
+          if (name === '@types') continue;
+          symlinkSync(join(app, 'node_modules', name), join(consumer, 'node_modules', name), 'dir');
+        }
+        symlinkSync(join(ROOT, 'node_modules', typesDir), join(consumer, 'node_modules', '@types', 'node'), 'dir');
+        // @types/node's own dependency: nested in the alias's folder when its version differs from
+        // the hoisted one (found there through the link), else the hoisted copy.
+        if (!readdirSync(join(ROOT, 'node_modules', typesDir)).includes('node_modules')) symlinkSync(join(ROOT, 'node_modules', 'undici-types'), join(consumer, 'node_modules', 'undici-types'), 'dir');
+        writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+        mkdirSync(join(consumer, 'src'));
+        const lines = entries.map((e, i) => `import * as entry${i} from '${e === '.' ? 'mcp-actors' : `mcp-actors/${e.slice(2)}`}';`);
+        lines.push(`export const loaded = [${entries.map((_, i) => `entry${i}`).join(', ')}].length;`);
+        writeFileSync(join(consumer, 'src', 'consumer.ts'), lines.join('\n') + '\n');
+        writeFileSync(
+          join(consumer, 'tsconfig.json'),
+          JSON.stringify({ compilerOptions: { strict: true, skipLibCheck: false, preserveSymlinks: true, target: 'ES2022', lib: ['ES2023'], types: ['node'], module: 'nodenext', moduleResolution: 'nodenext', noEmit: true }, include: ['src'] }),
+        );
+        let out = '';
+        try {
+          execFileSync(process.execPath, [tsc, '-p', 'tsconfig.json', '--pretty', 'false'], { cwd: consumer, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+        } catch (e) {
+          out = String((e as { stdout?: string }).stdout ?? e);
+        }
+        const diagnostics = out.split('\n').filter((l) => /error TS\d+/.test(l));
+        if (diagnostics.length > 0) failures.push(`${nodeName}:\n  ${diagnostics.join('\n  ')}`);
+      }
+      expect(failures.join('\n')).to.equal('');
+    });
+  }
 });
