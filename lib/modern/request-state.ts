@@ -61,13 +61,14 @@ export class InvalidRequestStateError extends McpError {
 const PREFIX = 'v1.';
 
 export class RequestStateCodec {
-  private readonly key: Uint8Array;
+  /** Drawn on first use, not at construction: Workers refuse random values in global scope, where servers are made. */
+  private key: Uint8Array | undefined;
   readonly ttlMs: number;
   private readonly clock: Clock;
 
   constructor(options: RequestStateOptions = {}) {
-    const key = options.key === undefined ? randomBytes(32) : typeof options.key === 'string' ? utf8Encode(options.key) : options.key;
-    if (key.byteLength < 32) throw new TypeError(`The requestState key must be at least 32 bytes; got ${key.byteLength}`);
+    const key = options.key === undefined ? undefined : typeof options.key === 'string' ? utf8Encode(options.key) : options.key;
+    if (key !== undefined && key.byteLength < 32) throw new TypeError(`The requestState key must be at least 32 bytes; got ${key.byteLength}`);
     this.key = key;
     this.ttlMs = options.ttlMs ?? 10 * 60_000;
     if (!(this.ttlMs > 0)) throw new TypeError(`requestState ttlMs must be positive; got ${this.ttlMs}`);
@@ -101,7 +102,7 @@ export class RequestStateCodec {
   }
 
   private mac(body: string): Uint8Array {
-    return hmacSha256(this.key, body);
+    return hmacSha256((this.key ??= randomBytes(32)), body);
   }
 }
 
