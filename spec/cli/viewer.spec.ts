@@ -152,6 +152,63 @@ describe('mcp-actors inspect: terminal timeline and the viewer in chromium', fun
     }
   });
 
+  for (const [width, height] of [[1280, 720], [1440, 900], [1920, 1080]] as const) {
+    it(`a ${width}×${height} window: the selected entry's frame is on screen without scrolling, several lines tall`, async () => {
+      const html = join(dir, `size-${width}.html`);
+      expect((await runInProcess(['inspect', recording, '--html', html])).code).to.equal(0);
+      const p = await browser.newPage({ viewport: { width, height } });
+      try {
+        await p.goto(`file://${html}`);
+        await p.waitForSelector('body[data-ready=true]');
+        const result = lines(recording).findIndex((e) => e.frame?.result !== undefined && e.frame?.id === 2);
+        await p.evaluate((i) => (globalThis as any).viewer.select(i), result);
+        const box = (await p.locator('#frame').boundingBox())!;
+        expect(box.y + box.height, 'the frame ends inside the window').to.be.at.most(height);
+        // A line is ~18 px: a frame shrunk to one line (as before) is under 30.
+        expect(box.height).to.be.at.least(Math.min(0.4 * height, 90));
+        expect(await p.locator('#frame').textContent()).to.include('"result"');
+      } finally {
+        await p.close();
+      }
+    });
+  }
+
+  it('a 2026-07-28 recording: no session chart, input_required and its retry named, a chart for each request in flight', async () => {
+    const modern = join(dir, 'modern.jsonl');
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };
+    const frames: object[] = [
+      { kind: 'in', frame: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ask', _meta: meta } } },
+      { kind: 'in', frame: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'slow', _meta: meta } } },
+      { kind: 'out', frame: { jsonrpc: '2.0', id: 1, result: { resultType: 'input_required', inputRequests: { who: { method: 'elicitation/create', params: { message: 'Name?', requestedSchema: { type: 'object', properties: {} } } } }, requestState: 'v1.abc.def' } } },
+      { kind: 'in', frame: { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'ask', inputResponses: { who: { action: 'accept', content: {} } }, requestState: 'v1.abc.def', _meta: meta } } },
+      { kind: 'out', frame: { jsonrpc: '2.0', id: 3, result: { resultType: 'complete', content: [{ type: 'text', text: 'Hello' }] } } },
+      { kind: 'out', frame: { jsonrpc: '2.0', id: 2, result: { resultType: 'complete', content: [{ type: 'text', text: 'done' }] } } },
+    ];
+    const header = { format: 'mcp-actors/journal', version: 1, role: 'server', startedAt: 0, recorder: { kind: 'proxy', transport: 'stdio', target: 'node server.js', startedAtIso: '2026-11-28T00:00:00.000Z' } };
+    writeFileSync(modern, [header, ...frames.map((f, seq) => ({ seq, t: seq * 10, ...f }))].map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const html = join(dir, 'modern.html');
+    expect((await runInProcess(['inspect', modern, '--html', html])).code).to.equal(0);
+    const p = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+    try {
+      await p.goto(`file://${html}`);
+      await p.waitForSelector('body[data-ready=true]');
+      expect(await p.locator('#session-figure').isVisible()).to.equal(false);
+      const rows = await p.locator('#rows .row .label').allTextContents();
+      expect(rows).to.include('input_required #1 (tools/call): who +requestState');
+      expect(rows).to.include('tools/call #3 ask (retry: who)');
+      // At the second call both calls are in flight: two request charts, each naming its request.
+      await p.evaluate(() => (globalThis as any).viewer.select(1));
+      expect(await p.textContent('#chart-request-which')).to.equal('client tools/call #2');
+      expect(await p.locator('#more-request-0').isVisible()).to.equal(true);
+      expect(await p.textContent('#more-request-0 figcaption')).to.equal('request client tools/call #1');
+      // When only one is in flight again, the extra chart goes away.
+      await p.evaluate(() => (globalThis as any).viewer.select(5));
+      expect(await p.locator('#more-request-0').isVisible()).to.equal(false);
+    } finally {
+      await p.close();
+    }
+  });
+
   it('--serve follows a recording as it grows: new frames appear in the open page', async () => {
     const live = join(dir, 'live.jsonl');
     const all = readFileSync(recording, 'utf8').trim().split('\n');
@@ -173,6 +230,8 @@ describe('mcp-actors inspect: terminal timeline and the viewer in chromium', fun
       appendFileSync(live, all.slice(4).join('\n') + '\n');
       await page.waitForFunction((n) => (globalThis as any).viewer.count === n, all.length - 1, { timeout: 10000 });
       expect(await page.locator('#session-state .state').textContent()).to.equal('closed');
+      // The header counts what the page now holds, not what it opened with.
+      expect(await page.textContent('#meta')).to.include(`${all.length - 1} entries`).and.not.include(' 3 entries');
     } finally {
       server.kill('SIGINT');
     }

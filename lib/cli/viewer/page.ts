@@ -97,8 +97,8 @@ export function renderViewerPage(data: ViewerData): string {
   <section id="detail-pane">
     <h2>Machines at this point</h2>
     <div id="states"></div>
-    <div id="charts"><figure><figcaption>session</figcaption><svg id="chart-session"></svg><p class="root-edges" id="root-session"></p></figure><figure><figcaption>request <span id="chart-request-which"></span></figcaption><svg id="chart-request"></svg></figure><figure id="rounds-figure"><figcaption>input rounds (2026-07-28) <span id="chart-rounds-which"></span></figcaption><svg id="chart-rounds"></svg></figure></div>
     <h2>Frame</h2><pre id="frame"></pre>
+    <div id="charts"><figure id="session-figure"><figcaption>session</figcaption><svg id="chart-session"></svg><p class="root-edges" id="root-session"></p></figure><figure><figcaption>request <span id="chart-request-which"></span></figcaption><svg id="chart-request"></svg></figure><figure id="rounds-figure"><figcaption>input rounds (2026-07-28) <span id="chart-rounds-which"></span></figcaption><svg id="chart-rounds"></svg></figure></div>
   </section>
 </main>
 ${dataElements(data)}

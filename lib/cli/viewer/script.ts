@@ -81,10 +81,17 @@ function start() {
         if (typeof f.method === 'string') {
           var p = f.params || {};
           var name = p.name || p.uri || (f.method === 'notifications/progress' ? p.progress + (p.total !== undefined ? '/' + p.total : '') + (p.message ? ' ' + p.message : '') : '');
-          return f.method + (f.id !== undefined ? ' #' + JSON.stringify(f.id) : '') + (name ? ' ' + name : '');
+          // A retry of a 2026-07-28 multi round-trip request names the answers it carries (as the terminal timeline does).
+          var answers = p.inputResponses !== undefined && p.inputResponses !== null ? Object.keys(p.inputResponses) : undefined;
+          var retry = answers !== undefined ? ' (retry: ' + (answers.join(', ') || 'no answers') + ')' : typeof p.requestState === 'string' ? ' (retry)' : '';
+          return f.method + (f.id !== undefined ? ' #' + JSON.stringify(f.id) : '') + (name ? ' ' + name : '') + retry;
         }
         if (r && r.end === i && r.ms !== undefined) ms = r.ms;
         if (f.error) { err = f.error.code + ' ' + f.error.message; return 'error #' + JSON.stringify(f.id) + (r ? ' (' + r.method + ')' : ''); }
+        if (f.result && f.result.resultType === 'input_required') {
+          var keys = Object.keys(f.result.inputRequests || {});
+          return 'input_required #' + JSON.stringify(f.id) + (r ? ' (' + r.method + ')' : '') + (keys.length ? ': ' + keys.join(', ') : '') + (typeof f.result.requestState === 'string' ? ' +requestState' : '');
+        }
         if (f.result && f.result.isError) err = 'isError';
         return 'result #' + JSON.stringify(f.id) + (r ? ' (' + r.method + ')' : '');
       });
@@ -181,6 +188,15 @@ function start() {
     var mine = requests[entryRequest[i]] || (flight.length ? flight[flight.length - 1].r : undefined);
     text($('chart-request-which'), mine ? mine.from + ' ' + mine.method + ' #' + mine.id : '(none at this point)');
     highlight(charts.request, mine ? stateAt(mine.states, i) : '');
+    // The other requests in flight get a chart each (up to MORE_CHARTS), so two at once are both seen.
+    var others = flight.filter(function (x) { return x.r !== mine; }).slice(0, MORE_CHARTS);
+    for (var c = 0; c < MORE_CHARTS; c++) {
+      var x = others[c];
+      if (x && !moreCharts[c]) moreCharts[c] = addRequestChart(c);
+      if (!moreCharts[c]) continue;
+      moreCharts[c].figure.hidden = !x;
+      if (x) { text(moreCharts[c].which, x.r.from + ' ' + x.r.method + ' #' + x.r.id); highlight(moreCharts[c].chart, x.state); }
+    }
     var round = mine && mine.chain ? mine : undefined;
     text($('chart-rounds-which'), round ? round.method + ' #' + round.id : '(no multi round-trip request at this point)');
     highlight(charts.rounds, round ? stateAt(round.chain.states, i) : '');
@@ -189,6 +205,20 @@ function start() {
   // ---- statecharts from the machines' JSON (chart.ts)
 ${VIEWER_CHART_SCRIPT}
   var charts = { session: drawChart($('chart-session'), D.machines.session, $('root-session')), request: drawChart($('chart-request'), D.machines.request), rounds: drawChart($('chart-rounds'), D.machines.rounds) };
+  // A recording of 2026-07-28 requests only has no session: no empty session chart for it.
+  function showSession() { $('session-figure').hidden = !!D.sessionless; }
+  showSession();
+  var MORE_CHARTS = 3, moreCharts = [];
+  // Drawn the first time that many requests are in flight at once, then reused.
+  function addRequestChart(c) {
+    var figure = document.createElement('figure'), caption = document.createElement('figcaption'), which = span('', '');
+    figure.className = 'more-request'; figure.id = 'more-request-' + c;
+    caption.append('request '); caption.appendChild(which); figure.appendChild(caption);
+    var svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+    figure.appendChild(svg);
+    $('rounds-figure').before(figure);
+    return { figure: figure, which: which, chart: drawChart(svg, D.machines.request) };
+  }
 
   // ---- selection and scrubber
   // Shows entry i; when its block is not inflated yet, "loading…" until it is (onLoaded).
@@ -222,7 +252,8 @@ ${VIEWER_CHART_SCRIPT}
   });
   function resize() { spacer.style.height = (count * ROW) + 'px'; scrubber.max = String(Math.max(0, count - 1)); }
   var rec = D.header.recorder;
-  text($('meta'), D.title + ' · ' + count + ' entries · ' + (rec ? rec.transport + ' proxy recording of ' + rec.target : D.header.role + ' session journal') + (D.header.revision ? ' · revision ' + D.header.revision : ''));
+  function renderMeta() { text($('meta'), D.title + ' · ' + count + (count === 1 ? ' entry · ' : ' entries · ') + (rec ? rec.transport + ' proxy recording of ' + rec.target : D.header.role + ' session journal') + (D.header.revision ? ' · revision ' + D.header.revision : '')); }
+  renderMeta();
   resize();
   select(0);
   window.viewer = { select: select, loaded: loaded, get selected() { return selected; }, get count() { return count; } };
@@ -238,6 +269,8 @@ ${VIEWER_CHART_SCRIPT}
       Array.prototype.push.apply(sessionChanges, u.session);
       u.requests.forEach(function (r) { requests[r.n] = r; });
       D.sessionless = u.sessionless;
+      showSession();
+      renderMeta();
       resize();
       if ($('follow').checked) select(count - 1); else { renderRows(); text($('position'), 'entry ' + (selected + 1) + ' of ' + count); }
     };

@@ -13,6 +13,8 @@ button { background:var(--panel); color:var(--text); border:1px solid var(--line
 main { display:grid; grid-template-columns: minmax(420px, 1fr) minmax(420px, 1fr); gap:0; height: calc(100vh - 86px); }
 #timeline-pane, #detail-pane { padding: 0 14px; overflow:hidden; display:flex; flex-direction:column; }
 #detail-pane { border-left:1px solid var(--line); overflow:auto; }
+#detail-pane > * { flex:none; } /* the pane scrolls; its parts keep their height (a shrunk frame was one line tall) */
+[hidden] { display:none !important; }
 #timeline { position:relative; flex:1; overflow-y:auto; outline:none; }
 #spacer { width:1px; }
 #rows { position:absolute; top:0; left:0; right:0; }
@@ -47,5 +49,5 @@ svg .edge text { paint-order:stroke; stroke:var(--panel); stroke-width:4px; stro
 svg .initial { fill:var(--text); }
 svg .lines path.initial-arrow { stroke:var(--text); }
 .root-edges { color:var(--dim); font-size:11px; margin:4px 0 0; }
-pre#frame { background:var(--panel); border:1px solid var(--line); border-radius:6px; padding:8px 10px; margin:0 0 12px; white-space:pre-wrap; word-break:break-word; max-height:40vh; overflow:auto; }
+pre#frame { background:var(--panel); border:1px solid var(--line); border-radius:6px; padding:8px 10px; margin:0 0 4px; min-height:5.5em; white-space:pre-wrap; word-break:break-word; max-height:40vh; overflow:auto; }
 `;
