@@ -50,12 +50,12 @@ export function dpopAth(accessToken: string): string {
  * export `JsonWebKey` from `node:crypto`, and the shipped declarations must compile against every
  * `@types/node` a consumer may have.
  */
-export interface EcPublicJwk {
+export type EcPublicJwk = {
   kty: string;
   crv: string;
   x: string;
   y: string;
-}
+};
 
 /** One client's DPoP key pair, its proofs, and the nonces servers gave it. */
 export class DpopProver {
