@@ -5,6 +5,7 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/client
  * @see https://modelcontextprotocol.io/specification/2026-07-28/basic
  */
+import { ClientSkills } from './client-features/skills.js';
 import { Observable, Subject, defer } from 'rxjs';
 import type { PeerInfo } from '../machines/session.machine.js';
 import { Completer, type CompleterOptions } from './client-features/completer.js';
@@ -62,6 +63,16 @@ const DEFAULT_DEBOUNCE_MS = 50;
  * connecting: they declare the capabilities the server sees.
  */
 export class Client extends ClientCore {
+  /**
+   * The skills the server publishes (the `io.modelcontextprotocol/skills` extension): `list()`,
+   * `get(uri)` and `load(entry)`, which reads nothing ahead of need and verifies every file it
+   * reads against the skill's entry (size, digest, frontmatter).
+   * @see https://modelcontextprotocol.io/extensions/skills
+   */
+  get skills(): ClientSkills {
+    return (this.skillsFeature ??= new ClientSkills(this));
+  }
+  private skillsFeature: ClientSkills | undefined;
   private readonly toolsLive: LiveList<Tool>;
   private readonly resourcesLive: LiveList<Resource>;
   private readonly promptsLive: LiveList<Prompt>;

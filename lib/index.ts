@@ -12,6 +12,9 @@ export { McpServer, createMcpServer, type McpServerOptions } from './mcp-server.
 // The official SDK's shapes beside ours, and the not-found error a resource handler throws (issue 16).
 export { ResourceTemplate, type ResourceTemplateCallbacks } from './server-features/resource-template.js';
 export { ResourceNotFoundError } from './server-features/resources.js';
+export { SkillRegistrationError, type SkillSource, type RegisteredSkill } from './server-features/skills.js';
+export { SKILLS_EXTENSION, SkillFrontmatterError, MAX_SKILL_FILES, MAX_SKILL_BYTES, type Skill, type SkillResource } from './protocol/skills.js';
+export { readSkillDirectory } from './server-features/skill-directory.js';
 export { serveDirectory, type ServeDirectoryOptions, type ResourceTemplateRegistrar } from './server-features/file-resources.js';
 export type { Listing, ListParams, CallToolParams } from './client-features/sdk-shapes.js';
 export type { RawShape, InferShape, StandardSchemaV1 } from './server-features/json-schema.js';

@@ -45,6 +45,7 @@ import { ResourceTemplate } from './server-features/resource-template.js';
 import type { PeerInfo } from '../machines/session.machine.js';
 import { ToolsFeature, type RegisteredTool, type ToolConfig, type ToolHandle, type ToolHandler } from './server-features/tools.js';
 import { ServerTasks, type ServerTaskOptions } from './tasks/server-tasks.js';
+import { SKILLS_EXTENSION, SkillsFeature, type RegisteredSkill, type SkillSource } from './server-features/skills.js';
 
 /** The default quiet time before a list_changed notification goes out. */
 export const DEFAULT_LIST_CHANGED_DEBOUNCE_MS = 10;
@@ -279,6 +280,29 @@ export class McpServer {
     }
     return this.resources.registerResource(name, uri, metadata, read as ReadResourceCallback);
   }
+
+  /**
+   * Publish an agent skill (the `io.modelcontextprotocol/skills` extension): its files become
+   * `skill://` resources, and the server answers `skills/list`, `skills/get` and
+   * `resources/directory/read`, declaring the extension (and `resources`) from the first skill on.
+   * Give the files in memory, or read a directory with `readSkillDirectory(path)` (Node, Bun,
+   * Deno). Everything is checked here: SKILL.md and its frontmatter (`name` by the naming rules,
+   * `description`), paths inside the skill, at most 512 files and 16 MiB; a problem throws
+   * `SkillRegistrationError` naming the file, and nothing of the skill is served.
+   * @see https://modelcontextprotocol.io/extensions/skills
+   */
+  registerSkill(source: SkillSource): RegisteredSkill {
+    this.skills ??= new SkillsFeature(
+      {
+        declareExtension: (settings) => this.host.declareCapabilities({ extensions: { [SKILLS_EXTENSION]: settings } }),
+        onRequest: (method, handler) => this.server.onRequest(method, (params) => handler(params)),
+        registerResource: (name, uri, metadata, read) => this.resources.registerResource(name, uri, metadata, () => read()),
+      },
+      { pageSize: this.host.pageSize === Infinity ? Number.MAX_SAFE_INTEGER : this.host.pageSize },
+    );
+    return this.skills.register(source);
+  }
+  private skills: SkillsFeature | undefined;
 
   /**
    * Register a family of resources named by a URI template (see

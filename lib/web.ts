@@ -22,6 +22,8 @@ export { McpServer, createMcpServer, type McpServerOptions } from './mcp-server.
 export { Server, ServerSession, createServer, type ServerOptions } from './server.js';
 export { ResourceTemplate, type ResourceTemplateCallbacks } from './server-features/resource-template.js';
 export { ResourceNotFoundError } from './server-features/resources.js';
+export { SkillRegistrationError, type SkillSource, type RegisteredSkill } from './server-features/skills.js';
+export { SKILLS_EXTENSION, SkillFrontmatterError, MAX_SKILL_FILES, MAX_SKILL_BYTES, type Skill, type SkillResource } from './protocol/skills.js';
 export { text, image, audio, resourceLink, embeddedResource } from './server-features/content.js';
 export type { ToolHandle, ToolHandler } from './server-features/tools.js';
 export type { PromptHandle, PromptHandler } from './server-features/prompts.js';

@@ -18,3 +18,5 @@ export * from './model-preferences.js';
 export * from './elicitation-text.js';
 export * from './task-journal.js';
 export * from './task-watch.js';
+export { ClientSkills, LoadedSkill, SkillVerificationError, SkillsNotSupportedError, type SkillFile, type LoadSkillOptions, type SkillVerificationReason, type SkillsRequester } from './skills.js';
+export { SKILLS_EXTENSION, type Skill, type SkillResource } from '../protocol/skills.js';
