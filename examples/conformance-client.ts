@@ -152,6 +152,28 @@ const flows: Record<string, { setup?: (client: Client) => void; run: Flow }> = {
       log(`elicitation result → ${JSON.stringify(result.content)}`);
     },
   },
+  // Skills (io.modelcontextprotocol/skills): a host lists skills and reads nothing more until a skill
+  // is loaded; loading one reads SKILL.md, verifies it against the entry (size, digest, frontmatter)
+  // and only then reads its other files. A mismatch stops the load: nothing further is read.
+  'sep-2640-client-no-prefetch': {
+    run: async (client) => {
+      const skills = await client.skills.listAll();
+      log(`skills: ${skills.map((s) => s.uri).join(', ') || '(none)'}; none loaded, so nothing read`);
+    },
+  },
+  ...Object.fromEntries(
+    ['sep-2640-client-verify-digest', 'sep-2640-client-verify-size', 'sep-2640-client-verify-frontmatter'].map((name) => [
+      name,
+      {
+        run: async (client: Client) => {
+          for (const entry of await client.skills.listAll()) {
+            const skill = await client.skills.load(entry);
+            for (const file of skill.files.filter((f) => f !== 'SKILL.md')) log(`${file}: ${(await skill.read(file)).bytes.byteLength} bytes, verified`);
+          }
+        },
+      },
+    ]),
+  ),
   'sse-retry': {
     run: async (client) => {
       await client.listTools();

@@ -540,6 +540,16 @@ mcp.registerTool(
   },
 );
 
+// ----------------------------------------------------------- skills extension (io.modelcontextprotocol/skills)
+// One skill with a subfolder (the directory scenario needs one), served as skill:// resources with
+// skills/list, skills/get and resources/directory/read.
+mcp.registerSkill({
+  files: {
+    'SKILL.md': '---\nname: pdf-processing\ndescription: Extract, fill, and assemble PDF documents\nlicense: Apache-2.0\nmetadata:\n  version: "2.1.0"\n---\n\n# PDF processing\n\nRead `references/FORMS.md` before filling a form.\n',
+    'references/FORMS.md': '# Forms\n\nFill every field; leave none blank.\n',
+  },
+});
+
 // ------------------------------------------------------------------------------------------- HTTP
 
 const http = createStreamableHttpHandler(mcp.server, {
