@@ -432,5 +432,24 @@ export function createEverythingServer(options: { store?: RedisStore | undefined
     },
   );
 
+  // An agent skill (io.modelcontextprotocol/skills): how to keep the notebook, with a reference file.
+  mcp.registerSkill({
+    files: {
+      'SKILL.md': [
+        '---',
+        'name: field-notes',
+        'description: Keep the field notebook of this server tidy, searchable and reviewed each week',
+        'license: MIT',
+        '---',
+        '',
+        '# Field notes',
+        '',
+        'Add a note with `add_note` for each sighting; tag it (see `references/TAGS.md`).',
+        'Search before adding, so a sighting is noted once. Review the week with the `weekly_review` prompt.',
+        '',
+      ].join('\n'),
+      'references/TAGS.md': '# Tags\n\n- `birds`, `mammals`, `plants`: what was seen\n- `weather`: conditions worth noting\n',
+    },
+  });
   return { mcp, stats, stop: () => clearInterval(updates) };
 }

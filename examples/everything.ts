@@ -9,7 +9,8 @@
  *   the template `notes://note/{id}` (listed per note, ids completed);
  * - prompts: `review_note` (its `id` completed, the note embedded) and `weekly_review` (its
  *   `tag` completed);
- * - completions and logging; list changes and resource updates as notes are added.
+ * - completions and logging; list changes and resource updates as notes are added;
+ * - a skill, `skill://field-notes/SKILL.md` with `references/TAGS.md` (the skills extension).
  *
  *   node dist/examples/everything.js            # Streamable HTTP on http://127.0.0.1:$PORT/mcp (default 3000)
  *   node dist/examples/everything.js --fetch    # the same through the Web-standard fetch handler (a node:http bridge)
