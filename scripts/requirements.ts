@@ -34,6 +34,8 @@ export const SOURCES = [
   // The tasks extension of 2026-07-28 (io.modelcontextprotocol/tasks): after the core texts, so a
   // sentence it shares with the 2025-11-25 tasks text keeps that row.
   'extensions/tasks/tasks.md',
+  // The skills extension (io.modelcontextprotocol/skills, SEP-2640): its published page.
+  'extensions/skills/skills.md',
 ] as const;
 
 /** The pages of a folder source that carry requirements (changelog, notes and schema do not). */
@@ -120,6 +122,8 @@ export const AREAS: ReadonlyArray<readonly [area: string, prefix: string]> = [
   ['subscriptions', 'SUB'],
   ['discover', 'DISC'],
   ['caching', 'CACHE'],
+  // extensions
+  ['skills', 'SKILL'],
 ];
 const PREFIX = new Map(AREAS);
 
@@ -679,6 +683,8 @@ const AREA_BY_HEADING: Record<string, string> = {
 /** The deepest heading of the path that names an area; stdio/HTTP under Shutdown stay lifecycle. */
 export function areaOf(path: string[]): string {
   const lower = path.map((p) => p.toLowerCase());
+  // Every row of the skills page is the extension's, whatever its subheading (Resources, Names...).
+  if (lower[0] === 'skills') return 'skills';
   if (lower.includes('shutdown')) return 'lifecycle';
   for (let i = lower.length - 1; i >= 0; i--) {
     const area = AREA_BY_HEADING[lower[i]];

@@ -65,13 +65,13 @@ for (const era of ['legacy', 'modern'] as const) {
       await client.close();
     });
 
-    it('declares the extension with directoryRead, and resources', () => {
+    it('[SKILL-001] [SKILL-004] declares the extension with directoryRead, and resources', () => {
       const caps = client.serverCapabilities!;
       expect((caps['extensions'] as Record<string, unknown>)['io.modelcontextprotocol/skills']).to.deep.equal({ directoryRead: true });
       expect(caps['resources']).to.be.an('object');
     });
 
-    it('skills/list: complete manifests with digests and sizes, the frontmatter verbatim, cache hints; nothing read', async () => {
+    it('[SKILL-008] [SKILL-023] [SKILL-032] [SKILL-033] [SKILL-034] [SKILL-041] [SKILL-042] [SKILL-044] skills/list: complete manifests with digests and sizes, the frontmatter verbatim, cache hints; nothing read', async () => {
       const { skills } = await client.skills.list();
       expect(skills.map((s) => s.uri)).to.deep.equal(['skill://pdf-processing/SKILL.md', 'skill://acme/billing/refunds/SKILL.md']);
       const pdf = skills[0]!;
@@ -84,24 +84,30 @@ for (const era of ['legacy', 'modern'] as const) {
       const raw = await client.request('skills/list', {});
       expect(raw['ttlMs']).to.be.a('number');
       expect(raw['cacheScope']).to.be.oneOf(['public', 'private']);
+      if (era === 'modern') expect(raw['resultType']).to.equal('complete');
       expect(reads).to.deep.equal([]);
     });
 
-    it('skills/get: the same entry by URI; an unknown skill is -32602', async () => {
+    it('[SKILL-045] [SKILL-046] [SKILL-048] [SKILL-050] [SKILL-068] [SKILL-072] skills/get: the same entry by URI, with cache hints; an unknown skill is -32602 naming it', async () => {
       const entry = await client.skills.get('skill://acme/billing/refunds/SKILL.md');
       expect(entry.frontmatter.name).to.equal('refunds');
+      const raw = await client.request('skills/get', { uri: 'skill://acme/billing/refunds/SKILL.md' });
+      expect(raw['ttlMs']).to.be.a('number');
+      expect(raw['cacheScope']).to.be.oneOf(['public', 'private']);
+      if (era === 'modern') expect(raw['resultType']).to.equal('complete');
       const err = await client.skills.get('skill://nope/SKILL.md').catch((e: unknown) => e);
       expect(err).to.be.instanceOf(McpError);
       expect((err as McpError).code).to.equal(-32602);
+      expect((err as McpError).message).to.include('skill://nope/SKILL.md');
     });
 
-    it('SKILL.md is a resource: text/markdown, named and described from its frontmatter', async () => {
+    it('[SKILL-015] [SKILL-016] [SKILL-017] SKILL.md is a resource: text/markdown, named and described from its frontmatter', async () => {
       const { resources } = await client.listResources();
       const md = resources.find((r) => r.uri === 'skill://pdf-processing/SKILL.md')!;
       expect(md).to.include({ name: 'pdf-processing', description: 'Extract, fill, and assemble PDF documents', mimeType: 'text/markdown' });
     });
 
-    it('load: SKILL.md read and verified only then; a listed file read on demand; an unlisted one refused without a read', async () => {
+    it('[SKILL-053] [SKILL-055] [SKILL-056] [SKILL-059] load: SKILL.md read and verified only then; a listed file read on demand; an unlisted one refused without a read', async () => {
       const [entry] = (await client.skills.list()).skills;
       expect(reads).to.deep.equal([]);
       const skill = await client.skills.load(entry!);
@@ -116,7 +122,7 @@ for (const era of ['legacy', 'modern'] as const) {
       expect(reads).to.deep.equal(['skill://pdf-processing/SKILL.md', 'skill://pdf-processing/references/FORMS.md']);
     });
 
-    it('load refuses content that does not match the entry: size, digest, frontmatter; an invalid entry is not loaded', async () => {
+    it('[SKILL-036] [SKILL-054] [SKILL-057] [SKILL-058] load refuses content that does not match the entry: size, digest, frontmatter; an invalid entry is not loaded', async () => {
       const [entry] = (await client.skills.list()).skills;
       const md = entry!.resources as { uri: string; digest: string; size: number }[];
       const wrongSize = { ...entry!, resources: md.map((r) => (r.uri.endsWith('SKILL.md') ? { ...r, size: r.size + 1 } : r)) };
@@ -134,8 +140,9 @@ for (const era of ['legacy', 'modern'] as const) {
       expect(await skill.read('references/FORMS.md').catch((e: unknown) => e)).to.be.instanceOf(SkillVerificationError).and.include({ reason: 'digest' });
     });
 
-    it('resources/directory/read: the root and subdirectories list their children; a file or unknown URI is -32602', async () => {
+    it('[SKILL-002] [SKILL-062] [SKILL-063] [SKILL-064] [SKILL-069] resources/directory/read: the root and subdirectories list their children; a file or unknown URI is -32602', async () => {
       const root = await client.request('resources/directory/read', { uri: 'skill://pdf-processing' });
+      if (era === 'modern') expect(root['resultType']).to.equal('complete');
       expect(root['resources']).to.deep.equal([
         { uri: 'skill://pdf-processing/SKILL.md', name: 'pdf-processing', mimeType: 'text/markdown', size: Buffer.byteLength(SKILL_MD) },
         { uri: 'skill://pdf-processing/references', name: 'references', mimeType: 'inode/directory' },
@@ -147,6 +154,25 @@ for (const era of ['legacy', 'modern'] as const) {
         const err = await client.request('resources/directory/read', { uri }).catch((e: unknown) => e);
         expect((err as McpError).code, uri).to.equal(-32602);
       }
+    });
+
+    it('[SKILL-043] a skill loads given only its URI (confirmed with skills/get)', async () => {
+      const skill = await client.skills.load('skill://acme/billing/refunds/SKILL.md');
+      expect(skill.entry.frontmatter.name).to.equal('refunds');
+      expect(skill.skillMd.text).to.include('Body');
+    });
+
+    it('[SKILL-038] [SKILL-040] a skill past the limits is declined before any read, saying why; one at the limits loads', async () => {
+      const [entry] = (await client.skills.list()).skills;
+      const md = (entry!.resources as { uri: string; digest: string; size: number }[])[0]!;
+      const padding = Array.from({ length: 512 }, (_, i) => ({ uri: `skill://pdf-processing/pad/${i}.md`, digest: md.digest, size: 1 }));
+      const err = await client.skills.load({ ...entry!, resources: [md, ...padding] }).catch((e: unknown) => e);
+      expect(err).to.be.instanceOf(SkillVerificationError).and.include({ reason: 'over-limits' });
+      expect((err as Error).message).to.include('513 files').and.include('at most 512');
+      expect(reads).to.deep.equal([]);
+      // 512 files (SKILL.md and 511 more) is within what every host must accept.
+      const atLimit = await client.skills.load({ ...entry!, resources: [md, ...padding.slice(0, 511)] });
+      expect(atLimit.files).to.have.length(512);
     });
   });
 }
@@ -164,7 +190,7 @@ describe('skills: what registration refuses, and where it says', () => {
   };
   const md = (name: string) => `---\nname: ${name}\ndescription: d\n---\n`;
 
-  it('no SKILL.md, no frontmatter, no description, YAML that does not parse', () => {
+  it('[SKILL-006] [SKILL-007] no SKILL.md, no frontmatter, no description, YAML that does not parse', () => {
     expect(bad({ 'README.md': 'x' }).error.message).to.include('needs a SKILL.md');
     expect(bad({ 'SKILL.md': '# Title only\n' }).error.message).to.include('must begin with a YAML frontmatter');
     expect(bad({ 'SKILL.md': '---\nname: a\n---\n' }).error.message).to.include('"description"');
@@ -172,7 +198,7 @@ describe('skills: what registration refuses, and where it says', () => {
     expect(bad({ 'SKILL.md': '---\nname: a\ndescription: d\n' }).error.message).to.include('not closed');
   });
 
-  it('names that break the naming rules', () => {
+  it('[SKILL-010] names that break the naming rules', () => {
     for (const name of ['PDF', 'a--b', '-a', 'a-', 'a_b', 'x'.repeat(65)]) {
       const { error } = bad({ 'SKILL.md': md(name) });
       expect(error, name).to.be.instanceOf(SkillRegistrationError);
@@ -187,7 +213,7 @@ describe('skills: what registration refuses, and where it says', () => {
     expect(bad({ 'SKILL.md': md('ok') }, '../up').error.message).to.include('not a path inside the skill');
   });
 
-  it('over the limits: 513 files, more than 16 MiB', () => {
+  it('[SKILL-039] over the limits: 513 files, more than 16 MiB', () => {
     const many: Record<string, string> = { 'SKILL.md': md('many') };
     for (let i = 0; i < 512; i++) many[`f/${i}.md`] = 'x';
     expect(bad(many).error.message).to.include('513 files').and.include('at most 512');
@@ -218,7 +244,7 @@ describe('skills: readSkillDirectory', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('reads a skill directory with subfolders; its name must be the directory name', async () => {
+  it('[SKILL-009] [SKILL-024] reads a skill directory with subfolders; its name must be the directory name', async () => {
     const root = join(dir, 'pdf-processing');
     mkdirSync(join(root, 'references'), { recursive: true });
     writeFileSync(join(root, 'SKILL.md'), SKILL_MD);
