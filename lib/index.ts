@@ -13,6 +13,8 @@ export { McpServer, createMcpServer, type McpServerOptions } from './mcp-server.
 export { ResourceTemplate, type ResourceTemplateCallbacks } from './server-features/resource-template.js';
 export { ResourceNotFoundError } from './server-features/resources.js';
 export { SkillRegistrationError, type SkillSource, type RegisteredSkill } from './server-features/skills.js';
+export { AppRegistrationError, type AppResourceConfig } from './server-features/apps.js';
+export { APPS_EXTENSION, APP_MIME_TYPE, APPS_PROTOCOL_VERSION, appsCapability, clientRendersApps, appContentSecurityPolicy, appToolMeta, type AppCsp, type AppPermissions, type AppResourceMeta, type AppToolMeta, type AppToolVisibility } from './protocol/apps.js';
 export { SKILLS_EXTENSION, SkillFrontmatterError, MAX_SKILL_FILES, MAX_SKILL_BYTES, type Skill, type SkillResource } from './protocol/skills.js';
 export { readSkillDirectory } from './server-features/skill-directory.js';
 export { serveDirectory, type ServeDirectoryOptions, type ResourceTemplateRegistrar } from './server-features/file-resources.js';

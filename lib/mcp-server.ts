@@ -45,6 +45,7 @@ import { ResourceTemplate } from './server-features/resource-template.js';
 import type { PeerInfo } from '../machines/session.machine.js';
 import { ToolsFeature, type RegisteredTool, type ToolConfig, type ToolHandle, type ToolHandler } from './server-features/tools.js';
 import { ServerTasks, type ServerTaskOptions } from './tasks/server-tasks.js';
+import { APP_MIME_TYPE, checkAppResource, type AppResourceConfig } from './server-features/apps.js';
 import { SKILLS_EXTENSION, SkillsFeature, type RegisteredSkill, type SkillSource } from './server-features/skills.js';
 
 /** The default quiet time before a list_changed notification goes out. */
@@ -279,6 +280,25 @@ export class McpServer {
       );
     }
     return this.resources.registerResource(name, uri, metadata, read as ReadResourceCallback);
+  }
+
+  /**
+   * Publish an MCP App: a `ui://` resource of type `text/html;profile=mcp-app` whose listing and
+   * contents carry `_meta.ui` (the origins its view may reach, `csp`; the browser `permissions`
+   * it asks for; `domain`, `prefersBorder`). Link tools to it with `ui: { resourceUri }` in their
+   * config. The HTML must be a complete HTML5 document; a URI outside `ui://` or a fragment throws
+   * `AppRegistrationError`.
+   * @see https://modelcontextprotocol.io/extensions/apps
+   */
+  registerAppResource(uri: string, config: AppResourceConfig): RegisteredResource {
+    const { meta } = checkAppResource(uri, config);
+    const metadata: ResourceMetadata = { mimeType: APP_MIME_TYPE, _meta: meta as unknown as ResourceMetadata['_meta'] };
+    if (config.title !== undefined) metadata.title = config.title;
+    if (config.description !== undefined) metadata.description = config.description;
+    const html = config.html;
+    return this.resources.registerResource(config.name ?? uri.slice('ui://'.length), uri, metadata, async () => ({
+      contents: [{ mimeType: APP_MIME_TYPE, text: typeof html === 'string' ? html : await html(), _meta: meta as never }],
+    }));
   }
 
   /**

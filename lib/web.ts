@@ -23,6 +23,8 @@ export { Server, ServerSession, createServer, type ServerOptions } from './serve
 export { ResourceTemplate, type ResourceTemplateCallbacks } from './server-features/resource-template.js';
 export { ResourceNotFoundError } from './server-features/resources.js';
 export { SkillRegistrationError, type SkillSource, type RegisteredSkill } from './server-features/skills.js';
+export { AppRegistrationError, type AppResourceConfig } from './server-features/apps.js';
+export { APPS_EXTENSION, APP_MIME_TYPE, APPS_PROTOCOL_VERSION, appsCapability, clientRendersApps, appContentSecurityPolicy, appToolMeta, type AppCsp, type AppPermissions, type AppResourceMeta, type AppToolMeta, type AppToolVisibility } from './protocol/apps.js';
 export { SKILLS_EXTENSION, SkillFrontmatterError, MAX_SKILL_FILES, MAX_SKILL_BYTES, type Skill, type SkillResource } from './protocol/skills.js';
 export { text, image, audio, resourceLink, embeddedResource } from './server-features/content.js';
 export type { ToolHandle, ToolHandler } from './server-features/tools.js';

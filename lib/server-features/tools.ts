@@ -10,6 +10,8 @@
  *
  * @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools
  */
+import { clientRendersApps, type AppToolMeta } from '../protocol/apps.js';
+import { appToolMetaFor, withoutAppLink } from './apps.js';
 import { McpError } from '../errors.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type { JsonObject } from '../jsonrpc/message.js';
@@ -53,6 +55,13 @@ export interface ToolConfig<I extends SchemaInput | undefined = SchemaInput | un
   execution?: ToolExecution;
   /** Metadata on the tool (sent from 2025-06-18). */
   _meta?: Meta;
+  /**
+   * MCP Apps: the `ui://` app that renders this tool's results, and who may call it
+   * (`visibility`, default both the model and the app). Sets `_meta.ui`; a client that does not
+   * render apps is not told of the link, and a tool only the app may call is hidden from it.
+   * @see https://modelcontextprotocol.io/extensions/apps
+   */
+  ui?: AppToolMeta;
 }
 
 /** The value a Standard Schema accepts as input (what a handler must return as structured content). */
@@ -189,9 +198,12 @@ export class ToolsFeature {
   async list(params: JsonObject | undefined, ctx: RequestHandlerContext): Promise<JsonObject> {
     const rev = revisionOf(ctx.session);
     const state = this.registry.state;
-    const page = paginate('tools', this.registry.listed(), (t) => t.name, params?.cursor, this.host.pageSize, state.version);
+    // A client that does not render apps gets the text fallback: no app links, no app-only tools.
+    const apps = clientRendersApps(ctx.session.peerCapabilities);
+    const listed = apps ? this.registry.listed() : this.registry.listed().filter((t) => !appOnly(t));
+    const page = paginate('tools', listed, (t) => t.name, params?.cursor, this.host.pageSize, state.version);
     await Promise.all(page.items.flatMap((t) => [t.input.ready, t.output?.ready]));
-    const tools = page.items.map((t) => describeTool(t, rev));
+    const tools = page.items.map((t) => (apps ? describeTool(t, rev) : withoutAppLink(describeTool(t, rev))!));
     return page.nextCursor === undefined ? { tools } : { tools, nextCursor: page.nextCursor };
   }
 
@@ -200,7 +212,7 @@ export class ToolsFeature {
     const name = params?.name;
     if (typeof name !== 'string') throw new McpError(ErrorCode.InvalidParams, 'tools/call needs a "name": the name of a tool from tools/list');
     const tool = this.registry.get(name);
-    if (!tool || !tool.enabled) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`, { name });
+    if (!tool || !tool.enabled || (appOnly(tool) && !clientRendersApps(ctx.session.peerCapabilities))) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`, { name });
     const raw = params?.arguments;
     if (raw !== undefined && (raw === null || typeof raw !== 'object' || Array.isArray(raw))) {
       throw new McpError(ErrorCode.InvalidParams, `tools/call: "arguments" must be an object (got ${Array.isArray(raw) ? 'an array' : raw === null ? 'null' : typeof raw})`);
@@ -336,7 +348,14 @@ function buildEntry(
   if (config.icons !== undefined) entry.icons = structuredClone(config.icons);
   if (config.execution !== undefined) entry.execution = structuredClone(config.execution);
   if (config._meta !== undefined) entry._meta = structuredClone(config._meta);
+  if (config.ui !== undefined) entry._meta = appToolMetaFor(name, config.ui, entry._meta) as Meta;
   return entry;
+}
+
+/** A tool whose app link says only the app may call it. */
+function appOnly(t: RegisteredTool): boolean {
+  const visibility = (t._meta?.['ui'] as AppToolMeta | undefined)?.visibility;
+  return visibility !== undefined && !visibility.includes('model');
 }
 
 /** A tool as `tools/list` shows it to a client of revision `rev`. */
