@@ -36,6 +36,65 @@ function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /** A fresh notebook and its server; with `store`, what several processes share lives on Redis. */
+/**
+ * The notes board (an MCP App view): speaks the Apps protocol over postMessage by hand, shows the
+ * search it was opened for and its matches, and searches again through the host (tools/call).
+ */
+const NOTES_BOARD_HTML = `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>Notes board</title>
+<style>
+  body { margin: 0; padding: 12px; font: 14px/1.4 system-ui, sans-serif; color: var(--color-text-primary, #1b1f24); background: var(--color-background-primary, #fff); }
+  form { display: flex; gap: 6px; margin-bottom: 10px; } input { flex: 1; padding: 4px 6px; }
+  .card { border: 1px solid #d0d7de; border-radius: 6px; padding: 6px 10px; margin: 6px 0; }
+  .card b { display: block; } .muted { color: #6e7781; }
+</style></head>
+<body>
+<form id="search"><input id="query" aria-label="search" placeholder="search notes"><button>Search</button></form>
+<div id="status" class="muted">waiting for the tool call...</div>
+<div id="cards"></div>
+<script>
+  var id = 0, pending = {};
+  function request(method, params) {
+    var mine = ++id;
+    parent.postMessage({ jsonrpc: '2.0', id: mine, method: method, params: params }, '*');
+    return new Promise(function (resolve, reject) { pending[mine] = { resolve: resolve, reject: reject }; });
+  }
+  function notify(method, params) { parent.postMessage({ jsonrpc: '2.0', method: method, params: params }, '*'); }
+  function show(result) {
+    var matches = (result.structuredContent && result.structuredContent.matches) || [];
+    var cards = document.getElementById('cards');
+    cards.textContent = '';
+    matches.forEach(function (m) {
+      var card = document.createElement('div'); card.className = 'card';
+      var title = document.createElement('b'); title.textContent = m.title; card.appendChild(title);
+      var meta = document.createElement('span'); meta.className = 'muted'; meta.textContent = m.id + (m.priority ? ' · ' + m.priority : ''); card.appendChild(meta);
+      cards.appendChild(card);
+    });
+    document.getElementById('status').textContent = matches.length + (matches.length === 1 ? ' note' : ' notes');
+    notify('ui/notifications/size-changed', { width: document.body.scrollWidth, height: document.body.scrollHeight });
+  }
+  window.addEventListener('message', function (e) {
+    var m = e.data;
+    if (!m || typeof m !== 'object') return;
+    if (m.id !== undefined && pending[m.id]) { var p = pending[m.id]; delete pending[m.id]; if (m.error) p.reject(m.error); else p.resolve(m.result); return; }
+    if (m.method === 'ui/notifications/tool-input') document.getElementById('query').value = (m.params.arguments && m.params.arguments.query) || '';
+    if (m.method === 'ui/notifications/tool-result') show(m.params);
+    if (m.method === 'ui/notifications/tool-cancelled') document.getElementById('status').textContent = 'cancelled: ' + m.params.reason;
+    if (m.method === 'ui/resource-teardown') parent.postMessage({ jsonrpc: '2.0', id: m.id, result: {} }, '*');
+  });
+  document.getElementById('search').addEventListener('submit', function (e) {
+    e.preventDefault();
+    document.getElementById('status').textContent = 'searching...';
+    request('tools/call', { name: 'search_notes', arguments: { query: document.getElementById('query').value } }).then(show, function (err) {
+      document.getElementById('status').textContent = 'failed: ' + err.message;
+    });
+  });
+  request('ui/initialize', { protocolVersion: '2026-01-26', appInfo: { name: 'notes-board', version: '1.0.0' }, appCapabilities: {} }).then(function () {
+    notify('ui/notifications/initialized', {});
+  });
+</script></body></html>
+`;
+
 export function createEverythingServer(options: { store?: RedisStore | undefined } = {}): EverythingDemo {
   const store = options.store;
   const stats = { toolCalls: 0 };
@@ -178,6 +237,8 @@ export function createEverythingServer(options: { store?: RedisStore | undefined
         required: ['matches'],
       },
       annotations: { readOnlyHint: true },
+      // Hosts that render MCP Apps show the results on the notes board; others get the text.
+      ui: { resourceUri: 'ui://notes/board' },
     },
     (args) => {
       const words = String(args.query).toLowerCase().split(/\s+/).filter(Boolean);
@@ -431,6 +492,16 @@ export function createEverythingServer(options: { store?: RedisStore | undefined
       return `Here are this week's field notes${args.tag ? ` tagged #${args.tag}` : ''}:\n\n${list || '(none)'}\n\nWrite a short weekly report: highlights, problems, and actions ranked by priority.`;
     },
   );
+
+  // An MCP App (io.modelcontextprotocol/ui): a board that shows a search's notes and searches
+  // again from its own box, through the host (preview it: mcp-actors app search_notes query=otter <server>).
+  mcp.registerAppResource('ui://notes/board', {
+    name: 'notes-board',
+    title: 'Notes board',
+    description: 'The notes a search found, as cards; search again from the board.',
+    prefersBorder: true,
+    html: NOTES_BOARD_HTML,
+  });
 
   // An agent skill (io.modelcontextprotocol/skills): how to keep the notebook, with a reference file.
   mcp.registerSkill({

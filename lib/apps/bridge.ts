@@ -142,7 +142,8 @@ export class AppBridge {
     if (this.actor !== undefined) throw new Error('This bridge already shows a view: tear it down and make another');
     this.show_ = show;
     const frame = this.options.container.ownerDocument.createElement('iframe');
-    frame.setAttribute('sandbox', 'allow-scripts allow-same-origin');
+    // Nested frames inherit these flags: the view's own (set by the proxy) can only narrow them.
+    frame.setAttribute('sandbox', 'allow-scripts allow-same-origin allow-forms');
     frame.setAttribute('title', `App: ${show.tool.name}`);
     frame.style.border = '0';
     frame.style.width = '100%';

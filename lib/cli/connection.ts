@@ -22,6 +22,8 @@ export interface ConnectionOptions {
   era?: 'auto' | 'legacy' | 'modern' | undefined;
   /** Where errors and the progress bar go. */
   stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  /** More client capabilities to declare (`app` declares the MCP Apps extension). */
+  capabilities?: Record<string, unknown> | undefined;
 }
 
 export interface CliConnection {
@@ -101,6 +103,7 @@ export async function connect(target: Target, options: ConnectionOptions): Promi
       return reply;
     });
   }
+  if (options.capabilities !== undefined) client.declareCapabilities(options.capabilities);
   try {
     await client.connect(transportFor(target, options.stderr));
   } catch (e) {

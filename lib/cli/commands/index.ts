@@ -13,6 +13,7 @@ export const commands: readonly Command[] = [
   lazy('call', 'call a tool', async () => (await import('./call.js')).callCommand),
   lazy('read', 'read a resource', async () => (await import('./read.js')).readCommand),
   lazy('get', 'get a prompt', async () => (await import('./get.js')).getCommand),
+  lazy('app', "preview a tool's MCP App in a browser (served on 127.0.0.1)", async () => (await import('./app.js')).appCommand),
   lazy('complete', 'complete a prompt or resource-template argument', async () => (await import('./complete.js')).completeCommand),
   lazy('record', 'record a session through a stdio or HTTP proxy (secrets redacted)', async () => (await import('./record.js')).recordCommand),
   lazy('replay', 'serve a recording as a mock server, verify a live server against it, or --check it', async () => (await import('./replay.js')).replayCommand),

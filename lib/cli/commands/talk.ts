@@ -36,7 +36,7 @@ export interface TalkAction {
   (conn: CliConnection, p: Parsed, ctx: CliContext): Promise<number>;
 }
 
-export function talkCommand<O extends OptionSpec>(spec: CommandSpec<O>, action: TalkAction, check?: (p: Parsed) => void): Command {
+export function talkCommand<O extends OptionSpec>(spec: CommandSpec<O>, action: TalkAction, check?: (p: Parsed) => void, capabilities?: Record<string, unknown>): Command {
   return {
     name: spec.name,
     summary: spec.summary,
@@ -59,6 +59,7 @@ export function talkCommand<O extends OptionSpec>(spec: CommandSpec<O>, action: 
         timeout,
         era,
         stderr: ctx.stderr,
+        capabilities,
       });
       try {
         return await action(conn, p, ctx);
