@@ -36,6 +36,8 @@ export const SOURCES = [
   'extensions/tasks/tasks.md',
   // The skills extension (io.modelcontextprotocol/skills, SEP-2640): its published page.
   'extensions/skills/skills.md',
+  // MCP Apps (io.modelcontextprotocol/ui, SEP-1865, stable 2026-01-26).
+  'extensions/apps/apps.md',
 ] as const;
 
 /** The pages of a folder source that carry requirements (changelog, notes and schema do not). */
@@ -124,6 +126,7 @@ export const AREAS: ReadonlyArray<readonly [area: string, prefix: string]> = [
   ['caching', 'CACHE'],
   // extensions
   ['skills', 'SKILL'],
+  ['apps', 'APPS'],
 ];
 const PREFIX = new Map(AREAS);
 
@@ -685,6 +688,7 @@ export function areaOf(path: string[]): string {
   const lower = path.map((p) => p.toLowerCase());
   // Every row of the skills page is the extension's, whatever its subheading (Resources, Names...).
   if (lower[0] === 'skills') return 'skills';
+  if (lower[0]?.includes('mcp apps')) return 'apps';
   if (lower.includes('shutdown')) return 'lifecycle';
   for (let i = lower.length - 1; i >= 0; i--) {
     const area = AREA_BY_HEADING[lower[i]];

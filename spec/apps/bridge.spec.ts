@@ -157,7 +157,7 @@ describe('MCP Apps: the host bridge in chromium (mcp-actors/apps)', function () 
 
   const view = (): Frame => page.frames().find((f) => f.url() === 'about:srcdoc')!;
 
-  it('renders the app for a tool call: the view gets the input then the result, and resizes its frame', async () => {
+  it('[APPS-010] [APPS-013] [APPS-014] [APPS-015] [APPS-016] [APPS-018] [APPS-024] [APPS-029] [APPS-030] [APPS-055] renders the app for a tool call: the view gets the input then the result, and resizes its frame', async () => {
     const tools = await client.listTools();
     const tool = tools.find((t) => t.name === 'get_weather')!;
     const read = await client.readResource('ui://weather/dashboard');
@@ -174,7 +174,7 @@ describe('MCP Apps: the host bridge in chromium (mcp-actors/apps)', function () 
     expect(await page.evaluate(() => (globalThis as any).states)).to.include.members(['awaitingProxy', 'awaitingView', 'initializing', 'ready']);
   });
 
-  it('the view calls an app tool back through the host; a model-only tool and an undeclared origin are refused; garbage gets errors and the page goes on', async () => {
+  it('[APPS-005] [APPS-012] [APPS-027] [APPS-056] [APPS-057] the view calls an app tool back through the host; a model-only tool and an undeclared origin are refused; garbage gets errors and the page goes on', async () => {
     await view().click('#go');
     await view().waitForFunction(() => document.getElementById('refresh')!.textContent !== '(not refreshed)' && document.getElementById('csp')!.textContent !== '' && document.getElementById('denied')!.textContent !== '');
     expect(await view().textContent('#refresh')).to.equal('refreshed 1');

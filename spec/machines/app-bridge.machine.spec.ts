@@ -23,7 +23,7 @@ function run(proxied = true) {
 }
 
 describe('machines/app-bridge.machine (MCP Apps host side)', () => {
-  it('proxy ready → resource; initialize → initialized → the tool input, then the result', () => {
+  it('[APPS-017] [APPS-025] [APPS-041] [APPS-045] proxy ready → resource; initialize → initialized → the tool input, then the result', () => {
     const { actor, sent, state } = run();
     expect(state()).to.equal('awaitingProxy');
     expect(sent).to.deep.equal([]);
@@ -39,7 +39,7 @@ describe('machines/app-bridge.machine (MCP Apps host side)', () => {
     expect(sent, 'one outcome only').to.have.length(3);
   });
 
-  it('without a proxy the view is loaded at once; a cancellation goes instead of a result', () => {
+  it('[APPS-046] without a proxy the view is loaded at once; a cancellation goes instead of a result', () => {
     const { actor, sent } = run(false);
     expect(sent).to.deep.equal(['resource']);
     actor.send({ type: 'VIEW_INITIALIZE' });
@@ -58,7 +58,7 @@ describe('machines/app-bridge.machine (MCP Apps host side)', () => {
     expect(sent).to.deep.equal(['removed']);
   });
 
-  it('teardown: closed on the view answer, or after the teardown wait when it does not answer', () => {
+  it('[APPS-047] [APPS-048] teardown: closed on the view answer, or after the teardown wait when it does not answer', () => {
     const a = run();
     a.actor.send({ type: 'PROXY_READY' });
     a.actor.send({ type: 'VIEW_INITIALIZE' });

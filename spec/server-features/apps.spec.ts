@@ -35,7 +35,7 @@ async function connect(mcp: McpServer, era: 'legacy' | 'modern', apps: boolean):
 
 for (const era of ['legacy', 'modern'] as const) {
   describe(`MCP Apps on the server, ${era === 'modern' ? '2026-07-28' : '2025-11-25'} era`, () => {
-    it('the app is a ui:// resource of type text/html;profile=mcp-app with _meta.ui on its listing and contents', async () => {
+    it('[APPS-001] [APPS-002] [APPS-003] the app is a ui:// resource of type text/html;profile=mcp-app with _meta.ui on its listing and contents', async () => {
       const client = await connect(server(), era, true);
       try {
         const { resources } = await client.listResources();
@@ -50,7 +50,7 @@ for (const era of ['legacy', 'modern'] as const) {
       }
     });
 
-    it('a client that renders apps sees the links (current and deprecated keys) and the app-only tool', async () => {
+    it('[APPS-051] a client that renders apps sees the links (current and deprecated keys) and the app-only tool', async () => {
       const client = await connect(server(), era, true);
       try {
         const tools = await client.listTools();
@@ -64,7 +64,7 @@ for (const era of ['legacy', 'modern'] as const) {
       }
     });
 
-    it('a client that does not: no links, the app-only tool hidden and unknown when called, text content kept', async () => {
+    it('[APPS-052] [APPS-053] [APPS-054] a client that does not: no links, the app-only tool hidden and unknown when called, text content kept', async () => {
       const client = await connect(server(), era, false);
       try {
         const tools = await client.listTools();
@@ -83,7 +83,7 @@ for (const era of ['legacy', 'modern'] as const) {
 }
 
 describe('MCP Apps: what registration refuses', () => {
-  it('a URI outside ui://, an HTML fragment, a link to a non-ui:// URI, an empty visibility', () => {
+  it('[APPS-004] a URI outside ui://, an HTML fragment, a link to a non-ui:// URI, an empty visibility', () => {
     const mcp = createMcpServer({ info: { name: 'x', version: '1' } });
     expect(() => mcp.registerAppResource('https://example.com/app', { html: HTML })).to.throw(AppRegistrationError, 'ui:// scheme');
     expect(() => mcp.registerAppResource('ui://x/frag', { html: '<div>hi</div>' })).to.throw(AppRegistrationError, 'complete HTML5 document');
@@ -93,12 +93,14 @@ describe('MCP Apps: what registration refuses', () => {
 });
 
 describe('MCP Apps: the CSP a host applies', () => {
-  it("the spec's restrictive default without csp; declared origins only, nothing else; object-src 'none' always", () => {
+  it("[APPS-006] [APPS-007] [APPS-019] [APPS-020] [APPS-021] [APPS-022] the spec's restrictive default without csp; declared origins only, nothing else; object-src 'none' always", () => {
     const none = appContentSecurityPolicy(undefined);
     expect(none).to.include("default-src 'none'").and.include("connect-src 'none'").and.include("frame-src 'none'").and.include("base-uri 'self'").and.include("object-src 'none'");
     expect(none).to.include("script-src 'self' 'unsafe-inline'").and.include("img-src 'self' data:");
     const some = appContentSecurityPolicy({ connectDomains: ['https://api.example.com', "'unsafe-eval'"], resourceDomains: ['https://cdn.example.com'] });
     expect(some).to.include('connect-src https://api.example.com;').and.include("script-src 'self' 'unsafe-inline' https://cdn.example.com");
     expect(some).to.not.include('unsafe-eval');
+    const nested = appContentSecurityPolicy({ frameDomains: ['https://player.example.com'], baseUriDomains: ['https://cdn.example.com'] });
+    expect(nested).to.include('frame-src https://player.example.com;').and.include("base-uri 'self' https://cdn.example.com;").and.include("connect-src 'none'");
   });
 });
