@@ -12,6 +12,8 @@
  *
  * @see https://modelcontextprotocol.io/specification/2025-11-25/architecture#hosts
  */
+import type { LoadSkillOptions, LoadedSkill } from '../client-features/skills.js';
+import type { Skill } from '../protocol/skills.js';
 import { guarded } from '../../streams/guarded.js';
 import {
   BehaviorSubject,
@@ -55,6 +57,9 @@ import { resolveServerConfig, serverEntries, type ResolvedServerConfig, type Ser
 
 export const DEFAULT_NAMESPACE_SEPARATOR = '__';
 export const DEFAULT_HOST_CLIENT_INFO: PeerInfo = { name: 'mcp-actors-host', version: '0.1.0' };
+
+/** A skill entry with the host's label for the server that serves it. */
+export type HostSkill = Skill & { server: string };
 
 export interface HostOptions {
   /** `{ name: { command, args?, env?, cwd? } | { url, headers? } }`, or `{ mcpServers: {...} }`. */
@@ -389,6 +394,28 @@ export class Host {
       throw new McpError(ErrorCode.InvalidParams, `The resource ${uri} is listed by ${owners.join(', ')}; pass the server name`, { uri, servers: owners });
     }
     return this.readyClient(this.hosted(owners[0]!)).readResource(uri, options);
+  }
+
+  // ---------------------------------------------------------------------------- skills
+
+  /**
+   * The skill entries of every ready server that declares the skills extension, each tagged
+   * with its server: a skill is the pair (server, uri), never the uri alone. Nothing is read:
+   * files are fetched only when a skill is loaded.
+   * @see https://modelcontextprotocol.io/extensions/skills
+   */
+  async listSkills(): Promise<HostSkill[]> {
+    const ready = [...this.servers.values()].flatMap((h) => {
+      const c = h.ready$.value;
+      return c && c.skills.supported ? [[h.name, c] as const] : [];
+    });
+    const settled = await Promise.allSettled(ready.map(([, c]) => c.skills.listAll()));
+    return settled.flatMap((r, i) => (r.status === 'fulfilled' ? r.value.map((entry) => ({ ...entry, server: ready[i]![0] })) : []));
+  }
+
+  /** Load a skill from the server that serves it (verified against its entry; see `ClientSkills.load`). */
+  loadSkill(server: string, entryOrUri: Skill | string, options?: LoadSkillOptions): Promise<LoadedSkill> {
+    return this.readyClient(this.hosted(server)).skills.load(entryOrUri, options);
   }
 
   // ---------------------------------------------------------------------------- closing
