@@ -5,6 +5,7 @@
  * `machines` maps each machine's id to the machine, for tooling (`npm run machines` exports
  * them as JSON for Stately's editor, see docs/machines/README.md).
  */
+import { appBridgeMachine } from './app-bridge.machine.js';
 import { childProcessMachine } from './child-process.machine.js';
 import { clientElicitationMachine } from './client-elicitation.machine.js';
 import { hostServerMachine } from './host-server.machine.js';
@@ -20,6 +21,7 @@ import { terminalMachine } from './terminal.machine.js';
 import { versionNegotiationMachine } from './version-negotiation.machine.js';
 import { clientInputRoundsMachine } from './client-input-rounds.machine.js';
 
+export * from './app-bridge.machine.js';
 export * from './child-process.machine.js';
 export * from './client-elicitation.machine.js';
 export * from './host-server.machine.js';
@@ -54,6 +56,7 @@ export const machines = {
   inputRound: inputRoundMachine,
   versionNegotiation: versionNegotiationMachine,
   clientInputRounds: clientInputRoundsMachine,
+  appBridge: appBridgeMachine,
 } as const;
 
 export type MachineName = keyof typeof machines;
