@@ -151,7 +151,7 @@ export class ServerRequest {
   }
 
   failed(error: { code: number; message: string }): void {
-    this.error = error;
+    this.error = { code: error.code, message: error.message };
     this.step({ type: 'ERROR', code: error.code });
   }
 

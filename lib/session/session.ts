@@ -51,6 +51,7 @@ import type { InEntry, JournalEntry, JournalEntryInput, NoteEntry, OutEntry } fr
 import { Channel } from './channel.js';
 import { HandlerContext, afterProgress, type Incoming } from './handler-context.js';
 import { operatingSnapshot, type ModernDispatch, type RequestScope, type RequestScopedInput } from './request-scope.js';
+import { ServerRequest, type RequestOwner } from './server-request.js';
 import { Journal } from '../journal/journal.js';
 import { hasCapability, requiredCapability } from '../protocol/methods.js';
 import { SUPPORTED_REVISIONS, allows, isSupportedRevision } from '../protocol/revisions.js';
@@ -165,6 +166,11 @@ export interface RequestHandlerContext {
   sendProgress(progress: number, total?: number, message?: string): void;
   /** Send a notification related to this request. */
   sendNotification(method: string, params?: JsonObject): void;
+  /**
+   * The request being served: its state in `machines/server-request.machine.ts`, its rounds and
+   * asks. The same object in both eras (a server's requests; undefined on a client).
+   */
+  readonly request?: ServerRequest | undefined;
   /** Send a request to the peer related to this one; aborted with it by default. */
   sendRequest(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject>;
   /**
@@ -200,6 +206,8 @@ export interface HandlerTable {
    * request-scoped core, whatever the session's phase, and never touches the session's state.
    */
   modern?: ModernDispatch;
+  /** Told of each request a session served once it ended (the Server's `requests$`). */
+  requestEnded?(request: ServerRequest): void;
 }
 
 
@@ -252,6 +260,10 @@ export class Session {
   private isOver = false;
   private transport: Transport | undefined;
   private scope: RequestScope | undefined;
+  /** How this session's requests report (made at the first request: an idle session holds none). */
+  private requestOwner: RequestOwner | undefined;
+  /** @internal Who this session's peer is in request records (`session-<n>`, set by its Server). */
+  callerLabel: string | undefined;
   /** A request-scoped session's machine input, until serveRequestScope places it. */
   private requestInput: RequestScopedInput | undefined;
   private phase: SessionPhase = 'connecting';
@@ -968,6 +980,8 @@ export class Session {
       entry.cancelled = true;
       entry.cancelReason = new ConnectionClosedError('The session closed');
       entry.controller?.abort(entry.cancelReason);
+      // A request-scoped session closes at every request's end: its request's end is the core's to say.
+      if (this.scope === undefined) entry.request?.cancelled('The session closed');
     }
     this.incoming.clear();
   }
@@ -1048,6 +1062,7 @@ export class Session {
         }
         entry.cancelled = true;
         entry.cancelReason = params?.reason ?? 'Cancelled by the peer';
+        entry.request?.cancelled(String(entry.cancelReason));
         this.diagnose('cancelled', `The peer cancelled request ${JSON.stringify(id)} ("${entry.method}"): ${String(entry.cancelReason)}`, msg);
         entry.controller?.abort(entry.cancelReason);
         return;
@@ -1124,7 +1139,32 @@ export class Session {
       const modern = this.shared?.modern;
       if (modern !== undefined && this.role === 'server' && !inBatch && modern.claims(msg)) return this.handleModern(modern, msg);
     }
-    if (method === 'initialize') return this.handleInitialize(msg, inBatch);
+    if (this.role !== 'server') return this.serveRequest(msg, inBatch, undefined);
+    const scoped = this.scope?.request;
+    if (scoped !== undefined) return this.serveRequest(msg, inBatch, scoped);
+    // A legacy request: this session owns it and says when it ends.
+    const request = new ServerRequest(id, method, msg.params, (this.requestOwner ??= this.ownerOfRequests()));
+    const out = this.serveRequest(msg, inBatch, request);
+    if (isPromise(out)) return out.then((response) => endRequest(request, response));
+    return endRequest(request, out);
+  }
+
+  private ownerOfRequests(): RequestOwner {
+    return {
+      clock: this.clock,
+      era: 'legacy',
+      caller: () => this.callerLabel ?? 'session',
+      ended: (r) => this.shared?.requestEnded?.(r),
+      inspectParent: () => this.actor,
+    };
+  }
+
+  private serveRequest(msg: JsonRpcRequest, inBatch: boolean, request: ServerRequest | undefined): JsonRpcResponse | Promise<JsonRpcResponse | undefined> | undefined {
+    const { id, method } = msg;
+    if (method === 'initialize') {
+      request?.start();
+      return this.handleInitialize(msg, inBatch);
+    }
     if (!inboundRequestAllowed(this.role, this.phase, method)) {
       return errorResponse(id, ErrorCode.InvalidRequest, `Received "${method}" before initialize: the client must send initialize first`);
     }
@@ -1141,8 +1181,9 @@ export class Session {
         `Method not found: "${method}" needs the "${needed.join('.')}" capability, which this ${this.role} did not declare`,
       );
     }
-    const state: Incoming = { method, controller: undefined, cancelled: false, done: false, progressed: false };
+    const state: Incoming = { method, controller: undefined, cancelled: false, done: false, progressed: false, request };
     this.incoming.set(id, state);
+    request?.start();
     let out: JsonObject | void | Promise<JsonObject | void>;
     try {
       out = handler(msg.params, new HandlerContext(this, msg, state));
@@ -1319,6 +1360,14 @@ export class Session {
 
 function isPromise<T>(v: unknown): v is Promise<T> {
   return v !== null && typeof v === 'object' && typeof (v as Promise<T>).then === 'function';
+}
+
+/** The machine's last event for a request a session answered (or, when undefined, did not answer). */
+function endRequest(request: ServerRequest, response: JsonRpcResponse | undefined): JsonRpcResponse | undefined {
+  // No response: cancelled (already final), or `initialize`, answered by the session machine.
+  if (response !== undefined && 'error' in response) request.failed(response.error);
+  else request.answered();
+  return response;
 }
 
 function toFailure(e: Error): SessionFailure {
