@@ -118,8 +118,8 @@ export class ServerRequest {
     this.state = next;
     this.actor?.send(event);
     if (FINAL.has(next)) {
+      // (An actor in a final state is done; it tells its parent so itself.)
       this.endedAt = this.owner.clock.now();
-      this.actor?.stop();
       this.owner.ended?.(this);
     }
   }

@@ -505,7 +505,12 @@ export class Session {
       // An inspector needs a live actor to watch.
       this.actor = createActor(Session.machine, { input, clock: this.clock, inspect: options.inspect });
       owners.set(this.actor, this);
-      this.actor.subscribe((snapshot) => this.onSnapshot(snapshot));
+      this.actor.subscribe((snapshot) => {
+        // A request actor's end reaches this actor too (as its parent) and changes nothing.
+        if (snapshot === this.lastNotified) return;
+        this.lastNotified = snapshot;
+        this.onSnapshot(snapshot);
+      });
       this.actor.start();
     } else {
       this.actor = undefined;
