@@ -104,6 +104,7 @@ export class RequestCore implements ModernDispatch {
   /** Opt-ins of `subscriptions/listen` extensions serve. */
   private readonly listenExtensions: ListenExtension[] = [];
   private logLevelHook: LogLevelHook | undefined;
+  private owner: RequestOwner | undefined;
 
   constructor(
     private readonly server: Server,
@@ -172,31 +173,32 @@ export class RequestCore implements ModernDispatch {
    * Serve a request whose envelope was checked already (the HTTP edge checks it before its
    * headers). The request is a {@link ServerRequest} from here to its answer, owned by the server.
    */
-  async answerEnveloped(msg: JsonRpcRequest, envelope: Envelope, io: RequestIo): Promise<Answer> {
+  answerEnveloped(msg: JsonRpcRequest, envelope: Envelope, io: RequestIo): Promise<Answer> {
     const principal = principalOf(io.authInfo);
-    const request = new ServerRequest(msg.id, msg.method, msg.params, this.ownerFor(principal));
-    let answer: Answer;
-    try {
-      answer = await this.serveRequest(msg, envelope, io, request, principal);
-    } catch (e) {
-      request.failed({ code: ErrorCode.InternalError, message: (e as Error)?.message ?? String(e) });
-      throw e;
-    }
-    const response = answer.response;
-    if (io.signal?.aborted === true) request.cancelled(String(io.signal.reason ?? 'The client went away'));
-    else if (response !== undefined && 'error' in response) request.failed(response.error);
-    else if (response?.result.resultType === 'input_required') request.inputRequired(Object.keys((response.result.inputRequests ?? {}) as JsonObject));
-    else request.answered();
-    return answer;
+    const request = new ServerRequest(msg.id, msg.method, msg.params, (this.owner ??= this.modernOwner()), principal);
+    return this.serveRequest(msg, envelope, io, request, principal).then(
+      (answer) => {
+        const response = answer.response;
+        if (io.signal?.aborted === true) request.cancelled(String(io.signal.reason ?? 'The client went away'));
+        else if (response !== undefined && 'error' in response) request.failed(response.error);
+        else if (response?.result.resultType === 'input_required') request.inputRequired(Object.keys((response.result.inputRequests ?? {}) as JsonObject));
+        else request.answered();
+        return answer;
+      },
+      (e: unknown) => {
+        request.failed({ code: ErrorCode.InternalError, message: (e as Error)?.message ?? String(e) });
+        throw e;
+      },
+    );
   }
 
-  /** Who a modern request belongs to: the server, and its caller (made per request, two closures). */
-  private ownerFor(principal: string | undefined): RequestOwner {
+  /** Who modern requests belong to: the server (one owner for all; each request names its principal). */
+  private modernOwner(): RequestOwner {
     const server = this.server;
     return {
       clock: server.options.clock ?? systemClock,
       era: 'modern',
-      caller: () => principal ?? 'anonymous',
+      caller: () => 'anonymous',
       ended: server.requestEnded,
       inspectParent: server.inspectParent,
     };

@@ -46,7 +46,7 @@ export interface RequestRecord {
 export interface RequestOwner {
   readonly clock: Clock;
   readonly era: RequestEra;
-  /** The caller, computed only when a record is built. */
+  /** The caller when the request names no principal, computed only when a record is built. */
   caller(): string;
   /** Called once, when the request reaches a final state. */
   ended?(request: ServerRequest): void;
@@ -92,6 +92,8 @@ export class ServerRequest {
     readonly method: string,
     readonly params: JsonObject | undefined,
     private readonly owner: RequestOwner,
+    /** Who the transport says the caller is (2026-07-28: the authenticated subject), when it knows. */
+    readonly principal?: string,
   ) {
     this.startedAt = owner.clock.now();
     const parent = owner.inspectParent?.();
@@ -165,7 +167,7 @@ export class ServerRequest {
       id: this.id,
       method: this.method,
       era: this.owner.era,
-      caller: this.owner.caller(),
+      caller: this.principal ?? this.owner.caller(),
       round: this.round,
       inputRequests: this.inputRequests,
       outcome: this.state as RequestOutcome,

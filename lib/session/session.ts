@@ -1144,14 +1144,15 @@ export class Session {
       const modern = this.shared?.modern;
       if (modern !== undefined && this.role === 'server' && !inBatch && modern.claims(msg)) return this.handleModern(modern, msg);
     }
-    if (this.role !== 'server') return this.serveRequest(msg, inBatch, undefined);
+    if (this.role !== 'server') return this.serveRequest(msg, inBatch, undefined, false);
     const scoped = this.scope?.request;
-    if (scoped !== undefined) return this.serveRequest(msg, inBatch, scoped);
-    // A legacy request: this session owns it and says when it ends.
+    if (scoped !== undefined) return this.serveRequest(msg, inBatch, scoped, false);
+    // A legacy request: this session owns it and says when it ends (a handler's answer ends it
+    // where it is made; what is answered at once, here).
     const request = new ServerRequest(id, method, msg.params, (this.requestOwner ??= this.ownerOfRequests()));
-    const out = this.serveRequest(msg, inBatch, request);
-    if (isPromise(out)) return out.then((response) => endRequest(request, response));
-    return endRequest(request, out);
+    const out = this.serveRequest(msg, inBatch, request, true);
+    if (!isPromise(out) && !request.done) endRequest(request, out);
+    return out;
   }
 
   private ownerOfRequests(): RequestOwner {
@@ -1164,7 +1165,8 @@ export class Session {
     };
   }
 
-  private serveRequest(msg: JsonRpcRequest, inBatch: boolean, request: ServerRequest | undefined): JsonRpcResponse | Promise<JsonRpcResponse | undefined> | undefined {
+  /** `owned`: this session ends `request` (its own legacy request, not a request-scoped one). */
+  private serveRequest(msg: JsonRpcRequest, inBatch: boolean, request: ServerRequest | undefined, owned: boolean): JsonRpcResponse | Promise<JsonRpcResponse | undefined> | undefined {
     const { id, method } = msg;
     if (method === 'initialize') {
       request?.start();
@@ -1199,17 +1201,25 @@ export class Session {
     }
     if (isPromise(out)) {
       return out.then(
-        (result) => afterProgress(state, this.finishIncoming(id, state, result)),
+        (result) => {
+          const response = this.finishIncoming(id, state, result);
+          if (owned) endRequest(request!, response);
+          return afterProgress(state, response);
+        },
         (e: unknown) => {
           state.done = true;
           this.incoming.delete(id);
           if (state.cancelled) state.coalescer?.stop();
           else state.coalescer?.flush();
-          return state.cancelled ? undefined : this.errorFrom(id, method, e);
+          const response = state.cancelled ? undefined : this.errorFrom(id, method, e);
+          if (owned) endRequest(request!, response);
+          return response;
         },
       );
     }
-    return afterProgress(state, this.finishIncoming(id, state, out));
+    const response = this.finishIncoming(id, state, out);
+    if (owned) endRequest(request!, response);
+    return afterProgress(state, response);
   }
 
   /** A modern request on a session's transport: served by the core, cancellable like any other. */
@@ -1368,11 +1378,10 @@ function isPromise<T>(v: unknown): v is Promise<T> {
 }
 
 /** The machine's last event for a request a session answered (or, when undefined, did not answer). */
-function endRequest(request: ServerRequest, response: JsonRpcResponse | undefined): JsonRpcResponse | undefined {
+function endRequest(request: ServerRequest, response: JsonRpcResponse | undefined): void {
   // No response: cancelled (already final), or `initialize`, answered by the session machine.
   if (response !== undefined && 'error' in response) request.failed(response.error);
   else request.answered();
-  return response;
 }
 
 function toFailure(e: Error): SessionFailure {
