@@ -8,6 +8,7 @@ import { createMcpServer, type McpServer } from '../../lib/mcp-server.js';
 import type { RequestRecord } from '../../lib/session/server-request.js';
 import { createStdioServerTransport } from '../../streams/stdio-server.js';
 import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createMcpFetchHandler } from '../../streams/fetch-handler.js';
 import { callTool, openSession, post, until } from '../fixtures/http-server/raw.js';
 
 const V = '2026-07-28';
@@ -91,6 +92,34 @@ describe('Server.requests$ (both eras, every transport)', () => {
     expect(records[2]!.error).to.deep.equal({ code: -32603, message: 'no luck' });
     expect(records.every((r) => r.startedAt === 1000 && r.durationMs === 0)).to.equal(true);
     expect(mcp.server.sessions.size).to.equal(0);
+  });
+
+  it('fetch handler, 2026-07-28: the authenticated principal is the caller; a client that leaves cancels its request', async () => {
+    const clock = new ManualClock(0);
+    const { mcp, records, running } = fixture(clock);
+    const handler = createMcpFetchHandler(mcp, { authenticate: () => ({ ok: true, authInfo: { sub: 'ada' } }) });
+    const request = (id: number, name: string, signal?: AbortSignal) => {
+      const { body, headers } = modern(id, name);
+      return new Request('http://127.0.0.1:8080/mcp', {
+        method: 'POST',
+        headers: { ...headers, accept: 'application/json, text/event-stream', 'content-type': 'application/json', host: '127.0.0.1:8080' },
+        body: JSON.stringify(body),
+        ...(signal && { signal }),
+      });
+    };
+    const fail = { jsonrpc: '2.0', id: 1, method: 'x/fail', params: { _meta: meta() } };
+    await handler(new Request('http://127.0.0.1:8080/mcp', { method: 'POST', headers: { 'mcp-protocol-version': V, 'mcp-method': 'x/fail', accept: 'application/json, text/event-stream', 'content-type': 'application/json', host: '127.0.0.1:8080' }, body: JSON.stringify(fail) }));
+    const leaving = new AbortController();
+    const pending = handler(request(2, 'wait', leaving.signal));
+    await until(() => running(2), 'the call running');
+    clock.advance(70);
+    leaving.abort();
+    await until(() => records.length === 2, 'two records');
+    void pending.catch(() => {});
+    expect(records.map((r) => [r.id, r.method, r.era, r.caller, r.outcome, r.durationMs])).to.deep.equal([
+      [1, 'x/fail', 'modern', 'ada', 'failed', 0],
+      [2, 'tools/call', 'modern', 'ada', 'cancelled', 70],
+    ]);
   });
 
   it('HTTP, a legacy session: its requests with the session as caller, a cancelled one and an error', async () => {
