@@ -458,7 +458,8 @@ export class Session {
     const rate = progressRate(options.progress);
     this.progressIntervalMs = rate.minIntervalMs;
     this.inboundProgressLimit = rate.inbound;
-    if (options.journal) {
+    // A request-scoped session is dropped with its request: a journal of it would be lost.
+    if (options.journal && !requestScoped) {
       this.journal = new Journal();
       this.journal.role = role;
       this.journal.startedAt = this.clock.now();
@@ -1255,7 +1256,8 @@ export class Session {
    * phase, capability and parameter checks; its client calls become input requests.
    */
   serveRequestScope(msg: JsonRpcRequest, scope: RequestScope): JsonRpcResponse | Promise<JsonRpcResponse | undefined> | undefined {
-    if (this.role !== 'server' || this.transport !== undefined) throw new Error('serveRequestScope needs a fresh, unconnected server session');
+    const input = this.requestInput;
+    if (this.role !== 'server' || this.transport !== undefined || input === undefined) throw new Error('serveRequestScope needs a fresh, unconnected, request-scoped server session');
     this.scope = scope;
     this.transport = {
       inbound$: EMPTY,
@@ -1265,21 +1267,12 @@ export class Session {
       close: () => Promise.resolve(),
       authInfo: scope.authInfo,
     } as Transport;
-    const input = this.requestInput;
-    if (input === undefined) {
-      this.send({ type: 'TRANSPORT_OPEN' });
-      this.send({
-        type: 'INITIALIZE_REQUEST',
-        params: { protocolVersion: scope.revision, capabilities: scope.clientCapabilities, clientInfo: scope.clientInfo },
-      });
-      this.send({ type: 'INITIALIZED' });
-    } else {
-      // The snapshot those three events lead to, with this request's envelope in its context.
-      this.snapshot = operatingSnapshot(input, scope);
-      this.lastNotified = this.snapshot;
-      this.phase = 'operating';
-      this.onNegotiated(scope.revision);
-    }
+    // The snapshot a handshake would lead to, with this request's envelope in its context: no
+    // lifecycle events are replayed per request.
+    this.snapshot = operatingSnapshot(input, scope);
+    this.lastNotified = this.snapshot;
+    this.phase = 'operating';
+    this.onNegotiated(scope.revision);
     return this.handleRequest(msg, false);
   }
 
