@@ -19,6 +19,9 @@ import { createOursServer } from './echo/ours.js';
 import { createSdkMcpServer } from './echo/sdk.js';
 import { createSdk2McpServer } from './echo/sdk2.js';
 
+/** Our client's era in the memory and stdio rows (`BENCH_ERA`: legacy, modern; default auto, which finds 2026-07-28). */
+const OURS_ERA = process.env.BENCH_ERA as 'legacy' | 'modern' | undefined;
+
 export interface Driver {
   readonly label: string;
   /** The stdio server's process id (for its CPU time). */
@@ -46,7 +49,7 @@ async function oursMemory(serialize: boolean): Promise<Driver> {
   const [c, s] = createMemoryPair({ serialize });
   const server = createOursServer();
   await server.connect(s);
-  const client = new Client({ info: CLIENT_INFO });
+  const client = new Client({ info: CLIENT_INFO, ...(OURS_ERA && { era: OURS_ERA }) });
   await client.connect(c);
   return oursDriver(serialize ? 'ours, memory, serialize:true' : 'ours, memory', client, async () => {
     await client.close();
@@ -56,7 +59,7 @@ async function oursMemory(serialize: boolean): Promise<Driver> {
 
 async function oursStdio(execArgv: string[]): Promise<Driver> {
   const transport = createStdioClientTransport({ command: process.execPath, args: [...execArgv, ...serverArgs('ours-stdio')] });
-  const client = new Client({ info: CLIENT_INFO });
+  const client = new Client({ info: CLIENT_INFO, ...(OURS_ERA && { era: OURS_ERA }) });
   await client.connect(transport);
   return oursDriver('ours, stdio', client, () => client.close(), transport.pid);
 }

@@ -23,7 +23,8 @@
  *     stays in each process's memory. MCP_TASK_LEASE_MS sets how soon another process fails a task
  *     whose process died (default 15 s)
  *
- * It prints a live log of sessions (their state changes) and every frame in and out.
+ * It prints a live log of sessions (their state changes), every frame in and out of them, and
+ * each 2026-07-28 request (served without a session) as it ends.
  */
 import { listen } from '../lib/http/listen.js';
 import { serveFetch } from '../lib/http/serve-fetch.js';
@@ -95,6 +96,18 @@ mcp.sessions$.subscribe((session: ServerSession) => {
     const arrow = f.direction === 'out' ? color(36, '→') : color(33, '←');
     out(`${label} ${arrow} ${short(f.frame)}`);
   });
+});
+
+// 2026-07-28 requests have no session: the server tells of each as it ends (legacy ones are in the frames above).
+mcp.requests$.subscribe((r) => {
+  if (r.era !== 'modern') return;
+  // A call that asked for input counts once, when its last round is answered.
+  if (r.method === 'tools/call' && r.outcome !== 'inputRequired') stats.toolCalls++;
+  const what = r.name ?? r.uri;
+  const rounds = r.round > 0 ? `, round ${r.round + 1}` : '';
+  const asked = r.inputRequests > 0 ? `, ${r.inputRequests} input request${r.inputRequests === 1 ? '' : 's'}` : '';
+  const error = r.error ? `: ${r.error.code} ${short(r.error.message, 80)}` : '';
+  out(`${color(34, '[2026-07-28]')} ${r.method}${what === undefined ? '' : ` ${short(what, 60)}`} from ${r.caller}: ${color(34, r.outcome)}${error} in ${r.durationMs} ms${rounds}${asked}`);
 });
 
 // ----------------------------------------------------------------------------------------- serving

@@ -20,6 +20,7 @@ import type { Observable } from 'rxjs';
 import type { Transport } from '../streams/transport.js';
 import { systemClock, type Clock } from './clock.js';
 import { Server, type RequestHandler, type ServerOptions, type ServerSession } from './server.js';
+import type { RequestRecord } from './session/server-request.js';
 import { CompletionFeature, type ResourceCompletionSource } from './server-features/completion.js';
 import { ServerDiagnostics, type ServerDiagnostic } from './server-features/diagnostics.js';
 import type { FeatureHost } from './server-features/host.js';
@@ -397,6 +398,11 @@ export class McpServer {
   /** Each new session as it connects. */
   get sessions$(): Observable<ServerSession> {
     return this.server.sessions$;
+  }
+
+  /** Every request served, as it ends, both eras, every transport (see {@link Server.requests$}). */
+  get requests$(): Observable<RequestRecord> {
+    return this.server.requests$;
   }
 
   /** Serve one client on `transport` (see {@link Server.connect}). */

@@ -4,6 +4,9 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle
  */
 import { checkMetaKey } from './protocol/meta-key.js';
+import { createActor, fromTransition, type AnyActorRef } from 'xstate';
+import { Channel } from './session/channel.js';
+import type { RequestRecord, ServerRequest } from './session/server-request.js';
 import { guarded } from '../streams/guarded.js';
 import { Observable, Subject } from 'rxjs';
 import type { Transport } from '../streams/transport.js';
@@ -112,6 +115,19 @@ export class Server {
   private readonly sessionSubject = new Subject<ServerSession>();
   /** Each new session as it connects. */
   readonly sessions$: Observable<ServerSession> = guarded(this.sessionSubject.asObservable(), 'server.sessions$');
+  private readonly requestChannel = new Channel<RequestRecord>();
+  /**
+   * Every request this server served, as it ends, in both eras and on every transport: method,
+   * tool/prompt name or resource uri, era, caller (a session's label, or the authenticated
+   * principal of a 2026-07-28 request), its input round and asks, outcome (`answered`,
+   * `inputRequired`, `failed` with the error, `cancelled`) and duration on the server's clock.
+   * Records are built only while someone subscribes.
+   * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr
+   */
+  readonly requests$: Observable<RequestRecord> = guarded(this.requestChannel.asObservable(), 'server.requests$');
+  private sessionCount = 0;
+  /** The actor modern requests are parented to, made when an inspector is given. */
+  private inspectRoot: AnyActorRef | undefined;
 
   private capabilities: Record<string, unknown>;
   private begun = false;
@@ -135,10 +151,28 @@ export class Server {
     }
     this.events = options.events ?? options.store?.events ?? new InMemoryServerEventBus();
     this.core = new RequestCore(this, modernOptionsWithStore(options.modern, options.store));
-    this.handlers = { requests: this.requestHandlers, notifications: this.notificationHandlers, modern: this.core };
+    this.handlers = { requests: this.requestHandlers, notifications: this.notificationHandlers, modern: this.core, requestEnded: this.requestEnded };
     // Both eras: a session may ask too (a legacy client probing what a server speaks).
     this.requestHandlers.set('server/discover', () => discoverResult(this));
   }
+
+  /** @internal A request ended (both eras): its record goes to {@link requests$} if anyone listens. */
+  readonly requestEnded = (request: ServerRequest): void => {
+    if (this.requestChannel.observed) this.requestChannel.next(request.record());
+  };
+
+  /**
+   * @internal The parent of a 2026-07-28 request's actor: with an inspector, one actor standing
+   * for the server (it does nothing but be the parent its inspector sees); otherwise none.
+   */
+  readonly inspectParent = (): AnyActorRef | undefined => {
+    if (this.options.inspect === undefined) return undefined;
+    if (this.inspectRoot === undefined) {
+      this.inspectRoot = createActor(fromTransition((s: null) => s, null), { id: 'server', inspect: this.options.inspect });
+      this.inspectRoot.start();
+    }
+    return this.inspectRoot;
+  };
 
   /** Tell listen streams (2026-07-28) that a list or a resource changed. */
   publish(event: ServerEvent): void {
@@ -210,6 +244,7 @@ export class Server {
     const supportedVersions = this.servesLegacy ? [...this.legacyVersions] : [LATEST_REVISION];
     const session = new ServerSession({ ...this.options, supportedVersions, capabilities: structuredClone(this.capabilities) }, this.handlers, !this.servesLegacy);
     this.live.add(session);
+    session.callerLabel = `session-${++this.sessionCount}`;
     session.onEnd(() => this.live.delete(session));
     this.sessionSubject.next(session);
     await session.connect(transport);
@@ -219,6 +254,7 @@ export class Server {
   /** Close every session. */
   async close(): Promise<void> {
     this.core.close();
+    this.inspectRoot?.stop();
     await Promise.all([...this.live].map((s) => s.close()));
   }
 }

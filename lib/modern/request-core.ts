@@ -31,6 +31,8 @@ import {
 import type { Server } from '../server.js';
 import type { ModernDispatch, Session } from '../session/session.js';
 import { ServerSessionForRequest } from './request-session.js';
+import { ServerRequest, type RequestOwner } from '../session/server-request.js';
+import { systemClock } from '../clock.js';
 import { EnvelopeRefusal, hasVersionClaim, readEnvelope, type Envelope } from './envelope.js';
 import { InputRound } from './input-round.js';
 import { InvalidRequestStateError, RequestStateCodec, paramsDigest, type ReplayGuard, type RequestStateOptions } from './request-state.js';
@@ -102,6 +104,7 @@ export class RequestCore implements ModernDispatch {
   /** Opt-ins of `subscriptions/listen` extensions serve. */
   private readonly listenExtensions: ListenExtension[] = [];
   private logLevelHook: LogLevelHook | undefined;
+  private owner: RequestOwner | undefined;
 
   constructor(
     private readonly server: Server,
@@ -166,8 +169,42 @@ export class RequestCore implements ModernDispatch {
     return !REMOVED_IN_MODERN.has(method) && !isKnownMethod(method) && this.server.handlesRequest(method);
   }
 
-  /** Serve a request whose envelope was checked already (the HTTP edge checks it before its headers). */
-  async answerEnveloped(msg: JsonRpcRequest, envelope: Envelope, io: RequestIo): Promise<Answer> {
+  /**
+   * Serve a request whose envelope was checked already (the HTTP edge checks it before its
+   * headers). The request is a {@link ServerRequest} from here to its answer, owned by the server.
+   */
+  answerEnveloped(msg: JsonRpcRequest, envelope: Envelope, io: RequestIo): Promise<Answer> {
+    const principal = principalOf(io.authInfo);
+    const request = new ServerRequest(msg.id, msg.method, msg.params, (this.owner ??= this.modernOwner()), principal);
+    return this.serveRequest(msg, envelope, io, request, principal).then(
+      (answer) => {
+        const response = answer.response;
+        if (io.signal?.aborted === true) request.cancelled(String(io.signal.reason ?? 'The client went away'));
+        else if (response !== undefined && 'error' in response) request.failed(response.error);
+        else if (response?.result.resultType === 'input_required') request.inputRequired(Object.keys((response.result.inputRequests ?? {}) as JsonObject));
+        else request.answered();
+        return answer;
+      },
+      (e: unknown) => {
+        request.failed({ code: ErrorCode.InternalError, message: (e as Error)?.message ?? String(e) });
+        throw e;
+      },
+    );
+  }
+
+  /** Who modern requests belong to: the server (one owner for all; each request names its principal). */
+  private modernOwner(): RequestOwner {
+    const server = this.server;
+    return {
+      clock: server.options.clock ?? systemClock,
+      era: 'modern',
+      caller: () => 'anonymous',
+      ended: server.requestEnded,
+      inspectParent: server.inspectParent,
+    };
+  }
+
+  private async serveRequest(msg: JsonRpcRequest, envelope: Envelope, io: RequestIo, request: ServerRequest, principal: string | undefined): Promise<Answer> {
     const { id, method } = msg;
     this.server.markServing();
     if (!this.serves(method)) {
@@ -192,7 +229,6 @@ export class RequestCore implements ModernDispatch {
     // Computed when a state is opened or sealed: most requests never need it.
     let digestMemo: string | undefined;
     const digestOf = () => (digestMemo ??= paramsDigest(params));
-    const principal = principalOf(io.authInfo);
     if (INPUT_REQUIRED.has(method) && params !== undefined) {
       const given = params.inputResponses;
       if (given !== undefined && (given === null || typeof given !== 'object' || Array.isArray(given))) {
@@ -206,6 +242,7 @@ export class RequestCore implements ModernDispatch {
           for (const key of Object.keys(state.answers)) if (key !== '__proto__') answers[key] = state.answers[key]!;
           if (state.ids !== undefined) ids = state.ids;
           round = state.round;
+          request.round = round;
         } catch (e) {
           if (e instanceof InvalidRequestStateError) return { response: { jsonrpc: '2.0', id, error: e.toJSON() }, status: 200 };
           throw e;
@@ -248,6 +285,7 @@ export class RequestCore implements ModernDispatch {
         io.notify(frame as JsonRpcNotification);
       },
       trace: envelope.trace,
+      request,
     });
     const abort = () => void session.close().catch(() => {});
     io.signal?.addEventListener('abort', abort, { once: true });

@@ -83,6 +83,10 @@ export class HandlerFeatureContext extends ReadThroughContext implements Feature
   get trace(): { traceparent?: string; tracestate?: string; baggage?: string } | undefined {
     return this.base.trace;
   }
+  /** The request being served, the same object in both eras (see {@link RequestHandlerContext.request}). */
+  get request(): RequestHandlerContext['request'] {
+    return this.base.request;
+  }
   get log(): Logger {
     this.logger ??= this.logging.loggerFor(this.base.session, this.base.requestId);
     return this.logger;

@@ -11,6 +11,7 @@ import { ProgressCoalescer } from './progress-rate.js';
 import type { ProgressToken, RequestOptions } from './request-registry.js';
 import type { RequestHandlerContext, Session } from './session.js';
 import { nextTurn } from '../next-turn.js';
+import type { ServerRequest } from './server-request.js';
 
 /** A session's record of one inbound request it is serving. */
 export interface Incoming {
@@ -25,6 +26,8 @@ export interface Incoming {
   coalescer?: ProgressCoalescer;
   /** Why the peer cancelled, for a signal created after the fact. */
   cancelReason?: unknown;
+  /** The request's actor (a server's requests). */
+  request?: ServerRequest | undefined;
 }
 
 export class HandlerContext implements RequestHandlerContext {
@@ -45,6 +48,10 @@ export class HandlerContext implements RequestHandlerContext {
 
   get authInfo(): unknown {
     return this.session.authInfo;
+  }
+
+  get request(): ServerRequest | undefined {
+    return this.state.request;
   }
 
   get trace(): { traceparent?: string; tracestate?: string; baggage?: string } | undefined {
@@ -97,7 +104,14 @@ export class HandlerContext implements RequestHandlerContext {
     const scope = this.session.requestScope;
     if (scope !== undefined) return scope.inputs.ask(method, params, options);
     const opts = options?.signal ? options : { ...options, signal: this.signal };
-    return this.session.startRequest(method, params, opts, undefined, false, this.requestId);
+    const sent = this.session.startRequest(method, params, opts, undefined, false, this.requestId);
+    const request = this.state.request;
+    if (request === undefined) return sent;
+    // The request waits on its client while this is open (the machine's `asking`).
+    request.askStarted(method);
+    const ended = () => request.askEnded();
+    sent.then(ended, ended);
+    return sent;
   }
 }
 

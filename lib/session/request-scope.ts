@@ -10,6 +10,7 @@ import { initialTransition, transition, type SnapshotFrom } from 'xstate';
 import { sessionMachine, type PeerInfo, type SessionRole } from '../../machines/session.machine.js';
 import type { Frame, JsonObject, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../jsonrpc/message.js';
 import type { RequestOptions } from './request-registry.js';
+import type { ServerRequest } from './server-request.js';
 
 type SessionSnapshot = SnapshotFrom<typeof sessionMachine>;
 
@@ -36,6 +37,8 @@ export interface RequestScope {
     /** The id of the URL elicitation about to be asked, the same on every retry of the request. */
     urlElicitationId?(options?: RequestOptions): string;
   };
+  /** The request's actor, which the core created and ends (the handler's `ctx.request`). */
+  readonly request?: ServerRequest;
   /** OpenTelemetry context of the request (`ctx.trace`). */
   readonly trace?: { traceparent?: string; tracestate?: string; baggage?: string } | undefined;
 }

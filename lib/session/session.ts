@@ -51,6 +51,7 @@ import type { InEntry, JournalEntry, JournalEntryInput, NoteEntry, OutEntry } fr
 import { Channel } from './channel.js';
 import { HandlerContext, afterProgress, type Incoming } from './handler-context.js';
 import { operatingSnapshot, type ModernDispatch, type RequestScope, type RequestScopedInput } from './request-scope.js';
+import { ServerRequest, type RequestOwner } from './server-request.js';
 import { Journal } from '../journal/journal.js';
 import { hasCapability, requiredCapability } from '../protocol/methods.js';
 import { SUPPORTED_REVISIONS, allows, isSupportedRevision } from '../protocol/revisions.js';
@@ -165,6 +166,11 @@ export interface RequestHandlerContext {
   sendProgress(progress: number, total?: number, message?: string): void;
   /** Send a notification related to this request. */
   sendNotification(method: string, params?: JsonObject): void;
+  /**
+   * The request being served: its state in `machines/server-request.machine.ts`, its rounds and
+   * asks. The same object in both eras (a server's requests; undefined on a client).
+   */
+  readonly request?: ServerRequest | undefined;
   /** Send a request to the peer related to this one; aborted with it by default. */
   sendRequest(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject>;
   /**
@@ -200,6 +206,8 @@ export interface HandlerTable {
    * request-scoped core, whatever the session's phase, and never touches the session's state.
    */
   modern?: ModernDispatch;
+  /** Told of each request a session served once it ended (the Server's `requests$`). */
+  requestEnded?(request: ServerRequest): void;
 }
 
 
@@ -252,6 +260,10 @@ export class Session {
   private isOver = false;
   private transport: Transport | undefined;
   private scope: RequestScope | undefined;
+  /** How this session's requests report (made at the first request: an idle session holds none). */
+  private requestOwner: RequestOwner | undefined;
+  /** @internal Who this session's peer is in request records (`session-<n>`, set by its Server). */
+  callerLabel: string | undefined;
   /** A request-scoped session's machine input, until serveRequestScope places it. */
   private requestInput: RequestScopedInput | undefined;
   private phase: SessionPhase = 'connecting';
@@ -446,7 +458,8 @@ export class Session {
     const rate = progressRate(options.progress);
     this.progressIntervalMs = rate.minIntervalMs;
     this.inboundProgressLimit = rate.inbound;
-    if (options.journal) {
+    // A request-scoped session is dropped with its request: a journal of it would be lost.
+    if (options.journal && !requestScoped) {
       this.journal = new Journal();
       this.journal.role = role;
       this.journal.startedAt = this.clock.now();
@@ -493,7 +506,12 @@ export class Session {
       // An inspector needs a live actor to watch.
       this.actor = createActor(Session.machine, { input, clock: this.clock, inspect: options.inspect });
       owners.set(this.actor, this);
-      this.actor.subscribe((snapshot) => this.onSnapshot(snapshot));
+      this.actor.subscribe((snapshot) => {
+        // A request actor's end reaches this actor too (as its parent) and changes nothing.
+        if (snapshot === this.lastNotified) return;
+        this.lastNotified = snapshot;
+        this.onSnapshot(snapshot);
+      });
       this.actor.start();
     } else {
       this.actor = undefined;
@@ -968,6 +986,8 @@ export class Session {
       entry.cancelled = true;
       entry.cancelReason = new ConnectionClosedError('The session closed');
       entry.controller?.abort(entry.cancelReason);
+      // A request-scoped session closes at every request's end: its request's end is the core's to say.
+      if (this.scope === undefined) entry.request?.cancelled('The session closed');
     }
     this.incoming.clear();
   }
@@ -1048,6 +1068,7 @@ export class Session {
         }
         entry.cancelled = true;
         entry.cancelReason = params?.reason ?? 'Cancelled by the peer';
+        entry.request?.cancelled(String(entry.cancelReason));
         this.diagnose('cancelled', `The peer cancelled request ${JSON.stringify(id)} ("${entry.method}"): ${String(entry.cancelReason)}`, msg);
         entry.controller?.abort(entry.cancelReason);
         return;
@@ -1124,7 +1145,34 @@ export class Session {
       const modern = this.shared?.modern;
       if (modern !== undefined && this.role === 'server' && !inBatch && modern.claims(msg)) return this.handleModern(modern, msg);
     }
-    if (method === 'initialize') return this.handleInitialize(msg, inBatch);
+    if (this.role !== 'server') return this.serveRequest(msg, inBatch, undefined, false);
+    const scoped = this.scope?.request;
+    if (scoped !== undefined) return this.serveRequest(msg, inBatch, scoped, false);
+    // A legacy request: this session owns it and says when it ends (a handler's answer ends it
+    // where it is made; what is answered at once, here).
+    const request = new ServerRequest(id, method, msg.params, (this.requestOwner ??= this.ownerOfRequests()));
+    const out = this.serveRequest(msg, inBatch, request, true);
+    if (!isPromise(out) && !request.done) endRequest(request, out);
+    return out;
+  }
+
+  private ownerOfRequests(): RequestOwner {
+    return {
+      clock: this.clock,
+      era: 'legacy',
+      caller: () => this.callerLabel ?? 'session',
+      ended: (r) => this.shared?.requestEnded?.(r),
+      inspectParent: () => this.actor,
+    };
+  }
+
+  /** `owned`: this session ends `request` (its own legacy request, not a request-scoped one). */
+  private serveRequest(msg: JsonRpcRequest, inBatch: boolean, request: ServerRequest | undefined, owned: boolean): JsonRpcResponse | Promise<JsonRpcResponse | undefined> | undefined {
+    const { id, method } = msg;
+    if (method === 'initialize') {
+      request?.start();
+      return this.handleInitialize(msg, inBatch);
+    }
     if (!inboundRequestAllowed(this.role, this.phase, method)) {
       return errorResponse(id, ErrorCode.InvalidRequest, `Received "${method}" before initialize: the client must send initialize first`);
     }
@@ -1141,8 +1189,9 @@ export class Session {
         `Method not found: "${method}" needs the "${needed.join('.')}" capability, which this ${this.role} did not declare`,
       );
     }
-    const state: Incoming = { method, controller: undefined, cancelled: false, done: false, progressed: false };
+    const state: Incoming = { method, controller: undefined, cancelled: false, done: false, progressed: false, request };
     this.incoming.set(id, state);
+    request?.start();
     let out: JsonObject | void | Promise<JsonObject | void>;
     try {
       out = handler(msg.params, new HandlerContext(this, msg, state));
@@ -1153,17 +1202,25 @@ export class Session {
     }
     if (isPromise(out)) {
       return out.then(
-        (result) => afterProgress(state, this.finishIncoming(id, state, result)),
+        (result) => {
+          const response = this.finishIncoming(id, state, result);
+          if (owned) endRequest(request!, response);
+          return afterProgress(state, response);
+        },
         (e: unknown) => {
           state.done = true;
           this.incoming.delete(id);
           if (state.cancelled) state.coalescer?.stop();
           else state.coalescer?.flush();
-          return state.cancelled ? undefined : this.errorFrom(id, method, e);
+          const response = state.cancelled ? undefined : this.errorFrom(id, method, e);
+          if (owned) endRequest(request!, response);
+          return response;
         },
       );
     }
-    return afterProgress(state, this.finishIncoming(id, state, out));
+    const response = this.finishIncoming(id, state, out);
+    if (owned) endRequest(request!, response);
+    return afterProgress(state, response);
   }
 
   /** A modern request on a session's transport: served by the core, cancellable like any other. */
@@ -1199,7 +1256,8 @@ export class Session {
    * phase, capability and parameter checks; its client calls become input requests.
    */
   serveRequestScope(msg: JsonRpcRequest, scope: RequestScope): JsonRpcResponse | Promise<JsonRpcResponse | undefined> | undefined {
-    if (this.role !== 'server' || this.transport !== undefined) throw new Error('serveRequestScope needs a fresh, unconnected server session');
+    const input = this.requestInput;
+    if (this.role !== 'server' || this.transport !== undefined || input === undefined) throw new Error('serveRequestScope needs a fresh, unconnected, request-scoped server session');
     this.scope = scope;
     this.transport = {
       inbound$: EMPTY,
@@ -1209,21 +1267,12 @@ export class Session {
       close: () => Promise.resolve(),
       authInfo: scope.authInfo,
     } as Transport;
-    const input = this.requestInput;
-    if (input === undefined) {
-      this.send({ type: 'TRANSPORT_OPEN' });
-      this.send({
-        type: 'INITIALIZE_REQUEST',
-        params: { protocolVersion: scope.revision, capabilities: scope.clientCapabilities, clientInfo: scope.clientInfo },
-      });
-      this.send({ type: 'INITIALIZED' });
-    } else {
-      // The snapshot those three events lead to, with this request's envelope in its context.
-      this.snapshot = operatingSnapshot(input, scope);
-      this.lastNotified = this.snapshot;
-      this.phase = 'operating';
-      this.onNegotiated(scope.revision);
-    }
+    // The snapshot a handshake would lead to, with this request's envelope in its context: no
+    // lifecycle events are replayed per request.
+    this.snapshot = operatingSnapshot(input, scope);
+    this.lastNotified = this.snapshot;
+    this.phase = 'operating';
+    this.onNegotiated(scope.revision);
     return this.handleRequest(msg, false);
   }
 
@@ -1319,6 +1368,13 @@ export class Session {
 
 function isPromise<T>(v: unknown): v is Promise<T> {
   return v !== null && typeof v === 'object' && typeof (v as Promise<T>).then === 'function';
+}
+
+/** The machine's last event for a request a session answered (or, when undefined, did not answer). */
+function endRequest(request: ServerRequest, response: JsonRpcResponse | undefined): void {
+  // No response: cancelled (already final), or `initialize`, answered by the session machine.
+  if (response !== undefined && 'error' in response) request.failed(response.error);
+  else request.answered();
 }
 
 function toFailure(e: Error): SessionFailure {

@@ -56,6 +56,15 @@ describe('examples/everything.ts over stdio', function () {
     expect(JSON.stringify(summary.content)).to.include('smoke-model');
   });
 
+  it('its live log shows the 2026-07-28 requests, served without a session: the rounds of a call that asked for input, then its answer', async () => {
+    await client.callTool('add_note', { body: 'Heron at dawn.' });
+    const ofAdd = () => stderr.filter((l) => l.includes('[2026-07-28] tools/call add_note from anonymous'));
+    const deadline = Date.now() + 5_000;
+    while (!ofAdd().some((l) => l.includes('answered')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(ofAdd().some((l) => /inputRequired in \d+ ms, \d+ input request/.test(l)), ofAdd().join('\n')).to.equal(true);
+    expect(ofAdd().some((l) => /answered in \d+ ms, round 2/.test(l)), ofAdd().join('\n')).to.equal(true);
+  });
+
   it('reports progress', async () => {
     const seen: number[] = [];
     const result = await client.callTool('rebuild_index', { delayMs: 1 }, { onprogress: (p) => seen.push(p.progress) });
