@@ -6,7 +6,9 @@
 // (`maxLiveUnidentified`), an optional-task tool runs without a task when there is no room, and a
 // refusal is -32090 with `data.taskLimit` saying which limit and what to do.
 import { expect } from 'chai';
+import { Client } from '../../lib/client.js';
 import { ManualClock } from '../../lib/clock.js';
+import { McpError } from '../../lib/errors.js';
 import type { JsonObject } from '../../lib/jsonrpc/message.js';
 import { listen, type Listening } from '../../lib/http/listen.js';
 import { createMcpServer, type McpServer } from '../../lib/mcp-server.js';
@@ -14,6 +16,7 @@ import { META } from '../../lib/protocol/schema/modern.js';
 import { TASKS_EXTENSION } from '../../lib/tasks/modern-tasks.js';
 import { MemoryTaskStore } from '../../lib/tasks/memory-task-store.js';
 import { TASK_LIMIT_REACHED } from '../../lib/tasks/task-limit.js';
+import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
 import { SERVER_INFO } from '../helpers/raw-peer.js';
 import { post } from '../fixtures/http-server/raw.js';
@@ -68,6 +71,25 @@ describe('tasks/task-quota: callers nobody can tell apart (2025-11-25, stateless
     expect(refused.json.error.code).to.equal(TASK_LIMIT_REACHED);
     expect(refused.json.error.message).to.match(/unauthenticated callers \(at most 3, shared by all of them\); authenticate/);
     expect(refused.json.error.data).to.deep.equal({ taskLimit: { scope: 'unidentified', limit: 3 } });
+  });
+
+  it('our client: callToolAsTask on an optional tool gets a completed handle, callTool on a required one the -32090 refusal', async () => {
+    const client = new Client({ era: 'legacy', info: { name: 'spec', version: '1' } });
+    await client.connect(createStreamableHttpClientTransport(listening.url, { openStandaloneStream: false }));
+    try {
+      await client.listTools();
+      const handle = await client.callToolAsTask('quick', {});
+      expect((await handle.result()).content).to.deep.equal([{ type: 'text', text: 'quick' }]);
+      const refused = await client.callTool('must', {}).then(
+        () => undefined,
+        (e: unknown) => e as McpError,
+      );
+      expect(refused).to.be.instanceOf(McpError);
+      expect(refused!.code).to.equal(TASK_LIMIT_REACHED);
+      expect(refused!.data).to.deep.equal({ taskLimit: { scope: 'unidentified', limit: 3 } });
+    } finally {
+      await client.close();
+    }
   });
 });
 
