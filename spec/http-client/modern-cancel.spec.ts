@@ -7,6 +7,9 @@ import { expect } from 'chai';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '../../lib/client.js';
+import { listen } from '../../lib/http/listen.js';
+import { createMcpServer } from '../../lib/mcp-server.js';
+import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
 import type { RawFrame } from '../../streams/transport.js';
 import { createStreamableHttpClientTransport, type StreamableHttpClientTransportOptions } from '../../streams/streamable-http-client.js';
 
@@ -98,3 +101,40 @@ for (const [label, options] of [
     });
   });
 }
+
+describe('http-client: cancelling a 2026-07-28 call to our own server (a JSON answer, no stream)', function () {
+  this.timeout(20_000);
+
+  it('[CANCEL-047] the tool handler on the server sees its signal aborted', async () => {
+    const mcp = createMcpServer({ info: { name: 'ours', version: '1' } });
+    let started!: () => void;
+    const running = new Promise<void>((r) => (started = r));
+    let aborted!: () => void;
+    const sawAbort = new Promise<void>((r) => (aborted = r));
+    mcp.registerTool('slow', {}, async (_args, ctx) => {
+      ctx.signal.addEventListener('abort', () => aborted());
+      started();
+      await sawAbort;
+      return 'never sent';
+    });
+    const listening = await listen(createStreamableHttpHandler(mcp.server), { port: 0, logger: false });
+    const client = new Client({ info: { name: 'spec', version: '1' } });
+    try {
+      await client.connect(createStreamableHttpClientTransport(listening.url, { openStandaloneStream: false }));
+      expect(client.era).to.equal('modern');
+      const abort = new AbortController();
+      const call = client.callTool('slow', {}, { signal: abort.signal }).then(
+        () => 'resolved',
+        () => 'rejected',
+      );
+      await running;
+      abort.abort();
+      expect(await call).to.equal('rejected');
+      await within(sawAbort, 3_000, 'the handler was never aborted');
+    } finally {
+      await client.close();
+      await listening.close();
+      await mcp.close();
+    }
+  });
+});
