@@ -236,6 +236,17 @@ export class ClientCore extends Session {
   }
 
   /**
+   * Check that the server answers: `ping` in the session era; in 2026-07-28, which removed `ping`
+   * (servers answer it -32601), a `server/discover` that skips the cache, as every server of that
+   * revision must answer it.
+   * @see https://modelcontextprotocol.io/specification/2026-07-28/changelog
+   */
+  override async ping(options?: RequestOptions): Promise<void> {
+    if (!this.modern) return super.ping(options);
+    await this.modern.discover({ ...options, fresh: true });
+  }
+
+  /**
    * The server's versions, capabilities and identity: `server/discover` in the modern era (a
    * cached answer while its `ttlMs` lasts, unless `fresh`), what `initialize` said in the legacy era.
    * @see https://modelcontextprotocol.io/specification/2026-07-28/server/discover

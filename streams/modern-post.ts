@@ -34,7 +34,8 @@ export interface ModernPostHost {
   readonly paramHeaders: ParamHeaderSource | undefined;
   /** The transport is closing or closed: nothing more to report. */
   ended(): boolean;
-  track(abort: LeanAbort): void;
+  /** A POST starts; `id` is its request's (its cancellation aborts it, JSON answer or not). */
+  track(abort: LeanAbort, id?: RequestId): void;
   untrack(abort: LeanAbort): void;
   /** A received message (JSON text). */
   deliver(text: string): void;
@@ -79,7 +80,7 @@ export async function postModern(host: ModernPostHost, frame: Frame): Promise<bo
   headers['accept'] = 'application/json, text/event-stream';
   for (const [name, value] of modernHeaders(frame, host.paramHeaders)) headers[name] = value;
   const abort = new LeanAbort();
-  host.track(abort);
+  host.track(abort, requestIdOf(frame));
   const url = host.url;
   let res: Awaited<ReturnType<typeof agent.request>>;
   try {

@@ -195,6 +195,11 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
   /** The server answered 405 to the standalone GET: it offers none. */
   private standaloneUnsupported = false;
   private readonly controllers = new Set<Abortable>();
+  /** Modern requests' POSTs until they are answered: cancelling one aborts it (closeRequestStream). */
+  private readonly requestPosts = new Map<RequestId, Abortable>();
+  private readonly postIds = new WeakMap<Abortable, RequestId>();
+  /** POSTs aborted as their request's cancellation: their failure is no news to report. */
+  private readonly cancelledPosts = new WeakSet<Abortable>();
   /** Modern POSTs go the lean way (undici directly) unless a custom fetch or auth is in the way. */
   private readonly lean: boolean;
   private readonly leanHost: ModernPostHost;
@@ -226,7 +231,7 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
         return paramHeaders();
       },
       ended: () => this.closing !== undefined || this.state.terminal,
-      track: (abort) => void this.controllers.add(abort),
+      track: (abort, id) => this.track(abort, id),
       untrack: (abort) => this.release(abort),
       deliver: (text) => this.deliver(text),
       readSse: (id, body, abort) => {
@@ -354,12 +359,13 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
     // A modern (2026-07-28) message names its version, method and target in headers too.
     for (const [name, value] of modernHeaders(frame, this.paramHeaders)) headers.set(name, value);
     const controller = this.controller();
+    if (modernClaim(frame) !== undefined) this.track(controller, requestIdOf(frame));
     let res: Response;
     try {
       res = await this.fetch(this.url, { method: 'POST', headers, body: JSON.stringify(frame), signal: controller.signal });
     } catch (e) {
       this.release(controller);
-      if (this.closing || this.state.terminal) return;
+      if (this.closing || this.state.terminal || this.cancelledPosts.has(controller)) return;
       if (e instanceof AuthorizationError) {
         return this.undeliverable(frame, `POST ${describeFrame(frame)} to ${this.url.href}: authorization failed: ${e.message}`, {
           url: this.url.href,
@@ -442,7 +448,7 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
       try {
         text = await res.text();
       } catch (e) {
-        if (this.closing || this.state.terminal) return;
+        if (this.closing || this.state.terminal || this.cancelledPosts.has(controller)) return;
         // A modern request whose answer was cut is lost: the client re-issues it (streamBroken).
         return this.undeliverable(frame, `Reading the answer to ${describeFrame(frame)} failed: ${messageOf(e)}.`, modernClaim(frame) !== undefined ? { streamBroken: true } : {});
       } finally {
@@ -832,8 +838,17 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
    */
   closeRequestStream(id: RequestId): boolean {
     const stream = this.requestStreams.get(id);
-    if (!stream) return false;
-    this.dropStream(stream);
+    if (stream) {
+      this.dropStream(stream);
+      return true;
+    }
+    // No stream (yet): the POST still waits for its answer (a JSON body comes whole, at the
+    // end). Aborting it closes the request, which is the cancellation the server sees.
+    const post = this.requestPosts.get(id);
+    if (!post) return false;
+    this.cancelledPosts.add(post);
+    post.abort();
+    this.release(post);
     return true;
   }
 
@@ -1093,6 +1108,16 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
 
   private release(c: Abortable): void {
     this.controllers.delete(c);
+    const id = this.postIds.get(c);
+    if (id !== undefined && this.requestPosts.get(id) === c) this.requestPosts.delete(id);
+  }
+
+  /** An exchange starts; a modern request's POST is remembered by its id, for cancellation. */
+  private track(c: Abortable, id: RequestId | undefined): void {
+    this.controllers.add(c);
+    if (id === undefined) return;
+    this.requestPosts.set(id, c);
+    this.postIds.set(c, id);
   }
 }
 

@@ -139,9 +139,8 @@ export class ToolTasks {
     const params: JsonObject = args === undefined ? { name } : { name, arguments: args };
     params.task = ttl === undefined ? {} : { ttl };
     const created = await this.host.request('tools/call', params, options);
-    const handle = this.created(name, created, options.signal);
-    if (!handle) throw new McpError(ErrorCode.InternalError, `The server answered tools/call "${name}" without a task`, created);
-    return handle;
+    // A result instead of a task (a server at its task limit runs an optional tool at once): a handle already completed.
+    return this.created(name, created, options.signal) ?? settledHandle(created as CallToolResult & JsonObject);
   }
 
   /** A handle on a task by id (resumption). */

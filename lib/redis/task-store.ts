@@ -31,7 +31,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Subject, type Observable } from 'rxjs';
 import { systemClock, type Clock } from '../clock.js';
 import { applyTaskEvent, isTerminal, type TaskMachineEvent, type TaskRecord } from '../tasks/task-record.js';
-import { InvalidTaskCursorError, TaskLimitError, type NewTask, type TaskChange, type TaskInput, type TaskLookup, type TaskPage, type TaskStore, type TaskStoreLimits } from '../tasks/task-store.js';
+import { InvalidTaskCursorError, liveLimitFor, TaskLimitError, type NewTask, type TaskChange, type TaskInput, type TaskLookup, type TaskPage, type TaskStore, type TaskStoreLimits } from '../tasks/task-store.js';
 import { closeConnection, RedisUnavailableError, type RedisClient } from './connection.js';
 import { APPLY, CREATE, GET, LIST, PURGE, SWEEP_EXPIRED } from './task-scripts.js';
 
@@ -77,6 +77,7 @@ export class RedisTaskStore implements TaskStore {
   readonly prefix: string;
   readonly maxTasks: number;
   readonly maxLivePerOwner: number;
+  readonly maxLiveUnidentified: number;
   readonly defaultTtl: number;
   readonly maxTtl: number;
   readonly pollInterval: number;
@@ -116,6 +117,7 @@ export class RedisTaskStore implements TaskStore {
     this.clock = options.clock ?? systemClock;
     this.maxTasks = positive(options.maxTasks ?? 100_000, 'maxTasks');
     this.maxLivePerOwner = positive(options.maxLivePerOwner ?? 100, 'maxLivePerOwner');
+    this.maxLiveUnidentified = positive(options.maxLiveUnidentified ?? 1_000, 'maxLiveUnidentified');
     this.maxTtl = positive(options.maxTtl ?? 3_600_000, 'maxTtl');
     this.defaultTtl = Math.min(positive(options.defaultTtl ?? 600_000, 'defaultTtl'), this.maxTtl);
     this.pollInterval = positive(options.pollInterval ?? 1_000, 'pollInterval');
@@ -177,14 +179,14 @@ export class RedisTaskStore implements TaskStore {
       JSON.stringify(fields),
       now + ttl,
       ttl + KEY_GRACE_MS,
-      this.maxLivePerOwner,
+      liveLimitFor(init, this.maxLivePerOwner, this.maxLiveUnidentified),
       this.maxTasks,
       now + this.leaseMs,
       ttl + this.rememberExpiredMs,
       this.maxTtl + this.rememberExpiredMs,
     ])) as [string, number?, string?, string?];
-    if (reply[0] === 'owner-limit') throw new TaskLimitError(`Too many tasks in progress for this requestor (at most ${this.maxLivePerOwner}); wait for one to finish or cancel one`);
-    if (reply[0] === 'full') throw new TaskLimitError(`The server holds its maximum of ${this.maxTasks} tasks, all still in progress; try again later`);
+    if (reply[0] === 'owner-limit') throw TaskLimitError.forOwner(init, this.maxLivePerOwner, this.maxLiveUnidentified);
+    if (reply[0] === 'full') throw TaskLimitError.full(this.maxTasks);
     const [, seq, evicted, evictedOwner] = reply;
     if (evicted) this.deliver({ taskId: evicted, owner: evictedOwner ?? '', record: undefined, effects: ['abortExecution', 'purge'] }, FINAL);
     const record: TaskRecord = { ...fields, seq: Number(seq) };

@@ -28,6 +28,16 @@ export function taskOwner(ctx: { readonly session: Session; readonly authInfo: u
 }
 
 /**
+ * Whether the caller of a request can be told apart from other callers: authenticated, or (before
+ * 2026-07-28) in a session of its own. Callers that cannot share one owner, so they share one
+ * quota too (`maxLiveUnidentified`), rather than one caller's tasks counting against all.
+ */
+export function isIdentified(ctx: { readonly session: Session; readonly authInfo: unknown }, modern = false): boolean {
+  if (defaultIdentity(ctx.authInfo) !== undefined) return true;
+  return !modern && !ctx.session.stateless;
+}
+
+/**
  * The capabilities to declare to a caller: without `tasks.list` when the caller cannot be
  * identified (a stateless server without authentication), since a list would show every such
  * caller's tasks to each of them (the server refuses `tasks/list` to them too).

@@ -3,6 +3,9 @@
  * owner), TTL-evicted on the given clock (a `ManualClock` in tests), ids from the system's
  * cryptographic random generator (128 bits, hex), so a task id cannot be guessed.
  *
+ * Callers nobody can tell apart (`NewTask.identified` false) share one owner and one pool of
+ * `maxLiveUnidentified` live tasks instead of the per-owner bound.
+ *
  * When the store is full, the oldest terminal task is evicted to make room; if every task is
  * still live, creation fails with {@link TaskLimitError}.
  *
@@ -12,7 +15,7 @@ import { randomHex } from '../crypto/random.js';
 import { Subject, type Observable } from 'rxjs';
 import { systemClock, type Clock } from '../clock.js';
 import { applyTaskEvent, isTerminal, type TaskMachineEvent, type TaskRecord } from './task-record.js';
-import { InvalidTaskCursorError, TaskLimitError, type NewTask, type TaskChange, type TaskInput, type TaskLookup, type TaskPage, type TaskStore, type TaskStoreLimits } from './task-store.js';
+import { InvalidTaskCursorError, liveLimitFor, TaskLimitError, type NewTask, type TaskChange, type TaskInput, type TaskLookup, type TaskPage, type TaskStore, type TaskStoreLimits } from './task-store.js';
 
 export interface MemoryTaskStoreOptions extends TaskStoreLimits {
   clock?: Clock;
@@ -38,6 +41,7 @@ export class MemoryTaskStore implements TaskStore {
   private seq = 0;
   readonly maxTasks: number;
   readonly maxLivePerOwner: number;
+  readonly maxLiveUnidentified: number;
   readonly defaultTtl: number;
   readonly maxTtl: number;
   readonly pollInterval: number;
@@ -47,6 +51,7 @@ export class MemoryTaskStore implements TaskStore {
     this.clock = options.clock ?? systemClock;
     this.maxTasks = positive(options.maxTasks ?? 10_000, 'maxTasks');
     this.maxLivePerOwner = positive(options.maxLivePerOwner ?? 100, 'maxLivePerOwner');
+    this.maxLiveUnidentified = positive(options.maxLiveUnidentified ?? 1_000, 'maxLiveUnidentified');
     this.maxTtl = positive(options.maxTtl ?? 3_600_000, 'maxTtl');
     this.defaultTtl = Math.min(positive(options.defaultTtl ?? 600_000, 'defaultTtl'), this.maxTtl);
     this.pollInterval = positive(options.pollInterval ?? 1_000, 'pollInterval');
@@ -73,11 +78,11 @@ export class MemoryTaskStore implements TaskStore {
   }
 
   create(init: NewTask): Promise<TaskRecord> {
-    if ((this.liveByOwner.get(init.owner) ?? 0) >= this.maxLivePerOwner) {
-      return Promise.reject(new TaskLimitError(`Too many tasks in progress for this requestor (at most ${this.maxLivePerOwner}); wait for one to finish or cancel one`));
+    if ((this.liveByOwner.get(init.owner) ?? 0) >= liveLimitFor(init, this.maxLivePerOwner, this.maxLiveUnidentified)) {
+      return Promise.reject(TaskLimitError.forOwner(init, this.maxLivePerOwner, this.maxLiveUnidentified));
     }
     if (this.tasks.size >= this.maxTasks && !this.evictOldestTerminal()) {
-      return Promise.reject(new TaskLimitError(`The server holds its maximum of ${this.maxTasks} tasks, all still in progress; try again later`));
+      return Promise.reject(TaskLimitError.full(this.maxTasks));
     }
     const now = this.clock.now();
     const asked = init.ttl;

@@ -32,6 +32,7 @@ import type { RequestHandlerContext, RequestOptions } from '../session/session.j
 import { MCP_NAME_SOURCE } from '../../streams/modern-http.js';
 import { defaultIdentity } from '../../streams/http-auth.js';
 import { isTerminal, type TaskRecord } from './task-record.js';
+import { taskLimitRefusal } from './task-limit.js';
 import { TaskLimitError, type TaskChange, type TaskStore } from './task-store.js';
 import { extensionCreateTaskResult, extensionDetailedTask, extensionGetTaskResult } from './wire-extension.js';
 import type { ListenCall } from '../modern/listen.js';
@@ -108,6 +109,10 @@ export class ModernTaskRun {
     readonly owner: string,
     private readonly tool: string,
     readonly request: HandlerFeatureContext,
+    /** The tool may run without a task: at a task limit, the request waits for its result instead. */
+    private readonly optional = false,
+    /** The caller is authenticated (else it shares the unidentified callers' quota). */
+    readonly identified = true,
   ) {}
 
   /** Start the handler; after its first turn, make it a task unless it asked for input or ended. */
@@ -117,23 +122,32 @@ export class ModernTaskRun {
       if (this.escalation === undefined) this.abort.abort(this.request.signal.reason);
     };
     this.request.signal.addEventListener('abort', onRequestAbort, { once: true });
-    let settled = false;
     execute(ctx).then(
-      (result) => {
-        settled = true;
-        if (this.escalation === undefined) this.answer(result);
-        else void this.escalation.then(() => this.tasks.finish(this, { result }), () => undefined);
-      },
-      (e: unknown) => {
-        settled = true;
-        if (this.escalation === undefined) this.refuse(e);
-        else void this.escalation.then(() => this.tasks.finish(this, { error: errorOf(e) }), () => undefined);
-      },
+      (result) => this.settle({ result }),
+      (error: unknown) => this.settle({ error }),
     );
     nextTurn(() => {
-      if (!settled && this.outstandingBefore === 0 && !this.abort.signal.aborted) void this.escalate().catch(() => undefined);
+      if (this.settled === undefined && this.outstandingBefore === 0 && !this.abort.signal.aborted) void this.escalate().catch(() => undefined);
     });
     return this.answered;
+  }
+
+  /** How the handler ended, once it has. */
+  private settled: { result: JsonObject } | { error: unknown } | undefined;
+
+  /** The handler ended: answer the request, or (once the task exists) finish the task. */
+  private settle(outcome: { result: JsonObject } | { error: unknown }): void {
+    this.settled = outcome;
+    const escalation = this.escalation;
+    if (escalation === undefined) {
+      if ('result' in outcome) this.answer(outcome.result);
+      else this.refuse(outcome.error);
+      return;
+    }
+    // No task after all (a limit, for an optional tool): escalate() settles again without one.
+    void escalation.then(() => {
+      if (this.taskId !== undefined) void this.tasks.finish(this, 'result' in outcome ? outcome : { error: errorOf(outcome.error) });
+    }, () => undefined);
   }
 
   /** Create the task (once) and answer the request with it. */
@@ -146,9 +160,16 @@ export class ModernTaskRun {
         this.answer(extensionCreateTaskResult(record));
       },
       (e: unknown) => {
-        this.refuse(e);
-        this.abort.abort(e);
-        throw e;
+        if (e instanceof TaskLimitError && this.optional) {
+          // No room for a task: the handler carries on and its result answers the request.
+          this.escalation = undefined;
+          if (this.settled !== undefined) this.settle(this.settled);
+          return;
+        }
+        const refusal = e instanceof TaskLimitError ? taskLimitRefusal(e) : e;
+        this.refuse(refusal);
+        this.abort.abort(refusal);
+        throw refusal;
       },
     );
     return this.escalation;
@@ -163,7 +184,9 @@ export class ModernTaskRun {
 
   /** Ask the client: through MRTR before the task exists, through `tasks/update` after. */
   async ask(method: string, params: JsonObject | undefined, options?: RequestOptions): Promise<JsonObject> {
-    if (this.escalation === undefined) {
+    // Before the task exists, or when there is none after all (a limit, for an optional tool).
+    if (this.escalation !== undefined) await this.escalation;
+    if (this.taskId === undefined) {
       this.outstandingBefore++;
       try {
         return await this.request.sendRequest(method, params, options);
@@ -171,7 +194,6 @@ export class ModernTaskRun {
         this.outstandingBefore--;
       }
     }
-    await this.escalation;
     const kind = KIND[method];
     if (kind === undefined) throw new McpError(ErrorCode.InvalidRequest, `A task cannot send "${method}" to the client (only elicitation, sampling and roots, as input requests)`);
     let key = options?.inputKey;
@@ -335,7 +357,7 @@ export class ModernTasks {
       return undefined;
     }
     if (support === 'forbidden') return undefined;
-    const run = new ModernTaskRun(this, ownerOf(ctx.authInfo), tool, new HandlerFeatureContext(ctx, this.logging));
+    const run = new ModernTaskRun(this, ownerOf(ctx.authInfo), tool, new HandlerFeatureContext(ctx, this.logging), support === 'optional', defaultIdentity(ctx.authInfo) !== undefined);
     return run.start(execute);
   }
 
@@ -360,12 +382,13 @@ export class ModernTasks {
   /** @internal */
   async create(run: ModernTaskRun, tool: string): Promise<TaskRecord> {
     try {
-      const record = await this.store.create({ owner: run.owner, method: 'tools/call', statusMessage: `Running tool "${tool}"` });
+      const record = await this.store.create({ owner: run.owner, method: 'tools/call', statusMessage: `Running tool "${tool}"`, identified: run.identified });
       this.audit.emit(() => ({ type: 'created', taskId: record.taskId, owner: run.owner, method: 'tools/call', status: record.status }));
       this.runs.set(record.taskId, run);
       return record;
     } catch (e) {
-      if (e instanceof TaskLimitError) throw new McpError(ErrorCode.InternalError, e.message);
+      if (!(e instanceof TaskLimitError)) throw e;
+      this.audit.emit(() => ({ type: 'refused', owner: run.owner, method: 'tools/call', reason: `task limit (${e.scope})` }));
       throw e;
     }
   }

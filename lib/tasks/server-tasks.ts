@@ -25,7 +25,8 @@ import { revisionOf, type FeatureContext } from '../server-features/context.js';
 import type { LoggingFeature } from '../server-features/logging.js';
 import { RateLimiter, type RateLimit } from '../server-features/rate-limit.js';
 import type { RequestHandlerContext, Session } from '../session/session.js';
-import { taskOwner, UNIDENTIFIED_OWNER } from './identity.js';
+import { isIdentified, taskOwner, UNIDENTIFIED_OWNER } from './identity.js';
+import { taskLimitRefusal } from './task-limit.js';
 import { MemoryTaskStore } from './memory-task-store.js';
 import { TaskExecution, TaskFeatureContext } from './task-context.js';
 import { isTerminal, type TaskRecord } from './task-record.js';
@@ -46,7 +47,9 @@ export type TaskSupport = 'forbidden' | 'optional' | 'required';
  * and the task is cancelled when that session ends. A stateless HTTP server (a session per
  * request) therefore needs authentication for tasks to be usable. Limits of the default store:
  * TTL at most 1 hour (10 minutes when the requestor asks none), 100 tasks in progress per
- * requestor, 10,000 tasks in all (see {@link MemoryTaskStore}).
+ * requestor, 1,000 for all unauthenticated callers of a stateless server or of 2026-07-28 requests
+ * together, 10,000 tasks in all (see {@link MemoryTaskStore}). At a limit an `optional` tool runs
+ * without a task; a `required` one is refused with -32090 (`task-limit.ts`).
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#security-considerations
  */
 export interface ServerTaskOptions {
@@ -157,10 +160,13 @@ export class ServerTasks {
     const owner = taskOwner(ctx);
     let record: TaskRecord;
     try {
-      record = await this.store.create({ owner, method: 'tools/call', ttl: typeof ttl === 'number' ? ttl : undefined, statusMessage: `Running tool "${tool}"` });
+      record = await this.store.create({ owner, method: 'tools/call', ttl: typeof ttl === 'number' ? ttl : undefined, statusMessage: `Running tool "${tool}"`, identified: isIdentified(ctx) });
     } catch (e) {
-      if (e instanceof TaskLimitError) throw new McpError(ErrorCode.InternalError, e.message);
-      throw e;
+      if (!(e instanceof TaskLimitError)) throw e;
+      this.auditor.emit(() => ({ type: 'refused', owner, method: 'tools/call', reason: `task limit (${e.scope})` }));
+      // An optional-task tool still works without a task: the caller gets its result directly.
+      if (support === 'optional') return undefined;
+      throw taskLimitRefusal(e);
     }
     this.auditor.emit(() => ({ type: 'created', taskId: record.taskId, owner, method: 'tools/call', status: record.status }));
     const execution = new TaskExecution(record.taskId, owner, session, this.store, this.clock);

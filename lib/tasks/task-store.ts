@@ -18,6 +18,13 @@ import type { TaskEffect, TaskMachineEvent, TaskRecord } from './task-record.js'
 export interface TaskStoreLimits {
   /** Live (non-terminal) tasks per owner at most (default 100). */
   maxLivePerOwner?: number;
+  /**
+   * Live tasks of the callers nobody can tell apart (no authentication, and no session of their
+   * own: a stateless server, or any 2026-07-28 request), all together, at most (default 1,000).
+   * They share one owner, so a bound per owner would let one of them deny the others; this pool
+   * is separate from the identified callers', so they cannot deny those either.
+   */
+  maxLiveUnidentified?: number;
   /** Lifetime when the requestor asks for none, ms (default 10 minutes). */
   defaultTtl?: number;
   /** The longest lifetime granted, ms (default 1 hour); longer requests are shortened. */
@@ -35,6 +42,11 @@ export interface NewTask {
   ttl?: number | undefined;
   pollInterval?: number | undefined;
   statusMessage?: string | undefined;
+  /**
+   * False when the owner stands for every caller nobody can tell apart: the task counts against
+   * `maxLiveUnidentified` instead of `maxLivePerOwner`. Default true.
+   */
+  identified?: boolean | undefined;
 }
 
 /** A lookup: the task, or why there is none (`expired` only while the store still remembers it). */
@@ -65,9 +77,39 @@ export interface TaskInput {
   responses: JsonObject;
 }
 
+/**
+ * Which limit refused a task: the caller's own (`requestor`), the pool shared by callers nobody
+ * can tell apart (`unidentified`), or the store's (`server`, every task held is still live).
+ */
+export type TaskLimitScope = 'requestor' | 'unidentified' | 'server';
+
 /** Thrown by {@link TaskStore.create} when a limit is reached; the request fails, nothing else. */
 export class TaskLimitError extends Error {
   override readonly name = 'TaskLimitError';
+  constructor(
+    message: string,
+    readonly scope: TaskLimitScope = 'server',
+    readonly limit?: number,
+  ) {
+    super(message);
+  }
+
+  /** The refusal for a new task of `init` by a store with these limits (both stores word it alike). */
+  static forOwner(init: NewTask, maxLivePerOwner: number, maxLiveUnidentified: number): TaskLimitError {
+    return init.identified === false
+      ? new TaskLimitError(`Too many tasks in progress for unauthenticated callers (at most ${maxLiveUnidentified}, shared by all of them); authenticate to get a quota of your own, or try again when some finish`, 'unidentified', maxLiveUnidentified)
+      : new TaskLimitError(`Too many tasks in progress for this requestor (at most ${maxLivePerOwner}); wait for one to finish or cancel one`, 'requestor', maxLivePerOwner);
+  }
+
+  /** The refusal when the store holds its maximum and every task is live. */
+  static full(maxTasks: number): TaskLimitError {
+    return new TaskLimitError(`The server holds its maximum of ${maxTasks} tasks, all still in progress; try again later`, 'server', maxTasks);
+  }
+}
+
+/** The live-task bound that applies to the owner of `init`. */
+export function liveLimitFor(init: NewTask, maxLivePerOwner: number, maxLiveUnidentified: number): number {
+  return init.identified === false ? maxLiveUnidentified : maxLivePerOwner;
 }
 
 /** Thrown by {@link TaskStore.list} for a cursor the store did not issue. */

@@ -10,6 +10,7 @@ import { InvalidTaskCursorError, TaskLimitError, type TaskChange, type TaskStore
 export interface StoreLimits {
   maxTasks?: number;
   maxLivePerOwner?: number;
+  maxLiveUnidentified?: number;
   defaultTtl?: number;
   maxTtl?: number;
   pageSize?: number;
@@ -81,6 +82,17 @@ export function describeTaskStoreBehaviour(name: string, harness: TaskStoreHarne
       await s.create({ owner: 'b', method: 'tools/call' });
       await s.apply(a1.taskId, { type: 'COMPLETE', now: 1, outcome: ok });
       await s.create({ owner: 'a', method: 'tools/call' });
+    });
+
+    it('[TASK-073] counts the tasks of callers nobody can tell apart against their own shared pool, not the per-owner bound', async () => {
+      const s = await store(new ManualClock(0), { maxLivePerOwner: 1, maxLiveUnidentified: 3 });
+      for (let i = 0; i < 3; i++) await s.create({ owner: 'anonymous', method: 'tools/call', identified: false });
+      const refused = await s.create({ owner: 'anonymous', method: 'tools/call', identified: false }).catch((e: unknown) => e);
+      expect(refused).to.be.instanceOf(TaskLimitError);
+      expect(refused).to.include({ scope: 'unidentified', limit: 3 });
+      // An identified owner keeps its own bound, whatever the anonymous ones hold.
+      await s.create({ owner: 'sub:alice', method: 'tools/call' });
+      expect(await s.create({ owner: 'sub:alice', method: 'tools/call' }).catch((e: unknown) => e)).to.include({ scope: 'requestor', limit: 1 });
     });
 
     it('is bounded: when full, the oldest finished task makes room; with every task live, creation fails', async () => {
