@@ -15,6 +15,7 @@ import { oauthClientMachine } from './oauth-client.machine.js';
 import { reconnectMachine } from './reconnect.machine.js';
 import { requestMachine } from './request.machine.js';
 import { serverElicitationMachine } from './server-elicitation.machine.js';
+import { serverRequestMachine } from './server-request.machine.js';
 import { sessionMachine } from './session.machine.js';
 import { taskMachine } from './task.machine.js';
 import { terminalMachine } from './terminal.machine.js';
@@ -31,6 +32,7 @@ export * from './oauth-client.machine.js';
 export * from './reconnect.machine.js';
 export * from './request.machine.js';
 export * from './server-elicitation.machine.js';
+export * from './server-request.machine.js';
 export * from './session.machine.js';
 export * from './task.machine.js';
 export * from './terminal.machine.js';
@@ -57,6 +59,7 @@ export const machines = {
   versionNegotiation: versionNegotiationMachine,
   clientInputRounds: clientInputRoundsMachine,
   appBridge: appBridgeMachine,
+  serverRequest: serverRequestMachine,
 } as const;
 
 export type MachineName = keyof typeof machines;
