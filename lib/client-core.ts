@@ -23,7 +23,7 @@ import { negotiateEra } from './client-modern/negotiate.js';
 import { eraCacheKey, sharedEraCache } from './client-modern/era-cache.js';
 import type { ClientOptions, ClientWarning } from './client-options.js';
 import { systemClock, type Clock } from './clock.js';
-import { McpError } from './errors.js';
+import { McpError, undeliveredAsTransportError } from './errors.js';
 import { answerRelatedTask } from './tasks/wire-2025-11-25.js';
 import { ErrorCode } from './jsonrpc/error-codes.js';
 import type { JsonObject } from './jsonrpc/message.js';
@@ -151,6 +151,13 @@ export class ClientCore extends Session {
    * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning
    */
   override async connect(transport: Transport): Promise<void> {
+    // An HTTP request that never reached a server is a TransportError, as documented, in either era.
+    return this.connectInEra(transport).catch((e: unknown) => {
+      throw undeliveredAsTransportError(e);
+    });
+  }
+
+  private async connectInEra(transport: Transport): Promise<void> {
     // A journal records a session (record and replay do not speak 2026-07-28 yet): with one, the
     // default is the legacy era.
     const era = this.clientOptions.era ?? (this.clientOptions.journal === true || transport.legacyOnly === true ? 'legacy' : 'auto');

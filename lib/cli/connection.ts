@@ -8,6 +8,8 @@ import { SamplingRejectedError } from '../client-features/errors.js';
 import { ConnectionClosedError, McpError, RequestCancelledError, TransportError } from '../errors.js';
 import type { JsonObject } from '../jsonrpc/message.js';
 import { CliError, ExitCode } from './exit-codes.js';
+import { connectFailure, quoteLine, type ConnectNotes } from './connect-failure.js';
+import { ServerExitedOnProbeError } from '../client-modern/errors.js';
 import { transportFor, type Target } from './target.js';
 import { askForm, askSampling, askUrlConsent, askWhenDone, ProgressBar, type TerminalIO } from './terminal.js';
 import type { Style } from './style.js';
@@ -44,11 +46,16 @@ export function asCliError(e: unknown, target: Target): CliError {
   return new CliError(`Connection to ${target.label} failed: ${err?.message ?? String(e)}`, ExitCode.Connection);
 }
 
-export async function connect(target: Target, options: ConnectionOptions): Promise<CliConnection> {
+/**
+ * Connect to the target. `shownBefore`: the stderr lines a first attempt already showed (the
+ * retry in the legacy era leaves out the same lines, so a crash is not printed twice).
+ */
+export async function connect(target: Target, options: ConnectionOptions, shownBefore: readonly string[] = []): Promise<CliConnection> {
   const client = new Client({
     info: { name: 'mcp-actors-cli', version: '0.1.0' },
     ...(options.era !== undefined && { era: options.era }),
-    ...(options.timeout !== undefined && { timeout: options.timeout }),
+    // --timeout bounds the era probe too (on stdio it waits 30 s for a server that answers nothing).
+    ...(options.timeout !== undefined && { timeout: options.timeout, probeTimeoutMs: options.timeout }),
   });
   let interrupt: (() => void) | undefined;
   const term = options.terminal ? { ...options.terminal, onInterrupt: () => interrupt?.() } : undefined;
@@ -101,11 +108,35 @@ export async function connect(target: Target, options: ConnectionOptions): Promi
       return reply;
     });
   }
+  const notes: ConnectNotes = { junk: [], junkCount: 0, stderrShown: target.kind === 'stdio', timeout: options.timeout };
+  // Lines a stdio server prints on stdout that are not JSON are ignored by the client: said here,
+  // since they are why such a server seems never to answer.
+  client.frames$.subscribe((f) => {
+    if (f.direction !== 'in' || typeof f.frame !== 'string') return;
+    if (notes.junkCount++ < 3) {
+      notes.junk.push(f.frame);
+      options.stderr.write(`${options.style.yellow('warning:')} ${target.label} wrote a line on stdout that is not JSON-RPC (ignored): ${quoteLine(f.frame)}\n`);
+    }
+  });
+  const firstRun: string[] = [];
+  let repeated = shownBefore.length > 0 ? 0 : -1;
+  const echo = (line: string): void => {
+    firstRun.push(line);
+    if (repeated >= 0 && line === shownBefore[repeated]) {
+      repeated++;
+      return;
+    }
+    repeated = -1;
+    options.stderr.write(line + '\n');
+  };
   try {
-    await client.connect(transportFor(target, options.stderr));
+    await client.connect(transportFor(target, echo));
   } catch (e) {
     await client.close().catch(() => undefined);
-    throw asCliError(e, target);
+    // A server that exits when probed may be a legacy one that ends on any request before
+    // initialize: connected again in the legacy era, as a host does (unless --era was given).
+    if (!(e instanceof ServerExitedOnProbeError) || options.era !== undefined) throw connectFailure(e, target, notes);
+    return connect(target, { ...options, era: 'legacy' }, firstRun);
   }
 
   return {

@@ -19,7 +19,8 @@ export const COMMON_OPTIONS = {
 export const COMMON_HELP = `${TARGET_HELP}
 Output:
   --json               print the raw JSON result (for scripts)
-  --timeout MS         request timeout (default 60000)
+  --timeout MS         request timeout (default 60000); also how long the era probe
+                       waits for a server that answers nothing (default 30000)
   --era auto|legacy|modern
                        auto: offer revision 2026-07-28 first (server/discover), fall back to
                        initialize for older servers; legacy: initialize and a session

@@ -1,0 +1,91 @@
+// What a new user meets first when a server is not there, not MCP, or broken (issue 32).
+import { expect } from 'chai';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client } from '../../lib/client.js';
+import { TransportError } from '../../lib/errors.js';
+import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
+import { runCli } from './helpers.js';
+
+/** A port on 127.0.0.1 that nothing listens on (it was free a moment ago). */
+async function closedPort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const { port } = s.address() as AddressInfo;
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+/** A plain HTTP server that is not an MCP server: every request gets 501. */
+async function notMcp(): Promise<{ server: Server; port: number }> {
+  const server = createServer((_req, res) => {
+    res.writeHead(501, { 'content-type': 'text/plain' });
+    res.end('Unsupported method');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { server, port: (server.address() as AddressInfo).port };
+}
+
+describe('a first hour with mcp-actors: servers that are not there or not MCP', function () {
+  this.timeout(30000);
+
+  it('list --url with nothing listening exits 3 (cannot reach), not 4 (server answered)', async () => {
+    const port = await closedPort();
+    const run = await runCli(['list', '--url', `http://127.0.0.1:${port}/mcp`]);
+    expect(run.code).to.equal(3);
+    expect(run.stderr).to.include('ECONNREFUSED');
+    expect(run.stderr).not.to.include('answered error');
+    expect(run.stderr).not.to.include('?.');
+  });
+
+  it('list --url against a non-MCP server (HTTP 501) and https against plain HTTP exit 3', async () => {
+    const { server, port } = await notMcp();
+    try {
+      const plain = await runCli(['list', '--url', `http://127.0.0.1:${port}/mcp`]);
+      expect(plain.code).to.equal(3);
+      expect(plain.stderr).to.include('HTTP 501');
+      const tls = await runCli(['list', '--url', `https://127.0.0.1:${port}/mcp`]);
+      expect(tls.code).to.equal(3);
+      expect(tls.stderr).not.to.include('answered error');
+    } finally {
+      server.close();
+    }
+  });
+
+  for (const era of ['auto', 'legacy'] as const) {
+    it(`the library: connect() to a refused URL rejects with TransportError (era ${era}), as the README says`, async () => {
+      const port = await closedPort();
+      const client = new Client({ info: { name: 'spec', version: '1' }, era, eraCache: false });
+      const error = await client.connect(createStreamableHttpClientTransport(`http://127.0.0.1:${port}/mcp`)).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      await client.close();
+      expect(error).to.be.instanceOf(TransportError);
+      expect((error as Error).message).to.include('ECONNREFUSED');
+    });
+  }
+});
+
+describe('a first hour with mcp-actors: stdio servers that misbehave', function () {
+  this.timeout(30000);
+
+  it('a server that prints junk and then nothing: --timeout bounds the era probe, and the junk line is named', async () => {
+    const started = Date.now();
+    const run = await runCli(['list', '--timeout', '1000', '--', process.execPath, '-e', 'console.log("hello"); setInterval(() => {}, 1000)'], { timeoutMs: 20000 });
+    const elapsed = Date.now() - started;
+    expect(run.code).to.equal(3);
+    expect(elapsed).to.be.below(12000); // two timeouts of 1 s and start-up, not the 30 s probe
+    expect(run.stderr).to.include('"hello"');
+    expect(run.stderr).to.include('not JSON-RPC');
+    expect(run.stderr).to.include('did not answer initialize within 1000 ms');
+  });
+
+  it('a server that cannot start: its stderr is shown once, the message speaks CLI (no library options)', async () => {
+    const run = await runCli(['list', '--', process.execPath, '/nonexistent/mcp-server-missing.js']);
+    expect(run.code).to.equal(3);
+    expect(run.stderr.split('Cannot find module').length - 1).to.equal(1);
+    expect(run.stderr).not.to.include("era: 'legacy'");
+    expect(run.stderr).to.include('exited with code 1');
+  });
+});
