@@ -1,8 +1,10 @@
 /* global process, URL */
 // `npm start`, `npm run demo` and `npm run bench` run from dist/: this builds it only when a
-// source is newer than the last build (tsc's incremental state, dist/.tsbuildinfo, written by
-// every build), so a fresh clone, built by `npm ci`, starts at once, and an edit is rebuilt
-// incrementally. Plain JavaScript: it runs before anything is compiled.
+// source is newer than the last build, so a fresh clone, built by `npm ci` (`prepare`), starts at
+// once. The last build: the entry file's time (a full `npm run build` writes every output) or that
+// of this script's incremental state (dist/.tsbuildinfo), whichever is later; an edit is rebuilt
+// incrementally. `npm run build` stays a full build, so it also restores outputs removed by hand.
+// Plain JavaScript: it runs before anything is compiled.
 // Usage: node scripts/build-if-stale.mjs dist/examples/everything.js
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
@@ -33,15 +35,25 @@ function newestSource() {
 }
 
 const entry = process.argv[2];
-const built = existsSync(STATE) ? statSync(STATE).mtimeMs : 0;
-const entryMissing = entry !== undefined && !existsSync(join(root, entry));
-if (built >= newestSource() && !entryMissing) process.exit(0);
+if (entry === undefined) {
+  process.stderr.write('Usage: node scripts/build-if-stale.mjs dist/<entry>.js\n');
+  process.exit(2);
+}
+const mtime = (path) => (existsSync(path) ? statSync(path).mtimeMs : 0);
+const entryTime = mtime(join(root, entry));
+const built = Math.max(entryTime, mtime(STATE));
+if (entryTime > 0 && built >= newestSource()) process.exit(0);
 
-// An output removed by hand while the state says it is current: tsc would not write it again.
-if (entryMissing) rmSync(STATE, { force: true });
+// No entry file: dist/ is missing or was partly removed, which the incremental state would not
+// see (tsc writes only what it thinks changed), so it starts from nothing.
+if (entryTime === 0) rmSync(STATE, { force: true });
 const started = Date.now();
-process.stderr.write(built === 0 || entryMissing ? 'Building dist/ (tsc)…\n' : 'Sources changed since the last build: rebuilding dist/ (tsc, incremental)…\n');
-const tsc = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+process.stderr.write(entryTime === 0 ? 'Building dist/ (tsc)…\n' : 'Sources changed since the last build: rebuilding dist/ (tsc, incremental)…\n');
+const tsc = spawnSync(
+  process.execPath,
+  [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json'), '--incremental', '--tsBuildInfoFile', STATE],
+  { stdio: 'inherit' },
+);
 if (tsc.status !== 0) process.exit(tsc.status ?? 1);
 // tsc leaves its state untouched when no output changed (an edit of a comment, a touch): marked
 // current, so the next start does not ask it again.
