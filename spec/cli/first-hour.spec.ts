@@ -5,7 +5,10 @@ import type { AddressInfo } from 'node:net';
 import { Client } from '../../lib/client.js';
 import { TransportError } from '../../lib/errors.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
-import { runCli } from './helpers.js';
+import { everythingEntry } from '../fixtures/interop-everything/everything.js';
+import { runCli, runInProcess } from './helpers.js';
+
+const EVERYTHING = [process.execPath, everythingEntry(), 'stdio'];
 
 /** A port on 127.0.0.1 that nothing listens on (it was free a moment ago). */
 async function closedPort(): Promise<number> {
@@ -87,5 +90,24 @@ describe('a first hour with mcp-actors: stdio servers that misbehave', function 
     expect(run.stderr.split('Cannot find module').length - 1).to.equal(1);
     expect(run.stderr).not.to.include("era: 'legacy'");
     expect(run.stderr).to.include('exited with code 1');
+  });
+});
+
+describe('a first hour with mcp-actors: complete takes key=value like call and get', function () {
+  this.timeout(30000);
+
+  it('ARGUMENT=VALUE completes, further key=value words are the context, and ARGUMENT VALUE still works with a note', async () => {
+    const done = await runInProcess(['complete', '--prompt', 'completable-prompt', 'department=E', '--', ...EVERYTHING]);
+    expect(done.code).to.equal(0);
+    expect(done.stdout.trim().split('\n')).to.deep.equal(['Engineering']);
+    expect(done.stderr).not.to.include('older form');
+    const names = await runInProcess(['complete', '--prompt', 'completable-prompt', 'name=', 'department=Engineering', '--', ...EVERYTHING]);
+    expect(names.stdout.trim().split('\n')).to.deep.equal(['Alice', 'Bob', 'Charlie']);
+    const older = await runInProcess(['complete', '--prompt', 'completable-prompt', 'department', 'E', '--', ...EVERYTHING]);
+    expect(older.stdout.trim().split('\n')).to.deep.equal(['Engineering']);
+    expect(older.stderr).to.include('write department=E');
+    const bad = await runInProcess(['complete', '--prompt', 'completable-prompt', 'department=E', 'x', '--', ...EVERYTHING]);
+    expect(bad.code).to.equal(2);
+    expect(bad.stderr).to.include('key=value');
   });
 });
