@@ -1,7 +1,8 @@
 /**
  * One CLI session with a server: our Client (in its default era unless --era says otherwise) with
  * the terminal answering elicitations and sampling, one request at a time with a progress bar,
- * Ctrl-C cancelling the request in flight (`notifications/cancelled`) and closing cleanly.
+ * Ctrl-C cancelling the request in flight (`notifications/cancelled`, or in the 2026-07-28 era
+ * over HTTP closing its response stream) and closing cleanly.
  */
 import { Client, type Progress } from '../client.js';
 import { SamplingRejectedError } from '../client-features/errors.js';
@@ -33,10 +34,20 @@ export interface CliConnection {
   close(): Promise<void>;
 }
 
+/**
+ * What Ctrl-C did to the request in flight, as it happened: a `notifications/cancelled`, except in
+ * the 2026-07-28 era over HTTP, where the client closes the request's response stream instead.
+ * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/cancellation
+ */
+export function cancelledMessage(era: 'modern' | 'legacy' | undefined, target: Target): string {
+  if (era === 'modern' && target.kind === 'http') return 'Cancelled: the request\'s response stream was closed, which tells a 2026-07-28 server over HTTP to stop.';
+  return 'Cancelled: the server was told (notifications/cancelled).';
+}
+
 /** Turn a failure into the CLI's message and exit code. */
-export function asCliError(e: unknown, target: Target): CliError {
+export function asCliError(e: unknown, target: Target, era?: 'modern' | 'legacy'): CliError {
   if (e instanceof CliError) return e;
-  if (e instanceof RequestCancelledError) return new CliError('Cancelled: the server was told (notifications/cancelled).', ExitCode.Interrupted);
+  if (e instanceof RequestCancelledError) return new CliError(cancelledMessage(era, target), ExitCode.Interrupted);
   if (e instanceof ConnectionClosedError || e instanceof TransportError) {
     return new CliError(`Connection to ${target.label} failed: ${(e as Error).message}. Check that the server starts and speaks MCP (run it by hand to see its errors).`, ExitCode.Connection);
   }
@@ -158,8 +169,8 @@ export async function connect(target: Target, options: ConnectionOptions, shownB
           ...(options.timeout !== undefined && { timeout: options.timeout }),
         });
       } catch (e) {
-        if (interrupted) throw new CliError('Cancelled: the server was told (notifications/cancelled).', ExitCode.Interrupted);
-        throw asCliError(e, target);
+        if (interrupted) throw new CliError(cancelledMessage(client.era, target), ExitCode.Interrupted);
+        throw asCliError(e, target, client.era);
       } finally {
         bar.clear();
         process.off('SIGINT', onSigint);

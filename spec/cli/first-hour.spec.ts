@@ -6,7 +6,10 @@ import { Client } from '../../lib/client.js';
 import { TransportError } from '../../lib/errors.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import { everythingEntry } from '../fixtures/interop-everything/everything.js';
-import { runCli, runInProcess } from './helpers.js';
+import { listen } from '../../lib/http/listen.js';
+import { createMcpServer } from '../../lib/mcp-server.js';
+import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { plain, runCli, runInProcess, Terminal, TERMINAL_SERVER_CMD } from './helpers.js';
 
 const EVERYTHING = [process.execPath, everythingEntry(), 'stdio'];
 
@@ -109,5 +112,44 @@ describe('a first hour with mcp-actors: complete takes key=value like call and g
     const bad = await runInProcess(['complete', '--prompt', 'completable-prompt', 'department=E', 'x', '--', ...EVERYTHING]);
     expect(bad.code).to.equal(2);
     expect(bad.stderr).to.include('key=value');
+  });
+});
+
+describe('a first hour with mcp-actors: Ctrl-C says what was done, per era', function () {
+  this.timeout(30000);
+  let term: Terminal | undefined;
+  afterEach(() => term?.kill());
+
+  it('2026-07-28 over HTTP: the request\'s stream is closed (not notifications/cancelled), and the server\'s handler stops', async () => {
+    const mcp = createMcpServer({ info: { name: 'hang-http', version: '1.0.0' } });
+    let resolveStopped: (reason: string) => void = () => undefined;
+    const stopped = new Promise<string>((r) => (resolveStopped = r));
+    mcp.registerTool('hang', { description: 'Waits for cancellation' }, async (_args, ctx) => {
+      ctx.sendProgress(1, 4, 'waiting');
+      await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
+      resolveStopped(String(ctx.signal.reason));
+      return 'never seen';
+    });
+    const listening = await listen(createStreamableHttpHandler(mcp.server), { port: 0, logger: false });
+    try {
+      term = new Terminal(['call', 'hang', '--era', 'modern', '--url', listening.url]);
+      await term.waitFor('waiting');
+      term.type('\x03');
+      expect(await term.exited).to.equal(130);
+      const text = plain(term.output);
+      expect(text).to.include("Cancelled: the request's response stream was closed");
+      expect(text).not.to.include('notifications/cancelled');
+      expect(await stopped).to.be.a('string');
+    } finally {
+      await listening.close();
+    }
+  });
+
+  it('2026-07-28 over stdio still says notifications/cancelled, which is what is sent there', async () => {
+    term = new Terminal(['call', 'hang', '--era', 'modern', '--', ...TERMINAL_SERVER_CMD]);
+    await term.waitFor('waiting');
+    term.type('\x03');
+    expect(await term.exited).to.equal(130);
+    expect(plain(term.output)).to.include('Cancelled: the server was told (notifications/cancelled).');
   });
 });

@@ -30,7 +30,8 @@ Output:
   -h, --help           this help
 
 Elicitation and sampling requests from the server are asked at the terminal when stdin is one.
-Ctrl-C cancels the request in flight (the server gets notifications/cancelled) and exits 130.
+Ctrl-C cancels the request in flight and exits 130: the server gets notifications/cancelled
+(in the 2026-07-28 era over HTTP, the request's response stream is closed instead).
 Speaks protocol revisions 2024-11-05 to 2026-07-28.`;
 
 export interface TalkAction {
