@@ -23,7 +23,7 @@ import { negotiateEra } from './client-modern/negotiate.js';
 import { eraCacheKey, sharedEraCache } from './client-modern/era-cache.js';
 import type { ClientOptions, ClientWarning } from './client-options.js';
 import { systemClock, type Clock } from './clock.js';
-import { McpError, undeliveredAsTransportError } from './errors.js';
+import { ConnectionClosedError, McpError, undeliveredAsTransportError } from './errors.js';
 import { answerRelatedTask } from './tasks/wire-2025-11-25.js';
 import { ErrorCode } from './jsonrpc/error-codes.js';
 import type { JsonObject } from './jsonrpc/message.js';
@@ -266,7 +266,8 @@ export class ClientCore extends Session {
 
   override async close(): Promise<void> {
     // Modern era: the listen and pending requests end first; the session closes the transport.
-    this.modern?.stop(new Error('The client was closed'));
+    // Typed as in the legacy era: calls made after (or pending at) close reject with ConnectionClosedError.
+    this.modern?.stop(new ConnectionClosedError('The client was closed'));
     return super.close();
   }
 
