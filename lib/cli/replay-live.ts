@@ -53,9 +53,9 @@ export async function verifyLive(file: JournalFile, normalizer: Normalizer, p: P
   const json = p.values.json === true;
   const report = await verify(readExchanges(file), transportFor(target, ctx.stderr), normalizer, {
     timeoutMs: int(p, 'timeout', 'replay') ?? 30000,
-    onResult: (seq, method, diffs) => {
+    onResult: (seq, method, diffs, subject) => {
       if (json) return;
-      ctx.stdout.write(`${diffs.length ? s.red('✗') : s.green('✓')} #${seq} ${method}\n`);
+      ctx.stdout.write(`${diffs.length ? s.red('✗') : s.green('✓')} #${seq} ${method}${subject !== undefined ? ' ' + subject : ''}\n`);
       for (const d of diffs) ctx.stdout.write(`    ${s.bold(d.path)}\n      recorded: ${s.dim(short(d.recorded))}\n      live:     ${short(d.live)}\n`);
     },
   }).catch((e: Error) => {

@@ -72,7 +72,7 @@ describe('mcp-actors replay', function () {
     writeFileSync(changed, readFileSync(recording, 'utf8').replace('The sum of 19 and 23 is 42.', 'The sum of 19 and 23 is 43.'));
     const run = await runInProcess(['replay', changed, '--as', 'client', '--', ...EVERYTHING]);
     expect(run.code).to.equal(1);
-    expect(run.stdout).to.match(/✗ #\d+ tools\/call/);
+    expect(run.stdout).to.match(/✗ #\d+ tools\/call get-sum\n/);
     expect(run.stdout).to.include('result.content[0].text');
     expect(run.stdout).to.include('"The sum of 19 and 23 is 43."');
     expect(run.stdout, run.stdout).to.include('1 difference in 8 requests');
