@@ -16,7 +16,7 @@ import { verify } from './verify.js';
 export async function serve(file: JournalFile, normalizer: Normalizer, p: Parsed, ctx: CliContext): Promise<number> {
   let server;
   try {
-    server = createMockServer(readExchanges(file), normalizer, { realtime: p.values.realtime === true, onRequest: (method, matched) => !matched && ctx.stderr.write(`${ctx.errStyle.yellow('not recorded:')} ${method}\n`) });
+    server = createMockServer(readExchanges(file), normalizer, { realtime: p.values.fast !== true, onRequest: (method, matched) => !matched && ctx.stderr.write(`${ctx.errStyle.yellow('not recorded:')} ${method}\n`) });
   } catch (e) {
     throw new CliError(`${file.path}: ${(e as Error).message}`, ExitCode.BadInput);
   }
