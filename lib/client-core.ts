@@ -23,7 +23,7 @@ import { negotiateEra } from './client-modern/negotiate.js';
 import { eraCacheKey, sharedEraCache } from './client-modern/era-cache.js';
 import type { ClientOptions, ClientWarning } from './client-options.js';
 import { systemClock, type Clock } from './clock.js';
-import { McpError } from './errors.js';
+import { ConnectionClosedError, McpError, undeliveredAsTransportError } from './errors.js';
 import { answerRelatedTask } from './tasks/wire-2025-11-25.js';
 import { ErrorCode } from './jsonrpc/error-codes.js';
 import type { JsonObject } from './jsonrpc/message.js';
@@ -151,6 +151,13 @@ export class ClientCore extends Session {
    * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning
    */
   override async connect(transport: Transport): Promise<void> {
+    // An HTTP request that never reached a server is a TransportError, as documented, in either era.
+    return this.connectInEra(transport).catch((e: unknown) => {
+      throw undeliveredAsTransportError(e);
+    });
+  }
+
+  private async connectInEra(transport: Transport): Promise<void> {
     // A journal records a session (record and replay do not speak 2026-07-28 yet): with one, the
     // default is the legacy era.
     const era = this.clientOptions.era ?? (this.clientOptions.journal === true || transport.legacyOnly === true ? 'legacy' : 'auto');
@@ -270,7 +277,8 @@ export class ClientCore extends Session {
 
   override async close(): Promise<void> {
     // Modern era: the listen and pending requests end first; the session closes the transport.
-    this.modern?.stop(new Error('The client was closed'));
+    // Typed as in the legacy era: calls made after (or pending at) close reject with ConnectionClosedError.
+    this.modern?.stop(new ConnectionClosedError('The client was closed'));
     return super.close();
   }
 

@@ -83,6 +83,19 @@ export class TransportError extends Error {
   }
 }
 
+/**
+ * A request the HTTP client transport could not deliver (refused, reset, TLS failure, a non-MCP
+ * HTTP answer) comes back as its local -32000 error response carrying `data.transport`: while
+ * connecting that is the transport failing, not the server answering, so it is a TransportError
+ * with the same message and data. Anything else is returned as it is.
+ */
+export function undeliveredAsTransportError(e: unknown): unknown {
+  if (!(e instanceof McpError) || e.code !== ErrorCode.ConnectionClosed || e instanceof ConnectionClosedError) return e;
+  const data = e.data as { transport?: unknown; authorization?: unknown } | undefined;
+  if (data === null || typeof data !== 'object' || typeof data.transport !== 'string' || data.authorization !== undefined) return e;
+  return new TransportError(e.message, data as Record<string, unknown>);
+}
+
 /** The peer did not declare the capability a method needs: failed before sending. */
 export class CapabilityError extends McpError {
   override readonly name = 'CapabilityError';

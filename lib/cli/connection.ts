@@ -1,13 +1,16 @@
 /**
  * One CLI session with a server: our Client (in its default era unless --era says otherwise) with
  * the terminal answering elicitations and sampling, one request at a time with a progress bar,
- * Ctrl-C cancelling the request in flight (`notifications/cancelled`) and closing cleanly.
+ * Ctrl-C cancelling the request in flight (`notifications/cancelled`, or in the 2026-07-28 era
+ * over HTTP closing its response stream) and closing cleanly.
  */
 import { Client, type Progress } from '../client.js';
 import { SamplingRejectedError } from '../client-features/errors.js';
 import { ConnectionClosedError, McpError, RequestCancelledError, TransportError } from '../errors.js';
 import type { JsonObject } from '../jsonrpc/message.js';
 import { CliError, ExitCode } from './exit-codes.js';
+import { connectFailure, quoteLine, type ConnectNotes } from './connect-failure.js';
+import { ServerExitedOnProbeError } from '../client-modern/errors.js';
 import { transportFor, type Target } from './target.js';
 import { askForm, askSampling, askUrlConsent, askWhenDone, ProgressBar, type TerminalIO } from './terminal.js';
 import type { Style } from './style.js';
@@ -33,10 +36,20 @@ export interface CliConnection {
   close(): Promise<void>;
 }
 
+/**
+ * What Ctrl-C did to the request in flight, as it happened: a `notifications/cancelled`, except in
+ * the 2026-07-28 era over HTTP, where the client closes the request's response stream instead.
+ * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/cancellation
+ */
+export function cancelledMessage(era: 'modern' | 'legacy' | undefined, target: Target): string {
+  if (era === 'modern' && target.kind === 'http') return 'Cancelled: the request\'s response stream was closed, which tells a 2026-07-28 server over HTTP to stop.';
+  return 'Cancelled: the server was told (notifications/cancelled).';
+}
+
 /** Turn a failure into the CLI's message and exit code. */
-export function asCliError(e: unknown, target: Target): CliError {
+export function asCliError(e: unknown, target: Target, era?: 'modern' | 'legacy'): CliError {
   if (e instanceof CliError) return e;
-  if (e instanceof RequestCancelledError) return new CliError('Cancelled: the server was told (notifications/cancelled).', ExitCode.Interrupted);
+  if (e instanceof RequestCancelledError) return new CliError(cancelledMessage(era, target), ExitCode.Interrupted);
   if (e instanceof ConnectionClosedError || e instanceof TransportError) {
     return new CliError(`Connection to ${target.label} failed: ${(e as Error).message}. Check that the server starts and speaks MCP (run it by hand to see its errors).`, ExitCode.Connection);
   }
@@ -46,11 +59,16 @@ export function asCliError(e: unknown, target: Target): CliError {
   return new CliError(`Connection to ${target.label} failed: ${err?.message ?? String(e)}`, ExitCode.Connection);
 }
 
-export async function connect(target: Target, options: ConnectionOptions): Promise<CliConnection> {
+/**
+ * Connect to the target. `shownBefore`: the stderr lines a first attempt already showed (the
+ * retry in the legacy era leaves out the same lines, so a crash is not printed twice).
+ */
+export async function connect(target: Target, options: ConnectionOptions, shownBefore: readonly string[] = []): Promise<CliConnection> {
   const client = new Client({
     info: { name: 'mcp-actors-cli', version: '0.1.0' },
     ...(options.era !== undefined && { era: options.era }),
-    ...(options.timeout !== undefined && { timeout: options.timeout }),
+    // --timeout bounds the era probe too (on stdio it waits 30 s for a server that answers nothing).
+    ...(options.timeout !== undefined && { timeout: options.timeout, probeTimeoutMs: options.timeout }),
   });
   let interrupt: (() => void) | undefined;
   const term = options.terminal ? { ...options.terminal, onInterrupt: () => interrupt?.() } : undefined;
@@ -104,11 +122,35 @@ export async function connect(target: Target, options: ConnectionOptions): Promi
     });
   }
   if (options.capabilities !== undefined) client.declareCapabilities(options.capabilities);
+  const notes: ConnectNotes = { junk: [], junkCount: 0, stderrShown: target.kind === 'stdio', timeout: options.timeout };
+  // Lines a stdio server prints on stdout that are not JSON are ignored by the client: said here,
+  // since they are why such a server seems never to answer.
+  client.frames$.subscribe((f) => {
+    if (f.direction !== 'in' || typeof f.frame !== 'string') return;
+    if (notes.junkCount++ < 3) {
+      notes.junk.push(f.frame);
+      options.stderr.write(`${options.style.yellow('warning:')} ${target.label} wrote a line on stdout that is not JSON-RPC (ignored): ${quoteLine(f.frame)}\n`);
+    }
+  });
+  const firstRun: string[] = [];
+  let repeated = shownBefore.length > 0 ? 0 : -1;
+  const echo = (line: string): void => {
+    firstRun.push(line);
+    if (repeated >= 0 && line === shownBefore[repeated]) {
+      repeated++;
+      return;
+    }
+    repeated = -1;
+    options.stderr.write(line + '\n');
+  };
   try {
-    await client.connect(transportFor(target, options.stderr));
+    await client.connect(transportFor(target, echo));
   } catch (e) {
     await client.close().catch(() => undefined);
-    throw asCliError(e, target);
+    // A server that exits when probed may be a legacy one that ends on any request before
+    // initialize: connected again in the legacy era, as a host does (unless --era was given).
+    if (!(e instanceof ServerExitedOnProbeError) || options.era !== undefined) throw connectFailure(e, target, notes);
+    return connect(target, { ...options, era: 'legacy' }, firstRun);
   }
 
   return {
@@ -130,8 +172,8 @@ export async function connect(target: Target, options: ConnectionOptions): Promi
           ...(options.timeout !== undefined && { timeout: options.timeout }),
         });
       } catch (e) {
-        if (interrupted) throw new CliError('Cancelled: the server was told (notifications/cancelled).', ExitCode.Interrupted);
-        throw asCliError(e, target);
+        if (interrupted) throw new CliError(cancelledMessage(client.era, target), ExitCode.Interrupted);
+        throw asCliError(e, target, client.era);
       } finally {
         bar.clear();
         process.off('SIGINT', onSigint);

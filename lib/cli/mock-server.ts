@@ -11,6 +11,7 @@
  * rounds hand out the mock's own signed states (`mock-rounds.ts`). A request the recording does
  * not hold gets an error that says so and what it does hold.
  */
+import { systemClock, type Clock } from '../clock.js';
 import { McpError } from '../errors.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type { JsonObject } from '../jsonrpc/message.js';
@@ -25,8 +26,15 @@ import type { Exchange, RecordedSession } from './recorded-exchanges.js';
 import { recordedIdentity } from './recorded-identity.js';
 
 export interface MockServerOptions {
-  /** Reproduce the recorded delays (progress, answers, notifications) instead of answering at once. */
+  /**
+   * Pace what a request's answer brings (progress, log messages, notifications, the answer) as
+   * recorded, at the recorded offsets from the request (default true); false sends it all at
+   * once, one frame per tick. Paced, a client reads each progress notification before the
+   * response, as it did live (the official SDK client drops progress read with the response).
+   */
   realtime?: boolean;
+  /** The clock the recorded delays are waited on (default the system clock). */
+  clock?: Clock;
   /** Called for each request: matched or not. */
   onRequest?: (method: string, matched: boolean) => void;
 }
@@ -47,7 +55,9 @@ export function createMockServer(rec: RecordedSession, normalizer: Normalizer, o
     events: bus,
     modern: { requestState: { key: rounds.key } },
   });
-  const unsolicited = new UnsolicitedFrames(rec.unsolicited, rec.exchanges, server, bus, options.realtime === true);
+  const realtime = options.realtime !== false;
+  const clock = options.clock ?? systemClock;
+  const unsolicited = new UnsolicitedFrames(rec.unsolicited, rec.exchanges, server, bus, realtime, clock);
 
   const queues = new Map<string, Exchange[]>();
   const byMethod = new Map<string, Exchange[]>();
@@ -109,11 +119,12 @@ export function createMockServer(rec: RecordedSession, normalizer: Normalizer, o
     served.add(ex);
     const modern = typeof ctx.meta?.[META.protocolVersion] === 'string';
     const session = modern ? undefined : ctx.session;
-    const start = performance.now();
+    const start = clock.now();
     const wait = async (t: number) => {
-      if (!options.realtime) return tick();
-      const due = t - ex.request.t - (performance.now() - start);
-      if (due > 0) await new Promise((r) => setTimeout(r, due));
+      if (!realtime) return tick();
+      const due = t - ex.request.t - (clock.now() - start);
+      if (due > 0) await new Promise((r) => clock.setTimeout(r, due, 'mock-pace'));
+      else await tick();
     };
     await unsolicited.reached(ex, 0, session);
     for (const [i, m] of ex.during.entries()) {

@@ -15,6 +15,7 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#listening-for-messages-from-the-server
  */
 import { Observable, Subject } from 'rxjs';
+import { systemClock, type Clock } from '../clock.js';
 import type { JsonObject } from '../jsonrpc/message.js';
 import type { ServerEvent, ServerEventBus } from '../modern/server-events.js';
 import type { Server, ServerSession } from '../server.js';
@@ -69,6 +70,7 @@ export class UnsolicitedFrames {
     private readonly server: Server,
     private readonly bus: MockEventBus,
     private readonly realtime: boolean,
+    private readonly clock: Clock = systemClock,
   ) {
     this.listens = exchanges.filter((e) => e.request.frame.method === 'subscriptions/listen');
     for (const p of placed) {
@@ -112,14 +114,14 @@ export class UnsolicitedFrames {
   }
 
   private async send(placed: Placed[], anchorT: number | undefined, session: Session | undefined): Promise<void> {
-    const start = performance.now();
+    const start = this.clock.now();
     // One change fanned out to several recorded listen streams is one change to publish.
     const published = new Map<string, Map<unknown, number>>();
     for (const p of placed) {
       const f = p.message.frame;
       if (this.realtime && anchorT !== undefined) {
-        const due = p.message.t - anchorT - (performance.now() - start);
-        if (due > 0) await new Promise((r) => setTimeout(r, due));
+        const due = p.message.t - anchorT - (this.clock.now() - start);
+        if (due > 0) await new Promise((r) => this.clock.setTimeout(r, due, 'mock-pace'));
       }
       if (p.listen) {
         const event = eventOf(f);

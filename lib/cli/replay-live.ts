@@ -16,7 +16,7 @@ import { verify } from './verify.js';
 export async function serve(file: JournalFile, normalizer: Normalizer, p: Parsed, ctx: CliContext): Promise<number> {
   let server;
   try {
-    server = createMockServer(readExchanges(file), normalizer, { realtime: p.values.realtime === true, onRequest: (method, matched) => !matched && ctx.stderr.write(`${ctx.errStyle.yellow('not recorded:')} ${method}\n`) });
+    server = createMockServer(readExchanges(file), normalizer, { realtime: p.values.fast !== true, onRequest: (method, matched) => !matched && ctx.stderr.write(`${ctx.errStyle.yellow('not recorded:')} ${method}\n`) });
   } catch (e) {
     throw new CliError(`${file.path}: ${(e as Error).message}`, ExitCode.BadInput);
   }
@@ -53,9 +53,9 @@ export async function verifyLive(file: JournalFile, normalizer: Normalizer, p: P
   const json = p.values.json === true;
   const report = await verify(readExchanges(file), transportFor(target, ctx.stderr), normalizer, {
     timeoutMs: int(p, 'timeout', 'replay') ?? 30000,
-    onResult: (seq, method, diffs) => {
+    onResult: (seq, method, diffs, subject) => {
       if (json) return;
-      ctx.stdout.write(`${diffs.length ? s.red('✗') : s.green('✓')} #${seq} ${method}\n`);
+      ctx.stdout.write(`${diffs.length ? s.red('✗') : s.green('✓')} #${seq} ${method}${subject !== undefined ? ' ' + subject : ''}\n`);
       for (const d of diffs) ctx.stdout.write(`    ${s.bold(d.path)}\n      recorded: ${s.dim(short(d.recorded))}\n      live:     ${short(d.live)}\n`);
     },
   }).catch((e: Error) => {

@@ -114,12 +114,16 @@ function fromConfig(name: string, configPath: string | undefined, headers: Recor
   return { kind: 'http', url: resolved.url, headers: { ...fixed, ...headers }, label: name };
 }
 
-/** A fresh transport for the target; a stdio server's stderr lines go to `stderr` when given (else ours). */
-export function transportFor(target: Target, stderr?: NodeJS.WritableStream): Transport {
+/**
+ * A fresh transport for the target; a stdio server's stderr lines go to `stderr` when given (a
+ * stream, or a function taking each line), else to ours.
+ */
+export function transportFor(target: Target, stderr?: NodeJS.WritableStream | ((line: string) => void)): Transport {
   switch (target.kind) {
     case 'stdio': {
       const t = createStdioClientTransport({ command: target.command, args: target.args, env: target.env, ...(target.cwd && { cwd: target.cwd }), stderr: stderr ? 'pipe' : 'inherit' });
-      if (stderr) t.stderr$.subscribe((line) => stderr.write(line + '\n'));
+      if (typeof stderr === 'function') t.stderr$.subscribe(stderr);
+      else if (stderr) t.stderr$.subscribe((line) => stderr.write(line + '\n'));
       return t;
     }
     case 'http':

@@ -141,9 +141,9 @@ export async function askForm(io: TerminalIO, request: FormElicitationRequest, s
   const who = request.server ? `${request.server.name}` : 'The server';
   io.output.write(`\n${s.bold(s.magenta(`${who} asks:`))} ${request.message}\n`);
   for (const e of errors) io.output.write(s.red(`  ${e.field ? e.field + ': ' : ''}${e.message}\n`));
-  const decision = (await ask(io, `${s.bold('Answer?')} [a]ccept / [d]ecline / [c]ancel: `, signal)).trim().toLowerCase();
-  if (decision.startsWith('d')) return { action: 'decline' };
-  if (decision.startsWith('c')) return { action: 'cancel' };
+  // Only a clear answer counts: a typo must not send the person's data (it is asked again).
+  const decision = await choose(io, `${s.bold('Answer?')} [a]ccept / [d]ecline / [c]ancel: `, { a: 'accept', accept: 'accept', d: 'decline', decline: 'decline', c: 'cancel', cancel: 'cancel' }, signal);
+  if (decision !== 'accept') return { action: decision };
   let previous: Record<string, unknown> = {};
   for (;;) {
     const content = await fillFields(io, request, previous, signal);
@@ -152,11 +152,25 @@ export async function askForm(io: TerminalIO, request: FormElicitationRequest, s
     const names = Object.keys(content);
     if (names.length === 0) io.output.write(s.dim('  (nothing)\n'));
     for (const name of names) io.output.write(`  ${s.cyan(((fields[name] as Field | undefined)?.title as string | undefined) ?? name)}: ${JSON.stringify(content[name])}\n`);
-    const next = (await ask(io, `${s.bold('Send it?')} [s]end / [e]dit / [d]ecline / [c]ancel: `, signal)).trim().toLowerCase();
-    if (next.startsWith('d')) return { action: 'decline' };
-    if (next.startsWith('c')) return { action: 'cancel' };
-    if (next.startsWith('s') || next.startsWith('y')) return { action: 'accept', content };
+    const next = await choose(
+      io,
+      `${s.bold('Send it?')} [s]end / [e]dit / [d]ecline / [c]ancel: `,
+      { s: 'send', send: 'send', y: 'send', yes: 'send', e: 'edit', edit: 'edit', d: 'decline', decline: 'decline', c: 'cancel', cancel: 'cancel' },
+      signal,
+    );
+    if (next === 'decline' || next === 'cancel') return { action: next };
+    if (next === 'send') return { action: 'accept', content };
     previous = content;
+  }
+}
+
+/** Ask until the answer is one of `words` (case and spaces ignored); anything else is asked again. */
+async function choose<T extends string>(io: TerminalIO, prompt: string, words: Record<string, T>, signal: AbortSignal): Promise<T> {
+  const letters = [...new Set(Object.keys(words).filter((w) => w.length === 1))].join(', ');
+  for (;;) {
+    const answer = (await ask(io, prompt, signal)).trim().toLowerCase();
+    if (Object.hasOwn(words, answer)) return words[answer]!;
+    io.output.write(io.style.red(`  Type one of ${letters}.\n`));
   }
 }
 

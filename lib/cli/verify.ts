@@ -21,7 +21,30 @@ export interface RequestDifference {
   /** The recorded entry's sequence number. */
   seq: number;
   method: string;
+  /** What the request is about: the tool or prompt name, the resource URI, the completed argument. */
+  subject?: string;
   differences: Difference[];
+}
+
+/** The tool or prompt, resource or completed argument a request names, for a reader of the report. */
+export function subjectOf(frame: { method?: unknown; params?: Record<string, any> }): string | undefined {
+  const p = frame.params;
+  if (p === null || typeof p !== 'object') return undefined;
+  switch (frame.method) {
+    case 'tools/call':
+    case 'prompts/get':
+      return typeof p.name === 'string' ? p.name : undefined;
+    case 'resources/read':
+    case 'resources/subscribe':
+    case 'resources/unsubscribe':
+      return typeof p.uri === 'string' ? p.uri : undefined;
+    case 'completion/complete': {
+      const ref = p.ref?.name ?? p.ref?.uri;
+      return typeof ref === 'string' && typeof p.argument?.name === 'string' ? `${ref} ${p.argument.name}` : undefined;
+    }
+    default:
+      return undefined;
+  }
 }
 
 export interface VerifyReport {
@@ -38,7 +61,8 @@ export interface VerifyOptions {
    * only spent in full when one is missing; a busy server's debounced list change can take a second.
    */
   settleMs?: number;
-  onResult?: (seq: number, method: string, diffs: Difference[]) => void;
+  /** `subject`: what the request names ({@link subjectOf}), when it names something. */
+  onResult?: (seq: number, method: string, diffs: Difference[], subject?: string) => void;
 }
 
 type AnyFrame = Record<string, any>;
@@ -93,9 +117,9 @@ export async function verify(rec: RecordedSession, transport: Transport, normali
   const listenWaiter = new Waiter();
   /** Recorded state → the state the live server handed out for the same round. */
   const states = new Map<string, string>();
-  const result = (seq: number, method: string, diffs: Difference[]) => {
-    options.onResult?.(seq, method, diffs);
-    if (diffs.length) report.different.push({ seq, method, differences: diffs });
+  const result = (seq: number, method: string, diffs: Difference[], subject?: string) => {
+    options.onResult?.(seq, method, diffs, subject);
+    if (diffs.length) report.different.push({ seq, method, ...(subject !== undefined && { subject }), differences: diffs });
     else report.matched++;
   };
 
@@ -213,7 +237,7 @@ export async function verify(rec: RecordedSession, transport: Transport, normali
       const diffs = live
         ? differences(normalizer.frame(recorded.frame), normalizer.frame(live))
         : [{ path: '(response)', recorded: 'an answer', live: `no answer within ${options.timeoutMs} ms` }];
-      result(m.seq, f.method, diffs);
+      result(m.seq, f.method, diffs, subjectOf(f));
     }
     // Streams the recording never closed: what they carried until it ended.
     for (const ex of openListens.values()) await compareListen(ex);

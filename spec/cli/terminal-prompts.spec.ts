@@ -77,6 +77,26 @@ describe('CLI elicitation prompts (scripted terminal)', () => {
     expect(await askForm(early.io, FORM, signal)).to.deep.equal({ action: 'cancel' });
   });
 
+  it('an answer that is not one of the choices is asked again: a typo or a bare Enter never sends the form', async () => {
+    const t = scripted([
+      ['Answer?', 'x'],
+      ['Answer?', ''],
+      ['Answer?', 'dd'],
+      ['Answer?', 'd'],
+    ]);
+    expect(await askForm(t.io, FORM, signal)).to.deep.equal({ action: 'decline' });
+    expect(t.shown().split('Type one of a, d, c.').length - 1).to.equal(3);
+    const review = scripted([
+      ['Answer?', 'accept'],
+      ['Name', 'Ada'],
+      ['Age', ''],
+      ['Send it?', 'sned'],
+      ['Send it?', 'c'],
+    ]);
+    expect(await askForm(review.io, FORM, signal)).to.deep.equal({ action: 'cancel' });
+    expect(review.shown()).to.include('Type one of s, y, e, d, c.');
+  });
+
   it('[ELICIT-048] a URL the person agrees to open is handed to their browser: the CLI fetches nothing of it', async () => {
     let hits = 0;
     const page = createServer((_req, res) => {

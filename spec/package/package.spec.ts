@@ -250,6 +250,13 @@ await client.close();`,
     expect(JSON.parse(details!)).to.deep.equal({ code: 3, signal: null, stderrTail: ['config file missing'] });
   });
 
+  it('the host example: two servers, their tools namespaced, a routed call, typed errors after close', async () => {
+    const { code, stdout, stderr } = await run('host.js');
+    expect(code, stderr).to.equal(0);
+    expect(stdout.split('\n')).to.deep.equal(['notes__add (notes: add),archive__add (archive: add)', '42', 'true stopped', 'true', '']);
+    expect(stderr).to.include('tools now: notes__add,archive__add');
+  });
+
   it('replays a recorded session, exports the machines and inspects a session', async () => {
     const replayed = await run('replay.js');
     expect(replayed.stdout, replayed.stderr).to.equal('true no difference\n');

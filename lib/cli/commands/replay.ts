@@ -30,7 +30,9 @@ session, task and elicitation ids are placeholders; --ignore PATH drops more (re
 Options:
   --ignore PATH   a JSON path to leave out of matching and comparing (repeatable)
   --port N        (--as server) serve over HTTP on this port instead of stdio
-  --realtime      (--as server) reproduce the recorded delays
+  --fast          (--as server) answer at once instead of at the recorded pace (by default
+                  progress, notifications and answers come as far apart as recorded;
+                  --realtime, which asked for that before, is still accepted)
   --timeout MS    (--as client) how long to wait for each response (default 30000)
   --json          (--as client, --check) the report as JSON
   --strict        a corrupted or truncated line is an error (default: skipped with a warning)
@@ -49,7 +51,7 @@ export const replayCommand: Command = {
         name: 'replay',
         summary: '',
         usage: USAGE,
-        options: { ...TARGET_OPTIONS, as: { type: 'string' }, check: { type: 'boolean' }, ignore: { type: 'string', multiple: true }, port: { type: 'string' }, realtime: { type: 'boolean' }, timeout: { type: 'string' }, json: { type: 'boolean' }, strict: { type: 'boolean' }, 'no-color': { type: 'boolean' } },
+        options: { ...TARGET_OPTIONS, as: { type: 'string' }, check: { type: 'boolean' }, ignore: { type: 'string', multiple: true }, port: { type: 'string' }, realtime: { type: 'boolean' }, fast: { type: 'boolean' }, timeout: { type: 'string' }, json: { type: 'boolean' }, strict: { type: 'boolean' }, 'no-color': { type: 'boolean' } },
       },
       argv,
     );

@@ -19,7 +19,8 @@ export const COMMON_OPTIONS = {
 export const COMMON_HELP = `${TARGET_HELP}
 Output:
   --json               print the raw JSON result (for scripts)
-  --timeout MS         request timeout (default 60000)
+  --timeout MS         request timeout (default 60000); also how long the era probe
+                       waits for a server that answers nothing (default 30000)
   --era auto|legacy|modern
                        auto: offer revision 2026-07-28 first (server/discover), fall back to
                        initialize for older servers; legacy: initialize and a session
@@ -29,7 +30,8 @@ Output:
   -h, --help           this help
 
 Elicitation and sampling requests from the server are asked at the terminal when stdin is one.
-Ctrl-C cancels the request in flight (the server gets notifications/cancelled) and exits 130.
+Ctrl-C cancels the request in flight and exits 130: the server gets notifications/cancelled
+(in the 2026-07-28 era over HTTP, the request's response stream is closed instead).
 Speaks protocol revisions 2024-11-05 to 2026-07-28.`;
 
 export interface TalkAction {
