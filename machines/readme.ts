@@ -5,6 +5,7 @@
 import type { AnyStateMachine } from 'xstate';
 import { machines } from './index.js';
 import { renderMachineJSON } from './json.js';
+import { renderManifest } from './manifest.js';
 
 
 interface DefNode {
@@ -139,7 +140,10 @@ export function renderReadme(all: Record<string, AnyStateMachine>): string {
 /** Every file of docs/machines, by file name, as `npm run machines` writes them. */
 export function renderAll(all: Record<string, AnyStateMachine> = machines): Map<string, string> {
   const files = new Map<string, string>();
-  for (const [name, machine] of Object.entries(all)) files.set(`${name}.json`, renderMachineJSON(machine));
+  for (const [name, machine] of Object.entries(all)) {
+    files.set(`${name}.json`, renderMachineJSON(machine));
+    files.set(`${name}.manifest.json`, renderManifest(machine));
+  }
   files.set('README.md', renderReadme(all));
   return files;
 }
