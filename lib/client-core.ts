@@ -99,6 +99,8 @@ export class ClientCore extends Session {
       serverInfo: () => this.serverInfo,
       revision: () => this.negotiatedRevision,
       localCapabilities: () => this.localCapabilities,
+      // With an inspector the session runs as an actor: elicitations are its children there.
+      parent: () => this.actor,
     });
     this.elicitations$ = this.guard('client.elicitations$', this.elicitation.statuses$);
     for (const method of OWN_NOTIFICATIONS) {

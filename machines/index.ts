@@ -66,3 +66,7 @@ export type MachineName = keyof typeof machines;
 
 // The machines as JSON for Stately's editor (docs/machines/README.md says how to open them).
 export { machinesJSON, machineConfigJSON, renderMachineJSON, type Json } from './json.js';
+
+// What each machine's JSON names (guards, actions, actors, delays), and running it from its JSON.
+export { machineManifest, machinesManifest, manifestFromJson, renderManifest, type MachineManifest, type ManifestKind } from './manifest.js';
+export { runnableFromJson, type RunnableOverrides } from './runnable.js';

@@ -5,6 +5,7 @@
 import type { AnyStateMachine } from 'xstate';
 import { machines } from './index.js';
 import { renderMachineJSON } from './json.js';
+import { renderManifest } from './manifest.js';
 
 
 interface DefNode {
@@ -118,6 +119,12 @@ export function renderReadme(all: Record<string, AnyStateMachine>): string {
     'the same states and transitions. Actions, guards and delays are referred to by name; their',
     'implementations are the runtime\'s (`machine.provide({ actions })`).',
     '',
+    'Beside each, `<name>.manifest.json` lists the guards, actions, actors and delays the JSON names, each',
+    'with where it is used: what to `.provide()`. `runnableFromJson(json, overrides?)` from',
+    '`mcp-actors/machines` runs a JSON in plain `xstate` with stand-ins (a guard is true when the event or',
+    '`context.guards` says `guards: { name: true }`; actors resolve, reject or stay pending per',
+    '`overrides.actors`; delays per `overrides.delays`, default 1,000 ms; actions do nothing).',
+    '',
     '## Open in Stately\'s editor',
     '',
     'In Stately\'s editor (<https://stately.ai/editor>) create a new machine, choose **Import**, and paste',
@@ -139,7 +146,10 @@ export function renderReadme(all: Record<string, AnyStateMachine>): string {
 /** Every file of docs/machines, by file name, as `npm run machines` writes them. */
 export function renderAll(all: Record<string, AnyStateMachine> = machines): Map<string, string> {
   const files = new Map<string, string>();
-  for (const [name, machine] of Object.entries(all)) files.set(`${name}.json`, renderMachineJSON(machine));
+  for (const [name, machine] of Object.entries(all)) {
+    files.set(`${name}.json`, renderMachineJSON(machine));
+    files.set(`${name}.manifest.json`, renderManifest(machine));
+  }
   files.set('README.md', renderReadme(all));
   return files;
 }

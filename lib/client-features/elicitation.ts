@@ -5,7 +5,7 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation
  */
 import { BehaviorSubject, Observable, Subject } from 'rxjs';
-import { createActor, type Actor, type SnapshotFrom } from 'xstate';
+import { createActor, type Actor, type AnyActorRef, type SnapshotFrom } from 'xstate';
 import {
   clientElicitationMachine,
   type ClientElicitationEvent,
@@ -170,7 +170,11 @@ export interface ElicitationDeps {
   serverInfo(): PeerInfo | undefined;
   revision(): Revision | undefined;
   localCapabilities(): Record<string, unknown>;
+  /** The client's session actor when it runs as one (an inspector is set): the elicitation's parent, whose inspector sees it. */
+  parent?(): AnyActorRef | undefined;
 }
+
+const parentOption = (parent: AnyActorRef | undefined): { parent?: AnyActorRef } => (parent ? { parent } : {});
 
 const defer = <T>(fn: () => T | Promise<T>): Promise<T> => Promise.resolve().then(fn);
 
@@ -298,7 +302,7 @@ class ElicitationFlow {
           respond: ({ context }, params) => this.setup.respond?.(params.outcome, context),
         },
       }),
-      { input: setup.input, clock: service.deps.clock },
+      { input: setup.input, clock: service.deps.clock, ...parentOption(service.deps.parent?.()) },
     );
     this.status$ = new BehaviorSubject(this.statusOf(this.actor.getSnapshot()));
     this.actor.subscribe((snapshot) => this.onSnapshot(snapshot));

@@ -33,7 +33,7 @@ import {
   switchMap,
   tap,
 } from 'rxjs';
-import { createActor, type Actor, type SnapshotFrom } from 'xstate';
+import { createActor, fromCallback, type Actor, type AnyActorRef, type SnapshotFrom } from 'xstate';
 import {
   DEFAULT_RESTART_OPTIONS,
   hostServerMachine,
@@ -78,6 +78,13 @@ export interface HostOptions {
   random?: () => number;
   /** Options for every client (timeouts, journal, keepAlive...). */
   clientOptions?: Omit<ClientOptions, 'info'>;
+  /**
+   * An XState inspector (a callback, or `@statelyai/inspect`'s `createInspector(...).inspect`).
+   * It sees a `host` root actor, each server's connection actor parented to it, and (unless
+   * `clientOptions.inspect` is set) each client's session.
+   * @see https://stately.ai/docs/inspection
+   */
+  inspect?: ClientOptions['inspect'];
   /** Called with each new client before it connects (register roots, sampling, elicitation here). */
   onClient?: (client: Client, server: string) => void;
   /** A stdio server's stderr: 'pipe' (default: kept for error messages and `stderr$`), 'inherit' or 'ignore'. */
@@ -179,6 +186,7 @@ const SETTLED: ReadonlySet<HostServerPhase> = new Set(['ready', 'failed', 'stopp
 export class Host {
   readonly separator: string;
   private readonly servers = new Map<string, Hosted>();
+  private readonly root: AnyActorRef | undefined;
   private readonly clock: Clock;
   private readonly clientClock: Clock;
   private readonly random: () => number;
@@ -213,6 +221,11 @@ export class Host {
     this.separator = options.namespaceSeparator ?? DEFAULT_NAMESPACE_SEPARATOR;
     if (typeof this.separator !== 'string' || this.separator === '') throw new TypeError('namespaceSeparator must be a non-empty string');
     this.clock = options.clock ?? systemClock;
+    // Only with an inspector: a root actor whose system (and so inspector and clock) the server
+    // actors share, so an inspector sees them as the host's children.
+    this.root = options.inspect === undefined ? undefined
+      : createActor(fromCallback(() => undefined), { id: 'host', clock: this.clock, inspect: options.inspect });
+    this.root?.start();
     this.clientClock = options.clientOptions?.clock ?? this.clock;
     this.random = options.random ?? Math.random;
     this.clientInfo = options.clientInfo ?? DEFAULT_HOST_CLIENT_INFO;
@@ -249,7 +262,7 @@ export class Host {
           disconnect: () => this.release(hosted, 'CLOSED'),
         },
       });
-      hosted.actor = createActor(machine, { input: restart, clock: this.clock });
+      hosted.actor = createActor(machine, { input: restart, clock: this.clock, id: `server:${name}`, ...(this.root && { parent: this.root }) });
       this.servers.set(name, hosted);
       initial[name] = { phase: 'idle', transport: config.kind, attempts: 0 };
     }
@@ -425,6 +438,7 @@ export class Host {
     this.closing ??= (async () => {
       for (const hosted of this.servers.values()) hosted.actor.send({ type: 'STOP' });
       await Promise.all([...this.servers.values()].map((hosted) => hosted.done));
+      this.root?.stop();
       for (const hosted of this.servers.values()) hosted.ready$.complete();
       this.sessionSubject.complete();
       this.stderrSubject.complete();
@@ -532,6 +546,7 @@ export class Host {
     try {
       transport = this.createTransport(hosted);
       client = new Client({
+        ...(this.options.inspect !== undefined && { inspect: this.options.inspect }),
         ...this.options.clientOptions,
         ...(hosted.legacyOnly && { era: 'legacy' as const }),
         ...this.toolCallPolicy(hosted.name),

@@ -242,7 +242,7 @@ export class Session {
   private readonly enforceCapabilities: boolean;
   private readonly registry: RequestRegistry;
   // The machine runs as pure transitions on `snapshot`, or as `actor` when an inspector is attached.
-  private readonly actor: SessionActor | undefined;
+  protected readonly actor: SessionActor | undefined;
   private snapshot!: SessionSnapshot;
   private lastNotified: SessionSnapshot | undefined;
   private mailbox: SessionEvent[] | undefined;

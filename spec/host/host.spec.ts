@@ -268,6 +268,23 @@ describe('multi-server host', function () {
     }
   });
 
+  it('inspect sees the host, each server connection actor parented to it, and each client session', async () => {
+    const actors: Array<{ id: string; parent: string | undefined }> = [];
+    const h = host({
+      servers: { 'echo-a': stdio(ECHO), 'echo-b': stdio(ECHO) },
+      inspect: (ev) => {
+        if (ev.type !== '@xstate.actor') return;
+        const ref = ev.actorRef as unknown as { id: string; _parent?: { id: string } };
+        actors.push({ id: ref.id, parent: ref._parent?.id });
+      },
+    });
+    await h.start();
+    expect(actors.filter((a) => a.id === 'host' && a.parent === undefined)).to.have.length(1);
+    expect(actors.filter((a) => a.parent === 'host').map((a) => a.id).sort()).to.deep.equal(['server:echo-a', 'server:echo-b']);
+    // One session actor per client (their own root: the session is built by the client).
+    expect(actors.filter((a) => a.id !== 'host' && a.parent === undefined)).to.have.length(2);
+  });
+
   it('close() while servers are still connecting stops them all', async () => {
     const h = host({ servers: { a: stdio(ECHO), b: stdio(CALC) } });
     void h.start();

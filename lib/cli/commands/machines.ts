@@ -13,7 +13,7 @@ const USAGE = `Usage: mcp-actors machines [NAME] [--out DIR]
 Every XState machine of mcp-actors as JSON for Stately's editor (https://stately.ai/editor: new
 machine, Import, paste createMachine(<json>)).
   (no option)   print { name: config } for all machines (or NAME's config) on stdout
-  --out DIR     write DIR/<name>.json and DIR/README.md (what \`npm run machines\` writes to docs/machines)
+  --out DIR     write DIR/<name>.json, DIR/<name>.manifest.json and DIR/README.md (what \`npm run machines\` writes to docs/machines)
 
 Names: ${Object.keys(machines).join(', ')}
 
