@@ -68,5 +68,29 @@ for (const adapter of ADAPTERS) {
         expect(asAlice.json.result.content[0].text).to.equal('hi Ada (caller alice)');
       });
     });
+
+    describe('invalid envelopes', () => {
+      const INVALID_IDS: Array<[string, unknown]> = [['null', null], ['1.5', 1.5], ['true', true], ['{}', {}], ['[1]', [1]]];
+      for (const [label, id] of INVALID_IDS) {
+        it(`[BASE-059] refuses id ${label} with 400 and -32600, as the legacy path and stdio do`, async () => {
+          await mount();
+          const call = modern(id, 'tools/call', { name: 'echo' });
+          const res = await post(served.url, call.body, call.headers);
+          expect([res.status, res.json?.error?.code, res.json?.id], res.body).to.deep.equal([400, -32600, null]);
+          expect(res.json.error.message).to.match(/ids must be a string or an integer/);
+          expect(res.json.result).to.equal(undefined);
+        });
+      }
+
+      it('[BASE-059] refuses "jsonrpc": "1.0" with 400 and -32600 under the request id', async () => {
+        await mount();
+        const call = modern(7, 'tools/call', { name: 'echo' });
+        const res = await post(served.url, { ...call.body, jsonrpc: '1.0' }, call.headers);
+        expect([res.status, res.json?.error?.code, res.json?.id], res.body).to.deep.equal([400, -32600, 7]);
+        // The same request, well formed, is served.
+        const ok = await post(served.url, call.body, call.headers);
+        expect([ok.status, ok.json.result.content[0].text]).to.deep.equal([200, 'echo']);
+      });
+    });
   });
 }
