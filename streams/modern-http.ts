@@ -60,7 +60,8 @@ function mismatch(message: string): EnvelopeRefusal {
 export function checkRequestHeaders(req: HttpRequestIn, msg: JsonRpcRequest, paramHeaders?: ParamHeaderLookup): void {
   const method = header(req, 'mcp-method');
   if (method === undefined) throw mismatch('the Mcp-Method header is required');
-  if (decodeHeaderValue(method) !== msg.method) throw mismatch(`Mcp-Method ${JSON.stringify(method.slice(0, 60))} differs from the body's method ${JSON.stringify(msg.method)}`);
+  // Mcp-Method is compared as sent: the Base64 sentinel is for Mcp-Name and Mcp-Param-* only.
+  if (method.replace(/^[ \t]+|[ \t]+$/g, '') !== msg.method) throw mismatch(`Mcp-Method ${JSON.stringify(method.slice(0, 60))} differs from the body's method ${JSON.stringify(msg.method)}`);
   const source = MCP_NAME_SOURCE[msg.method];
   if (source !== undefined) {
     const expected = msg.params?.[source];

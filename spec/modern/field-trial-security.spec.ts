@@ -92,5 +92,13 @@ for (const adapter of ADAPTERS) {
         expect([ok.status, ok.json.result.content[0].text]).to.deep.equal([200, 'echo']);
       });
     });
+
+    it('[HTTP-174] refuses the Base64 sentinel in Mcp-Method (it is meant for Mcp-Name and Mcp-Param-* only)', async () => {
+      await mount();
+      const call = modern(3, 'tools/call', { name: 'echo' });
+      const sentinel = `=?base64?${Buffer.from('tools/call').toString('base64')}?=`;
+      const res = await post(served.url, call.body, { ...call.headers, 'mcp-method': sentinel });
+      expect([res.status, res.json?.error?.code], res.body).to.deep.equal([400, -32020]);
+    });
   });
 }
