@@ -100,5 +100,14 @@ for (const adapter of ADAPTERS) {
       const res = await post(served.url, call.body, { ...call.headers, 'mcp-method': sentinel });
       expect([res.status, res.json?.error?.code], res.body).to.deep.equal([400, -32020]);
     });
+
+    it('[HTTP-112] refuses an Origin with userinfo (http://evil.example@127.0.0.1) with 403 and a JSON-RPC error body', async () => {
+      await mount();
+      const call = modern(4, 'tools/call', { name: 'echo' });
+      const res = await post(served.url, call.body, { ...call.headers, origin: 'http://evil.example@127.0.0.1' });
+      expect([res.status, res.json?.error?.code], res.body).to.deep.equal([403, -32600]);
+      const ok = await post(served.url, call.body, { ...call.headers, origin: 'http://127.0.0.1' });
+      expect(ok.status).to.equal(200);
+    });
   });
 }
