@@ -67,6 +67,18 @@ for (const adapter of ADAPTERS) {
         const asAlice = await post(served.url, retry.body, { ...retry.headers, authorization: 'Bearer tok-alice' });
         expect(asAlice.json.result.content[0].text).to.equal('hi Ada (caller alice)');
       });
+
+      it('[MRTR-008] refuses a requestState with "==" appended (base64url is canonical, without padding)', async () => {
+        await mount({ authenticate });
+        const first = modern(1, 'tools/call', { name: 'ask' }, { elicitation: {} });
+        const r1 = await post(served.url, first.body, { ...first.headers, authorization: 'Bearer tok-alice' });
+        const state = r1.json.result.requestState as string;
+        const answers = { who: { action: 'accept', content: { name: 'Ada' } } };
+        const padded = modern(2, 'tools/call', { name: 'ask', inputResponses: answers, requestState: `${state}==` }, { elicitation: {} });
+        const res = await post(served.url, padded.body, { ...padded.headers, authorization: 'Bearer tok-alice' });
+        expect(res.json.result, res.body).to.equal(undefined);
+        expect(res.json.error.code).to.equal(-32602);
+      });
     });
 
     describe('invalid envelopes', () => {
