@@ -9,6 +9,7 @@
  */
 import type { HttpHeadersOut, HttpRequestHead, HttpResponseOut } from './http-shape.js';
 import { errorBody, writeJson } from './http-body.js';
+import { principalOf } from '../lib/auth/principal.js';
 
 /** A refused request: 401 (who are you?), 403 (not allowed), 400 (malformed credentials). */
 export interface AuthFailure {
@@ -85,22 +86,11 @@ export interface Caller {
 }
 
 /**
- * The identity of an `authInfo`: its subject (`sub`, `subject`, `userId`, or `extra.sub`) when it
- * has one, else its `clientId`, else its `token`, else its JSON. A session created by one identity
- * is not served to another.
+ * The identity of an `authInfo` (see {@link principalOf}): its subject, else its client id, else
+ * its token, else its JSON. A session created by one identity is not served to another; tasks and
+ * request states use the same key.
  */
-export function defaultIdentity(authInfo: unknown): string | undefined {
-  if (authInfo === undefined || authInfo === null) return undefined;
-  if (typeof authInfo !== 'object') return `value:${String(authInfo)}`;
-  const a = authInfo as Record<string, unknown>;
-  const extra = a.extra as Record<string, unknown> | undefined;
-  for (const [key, v] of [['sub', a.sub], ['sub', a.subject], ['sub', a.userId], ['sub', extra?.sub]] as const) {
-    if (typeof v === 'string' || typeof v === 'number') return `${key}:${v}`;
-  }
-  if (typeof a.clientId === 'string') return `client:${a.clientId}`;
-  if (typeof a.token === 'string') return `token:${a.token}`;
-  return `json:${JSON.stringify(authInfo)}`;
-}
+export const defaultIdentity: (authInfo: unknown) => string | undefined = principalOf;
 
 /** Answers a refused authentication. */
 export function writeAuthFailure(res: HttpResponseOut, outcome: AuthFailure): void {

@@ -113,6 +113,9 @@ export function normalizeOrigin(origin: string): string | undefined {
   if (origin === 'null') return undefined;
   try {
     const u = new URL(origin);
+    // An origin is scheme://host[:port] (RFC 6454): `http://evil.example@127.0.0.1` has userinfo
+    // and is no origin at all, whatever host it ends with.
+    if (u.username !== '' || u.password !== '' || u.search !== '' || u.hash !== '' || u.pathname !== '/' || origin.includes('@')) return undefined;
     // `host` leaves out the scheme's default port, so `http://a:80` and `http://a` compare equal.
     return `${u.protocol}//${u.host}`.toLowerCase();
   } catch {

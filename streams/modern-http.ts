@@ -15,6 +15,7 @@ import { checkVersionHeader } from '../lib/modern/classify.js';
 import type { RequestCore } from '../lib/modern/request-core.js';
 import { argumentAt, type ParamHeader } from '../lib/modern/param-headers.js';
 import { ErrorCode } from '../lib/jsonrpc/error-codes.js';
+import { classifyMessage } from '../lib/jsonrpc/codec.js';
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../lib/jsonrpc/message.js';
 import { errorBody, writeEmpty, writeJson } from './http-body.js';
 import { KeepAliveTicker, SseSink } from './http-sse-sink.js';
@@ -59,7 +60,8 @@ function mismatch(message: string): EnvelopeRefusal {
 export function checkRequestHeaders(req: HttpRequestIn, msg: JsonRpcRequest, paramHeaders?: ParamHeaderLookup): void {
   const method = header(req, 'mcp-method');
   if (method === undefined) throw mismatch('the Mcp-Method header is required');
-  if (decodeHeaderValue(method) !== msg.method) throw mismatch(`Mcp-Method ${JSON.stringify(method.slice(0, 60))} differs from the body's method ${JSON.stringify(msg.method)}`);
+  // Mcp-Method is compared as sent: the Base64 sentinel is for Mcp-Name and Mcp-Param-* only.
+  if (method.replace(/^[ \t]+|[ \t]+$/g, '') !== msg.method) throw mismatch(`Mcp-Method ${JSON.stringify(method.slice(0, 60))} differs from the body's method ${JSON.stringify(msg.method)}`);
   const source = MCP_NAME_SOURCE[msg.method];
   if (source !== undefined) {
     const expected = msg.params?.[source];
@@ -96,12 +98,20 @@ export function checkRequestHeaders(req: HttpRequestIn, msg: JsonRpcRequest, par
  * the status the transport page names; never throws.
  */
 export function serveModernPost(core: RequestCore, req: HttpRequestIn, res: HttpResponseOut, value: unknown, authInfo: unknown, options: ModernPostOptions = {}): void {
-  const msg = value as JsonRpcRequest;
-  if (!('id' in msg) || msg.id === undefined) {
+  // The same JSON-RPC checks as every other transport (id a string or an integer, never null;
+  // "jsonrpc": "2.0"; params an object), before anything reads the message.
+  const inbound = classifyMessage(value);
+  if (inbound.kind === 'invalid') {
+    const { code, message, data } = inbound.error;
+    writeJson(res, 400, inbound.respond ? errorBody(code, message, inbound.id, data) : JSON.stringify({ jsonrpc: '2.0', error: inbound.error }));
+    return;
+  }
+  if (inbound.kind !== 'request') {
     // Notifications mean nothing here (cancellation is closing the stream): accepted, ignored.
     writeEmpty(res, 202);
     return;
   }
+  const msg = inbound.msg;
   let envelope: Envelope;
   try {
     checkVersionHeader(msg.params, header(req, 'mcp-protocol-version'));

@@ -38,6 +38,7 @@ import { InputRound } from './input-round.js';
 import { InvalidRequestStateError, RequestStateCodec, paramsDigest, type ReplayGuard, type RequestStateOptions } from './request-state.js';
 import { discoverResult } from './discover.js';
 import { listen, type ListenExtension } from './listen.js';
+import { principalOf } from '../auth/principal.js';
 
 /** Caching hints of a cacheable result. */
 export interface CacheHint {
@@ -363,12 +364,4 @@ function error(id: RequestId, code: number, message: string): JsonRpcResponse {
 
 function isPromise<T>(v: unknown): v is Promise<T> {
   return v !== null && typeof v === 'object' && typeof (v as Promise<T>).then === 'function';
-}
-
-/** The authenticated subject a state is bound to (`sub`, `clientId`), if the transport knew one. */
-function principalOf(authInfo: unknown): string | undefined {
-  if (authInfo === null || typeof authInfo !== 'object') return undefined;
-  const a = authInfo as { sub?: unknown; clientId?: unknown; extra?: { sub?: unknown } };
-  const sub = a.sub ?? a.extra?.sub ?? a.clientId;
-  return typeof sub === 'string' ? sub : undefined;
 }

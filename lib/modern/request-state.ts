@@ -88,7 +88,12 @@ export class RequestStateCodec {
     const dot = token.indexOf('.', PREFIX.length);
     if (dot < 0) throw new InvalidRequestStateError('malformed');
     const body = token.slice(PREFIX.length, dot);
-    if (!timingSafeEqual(base64Decode(token.slice(dot + 1)), this.mac(body))) throw new InvalidRequestStateError('signature');
+    const macText = token.slice(dot + 1);
+    // Only the canonical base64url text of the MAC (no padding, no other alphabet): a decoder
+    // that skips `=` would otherwise let many texts stand for one state.
+    if (!/^[A-Za-z0-9_-]*$/.test(macText)) throw new InvalidRequestStateError('malformed');
+    const mac = base64Decode(macText);
+    if (base64urlEncode(mac) !== macText || !timingSafeEqual(mac, this.mac(body))) throw new InvalidRequestStateError('signature');
     let state: RoundState;
     try {
       state = JSON.parse(utf8Decode(base64Decode(body))) as RoundState;
