@@ -420,9 +420,13 @@ export class HttpServerCore {
     writeError(res, 405, ErrorCode.InvalidRequest, `Method Not Allowed: this endpoint accepts ${allow}`, { allow });
   }
 
-  internalError(res: HttpResponseOut, e: unknown): void {
+  internalError(res: HttpResponseOut, e: unknown, id: RequestId | null = null): void {
     this.report(e);
-    if (!res.headersSent) writeError(res, 500, ErrorCode.InternalError, 'Internal Server Error');
+    // A store outage (issue 32) is said as such, with a retry hint; its own message may name
+    // hosts or credentials, so it goes to the report only.
+    if (!res.headersSent && storeUnavailable(e)) {
+      writeError(res, 503, ErrorCode.InternalError, 'Service Unavailable: the session store (Redis) is unavailable; retry shortly', { 'retry-after': '1' }, id);
+    } else if (!res.headersSent) writeError(res, 500, ErrorCode.InternalError, 'Internal Server Error', undefined, id);
     else if (!res.writableEnded) res.end();
   }
 
@@ -464,7 +468,14 @@ export class HttpServerCore {
    * Call `then` with the session named `id`, or answer 404. With a shared store the session is
    * looked up there (renewed, and built here if this process has no copy of it yet).
    */
-  private withSession(id: string, res: HttpResponseOut, caller: Caller | undefined, needs: TouchNeeds, then: (session: HttpSession, streamNo?: number) => void): void {
+  private withSession(
+    id: string,
+    res: HttpResponseOut,
+    caller: Caller | undefined,
+    needs: TouchNeeds,
+    then: (session: HttpSession, streamNo?: number) => void,
+    requestId: RequestId | null = null,
+  ): void {
     if (this.cluster === undefined) {
       const session = this.lookup(id, res, caller);
       if (session !== undefined) then(session);
@@ -476,7 +487,7 @@ export class HttpServerCore {
         if (found === undefined) writeError(res, 404, ErrorCode.InvalidRequest, 'Not Found: no such session (it may have expired or been terminated); initialize a new one');
         else then(found.session, found.streamNo);
       },
-      (e: unknown) => this.internalError(res, e),
+      (e: unknown) => this.internalError(res, e, requestId),
     );
   }
 
@@ -569,7 +580,7 @@ export class HttpServerCore {
           if (this.cluster !== undefined) {
             this.withSession(sid, res, caller, touchNeeds(value), (shared, streamNo) => {
               if (this.versionOk(req, res, shared.revision)) shared.post(res, value, false, streamNo);
-            });
+            }, requestIdOf(value));
             return;
           }
           session = this.lookup(sid, res, caller);
@@ -1521,4 +1532,17 @@ function isPromise<T>(v: unknown): v is Promise<T> {
 function settle<T>(v: T | Promise<T>, ok: (value: T) => void, fail: (e: unknown) => void): void {
   if (isPromise<T>(v)) v.then(ok, fail);
   else ok(v);
+}
+
+/** The id of a single JSON-RPC request, so that an error answer can carry it; null otherwise. */
+function requestIdOf(value: unknown): RequestId | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const id = (value as { id?: unknown }).id;
+  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
+}
+
+/** node-redis's errors for a connection that is down (by name: streams/ imports nothing of lib/redis). */
+const STORE_DOWN = new Set(['RedisUnavailableError', 'ClientClosedError', 'ClientOfflineError', 'ConnectionTimeoutError', 'SocketClosedUnexpectedlyError']);
+function storeUnavailable(e: unknown): boolean {
+  return e instanceof Error && (STORE_DOWN.has(e.name) || STORE_DOWN.has(e.constructor.name));
 }

@@ -26,7 +26,7 @@ import { systemClock, type Clock } from '../clock.js';
 import type { ServerStore } from '../server-store.js';
 import { closeConnection, connectRedis, type RedisClient } from './connection.js';
 import { RedisReplayGuard } from './replay-guard.js';
-import { sharedRequestStateKey } from './request-state-key.js';
+import { republishOnReconnect, sharedRequestStateKey } from './request-state-key.js';
 import { RedisServerEventBus } from './server-event-bus.js';
 import { RedisTaskStore, type RedisTaskStoreOptions } from './task-store.js';
 import { RedisHttpSessions, type RedisHttpSessionsOptions } from './http-sessions.js';
@@ -76,6 +76,8 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Redi
   const opened: Array<{ close(): Promise<void> }> = [];
   try {
     const key = await sharedRequestStateKey(client, prefix);
+    const stopRepublishing = republishOnReconnect(client, key, prefix, onError);
+    opened.push({ close: async () => stopRepublishing() });
     const events = await RedisServerEventBus.create(client, { channel: `${prefix}server-events`, onError });
     opened.push(events);
     const tasks = await RedisTaskStore.create(client, { ...options.tasks, prefix, clock, onError });
