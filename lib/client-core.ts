@@ -201,6 +201,8 @@ export class ClientCore extends Session {
       return;
     }
     if (key !== undefined) cache!.set(key, { era: 'modern', version: outcome.version });
+    // Marks the journal as the request era's, so replay() can say it cannot replay it (issue 26).
+    if (this.journal) this.journal.revision = outcome.version;
     this.modern = new ModernEra(
       {
         clock: this.clientClock,

@@ -6,9 +6,19 @@
 import { Client } from '../client.js';
 import { ServerSession } from '../server.js';
 import { Journal } from './journal.js';
+import { MODERN_REVISIONS } from '../protocol/revisions.js';
 import { abortedIn, replayEntries, replaySetup, type ReplayOptions, type ReplayResult } from './replay-run.js';
 
 export { abortedIn, sameJson, type ReplayOptions, type ReplayResult } from './replay-run.js';
+
+/**
+ * Thrown by {@link replay} for a journal it cannot reproduce (today: a client journal of the
+ * 2026-07-28 request era), instead of a mismatch against frames that were never recorded.
+ * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning
+ */
+export class UnreplayableJournalError extends Error {
+  override readonly name = 'UnreplayableJournalError';
+}
 
 /**
  * Replay `journal` (a {@link Journal} or its JSONL text): a fresh session of the recorded role
@@ -21,6 +31,9 @@ export { abortedIn, sameJson, type ReplayOptions, type ReplayResult } from './re
  */
 export async function replay(journal: Journal | string, options: ReplayOptions = {}): Promise<ReplayResult> {
   const j = typeof journal === 'string' ? Journal.parse(journal) : journal;
+  if (j.role === 'client' && j.revision !== undefined && (MODERN_REVISIONS as readonly string[]).includes(j.revision)) {
+    throw new UnreplayableJournalError(`This client journal was recorded in the ${j.revision} request era; replay() reproduces session-era (initialize) journals only. Connect with era: 'legacy' to record a replayable journal.`);
+  }
   const { clock, sessionOptions } = replaySetup(j);
   const session = j.role === 'client' ? new Client({ ...sessionOptions, era: 'legacy' }) : new ServerSession(sessionOptions);
   return replayEntries(session, clock, j.entries, abortedIn(j.entries), options);
