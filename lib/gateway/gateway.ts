@@ -5,7 +5,8 @@
  * `createStreamableHttpHandler(gateway.server.server)`).
  *
  * Upstream clients are shared by every downstream session; an upstream's elicitation or
- * sampling request goes to the downstream caller whose call is in flight (see input-bridge.ts).
+ * sampling request goes to the downstream caller whose call is in flight on that upstream, and
+ * is refused when several are (see input-bridge.ts).
  * @see https://modelcontextprotocol.io/specification/2025-11-25/architecture
  */
 import type { Subscription } from 'rxjs';
@@ -31,7 +32,7 @@ export interface Gateway {
 export function createGateway(options: GatewayOptions): Gateway {
   const { info = { name: 'mcp-actors-gateway', version: '0.1.0' }, ...hostOptions } = options;
   const bridge = new InputBridge();
-  const host = createHost({ ...hostOptions, onClient: (client) => bridge.attach(client) });
+  const host = createHost({ ...hostOptions, onClient: (client, name) => bridge.attach(client, name) });
   // Declared up front: tools arrive after downstream sessions may have initialized.
   const server = createMcpServer({ info, capabilities: { tools: { listChanged: true } } });
   let mounted: Subscription | undefined;

@@ -2,8 +2,10 @@
  * Input bridging: an upstream server's server-to-client requests (elicitation, sampling) made
  * while a downstream call is in flight are asked of that downstream caller, through its request
  * context (`ctx.elicit` / `ctx.sample`), whichever era it speaks (a 2026-07-28 caller sees an
- * input round). With no call in flight the upstream's request is refused, never sent to another
- * caller.
+ * input round). Calls are tracked per upstream server. A legacy stdio upstream's request does not
+ * say which of its calls it belongs to, so it is answered only when exactly one downstream call is
+ * in flight on that upstream; otherwise it is refused (-32600), never sent to a caller it may not
+ * belong to.
  * @see https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation
  */
 import type { Client } from '../client.js';
@@ -12,34 +14,38 @@ import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type { FeatureContext } from '../server-features/context.js';
 
 export class InputBridge {
-  /** Downstream contexts of the calls in flight, latest last. */
-  private readonly active: FeatureContext[] = [];
+  /** Per upstream server, the downstream contexts of the calls in flight on it. */
+  private readonly active = new Map<string, FeatureContext[]>();
 
-  /** Run `call` with `ctx` as the one the upstream's input requests go to. */
-  async run<T>(ctx: FeatureContext, call: () => Promise<T>): Promise<T> {
-    this.active.push(ctx);
+  /** Run `call` (to upstream `server`) with `ctx` as the caller its input requests may go to. */
+  async run<T>(server: string, ctx: FeatureContext, call: () => Promise<T>): Promise<T> {
+    const list = this.active.get(server) ?? [];
+    this.active.set(server, list);
+    list.push(ctx);
     try {
       return await call();
     } finally {
-      this.active.splice(this.active.indexOf(ctx), 1);
+      list.splice(list.indexOf(ctx), 1);
     }
   }
 
   /** Answer `client`'s elicitation and sampling requests through the caller in flight. */
-  attach(client: Client): void {
+  attach(client: Client, server: string): void {
     client.onElicitation({
       form: async (request) => {
-        const answer = await this.caller('elicitation').elicit({ message: request.message, requestedSchema: request.requestedSchema });
+        const answer = await this.caller(server, 'elicitation').elicit({ message: request.message, requestedSchema: request.requestedSchema });
         return answer.action === 'accept' ? { action: 'accept', content: answer.content ?? {} } : { action: answer.action };
       },
     });
-    client.onSampling((params) => this.caller('sampling').sample(params));
+    client.onSampling((params) => this.caller(server, 'sampling').sample(params));
   }
 
-  private caller(what: string): FeatureContext {
-    const ctx = this.active.at(-1);
-    // Refuse rather than guess: a request not tied to a call must not reach some other caller.
-    if (!ctx) throw new McpError(ErrorCode.InvalidRequest, `No downstream call in flight to answer the upstream's ${what} request`);
-    return ctx;
+  private caller(server: string, what: string): FeatureContext {
+    const list = this.active.get(server) ?? [];
+    // Refuse rather than guess: one caller's input must never reach another.
+    if (list.length !== 1) {
+      throw new McpError(ErrorCode.InvalidRequest, `Upstream "${server}" asked for ${what} with ${list.length} downstream calls in flight; refused as it cannot be tied to one caller`);
+    }
+    return list[0]!;
   }
 }

@@ -42,7 +42,7 @@ function register(host: Host, server: McpServer, bridge: InputBridge, tool: Host
     inputSchema: tool.inputSchema as SchemaInput,
   };
   return server.registerTool(tool.name, config, (args, ctx) =>
-    bridge.run(ctx, () =>
+    bridge.run(tool.server, ctx, () =>
       host.callTool(tool.name, args, {
         signal: ctx.signal,
         onprogress: (p) => ctx.progress(p.progress, p.total, p.message),
