@@ -1,0 +1,52 @@
+/**
+ * A gateway: the MCP servers of a host (stdio or HTTP, legacy or 2026-07-28) re-served as one
+ * dual-era {@link McpServer}, their tools namespaced `<server>__<tool>`. Add your own tools to
+ * `gateway.server` beside the mounted ones; serve it with any transport (e.g.
+ * `createStreamableHttpHandler(gateway.server.server)`).
+ *
+ * Upstream clients are shared by every downstream session; an upstream's elicitation or
+ * sampling request goes to the downstream caller whose call is in flight on that upstream, and
+ * is refused when several are (see input-bridge.ts).
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/architecture
+ */
+import type { Subscription } from 'rxjs';
+import { createHost, type Host, type HostOptions } from '../host/host.js';
+import { createMcpServer, type McpServer } from '../mcp-server.js';
+import type { PeerInfo } from '../../machines/session.machine.js';
+import { InputBridge } from './input-bridge.js';
+import { mountTools } from './mount-tools.js';
+
+export interface GatewayOptions extends Omit<HostOptions, 'onClient'> {
+  /** The name and version downstream clients see. */
+  info?: PeerInfo;
+}
+
+export interface Gateway {
+  readonly host: Host;
+  readonly server: McpServer;
+  /** Start every upstream; resolves when each has connected or failed. */
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function createGateway(options: GatewayOptions): Gateway {
+  const { info = { name: 'mcp-actors-gateway', version: '0.1.0' }, ...hostOptions } = options;
+  const bridge = new InputBridge();
+  const host = createHost({ ...hostOptions, onClient: (client, name) => bridge.attach(client, name) });
+  // Declared up front: tools arrive after downstream sessions may have initialized.
+  const server = createMcpServer({ info, capabilities: { tools: { listChanged: true } } });
+  let mounted: Subscription | undefined;
+  return {
+    host,
+    server,
+    async start() {
+      mounted ??= mountTools(host, server, bridge);
+      await host.start();
+    },
+    async close() {
+      mounted?.unsubscribe();
+      await host.close();
+      await server.close();
+    },
+  };
+}

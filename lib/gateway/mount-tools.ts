@@ -1,0 +1,52 @@
+/**
+ * Mounts the host's namespaced tools (`<server>__<tool>`) on a downstream {@link McpServer} and
+ * keeps them in step with `host.tools$`: a tool that appears upstream (or a server that comes
+ * back) is registered, one that goes (or a server that dies) is removed; the server's own
+ * list_changed notifications tell downstream clients. Calls are forwarded with the caller's
+ * progress and cancellation.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools#list-changed-notification
+ */
+import type { Subscription } from 'rxjs';
+import type { Host, HostTool } from '../host/host.js';
+import type { McpServer } from '../mcp-server.js';
+import type { SchemaInput } from '../server-features/json-schema.js';
+import type { ToolHandle } from '../server-features/tools.js';
+import type { InputBridge } from './input-bridge.js';
+
+export function mountTools(host: Host, server: McpServer, bridge: InputBridge): Subscription {
+  const mounted = new Map<string, { handle: ToolHandle; shape: string }>();
+  return host.tools$.subscribe((tools) => {
+    const seen = new Set<string>();
+    for (const tool of tools) {
+      seen.add(tool.name);
+      const shape = JSON.stringify(tool);
+      const current = mounted.get(tool.name);
+      if (current?.shape === shape) continue;
+      current?.handle.remove();
+      mounted.set(tool.name, { handle: register(host, server, bridge, tool), shape });
+    }
+    for (const [name, { handle }] of mounted) {
+      if (!seen.has(name)) {
+        handle.remove();
+        mounted.delete(name);
+      }
+    }
+  });
+}
+
+function register(host: Host, server: McpServer, bridge: InputBridge, tool: HostTool): ToolHandle {
+  const config = {
+    ...(tool.title !== undefined ? { title: tool.title } : {}),
+    ...(tool.description !== undefined ? { description: tool.description } : {}),
+    ...(tool.annotations !== undefined ? { annotations: tool.annotations } : {}),
+    inputSchema: tool.inputSchema as SchemaInput,
+  };
+  return server.registerTool(tool.name, config, (args, ctx) =>
+    bridge.run(tool.server, ctx, () =>
+      host.callTool(tool.name, args, {
+        signal: ctx.signal,
+        onprogress: (p) => ctx.progress(p.progress, p.total, p.message),
+      }),
+    ),
+  );
+}
