@@ -32,3 +32,4 @@ export * from './token-endpoint.js';
 export * from './well-known-document.js';
 export * from './www-authenticate.js';
 export * from './workload-identity-provider.js';
+export * from './authorization-server/index.js';

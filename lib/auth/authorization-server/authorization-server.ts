@@ -1,0 +1,269 @@
+/**
+ * An OAuth 2.1 authorization server for MCP servers, on `oidc-provider` (a certified OpenID
+ * Provider; an optional peer dependency, loaded only here): RFC 8414 metadata, dynamic client
+ * registration (RFC 7591) and client ID metadata documents, PKCE S256 only, resource indicators
+ * (RFC 8707) with audience-bound JWT access tokens for the MCP servers it serves, refresh tokens
+ * rotated on use, `iss` in authorization responses (RFC 9207), sign-in and consent pages, and a
+ * pluggable account store. `verifier(resource)` checks its tokens for `requireBearerAuth` with the
+ * server's own keys (no network).
+ *
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization
+ */
+import { createPublicKey, generateKeyPairSync, randomBytes, randomUUID, verify as verifySignature, type JsonWebKey as NodeJwk } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { InvalidTokenError, type VerifiedToken, type VerifyAccessToken } from '../server/auth-info.js';
+import type { AccountStore } from './accounts.js';
+import { memoryAdapter } from './memory-adapter.js';
+import { consentPage, loginPage } from './pages.js';
+
+/** An MCP server the authorization server issues tokens for, and the scopes it knows. */
+export interface ProtectedResource {
+  /** Its canonical URI (the `resource` clients ask for, the tokens' audience). */
+  uri: string;
+  scopes?: string[];
+}
+
+export interface AuthorizationServerOptions {
+  /** The issuer URL (`https://auth.example.com`, or `http://127.0.0.1:PORT` on loopback). */
+  issuer: string;
+  /** The MCP servers tokens may be issued for. A token for anything else is refused (`invalid_target`). */
+  resources: Array<string | ProtectedResource>;
+  /** Who may sign in. */
+  accounts: AccountStore;
+  /** Pre-registered clients (oidc-provider client metadata). Dynamic registration is on unless `registration: false`. */
+  clients?: Array<Record<string, unknown>>;
+  /** Open dynamic client registration (RFC 7591). Default true. */
+  registration?: boolean;
+  /** Accept client ID metadata documents (an https URL as client_id). Default true. */
+  clientIdMetadataDocuments?: boolean;
+  /** Access token lifetime in seconds. Default 3600. */
+  accessTokenTtl?: number;
+  /** Record storage (see oidc-provider's adapter interface). Default: in memory. */
+  adapter?: new (name: string) => object;
+  /** Where oidc-provider's notices go. Default: dropped. */
+  log?: (line: string) => void;
+}
+
+/** A running authorization server: a node request handler to mount at the issuer's origin. */
+export interface AuthorizationServer {
+  readonly issuer: string;
+  /** Serve a request (node's `(req, res)`, Express, Fastify raw...). */
+  handler(req: IncomingMessage, res: ServerResponse): void;
+  /** A `verifyAccessToken` for `requireBearerAuth` on the MCP server at `resource`. */
+  verifier(resource: string): VerifyAccessToken;
+  /** The public keys (what `jwks_uri` serves). */
+  readonly jwks: { keys: NodeJwk[] };
+}
+
+/** oidc-provider is an optional peer dependency: say how to get it when it is missing. */
+async function loadProvider(): Promise<{ Provider: new (issuer: string, config: unknown) => ProviderLike; errors: Record<string, new (message?: string) => Error> }> {
+  try {
+    const mod = (await import('oidc-provider' as string)) as { default: new (issuer: string, config: unknown) => ProviderLike; errors: Record<string, new (message?: string) => Error> };
+    return { Provider: mod.default, errors: mod.errors };
+  } catch (e) {
+    throw new Error(`The authorization server needs the optional dependency "oidc-provider": npm install oidc-provider (${(e as Error).message})`, { cause: e });
+  }
+}
+
+/* The few parts of oidc-provider used here, typed locally so that nothing of its types leaks into ours. */
+interface ProviderLike {
+  callback(): (req: IncomingMessage, res: ServerResponse) => void;
+  interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<Interaction>;
+  interactionFinished(req: IncomingMessage, res: ServerResponse, result: unknown, options?: { mergeWithLastSubmission?: boolean }): Promise<void>;
+  Client: { find(id: string): Promise<{ clientId: string; clientName?: string } | undefined> };
+  Grant: { new (init: { accountId: string; clientId: string }): GrantLike; find(id: string): Promise<GrantLike | undefined> };
+  proxy: boolean;
+}
+interface Interaction {
+  uid: string;
+  prompt: { name: string; details: { missingOIDCScope?: string[]; missingOIDCClaims?: string[]; missingResourceScopes?: Record<string, string[]> } };
+  params: Record<string, unknown> & { client_id: string; scope?: string; resource?: string | string[] };
+  session?: { accountId: string };
+  grantId?: string;
+}
+interface GrantLike {
+  addOIDCScope(scope: string): void;
+  addOIDCClaims(claims: string[]): void;
+  addResourceScope(resource: string, scope: string): void;
+  save(): Promise<string>;
+}
+
+function b64url(input: string): Buffer {
+  return Buffer.from(input, 'base64url');
+}
+
+/** Start an authorization server (oidc-provider is loaded now). */
+export async function createAuthorizationServer(options: AuthorizationServerOptions): Promise<AuthorizationServer> {
+  const { Provider, errors } = await loadProvider();
+  const issuer = options.issuer.replace(/\/$/, '');
+  // Each MCP server has at least one scope (a token must grant something): `mcp` unless given.
+  const resources = new Map(options.resources.map((r) => (typeof r === 'string' ? [r, { uri: r, scopes: ['mcp'] }] : [r.uri, { uri: r.uri, scopes: r.scopes?.length ? r.scopes : ['mcp'] }])));
+  if (resources.size === 0) throw new TypeError('An authorization server for MCP needs at least one resource (the MCP servers it issues tokens for)');
+  // Signing keys made now: ES256 for access tokens, RS256 for ID tokens (OpenID's default).
+  const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const ecKid = randomUUID();
+  const privateJwks = [
+    { ...ec.privateKey.export({ format: 'jwk' }), kid: ecKid, alg: 'ES256', use: 'sig' },
+    { ...rsa.privateKey.export({ format: 'jwk' }), kid: randomUUID(), alg: 'RS256', use: 'sig' },
+  ];
+  const publicJwks = { keys: privateJwks.map(({ d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...pub }) => pub as NodeJwk) };
+  const scopes = new Set(['openid', 'offline_access', ...[...resources.values()].flatMap((r) => r.scopes)]);
+  const ttl = options.accessTokenTtl ?? 3600;
+  const config = {
+    adapter: options.adapter ?? memoryAdapter(),
+    clients: options.clients ?? [],
+    jwks: { keys: privateJwks },
+    cookies: { keys: [randomBytes(32).toString('base64url')] },
+    scopes: [...scopes],
+    claims: { openid: ['sub'] },
+    pkce: { required: () => true },
+    // Refresh tokens for clients allowed to use them (MCP clients rarely ask for offline_access), rotated on every use.
+    issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(t: string): boolean }) => client.grantTypeAllowed('refresh_token'),
+    rotateRefreshToken: true,
+    ttl: { AccessToken: ttl, AuthorizationCode: 60, Interaction: 600, Session: 86_400, Grant: 86_400 * 14, RefreshToken: 86_400 * 14 },
+    interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
+    findAccount: async (_ctx: unknown, id: string) => {
+      const account = await options.accounts.find(id);
+      return account === undefined ? undefined : { accountId: account.id, claims: async () => ({ sub: account.id, ...account.claims }) };
+    },
+    features: {
+      devInteractions: { enabled: false },
+      registration: { enabled: options.registration !== false },
+      clientIdMetadataDocument: { enabled: options.clientIdMetadataDocuments !== false, ack: 'draft-02' },
+      revocation: { enabled: true },
+      introspection: { enabled: true },
+      resourceIndicators: {
+        enabled: true,
+        // One MCP server: a client that names none gets a token for it.
+        defaultResource: () => (resources.size === 1 ? [...resources.keys()][0] : undefined),
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx: unknown, indicator: string) => {
+          const resource = resources.get(indicator);
+          if (resource === undefined) throw new errors['InvalidTarget']!(`this authorization server issues no tokens for ${indicator}`);
+          return { scope: resource.scopes.join(' '), audience: resource.uri, accessTokenTTL: ttl, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'ES256', kid: ecKid } } };
+        },
+      },
+    },
+    renderError: async (ctx: { type: string; body: string }, out: { error: string; error_description?: string }) => {
+      ctx.type = 'html';
+      ctx.body = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Error</title></head><body><h1>${escapeText(out.error)}</h1><p>${escapeText(out.error_description ?? '')}</p></body></html>`;
+    },
+  };
+  const provider = new Provider(issuer, config);
+  const callback = provider.callback();
+  const ecPublic = createPublicKey({ key: publicJwks.keys[0]!, format: 'jwk' });
+
+  async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+    let body = '';
+    for await (const chunk of req) {
+      body += chunk;
+      if (body.length > 16_384) throw new Error('form too large');
+    }
+    return new URLSearchParams(body);
+  }
+
+  function html(res: ServerResponse, status: number, body: string): void {
+    res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http: https:; frame-ancestors 'none'" });
+    res.end(body);
+  }
+
+  async function interaction(req: IncomingMessage, res: ServerResponse, uid: string, action: string | undefined): Promise<void> {
+    const details = await provider.interactionDetails(req, res);
+    if (details.uid !== uid) return html(res, 400, '<!DOCTYPE html><p>This sign-in page is stale: start again from the application.</p>');
+    const client = await provider.Client.find(details.params.client_id);
+    const clientView = { name: client?.clientName ?? details.params.client_id, id: details.params.client_id };
+    if (req.method === 'GET') {
+      if (details.prompt.name === 'login') return html(res, 200, loginPage(uid, clientView));
+      const requested = details.prompt.details.missingResourceScopes ?? {};
+      const named = [details.params.resource].flat().filter((r): r is string => typeof r === 'string');
+      const shown: Record<string, string[]> = { ...Object.fromEntries(named.map((r) => [r, []])), ...requested };
+      return html(res, 200, consentPage(uid, clientView, details.session?.accountId ?? '', shown, details.prompt.details.missingOIDCScope ?? []));
+    }
+    if (action === 'abort') {
+      return provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'The person denied the request' }, { mergeWithLastSubmission: false });
+    }
+    if (action === 'login') {
+      const form = await readForm(req);
+      const account = await options.accounts.authenticate(form.get('username') ?? '', form.get('password') ?? '');
+      if (account === undefined) return html(res, 401, loginPage(uid, clientView, 'Wrong username or password.'));
+      return provider.interactionFinished(req, res, { login: { accountId: account.id } }, { mergeWithLastSubmission: false });
+    }
+    if (action === 'confirm' && details.prompt.name === 'consent') {
+      const accountId = details.session?.accountId;
+      if (accountId === undefined) return html(res, 400, '<!DOCTYPE html><p>Sign in first.</p>');
+      const grant = (details.grantId ? await provider.Grant.find(details.grantId) : undefined) ?? new provider.Grant({ accountId, clientId: details.params.client_id });
+      const d = details.prompt.details;
+      if (d.missingOIDCScope?.length) grant.addOIDCScope(d.missingOIDCScope.join(' '));
+      if (d.missingOIDCClaims?.length) grant.addOIDCClaims(d.missingOIDCClaims);
+      for (const [indicator, s] of Object.entries(d.missingResourceScopes ?? {})) grant.addResourceScope(indicator, s.join(' '));
+      const grantId = await grant.save();
+      return provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
+    }
+    return html(res, 400, '<!DOCTYPE html><p>Unexpected step.</p>');
+  }
+
+  const server: AuthorizationServer = {
+    issuer,
+    jwks: publicJwks,
+    handler(req, res) {
+      const url = new URL(req.url ?? '/', issuer);
+      // RFC 8414's well-known URL serves the same document as OpenID discovery.
+      if (req.method === 'GET' && url.pathname === '/.well-known/oauth-authorization-server') req.url = `/.well-known/openid-configuration${url.search}`;
+      // A client that asks for no scope (MCP clients may, when the server named none) is asked for
+      // the scopes of the MCP servers it names (or of the only one): a grant must hold some scope.
+      if (req.method === 'GET' && url.pathname === '/auth' && !url.searchParams.has('scope') && !url.searchParams.has('request_uri') && !url.searchParams.has('request')) {
+        const named = url.searchParams.getAll('resource');
+        const targets = named.length ? named : resources.size === 1 ? [...resources.keys()] : [];
+        const wanted = [...new Set(targets.flatMap((t) => resources.get(t)?.scopes ?? []))];
+        if (wanted.length) {
+          url.searchParams.set('scope', wanted.join(' '));
+          req.url = `${url.pathname}?${url.searchParams}`;
+        }
+      }
+      const m = /^\/interaction\/([\w-]+)(?:\/(login|confirm|abort))?$/.exec(url.pathname);
+      if (m !== null) {
+        interaction(req, res, m[1]!, m[2]).catch((e: unknown) => {
+          if (!res.headersSent) html(res, 400, `<!DOCTYPE html><p>${escapeText((e as Error).message)}</p>`);
+          else res.end();
+        });
+        return;
+      }
+      callback(req, res);
+    },
+    verifier(resource) {
+      return (token: string): VerifiedToken => {
+        const parts = token.split('.');
+        if (parts.length !== 3) throw new InvalidTokenError('not a JWT');
+        let header: { alg?: string; kid?: string };
+        let claims: Record<string, unknown>;
+        try {
+          header = JSON.parse(b64url(parts[0]!).toString('utf8')) as typeof header;
+          claims = JSON.parse(b64url(parts[1]!).toString('utf8')) as typeof claims;
+        } catch {
+          throw new InvalidTokenError('not a JWT');
+        }
+        if (header.alg !== 'ES256' || header.kid !== ecKid) throw new InvalidTokenError('not signed by this authorization server');
+        const ok = verifySignature('sha256', Buffer.from(`${parts[0]}.${parts[1]}`), { key: ecPublic, dsaEncoding: 'ieee-p1363' }, b64url(parts[2]!));
+        if (!ok) throw new InvalidTokenError('bad signature');
+        if (claims['iss'] !== issuer) throw new InvalidTokenError('issued by another authorization server');
+        const aud = claims['aud'];
+        const audiences = Array.isArray(aud) ? aud : [aud];
+        if (!audiences.includes(resource)) throw new InvalidTokenError(`issued for another resource (${audiences.join(', ')})`);
+        return {
+          ...(typeof claims['sub'] === 'string' && { subject: claims['sub'] }),
+          clientId: String(claims['client_id'] ?? ''),
+          scopes: typeof claims['scope'] === 'string' ? claims['scope'].split(' ').filter(Boolean) : [],
+          ...(typeof claims['exp'] === 'number' && { expiresAt: claims['exp'] }),
+          audience: audiences as string[],
+          resource,
+        };
+      };
+    },
+  };
+  return server;
+}
+
+function escapeText(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
