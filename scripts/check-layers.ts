@@ -46,6 +46,7 @@ export const LAYERS: ReadonlyArray<{ readonly name: string; readonly files: read
       'lib/host-warning.ts', 'lib/errors.ts', 'streams/guarded.ts', 'streams/memory.ts',
       'streams/http-fetch.ts', 'streams/http-shape.ts', 'streams/fetch-shim.ts', 'streams/http-body.ts',
       'streams/http-auth.ts', // the authentication hook's contract and the identity rule
+      'lib/auth/principal.ts', // the one identity rule (sessions, tasks, requestState); imports nothing
     ],
   },
   { name: 'machines', files: ['machines/**'] }, // pure definitions, no I/O
@@ -60,9 +61,9 @@ export const LAYERS: ReadonlyArray<{ readonly name: string; readonly files: read
   },
   {
     name: 'bindings', // HTTP, fetch, WebSocket, stdio, cluster
-    files: ['lib/http/**', 'lib/redis/**', 'lib/terminal/**', 'lib/web.ts', 'streams/**'],
+    files: ['lib/http/**', 'lib/redis/**', 'lib/terminal/**', 'lib/web.ts', 'streams/**', 'lib/apps/**'],
   },
-  { name: 'host', files: ['lib/host/**', 'lib/host.ts', 'lib/cli/**', 'lib/index.ts', 'lib/entries/**'] },
+  { name: 'host', files: ['lib/host/**', 'lib/host.ts', 'lib/gateway/**', 'lib/cli/**', 'lib/index.ts', 'lib/entries/**'] },
 ];
 
 /**
@@ -81,7 +82,7 @@ export const PENDING: readonly string[] = [
   'import cycle between 3 files: lib/session/handler-context.ts, lib/session/session.ts, lib/tasks/identity.ts',
   'import cycle between 11 files: lib/modern/discover.ts, lib/modern/request-core.ts, lib/modern/request-session.ts, lib/server-store.ts, lib/server.ts, streams/fetch-handler.ts, streams/http-cluster-sessions.ts, streams/http-cluster.ts, streams/legacy-sse-server.ts, streams/modern-http.ts, streams/streamable-http-server.ts',
   'import cycle between 2 files: lib/cli/record-tap-worker.ts, lib/cli/tap-handover.ts',
-  'import cycle between 2 files: machines/index.ts, machines/json.ts',
+  'import cycle between 4 files: machines/index.ts, machines/json.ts, machines/manifest.ts, machines/runnable.ts',
   'import cycle between 2 files: lib/http/node-fetch-bridge.ts, lib/http/serve-fetch.ts',
   'import cycle between 2 files: lib/server-features/completion.ts, lib/server-features/prompts.ts',
 ];

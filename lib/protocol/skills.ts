@@ -6,8 +6,6 @@
  * @see https://modelcontextprotocol.io/extensions/skills
  */
 import { parse as parseYaml } from 'yaml';
-import { hexEncode } from '../crypto/bytes.js';
-import { sha256 } from '../crypto/digest.js';
 
 /** The extension's identifier (its key under `capabilities.extensions`). */
 export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
@@ -39,10 +37,6 @@ export const MAX_SKILL_BYTES = 16 * 1024 * 1024;
 export const SKILL_NAME = /^(?!.*--)[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$/;
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
 
-/** The digest of a file's raw bytes, as entries carry it. */
-export function skillDigest(bytes: Uint8Array): string {
-  return `sha256:${hexEncode(sha256(bytes))}`;
-}
 
 /** Why a frontmatter block could not be read (the message says what to fix). */
 export class SkillFrontmatterError extends Error {

@@ -8,6 +8,7 @@
  *
  * @see https://modelcontextprotocol.io/extensions/skills
  */
+import { skillDigest } from '../shared/skill-digest.js';
 import { utf8Encode } from '../crypto/bytes.js';
 import { McpError } from '../errors.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
@@ -19,7 +20,6 @@ import {
   SKILL_NAME,
   SkillFrontmatterError,
   parseFrontmatter,
-  skillDigest,
   type Skill,
   type SkillResource,
 } from '../protocol/skills.js';
