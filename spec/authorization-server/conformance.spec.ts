@@ -64,6 +64,8 @@ describe('authorization server: the conformance suite\'s authorization scenarios
 
   it('authorization-server-metadata-endpoint and authorization-code-grant: clean, a person signing in and allowing in chromium', async () => {
     const suite = spawn(node, [CLI, 'authorization', '--url', issuer, '--client-id', 'conformance', '--port', String(callbackPort), '--resource', resource], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // Watched from the start: the suite may exit (token exchanged) before the page has settled.
+    const exited = new Promise<number | null>((resolve) => suite.once('exit', resolve));
     let out = '';
     suite.stdout.on('data', (d) => (out += d));
     suite.stderr.on('data', (d) => (out += d));
@@ -92,7 +94,7 @@ describe('authorization server: the conformance suite\'s authorization scenarios
     expect(await page.textContent('body')).to.include(resource);
     await page.click('#allow');
     await page.waitForURL(/\/callback\?/);
-    const code = await new Promise<number | null>((resolve) => suite.on('exit', resolve));
+    const code = await exited;
     // The suite's summary: every check passed, none failed, nothing flagged as a warning.
     expect(out, out).to.match(/Total: [1-9]\d* passed, 0 failed/);
     expect(out, out).to.not.match(/warning/i);

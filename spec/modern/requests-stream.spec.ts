@@ -117,8 +117,8 @@ describe('Server.requests$ (both eras, every transport)', () => {
     await until(() => records.length === 2, 'two records');
     void pending.catch(() => {});
     expect(records.map((r) => [r.id, r.method, r.era, r.caller, r.outcome, r.durationMs])).to.deep.equal([
-      [1, 'x/fail', 'modern', 'ada', 'failed', 0],
-      [2, 'tools/call', 'modern', 'ada', 'cancelled', 70],
+      [1, 'x/fail', 'modern', 'sub:ada', 'failed', 0],
+      [2, 'tools/call', 'modern', 'sub:ada', 'cancelled', 70],
     ]);
   });
 

@@ -9,7 +9,10 @@
  *
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization
  */
-import { createPublicKey, generateKeyPairSync, randomBytes, randomUUID, verify as verifySignature, type JsonWebKey as NodeJwk } from 'node:crypto';
+import { createPublicKey, generateKeyPairSync, randomBytes, randomUUID, verify as verifySignature } from 'node:crypto';
+
+/** A public JWK (our own type: @types/node 24+ no longer exports one from node:crypto). */
+type NodeJwk = Record<string, string | undefined>;
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { InvalidTokenError, type VerifiedToken, type VerifyAccessToken } from '../server/auth-info.js';
 import type { AccountStore } from './accounts.js';
