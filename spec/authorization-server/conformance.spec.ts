@@ -3,6 +3,7 @@
 // prints the authorization URL for a person: chromium (playwright-core) signs in and allows on our
 // pages, the suite's callback gets the code and exchanges it.
 import { expect } from 'chai';
+import { freePort } from '../../scripts/real-parts/free-port.js';
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { existsSync } from 'node:fs';
@@ -13,14 +14,6 @@ import { memoryAccounts } from '../../lib/auth/authorization-server/accounts.js'
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CLI = 'node_modules/conformance-next/dist/index.js';
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function node22(): Promise<string> {
   return await new Promise((resolve, reject) => {

@@ -6,11 +6,11 @@
 // session (initialize, a call, close), which local workerd keeps in its one isolate's memory.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
+import { freePort } from '../../scripts/real-parts/free-port.js';
 import { build } from 'esbuild';
 import { createClient } from '../../lib/client.js';
 import { createStreamableHttpClientTransport } from '../../streams/index.js';
@@ -33,15 +33,6 @@ const handler = createMcpFetchHandler(mcp);
 export default { fetch: (request) => handler(request) };
 `;
 
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolvePort(port));
-    });
-    s.on('error', reject);
-  });
-}
 
 describe('mcp-actors/web on real workerd (no nodejs_compat), both eras over HTTP', function () {
   this.timeout(60_000);
