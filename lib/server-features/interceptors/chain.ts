@@ -9,6 +9,8 @@ import { McpError } from '../../errors.js';
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import type { JsonObject, RequestId } from '../../jsonrpc/message.js';
 import type { ServerRequest } from '../../session/server-request.js';
+import type { Clock } from '../../clock.js';
+import { restoreRedacted } from './redact-marks.js';
 
 /** Who sent a request, as an interceptor sees it. */
 export interface InterceptorCaller {
@@ -42,6 +44,8 @@ export interface InterceptedRequest {
   readonly signal?: AbortSignal | undefined;
   /** The request's life (`requests$`): the same object as the handler's `ctx.request`. */
   readonly request?: ServerRequest | undefined;
+  /** The server's clock (`ServerOptions.clock`): what timing stages (rate limits, durations) should read. */
+  readonly clock?: Clock | undefined;
 }
 
 /** The rest of the chain; pass new params to rewrite them for the stages after this one. */
@@ -78,7 +82,7 @@ export function runChain(interceptors: readonly Interceptor[], req: InterceptedR
   const passing = new WeakSet<object>();
   const step = (i: number, params: JsonObject | undefined): Promise<JsonObject> => {
     if (i === interceptors.length) {
-      return callSafely(() => terminal(params)).catch((e: unknown) => {
+      return callSafely(() => terminal(restoreRedacted(params))).catch((e: unknown) => {
         if (e !== null && typeof e === 'object') passing.add(e);
         throw e;
       });

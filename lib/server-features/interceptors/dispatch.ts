@@ -34,6 +34,7 @@ export function interceptHooks(list: readonly Interceptor[]): InterceptHooks {
         meta: ctx.meta,
         signal: ctx.signal,
         request,
+        clock: session.sessionClock,
       };
       const round = scope?.inputRequired;
       // A 2026-07-28 handler whose asks end the round never settles: the round's result stands for it.
@@ -51,6 +52,7 @@ export function interceptHooks(list: readonly Interceptor[]): InterceptHooks {
         params,
         caller: callerOf(session),
         meta: params?._meta as JsonObject | undefined,
+        clock: session.sessionClock,
       };
       return runChain(list, req, (p) => Promise.resolve(handler(p, session)).then(() => ({}))).then(() => undefined);
     },
