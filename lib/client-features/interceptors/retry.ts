@@ -22,6 +22,8 @@ export interface RetryOptions {
   /** The first wait in ms, doubled each time (default 100), at most `maxDelayMs` (default 5000). */
   delayMs?: number;
   maxDelayMs?: number;
+  /** A server's `data.retryAfterMs` is waited as asked up to this (default 60 000); asked for longer, the error is the caller's at once. */
+  maxRetryAfterMs?: number;
   /** Which methods to retry (default all). */
   methods?: readonly string[];
 }
@@ -40,6 +42,7 @@ export function retry(options: RetryOptions = {}): ClientInterceptor {
   if (!Number.isInteger(attempts) || attempts < 1) throw new RangeError(`retry: attempts must be a positive integer, got ${String(attempts)}`);
   const base = options.delayMs ?? 100;
   const max = options.maxDelayMs ?? 5000;
+  const maxAfter = options.maxRetryAfterMs ?? 60_000;
   if (!(base >= 0) || !(max >= 0)) throw new RangeError('retry: delayMs and maxDelayMs must be numbers ≥ 0');
   const on = options.on ?? RETRYABLE_CODES;
   const retryable = typeof on === 'function' ? on : (e: unknown) => isTransportFailure(e) || (e instanceof McpError && on.includes(e.code));
@@ -53,7 +56,8 @@ export function retry(options: RetryOptions = {}): ClientInterceptor {
         if (attempt >= attempts || req.signal?.aborted === true || !retryable(e, attempt)) throw e;
         const asked = (e as McpError).data as { retryAfterMs?: unknown } | undefined;
         const after = typeof asked?.retryAfterMs === 'number' && asked.retryAfterMs >= 0 ? asked.retryAfterMs : undefined;
-        await wait(req, Math.min(max, after ?? base * 2 ** (attempt - 1)), e);
+        if (after !== undefined && after > maxAfter) throw e;
+        await wait(req, after ?? Math.min(max, base * 2 ** (attempt - 1)), e);
       }
     }
   };
