@@ -79,12 +79,12 @@ export function runChain(interceptors: readonly Interceptor[], req: InterceptedR
   // Zero cost when none are registered: the handler is called directly.
   if (interceptors.length === 0) return terminal(req.params);
   // Errors of the handler (or of a later stage, already named) go through the stages unchanged.
-  const passing = new WeakSet<object>();
+  let passing: unknown[] | undefined;
+  const pass = (e: unknown): unknown => ((passing ??= []).push(e), e);
   const step = (i: number, params: JsonObject | undefined): Promise<JsonObject> => {
     if (i === interceptors.length) {
       return callSafely(() => terminal(restoreRedacted(params))).catch((e: unknown) => {
-        if (e !== null && typeof e === 'object') passing.add(e);
-        throw e;
+        throw pass(e);
       });
     }
     const stage = interceptors[i]!;
@@ -103,10 +103,8 @@ export function runChain(interceptors: readonly Interceptor[], req: InterceptedR
         return out;
       },
       (e: unknown) => {
-        if (e instanceof McpError || (e !== null && typeof e === 'object' && passing.has(e))) throw e;
-        const named = new McpError(ErrorCode.InternalError, `Interceptor "${name}" failed: ${(e as Error)?.message ?? String(e)}`);
-        passing.add(named);
-        throw named;
+        if (e instanceof McpError || passing?.includes(e) === true) throw e;
+        throw pass(new McpError(ErrorCode.InternalError, `Interceptor "${name}" failed: ${(e as Error)?.message ?? String(e)}`));
       },
     );
   };
@@ -117,7 +115,16 @@ export function runChain(interceptors: readonly Interceptor[], req: InterceptedR
     const onAbort = (): void => reject(new McpError(ErrorCode.RequestTimeout, `Request "${req.method}" was cancelled while in an interceptor`));
     if (signal.aborted) return onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
-    run.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    run.then(
+      (out) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(out);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
   });
 }
 
