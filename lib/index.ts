@@ -34,6 +34,7 @@ export { runClientChain, type ClientInterceptor, type ClientInterceptorNext, typ
 export { logging, type InterceptLogEntry, type InterceptLogger, type LoggingOptions } from './server-features/interceptors/logging.js';
 export { rateLimitPerCaller, RateLimitedError, RATE_LIMITED, type RateLimitOptions } from './server-features/interceptors/rate-limit.js';
 export { redactArguments, REDACTED } from './server-features/interceptors/redact.js';
+export { perCallerView, type PerCallerViewOptions, type VisibleTo } from './server-features/interceptors/views.js';
 export { retry, isTransportFailure, RETRYABLE_CODES, type RetryOptions } from './client-features/interceptors/retry.js';
 export {
   completeElicitation,

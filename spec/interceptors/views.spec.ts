@@ -1,0 +1,70 @@
+// perCallerView (issue 29, per-caller views): two callers with different scopes see different
+// tool lists and get -32602 for a tool they cannot see, as if it did not exist; both eras.
+import { expect } from 'chai';
+import { McpError } from '../../lib/errors.js';
+import { createMcpServer, type McpServer } from '../../lib/mcp-server.js';
+import type { InterceptedRequest } from '../../lib/server-features/interceptors/chain.js';
+import { perCallerView } from '../../lib/server-features/interceptors/views.js';
+import { createMcpFetchHandler } from '../../streams/fetch-handler.js';
+import { connect } from './harness.js';
+
+const scopesOf = (req: InterceptedRequest) => ((req.caller.authInfo as { scopes?: string[] } | undefined)?.scopes ?? []);
+
+function server(): McpServer {
+  const mcp = createMcpServer({ info: { name: 'views', version: '1' } });
+  mcp.registerTool('status', { description: 'for everyone' }, async () => 'all good');
+  mcp.registerTool('shutdown', { description: 'admins only' }, async () => 'shutting down');
+  mcp.registerPrompt('ops', { description: 'admins only' }, async () => ({ messages: [{ role: 'user', content: { type: 'text', text: 'ops' } }] }));
+  return mcp;
+}
+
+describe('perCallerView: what each caller can see', () => {
+  it('2026-07-28 over HTTP: a caller without the admin scope sees no admin tool or prompt and gets -32602 as for an unknown one', async () => {
+    const mcp = server();
+    const admin = (name: string, req: InterceptedRequest) => scopesOf(req).includes('admin') || !['shutdown', 'ops'].includes(name);
+    mcp.use(perCallerView({ tools: admin, prompts: admin }));
+    const handler = createMcpFetchHandler(mcp, {
+      authenticate: (req) => ({ ok: true, authInfo: { sub: String(req.headers['x-user']), scopes: req.headers['x-user'] === 'ada' ? ['admin'] : [] } }),
+    });
+    const V = '2026-07-28';
+    let id = 0;
+    const send = async (user: string, method: string, params: Record<string, unknown> = {}) => {
+      const body = { jsonrpc: '2.0', id: ++id, method, params: { ...params, _meta: { 'io.modelcontextprotocol/protocolVersion': V, 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' } } } };
+      const name: Record<string, string> = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
+      const res = await handler(new Request('http://127.0.0.1:8080/mcp', {
+        method: 'POST',
+        headers: { 'x-user': user, 'mcp-protocol-version': V, 'mcp-method': method, ...name, accept: 'application/json, text/event-stream', 'content-type': 'application/json', host: '127.0.0.1:8080' },
+        body: JSON.stringify(body),
+      }));
+      return (await res.json()) as { result?: Record<string, any>; error?: { code: number; message: string } };
+    };
+    const names = (r: { result?: Record<string, any> }, key: string) => (r.result?.[key] as { name: string }[]).map((t) => t.name).sort();
+    expect(names(await send('ada', 'tools/list'), 'tools')).to.deep.equal(['shutdown', 'status']);
+    expect(names(await send('bo', 'tools/list'), 'tools')).to.deep.equal(['status']);
+    expect(names(await send('bo', 'prompts/list'), 'prompts')).to.deep.equal([]);
+    expect((await send('ada', 'tools/call', { name: 'shutdown', arguments: {} })).result?.content[0].text).to.equal('shutting down');
+    const refused = await send('bo', 'tools/call', { name: 'shutdown', arguments: {} });
+    const unknown = await send('bo', 'tools/call', { name: 'nonexistent', arguments: {} });
+    expect(refused.error).to.deep.include({ code: -32602, message: 'Unknown tool: shutdown' });
+    expect(unknown.error?.code).to.equal(-32602);
+    expect((await send('bo', 'prompts/get', { name: 'ops' })).error).to.deep.include({ code: -32602, message: 'Unknown prompt: ops' });
+    await mcp.close();
+  });
+
+  it('legacy sessions over stdio: the view follows the session; the hidden tool is refused like an unknown one', async () => {
+    const mcp = server();
+    mcp.use(perCallerView({ tools: (name, req) => req.caller.sessionId === 'session-1' || name !== 'shutdown' }));
+    const first = await connect(mcp, 'legacy', 'stdio');
+    const second = await connect(mcp, 'legacy', 'stdio');
+    try {
+      expect((await first.client.listTools()).tools.map((t) => t.name).sort()).to.deep.equal(['shutdown', 'status']);
+      expect((await second.client.listTools()).tools.map((t) => t.name)).to.deep.equal(['status']);
+      const e = await second.client.callTool({ name: 'shutdown', arguments: {} }).catch((x: unknown) => x);
+      expect((e as McpError).code).to.equal(-32602);
+      expect((e as McpError).message).to.equal('Unknown tool: shutdown');
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
+});
