@@ -45,6 +45,7 @@ export { Journal } from './journal/journal.js';
 export type * from './journal/entry.js';
 export { replay, type ReplayOptions, type ReplayResult } from './journal/replay.js';
 export { listen, type ListenOptions, type Listening } from './http/listen.js';
+export { answerClientError } from './http/client-error.js';
 export { serveFetch, type FetchHandler, type ServeFetchOptions, type ServedFetch } from './http/serve-fetch.js';
 // The protocol's own types; `ProgressToken` comes from the session module above.
 export * from './protocol/revisions.js';

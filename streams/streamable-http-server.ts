@@ -33,6 +33,7 @@ import type { InvalidInbound, SingleInbound } from './inbound.js';
 import { defaultIdentity, messagesOf, methodsOf, writeAuthFailure, type Authenticate, type AuthorizeMessages, type AuthOutcome, type Caller } from './http-auth.js';
 import { DEFAULT_BODY_TIMEOUT_MS, acceptedTypes, errorBody, isJsonContentType, readJsonBody, writeEmpty, writeError, writeJson, type BodyDeadline } from './http-body.js';
 import { HostOriginGuard } from './http-security.js';
+import { refusesMalformedHeader } from './http-malformed-header.js';
 import { HttpSessionLifecycle } from './http-session.js';
 import { KeepAliveTicker, SseSink } from './http-sse-sink.js';
 import { MemoryEventStore, type EventStore } from './event-store.js';
@@ -326,6 +327,7 @@ export class HttpServerCore {
         writeError(res, 404, ErrorCode.InvalidRequest, `Not Found: the MCP endpoint is ${this.path}`);
         return;
       }
+      if (refusesMalformedHeader(req, res, this.maxBodyBytes, this.bodyDeadline)) return;
       const refused = this.guard.check(req);
       if (refused !== undefined) {
         writeError(res, 403, ErrorCode.InvalidRequest, refused);
@@ -618,9 +620,18 @@ export class HttpServerCore {
   private postWithoutSession(res: HttpResponseOut, value: unknown, caller: Caller | undefined, versionHeader: string | string[] | undefined): void {
     // A 2026-07-28 notification (notifications carry no version claim, only the header): accepted
     // with 202 and nothing to act on; a stateless request is cancelled by closing its stream.
-    if (isModernRevision(versionHeader) && classifyValue(value, false).kind === 'notification') {
-      writeEmpty(res, 202);
-      return;
+    if (isModernRevision(versionHeader)) {
+      const inbound = classifyValue(value, false);
+      if (inbound.kind === 'notification') {
+        writeEmpty(res, 202);
+        return;
+      }
+      // An invalid notification (string params, say): never answered as a message, so no id,
+      // but the POST needs an error status and the reason (JSON-RPC's own code for it).
+      if (inbound.kind === 'invalid' && !inbound.respond) {
+        writeJson(res, 400, JSON.stringify({ jsonrpc: '2.0', error: inbound.error }));
+        return;
+      }
     }
     if (!isInitializeRequest(value)) {
       if (Array.isArray(value)) {

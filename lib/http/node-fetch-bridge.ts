@@ -9,6 +9,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Bound } from './serve-fetch.js';
+import { answerClientError } from './client-error.js';
 
 type Fetch = (request: Request) => Response | Promise<Response>;
 
@@ -26,6 +27,8 @@ function nodeHttp(): typeof import('node:http') {
 /** Listen on `host:port` and answer every request through `fetch`. */
 export async function serveOnNode(fetch: Fetch, port: number, host: string): Promise<Bound> {
   const server = nodeHttp().createServer((req, res) => void bridge(fetch, req, res, origin));
+  // A request node's parser refuses still gets a JSON-RPC error body, as every other refusal.
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
