@@ -8,7 +8,8 @@
  *
  * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http
  */
-import type { HttpRequestIn, HttpResponseOut } from './http-shape.js';
+import type { HttpHeadersOut, HttpRequestIn, HttpResponseOut } from './http-shape.js';
+import { STORE_RETRY_AFTER_SECONDS, storeOutageResponse, storeUnavailable } from './store-outage.js';
 import type { Envelope } from '../lib/modern/envelope.js';
 import { EnvelopeRefusal, readEnvelope } from '../lib/modern/envelope.js';
 import { checkVersionHeader } from '../lib/modern/classify.js';
@@ -133,7 +134,9 @@ export function serveModernPost(core: RequestCore, req: HttpRequestIn, res: Http
     (answer) => exchange.answer(answer.response, answer.status),
     (e: unknown) => {
       options.report?.(e);
-      exchange.answer({ jsonrpc: '2.0', id: msg.id, error: { code: ErrorCode.InternalError, message: 'Internal error' } }, 500);
+      // A store outage (Redis: the replay guard, the task store) is said as such, as on the legacy path.
+      if (storeUnavailable(e)) exchange.answer(storeOutageResponse(msg.id, e), 503, { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) });
+      else exchange.answer({ jsonrpc: '2.0', id: msg.id, error: { code: ErrorCode.InternalError, message: 'Internal error' } }, 500);
     },
   );
 }
@@ -168,7 +171,7 @@ class ModernExchange {
     this.sink.write(sseEvent(JSON.stringify(frame)));
   }
 
-  answer(response: JsonRpcResponse | undefined, status: number): void {
+  answer(response: JsonRpcResponse | undefined, status: number, headers?: HttpHeadersOut): void {
     if (this.res.writableEnded || this.res.destroyed) return;
     if (this.sink !== undefined) {
       if (response !== undefined) this.sink.write(sseEvent(JSON.stringify(response)));
@@ -179,7 +182,7 @@ class ModernExchange {
       writeEmpty(this.res, 202);
       return;
     }
-    writeJson(this.res, status, JSON.stringify(response));
+    writeJson(this.res, status, JSON.stringify(response), headers);
   }
 }
 

@@ -34,6 +34,7 @@ import { defaultIdentity, messagesOf, methodsOf, writeAuthFailure, type Authenti
 import { DEFAULT_BODY_TIMEOUT_MS, acceptedTypes, errorBody, isJsonContentType, readJsonBody, writeEmpty, writeError, writeJson, type BodyDeadline } from './http-body.js';
 import { HostOriginGuard } from './http-security.js';
 import { refusesMalformedHeader } from './http-malformed-header.js';
+import { STORE_RETRY_AFTER_SECONDS, storeOutageResponse, storeUnavailable } from './store-outage.js';
 import { HttpSessionLifecycle } from './http-session.js';
 import { KeepAliveTicker, SseSink } from './http-sse-sink.js';
 import { MemoryEventStore, type EventStore } from './event-store.js';
@@ -427,7 +428,7 @@ export class HttpServerCore {
     // A store outage (issue 32) is said as such, with a retry hint; its own message may name
     // hosts or credentials, so it goes to the report only.
     if (!res.headersSent && storeUnavailable(e)) {
-      writeError(res, 503, ErrorCode.InternalError, 'Service Unavailable: the session store (Redis) is unavailable; retry shortly', { 'retry-after': '1' }, id);
+      writeJson(res, 503, JSON.stringify(storeOutageResponse(id, e)), { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) });
     } else if (!res.headersSent) writeError(res, 500, ErrorCode.InternalError, 'Internal Server Error', undefined, id);
     else if (!res.writableEnded) res.end();
   }
@@ -1552,8 +1553,3 @@ function requestIdOf(value: unknown): RequestId | null {
   return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
 }
 
-/** node-redis's errors for a connection that is down (by name: streams/ imports nothing of lib/redis). */
-const STORE_DOWN = new Set(['RedisUnavailableError', 'ClientClosedError', 'ClientOfflineError', 'ConnectionTimeoutError', 'SocketClosedUnexpectedlyError']);
-function storeUnavailable(e: unknown): boolean {
-  return e instanceof Error && (STORE_DOWN.has(e.name) || STORE_DOWN.has(e.constructor.name));
-}
