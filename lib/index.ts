@@ -70,5 +70,6 @@ export type { ServerStore } from './server-store.js';
 // Task stores (the `tasks.store` option, or a store's `tasks` part).
 export { MemoryTaskStore, type MemoryTaskStoreOptions } from './tasks/memory-task-store.js';
 export { TaskLimitError, InvalidTaskCursorError, type TaskStore, type NewTask, type TaskLookup, type TaskPage, type TaskChange, type TaskInput } from './tasks/task-store.js';
+export { TASK_LIMIT_REACHED } from './tasks/task-limit.js';
 export type { TaskRecord, TaskEffect, TaskMachineEvent, TaskOutcome, TaskStatusName } from './tasks/task-record.js';
 export type { TaskAuditEvent } from './tasks/task-audit.js';
