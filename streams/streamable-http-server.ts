@@ -110,6 +110,12 @@ export interface StreamableHttpOptions {
   identify?: (authInfo: unknown) => string | undefined;
   /** Interval of SSE keep-alive comments, in ms; false for none. Default 15 000. */
   keepAliveMs?: number | false;
+  /**
+   * The most unsent text an SSE stream may hold for a client that does not read, in bytes
+   * (default 1 MiB; `Infinity` for no limit). Past it the stream is ended and its buffer dropped;
+   * a resumable stream is picked up again with `Last-Event-ID` (events are kept in the event store).
+   */
+  maxSseBufferBytes?: number;
   /** The SSE `retry:` field (client reconnection delay) at the start of each stream; false for none. Default 1000. */
   retryMs?: number | false;
   /** Where sent events are kept for resumption; false: no event ids, no resumption. Default a {@link MemoryEventStore}. */
@@ -247,7 +253,7 @@ export class HttpServerCore {
     this.allowDelete = options.allowDelete ?? true;
     const shared = options.store ?? httpStoreOf(server.options.store);
     this.store = shared !== undefined ? shared.httpSessions.events : options.eventStore === false ? undefined : (options.eventStore ?? new MemoryEventStore());
-    this.ticker = new KeepAliveTicker(this.clock, options.keepAliveMs === false ? undefined : (options.keepAliveMs ?? DEFAULT_KEEPALIVE_MS));
+    this.ticker = new KeepAliveTicker(this.clock, options.keepAliveMs === false ? undefined : (options.keepAliveMs ?? DEFAULT_KEEPALIVE_MS), options.maxSseBufferBytes);
     this.guard = new HostOriginGuard({ allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins });
     this.cors = options.cors === true ? {} : options.cors === false ? undefined : options.cors;
     this.authenticate = options.authenticate;

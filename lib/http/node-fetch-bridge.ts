@@ -115,7 +115,9 @@ export async function bridge(fetch: Fetch, req: IncomingMessage, res: ServerResp
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      res.write(value);
+      // Honour backpressure: read on once node took what it holds, so that a client that does
+      // not read leaves the bytes queued in the body, where the handler sees them (writableLength).
+      if (!res.write(value)) await drained(res);
     }
     res.end();
   } catch {
@@ -145,5 +147,18 @@ function bodyOf(req: IncomingMessage): ReadableStream<Uint8Array> {
       open = false;
       req.resume();
     },
+  });
+}
+
+/** Resolves when `res` drained its buffer, or closed (then the loop's next write is a no-op). */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
   });
 }

@@ -1,0 +1,117 @@
+// Issue 32, item 7g: the SSE writer ignored backpressure, so a client that never reads made the
+// server buffer every event without bound. A real socket that reads the head of a GET stream
+// and then pauses; the server floods that session with notifications (32 MiB of them). The
+// stream must be ended once more than the high-water mark waits unsent (1 MiB by default), not
+// grow; through the node handler and the fetch handler on Node.
+import { expect } from 'chai';
+import { connect, type Socket } from 'node:net';
+import { listen } from '../../lib/http/listen.js';
+import { serveFetch } from '../../lib/http/serve-fetch.js';
+import { createMcpServer, type McpServer } from '../../lib/mcp-server.js';
+import { createMcpFetchHandler } from '../../streams/fetch-handler.js';
+import { createStreamableHttpHandler, type StreamableHttpOptions } from '../../streams/streamable-http-server.js';
+import { openSession, post } from '../fixtures/http-server/raw.js';
+
+const REV = '2025-11-25';
+const NOTE = 'x'.repeat(4096);
+const COUNT = 8192; // 32 MiB of notifications
+
+function floodServer(): McpServer {
+  const mcp = createMcpServer({ info: { name: 'flood', version: '1' } });
+  mcp.registerTool('flood', { description: 'floods every session with log notifications', inputSchema: { type: 'object', properties: { count: { type: 'number' } } } }, (args) => {
+    const count = typeof args.count === 'number' ? args.count : COUNT;
+    for (let i = 0; i < count; i++) mcp.log('info', NOTE);
+    return 'flooded';
+  });
+  return mcp;
+}
+
+/** A GET stream on a raw socket: resolves once the head is in, then reads no more. */
+function pausedStream(url: string, sid: string): Promise<{ socket: Socket; received: () => number; ended: Promise<void> }> {
+  const u = new URL(url);
+  return new Promise((resolve, reject) => {
+    let bytes = 0;
+    let head = '';
+    let endedResolve!: () => void;
+    const ended = new Promise<void>((r) => (endedResolve = r));
+    const socket = connect(Number(u.port), u.hostname, () => {
+      socket.write(`GET ${u.pathname} HTTP/1.1\r\nHost: ${u.host}\r\nAccept: text/event-stream\r\nMcp-Session-Id: ${sid}\r\nMcp-Protocol-Version: ${REV}\r\n\r\n`);
+    });
+    socket.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (head !== undefined && !head.includes('\r\n\r\n')) {
+        head += chunk.toString('latin1');
+        if (head.includes('\r\n\r\n')) {
+          if (!/^HTTP\/1\.1 200/.test(head)) reject(new Error(`GET refused: ${head}`));
+          socket.pause();
+          resolve({ socket, received: () => bytes, ended });
+        }
+      }
+    });
+    socket.on('close', () => endedResolve());
+    socket.on('error', () => endedResolve());
+  });
+}
+
+const ADAPTERS = {
+  'node handler': async (mcp: McpServer, options: StreamableHttpOptions) => listen(createStreamableHttpHandler(mcp.server, options), { logger: false }),
+  'fetch handler on Node': async (mcp: McpServer, options: StreamableHttpOptions) => serveFetch(createMcpFetchHandler(mcp.server, options), { port: 0, logger: false }),
+};
+
+for (const [adapter, serve] of Object.entries(ADAPTERS)) {
+  describe(`SSE backpressure: a client that does not read (${adapter})`, function () {
+    this.timeout(30_000);
+
+    it('[HTTP-010] ends the GET stream past the high-water mark instead of buffering 32 MiB; the session still serves', async () => {
+      const served = await serve(floodServer(), { eventStore: false, keepAliveMs: false });
+      try {
+        const sid = await openSession(served.url, REV);
+        const h = { 'mcp-session-id': sid, 'mcp-protocol-version': REV };
+        const stream = await pausedStream(served.url, sid);
+        const call = await post(served.url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'flood', arguments: {} } }, h);
+        expect(call.json?.result?.content?.[0]?.text, call.body).to.equal('flooded');
+        // Now read: what the server kept for this client is what arrives, then the end.
+        stream.socket.resume();
+        const timeout = new Promise<'open'>((r) => setTimeout(() => r('open'), 5_000).unref());
+        expect(await Promise.race([stream.ended.then(() => 'ended' as const), timeout]), 'the stream must be ended').to.equal('ended');
+        const sent = COUNT * NOTE.length;
+        expect(stream.received()).to.be.below(sent / 4);
+        // The session is untouched: the next request is served, and a new GET stream opens.
+        const ping = await post(served.url, { jsonrpc: '2.0', id: 2, method: 'ping' }, h);
+        expect(ping.json.result).to.deep.equal({});
+        const again = await pausedStream(served.url, sid);
+        again.socket.destroy();
+      } finally {
+        await served.close();
+      }
+    });
+
+    it('a client that reads gets a burst in full, and its stream stays open', async () => {
+      const served = await serve(floodServer(), { eventStore: false, keepAliveMs: false });
+      try {
+        const sid = await openSession(served.url, REV);
+        const h = { 'mcp-session-id': sid, 'mcp-protocol-version': REV };
+        const stream = await pausedStream(served.url, sid);
+        let text = '';
+        stream.socket.on('data', (c: Buffer) => (text += c.toString('latin1')));
+        stream.socket.resume();
+        const call = await post(served.url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'flood', arguments: { count: 64 } } }, h);
+        expect(call.json?.result?.content?.[0]?.text, call.body).to.equal('flooded');
+        const deadline = Date.now() + 5_000;
+        while (text.split('notifications/message').length - 1 < 64 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+        expect(text.split('notifications/message').length - 1).to.equal(64);
+        expect(stream.socket.destroyed).to.equal(false);
+        stream.socket.destroy();
+      } finally {
+        await served.close();
+      }
+    });
+  });
+}
+
+describe('SSE backpressure: the option', () => {
+  it('refuses a maxSseBufferBytes that is not a positive number, saying so', () => {
+    const mcp = createMcpServer({ info: { name: 'x', version: '1' } });
+    expect(() => createStreamableHttpHandler(mcp.server, { maxSseBufferBytes: 0 })).to.throw(TypeError, /maxSseBufferBytes must be a positive number/);
+  });
+});
