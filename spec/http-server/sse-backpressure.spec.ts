@@ -109,6 +109,47 @@ for (const [adapter, serve] of Object.entries(ADAPTERS)) {
   });
 }
 
+describe('SSE backpressure: the 2024-11-05 HTTP+SSE stream (node handler)', function () {
+  this.timeout(30_000);
+
+  it('[HTTP-010] ends the /sse stream of a client that does not read, past the high-water mark', async () => {
+    const served = await listen(createStreamableHttpHandler(floodServer().server, { legacySse: true, keepAliveMs: false }), { logger: false });
+    try {
+      const u = new URL(served.url);
+      let text = '';
+      let ended = false;
+      const socket = connect(Number(u.port), u.hostname, () => socket.write(`GET /sse HTTP/1.1\r\nHost: ${u.host}\r\nAccept: text/event-stream\r\n\r\n`));
+      socket.on('close', () => (ended = true));
+      socket.on('error', () => (ended = true));
+      await new Promise<void>((resolve) => {
+        const onData = (c: Buffer) => {
+          text += c.toString('latin1');
+          if (/event: endpoint\r?\ndata: \S+/.test(text)) {
+            socket.off('data', onData);
+            socket.pause();
+            resolve();
+          }
+        };
+        socket.on('data', onData);
+      });
+      const messages = new URL(/data: (\S+)/.exec(text)![1]!, u.origin).toString();
+      const send = (m: unknown) => post(messages, m);
+      expect((await send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'c', version: '1' } } })).status).to.equal(202);
+      await send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      expect((await send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'flood', arguments: {} } })).status).to.equal(202);
+      let received = 0;
+      socket.on('data', (c: Buffer) => (received += c.length));
+      socket.resume();
+      const deadline = Date.now() + 5_000;
+      while (!ended && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(ended, 'the stream must be ended').to.equal(true);
+      expect(received).to.be.below((COUNT * NOTE.length) / 4);
+    } finally {
+      await served.close();
+    }
+  });
+});
+
 describe('SSE backpressure: the option', () => {
   it('refuses a maxSseBufferBytes that is not a positive number, saying so', () => {
     const mcp = createMcpServer({ info: { name: 'x', version: '1' } });
