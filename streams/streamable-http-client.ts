@@ -27,7 +27,7 @@ import { oauthClientFor, type HttpClientAuth, type OAuthClient } from '../lib/au
 import { systemClock, type Clock } from '../lib/clock.js';
 import { TransportError } from '../lib/errors.js';
 import { DEFAULT_MAX_FRAME_BYTES } from '../lib/jsonrpc/codec.js';
-import type { Frame, JsonRpcRequest, RequestId } from '../lib/jsonrpc/message.js';
+import type { Frame, JsonObject, JsonRpcRequest, RequestId } from '../lib/jsonrpc/message.js';
 import { allows, isSupportedRevision } from '../lib/protocol/revisions.js';
 import { reconnectMachine, type ReconnectOptions } from '../machines/reconnect.machine.js';
 import {
@@ -58,6 +58,19 @@ export type { FetchLike } from './http-fetch.js';
 
 /** Which wire protocol the transport speaks. */
 export type HttpTransportMode = 'streamable' | 'legacy-sse';
+
+/** The answer to a request sent by {@link SessionRestorer}: the response frame's `result` or `error`. */
+export interface RestoreAnswer {
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string; data?: unknown };
+}
+
+/**
+ * What the client re-establishes on a new session after a transparent re-initialization (its
+ * resource subscriptions, its log level). It gets a way to send requests on the new session and
+ * runs before any other frame goes out on it; a request that cannot be sent rejects.
+ */
+export type SessionRestorer = (request: (method: string, params?: Record<string, unknown>) => Promise<RestoreAnswer>) => Promise<void>;
 
 export interface StreamableHttpClientTransportOptions {
   /**
@@ -114,6 +127,12 @@ export interface StreamableHttpClientTransport extends Transport {
    * @see https://modelcontextprotocol.io/specification/2026-07-28/server/tools#x-mcp-header
    */
   paramHeaders: ParamHeaderSource | undefined;
+  /**
+   * Run after a transparent re-initialization (see `reinitializeOnExpiry`), before the new
+   * session is used: a new session has none of the old one's state, so the client sets it again
+   * (a `Client` sets this when it connects).
+   */
+  restoreSession: SessionRestorer | undefined;
   /** Close the response stream of a request (modern-era cancellation). */
   closeRequestStream(id: RequestId): boolean;
   /**
@@ -255,6 +274,8 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
     return this.versionHeader;
   }
   paramHeaders: ParamHeaderSource | undefined = undefined;
+  restoreSession: SessionRestorer | undefined = undefined;
+  private restoreCount = 0;
 
   private readonly oauth: OAuthClient | undefined;
 
@@ -872,7 +893,11 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
    */
   private async sessionExpired(generation: number, what: string): Promise<boolean> {
     if (this.closing || this.state.terminal) return false;
-    if (generation !== this.generation) return true; // a newer session already exists
+    if (generation !== this.generation) {
+      // A newer session exists; its state may still be being restored.
+      if (this.reinitializing) await this.reinitializing.catch(() => {});
+      return true;
+    }
     const expired = this.session;
     if (!this.reinitializeOnExpiry || !this.initRequest) {
       this.fail(
@@ -932,8 +957,26 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
       throw error;
     }
     this.generation++;
-    this.details({ event: 'session-reinitialized', sessionId: this.session, previousSessionId: expired });
+    // The GET stream first: what the restored subscriptions bring may come on it.
     if (this.openStandalone) this.openStandaloneStream(this.generation);
+    await this.restore();
+    this.details({ event: 'session-reinitialized', sessionId: this.session, previousSessionId: expired });
+  }
+
+  /** Let the client set up the new session as the old one was (queued frames wait for it). */
+  private async restore(): Promise<void> {
+    const restorer = this.restoreSession;
+    if (!restorer) return;
+    const request = async (method: string, params?: Record<string, unknown>): Promise<RestoreAnswer> => {
+      const frame: JsonRpcRequest = { jsonrpc: '2.0', id: `mcp-actors/restore/${++this.restoreCount}`, method, ...(params && { params: params as JsonObject }) };
+      return (await this.internalRequest(frame)) as RestoreAnswer;
+    };
+    try {
+      await restorer(request);
+    } catch (e) {
+      // The restorer reports what it lost itself; this is its own failure, not the session's.
+      this.details({ event: 'session-restore-failed', message: messageOf(e) });
+    }
   }
 
   /** POST a request of the transport's own and wait for its answer (in a JSON body or on its SSE stream). */
