@@ -9,8 +9,7 @@
  */
 import { BehaviorSubject, EMPTY, Subject, merge, switchMap, type Observable } from 'rxjs';
 import type { PeerInfo } from '../machines/session.machine.js';
-import type { RestoreAnswer, SessionRestorer } from '../streams/streamable-http-client.js';
-import type { Transport } from '../streams/transport.js';
+import type { RestoreAnswer, SessionRestorer, Transport } from '../streams/transport.js';
 import { SubscriptionLostError } from './client-features/errors.js';
 import { ElicitationService, type ElicitationOptions, type ElicitationStatus } from './client-features/elicitation.js';
 import { RootsProvider } from './client-features/roots-provider.js';

@@ -48,29 +48,18 @@ import { undiciFetch, type FetchLike } from './http-fetch.js';
 import { LegacySseChannel } from './legacy-sse-client.js';
 import { HotInbound, StateCell } from './memory.js';
 import { fromWebStream, sseParse, type SseItem } from './sse-parse.js';
-import { OversizeFrame, type RawFrame, type SendOptions, type Transport, type TransportState } from './transport.js';
+import { OversizeFrame, type RawFrame, type RestoreAnswer, type SendOptions, type SessionRestorer, type Transport, type TransportState } from './transport.js';
 import { modernClaim, modernHeaders, type ParamHeaderSource } from '../lib/client-modern/wire-headers.js';
 import { postModern, type ModernPostHost } from './modern-post.js';
 import { fromReadable } from './stdio-server.js';
 
 export type { HeadersOption, HttpClientMethod } from './http-client-common.js';
+export type { RestoreAnswer, SessionRestorer } from './transport.js';
 export type { FetchLike } from './http-fetch.js';
 
 /** Which wire protocol the transport speaks. */
 export type HttpTransportMode = 'streamable' | 'legacy-sse';
 
-/** The answer to a request sent by {@link SessionRestorer}: the response frame's `result` or `error`. */
-export interface RestoreAnswer {
-  result?: Record<string, unknown>;
-  error?: { code: number; message: string; data?: unknown };
-}
-
-/**
- * What the client re-establishes on a new session after a transparent re-initialization (its
- * resource subscriptions, its log level). It gets a way to send requests on the new session and
- * runs before any other frame goes out on it; a request that cannot be sent rejects.
- */
-export type SessionRestorer = (request: (method: string, params?: Record<string, unknown>) => Promise<RestoreAnswer>) => Promise<void>;
 
 export interface StreamableHttpClientTransportOptions {
   /**
