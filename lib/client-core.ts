@@ -7,7 +7,7 @@
  * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning
  * @see https://modelcontextprotocol.io/specification/2025-11-25/client
  */
-import { BehaviorSubject, EMPTY, Subject, merge, switchMap, type Observable } from 'rxjs';
+import { BehaviorSubject, EMPTY, Subject, merge, switchMap, type Observable, type Subscription } from 'rxjs';
 import type { PeerInfo } from '../machines/session.machine.js';
 import type { RestoreAnswer, SessionRestorer, Transport } from '../streams/transport.js';
 import { SubscriptionLostError } from './client-features/errors.js';
@@ -66,6 +66,8 @@ export class ClientCore extends Session {
   private readonly inputAnswerers = new Map<string, InputAnswerer>();
   private rootsProvider: RootsProvider | undefined;
   private listsWanted = false;
+  /** With `keepAlive` in the modern era: every frame from the server postpones the keep-alive. */
+  private heard: Subscription | undefined;
   /** The last `_meta` envelope built, and what it was built for. */
   private envelope: { key: string; meta: JsonObject } | undefined;
 
@@ -234,6 +236,8 @@ export class ClientCore extends Session {
       outcome.discover,
     );
     const found = this.modern.discovered;
+    // The keep-alive waits for a quiet interval: the modern link reads the frames the session would have seen.
+    if (this.clientOptions.keepAlive) this.heard = transport.inbound$.subscribe(() => this.heardFromPeer());
     this.adoptModern(transport, {
       protocolVersion: outcome.version,
       capabilities: found.capabilities,
@@ -258,6 +262,11 @@ export class ClientCore extends Session {
   override async ping(options?: RequestOptions): Promise<void> {
     if (!this.modern) return super.ping(options);
     await this.modern.discover({ ...options, fresh: true });
+  }
+
+  /** The keep-alive (`keepAlive` option) checks the server as {@link ping} does: `server/discover` in 2026-07-28. */
+  protected override keepAliveProbe(timeout: number): Promise<unknown> {
+    return this.modern ? this.ping({ timeout }) : super.keepAliveProbe(timeout);
   }
 
   /**
@@ -537,6 +546,7 @@ export class ClientCore extends Session {
     if (this.tornDown) return;
     this.tornDown = true;
     this.modern?.stop(this.error ?? new Error('The connection ended'));
+    this.heard?.unsubscribe();
     this.rootsProvider?.close();
     this.elicitation.close();
     this.logSubject.complete();
