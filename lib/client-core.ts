@@ -389,7 +389,8 @@ export class ClientCore extends Session {
   /**
    * The transport started a new session after the server lost ours (HTTP 404): set the log level
    * and every resource subscription again, in that order, before anything else goes out. A
-   * subscription the new session refuses ends with a {@link SubscriptionLostError}.
+   * subscription the new session refuses ends with a {@link SubscriptionLostError}. The live lists
+   * held (`tools$`...) are listed again: changes told to the old session are lost with it.
    * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#session-management
    */
   private async restoreSession(request: Parameters<SessionRestorer>[0]): Promise<void> {
@@ -411,6 +412,8 @@ export class ClientCore extends Session {
       if (answer?.result) continue;
       this.subscriptionLost(uri, new SubscriptionLostError(uri, failure(answer, thrown), answer?.error?.code, answer?.error?.data));
     }
+    // List changes the old session would have told are lost with it: the live lists held are listed again.
+    for (const kind of ['tools', 'resources', 'prompts']) this.onListChanged(`notifications/${kind}/list_changed`);
   }
 
   // ------------------------------------------------------------------------- client features

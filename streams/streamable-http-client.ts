@@ -136,6 +136,9 @@ export interface StreamableHttpClientTransport extends Transport {
 /** Statuses of the `initialize` POST that mean "maybe an HTTP+SSE server": 4xx but not auth, timeouts or rate limits. */
 const NO_FALLBACK_4XX = new Set([401, 403, 407, 408, 429]);
 
+/** How long restoring a new session's state (the subscriptions, the log level) may take in all. */
+const RESTORE_TIMEOUT_MS = 10_000;
+
 /** Visible ASCII only (0x21–0x7E), as the spec requires of session ids. */
 const SESSION_ID_RE = /^[\x21-\x7e]+$/;
 
@@ -956,9 +959,33 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
   private async restore(): Promise<void> {
     const restorer = this.restoreSession;
     if (!restorer) return;
-    const request = async (method: string, params?: Record<string, unknown>): Promise<RestoreAnswer> => {
+    // Bounded as a whole: every frame the client sends waits for the restore.
+    const deadline = this.clock.now() + RESTORE_TIMEOUT_MS;
+    const request = (method: string, params?: Record<string, unknown>): Promise<RestoreAnswer> => {
       const frame: JsonRpcRequest = { jsonrpc: '2.0', id: `mcp-actors/restore/${++this.restoreCount}`, method, ...(params && { params: params as JsonObject }) };
-      return (await this.internalRequest(frame)) as RestoreAnswer;
+      const late = () => new TransportError(`${describeFrame(frame)}: restoring the new session took longer than ${RESTORE_TIMEOUT_MS} ms`);
+      const left = deadline - this.clock.now();
+      if (left <= 0) return Promise.reject(late());
+      return new Promise<RestoreAnswer>((resolve, reject) => {
+        const timer = this.clock.setTimeout(
+          () => {
+            this.internalWaiters.delete(frame.id);
+            reject(late());
+          },
+          left,
+          'session-restore',
+        );
+        this.internalRequest(frame).then(
+          (answer) => {
+            this.clock.clearTimeout(timer);
+            resolve(answer as RestoreAnswer);
+          },
+          (e: unknown) => {
+            this.clock.clearTimeout(timer);
+            reject(e as Error);
+          },
+        );
+      });
     };
     try {
       await restorer(request);

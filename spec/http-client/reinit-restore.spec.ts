@@ -18,6 +18,14 @@ import { capturingFetch, nextDetails, until, type Sent } from './helpers.js';
 const A = 'file:///data/a.txt';
 const B = 'file:///data/b.txt';
 
+interface ServerVariant {
+  subscribe?: boolean;
+  /** One more tool than the first process had. */
+  newTool?: boolean;
+  /** resources/subscribe never answers. */
+  hangSubscribe?: boolean;
+}
+
 interface Running {
   mcp: McpServer;
   handler: StreamableHttpHandler;
@@ -25,10 +33,12 @@ interface Running {
 }
 
 /** One "process" of the server: two resources, logging, on `port` (0: any free one). */
-async function startServer(port: number, options: { subscribe?: boolean } = {}): Promise<Running> {
+async function startServer(port: number, options: ServerVariant = {}): Promise<Running> {
   const mcp = new McpServer({ info: { name: 'restarting', version: '1.0.0' }, capabilities: { resources: { subscribe: options.subscribe ?? true }, logging: {} } });
   for (const uri of [A, B]) mcp.registerResource(uri, uri, {}, () => ({ contents: [{ uri, text: 'x' }] }));
   mcp.registerTool('echo', { description: 'echo' }, () => ({ content: [{ type: 'text', text: 'ok' }] }));
+  if (options.newTool) mcp.registerTool('added', { description: 'only on the new process' }, () => ({ content: [] }));
+  if (options.hangSubscribe) mcp.server.onRequest('resources/subscribe', () => new Promise(() => {}));
   const handler = createStreamableHttpHandler(mcp.server);
   const listening = await listen(handler, { port, logger: false });
   return { mcp, handler, listening };
@@ -46,7 +56,7 @@ describe('http client: restoring a lost session after re-initialization (issue 3
     for (const s of servers.splice(0)) await s.listening.close().catch(() => {});
   });
 
-  async function connected(): Promise<{ transport: StreamableHttpClientTransport; sent: Sent[]; updates: string[]; logs: LoggingMessageNotificationParams[]; errors: Map<string, unknown> }> {
+  async function connected(): Promise<{ transport: StreamableHttpClientTransport; sent: Sent[]; updates: string[]; logs: LoggingMessageNotificationParams[]; errors: Map<string, unknown>; clock: ManualClock }> {
     const first = await startServer(0);
     servers.push(first);
     const { fetch, sent } = capturingFetch();
@@ -70,11 +80,11 @@ describe('http client: restoring a lost session after re-initialization (issue 3
     }
     await until(() => sent.filter((r) => r.json?.method === 'resources/subscribe' && r.status === 200).length === 2, 'both subscriptions');
     await until(() => first.handler.stats.openStreams >= 1, 'the GET stream');
-    return { transport, sent, updates, logs, errors };
+    return { transport, sent, updates, logs, errors, clock };
   }
 
   /** The server "process" dies and a new one starts on the same port, knowing no session. */
-  async function restart(options: { subscribe?: boolean } = {}): Promise<Running> {
+  async function restart(options: ServerVariant = {}): Promise<Running> {
     const old = servers.pop()!;
     const port = old.listening.port;
     await old.listening.close();
@@ -89,7 +99,11 @@ describe('http client: restoring a lost session after re-initialization (issue 3
     expect(first.mcp.resources.notifyUpdated(A)).to.equal(1);
     await until(() => c.updates.length === 1, 'the first update');
 
-    const second = await restart();
+    const lists: string[][] = [];
+    subs.push(client!.tools$.subscribe((tools) => lists.push(tools.map((t) => t.name))));
+    await until(() => lists.length === 1, 'the tool list');
+
+    const second = await restart({ newTool: true });
     const renewed = nextDetails(c.transport.state$, 'session-reinitialized');
     // Any request finds the session gone (404): the client starts a new one and the call goes through.
     expect((await client!.callTool({ name: 'echo', arguments: {} })).content).to.deep.equal([{ type: 'text', text: 'ok' }]);
@@ -111,6 +125,10 @@ describe('http client: restoring a lost session after re-initialization (issue 3
     // Sent after the info one on the same stream: had the info one passed, it would be here first.
     expect(c.logs.map((l) => l.data)).to.deep.equal(['at or above it']);
     expect(c.errors.size).to.equal(0);
+    // The live tool list is listed again on the new session (the new process has one more tool).
+    c.clock.advance(1000);
+    await until(() => lists.length === 2, 'the tool list again');
+    expect(lists).to.deep.equal([['echo'], ['echo', 'added']]);
   });
 
   it('a subscription the new session refuses ends with SubscriptionLostError, not silence', async () => {
@@ -129,6 +147,25 @@ describe('http client: restoring a lost session after re-initialization (issue 3
     // A later subscribe to the same URI starts afresh (and is refused by this server, as an error too).
     const again = await new Promise<unknown>((resolve) => subs.push(client!.subscribe(A).subscribe({ error: resolve })));
     expect(again).to.be.instanceOf(Error).and.not.instanceOf(SubscriptionLostError);
+  });
+
+  it('a restore the new session never answers is given up after 10 s in all (on the clock): the subscriptions end with SubscriptionLostError and the client goes on', async () => {
+    const c = await connected();
+    await restart({ hangSubscribe: true });
+    const call = client!.callTool({ name: 'echo', arguments: {} });
+    await until(() => c.sent.filter((r) => r.json?.method === 'resources/subscribe').length === 3, 'the first restore');
+    c.clock.advance(9_999);
+    for (let i = 0; i < 50; i++) await new Promise((r) => setImmediate(r));
+    expect(c.errors.size).to.equal(0);
+    c.clock.advance(1);
+    // The first one ran out of time; the second is not even sent.
+    await until(() => c.errors.size === 2, 'both subscriptions to end');
+    expect(c.sent.filter((r) => r.json?.method === 'resources/subscribe')).to.have.length(3);
+    for (const uri of [A, B]) {
+      expect(c.errors.get(uri)).to.be.instanceOf(SubscriptionLostError);
+      expect((c.errors.get(uri) as Error).message).to.contain('took longer than 10000 ms');
+    }
+    expect((await call).content).to.deep.equal([{ type: 'text', text: 'ok' }]);
   });
 
   it('2026-07-28: a listen broken by the server process dying is opened again on the new one (after the backoff), and updates come again', async () => {
