@@ -3,8 +3,8 @@
 // or an unreadable journal (something JSON.parse refuses); a "no" only costs time. So: every "yes"
 // must parse to an object that redaction leaves unchanged (strings holding JSON included: issue 32,
 // 7f), checked on hand-picked lines, on lines built to hide secrets, and on many random mutations;
-// and the frames a server sends all day
-// (requests, answers, progress) must get a "yes", or the recorder is slow again.
+// and the frames a server sends all day (requests, answers, progress) must get a "yes", or the
+// recorder is slow again.
 import { expect } from 'chai';
 import { mutated, random } from './text-mutations.js';
 import { plainObjectLine } from '../../lib/cli/frame-scan.js';
