@@ -24,6 +24,8 @@ interface ServerVariant {
   newTool?: boolean;
   /** resources/subscribe never answers. */
   hangSubscribe?: boolean;
+  /** How the server answers POSTs (default 'auto'). */
+  responseMode?: 'json' | 'sse' | 'auto';
 }
 
 interface Running {
@@ -39,7 +41,7 @@ async function startServer(port: number, options: ServerVariant = {}): Promise<R
   mcp.registerTool('echo', { description: 'echo' }, () => ({ content: [{ type: 'text', text: 'ok' }] }));
   if (options.newTool) mcp.registerTool('added', { description: 'only on the new process' }, () => ({ content: [] }));
   if (options.hangSubscribe) mcp.server.onRequest('resources/subscribe', () => new Promise(() => {}));
-  const handler = createStreamableHttpHandler(mcp.server);
+  const handler = createStreamableHttpHandler(mcp.server, { responseMode: options.responseMode ?? 'auto' });
   const listening = await listen(handler, { port, logger: false });
   return { mcp, handler, listening };
 }
@@ -56,8 +58,8 @@ describe('http client: restoring a lost session after re-initialization (issue 3
     for (const s of servers.splice(0)) await s.listening.close().catch(() => {});
   });
 
-  async function connected(): Promise<{ transport: StreamableHttpClientTransport; sent: Sent[]; updates: string[]; logs: LoggingMessageNotificationParams[]; errors: Map<string, unknown>; clock: ManualClock }> {
-    const first = await startServer(0);
+  async function connected(responseMode: ServerVariant['responseMode'] = 'auto'): Promise<{ transport: StreamableHttpClientTransport; sent: Sent[]; updates: string[]; logs: LoggingMessageNotificationParams[]; errors: Map<string, unknown>; clock: ManualClock }> {
+    const first = await startServer(0, { responseMode });
     servers.push(first);
     const { fetch, sent } = capturingFetch();
     // The manual clock: a broken GET stream is not retried behind the spec's back.
@@ -93,43 +95,45 @@ describe('http client: restoring a lost session after re-initialization (issue 3
     return next;
   }
 
-  it('[HTTP-032] after a 404 and a new session, updates of both subscriptions and log messages at the level set keep coming', async () => {
-    const c = await connected();
-    const first = servers[0]!;
-    expect(first.mcp.resources.notifyUpdated(A)).to.equal(1);
-    await until(() => c.updates.length === 1, 'the first update');
+  for (const responseMode of ['sse', 'json'] as const) {
+    it(`[HTTP-032] after a 404 and a new session, updates of both subscriptions and log messages at the level set keep coming (answers as ${responseMode})`, async () => {
+      const c = await connected(responseMode);
+      const first = servers[0]!;
+      expect(first.mcp.resources.notifyUpdated(A)).to.equal(1);
+      await until(() => c.updates.length === 1, 'the first update');
 
-    const lists: string[][] = [];
-    subs.push(client!.tools$.subscribe((tools) => lists.push(tools.map((t) => t.name))));
-    await until(() => lists.length === 1, 'the tool list');
+      const lists: string[][] = [];
+      subs.push(client!.tools$.subscribe((tools) => lists.push(tools.map((t) => t.name))));
+      await until(() => lists.length === 1, 'the tool list');
 
-    const second = await restart({ newTool: true });
-    const renewed = nextDetails(c.transport.state$, 'session-reinitialized');
-    // Any request finds the session gone (404): the client starts a new one and the call goes through.
-    expect((await client!.callTool({ name: 'echo', arguments: {} })).content).to.deep.equal([{ type: 'text', text: 'ok' }]);
-    await renewed;
-    await until(() => second.handler.stats.openStreams >= 1, 'the new GET stream');
+      const second = await restart({ newTool: true, responseMode });
+      const renewed = nextDetails(c.transport.state$, 'session-reinitialized');
+      // Any request finds the session gone (404): the client starts a new one and the call goes through.
+      expect((await client!.callTool({ name: 'echo', arguments: {} })).content).to.deep.equal([{ type: 'text', text: 'ok' }]);
+      await renewed;
+      await until(() => second.handler.stats.openStreams >= 1, 'the new GET stream');
 
-    // Restored in order, each before the call that found the session gone was sent again.
-    const after = c.sent.filter((r) => r.method === 'POST' && r.headers.get('mcp-session-id') === c.transport.sessionId).map((r) => r.json.method);
-    expect(after).to.deep.equal(['notifications/initialized', 'logging/setLevel', 'resources/subscribe', 'resources/subscribe', 'tools/call']);
+      // Restored in order, each before the call that found the session gone was sent again.
+      const after = c.sent.filter((r) => r.method === 'POST' && r.headers.get('mcp-session-id') === c.transport.sessionId).map((r) => r.json.method);
+      expect(after).to.deep.equal(['notifications/initialized', 'logging/setLevel', 'resources/subscribe', 'resources/subscribe', 'tools/call']);
 
-    expect(second.mcp.resources.notifyUpdated(A)).to.equal(1);
-    expect(second.mcp.resources.notifyUpdated(B)).to.equal(1);
-    await until(() => c.updates.length === 3, 'the updates on the new session');
-    expect(c.updates).to.deep.equal([A, A, B]);
+      expect(second.mcp.resources.notifyUpdated(A)).to.equal(1);
+      expect(second.mcp.resources.notifyUpdated(B)).to.equal(1);
+      await until(() => c.updates.length === 3, 'the updates on the new session');
+      expect(c.updates).to.deep.equal([A, A, B]);
 
-    second.mcp.log('info', 'below the level the client set');
-    second.mcp.log('error', 'at or above it');
-    await until(() => c.logs.length === 1, 'the log message');
-    // Sent after the info one on the same stream: had the info one passed, it would be here first.
-    expect(c.logs.map((l) => l.data)).to.deep.equal(['at or above it']);
-    expect(c.errors.size).to.equal(0);
-    // The live tool list is listed again on the new session (the new process has one more tool).
-    c.clock.advance(1000);
-    await until(() => lists.length === 2, 'the tool list again');
-    expect(lists).to.deep.equal([['echo'], ['echo', 'added']]);
-  });
+      second.mcp.log('info', 'below the level the client set');
+      second.mcp.log('error', 'at or above it');
+      await until(() => c.logs.length === 1, 'the log message');
+      // Sent after the info one on the same stream: had the info one passed, it would be here first.
+      expect(c.logs.map((l) => l.data)).to.deep.equal(['at or above it']);
+      expect(c.errors.size).to.equal(0);
+      // The live tool list is listed again on the new session (the new process has one more tool).
+      c.clock.advance(1000);
+      await until(() => lists.length === 2, 'the tool list again');
+      expect(lists).to.deep.equal([['echo'], ['echo', 'added']]);
+    });
+  }
 
   it('a subscription the new session refuses ends with SubscriptionLostError, not silence', async () => {
     const c = await connected();
