@@ -60,7 +60,6 @@ export type { FetchLike } from './http-fetch.js';
 /** Which wire protocol the transport speaks. */
 export type HttpTransportMode = 'streamable' | 'legacy-sse';
 
-
 export interface StreamableHttpClientTransportOptions {
   /**
    * Extra headers for every request: a fixed set, or a function called per request (where an
