@@ -7,9 +7,10 @@
  * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning
  * @see https://modelcontextprotocol.io/specification/2025-11-25/client
  */
-import { BehaviorSubject, EMPTY, Subject, merge, switchMap, type Observable } from 'rxjs';
+import { BehaviorSubject, EMPTY, Subject, merge, switchMap, type Observable, type Subscription } from 'rxjs';
 import type { PeerInfo } from '../machines/session.machine.js';
-import type { Transport } from '../streams/transport.js';
+import type { RestoreAnswer, SessionRestorer, Transport } from '../streams/transport.js';
+import { SubscriptionLostError } from './client-features/errors.js';
 import { ElicitationService, type ElicitationOptions, type ElicitationStatus } from './client-features/elicitation.js';
 import { RootsProvider } from './client-features/roots-provider.js';
 import type { SetRootsOptions } from './client-features/roots.js';
@@ -65,6 +66,8 @@ export class ClientCore extends Session {
   private readonly inputAnswerers = new Map<string, InputAnswerer>();
   private rootsProvider: RootsProvider | undefined;
   private listsWanted = false;
+  /** With `keepAlive` in the modern era: every frame from the server postpones the keep-alive. */
+  private heard: Subscription | undefined;
   /** The last `_meta` envelope built, and what it was built for. */
   private envelope: { key: string; meta: JsonObject } | undefined;
 
@@ -153,6 +156,8 @@ export class ClientCore extends Session {
    * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning
    */
   override async connect(transport: Transport): Promise<void> {
+    // A Streamable HTTP session the server lost is started anew by the transport: what the old one had is set again.
+    if ('restoreSession' in transport) (transport as { restoreSession?: SessionRestorer }).restoreSession = (request) => this.restoreSession(request);
     // An HTTP request that never reached a server is a TransportError, as documented, in either era.
     return this.connectInEra(transport).catch((e: unknown) => {
       throw undeliveredAsTransportError(e);
@@ -231,6 +236,8 @@ export class ClientCore extends Session {
       outcome.discover,
     );
     const found = this.modern.discovered;
+    // The keep-alive waits for a quiet interval: the modern link reads the frames the session would have seen.
+    if (this.clientOptions.keepAlive) this.heard = transport.inbound$.subscribe(() => this.heardFromPeer());
     this.adoptModern(transport, {
       protocolVersion: outcome.version,
       capabilities: found.capabilities,
@@ -255,6 +262,11 @@ export class ClientCore extends Session {
   override async ping(options?: RequestOptions): Promise<void> {
     if (!this.modern) return super.ping(options);
     await this.modern.discover({ ...options, fresh: true });
+  }
+
+  /** The keep-alive (`keepAlive` option) checks the server as {@link ping} does: `server/discover` in 2026-07-28. */
+  protected override keepAliveProbe(timeout: number): Promise<unknown> {
+    return this.modern ? this.ping({ timeout }) : super.keepAliveProbe(timeout);
   }
 
   /**
@@ -366,6 +378,42 @@ export class ClientCore extends Session {
   /** The URIs whose updates the client wants (the typed API's resource subscriptions). */
   protected subscribedUris(): string[] {
     return [];
+  }
+
+  /** The level the server was told with `logging/setLevel` (legacy era), set again on a new session. */
+  protected sessionLogLevel: LoggingLevel | undefined;
+
+  /** A resource subscription could not be carried to a new session: its observers get the error. */
+  protected subscriptionLost(_uri: string, _error: Error): void {}
+
+  /**
+   * The transport started a new session after the server lost ours (HTTP 404): set the log level
+   * and every resource subscription again, in that order, before anything else goes out. A
+   * subscription the new session refuses ends with a {@link SubscriptionLostError}. The live lists
+   * held (`tools$`...) are listed again: changes told to the old session are lost with it.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#session-management
+   */
+  private async restoreSession(request: Parameters<SessionRestorer>[0]): Promise<void> {
+    const failure = (answer: RestoreAnswer | undefined, e: unknown) =>
+      answer?.error ? `${answer.error.message} (${answer.error.code})` : e instanceof Error ? e.message : answer ? 'no result' : String(e);
+    const level = this.sessionLogLevel;
+    if (level !== undefined) {
+      const answer: RestoreAnswer = await request('logging/setLevel', { level }).catch((e: unknown) => ({ error: { code: ErrorCode.InternalError, message: failure(undefined, e) } }));
+      if (!answer.result) this.warn('log-level-lost', `Setting the log level ${level} again on the new session failed: ${failure(answer, undefined)}`, answer.error);
+    }
+    for (const uri of this.subscribedUris()) {
+      let answer: RestoreAnswer | undefined;
+      let thrown: unknown;
+      try {
+        answer = await request('resources/subscribe', { uri });
+      } catch (e) {
+        thrown = e;
+      }
+      if (answer?.result) continue;
+      this.subscriptionLost(uri, new SubscriptionLostError(uri, failure(answer, thrown), answer?.error?.code, answer?.error?.data));
+    }
+    // List changes the old session would have told are lost with it: the live lists held are listed again.
+    for (const kind of ['tools', 'resources', 'prompts']) this.onListChanged(`notifications/${kind}/list_changed`);
   }
 
   // ------------------------------------------------------------------------- client features
@@ -501,6 +549,7 @@ export class ClientCore extends Session {
     if (this.tornDown) return;
     this.tornDown = true;
     this.modern?.stop(this.error ?? new Error('The connection ended'));
+    this.heard?.unsubscribe();
     this.rootsProvider?.close();
     this.elicitation.close();
     this.logSubject.complete();

@@ -96,10 +96,12 @@ export interface ClientWarning {
    * the message says what the probe got (so an unexpected fallback can be told from a legacy server).
    * `listen-narrowed`: a 2026-07-28 server acknowledged `subscriptions/listen` without some of the
    * notifications asked for (named in the message; `detail` is what it honoured): those never come.
+   * `log-level-lost`: the server lost the session, the transport started a new one, and setting
+   * the log level again on it failed (log messages come at the server's default level).
    * `task-journal`: the `taskJournal` failed to write or remove an entry (`detail` is the error);
    * the task itself goes on.
    */
-  kind: 'relist-failed' | 'invalid-tool' | 'invalid-roots' | 'inaccessible-root' | 'unknown-elicitation' | 'unknown-schema-dialect' | 'unsubscribe-failed' | 'legacy-era' | 'listen-narrowed' | 'task-journal';
+  kind: 'relist-failed' | 'invalid-tool' | 'invalid-roots' | 'inaccessible-root' | 'unknown-elicitation' | 'unknown-schema-dialect' | 'unsubscribe-failed' | 'log-level-lost' | 'legacy-era' | 'listen-narrowed' | 'task-journal';
   message: string;
   detail?: unknown;
 }

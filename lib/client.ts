@@ -449,6 +449,7 @@ export class Client extends ClientCore {
     this.logLevel = level;
     if (this.modern) return;
     await this.request('logging/setLevel', { level }, options);
+    this.sessionLogLevel = level;
   }
 
   // -------------------------------------------------------------------------------- internals
@@ -472,6 +473,10 @@ export class Client extends ClientCore {
 
   protected override subscribedUris(): string[] {
     return this.resourceSubs.uris();
+  }
+
+  protected override subscriptionLost(uri: string, error: Error): void {
+    this.resourceSubs.fail(uri, error);
   }
 
   protected override onListChanged(method: string): void {

@@ -94,6 +94,7 @@ export interface SessionOptions {
    * `timeout`, default the interval) is treated as a lost connection and fails the session.
    * Both must be positive numbers of milliseconds (a TypeError otherwise). Choose them for the
    * network: a local process answers in milliseconds, a remote server over a slow link may not.
+   * A client in the 2026-07-28 era, which has no `ping`, sends `server/discover` instead (as `client.ping()` does).
    * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/ping#implementation-considerations
    */
   keepAlive?: { interval: number; timeout?: number };
@@ -286,8 +287,6 @@ export class Session {
   private readonly inboundProgressLimit: { limit: number; windowMs: number } | undefined;
   /** The transport said the peer's input ended (stdin closed): answer what is owed, then close. */
   private inputEnded = false;
-  /** The client's modern era: no handshake, no ping (see adoptModern). */
-  private modernAdopted = false;
   // Made on the first progress notification that arrives.
   private progressLimiter: InboundProgressLimiter | undefined;
 
@@ -624,7 +623,6 @@ export class Session {
   protected adoptModern(transport: Transport, discovered: { protocolVersion: string; capabilities: Record<string, unknown>; serverInfo: PeerInfo | undefined; instructions?: string }): void {
     if (this.transport) throw new Error('This session is already connected; create a new one for another transport');
     this.transport = transport;
-    this.modernAdopted = true;
     this.send({ type: 'MODERN_DISCOVERED', result: discovered as InitializeResultLike });
     this.subscriptions.push(transport.state$.subscribe((s) => this.onTransportState(s)));
   }
@@ -948,8 +946,7 @@ export class Session {
    */
   private scheduleKeepAlive(delay?: number): void {
     const ka = this.keepAlive;
-    // 2026-07-28 has no ping.
-    if (!ka || this.modernAdopted) return;
+    if (!ka) return;
     this.keepAliveTimer = this.clock.setTimeout(
       () => {
         this.keepAliveTimer = undefined;
@@ -957,7 +954,7 @@ export class Session {
         const quiet = this.clock.now() - this.lastHeardAt;
         if (quiet < ka.interval) return this.scheduleKeepAlive(ka.interval - quiet);
         this.record({ kind: 'timer', name: 'keepalive' });
-        this.startRequest('ping', undefined, { timeout: ka.timeout }, undefined, false).then(
+        this.keepAliveProbe(ka.timeout).then(
           () => this.scheduleKeepAlive(),
           (error: Error) => {
             if (this.phase !== 'operating') return;
@@ -971,6 +968,19 @@ export class Session {
       delay ?? ka.interval,
       'keepalive',
     );
+  }
+
+  /**
+   * What the keep-alive sends: `ping`. The client's 2026-07-28 era, which has no `ping`, overrides it.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/ping
+   */
+  protected keepAliveProbe(timeout: number): Promise<unknown> {
+    return this.startRequest('ping', undefined, { timeout }, undefined, false);
+  }
+
+  /** The peer sent a frame the session's own reader does not see (the client's modern link): the keep-alive waits. */
+  protected heardFromPeer(): void {
+    if (this.keepAlive) this.lastHeardAt = this.clock.now();
   }
 
   /** Entry of `closed` and `failed`: nothing stays waiting. */
