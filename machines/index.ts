@@ -5,22 +5,8 @@
  * `machines` maps each machine's id to the machine, for tooling (`npm run machines` exports
  * them as JSON for Stately's editor, see docs/machines/README.md).
  */
-import { appBridgeMachine } from './app-bridge.machine.js';
-import { childProcessMachine } from './child-process.machine.js';
-import { clientElicitationMachine } from './client-elicitation.machine.js';
-import { hostServerMachine } from './host-server.machine.js';
-import { inputRoundMachine } from './input-round.machine.js';
-import { httpSessionMachine } from './http-session.machine.js';
-import { oauthClientMachine } from './oauth-client.machine.js';
-import { reconnectMachine } from './reconnect.machine.js';
-import { requestMachine } from './request.machine.js';
-import { serverElicitationMachine } from './server-elicitation.machine.js';
-import { serverRequestMachine } from './server-request.machine.js';
-import { sessionMachine } from './session.machine.js';
-import { taskMachine } from './task.machine.js';
-import { terminalMachine } from './terminal.machine.js';
-import { versionNegotiationMachine } from './version-negotiation.machine.js';
-import { clientInputRoundsMachine } from './client-input-rounds.machine.js';
+import type { requestMachine } from './request.machine.js';
+import type { sessionMachine } from './session.machine.js';
 
 export * from './app-bridge.machine.js';
 export * from './child-process.machine.js';
@@ -42,27 +28,7 @@ export * from './client-input-rounds.machine.js';
 export type RequestMachine = typeof requestMachine;
 export type SessionMachine = typeof sessionMachine;
 
-/** Every machine, keyed by its `id`. */
-export const machines = {
-  session: sessionMachine,
-  request: requestMachine,
-  childProcess: childProcessMachine,
-  clientElicitation: clientElicitationMachine,
-  reconnect: reconnectMachine,
-  httpSession: httpSessionMachine,
-  serverElicitation: serverElicitationMachine,
-  hostServer: hostServerMachine,
-  oauthClient: oauthClientMachine,
-  task: taskMachine,
-  terminal: terminalMachine,
-  inputRound: inputRoundMachine,
-  versionNegotiation: versionNegotiationMachine,
-  clientInputRounds: clientInputRoundsMachine,
-  appBridge: appBridgeMachine,
-  serverRequest: serverRequestMachine,
-} as const;
-
-export type MachineName = keyof typeof machines;
+export { machines, type MachineName } from './registry.js';
 
 // The machines as JSON for Stately's editor (docs/machines/README.md says how to open them).
 export { machinesJSON, machineConfigJSON, renderMachineJSON, type Json } from './json.js';

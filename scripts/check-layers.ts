@@ -36,7 +36,7 @@ export const LAYERS: ReadonlyArray<{ readonly name: string; readonly files: read
     name: 'protocol', // revisions, schemas, era rules; OAuth's and elicitation's pure wire rules
     files: [
       'lib/protocol/**', 'lib/client-features/form-schema.ts',
-      'lib/auth/www-authenticate.ts', 'lib/auth/scope-selection.ts', 'lib/auth/errors.ts',
+      'lib/auth/www-authenticate.ts', 'lib/auth/scope-selection.ts', 'lib/auth/errors.ts', 'lib/auth/discovery-types.ts',
     ],
   },
   {
@@ -73,18 +73,7 @@ export const LAYERS: ReadonlyArray<{ readonly name: string; readonly files: read
  */
 export const PENDING: readonly string[] = [
   'lib/server.ts (features) imports streams/fetch-handler.ts (bindings), a layer above',
-  'lib/session/session.ts (core) imports lib/tasks/identity.ts (features), a layer above',
-  'lib/tasks/modern-tasks.ts (features) imports streams/modern-http.ts (bindings), a layer above',
-  'machines/oauth-client.machine.ts (machines) imports lib/auth/discovery.ts (features), a layer above',
-  'import cycle between 3 files: lib/auth/client-id-metadata-document.ts, lib/auth/provider.ts, lib/auth/token-endpoint.ts',
-  'import cycle between 2 files: lib/protocol/schema/base.ts, lib/protocol/schema/tasks.ts',
-  'import cycle between 2 files: lib/protocol/schema/content.ts, lib/protocol/schema/resources.ts',
-  'import cycle between 3 files: lib/session/handler-context.ts, lib/session/session.ts, lib/tasks/identity.ts',
   'import cycle between 11 files: lib/modern/discover.ts, lib/modern/request-core.ts, lib/modern/request-session.ts, lib/server-store.ts, lib/server.ts, streams/fetch-handler.ts, streams/http-cluster-sessions.ts, streams/http-cluster.ts, streams/legacy-sse-server.ts, streams/modern-http.ts, streams/streamable-http-server.ts',
-  'import cycle between 2 files: lib/cli/record-tap-worker.ts, lib/cli/tap-handover.ts',
-  'import cycle between 4 files: machines/index.ts, machines/json.ts, machines/manifest.ts, machines/runnable.ts',
-  'import cycle between 2 files: lib/http/node-fetch-bridge.ts, lib/http/serve-fetch.ts',
-  'import cycle between 2 files: lib/server-features/completion.ts, lib/server-features/prompts.ts',
 ];
 
 /** Where the rule looks. */

@@ -14,6 +14,7 @@ import { EnvelopeRefusal, readEnvelope } from '../lib/modern/envelope.js';
 import { checkVersionHeader } from '../lib/modern/classify.js';
 import type { RequestCore } from '../lib/modern/request-core.js';
 import { argumentAt, type ParamHeader } from '../lib/modern/param-headers.js';
+import { MCP_NAME_SOURCE } from '../lib/modern/name-header.js';
 import { ErrorCode } from '../lib/jsonrpc/error-codes.js';
 import { classifyMessage } from '../lib/jsonrpc/codec.js';
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../lib/jsonrpc/message.js';
@@ -21,9 +22,6 @@ import { errorBody, writeEmpty, writeJson } from './http-body.js';
 import { KeepAliveTicker, SseSink } from './http-sse-sink.js';
 import { sseEvent } from './sse-encode.js';
 import { base64Decode, utf8Decode } from '../lib/crypto/bytes.js';
-
-/** Where `Mcp-Name` comes from, per method (extensions may add rows). */
-export const MCP_NAME_SOURCE: Record<string, string> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
 
 /** Which tool parameters a tool mirrors into `Mcp-Param-*` headers (from its `x-mcp-header` annotations). */
 export type ParamHeaderLookup = (tool: string) => ReadonlyArray<ParamHeader> | undefined;

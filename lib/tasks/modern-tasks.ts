@@ -29,7 +29,7 @@ import { carryOnAsTask, elicit, listRoots, sample } from '../server-features/cli
 import { HandlerFeatureContext, ReadThroughContext, type FeatureContext } from '../server-features/context.js';
 import type { Logger, LoggingFeature } from '../server-features/logging.js';
 import type { RequestHandlerContext, RequestOptions } from '../session/session.js';
-import { MCP_NAME_SOURCE } from '../../streams/modern-http.js';
+import { MCP_NAME_SOURCE } from '../modern/name-header.js';
 import { defaultIdentity } from '../../streams/http-auth.js';
 import { isTerminal, type TaskRecord } from './task-record.js';
 import { taskLimitRefusal } from './task-limit.js';
