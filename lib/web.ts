@@ -12,11 +12,11 @@
  * ```
  * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http
  */
-export { createMcpFetchHandler, type McpFetchHandler, type McpFetchHandlerOptions } from '../streams/fetch-handler.js';
+export { createMcpFetchHandler, type McpFetchHandler, type McpFetchHandlerOptions } from './server-bindings/fetch-handler.js';
 export { serveFetch, type FetchHandler, type ServeFetchOptions, type ServedFetch } from './http/serve-fetch.js';
 export type { HttpRequestHead } from '../streams/http-shape.js';
 export type { AuthFailure, AuthOutcome, Authenticate, AuthorizeMessages } from '../streams/http-auth.js';
-export type { CorsOptions, EventStore, StoredEvent, LegacySseOptions, HttpServerStats } from '../streams/streamable-http-server.js';
+export type { CorsOptions, EventStore, StoredEvent, LegacySseOptions, HttpServerStats } from './server-bindings/streamable-http-server.js';
 export { MemoryEventStore } from '../streams/event-store.js';
 export { McpServer, createMcpServer, type McpServerOptions } from './mcp-server.js';
 export { Server, ServerSession, createServer, type ServerOptions } from './server.js';

@@ -18,7 +18,7 @@ import { createMcpServer } from '../lib/mcp-server.js';
 import { SUPPORTED_REVISIONS, type Revision } from '../lib/protocol/revisions.js';
 import { createStdioClientTransport } from '../streams/stdio-client.js';
 import { createStreamableHttpClientTransport } from '../streams/streamable-http-client.js';
-import { createStreamableHttpHandler } from '../streams/streamable-http-server.js';
+import { createStreamableHttpHandler } from '../lib/server-bindings/streamable-http-server.js';
 import { fuzzHttpSession, fuzzModernHttp, startHttpServer } from '../spec/robustness/fuzz/http-run.js';
 import { modernCases } from '../spec/robustness/fuzz/modern-cases.js';
 import { peakRssMiB } from '../spec/robustness/fuzz/process-memory.js';

@@ -17,7 +17,7 @@ export {
   createWebSocketClientTransport,
   type WebSocketClientTransport,
 } from './websocket-client.js';
-export { createWebSocketServer } from './websocket-server.js';
+export { createWebSocketServer } from '../lib/server-bindings/websocket-server.js';
 export {
   createStreamableHttpClientTransport,
   type StreamableHttpClientTransport,
@@ -44,6 +44,6 @@ export {
   type AuthOutcome,
   type Authenticate,
   type LegacySseOptions,
-} from './streamable-http-server.js';
-export { createMcpFetchHandler, type McpFetchHandler, type McpFetchHandlerOptions } from './fetch-handler.js';
+} from '../lib/server-bindings/streamable-http-server.js';
+export { createMcpFetchHandler, type McpFetchHandler, type McpFetchHandlerOptions } from '../lib/server-bindings/fetch-handler.js';
 export type { HttpRequestHead, HttpRequestIn, HttpResponseOut } from './http-shape.js';

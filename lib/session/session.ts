@@ -766,7 +766,7 @@ export class Session {
   /**
    * @internal The ids of requests we send from now on are strings `<prefix><n>`: a session served
    * by several processes names in each id the process that awaits the answer (see
-   * `streams/http-cluster.ts`).
+   * `lib/server-bindings/http-cluster.ts`).
    */
   prefixRequestIds(prefix: string): void {
     this.idPrefix = prefix;

@@ -8,7 +8,7 @@ import { createStreamableHttpClientTransport } from '../../streams/streamable-ht
 import { everythingEntry } from '../fixtures/interop-everything/everything.js';
 import { listen } from '../../lib/http/listen.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
-import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { plain, runCli, runInProcess, Terminal, TERMINAL_SERVER_CMD } from './helpers.js';
 
 const EVERYTHING = [process.execPath, everythingEntry(), 'stdio'];

@@ -7,7 +7,7 @@ import { createHost, ServerUnavailableError, type Host, type HostOptions, type H
 import { listen, type Listening } from '../../lib/http/listen.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
 import type { FrameEvent } from '../../lib/session/session.js';
-import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 
 const ECHO = fileURLToPath(new URL('../../examples/echo-server.ts', import.meta.url));
 const CALC = fileURLToPath(new URL('../fixtures/host/calc-server.ts', import.meta.url));

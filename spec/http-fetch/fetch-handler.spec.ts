@@ -14,7 +14,7 @@ import { listen } from '../../lib/http/listen.js';
 import { serveFetch } from '../../lib/http/serve-fetch.js';
 import { createMcpServer, type McpServer } from '../../lib/mcp-server.js';
 import { text } from '../../lib/server-features/content.js';
-import { createMcpFetchHandler, type McpFetchHandler } from '../../streams/fetch-handler.js';
+import { createMcpFetchHandler, type McpFetchHandler } from '../../lib/server-bindings/fetch-handler.js';
 import { SseParser, type SseEvent } from '../../streams/sse-parse.js';
 
 const ORIGIN = 'http://127.0.0.1:8080';

@@ -31,7 +31,7 @@ import { createProtectedResourceMetadataHandler } from '../../lib/auth/server/pr
 import { listen, type Listening } from '../../lib/http/listen.js';
 import { Server } from '../../lib/server.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
-import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 
 const REDIRECT = 'http://127.0.0.1:9/callback'; // nothing listens: the code is read from the redirect
 

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { requireBearerAuth } from '../../lib/auth/server/bearer-auth.js';
 import { createMcpServer, type McpServer } from '../../lib/mcp-server.js';
-import type { StreamableHttpOptions } from '../../streams/streamable-http-server.js';
+import type { StreamableHttpOptions } from '../../lib/server-bindings/streamable-http-server.js';
 import { mountInProcess, type AdapterName, type Mounted } from '../http-fetch/adapters.js';
 import { post } from '../fixtures/http-server/raw.js';
 

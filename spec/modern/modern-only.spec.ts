@@ -8,7 +8,7 @@ import { ErrorCode } from '../../lib/jsonrpc/error-codes.js';
 import { listen } from '../../lib/http/listen.js';
 import { createMemoryPair } from '../../streams/memory.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
-import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CLIENT_INFO, SERVER_INFO } from '../helpers/raw-peer.js';

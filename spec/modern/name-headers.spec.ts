@@ -8,7 +8,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { Client } from '../../lib/client.js';
 import { listen, type Listening } from '../../lib/http/listen.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
-import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import { post } from '../fixtures/http-server/raw.js';
 

@@ -8,7 +8,7 @@ import { listen, type Listening } from '../../lib/http/listen.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
 import { UriTemplate } from '../../lib/server-features/uri-template.js';
 import { createMemoryPair } from '../../streams/memory.js';
-import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import { CLIENT_INFO, SERVER_INFO } from '../helpers/raw-peer.js';
 

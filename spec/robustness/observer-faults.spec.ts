@@ -11,7 +11,7 @@ import type { Diagnostic } from '../../lib/session/session.js';
 import type { ServerSession } from '../../lib/server.js';
 import { OBSERVER_FAULT_WARNING } from '../../streams/guarded.js';
 import { createMemoryPair } from '../../streams/memory.js';
-import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { connect, makeServer } from '../server-features/helpers.js';
 
 const bug = (): never => {

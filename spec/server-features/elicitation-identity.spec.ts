@@ -15,7 +15,7 @@ import {
 import type { AuthOutcome } from '../../streams/http-auth.js';
 import { createMemoryPair } from '../../streams/memory.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
-import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { CLIENT_INFO, SERVER_INFO, settle } from '../helpers/raw-peer.js';
 
 const TOKENS: Record<string, { sub: string }> = { 'alice-token': { sub: 'alice' }, 'bob-token': { sub: 'bob' } };

@@ -17,7 +17,7 @@ import { TASKS_EXTENSION } from '../../lib/tasks/modern-tasks.js';
 import { MemoryTaskStore } from '../../lib/tasks/memory-task-store.js';
 import { TASK_LIMIT_REACHED } from '../../lib/tasks/task-limit.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
-import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { SERVER_INFO } from '../helpers/raw-peer.js';
 import { post } from '../fixtures/http-server/raw.js';
 import { deferred } from './helpers.js';

@@ -7,7 +7,7 @@ import { Server } from '../../lib/server.js';
 import { ConnectionClosedError, RequestCancelledError, TransportError } from '../../lib/errors.js';
 import type { Progress } from '../../lib/session/session.js';
 import { createWebSocketClientTransport } from '../../streams/websocket-client.js';
-import { createWebSocketServer } from '../../streams/websocket-server.js';
+import { createWebSocketServer } from '../../lib/server-bindings/websocket-server.js';
 import {
   CLIENT_INFO,
   SERVER_INFO,
