@@ -12,7 +12,6 @@ import { Observable, Subject } from 'rxjs';
 import type { Transport } from '../streams/transport.js';
 import { RequestCore, type ModernOptions } from './modern/request-core.js';
 import { discoverResult } from './modern/discover.js';
-import type { ServedServer } from './modern/served-server.js';
 import type { ParamHeader } from './modern/param-headers.js';
 import { InMemoryServerEventBus, type ServerEvent, type ServerEventBus } from './modern/server-events.js';
 import type { SharedSessions } from './server-features/shared-sessions.js';
@@ -94,7 +93,7 @@ export class ServerSession extends Session {
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle
  * @see https://modelcontextprotocol.io/specification/2025-11-25/server
  */
-export class Server implements ServedServer {
+export class Server {
   private readonly requestHandlers = new Map<string, RequestHandler>();
   private readonly notificationHandlers = new Map<string, NotificationHandler>();
   private readonly live = new Set<ServerSession>();

@@ -61,9 +61,9 @@ export const LAYERS: ReadonlyArray<{ readonly name: string; readonly files: read
   },
   {
     name: 'bindings', // HTTP, fetch, WebSocket, stdio, cluster
-    files: ['lib/server-bindings/**', 'lib/http/**', 'lib/redis/**', 'lib/terminal/**', 'lib/web.ts', 'streams/**', 'lib/apps/**'],
+    files: ['lib/server-bindings/**', 'lib/http/**', 'lib/redis/**', 'lib/terminal/**', 'streams/**', 'lib/apps/**'],
   },
-  { name: 'host', files: ['lib/host/**', 'lib/host.ts', 'lib/gateway/**', 'lib/cli/**', 'lib/index.ts', 'lib/entries/**'] },
+  { name: 'host', files: ['lib/host/**', 'lib/gateway/**', 'lib/cli/**', 'lib/index.ts', 'lib/entries/**'] },
 ];
 
 /** Where the rule looks. */

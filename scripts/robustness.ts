@@ -12,7 +12,7 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { Client } from '../lib/client.js';
+import { Client } from '../lib/entries/client.js';
 import { listen } from '../lib/http/listen.js';
 import { createMcpServer } from '../lib/mcp-server.js';
 import { SUPPORTED_REVISIONS, type Revision } from '../lib/protocol/revisions.js';

@@ -1,7 +1,9 @@
 /**
  * What the request-scoped core, `server/discover` and the request-scoped sessions use of the
- * `Server` they serve. `Server` implements it; they take this rather than the class so that the
- * server, which makes its core, and the core do not import each other.
+ * `Server` they serve. `Server` has all of it (the compiler checks where it makes its core; the
+ * class does not say `implements`, since these members are internal and left out of its published
+ * types); they take this rather than the class so that the server and its core do not import each
+ * other.
  *
  * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/lifecycle
  */

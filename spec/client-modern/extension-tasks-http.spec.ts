@@ -3,7 +3,7 @@
 // server checks against params.taskId. The client polls on a simulated clock.
 import { expect } from 'chai';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { ManualClock } from '../../lib/clock.js';
 import { listen, type Listening } from '../../lib/http/listen.js';
 import { createMcpServer, type McpServer } from '../../lib/mcp-server.js';

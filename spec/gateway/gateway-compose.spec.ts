@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { fileURLToPath } from 'node:url';
 import { filter, firstValueFrom } from 'rxjs';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { createGateway, type Gateway } from '../../lib/gateway/gateway.js';
 import { listen, type Listening } from '../../lib/http/listen.js';
 import type { Tool } from '../../lib/protocol/schema/index.js';

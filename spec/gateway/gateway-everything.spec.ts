@@ -3,7 +3,7 @@
 // input rounds, sees its progress, and a cancelled call reaches it as notifications/cancelled.
 import { expect } from 'chai';
 import { filter, firstValueFrom } from 'rxjs';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { createGateway, type Gateway } from '../../lib/gateway/gateway.js';
 import { listen, type Listening } from '../../lib/http/listen.js';
 import type { Progress } from '../../lib/session/request-registry.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { listen, type Listening } from '../../lib/http/listen.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';

@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { Server } from '../../lib/server.js';
 import { MemoryEventStore } from '../../streams/event-store.js';
 import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';

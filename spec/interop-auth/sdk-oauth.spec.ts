@@ -22,7 +22,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { getOAuthProtectedResourceMetadataUrl, mcpAuthMetadataRouter, mcpAuthRouter, createOAuthMetadata } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import { requireBearerAuth as sdkRequireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { createClient } from '../../lib/client.js';
+import { createClient } from '../../lib/entries/client.js';
 import { createHeadlessOAuthProvider } from '../../lib/auth/provider.js';
 import { bearerAuthInfo } from '../../lib/auth/server/auth-info.js';
 import { requireBearerAuth } from '../../lib/auth/server/bearer-auth.js';

@@ -1,7 +1,7 @@
 // A server that speaks only 2026-07-28 (`supportedVersions: ['2026-07-28']`): legacy clients are
 // told which versions it speaks; modern clients are served as usual.
 import { expect } from 'chai';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { McpError } from '../../lib/errors.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
 import { ErrorCode } from '../../lib/jsonrpc/error-codes.js';

@@ -1,7 +1,7 @@
 // URL-mode elicitations bound to the verified user (the transport's authInfo), over real HTTP.
 import { expect } from 'chai';
 import type { IncomingMessage } from 'node:http';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { McpError } from '../../lib/errors.js';
 import { listen, type Listening } from '../../lib/http/listen.js';
 import { createMcpServer } from '../../lib/mcp-server.js';

@@ -3,7 +3,7 @@
 // connection of the same user resumes it.
 import { expect } from 'chai';
 import type { IncomingMessage } from 'node:http';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { listen, type Listening } from '../../lib/http/listen.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
 import type { AuthOutcome } from '../../streams/http-auth.js';

@@ -6,7 +6,7 @@
 // (`maxLiveUnidentified`), an optional-task tool runs without a task when there is no room, and a
 // refusal is -32090 with `data.taskLimit` saying which limit and what to do.
 import { expect } from 'chai';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { ManualClock } from '../../lib/clock.js';
 import { McpError } from '../../lib/errors.js';
 import type { JsonObject } from '../../lib/jsonrpc/message.js';

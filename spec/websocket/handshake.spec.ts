@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { TransportError } from '../../lib/errors.js';
 import { createWebSocketClientTransport } from '../../streams/websocket-client.js';
 import type { RefusedUpgrade } from '../../lib/server-bindings/websocket-server.js';

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { createServer, request as httpRequest, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { Server } from '../../lib/server.js';
 import { ConnectionClosedError, RequestCancelledError, TransportError } from '../../lib/errors.js';
 import type { Progress } from '../../lib/session/session.js';
