@@ -92,7 +92,7 @@ export {
 export { fileTaskJournal } from './client-features/file-task-journal.js';
 export { Server, ServerSession, createServer, type ServerOptions } from './server.js';
 export { McpServer, createMcpServer, type McpServerOptions } from './mcp-server.js';
-// The official SDK's shapes beside ours, and the not-found error a resource handler throws (issue 16).
+// The official SDK's shapes beside ours, and the not-found error a resource handler throws.
 export { ResourceTemplate, type ResourceTemplateCallbacks } from './server-features/resource-template.js';
 export { ResourceNotFoundError } from './server-features/resources.js';
 export { SkillRegistrationError, type SkillSource, type RegisteredSkill } from './server-features/skills.js';

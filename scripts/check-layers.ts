@@ -1,5 +1,5 @@
 /**
- * The layer rule (issue 27): every import between the package's own files (type-only and dynamic
+ * The layer rule: every import between the package's own files (type-only and dynamic
  * `import()` included) goes to the same layer or one below, and no two files import each other,
  * directly or round a circle. Run by `npm run lint` (so by `npm test`).
  *
@@ -218,7 +218,7 @@ function main(): void {
     return;
   }
   const lines = describe(checkLayers(root));
-  // No exceptions: every finding fails (the list of known ones reached zero in issue 27).
+  // No exceptions: every finding fails.
   for (const line of lines) console.error(`error ${line}`);
   if (lines.length > 0) process.exitCode = 1;
   console.log(`layers: ${LAYERS.length} layers; ${lines.length} errors`);

@@ -1,5 +1,5 @@
 /**
- * The long robustness runs (issue 13): seeded fuzzing of a real stdio and HTTP server process in
+ * The long robustness runs: seeded fuzzing of a real stdio and HTTP server process in
  * every revision of both eras (their peak resident memory bounded), the server's heap slope over many requests on stdio and HTTP, the heap per idle
  * Streamable HTTP session (sessions era) for 10,000 of them, and 1,000 SSE cuts.
  *

@@ -422,7 +422,7 @@ export class HttpServerCore {
 
   internalError(res: HttpResponseOut, e: unknown, id: RequestId | null = null): void {
     this.report(e);
-    // A store outage (issue 32) is said as such, with a retry hint; its own message may name
+    // A store outage is said as such, with a retry hint; its own message may name
     // hosts or credentials, so it goes to the report only.
     if (!res.headersSent && storeUnavailable(e)) {
       writeError(res, 503, ErrorCode.InternalError, 'Service Unavailable: the session store (Redis) is unavailable; retry shortly', { 'retry-after': '1' }, id);

@@ -15,7 +15,7 @@
  * Who may reach a task: the authenticated subject that created it; without authentication the
  * task id (random, unguessable) is the only key.
  *
- * @see ../shared/spec/extensions/tasks/tasks.md
+ * @see https://modelcontextprotocol.io/extensions/tasks
  */
 import type { Subscription } from 'rxjs';
 import type { Clock } from '../clock.js';
