@@ -32,8 +32,8 @@ import { runtimeName } from '../lib/runtime.js';
 import type { RedisStore } from '../lib/redis/store.js';
 import type { ServerSession } from '../lib/server.js';
 import { createStdioServerTransport } from '../streams/stdio-server.js';
-import { createMcpFetchHandler } from '../streams/fetch-handler.js';
-import { createStreamableHttpHandler } from '../streams/streamable-http-server.js';
+import { createMcpFetchHandler } from '../lib/server-bindings/fetch-handler.js';
+import { createStreamableHttpHandler } from '../lib/server-bindings/streamable-http-server.js';
 import { createEverythingServer } from './everything-server.js';
 
 const stdio = process.argv.includes('--stdio');

@@ -206,7 +206,7 @@ export class ClientCore extends Session {
       return;
     }
     if (key !== undefined) cache!.set(key, { era: 'modern', version: outcome.version });
-    // Marks the journal as the request era's, so replay() can say it cannot replay it (issue 26).
+    // Marks the journal as the request era's, so replay() can say it cannot replay it.
     if (this.journal) this.journal.revision = outcome.version;
     this.modern = new ModernEra(
       {

@@ -54,7 +54,7 @@ export interface ClientOptions extends SessionOptions {
    * crash or restart `client.unfinishedTasks()` lists them and `client.task(id)` follows them on
    * (`fileTaskJournal(path)` in node, `memoryTaskJournal()`, or your own). One journal per server.
    * Off by default.
-   * @see ../shared/spec/extensions/tasks/tasks.md#task-polling
+   * @see https://modelcontextprotocol.io/extensions/tasks#task-polling
    */
   taskJournal?: TaskJournal;
   /**

@@ -523,6 +523,3 @@ export function createClient(info: PeerInfo, options?: Omit<ClientOptions, 'info
 export function createClient(first: ClientOptions | PeerInfo, rest?: Omit<ClientOptions, 'info'>): Client {
   return new Client(clientOptions(first, rest));
 }
-
-export * from './session/session.js';
-export * from './client-features/index.js';

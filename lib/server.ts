@@ -268,8 +268,3 @@ export function createServer(options: ServerOptions): Server {
   return new Server(options);
 }
 
-export * from './session/session.js';
-// The Web-standard HTTP handler (also at `mcp-actors/web`, with what a fetch runtime needs).
-export { createMcpFetchHandler, type McpFetchHandler, type McpFetchHandlerOptions } from '../streams/fetch-handler.js';
-// The code of a task request refused for a limit or the task rate limit (-32090), to match on.
-export { TASK_LIMIT_REACHED } from './tasks/task-limit.js';

@@ -8,8 +8,14 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Bound } from './serve-fetch.js';
 import { answerClientError } from './client-error.js';
+
+/** A bound server, as each runtime's starter reports it. @internal */
+export interface Bound {
+  port: number;
+  host: string;
+  stop(): Promise<void>;
+}
 
 type Fetch = (request: Request) => Response | Promise<Response>;
 

@@ -23,7 +23,7 @@ import { receiver } from '../../streams/receive.js';
 import type { Routed } from '../../streams/route.js';
 import { DeepFrame, OversizeFrame, type RawFrame, type Transport, type TransportState } from '../../streams/transport.js';
 import { systemClock, type Clock } from '../clock.js';
-import { capabilitiesForCaller } from '../tasks/identity.js';
+import { capabilitiesForCaller } from './caller-capabilities.js';
 import { DEFAULT_MAX_FRAME_BYTES } from '../jsonrpc/codec.js';
 import { DEFAULT_MAX_FRAME_DEPTH } from '../jsonrpc/depth.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
@@ -764,7 +764,7 @@ export class Session {
   /**
    * @internal The ids of requests we send from now on are strings `<prefix><n>`: a session served
    * by several processes names in each id the process that awaits the answer (see
-   * `streams/http-cluster.ts`).
+   * `lib/server-bindings/http-cluster.ts`).
    */
   prefixRequestIds(prefix: string): void {
     this.idPrefix = prefix;

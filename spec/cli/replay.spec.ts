@@ -8,7 +8,7 @@ import { StdioClientTransport as SdkStdio } from '@modelcontextprotocol/sdk/clie
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
 import { Server } from '../../lib/server.js';
 import { createMemoryPair } from '../../streams/memory.js';

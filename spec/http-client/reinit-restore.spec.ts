@@ -12,7 +12,7 @@ import { listen, type Listening } from '../../lib/http/listen.js';
 import { McpServer } from '../../lib/mcp-server.js';
 import type { LoggingMessageNotificationParams, ResourceUpdatedNotificationParams } from '../../lib/protocol/schema/index.js';
 import { createStreamableHttpClientTransport, type StreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
-import { createStreamableHttpHandler, type StreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createStreamableHttpHandler, type StreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { capturingFetch, nextDetails, until, type Sent } from './helpers.js';
 
 const A = 'file:///data/a.txt';

@@ -8,8 +8,8 @@ import { connect, type Socket } from 'node:net';
 import { listen } from '../../lib/http/listen.js';
 import { serveFetch } from '../../lib/http/serve-fetch.js';
 import { createMcpServer, type McpServer } from '../../lib/mcp-server.js';
-import { createMcpFetchHandler } from '../../streams/fetch-handler.js';
-import { createStreamableHttpHandler, type StreamableHttpOptions } from '../../streams/streamable-http-server.js';
+import { createMcpFetchHandler } from '../../lib/server-bindings/fetch-handler.js';
+import { createStreamableHttpHandler, type StreamableHttpOptions } from '../../lib/server-bindings/streamable-http-server.js';
 import { openSession, post } from '../fixtures/http-server/raw.js';
 
 const REV = '2025-11-25';

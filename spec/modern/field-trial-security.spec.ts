@@ -7,8 +7,8 @@ import { expect } from 'chai';
 import { connect } from 'node:net';
 import { requireBearerAuth } from '../../lib/auth/server/bearer-auth.js';
 import { createMcpServer, type McpServer } from '../../lib/mcp-server.js';
-import type { StreamableHttpOptions } from '../../streams/streamable-http-server.js';
-import { createMcpFetchHandler } from '../../streams/fetch-handler.js';
+import type { StreamableHttpOptions } from '../../lib/server-bindings/streamable-http-server.js';
+import { createMcpFetchHandler } from '../../lib/server-bindings/fetch-handler.js';
 import { mountInProcess, type AdapterName, type Mounted } from '../http-fetch/adapters.js';
 import { openSession, post } from '../fixtures/http-server/raw.js';
 

@@ -139,7 +139,7 @@ describe('the packed package, installed in an app', function () {
   }
 
   it('ships what a user needs and nothing else', () => {
-    expect(files).to.include.members(['package.json', 'README.md', 'LICENSE', 'dist/lib/index.js', 'dist/lib/index.d.ts', 'dist/lib/client.js', 'dist/lib/web.js', 'dist/lib/web.d.ts', 'dist/streams/index.js', 'dist/machines/index.js']);
+    expect(files).to.include.members(['package.json', 'README.md', 'LICENSE', 'dist/lib/index.js', 'dist/lib/index.d.ts', 'dist/lib/entries/client.js', 'dist/lib/entries/web.js', 'dist/lib/entries/web.d.ts', 'dist/streams/index.js', 'dist/machines/index.js']);
     expect(files.filter((f) => /^dist\/(bench|examples|spec|scripts)\//.test(f))).to.deep.equal([]);
     expect(files.filter((f) => f.endsWith('.map'))).to.deep.equal([]);
     expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).to.deep.equal([]);

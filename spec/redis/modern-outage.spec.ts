@@ -7,8 +7,8 @@ import { listen, type Listening } from '../../lib/http/listen.js';
 import { serveFetch, type ServedFetch } from '../../lib/http/serve-fetch.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
 import { createRedisStore, type RedisStore } from '../../lib/redis/store.js';
-import { createMcpFetchHandler } from '../../streams/fetch-handler.js';
-import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createMcpFetchHandler } from '../../lib/server-bindings/fetch-handler.js';
+import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { startRedis, type RunningRedis } from '../../scripts/real-parts/redis-server.js';
 import { post } from '../fixtures/http-server/raw.js';
 

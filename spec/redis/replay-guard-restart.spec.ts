@@ -9,7 +9,7 @@ import { listen, type Listening } from '../../lib/http/listen.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
 import { connectRedis } from '../../lib/redis/connection.js';
 import { createRedisStore, type RedisStore } from '../../lib/redis/store.js';
-import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { startRedis, type RunningRedis } from '../../scripts/real-parts/redis-server.js';
 import { post } from '../fixtures/http-server/raw.js';
 

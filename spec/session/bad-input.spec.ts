@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { Server } from '../../lib/server.js';
 import type { Diagnostic } from '../../lib/session/session.js';
 import { OversizeFrame } from '../../streams/transport.js';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ManualClock } from '../../lib/clock.js';
 import { McpError } from '../../lib/errors.js';
 import { RELATED_TASK } from '../../lib/tasks/wire-2025-11-25.js';
-import { TASK_LIMIT_REACHED } from '../../lib/server.js';
+import { TASK_LIMIT_REACHED } from '../../lib/entries/server.js';
 import { RawPeer, initializeRaw } from '../helpers/raw-peer.js';
 import { deferred, link, taskServer, until } from './helpers.js';
 

@@ -16,38 +16,38 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
  * @see https://modelcontextprotocol.io/specification/2025-03-26/basic/transports#streamable-http
  */
-import { randomBytes } from '../lib/crypto/random.js';
-import { base64urlEncode, utf8ByteLength } from '../lib/crypto/bytes.js';
-import type { HttpRequestIn, HttpHeadersOut, HttpResponseOut } from './http-shape.js';
+import { randomBytes } from '../crypto/random.js';
+import { base64urlEncode, utf8ByteLength } from '../crypto/bytes.js';
+import type { HttpRequestIn, HttpHeadersOut, HttpResponseOut } from '../../streams/http-shape.js';
 import type { Subscription } from 'rxjs';
-import { systemClock, type Clock } from '../lib/clock.js';
-import { TransportError } from '../lib/errors.js';
-import { classifyValue } from '../lib/jsonrpc/codec.js';
-import { ErrorCode } from '../lib/jsonrpc/error-codes.js';
-import type { Frame, JsonObject, JsonRpcMessage, JsonRpcRequest, JsonRpcResponse, RequestId } from '../lib/jsonrpc/message.js';
-import { eraOf } from '../lib/modern/classify.js';
+import { systemClock, type Clock } from '../clock.js';
+import { TransportError } from '../errors.js';
+import { classifyValue } from '../jsonrpc/codec.js';
+import { ErrorCode } from '../jsonrpc/error-codes.js';
+import type { Frame, JsonObject, JsonRpcMessage, JsonRpcRequest, JsonRpcResponse, RequestId } from '../jsonrpc/message.js';
+import { eraOf } from '../modern/classify.js';
 import { serveModernPost, type ModernPostOptions, type ParamHeaderLookup } from './modern-http.js';
-import { REVISION_WITHOUT_VERSION_HEADER, allows, isLegacyRevision, isModernRevision, isSupportedRevision, MODERN_REVISIONS } from '../lib/protocol/revisions.js';
-import type { Server, ServerSession } from '../lib/server.js';
-import type { InvalidInbound, SingleInbound } from './inbound.js';
-import { defaultIdentity, messagesOf, methodsOf, writeAuthFailure, type Authenticate, type AuthorizeMessages, type AuthOutcome, type Caller } from './http-auth.js';
-import { DEFAULT_BODY_TIMEOUT_MS, acceptedTypes, errorBody, isJsonContentType, readJsonBody, writeEmpty, writeError, writeJson, type BodyDeadline } from './http-body.js';
-import { HostOriginGuard } from './http-security.js';
-import { refusesMalformedHeader } from './http-malformed-header.js';
-import { STORE_RETRY_AFTER_SECONDS, storeOutageResponse, storeUnavailable } from './store-outage.js';
-import { HttpSessionLifecycle } from './http-session.js';
-import { KeepAliveTicker, SseSink } from './http-sse-sink.js';
-import { MemoryEventStore, type EventStore } from './event-store.js';
+import { REVISION_WITHOUT_VERSION_HEADER, allows, isLegacyRevision, isModernRevision, isSupportedRevision, MODERN_REVISIONS } from '../protocol/revisions.js';
+import type { Server, ServerSession } from '../server.js';
+import type { InvalidInbound, SingleInbound } from '../../streams/inbound.js';
+import { defaultIdentity, messagesOf, methodsOf, writeAuthFailure, type Authenticate, type AuthorizeMessages, type AuthOutcome, type Caller } from '../../streams/http-auth.js';
+import { DEFAULT_BODY_TIMEOUT_MS, acceptedTypes, errorBody, isJsonContentType, readJsonBody, writeEmpty, writeError, writeJson, type BodyDeadline } from '../../streams/http-body.js';
+import { HostOriginGuard } from '../../streams/http-security.js';
+import { refusesMalformedHeader } from '../../streams/http-malformed-header.js';
+import { STORE_RETRY_AFTER_SECONDS, storeOutageResponse, storeUnavailable } from '../../streams/store-outage.js';
+import { HttpSessionLifecycle } from '../../streams/http-session.js';
+import { KeepAliveTicker, SseSink } from '../../streams/http-sse-sink.js';
+import { MemoryEventStore, type EventStore } from '../../streams/event-store.js';
 import { ClusterSessions, type TouchNeeds } from './http-cluster-sessions.js';
 import type { HttpSessionStore } from './http-cluster.js';
 import { LegacySseEndpoints, type LegacySseOptions } from './legacy-sse-server.js';
-import { HotInbound, StateCell } from './memory.js';
-import { SSE_HEADERS, sseEvent, sseStreamStart } from './sse-encode.js';
-import type { RawFrame, SendOptions, Transport } from './transport.js';
+import { HotInbound, StateCell } from '../../streams/memory.js';
+import { SSE_HEADERS, sseEvent, sseStreamStart } from '../../streams/sse-encode.js';
+import type { RawFrame, SendOptions, Transport } from '../../streams/transport.js';
 
-export type { AuthFailure, AuthOutcome, Authenticate, AuthorizeMessages } from './http-auth.js';
-export type { EventStore, StoredEvent } from './event-store.js';
-export { MemoryEventStore } from './event-store.js';
+export type { AuthFailure, AuthOutcome, Authenticate, AuthorizeMessages } from '../../streams/http-auth.js';
+export type { EventStore, StoredEvent } from '../../streams/event-store.js';
+export { MemoryEventStore } from '../../streams/event-store.js';
 export type { LegacySseOptions } from './legacy-sse-server.js';
 export type { HttpSessionStore, SessionCluster, SessionRecord } from './http-cluster.js';
 
@@ -136,7 +136,7 @@ export interface StreamableHttpOptions {
    * A store shared by every process of a deployment (`createRedisStore` in `mcp-actors/redis`):
    * any process then serves any session's POST, GET and DELETE, without sticky sessions.
    * Sessions, their SSE events and the answers to the server's requests go through it (see
-   * `streams/http-cluster.ts`); `eventStore` is then the store's. Default: the server's own
+   * `lib/server-bindings/http-cluster.ts`); `eventStore` is then the store's. Default: the server's own
    * `store` option when it has an HTTP part, else none (everything in this process's memory).
    */
   store?: HttpSessionStore;
@@ -234,7 +234,7 @@ export class HttpServerCore {
   resumptions = 0;
   private readonly modernOptions: ModernPostOptions;
   /** Sessions shared with other processes through a store (undefined: this process only). */
-  readonly cluster: ClusterSessions | undefined;
+  readonly cluster: ClusterSessions<HttpSession> | undefined;
 
   constructor(
     readonly server: Server,
@@ -431,7 +431,7 @@ export class HttpServerCore {
 
   internalError(res: HttpResponseOut, e: unknown, id: RequestId | null = null): void {
     this.report(e);
-    // A store outage (issue 32) is said as such, with a retry hint; its own message may name
+    // A store outage is said as such, with a retry hint; its own message may name
     // hosts or credentials, so it goes to the report only.
     if (!res.headersSent && storeUnavailable(e)) {
       writeJson(res, 503, JSON.stringify(storeOutageResponse(id, e)), { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) });
