@@ -43,6 +43,8 @@ export interface AuthorizationServerOptions {
   accessTokenTtl?: number;
   /** Record storage (see oidc-provider's adapter interface). Default: in memory. */
   adapter?: new (name: string) => object;
+  /** The clock `verifier` judges expiry by (ms since the epoch). Default `Date.now`. */
+  now?: () => number;
   /** Where oidc-provider's notices go. Default: dropped. */
   log?: (line: string) => void;
 }
@@ -76,6 +78,7 @@ interface ProviderLike {
   Client: { find(id: string): Promise<{ clientId: string; clientName?: string } | undefined> };
   Grant: { new (init: { accountId: string; clientId: string }): GrantLike; find(id: string): Promise<GrantLike | undefined> };
   proxy: boolean;
+  on(event: string, listener: (...args: any[]) => void): unknown;
 }
 interface Interaction {
   uid: string;
@@ -113,6 +116,7 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
   const publicJwks = { keys: privateJwks.map(({ d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...pub }) => pub as NodeJwk) };
   const scopes = new Set(['openid', 'offline_access', ...[...resources.values()].flatMap((r) => r.scopes)]);
   const ttl = options.accessTokenTtl ?? 3600;
+  const now = options.now ?? Date.now;
   const config = {
     adapter: options.adapter ?? memoryAdapter(),
     clients: options.clients ?? [],
@@ -155,6 +159,17 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
   };
   const provider = new Provider(issuer, config);
   const callback = provider.callback();
+  const log = options.log ?? (() => {});
+  // What happened, for the operator: event names, client ids, error codes and their descriptions;
+  // never a code, token, verifier, proof or password (those stay out of every line).
+  type Ctx = { oidc?: { client?: { clientId?: string } } } | undefined;
+  const clientOf = (ctx: Ctx) => ctx?.oidc?.client?.clientId ?? '-';
+  for (const event of ['authorization.error', 'grant.error', 'registration_create.error', 'introspection.error', 'revocation.error', 'userinfo.error', 'jwks.error', 'discovery.error']) {
+    provider.on(event, (ctx: Ctx, err: { error?: string; error_description?: string }) => log(`${event} client=${clientOf(ctx)} ${err.error ?? 'error'}: ${err.error_description ?? ''}`));
+  }
+  provider.on('server_error', (_ctx: Ctx, err: Error) => log(`server_error ${err.name}`));
+  provider.on('grant.success', (ctx: Ctx) => log(`grant.success client=${clientOf(ctx)}`));
+  provider.on('registration_create.success', (ctx: Ctx) => log(`registration_create.success client=${clientOf(ctx)}`));
   const ecPublic = createPublicKey({ key: publicJwks.keys[0]!, format: 'jwk' });
 
   async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
@@ -189,7 +204,11 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
     if (action === 'login') {
       const form = await readForm(req);
       const account = await options.accounts.authenticate(form.get('username') ?? '', form.get('password') ?? '');
-      if (account === undefined) return html(res, 401, loginPage(uid, clientView, 'Wrong username or password.'));
+      if (account === undefined) {
+        log(`sign-in refused client=${clientView.id}`);
+        return html(res, 401, loginPage(uid, clientView, 'Wrong username or password.'));
+      }
+      log(`sign-in account=${account.id} client=${clientView.id}`);
       return provider.interactionFinished(req, res, { login: { accountId: account.id } }, { mergeWithLastSubmission: false });
     }
     if (action === 'confirm' && details.prompt.name === 'consent') {
@@ -250,6 +269,11 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
         const ok = verifySignature('sha256', Buffer.from(`${parts[0]}.${parts[1]}`), { key: ecPublic, dsaEncoding: 'ieee-p1363' }, b64url(parts[2]!));
         if (!ok) throw new InvalidTokenError('bad signature');
         if (claims['iss'] !== issuer) throw new InvalidTokenError('issued by another authorization server');
+        // Expiry checked here too (requireBearerAuth checks it again on its own clock).
+        const exp = claims['exp'];
+        if (typeof exp !== 'number' || !Number.isFinite(exp)) throw new InvalidTokenError('has no expiry');
+        if (exp * 1000 <= now()) throw new InvalidTokenError('expired');
+        const cnf = claims['cnf'] as { jkt?: unknown } | undefined;
         const aud = claims['aud'];
         const audiences = Array.isArray(aud) ? aud : [aud];
         if (!audiences.includes(resource)) throw new InvalidTokenError(`issued for another resource (${audiences.join(', ')})`);
@@ -257,8 +281,10 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
           ...(typeof claims['sub'] === 'string' && { subject: claims['sub'] }),
           clientId: String(claims['client_id'] ?? ''),
           scopes: typeof claims['scope'] === 'string' ? claims['scope'].split(' ').filter(Boolean) : [],
-          ...(typeof claims['exp'] === 'number' && { expiresAt: claims['exp'] }),
+          expiresAt: exp,
           audience: audiences as string[],
+          // A DPoP-bound token (RFC 9449 §6): requireBearerAuth then wants a proof by this key.
+          ...(cnf !== null && typeof cnf === 'object' && typeof cnf.jkt === 'string' && { cnf: { jkt: cnf.jkt } }),
           resource,
         };
       };
