@@ -165,7 +165,10 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
   type Ctx = { oidc?: { client?: { clientId?: string } } } | undefined;
   const clientOf = (ctx: Ctx) => ctx?.oidc?.client?.clientId ?? '-';
   for (const event of ['authorization.error', 'grant.error', 'registration_create.error', 'introspection.error', 'revocation.error', 'userinfo.error', 'jwks.error', 'discovery.error']) {
-    provider.on(event, (ctx: Ctx, err: { error?: string; error_description?: string }) => log(`${event} client=${clientOf(ctx)} ${err.error ?? 'error'}: ${err.error_description ?? ''}`));
+    // error_detail is oidc-provider's reason (e.g. "PKCE verification failed"): a fixed text, never the input.
+    provider.on(event, (ctx: Ctx, err: { error?: string; error_description?: string; error_detail?: string }) =>
+      log(`${event} client=${clientOf(ctx)} ${err.error ?? 'error'}: ${err.error_description ?? ''}${err.error_detail ? ` (${err.error_detail})` : ''}`),
+    );
   }
   provider.on('server_error', (_ctx: Ctx, err: Error) => log(`server_error ${err.name}`));
   provider.on('grant.success', (ctx: Ctx) => log(`grant.success client=${clientOf(ctx)}`));
