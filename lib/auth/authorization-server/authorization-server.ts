@@ -18,6 +18,7 @@ import { InvalidTokenError, type VerifiedToken, type VerifyAccessToken } from '.
 import type { AccountStore } from './accounts.js';
 import { memoryAdapter } from './memory-adapter.js';
 import { consentPage, loginPage } from './pages.js';
+import { upstreamSignIn, type UpstreamProvider } from './upstream.js';
 
 /** An MCP server the authorization server issues tokens for, and the scopes it knows. */
 export interface ProtectedResource {
@@ -31,8 +32,14 @@ export interface AuthorizationServerOptions {
   issuer: string;
   /** The MCP servers tokens may be issued for. A token for anything else is refused (`invalid_target`). */
   resources: Array<string | ProtectedResource>;
-  /** Who may sign in. */
-  accounts: AccountStore;
+  /** Who may sign in (with the server's own sign-in page). Required unless `upstream` is given. */
+  accounts?: AccountStore;
+  /**
+   * Delegate sign-in to an upstream OpenID provider instead (an identity-provider front): register
+   * this server there once as a client with the redirect URI `<issuer>/upstream/callback`. The
+   * accounts are then the upstream's subjects (`sub`), known to this process once signed in.
+   */
+  upstream?: UpstreamProvider;
   /** Pre-registered clients (oidc-provider client metadata). Dynamic registration is on unless `registration: false`. */
   clients?: Array<Record<string, unknown>>;
   /** Open dynamic client registration (RFC 7591). Default true. */
@@ -105,6 +112,7 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
   // Each MCP server has at least one scope (a token must grant something): `mcp` unless given.
   const resources = new Map(options.resources.map((r) => (typeof r === 'string' ? [r, { uri: r, scopes: ['mcp'] }] : [r.uri, { uri: r.uri, scopes: r.scopes?.length ? r.scopes : ['mcp'] }])));
   if (resources.size === 0) throw new TypeError('An authorization server for MCP needs at least one resource (the MCP servers it issues tokens for)');
+  if (options.accounts === undefined && options.upstream === undefined) throw new TypeError('An authorization server needs accounts (its own sign-in) or an upstream identity provider to delegate sign-in to');
   // Signing keys made now: ES256 for access tokens, RS256 for ID tokens (OpenID's default).
   const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -117,6 +125,10 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
   const scopes = new Set(['openid', 'offline_access', ...[...resources.values()].flatMap((r) => r.scopes)]);
   const ttl = options.accessTokenTtl ?? 3600;
   const now = options.now ?? Date.now;
+  const upstream = options.upstream ? upstreamSignIn(options.upstream, `${issuer}/upstream/callback`, now) : undefined;
+  // Subjects signed in upstream (their kept claims), and sign-ins back from upstream not yet finished (by interaction).
+  const upstreamAccounts = new Map<string, Record<string, unknown>>();
+  const upstreamDone = new Map<string, { sub: string; at: number }>();
   const config = {
     adapter: options.adapter ?? memoryAdapter(),
     clients: options.clients ?? [],
@@ -128,10 +140,14 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
     // Refresh tokens for clients allowed to use them (MCP clients rarely ask for offline_access), rotated on every use.
     issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(t: string): boolean }) => client.grantTypeAllowed('refresh_token'),
     rotateRefreshToken: true,
-    ttl: { AccessToken: ttl, AuthorizationCode: 60, Interaction: 600, Session: 86_400, Grant: 86_400 * 14, RefreshToken: 86_400 * 14 },
+    ttl: { AccessToken: ttl, IdToken: 3600, AuthorizationCode: 60, Interaction: 600, Session: 86_400, Grant: 86_400 * 14, RefreshToken: 86_400 * 14 },
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
     findAccount: async (_ctx: unknown, id: string) => {
-      const account = await options.accounts.find(id);
+      if (upstream !== undefined) {
+        const claims = upstreamAccounts.get(id);
+        return claims === undefined ? undefined : { accountId: id, claims: async () => ({ ...claims, sub: id }) };
+      }
+      const account = await options.accounts!.find(id);
       return account === undefined ? undefined : { accountId: account.id, claims: async () => ({ sub: account.id, ...account.claims }) };
     },
     features: {
@@ -194,8 +210,19 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
     if (details.uid !== uid) return html(res, 400, '<!DOCTYPE html><p>This sign-in page is stale: start again from the application.</p>');
     const client = await provider.Client.find(details.params.client_id);
     const clientView = { name: client?.clientName ?? details.params.client_id, id: details.params.client_id };
+    if (action === 'upstream' && upstream !== undefined && req.method === 'GET') {
+      const done = upstreamDone.get(uid);
+      upstreamDone.delete(uid);
+      if (done === undefined || done.at + 600_000 <= now()) return html(res, 400, '<!DOCTYPE html><p>This sign-in is unknown or was already used: start again from the application.</p>');
+      log(`sign-in upstream account=${done.sub} client=${clientView.id}`);
+      return provider.interactionFinished(req, res, { login: { accountId: done.sub } }, { mergeWithLastSubmission: false });
+    }
     if (req.method === 'GET') {
-      if (details.prompt.name === 'login') return html(res, 200, loginPage(uid, clientView));
+      if (details.prompt.name === 'login') {
+        if (upstream === undefined) return html(res, 200, loginPage(uid, clientView));
+        res.writeHead(303, { location: await upstream.start(uid), 'cache-control': 'no-store' });
+        return void res.end();
+      }
       const requested = details.prompt.details.missingResourceScopes ?? {};
       const named = [details.params.resource].flat().filter((r): r is string => typeof r === 'string');
       const shown: Record<string, string[]> = { ...Object.fromEntries(named.map((r) => [r, []])), ...requested };
@@ -204,7 +231,7 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
     if (action === 'abort') {
       return provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'The person denied the request' }, { mergeWithLastSubmission: false });
     }
-    if (action === 'login') {
+    if (action === 'login' && options.accounts !== undefined) {
       const form = await readForm(req);
       const account = await options.accounts.authenticate(form.get('username') ?? '', form.get('password') ?? '');
       if (account === undefined) {
@@ -246,7 +273,24 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
           req.url = `${url.pathname}?${url.searchParams}`;
         }
       }
-      const m = /^\/interaction\/([\w-]+)(?:\/(login|confirm|abort))?$/.exec(url.pathname);
+      if (upstream !== undefined && req.method === 'GET' && url.pathname === '/upstream/callback') {
+        // Back from the upstream provider: check its answer, then finish the interaction it was for
+        // on the interaction's own path (where its cookie is sent).
+        upstream.finish(url.searchParams).then(
+          ({ uid, identity }) => {
+            upstreamAccounts.set(identity.sub, identity.claims);
+            upstreamDone.set(uid, { sub: identity.sub, at: now() });
+            res.writeHead(303, { location: `/interaction/${uid}/upstream`, 'cache-control': 'no-store' });
+            res.end();
+          },
+          (e: unknown) => {
+            log(`sign-in upstream refused: ${(e as Error).message}`);
+            html(res, 400, `<!DOCTYPE html><p>${escapeText((e as Error).message)}</p>`);
+          },
+        );
+        return;
+      }
+      const m = /^\/interaction\/([\w-]+)(?:\/(login|confirm|abort|upstream))?$/.exec(url.pathname);
       if (m !== null) {
         interaction(req, res, m[1]!, m[2]).catch((e: unknown) => {
           if (!res.headersSent) html(res, 400, `<!DOCTYPE html><p>${escapeText((e as Error).message)}</p>`);
