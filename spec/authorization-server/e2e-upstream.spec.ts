@@ -69,10 +69,10 @@ describe('authorization server end to end: a front for an upstream identity prov
     expect(frontMetadata['registration_endpoint']).to.be.a('string');
   });
 
-  it('our client: registers with the front, the person signs in upstream, the front\'s own token calls the tool, refreshes, and is refused elsewhere', async () => {
+  it('[AUTH-051] our client: registers with the front, allows it before being sent upstream, the person signs in upstream, the front\'s own token calls the tool, refreshes, and is refused elsewhere', async () => {
     const redirect = `http://127.0.0.1:${await freePort()}/callback`;
     const pages: string[] = [];
-    const provider = new InMemoryOAuthClientProvider({ redirectUrl: redirect, clientMetadata: { client_name: 'Our client via the front' }, authorize: browserAuthorize(browser, redirect, (t) => pages.push(t), 2) });
+    const provider = new InMemoryOAuthClientProvider({ redirectUrl: redirect, clientMetadata: { client_name: 'Our client via the front' }, authorize: browserAuthorize(browser, redirect, (t) => pages.push(t), 'consent first') });
     const clock = new ManualClock(Date.now());
     const prover = new DpopProver();
     const client = new Client({ info: { name: 'ours', version: '1.0.0' } });
@@ -81,9 +81,10 @@ describe('authorization server end to end: a front for an upstream identity prov
     const said = JSON.parse(((await client.callTool('whoami', {})).content[0] as { text: string }).text) as Record<string, unknown>;
     const registered = provider.clientInformation(front.issuer)!;
     expect(said).to.deep.include({ subject: USER.name, clientId: registered.client_id, resource: rsA.url });
-    // Two consent pages: the upstream's (for the front, client mcp-front), then the front's (for our client and server A).
-    expect(pages[0]).to.include('mcp-front');
-    expect(pages[1]).to.include('Our client via the front').and.include(rsA.url);
+    // Two consent pages: the front's first, for our client, server A and where it sends the browser back,
+    // before anything is forwarded upstream (a proxy asks for each registered client); then the upstream's, for the front.
+    expect(pages[0]).to.include('Our client via the front').and.include(rsA.url).and.include(`sent back to ${new URL(redirect).host}`);
+    expect(pages[1]).to.include('mcp-front');
     // The token is the front's, for server A, bound to our client's key; the upstream's tokens stayed at the front.
     const first = provider.tokens()!;
     expect(claimsOf(first.access_token)).to.deep.include({ iss: front.issuer, aud: rsA.url, sub: USER.name });
@@ -124,7 +125,7 @@ describe('authorization server end to end: a front for an upstream identity prov
     };
     const transport = new SdkTransport(new URL(rsA.url), { authProvider: provider as never });
     await new SdkClient({ name: 'sdk1', version: '1.0.0' }).connect(transport).catch(() => {});
-    const back = await browserAuthorize(browser, redirect, undefined, 2)(state.url!);
+    const back = await browserAuthorize(browser, redirect, undefined, 'consent first')(state.url!);
     await transport.finishAuth(back.searchParams.get('code')!);
     const client = new SdkClient({ name: 'sdk1', version: '1.0.0' });
     closers.push(() => client.close());

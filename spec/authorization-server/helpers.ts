@@ -111,7 +111,7 @@ export async function launchChromium(): Promise<Browser> {
  * (caught before it leaves the browser: nothing needs to listen at the redirect URI).
  * `onConsent` sees the consent page's text.
  */
-export function browserAuthorize(browser: Browser, redirectUrl: string, onConsent?: (text: string) => void, consents = 1): (authorizationUrl: URL) => Promise<URL> {
+export function browserAuthorize(browser: Browser, redirectUrl: string, onConsent?: (text: string) => void, order: 'sign-in first' | 'consent first' = 'sign-in first'): (authorizationUrl: URL) => Promise<URL> {
   return async (authorizationUrl) => {
     const context = await browser.newContext();
     try {
@@ -126,16 +126,18 @@ export function browserAuthorize(browser: Browser, redirectUrl: string, onConsen
         },
       );
       await page.goto(authorizationUrl.href);
+      const allow = async (last: boolean) => {
+        await page.waitForSelector('#allow', { timeout: 10_000 });
+        onConsent?.((await page.textContent('body')) ?? '');
+        if (last) await page.click('#allow');
+        else await Promise.all([page.waitForNavigation(), page.click('#allow')]);
+      };
+      // Behind a front: the front's consent first (before anything goes upstream), then the upstream's sign-in and consent.
+      if (order === 'consent first') await allow(false);
       await page.fill('#username', USER.name);
       await page.fill('#password', USER.password);
       await page.click('button[type=submit]');
-      // One consent page per authorization server on the way (the upstream's, then ours, behind a front).
-      for (let i = 0; i < consents; i++) {
-        await page.waitForSelector('#allow', { timeout: 10_000 });
-        onConsent?.((await page.textContent('body')) ?? '');
-        if (i === consents - 1) await page.click('#allow');
-        else await Promise.all([page.waitForNavigation(), page.click('#allow')]);
-      }
+      await allow(true);
       return await back;
     } finally {
       await context.close();

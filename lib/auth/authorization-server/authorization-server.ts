@@ -129,6 +129,12 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
   // Subjects signed in upstream (their kept claims), and sign-ins back from upstream not yet finished (by interaction).
   const upstreamAccounts = new Map<string, Record<string, unknown>>();
   const upstreamDone = new Map<string, { sub: string; at: number }>();
+  // Sign-in interactions whose client the person allowed before being sent upstream (MCP: a proxy
+  // asks before forwarding); once signed in upstream in that same browser, the request and the
+  // person who allowed it: the consent interaction that follows (another uid) is not asked again.
+  const allowedBeforeUpstream = new Map<string, number>();
+  const preConsented = new Map<string, number>();
+  const requestKey = (d: Interaction) => `${d.params.client_id}\n${String(d.params['code_challenge'])}\n${String(d.params['state'] ?? '')}`;
   const config = {
     adapter: options.adapter ?? memoryAdapter(),
     clients: options.clients ?? [],
@@ -215,18 +221,22 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
       upstreamDone.delete(uid);
       if (done === undefined || done.at + 600_000 <= now()) return html(res, 400, '<!DOCTYPE html><p>This sign-in is unknown or was already used: start again from the application.</p>');
       log(`sign-in upstream account=${done.sub} client=${clientView.id}`);
+      const allowedAt = allowedBeforeUpstream.get(uid);
+      allowedBeforeUpstream.delete(uid);
+      for (const [key, at] of preConsented) if (at + 600_000 <= now()) preConsented.delete(key);
+      if (allowedAt !== undefined) preConsented.set(`${requestKey(details)}\n${done.sub}`, now());
       return provider.interactionFinished(req, res, { login: { accountId: done.sub } }, { mergeWithLastSubmission: false });
     }
     if (req.method === 'GET') {
-      if (details.prompt.name === 'login') {
-        if (upstream === undefined) return html(res, 200, loginPage(uid, clientView));
-        res.writeHead(303, { location: await upstream.start(uid), 'cache-control': 'no-store' });
-        return void res.end();
-      }
+      if (details.prompt.name === 'login' && upstream === undefined) return html(res, 200, loginPage(uid, clientView));
+      // Behind a front, the person allowed this client before being sent upstream: not asked twice.
+      if (details.prompt.name === 'consent' && upstream !== undefined && preConsented.delete(`${requestKey(details)}\n${details.session?.accountId}`)) return confirmConsent(req, res, details);
+      // The consent page; behind a front it comes first, before anything is forwarded upstream (one per registered client).
       const requested = details.prompt.details.missingResourceScopes ?? {};
       const named = [details.params.resource].flat().filter((r): r is string => typeof r === 'string');
       const shown: Record<string, string[]> = { ...Object.fromEntries(named.map((r) => [r, []])), ...requested };
-      return html(res, 200, consentPage(uid, clientView, details.session?.accountId ?? '', shown, details.prompt.details.missingOIDCScope ?? []));
+      const redirectUri = typeof details.params['redirect_uri'] === 'string' ? details.params['redirect_uri'] : undefined;
+      return html(res, 200, consentPage(uid, clientView, details.session?.accountId ?? '', shown, details.prompt.details.missingOIDCScope ?? [], redirectUri));
     }
     if (action === 'abort') {
       return provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'The person denied the request' }, { mergeWithLastSubmission: false });
@@ -241,18 +251,27 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
       log(`sign-in account=${account.id} client=${clientView.id}`);
       return provider.interactionFinished(req, res, { login: { accountId: account.id } }, { mergeWithLastSubmission: false });
     }
-    if (action === 'confirm' && details.prompt.name === 'consent') {
-      const accountId = details.session?.accountId;
-      if (accountId === undefined) return html(res, 400, '<!DOCTYPE html><p>Sign in first.</p>');
-      const grant = (details.grantId ? await provider.Grant.find(details.grantId) : undefined) ?? new provider.Grant({ accountId, clientId: details.params.client_id });
-      const d = details.prompt.details;
-      if (d.missingOIDCScope?.length) grant.addOIDCScope(d.missingOIDCScope.join(' '));
-      if (d.missingOIDCClaims?.length) grant.addOIDCClaims(d.missingOIDCClaims);
-      for (const [indicator, s] of Object.entries(d.missingResourceScopes ?? {})) grant.addResourceScope(indicator, s.join(' '));
-      const grantId = await grant.save();
-      return provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
+    if (action === 'confirm' && details.prompt.name === 'login' && upstream !== undefined) {
+      for (const [id, at] of allowedBeforeUpstream) if (at + 600_000 <= now()) allowedBeforeUpstream.delete(id);
+      allowedBeforeUpstream.set(uid, now());
+      res.writeHead(303, { location: await upstream.start(uid), 'cache-control': 'no-store' });
+      return void res.end();
     }
+    if (action === 'confirm' && details.prompt.name === 'consent') return confirmConsent(req, res, details);
     return html(res, 400, '<!DOCTYPE html><p>Unexpected step.</p>');
+  }
+
+  /** The person allowed: the grant gets what the prompt found missing, and the flow goes on. */
+  async function confirmConsent(req: IncomingMessage, res: ServerResponse, details: Interaction): Promise<void> {
+    const accountId = details.session?.accountId;
+    if (accountId === undefined) return html(res, 400, '<!DOCTYPE html><p>Sign in first.</p>');
+    const grant = (details.grantId ? await provider.Grant.find(details.grantId) : undefined) ?? new provider.Grant({ accountId, clientId: details.params.client_id });
+    const d = details.prompt.details;
+    if (d.missingOIDCScope?.length) grant.addOIDCScope(d.missingOIDCScope.join(' '));
+    if (d.missingOIDCClaims?.length) grant.addOIDCClaims(d.missingOIDCClaims);
+    for (const [indicator, s] of Object.entries(d.missingResourceScopes ?? {})) grant.addResourceScope(indicator, s.join(' '));
+    const grantId = await grant.save();
+    return provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
   }
 
   const server: AuthorizationServer = {
