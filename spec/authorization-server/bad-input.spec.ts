@@ -40,7 +40,38 @@ describe('authorization server: bad input', () => {
     return fetch(`${issuer}/auth?${q}`, { redirect: 'manual' });
   }
 
-  it('a redirect URI not registered: an error page, never a redirect to it (RFC 6749 4.1.2.1)', async () => {
+  it('[AUTH-008] [AUTH-125] [AUTH-137] [AUTH-233] metadata at both well-known URLs: S256 only, iss in responses, registration, DPoP ES256', async () => {
+    for (const path of ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']) {
+      const res = await fetch(`${issuer}${path}`);
+      expect(res.status, path).to.equal(200);
+      const m = (await res.json()) as Record<string, unknown>;
+      expect(m, path).to.deep.include({ issuer, code_challenge_methods_supported: ['S256'], authorization_response_iss_parameter_supported: true });
+      expect(m['registration_endpoint']).to.equal(`${issuer}/reg`);
+      expect(m['dpop_signing_alg_values_supported']).to.include('ES256');
+      expect(m['response_types_supported']).to.deep.equal(['code']);
+    }
+  });
+
+  it('[AUTH-004] PKCE is required and plain refused (OAuth 2.1 §4.1.1): the error goes back to the client with iss', async () => {
+    for (const q of [{ code_challenge_method: 'plain', code_challenge: 'x'.repeat(43) }, {}] as Array<Record<string, string>>) {
+      const params = new URLSearchParams({ response_type: 'code', client_id: 'app', redirect_uri: redirect, resource, state: 's', ...q });
+      const res = await fetch(`${issuer}/auth?${params}`, { redirect: 'manual' });
+      expect(res.status).to.equal(303);
+      const to = new URL(res.headers.get('location')!);
+      expect(to.searchParams.get('error')).to.equal('invalid_request');
+      expect(to.searchParams.get('iss')).to.equal(issuer);
+    }
+  });
+
+  it('[AUTH-136] [AUTH-139] a person who denies: access_denied back to the client, with iss (RFC 9207 §2, error responses too)', async () => {
+    const to = await authorizeAndAnswer(verifier, 'abort');
+    expect(to.searchParams.get('error')).to.equal('access_denied');
+    expect(to.searchParams.get('iss')).to.equal(issuer);
+    expect(to.searchParams.get('state')).to.equal('s');
+    expect(to.searchParams.has('code')).to.equal(false);
+  });
+
+  it('[AUTH-047] [AUTH-049] [AUTH-050] a redirect URI not registered: an error page, never a redirect to it (RFC 6749 4.1.2.1)', async () => {
     const res = await authorize('http://127.0.0.1:7/evil');
     expect(res.status).to.equal(400);
     expect(res.headers.get('location')).to.equal(null);
@@ -58,7 +89,14 @@ describe('authorization server: bad input', () => {
     expect(small.status).to.equal(201);
   });
   /** Sign in and allow without a browser (cookies carried by hand), returning the code. */
-  async function code(verifier: string): Promise<string> {
+  async function code(verifier: string, step: 'confirm' | 'abort' = 'confirm'): Promise<string> {
+    const to = await authorizeAndAnswer(verifier, step);
+    secrets.push(to.searchParams.get('code')!, verifier);
+    return to.searchParams.get('code')!;
+  }
+
+  /** Sign in, then allow (or deny) on the consent page: the URL the browser is sent back to. */
+  async function authorizeAndAnswer(verifier: string, step: 'confirm' | 'abort'): Promise<URL> {
     const jar = new Map<string, string>();
     const go = async (url: string, init: RequestInit = {}): Promise<Response> => {
       const res = await fetch(new URL(url, issuer), { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') } });
@@ -75,12 +113,11 @@ describe('authorization server: bad input', () => {
     const form = { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' } };
     res = await go(`${res.headers.get('location')!}/login`, { ...form, body: new URLSearchParams({ username: USER.name, password: USER.password }).toString() });
     res = await go(res.headers.get('location')!);
-    res = await go(`${res.headers.get('location')!}/confirm`, { ...form, body: '' });
+    res = await go(`${res.headers.get('location')!}/${step}`, { ...form, body: '' });
     res = await go(res.headers.get('location')!);
     const to = new URL(res.headers.get('location')!);
     expect(to.origin + to.pathname).to.equal(redirect);
-    secrets.push(to.searchParams.get('code')!, verifier);
-    return to.searchParams.get('code')!;
+    return to;
   }
 
   function token(params: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {

@@ -24,7 +24,7 @@ describe('authorization server end to end: our client', function () {
     await browser?.close();
   });
 
-  it('registers, signs in through our pages, calls a protected tool, refreshes (the old refresh token refused), and a token for another server is refused', async () => {
+  it('[AUTH-004] [AUTH-041] [AUTH-099] [AUTH-241] [AUTH-242] registers, signs in through our pages, calls a protected tool, refreshes (the old refresh token refused), and a token for another server is refused', async () => {
     const [a, b] = [await reserveMcp(), await reserveMcp()];
     const { as, http, logs } = await startAuthorizationServer({ resources: [a.url, b.url], accessTokenTtl: 60 });
     closers.push(() => http.close());
@@ -47,6 +47,8 @@ describe('authorization server end to end: our client', function () {
     expect(said.scopes).to.include('mcp');
     // The consent page named the client and the MCP server the token is for.
     expect(consents[0]).to.include('Our e2e client').and.include(rsA.url);
+    // ...and where the browser goes back to: its host, with a warning that it is this computer.
+    expect(consents[0]).to.include(`sent back to ${new URL(redirect).host}`).and.include('That is this computer');
     const first = provider.tokens()!;
     expect(first.refresh_token, 'a refresh token').to.be.a('string');
     // DPoP-bound (RFC 9449): the server advertised ES256, our client sent proofs, the token names its key.

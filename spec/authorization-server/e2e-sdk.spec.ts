@@ -16,6 +16,7 @@ interface Tokens {
   access_token: string;
   refresh_token?: string;
   token_type: string;
+  expires_in?: number;
 }
 
 /** The SDKs' OAuthClientProvider (the same shape in both), kept in memory; the user's part is `authorizationUrl`. */
@@ -87,7 +88,7 @@ describe('authorization server end to end: the official SDK clients', function (
     return ((await res.json()) as { error: string }).error;
   }
 
-  it('SDK 1.32.2: registers, signs in through our pages, calls a protected tool, refreshes with rotation, and is refused with a token for another server', async () => {
+  it('[AUTH-040] [AUTH-041] [AUTH-136] SDK 1.32.2: registers, signs in through our pages, calls a protected tool, refreshes with rotation, and is refused with a token for another server', async () => {
     const { as, logs, rsA, rsB, redirect, expireOnce } = await stack();
     const { provider, state } = sdkProvider(redirect, 'SDK 1.x client');
     const first = new SdkClient({ name: 'sdk1', version: '1.0.0' });
@@ -107,6 +108,8 @@ describe('authorization server end to end: the official SDK clients', function (
     expect(said).to.deep.include({ subject: USER.name, clientId: state.info!.client_id, resource: rsA.url });
     const before = state.tokens!;
     expect(before.token_type.toLowerCase(), 'no proof sent: a Bearer token').to.equal('bearer');
+    // Short-lived by default: an hour.
+    expect(before.expires_in).to.be.a('number').and.within(1, 3600);
 
     // The server finds the token expired: the SDK refreshes and calls again.
     expireOnce();

@@ -143,6 +143,8 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
     scopes: [...scopes],
     claims: { openid: ['sub'] },
     pkce: { required: () => true },
+    // OAuth 2.1: the authorization code flow only (no implicit or hybrid responses).
+    responseTypes: ['code'],
     // Refresh tokens for clients allowed to use them (MCP clients rarely ask for offline_access), rotated on every use.
     issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(t: string): boolean }) => client.grantTypeAllowed('refresh_token'),
     rotateRefreshToken: true,
