@@ -180,7 +180,7 @@ describe('authorization server: bad input', () => {
     expect(((await replay.json()) as { error_description: string }).error_description).to.match(/already used/);
   });
 
-  it('a DPoP-bound token without its key: as Bearer, with a proof by another key, or with a proof for another URL, each 401 (RFC 9449 §7)', async () => {
+  it('a DPoP-bound token without its key: as Bearer, with a proof by another key, or with a proof for another URL, or made long ago, each 401 (RFC 9449 §7)', async () => {
     const prover = new DpopProver();
     const access = await boundToken(prover);
     const asBearer = await mcp({ authorization: `Bearer ${access}` });
@@ -195,6 +195,10 @@ describe('authorization server: bad input', () => {
     expect(elsewhere.headers.get('www-authenticate')).to.match(/invalid_dpop_proof/);
     const noProof = await mcp({ authorization: `DPoP ${access}` });
     expect(noProof.status).to.equal(401);
+    // A proof made ten minutes ago (iat outside the five-minute window).
+    const stale = await mcp({ authorization: `DPoP ${access}`, dpop: prover.proof({ method: 'POST', url: resource, accessToken: access, nowSeconds: Math.floor(Date.now() / 1000) - 600 }) });
+    expect(stale.status).to.equal(401);
+    expect(((await stale.json()) as { error_description: string }).error_description).to.match(/iat/);
     // The server is still up: the right key goes through.
     expect((await mcp({ authorization: `DPoP ${access}`, dpop: prover.proof({ method: 'POST', url: resource, accessToken: access }) })).status).to.equal(200);
   });

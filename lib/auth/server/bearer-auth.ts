@@ -112,7 +112,8 @@ export function requireBearerAuth(options: BearerAuthOptions): BearerAuthenticat
     return have;
   };
 
-  const dpop = options.dpop ? { maxAgeSeconds: 300, replay: new DpopReplayCache(), ...(typeof options.dpop === 'object' ? options.dpop : {}) } : undefined;
+  const dpopOptions = typeof options.dpop === 'object' ? options.dpop : {};
+  const dpop = options.dpop ? { maxAgeSeconds: dpopOptions.maxAgeSeconds ?? 300, replay: dpopOptions.replay ?? new DpopReplayCache() } : undefined;
   // With DPoP on, every challenge names it beside Bearer (RFC 9449 §7.1).
   const withDpop = (f: AuthFailure): AuthFailure => (dpop && f.wwwAuthenticate !== undefined ? { ...f, wwwAuthenticate: `${f.wwwAuthenticate}, DPoP algs="ES256"` } : f);
   const refuse = (c: Omit<BearerChallenge, 'resourceMetadata' | 'realm' | 'error'> & { error?: BearerErrorCode }): AuthFailure =>
