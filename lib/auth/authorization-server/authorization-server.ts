@@ -46,6 +46,12 @@ export interface AuthorizationServerOptions {
   registration?: boolean;
   /** Accept client ID metadata documents (an https URL as client_id). Default true. */
   clientIdMetadataDocuments?: boolean;
+  /**
+   * How the server fetches client ID metadata documents: `(url, init)`, `init` carrying
+   * oidc-provider's SSRF guard (a dispatcher refusing loopback, private and other special-use
+   * addresses) which a replacement should keep passing on. Default the global fetch.
+   */
+  fetch?: (url: string | URL, init: RequestInit) => Promise<Response>;
   /** Access token lifetime in seconds. Default 3600. */
   accessTokenTtl?: number;
   /** Record storage (see oidc-provider's adapter interface). Default: in memory. */
@@ -143,6 +149,7 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
     scopes: [...scopes],
     claims: { openid: ['sub'] },
     pkce: { required: () => true },
+    ...(options.fetch && { fetch: options.fetch }),
     // OAuth 2.1: the authorization code flow only (no implicit or hybrid responses).
     responseTypes: ['code'],
     // Refresh tokens for clients allowed to use them (MCP clients rarely ask for offline_access), rotated on every use.
