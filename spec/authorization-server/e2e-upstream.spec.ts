@@ -2,11 +2,12 @@
 // to an upstream OpenID provider that offers no dynamic registration (a second oidc-provider
 // instance, registration off, one client pre-registered for the front). MCP clients register with
 // the front; the person signs in upstream in chromium; the front mints its own audience-bound
-// tokens. Our client and the SDK 1.32.2 client, each over real HTTP on 127.0.0.1.
+// tokens. Our client and the SDK 1.32.2 and v2 clients, each over real HTTP on 127.0.0.1.
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as SdkTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import { createAuthorizationServer, type AuthorizationServer } from '../../lib/auth/authorization-server/authorization-server.js';
 import { DpopProver } from '../../lib/auth/dpop.js';
 import { OAuthClient } from '../../lib/auth/oauth-client.js';
@@ -109,30 +110,38 @@ describe('authorization server end to end: a front for an upstream identity prov
     for (const secret of [first.access_token, first.refresh_token!, upstreamSecret, USER.password]) expect(frontLogs.join('\n')).to.not.include(secret);
   });
 
-  it('the SDK 1.32.2 client through the front', async () => {
-    const redirect = `http://127.0.0.1:${await freePort()}/callback`;
-    const state: { info?: { client_id: string }; tokens?: { access_token: string }; verifier: string; url?: URL } = { verifier: '' };
-    const provider = {
-      redirectUrl: redirect,
-      clientMetadata: { client_name: 'SDK via the front', redirect_uris: [redirect], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' },
-      clientInformation: () => state.info,
-      saveClientInformation: (i: { client_id: string }) => void (state.info = i),
-      tokens: () => state.tokens,
-      saveTokens: (t: { access_token: string }) => void (state.tokens = t),
-      redirectToAuthorization: (u: URL) => void (state.url = u),
-      saveCodeVerifier: (v: string) => void (state.verifier = v),
-      codeVerifier: () => state.verifier,
-    };
-    const transport = new SdkTransport(new URL(rsA.url), { authProvider: provider as never });
-    await new SdkClient({ name: 'sdk1', version: '1.0.0' }).connect(transport).catch(() => {});
-    const back = await browserAuthorize(browser, redirect, undefined, 'consent first')(state.url!);
-    await transport.finishAuth(back.searchParams.get('code')!);
-    const client = new SdkClient({ name: 'sdk1', version: '1.0.0' });
-    closers.push(() => client.close());
-    await client.connect(new SdkTransport(new URL(rsA.url), { authProvider: provider as never }));
-    const said = JSON.parse(((await client.callTool({ name: 'whoami', arguments: {} })) as { content: Array<{ text: string }> }).content[0]!.text) as Record<string, unknown>;
-    expect(said).to.deep.include({ subject: USER.name, clientId: state.info!.client_id, resource: rsA.url });
-  });
+  for (const sdk of ['SDK 1.32.2', 'SDK v2'] as const) {
+    it(`the ${sdk} client through the front`, async () => {
+      const redirect = `http://127.0.0.1:${await freePort()}/callback`;
+      const state: { info?: { client_id: string }; tokens?: { access_token: string }; verifier: string; url?: URL; discovery?: unknown } = { verifier: '' };
+      const provider = {
+        redirectUrl: redirect,
+        clientMetadata: { client_name: `${sdk} via the front`, redirect_uris: [redirect], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' },
+        clientInformation: () => state.info,
+        saveClientInformation: (i: { client_id: string }) => void (state.info = i),
+        tokens: () => state.tokens,
+        saveTokens: (t: { access_token: string }) => void (state.tokens = t),
+        redirectToAuthorization: (u: URL) => void (state.url = u),
+        saveCodeVerifier: (v: string) => void (state.verifier = v),
+        codeVerifier: () => state.verifier,
+        saveDiscoveryState: (d: unknown) => void (state.discovery = d),
+        discoveryState: () => state.discovery,
+      };
+      const v1 = sdk === 'SDK 1.32.2';
+      const transport = v1 ? new SdkTransport(new URL(rsA.url), { authProvider: provider as never }) : new TransportV2(new URL(rsA.url), { authProvider: provider as never });
+      await (v1 ? new SdkClient({ name: 'sdk', version: '1.0.0' }).connect(transport as SdkTransport) : new ClientV2({ name: 'sdk', version: '1.0.0' }).connect(transport as TransportV2)).catch(() => {});
+      const back = await browserAuthorize(browser, redirect, undefined, 'consent first')(state.url!);
+      // The v2 SDK checks the front's iss (RFC 9207) before it redeems the code.
+      if (v1) await (transport as SdkTransport).finishAuth(back.searchParams.get('code')!);
+      else await (transport as TransportV2).finishAuth(back.searchParams);
+      const client = v1 ? new SdkClient({ name: 'sdk', version: '1.0.0' }) : new ClientV2({ name: 'sdk', version: '1.0.0' });
+      closers.push(() => client.close());
+      await (client as SdkClient).connect((v1 ? new SdkTransport(new URL(rsA.url), { authProvider: provider as never }) : new TransportV2(new URL(rsA.url), { authProvider: provider as never })) as never);
+      const said = JSON.parse(((await (client as SdkClient).callTool({ name: 'whoami', arguments: {} })) as { content: Array<{ text: string }> }).content[0]!.text) as Record<string, unknown>;
+      expect(said).to.deep.include({ subject: USER.name, clientId: state.info!.client_id, resource: rsA.url });
+      expect(claimsOf(state.tokens!.access_token)).to.deep.include({ iss: front.issuer, aud: rsA.url });
+    });
+  }
 
   it('a forged or replayed callback from upstream is refused, and the front stays up', async () => {
     const forged = await fetch(`${front.issuer}/upstream/callback?code=abc&state=never-issued`);
