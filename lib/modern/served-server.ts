@@ -11,6 +11,7 @@ import type { AnyActorRef } from 'xstate';
 import type { ServerRequest } from '../session/server-request.js';
 import type { HandlerTable, SessionOptions } from '../session/session.js';
 import type { ServerEventBus } from './server-events.js';
+import type { Interceptor } from '../server-features/interceptors/chain.js';
 
 export interface ServedServer {
   /** The server's options, which its request-scoped sessions are made with. */
@@ -25,6 +26,8 @@ export interface ServedServer {
   readonly requestEnded: (request: ServerRequest) => void;
   /** The parent of a request's actor (with an inspector), or none. */
   readonly inspectParent: () => AnyActorRef | undefined;
+  /** The interceptors registered with `use()`, in order (read per request). */
+  readonly interceptorList: readonly Interceptor[];
   /** Whether a request handler is registered for `method`. */
   handlesRequest(method: string): boolean;
   /** A client is being served. */
