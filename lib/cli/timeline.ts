@@ -55,7 +55,14 @@ export function rowOf(e: JournalEntry, index: number, clientKind: 'in' | 'out', 
     case 'transport':
       return { ...base, dir: 'transport', label: e.phase, ...(e.error && { error: e.error }) };
     case 'call':
-      return { ...base, dir: 'call', label: e.op === 'request' ? `request ${e.method} #${JSON.stringify(e.id)}` : e.op === 'notify' ? `notify ${e.method}` : e.op === 'abort' ? `abort #${JSON.stringify(e.id)}` : 'close' };
+      return { ...base, dir: 'call', label: e.op === 'request' ? `request ${e.method} #${JSON.stringify(e.id)}` : e.op === 'notify' ? `notify ${e.method}` : e.op === 'abort' ? `abort #${JSON.stringify(e.id)}` : e.op === 'listen' ? `listen ${e.filter ? printable(e.filter).slice(0, 80) : '(none)'}` : 'close' };
+    // The request era's entries (journal version 2): the client's input answers, its input rounds, each call's outcome.
+    case 'answer':
+      return { ...base, dir: 'answer', label: `${e.method} ${e.key}`, ...('error' in e && { error: e.error.message }) };
+    case 'round':
+      return { ...base, dir: 'round', label: `${e.method}${e.name !== undefined ? ` ${e.name}` : ''} round ${e.round} ${e.state}${e.keys?.length ? `: ${e.keys.join(', ')}` : ''}` };
+    case 'result':
+      return { ...base, dir: 'result', label: `#${JSON.stringify(e.call)} ${'error' in e ? 'failed' : 'resolved'}`, ...('error' in e && { error: e.error.message }) };
     case 'timer':
       return { ...base, dir: 'timer', label: e.name };
     case 'note':

@@ -38,7 +38,18 @@ export interface ReplayResult {
   /** Whether both lists are equal, frame by frame. */
   matches: boolean;
   /** Where they first differ. */
-  firstDifference?: { index: number; recorded: Frame | undefined; replayed: Frame | undefined };
+  firstDifference?: {
+    /** The position in its list (of frames, or of the modern era's rounds or results). */
+    index: number;
+    recorded: Frame | undefined;
+    replayed: Frame | undefined;
+    /** Modern era: what differs, the frames sent, the input rounds' moves or a call's outcome. */
+    stream?: 'frame' | 'round' | 'result';
+    /** Modern era: the recorded entry that differs (its `seq`), when there is one. */
+    seq?: number;
+    /** Modern era: the `seq` of the last recorded input replayed before the difference showed. */
+    after?: number;
+  };
   /** How many frames were compared (the longer of the two lists). */
   compared: number;
   /** The replayed session (closed or still open, as the recording ended). */
@@ -112,7 +123,7 @@ export function sameJson(a: unknown, b: unknown): boolean {
  * replay wait a turn of the event loop as well: most inputs need none, and a turn per input was
  * half of the time `replay --check` took.
  */
-function drain(): Promise<void> {
+export function drain(): Promise<void> {
   return new Promise<void>((resolve) => process.nextTick(resolve)).then(() => (immediatePending() ? turns(4) : undefined));
 }
 

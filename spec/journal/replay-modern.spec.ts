@@ -1,22 +1,178 @@
+// Journal and replay in both eras (issue 26): our client against our server (a tool that elicits,
+// one that samples, a slow one the client cancels, a task), in memory, over a real stdio child
+// and over real HTTP on 127.0.0.1; the journal replays to the same frames, input-round moves and
+// call outcomes on the simulated clock, and a changed inbound frame is named.
 import { expect } from 'chai';
+import { fileURLToPath } from 'node:url';
 import { Client } from '../../lib/client.js';
+import { ManualClock } from '../../lib/clock.js';
+import { listen, type Listening } from '../../lib/http/listen.js';
+import { Journal } from '../../lib/journal/journal.js';
 import { replay, UnreplayableJournalError } from '../../lib/journal/replay.js';
-import { Server } from '../../lib/server.js';
+import type { McpServer } from '../../lib/mcp-server.js';
 import { createMemoryPair } from '../../streams/memory.js';
-import { CLIENT_INFO, SERVER_INFO } from '../helpers/raw-peer.js';
+import { createStdioClientTransport } from '../../streams/stdio-client.js';
+import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
+import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import type { Transport } from '../../streams/transport.js';
+import { askerServer } from '../fixtures/journal/asker.js';
 
-describe('replay of a 2026-07-28 client journal (issue 26)', () => {
-  it('says why it cannot replay a request-era client journal instead of a silent mismatch against undefined', async () => {
-    const [a, b] = createMemoryPair();
-    await new Server({ info: SERVER_INFO }).connect(a);
-    const client = new Client({ era: 'modern', info: CLIENT_INFO, journal: true });
-    await client.connect(b);
+const askerStdio = fileURLToPath(new URL('../fixtures/journal/asker-stdio.ts', import.meta.url));
+const textOf = (r: { content: unknown[] }) => (r.content[0] as { text: string }).text;
+
+/** Advance the client's clock until `p` settles, with real time between steps for the server (bounded). */
+async function poll<T>(clock: ManualClock, p: Promise<T>): Promise<T> {
+  let done = false;
+  void p.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  for (let i = 0; i < 400 && !done; i++) {
+    await new Promise((r) => setTimeout(r, 5));
+    clock.advance(1_000);
+  }
+  return p;
+}
+
+/** The scripted run: an elicitation, a sampling, a cancelled slow call and a task, journaled. */
+async function scriptedRun(era: 'modern' | 'legacy', transport: Transport): Promise<{ client: Client; journal: Journal }> {
+  const clock = new ManualClock(1_000);
+  const client = new Client({ info: { name: 'journal-spec', version: '1' }, era, clock, journal: true });
+  client.onElicitation({ form: async () => ({ action: 'accept', content: { name: 'Ada' } }) });
+  client.onSampling(async () => ({ role: 'assistant', content: { type: 'text', text: 'hello' }, model: 'm' }));
+  await client.connect(transport);
+  expect(client.era).to.equal(era);
+  try {
+    expect(textOf(await client.callTool('ask', {}))).to.equal('hi Ada');
+    expect(textOf(await client.callTool('muse', {}))).to.equal('model said hello');
+    const ac = new AbortController();
+    const slow = client.callTool('slow', {}, { signal: ac.signal });
+    await new Promise((r) => setTimeout(r, 20));
+    clock.advance(50);
+    ac.abort('enough');
+    await slow.then(
+      () => expect.fail('the slow call was cancelled'),
+      () => {},
+    );
+    const task = await client.callToolAsTask('work', {});
+    expect(textOf(await poll(clock, task.result()))).to.equal('worked');
+  } finally {
     await client.close();
-    expect(client.journal!.revision).to.equal('2026-07-28');
-    const text = client.journal!.toJSONL();
+  }
+  return { client, journal: client.journal! };
+}
+
+function tamperedResult(journal: Journal, text: string): { jsonl: string; seq: number } {
+  const j = Journal.parse(journal.toJSONL());
+  const entry = j.entries.find((e) => e.kind === 'in' && 'frame' in e && JSON.stringify(e.frame).includes(text))!;
+  expect(entry, `an inbound frame with ${text}`).to.not.equal(undefined);
+  (entry as { frame: unknown }).frame = JSON.parse(JSON.stringify((entry as { frame: unknown }).frame).replace(text, 'hi Eve'));
+  return { jsonl: j.toJSONL(), seq: entry.seq };
+}
+
+for (const era of ['modern', 'legacy'] as const) {
+  describe(`journal and replay of our client against our server (${era} era)`, () => {
+    let mcp: McpServer;
+    let http: Listening | undefined;
+    beforeEach(() => {
+      mcp = askerServer();
+    });
+    afterEach(async () => {
+      await http?.close();
+      http = undefined;
+      await mcp.close();
+    });
+
+    it(`in memory: elicitation, sampling, a cancelled call and a task replay to the same frames${era === 'modern' ? ', input rounds and outcomes' : ''}`, async () => {
+      const [a, b] = createMemoryPair();
+      await mcp.connect(a);
+      const { journal } = await scriptedRun(era, b);
+      const kinds = new Set(journal.entries.map((e) => e.kind));
+      if (era === 'modern') {
+        expect(journal.header).to.include({ version: 2, era: 'modern', revision: '2026-07-28' });
+        expect([...kinds]).to.include.members(['call', 'out', 'in', 'answer', 'round', 'result']);
+        const answers = journal.entries.filter((e) => e.kind === 'answer').map((e) => (e as { method: string }).method);
+        expect(answers).to.deep.equal(['elicitation/create', 'sampling/createMessage']);
+        expect(journal.entries.some((e) => e.kind === 'call' && e.op === 'abort')).to.equal(true);
+        const retried = journal.entries.filter((e) => e.kind === 'out' && JSON.stringify(e.frame).includes('"requestState"'));
+        expect(retried.length, 'retries with requestState').to.equal(2);
+      } else {
+        expect(journal.header).to.include({ version: 1 });
+        expect(journal.header).to.not.have.property('era');
+      }
+      const result = await replay(journal.toJSONL());
+      expect(result.firstDifference).to.equal(undefined);
+      expect(result.matches).to.equal(true);
+      expect(result.outbound.length).to.equal(result.recorded.length).and.to.be.greaterThan(8);
+    });
+
+    it('a journal whose inbound answer was changed replays matches: false, naming that entry', async () => {
+      const [a, b] = createMemoryPair();
+      await mcp.connect(a);
+      const { journal } = await scriptedRun(era, b);
+      if (era === 'legacy') {
+        // A session's replay compares frames: the changed frame is the server's elicitation request (its id), which the answer echoes.
+        const j = Journal.parse(journal.toJSONL());
+        const asked = j.entries.find((e) => e.kind === 'in' && 'frame' in e && (e.frame as { method?: string }).method === 'elicitation/create') as { frame: { id: number } };
+        asked.frame.id += 1000;
+        const result = await replay(j.toJSONL());
+        expect(result.matches).to.equal(false);
+        expect(result.firstDifference).to.not.equal(undefined);
+        return;
+      }
+      const { jsonl, seq } = tamperedResult(journal, 'hi Ada');
+      const result = await replay(jsonl);
+      expect(result.matches).to.equal(false);
+      {
+        // The client sends nothing different after it: the call's outcome shows the change.
+        expect(result.firstDifference).to.include({ stream: 'result', after: seq });
+        expect(JSON.stringify(result.firstDifference!.replayed)).to.include('hi Eve');
+      }
+    });
+
+    it('over a real stdio child process: journal then replay identical', async () => {
+      const transport = createStdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', askerStdio], stderr: 'pipe' });
+      const { journal } = await scriptedRun(era, transport);
+      const result = await replay(journal.toJSONL());
+      expect(result.firstDifference).to.equal(undefined);
+      expect(result.matches).to.equal(true);
+    });
+
+    it('over real HTTP on 127.0.0.1: journal then replay identical', async () => {
+      http = await listen(createStreamableHttpHandler(mcp.server), { port: 0, logger: false });
+      const { journal } = await scriptedRun(era, createStreamableHttpClientTransport(http.url));
+      if (era === 'modern') expect(journal.header.link).to.include({ http: true });
+      const result = await replay(journal.toJSONL());
+      expect(result.firstDifference).to.equal(undefined);
+      expect(result.matches).to.equal(true);
+    });
+  });
+}
+
+describe('journal: true keeps the era the client would pick', () => {
+  it('connects in 2026-07-28 to a modern server (the journal no longer forces initialize) and replays', async () => {
+    const mcp = askerServer();
+    const [a, b] = createMemoryPair();
+    await mcp.connect(a);
+    const client = new Client({ info: { name: 'journal-spec', version: '1' }, journal: true });
+    await client.connect(b);
+    expect(client.era).to.equal('modern');
+    await client.listTools();
+    await client.close();
+    await mcp.close();
+    expect((await replay(client.journal!)).matches).to.equal(true);
+  });
+});
+
+describe('replay of a 2026-07-28 client journal written before the request era was journaled', () => {
+  it('says why it cannot replay it instead of a silent mismatch', async () => {
+    const text = [
+      JSON.stringify({ format: 'mcp-actors/journal', version: 1, role: 'client', startedAt: 0, revision: '2026-07-28', session: { info: { name: 'c', version: '1' }, capabilities: {}, supportedVersions: ['2025-11-25'] } }),
+      JSON.stringify({ seq: 0, t: 0, kind: 'transport', phase: 'open' }),
+    ].join('\n');
     let err: unknown;
     await replay(text).catch((e: unknown) => (err = e));
     expect(err).to.be.instanceOf(UnreplayableJournalError);
-    expect((err as Error).message).to.match(/2026-07-28 request era/);
+    expect((err as Error).message).to.match(/no era header/);
   });
 });
