@@ -38,8 +38,12 @@ function frameLabel(f: AnyFrame, method: string | undefined): { label: string; e
   return { label: `result #${JSON.stringify(f.id)}${method ? ` (${method})` : ''}${extra}`, ...(extra && { error: 'the tool reported isError' }) };
 }
 
-export function rowOf(e: JournalEntry, index: number, clientKind: 'in' | 'out', tracker: StateTracker | undefined): Row {
-  const base = { seq: e.seq, t: e.t };
+/**
+ * The row of entry `e`; its time is counted from `start` (the header's `startedAt`: a library
+ * journal stamps entries with its clock's time, a proxy recording from 0).
+ */
+export function rowOf(e: JournalEntry, index: number, clientKind: 'in' | 'out', tracker: StateTracker | undefined, start = 0): Row {
+  const base = { seq: e.seq, t: e.t - start };
   switch (e.kind) {
     case 'in':
     case 'out': {
@@ -74,9 +78,10 @@ export function formatRow(r: Row, s: Style): string {
   const dir = r.dir === 'c→s' ? s.cyan('client → server') : r.dir === 's→c' ? s.yellow('server → client') : s.dim(r.dir.padEnd(15));
   const ms = r.ms !== undefined ? s.dim(` (${r.ms.toFixed(1)} ms)`) : '';
   const err = r.error ? ` ${s.red(r.error)}` : '';
-  return `${s.dim(`#${String(r.seq).padStart(4)} ${formatTime(r.t).padStart(9)}`)}  ${dir}  ${r.label}${ms}${err}`;
+  return `${s.dim(`#${String(r.seq).padStart(4)} ${formatTime(r.t).padStart(11)}`)}  ${dir}  ${r.label}${ms}${err}`;
 }
 
+/** A time since the start of the recording: `+12.0 ms`, `+1.234 s`. */
 export function formatTime(ms: number): string {
-  return ms < 1000 ? `${ms.toFixed(1)}ms` : `${(ms / 1000).toFixed(3)}s`;
+  return ms < 1000 ? `+${ms.toFixed(1)} ms` : `+${(ms / 1000).toFixed(3)} s`;
 }

@@ -5,7 +5,6 @@
 import { expect } from 'chai';
 import { fileURLToPath } from 'node:url';
 import { Client } from '../../lib/client.js';
-import { ManualClock } from '../../lib/clock.js';
 import { listen, type Listening } from '../../lib/http/listen.js';
 import { Journal } from '../../lib/journal/journal.js';
 import { replay, UnreplayableJournalError } from '../../lib/journal/replay.js';
@@ -14,53 +13,10 @@ import { createMemoryPair } from '../../streams/memory.js';
 import { createStdioClientTransport } from '../../streams/stdio-client.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
-import type { Transport } from '../../streams/transport.js';
 import { askerServer } from '../fixtures/journal/asker.js';
+import { scriptedRun } from '../fixtures/journal/scripted-run.js';
 
 const askerStdio = fileURLToPath(new URL('../fixtures/journal/asker-stdio.ts', import.meta.url));
-const textOf = (r: { content: unknown[] }) => (r.content[0] as { text: string }).text;
-
-/** Advance the client's clock until `p` settles, with real time between steps for the server (bounded). */
-async function poll<T>(clock: ManualClock, p: Promise<T>): Promise<T> {
-  let done = false;
-  void p.then(
-    () => (done = true),
-    () => (done = true),
-  );
-  for (let i = 0; i < 400 && !done; i++) {
-    await new Promise((r) => setTimeout(r, 5));
-    clock.advance(1_000);
-  }
-  return p;
-}
-
-/** The scripted run: an elicitation, a sampling, a cancelled slow call and a task, journaled. */
-async function scriptedRun(era: 'modern' | 'legacy', transport: Transport): Promise<{ client: Client; journal: Journal }> {
-  const clock = new ManualClock(1_000);
-  const client = new Client({ info: { name: 'journal-spec', version: '1' }, era, clock, journal: true });
-  client.onElicitation({ form: async () => ({ action: 'accept', content: { name: 'Ada' } }) });
-  client.onSampling(async () => ({ role: 'assistant', content: { type: 'text', text: 'hello' }, model: 'm' }));
-  await client.connect(transport);
-  expect(client.era).to.equal(era);
-  try {
-    expect(textOf(await client.callTool('ask', {}))).to.equal('hi Ada');
-    expect(textOf(await client.callTool('muse', {}))).to.equal('model said hello');
-    const ac = new AbortController();
-    const slow = client.callTool('slow', {}, { signal: ac.signal });
-    await new Promise((r) => setTimeout(r, 20));
-    clock.advance(50);
-    ac.abort('enough');
-    await slow.then(
-      () => expect.fail('the slow call was cancelled'),
-      () => {},
-    );
-    const task = await client.callToolAsTask('work', {});
-    expect(textOf(await poll(clock, task.result()))).to.equal('worked');
-  } finally {
-    await client.close();
-  }
-  return { client, journal: client.journal! };
-}
 
 function tamperedResult(journal: Journal, text: string): { jsonl: string; seq: number } {
   const j = Journal.parse(journal.toJSONL());
