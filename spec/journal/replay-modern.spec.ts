@@ -5,6 +5,7 @@
 import { expect } from 'chai';
 import { fileURLToPath } from 'node:url';
 import { Client } from '../../lib/client.js';
+import { ManualClock } from '../../lib/clock.js';
 import { listen, type Listening } from '../../lib/http/listen.js';
 import { Journal } from '../../lib/journal/journal.js';
 import { replay, UnreplayableJournalError } from '../../lib/journal/replay.js';
@@ -117,6 +118,35 @@ describe('journal: true keeps the era the client would pick', () => {
     await client.close();
     await mcp.close();
     expect((await replay(client.journal!)).matches).to.equal(true);
+  });
+});
+
+describe('journal of a modern client with a listen stream', () => {
+  it('records the listen filter, the stream and its notifications, and replays them to the same frames', async () => {
+    const mcp = askerServer();
+    const [a, b] = createMemoryPair();
+    await mcp.connect(a);
+    const clock = new ManualClock(0);
+    const client = new Client({ info: { name: 'journal-spec', version: '1' }, journal: true, clock });
+    await client.connect(b);
+    const seen: string[][] = [];
+    const sub = client.tools$.subscribe((tools) => seen.push(tools.map((t) => t.name)));
+    for (let i = 0; i < 50 && seen.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    mcp.registerTool('later', { description: 'added while listening' }, () => 'late');
+    for (let i = 0; i < 100 && !seen.at(-1)?.includes('later'); i++) {
+      await new Promise((r) => setTimeout(r, 5));
+      clock.advance(100);
+    }
+    expect(seen.at(-1)).to.include('later');
+    sub.unsubscribe();
+    await client.close();
+    await mcp.close();
+    const journal = client.journal!;
+    expect(journal.entries.some((e) => e.kind === 'call' && e.op === 'listen' && e.filter?.toolsListChanged === true)).to.equal(true);
+    expect(journal.entries.some((e) => e.kind === 'in' && JSON.stringify((e as { frame?: unknown }).frame).includes('notifications/tools/list_changed'))).to.equal(true);
+    const result = await replay(journal.toJSONL());
+    expect(result.firstDifference).to.equal(undefined);
+    expect(result.matches).to.equal(true);
   });
 });
 
