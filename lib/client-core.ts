@@ -7,7 +7,7 @@
  * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning
  * @see https://modelcontextprotocol.io/specification/2025-11-25/client
  */
-import { BehaviorSubject, EMPTY, Subject, merge, switchMap, type Observable } from 'rxjs';
+import { BehaviorSubject, EMPTY, Subject, filter, merge, switchMap, type Observable } from 'rxjs';
 import type { PeerInfo } from '../machines/session.machine.js';
 import type { Transport } from '../streams/transport.js';
 import { ElicitationService, type ElicitationOptions, type ElicitationStatus } from './client-features/elicitation.js';
@@ -101,6 +101,8 @@ export class ClientCore extends Session {
   private journaledCalls = 0;
   /** The listen filter last journaled (a change is a `listen` call entry). */
   private journaledListen = 'null';
+  /** The link's frames go into the journal (the modern era with `journal: true`). */
+  private linkJournaled = false;
   /** @internal Set by replay: the recorded probe id, input answers and listen filter stand in for the live ones. */
   replaying: ModernReplayHooks | undefined;
 
@@ -173,7 +175,9 @@ export class ClientCore extends Session {
   /** Every frame in and out, in either era: from the era probe on, whenever one subscribes. */
   override get frames$(): Observable<FrameEvent> {
     // Guarded as a whole: merge hands the user's observer to plain subscribers, which an exception would escape.
-    return this.guard('session.frames$', merge(super.frames$, this.link.pipe(switchMap((link) => link?.frames$ ?? EMPTY))));
+    // A modern client's journal holds the link's frames too: shown once, from the link.
+    const session$ = super.frames$.pipe(filter(() => !this.linkJournaled));
+    return this.guard('session.frames$', merge(session$, this.link.pipe(switchMap((link) => link?.frames$ ?? EMPTY))));
   }
 
   // ------------------------------------------------------------------------ era and versions
@@ -246,6 +250,7 @@ export class ClientCore extends Session {
       this.journal.link = { http: isHttpTransport(transport), probe: outcome.probe };
       // Declared by the feature APIs (onElicitation, ...) after construction: the replay declares them at once.
       if (this.journal.session) this.journal.session.capabilities = structuredClone(this.localCapabilities);
+      this.linkJournaled = true;
       for (const { entry, t } of probeEntries!) this.record(entry, t);
       journalTo = (entry) => this.record(entry);
     }

@@ -162,3 +162,21 @@ describe('replay of a 2026-07-28 client journal written before the request era w
     expect((err as Error).message).to.match(/no era header/);
   });
 });
+
+describe('frames$ of a journaling modern client', () => {
+  it('shows each frame once (the journal holds the link frames too)', async () => {
+    const mcp = askerServer();
+    const [a, b] = createMemoryPair();
+    await mcp.connect(a);
+    const client = new Client({ info: { name: 'journal-spec', version: '1' }, journal: true });
+    const seen: string[] = [];
+    client.frames$.subscribe((f) => seen.push(`${f.direction} ${JSON.stringify(f.frame)}`));
+    await client.connect(b);
+    await client.listTools();
+    await client.close();
+    await mcp.close();
+    const frames = client.journal!.entries.filter((e) => e.kind === 'in' || e.kind === 'out');
+    expect(seen.length).to.equal(frames.length);
+    expect(new Set(seen).size).to.equal(seen.length);
+  });
+});
