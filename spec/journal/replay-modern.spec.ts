@@ -150,6 +150,37 @@ describe('journal of a modern client with a listen stream', () => {
   });
 });
 
+describe('journal: true against a server of the session era only', () => {
+  it('journals the legacy session from initialize (the era probe left out) and replays it', async () => {
+    // A scripted server of 2025-11-25: server/discover is an unknown method to it.
+    const [a, b] = createMemoryPair();
+    a.inbound$.subscribe((raw) => {
+      const m = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { id?: number | string; method?: string };
+      if (m.id === undefined) return;
+      const answer =
+        m.method === 'initialize'
+          ? { result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'old', version: '1' } } }
+          : m.method === 'ping'
+            ? { result: {} }
+            : { error: { code: -32601, message: 'Method not found' } };
+      void a.send({ jsonrpc: '2.0', id: m.id, ...answer } as never);
+    });
+    const client = new Client({ info: { name: 'journal-spec', version: '1' }, journal: true, eraCache: false });
+    await client.connect(b);
+    expect(client.era).to.equal('legacy');
+    await client.ping();
+    await client.close();
+    const journal = client.journal!;
+    expect(journal.header).to.not.have.property('era');
+    const methods = journal.entries.filter((e) => e.kind === 'out').map((e) => (e.frame as { method?: string }).method);
+    expect(methods).to.not.include('server/discover');
+    expect(methods[0]).to.equal('initialize');
+    const result = await replay(journal.toJSONL());
+    expect(result.firstDifference).to.equal(undefined);
+    expect(result.matches).to.equal(true);
+  });
+});
+
 describe('replay of a 2026-07-28 client journal written before the request era was journaled', () => {
   it('says why it cannot replay it instead of a silent mismatch', async () => {
     const text = [
