@@ -8,6 +8,8 @@ import { JOURNAL_FORMAT, JOURNAL_VERSION, MODERN_JOURNAL_VERSION, READABLE_JOURN
  * it, timer firings, transport changes) and its outbound frames, in order, each with a sequence
  * number and the session clock's time. `toJSONL()` saves it (a versioned header line, then one
  * entry per line); `Journal.parse(text)` reads it back; {@link replay} runs it again.
+ * A client of the 2026-07-28 request era records its requests instead of a session (header
+ * `era: 'modern'`, format version 2; see `entry.ts` for what each entry means).
  * Nothing sensitive is kept: the session redacts secrets before recording.
  */
 export class Journal {

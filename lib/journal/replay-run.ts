@@ -147,8 +147,9 @@ export interface ReplayHeader {
 
 /**
  * The simulated clock, starting at the recorded start, and the options of the fresh session to
- * replay through: the recorded ones on that clock. A journal records a session of the legacy era
- * (2026-07-28 requests are not journaled): a client is made with `era: 'legacy'`.
+ * replay through: the recorded ones on that clock. A session journal is of the legacy era: a
+ * client is made with `era: 'legacy'` (a 2026-07-28 client's journal replays through
+ * `replay-modern.ts` instead).
  */
 export function replaySetup(header: ReplayHeader): { clock: ManualClock; sessionOptions: RecordedSessionOptions & { clock: ManualClock } } {
   if (!header.session) throw new Error('This journal has no session header (record with the `journal: true` option)');
