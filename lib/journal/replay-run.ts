@@ -19,7 +19,8 @@ export interface ReplayOptions {
    * Who answers the peer's requests during replay. `recorded` (the default without `setup`): the
    * answers the session sent when recording, each at the point it was sent — the decisions of
    * a user or a model (sampling results, elicitation answers) are inputs, and a replay needs no
-   * handler for them. `handlers`: the handlers `setup` registered run again.
+   * handler for them. `handlers`: the handlers `setup` registered run again. A 2026-07-28
+   * client's journal always gives its input-round answers as recorded (`setup` still gets the client).
    */
   answers?: 'recorded' | 'handlers';
   /**
