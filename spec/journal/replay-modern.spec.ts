@@ -211,3 +211,26 @@ describe('frames$ of a journaling modern client', () => {
     expect(new Set(seen).size).to.equal(seen.length);
   });
 });
+
+describe('journal of a modern client: progress and a timeout over stdio', () => {
+  it('records the timer that fired and the progress, and replays them to the same frames and outcomes', async () => {
+    const echoServer = fileURLToPath(new URL('../../examples/echo-server.ts', import.meta.url));
+    const transport = createStdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', echoServer], stderr: 'pipe' });
+    const client = new Client({ info: { name: 'journal-spec', version: '1' }, era: 'modern', journal: true });
+    await client.connect(transport);
+    const progress: number[] = [];
+    await client.request('tools/call', { name: 'slow', arguments: { steps: 3 } }, { onprogress: (p) => progress.push(p.progress) });
+    const timedOut = await client.request('tools/call', { name: 'hang' }, { timeout: 100 }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    await client.close();
+    expect(progress).to.deep.equal([1, 2, 3]);
+    expect(timedOut?.name).to.equal('RequestTimeoutError');
+    const journal = client.journal!;
+    expect(journal.entries.some((e) => e.kind === 'timer')).to.equal(true);
+    const result = await replay(journal.toJSONL());
+    expect(result.firstDifference).to.equal(undefined);
+    expect(result.matches).to.equal(true);
+  });
+});
