@@ -44,8 +44,8 @@ export interface ClientOptions extends SessionOptions {
   /**
    * Which era to speak: 'auto' (default) offers 2026-07-28 first and falls back to `initialize`
    * for a legacy server; 'legacy' runs `initialize` at once (no probe); 'modern' never falls back.
-   * With `journal: true`, or a transport that says it is `legacyOnly` (HTTP+SSE, a cassette), the
-   * default is 'legacy': journals and recordings hold sessions only.
+   * With a transport that says it is `legacyOnly` (HTTP+SSE, a cassette) the default is 'legacy'.
+   * A `journal` records either era (a 2026-07-28 client at the request level).
    * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning
    */
   era?: 'auto' | 'legacy' | 'modern';

@@ -826,9 +826,10 @@ export class Session {
     }
   }
 
-  private record(entry: JournalEntryInput): void {
+  /** @internal Journal an entry (at `t`, default now): the client's modern era records its requests here. */
+  protected record(entry: JournalEntryInput, t = this.clock.now()): void {
     if (!this.journal && !this.journalSubject.observed) return;
-    const stamped = { ...entry, seq: this.seq++, t: this.clock.now() } as JournalEntry;
+    const stamped = { ...entry, seq: this.seq++, t } as JournalEntry;
     this.journal?.push(stamped);
     this.journalSubject.next(stamped);
   }

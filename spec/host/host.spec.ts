@@ -54,7 +54,7 @@ describe('multi-server host', function () {
   });
 
   it('[TOOL-052] [TOOL-053] aggregates namespaced tools, prompts and resources of isolated stdio servers and routes calls', async () => {
-    const h = host({ servers: { 'echo-a': stdio(ECHO), 'echo-b': stdio(ECHO), calc: stdio(CALC) }, clientOptions: { journal: true } });
+    const h = host({ servers: { 'echo-a': stdio(ECHO), 'echo-b': stdio(ECHO), calc: stdio(CALC) }, clientOptions: { journal: true, era: 'legacy' } });
     const frames: Record<string, FrameEvent[]> = {};
     h.sessions$.subscribe(({ server, client }) => client.frames$.subscribe((f) => (frames[server] ??= []).push(f)));
 
