@@ -1,0 +1,205 @@
+/**
+ * OpenTelemetry for MCP as two interceptors: `server` makes a SERVER span per request it serves and
+ * continues the trace its `params._meta` carries; `client` makes a CLIENT span per request it sends
+ * and writes the trace into `params._meta`. Both record the conventions' operation-duration
+ * histograms. `@opentelemetry/api` is never imported by this file at run time: the caller hands the
+ * API in ({@link createMcpTelemetry}) or asks for it to be loaded ({@link mcpTelemetry}).
+ * @see https://opentelemetry.io/docs/specs/semconv/gen-ai/mcp/
+ */
+import type { Attributes, Context, Histogram, Link, MeterProvider, Span, SpanContext, TextMapPropagator, TracerProvider } from '@opentelemetry/api';
+import type { JsonObject } from '../jsonrpc/message.js';
+import type { InterceptedRequest, Interceptor } from '../server-features/interceptors/chain.js';
+import { extractFromMeta, injectIntoMeta } from './meta-carrier.js';
+import { SpanIndex } from './round-links.js';
+import {
+  DURATION_BUCKETS,
+  errorOutcome,
+  operationAttributes,
+  resultOutcome,
+  spanName,
+  spanOnlyAttributes,
+  type NetworkFacts,
+  type Outcome,
+  type RequestFacts,
+  type SemconvAttributes,
+} from './semconv.js';
+
+/** The parts of `@opentelemetry/api` used here (pass the module itself). */
+export type OtelApi = Pick<typeof import('@opentelemetry/api'), 'trace' | 'context' | 'propagation' | 'metrics' | 'SpanKind' | 'SpanStatusCode'>;
+
+/** Options of {@link createMcpTelemetry} and {@link mcpTelemetry}. */
+export interface McpTelemetryOptions {
+  /** Where spans go; the global provider when left out. */
+  readonly tracerProvider?: TracerProvider;
+  /** Where the duration histograms go; the global provider when left out. */
+  readonly meterProvider?: MeterProvider;
+  /** Reads and writes trace context in `params._meta`; the global propagator when left out. */
+  readonly propagator?: TextMapPropagator;
+  /** Name resource spans `resources/read {uri}` (high cardinality: off by default, as the conventions ask). */
+  readonly resourceUriInSpanName?: boolean;
+  /** Record `gen_ai.tool.call.arguments` and `gen_ai.tool.call.result` (opt-in: they may hold secrets). */
+  readonly captureToolContent?: boolean;
+  /** Network facts for every span when the request does not say (e.g. `{ transport: 'pipe' }` for stdio). */
+  readonly network?: NetworkFacts;
+}
+
+/** The two interceptors: `server.use(telemetry.server)`, `client.use(telemetry.client)`. */
+export interface McpTelemetry {
+  /** Spans for requests served (SERVER kind): the trace in `params._meta` is their parent. */
+  readonly server: Interceptor;
+  /** Spans for requests sent (CLIENT kind): their context is written into `params._meta`. */
+  readonly client: Interceptor;
+}
+
+/**
+ * What an interceptor's request may say beyond method, params and caller (read when present):
+ * the JSON-RPC id, the protocol version and the transport it came over.
+ */
+export interface TelemetryRequestView {
+  readonly id?: string | number | null;
+  readonly protocolVersion?: string;
+  readonly network?: NetworkFacts;
+}
+
+const INSTRUMENTATION = 'mcp-actors';
+
+/** One index per side: a round's `requestState` or a task's id, to the span that began it. */
+interface Begun {
+  readonly span: SpanContext;
+  readonly round: number;
+}
+
+/**
+ * Make the two interceptors over an OpenTelemetry API you already loaded.
+ * @example `const telemetry = createMcpTelemetry(await import('@opentelemetry/api'))`
+ * @see https://opentelemetry.io/docs/specs/semconv/gen-ai/mcp/
+ */
+export function createMcpTelemetry(api: OtelApi, options: McpTelemetryOptions = {}): McpTelemetry {
+  const tracer = (options.tracerProvider ?? api.trace.getTracerProvider()).getTracer(INSTRUMENTATION);
+  const meter = (options.meterProvider ?? api.metrics.getMeterProvider()).getMeter(INSTRUMENTATION);
+  const propagator = options.propagator ?? api.propagation;
+  const histogram = (name: string, description: string): Histogram =>
+    meter.createHistogram(name, { unit: 's', description, advice: { explicitBucketBoundaries: [...DURATION_BUCKETS] } });
+  const durations = {
+    client: histogram('mcp.client.operation.duration', 'The duration of the MCP request or notification as observed on the sender from the time it was sent until the response or ack is received.'),
+    server: histogram('mcp.server.operation.duration', 'MCP request or notification duration as observed on the receiver from the time it was received until the result or ack is sent.'),
+  };
+
+  const factsOf = (req: InterceptedRequest): RequestFacts => {
+    const view = req as InterceptedRequest & TelemetryRequestView;
+    return { id: view.id, sessionId: req.caller.sessionId, protocolVersion: view.protocolVersion, network: view.network ?? options.network };
+  };
+
+  const run = (side: 'client' | 'server', req: InterceptedRequest, next: (p: JsonObject | undefined) => Promise<JsonObject>): Promise<JsonObject> => {
+    const { method, params } = req;
+    const facts = factsOf(req);
+    const metricAttrs = operationAttributes(method, params, facts, side);
+    const spanAttrs: SemconvAttributes = { ...metricAttrs, ...spanOnlyAttributes(method, params, facts) };
+    if (options.captureToolContent && method === 'tools/call' && params?.arguments !== undefined) {
+      spanAttrs['gen_ai.tool.call.arguments'] = JSON.stringify(params.arguments);
+    }
+    const index = side === 'client' ? clientIndex : serverIndex;
+    const links: Link[] = [];
+    const round = index.rounds.recall(params?.requestState);
+    if (round) {
+      links.push({ context: round.span, attributes: { 'mcp.link.kind': 'input_round' } });
+      spanAttrs['mcp.input_round'] = round.round + 1;
+    }
+    const taskId = typeof params?.taskId === 'string' ? params.taskId : undefined;
+    const task = index.tasks.recall(taskId);
+    if (task) links.push({ context: task.span, attributes: { 'mcp.link.kind': 'task' } });
+    if (taskId) spanAttrs['mcp.task.id'] = taskId;
+
+    const active = api.context.active();
+    let parent: Context;
+    if (side === 'server') {
+      // The conventions: the context in _meta is the parent; the ambient one (e.g. an HTTP server span) a link.
+      parent = extractFromMeta(propagator, active, params);
+      const ambient = api.trace.getSpanContext(active);
+      if (parent !== active && ambient && api.trace.isSpanContextValid(ambient)) links.push({ context: ambient, attributes: { 'mcp.link.kind': 'transport' } });
+    } else {
+      // A caller that already put a traceparent in _meta (and has no span of its own) named its parent.
+      parent = api.trace.getSpan(active) ? active : extractFromMeta(propagator, active, params);
+    }
+    const span = tracer.startSpan(
+      spanName(method, params, options.resourceUriInSpanName),
+      { kind: side === 'client' ? api.SpanKind.CLIENT : api.SpanKind.SERVER, attributes: spanAttrs, links },
+      parent,
+    );
+    const ctx = api.trace.setSpan(parent, span);
+    const started = performance.now();
+    const end = (outcome: Outcome): void => {
+      const attrs: Attributes = { ...metricAttrs };
+      if (outcome.errorType) {
+        attrs['error.type'] = outcome.errorType;
+        span.setAttribute('error.type', outcome.errorType);
+        span.setStatus({ code: api.SpanStatusCode.ERROR, ...(outcome.message ? { message: outcome.message } : {}) });
+      }
+      if (outcome.statusCode) {
+        attrs['rpc.response.status_code'] = outcome.statusCode;
+        span.setAttribute('rpc.response.status_code', outcome.statusCode);
+      }
+      durations[side].record((performance.now() - started) / 1000, attrs);
+      span.end();
+    };
+    const sent = side === 'client' ? injectIntoMeta(propagator, ctx, params) : params;
+    let out: Promise<JsonObject>;
+    try {
+      out = api.context.with(ctx, next, undefined, sent);
+    } catch (e) {
+      out = Promise.reject(e);
+    }
+    return out.then(
+      (result) => {
+        noteResult(index, span, round?.round ?? 0, result);
+        if (options.captureToolContent && method === 'tools/call' && result.isError !== true) {
+          span.setAttribute('gen_ai.tool.call.result', JSON.stringify(result.structuredContent ?? result.content ?? null));
+        }
+        end(resultOutcome(method, result));
+        return result;
+      },
+      (e: unknown) => {
+        end(errorOutcome(e));
+        throw e;
+      },
+    );
+  };
+
+  const serverIndex = { rounds: new SpanIndex<Begun>(), tasks: new SpanIndex<Begun>() };
+  const clientIndex = { rounds: new SpanIndex<Begun>(), tasks: new SpanIndex<Begun>() };
+  const server: Interceptor = Object.assign((req: InterceptedRequest, next: (p?: JsonObject) => Promise<JsonObject>) => run('server', req, next), {
+    interceptorName: 'otel-server',
+  });
+  const client: Interceptor = Object.assign((req: InterceptedRequest, next: (p?: JsonObject) => Promise<JsonObject>) => run('client', req, next), {
+    interceptorName: 'otel-client',
+  });
+  return { server, client };
+}
+
+/** An answer that begins something later requests refer to: an input round (its `requestState`) or a task (its id). */
+function noteResult(index: { rounds: SpanIndex<Begun>; tasks: SpanIndex<Begun> }, span: Span, round: number, result: JsonObject): void {
+  if (result.resultType === 'input_required') {
+    const keys = result.inputRequests && typeof result.inputRequests === 'object' ? Object.keys(result.inputRequests) : [];
+    span.addEvent('mcp.input_required', { 'mcp.input_request.keys': keys });
+    if (typeof result.requestState === 'string') index.rounds.remember(result.requestState, { span: span.spanContext(), round });
+  }
+  const task = result.task as { taskId?: unknown } | undefined;
+  if (task && typeof task === 'object' && typeof task.taskId === 'string') {
+    span.setAttribute('mcp.task.id', task.taskId);
+    index.tasks.remember(task.taskId, { span: span.spanContext(), round });
+  }
+}
+
+/**
+ * Load `@opentelemetry/api` (an optional peer dependency: install it to use this) and make the two interceptors.
+ * @see https://opentelemetry.io/docs/specs/semconv/gen-ai/mcp/
+ */
+export async function mcpTelemetry(options: McpTelemetryOptions = {}): Promise<McpTelemetry> {
+  let api: OtelApi;
+  try {
+    api = await import('@opentelemetry/api');
+  } catch (e) {
+    throw new Error(`mcpTelemetry needs the optional peer dependency @opentelemetry/api: install it (npm i @opentelemetry/api) or pass the API to createMcpTelemetry`, { cause: e });
+  }
+  return createMcpTelemetry(api, options);
+}
