@@ -7,10 +7,13 @@
  * @see https://opentelemetry.io/docs/specs/semconv/gen-ai/mcp/
  */
 import type { Attributes, Context, Histogram, Link, MeterProvider, Span, SpanContext, TextMapPropagator, TracerProvider } from '@opentelemetry/api';
+export type { OtelApi } from './otel-api.js';
 import type { JsonObject } from '../jsonrpc/message.js';
 import type { InterceptedRequest, Interceptor } from '../server-features/interceptors/chain.js';
 import { extractFromMeta, injectIntoMeta } from './meta-carrier.js';
 import { SpanIndex } from './round-links.js';
+import type { OtelApi } from './otel-api.js';
+import { w3cPropagator } from './w3c-fallback.js';
 import {
   DURATION_BUCKETS,
   errorOutcome,
@@ -24,8 +27,6 @@ import {
   type SemconvAttributes,
 } from './semconv.js';
 
-/** The parts of `@opentelemetry/api` used here (pass the module itself). */
-export type OtelApi = Pick<typeof import('@opentelemetry/api'), 'trace' | 'context' | 'propagation' | 'metrics' | 'SpanKind' | 'SpanStatusCode'>;
 
 /** Options of {@link createMcpTelemetry} and {@link mcpTelemetry}. */
 export interface McpTelemetryOptions {
@@ -33,7 +34,10 @@ export interface McpTelemetryOptions {
   readonly tracerProvider?: TracerProvider;
   /** Where the duration histograms go; the global provider when left out. */
   readonly meterProvider?: MeterProvider;
-  /** Reads and writes trace context in `params._meta`; the global propagator when left out. */
+  /**
+   * Reads and writes trace context in `params._meta`; when left out, the global propagator, or W3C Trace Context
+   * and Baggage while none is registered (the API's default propagates nothing).
+   */
   readonly propagator?: TextMapPropagator;
   /** Name resource spans `resources/read {uri}` (high cardinality: off by default, as the conventions ask). */
   readonly resourceUriInSpanName?: boolean;
@@ -77,7 +81,9 @@ interface Begun {
 export function createMcpTelemetry(api: OtelApi, options: McpTelemetryOptions = {}): McpTelemetry {
   const tracer = (options.tracerProvider ?? api.trace.getTracerProvider()).getTracer(INSTRUMENTATION);
   const meter = (options.meterProvider ?? api.metrics.getMeterProvider()).getMeter(INSTRUMENTATION);
-  const propagator = options.propagator ?? api.propagation;
+  const fallback = w3cPropagator(api);
+  // Asked per request: a global propagator registered after this call still counts.
+  const propagatorNow = (): TextMapPropagator => options.propagator ?? (api.propagation.fields().length > 0 ? api.propagation : fallback);
   const histogram = (name: string, description: string): Histogram =>
     meter.createHistogram(name, { unit: 's', description, advice: { explicitBucketBoundaries: [...DURATION_BUCKETS] } });
   const durations = {
@@ -114,12 +120,12 @@ export function createMcpTelemetry(api: OtelApi, options: McpTelemetryOptions = 
     let parent: Context;
     if (side === 'server') {
       // The conventions: the context in _meta is the parent; the ambient one (e.g. an HTTP server span) a link.
-      parent = extractFromMeta(propagator, active, params);
+      parent = extractFromMeta(propagatorNow(), active, params);
       const ambient = api.trace.getSpanContext(active);
       if (parent !== active && ambient && api.trace.isSpanContextValid(ambient)) links.push({ context: ambient, attributes: { 'mcp.link.kind': 'transport' } });
     } else {
       // A caller that already put a traceparent in _meta (and has no span of its own) named its parent.
-      parent = api.trace.getSpan(active) ? active : extractFromMeta(propagator, active, params);
+      parent = api.trace.getSpan(active) ? active : extractFromMeta(propagatorNow(), active, params);
     }
     const span = tracer.startSpan(
       spanName(method, params, options.resourceUriInSpanName),
@@ -142,7 +148,7 @@ export function createMcpTelemetry(api: OtelApi, options: McpTelemetryOptions = 
       durations[side].record((performance.now() - started) / 1000, attrs);
       span.end();
     };
-    const sent = side === 'client' ? injectIntoMeta(propagator, ctx, params) : params;
+    const sent = side === 'client' ? injectIntoMeta(propagatorNow(), ctx, params) : params;
     let out: Promise<JsonObject>;
     try {
       out = api.context.with(ctx, next, undefined, sent);

@@ -39,14 +39,16 @@ export interface Harness {
   shutdown(): Promise<void>;
 }
 
-export function harness(options: Omit<McpTelemetryOptions, 'tracerProvider' | 'meterProvider' | 'propagator'> = {}): Harness {
+/** `registeredPropagator: false`: no propagator given or registered (the API's default, which propagates nothing). */
+export function harness(options: Omit<McpTelemetryOptions, 'tracerProvider' | 'meterProvider' | 'propagator'> & { registeredPropagator?: boolean } = {}): Harness {
   ensureContextManager();
   const exporter = new InMemorySpanExporter();
   const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
   const reader = new OnDemandReader();
   const meterProvider = new MeterProvider({ readers: [reader] });
   const propagator = new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] });
-  const telemetry = createMcpTelemetry(api, { ...options, tracerProvider, meterProvider, propagator });
+  const { registeredPropagator = true, ...rest } = options;
+  const telemetry = createMcpTelemetry(api, { ...rest, tracerProvider, meterProvider, ...(registeredPropagator ? { propagator } : {}) });
   return {
     telemetry,
     exporter,

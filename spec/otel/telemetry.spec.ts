@@ -221,6 +221,27 @@ describe('otel: spans per the MCP semantic conventions', () => {
     }
   });
 
+  it('with no propagator registered, W3C Trace Context and Baggage still travel in _meta both ways', async () => {
+    const h2 = harness({ registeredPropagator: false });
+    try {
+      let user: string | undefined;
+      const { call, seen } = wire(h2, async () => {
+        user = api.propagation.getBaggage(api.context.active())?.getEntry('user id')?.value;
+        return {};
+      });
+      const bag = api.propagation.setBaggage(api.ROOT_CONTEXT, api.propagation.createBaggage({ 'user id': { value: 'alice & bob' } }));
+      await api.context.with(bag, () => call('tools/call', { name: 'w' }));
+      const client = h2.span('tools/call w', api.SpanKind.CLIENT);
+      const server = h2.span('tools/call w', api.SpanKind.SERVER);
+      expect(server.parentSpanContext?.spanId).to.equal(client.spanContext().spanId);
+      expect(server.spanContext().traceId).to.equal(client.spanContext().traceId);
+      expect((seen[0]!._meta as JsonObject).baggage).to.equal('user%20id=alice%20%26%20bob');
+      expect(user).to.equal('alice & bob');
+    } finally {
+      await h2.shutdown();
+    }
+  });
+
   it('a malformed traceparent in _meta is no parent: the server span starts a trace of its own', async () => {
     await runChain([h.telemetry.server], { method: 'ping', params: { _meta: { traceparent: 'not-a-traceparent' } }, caller: { era: 'modern' } }, async () => ({}));
     const s = h.span('ping', api.SpanKind.SERVER);
