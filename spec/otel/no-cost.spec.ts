@@ -32,7 +32,7 @@ function loadEntries(args: string[] = []): Promise<{ stdout: string; otel: strin
 describe('otel: no cost when absent', function () {
   this.timeout(180_000);
 
-  it('[OTEL-010] every package entry, mcp-actors/otel included, loads without importing @opentelemetry/api; mcpTelemetry() loads it on request', async () => {
+  it('every package entry, mcp-actors/otel included, loads without importing @opentelemetry/api; mcpTelemetry() loads it on request', async () => {
     const plain = await loadEntries();
     expect(plain.stdout).to.contain('loaded .\n').and.contain('loaded ./otel\n').and.contain('loaded ./client\n').and.contain('loaded ./server\n');
     expect(plain.otel).to.deep.equal([]);

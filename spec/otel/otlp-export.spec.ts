@@ -28,7 +28,7 @@ function receiver(): Promise<{ server: Server; url: string; bodies: unknown[] }>
 }
 
 describe('otel: export over OTLP/HTTP', () => {
-  it('[OTEL-009] a server span reaches an OTLP/HTTP receiver with its MCP attributes', async () => {
+  it('a server span reaches an OTLP/HTTP receiver with its MCP attributes', async () => {
     ensureContextManager();
     const { server, url, bodies } = await receiver();
     const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(new OTLPTraceExporter({ url }))] });

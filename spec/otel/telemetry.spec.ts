@@ -32,7 +32,7 @@ describe('otel: spans per the MCP semantic conventions', () => {
   });
   afterEach(() => h.shutdown());
 
-  it('[OTEL-001] a tool call: a CLIENT and a SERVER span named "tools/call {tool}", one trace, the server span the client span\'s child', async () => {
+  it('[OTEL-002] [OTEL-005] [OTEL-012] [OTEL-018] [OTEL-021] [OTEL-027] [OTEL-032] [OTEL-040] [OTEL-043] a tool call: a CLIENT and a SERVER span named "tools/call {tool}", one trace, the server span the client span\'s child', async () => {
     const { call, seen } = wire(h, async () => ({ content: [{ type: 'text', text: 'sunny' }] }));
     await call('tools/call', { name: 'get-weather', arguments: { city: 'Oslo' } });
     const client = h.span('tools/call get-weather', api.SpanKind.CLIENT);
@@ -59,7 +59,7 @@ describe('otel: spans per the MCP semantic conventions', () => {
     }
   });
 
-  it('[OTEL-002] a failed tool (isError) sets error.type tool_error and the ERROR status on both sides', async () => {
+  it('[OTEL-008] [OTEL-015] [OTEL-030] [OTEL-035] a failed tool (isError) sets error.type tool_error and the ERROR status on both sides', async () => {
     const { call } = wire(h, async () => ({ isError: true, content: [{ type: 'text', text: 'no such city' }] }));
     const out = await call('tools/call', { name: 'get-weather', arguments: {} });
     expect(out.isError).to.equal(true);
@@ -70,7 +70,7 @@ describe('otel: spans per the MCP semantic conventions', () => {
     }
   });
 
-  it('[OTEL-003] a JSON-RPC error: error.type and rpc.response.status_code are its code, the status message its message', async () => {
+  it('[OTEL-009] [OTEL-013] [OTEL-031] [OTEL-033] a JSON-RPC error: error.type and rpc.response.status_code are its code, the status message its message', async () => {
     const { call } = wire(h, async () => {
       throw new McpError(-32602, 'Unknown tool: nope');
     });
@@ -83,6 +83,12 @@ describe('otel: spans per the MCP semantic conventions', () => {
     }
   });
 
+  it('[OTEL-072] [OTEL-086] a request that succeeds has no error.type', async () => {
+    const ok = wire(h, async () => ({}));
+    await ok.call('tools/list', {});
+    expect(h.span('tools/list', api.SpanKind.CLIENT).attributes).not.to.have.property('error.type');
+  });
+
   it('a request that timed out on the client is error.type "timeout" (no code came back)', async () => {
     const { call } = wire(h, async () => {
       throw new RequestTimeoutError('tools/call', 100);
@@ -91,7 +97,7 @@ describe('otel: spans per the MCP semantic conventions', () => {
     expect(h.span('tools/call slow', api.SpanKind.CLIENT).attributes['error.type']).to.equal('timeout');
   });
 
-  it('[OTEL-004] prompts and resources: gen_ai.prompt.name in the name, mcp.resource.uri as an attribute only (low-cardinality names)', async () => {
+  it('[OTEL-006] [OTEL-007] [OTEL-028] [OTEL-029] prompts and resources: gen_ai.prompt.name in the name, mcp.resource.uri as an attribute only (low-cardinality names)', async () => {
     const { call } = wire(h, async () => ({}));
     await call('prompts/get', { name: 'analyze-code' });
     await call('resources/read', { uri: 'file:///tmp/report.pdf' });
@@ -118,7 +124,7 @@ describe('otel: spans per the MCP semantic conventions', () => {
     }
   });
 
-  it('[OTEL-005] the server continues any traceparent and keeps the baggage for the handler; it links the ambient (transport) span', async () => {
+  it('[OTEL-004] the server continues any traceparent and keeps the baggage for the handler; it links the ambient (transport) span', async () => {
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
     let baggage: string | undefined;
     const transportSpan = h.tracerProvider.getTracer('http').startSpan('POST');
@@ -156,7 +162,7 @@ describe('otel: spans per the MCP semantic conventions', () => {
     expect((seen[0]!._meta as JsonObject).progressToken).to.equal(7);
   });
 
-  it('[OTEL-006] records the operation-duration histograms with the advised buckets and the method, tool and error.type', async () => {
+  it('[OTEL-045] [OTEL-048] [OTEL-057] [OTEL-060] records the operation-duration histograms with the advised buckets and the method, tool and error.type', async () => {
     const { call } = wire(h, async (p) => (p?.name === 'bad' ? { isError: true, content: [] } : { content: [] }));
     await call('tools/call', { name: 'ok' });
     await call('tools/call', { name: 'bad' });
@@ -176,7 +182,7 @@ describe('otel: spans per the MCP semantic conventions', () => {
     }
   });
 
-  it('[OTEL-007] input rounds (2026-07-28): a span per round, the retry linked to the round that asked, all under the client span', async () => {
+  it('input rounds (2026-07-28): a span per round, the retry linked to the round that asked, all under the client span', async () => {
     // The server asks once (input_required), then completes on the retry that carries requestState.
     const handler: Handler = async (p) =>
       p?.requestState === 'st-1'
@@ -201,7 +207,7 @@ describe('otel: spans per the MCP semantic conventions', () => {
     for (const s of [...servers, ...clients]) expect(s.spanContext().traceId).to.equal(agent.spanContext().traceId);
   });
 
-  it('[OTEL-008] a task: tasks/get and tasks/result spans carry mcp.task.id and link to the span that created the task', async () => {
+  it('a task: tasks/get and tasks/result spans carry mcp.task.id and link to the span that created the task', async () => {
     const handler: Handler = async (p) => {
       if (p?.name === 'long') return { task: { taskId: 'task-9', status: 'working', createdAt: '2026-11-29T00:00:00Z', ttl: 60000 } };
       return p?.taskId === 'task-9' ? { taskId: 'task-9', status: 'completed' } : {};
@@ -240,6 +246,13 @@ describe('otel: spans per the MCP semantic conventions', () => {
     } finally {
       await h2.shutdown();
     }
+  });
+
+  it('[OTEL-016] [OTEL-036] a notification (no id) has no jsonrpc.request.id', async () => {
+    await runChain([h.telemetry.server], { method: 'notifications/resources/updated', params: { uri: 'file:///a' }, caller: { era: 'legacy' } }, async () => ({}));
+    const s = h.span('notifications/resources/updated', api.SpanKind.SERVER);
+    expect(s.attributes).not.to.have.property('jsonrpc.request.id');
+    expect(s.attributes['mcp.resource.uri']).to.equal('file:///a');
   });
 
   it('a malformed traceparent in _meta is no parent: the server span starts a trace of its own', async () => {
