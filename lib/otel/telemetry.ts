@@ -10,7 +10,8 @@ import type { Attributes, Context, Histogram, Link, MeterProvider, Span, SpanCon
 export type { OtelApi } from './otel-api.js';
 import type { JsonObject } from '../jsonrpc/message.js';
 import type { InterceptedRequest, Interceptor } from '../server-features/interceptors/chain.js';
-import { extractFromMeta, injectIntoMeta } from './meta-carrier.js';
+import { META } from '../protocol/schema/modern.js';
+import { extractFromMeta, injectIntoMeta, metaOf } from './meta-carrier.js';
 import { SpanIndex } from './round-links.js';
 import type { OtelApi } from './otel-api.js';
 import { w3cPropagator } from './w3c-fallback.js';
@@ -93,7 +94,10 @@ export function createMcpTelemetry(api: OtelApi, options: McpTelemetryOptions = 
 
   const factsOf = (req: InterceptedRequest): RequestFacts => {
     const view = req as InterceptedRequest & TelemetryRequestView;
-    return { id: view.id, sessionId: req.caller.sessionId, protocolVersion: view.protocolVersion, network: view.network ?? options.network };
+    // A 2026-07-28 request names its revision in _meta; an earlier one's comes from the session (the view).
+    const stated = metaOf(req.params)?.[META.protocolVersion];
+    const protocolVersion = view.protocolVersion ?? (typeof stated === 'string' ? stated : undefined);
+    return { id: view.id, sessionId: req.caller.sessionId, protocolVersion, network: view.network ?? options.network };
   };
 
   const run = (side: 'client' | 'server', req: InterceptedRequest, next: (p: JsonObject | undefined) => Promise<JsonObject>): Promise<JsonObject> => {

@@ -255,6 +255,12 @@ describe('otel: spans per the MCP semantic conventions', () => {
     expect(s.attributes['mcp.resource.uri']).to.equal('file:///a');
   });
 
+  it('a 2026-07-28 request names its protocol version in _meta: the server span records it', async () => {
+    const params = { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } };
+    await runChain([h.telemetry.server], { method: 'tools/list', params, caller: { era: 'modern' } }, async () => ({ tools: [] }));
+    expect(h.span('tools/list', api.SpanKind.SERVER).attributes['mcp.protocol.version']).to.equal('2026-07-28');
+  });
+
   it('a malformed traceparent in _meta is no parent: the server span starts a trace of its own', async () => {
     await runChain([h.telemetry.server], { method: 'ping', params: { _meta: { traceparent: 'not-a-traceparent' } }, caller: { era: 'modern' } }, async () => ({}));
     const s = h.span('ping', api.SpanKind.SERVER);
