@@ -5,6 +5,7 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/client
  * @see https://modelcontextprotocol.io/specification/2026-07-28/basic
  */
+import { runClientChain, type ClientInterceptor, type OutgoingRequest } from './client-features/interceptors/chain.js';
 import { ClientSkills } from './client-features/skills.js';
 import { Observable, Subject, defer } from 'rxjs';
 import type { PeerInfo } from '../machines/session.machine.js';
@@ -73,6 +74,29 @@ export class Client extends ClientCore {
     return (this.skillsFeature ??= new ClientSkills(this));
   }
   private skillsFeature: ClientSkills | undefined;
+  /** Interceptors (`use`); undefined until one is registered, so none costs nothing. */
+  private clientInterceptors: ClientInterceptor[] | undefined;
+
+  /**
+   * Add an interceptor around each request this client sends, in both eras and on every
+   * transport, run in registration order (the first is the outermost). A stage may rewrite params
+   * (add `_meta`: in 2026-07-28 it is merged with the request's envelope), rewrite the result,
+   * answer itself, or call `next` again (built-in: `retry`). See {@link ClientInterceptor}.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/basic
+   */
+  use(interceptor: ClientInterceptor): this {
+    if (typeof interceptor !== 'function') throw new TypeError(`Client.use() takes an interceptor function, got ${interceptor === null ? 'null' : typeof interceptor}`);
+    (this.clientInterceptors ??= []).push(interceptor);
+    return this;
+  }
+
+  /** Send a request, through the interceptors (see {@link use}) when there are any. */
+  override request(method: string, params?: JsonObject, options?: RequestOptions & TraceOptions): Promise<JsonObject> {
+    const list = this.clientInterceptors;
+    if (list === undefined) return super.request(method, params, options);
+    const req: OutgoingRequest = { kind: 'request', method, params, era: this.era, options, signal: options?.signal };
+    return runClientChain(list, req, (p) => super.request(method, p, options));
+  }
   private readonly toolsLive: LiveList<Tool>;
   private readonly resourcesLive: LiveList<Resource>;
   private readonly promptsLive: LiveList<Prompt>;

@@ -29,6 +29,8 @@ export type { ServerDiagnostic } from './server-features/diagnostics.js';
 export type { CursorScope } from './server-features/session-cursors.js';
 export { completeFrom, rankCompletions, type CompleteFromOptions } from './server-features/complete-from.js';
 export { trackRoots, RootsTracker, OutsideRootsError, rootContaining, type KnownRoots } from './server-features/roots-cache.js';
+export { runChain, type Interceptor, type InterceptedRequest, type InterceptorCaller, type InterceptorNext, type ChainObserver } from './server-features/interceptors/chain.js';
+export { runClientChain, type ClientInterceptor, type ClientInterceptorNext, type OutgoingRequest } from './client-features/interceptors/chain.js';
 export {
   completeElicitation,
   completeElicitationFor,

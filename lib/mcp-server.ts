@@ -15,6 +15,7 @@
  *
  * @see https://modelcontextprotocol.io/specification/2025-11-25/server
  */
+import type { Interceptor } from './server-features/interceptors/chain.js';
 import { guarded } from '../streams/guarded.js';
 import type { Observable } from 'rxjs';
 import type { Transport } from '../streams/transport.js';
@@ -403,6 +404,16 @@ export class McpServer {
   /** Every request served, as it ends, both eras, every transport (see {@link Server.requests$}). */
   get requests$(): Observable<RequestRecord> {
     return this.server.requests$;
+  }
+
+  /**
+   * Add an interceptor around every request and notification, both eras, every transport (see
+   * {@link Server.use}); built-ins: `logging`, `rateLimitPerCaller`, `redactArguments`.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/basic
+   */
+  use(interceptor: Interceptor): this {
+    this.server.use(interceptor);
+    return this;
   }
 
   /** Serve one client on `transport` (see {@link Server.connect}). */

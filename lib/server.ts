@@ -15,6 +15,8 @@ import { discoverResult } from './modern/discover.js';
 import type { ParamHeader } from './modern/param-headers.js';
 import { InMemoryServerEventBus, type ServerEvent, type ServerEventBus } from './modern/server-events.js';
 import type { SharedSessions } from './server-features/shared-sessions.js';
+import { interceptHooks } from './server-features/interceptors/dispatch.js';
+import type { Interceptor } from './server-features/interceptors/chain.js';
 import { modernOptionsWithStore, type ServerStore } from './server-store.js';
 import { ErrorCode } from './jsonrpc/error-codes.js';
 import { errorResponse, type JsonRpcRequest, type JsonRpcResponse } from './jsonrpc/message.js';
@@ -96,6 +98,7 @@ export class ServerSession extends Session {
 export class Server {
   private readonly requestHandlers = new Map<string, RequestHandler>();
   private readonly notificationHandlers = new Map<string, NotificationHandler>();
+  private readonly interceptors: Interceptor[] = [];
   private readonly live = new Set<ServerSession>();
   /** The request-scoped core: serves modern requests, on any transport. */
   readonly core: RequestCore;
@@ -224,6 +227,31 @@ export class Server {
   onRequest(method: string, handler: RequestHandler): this {
     this.requestHandlers.set(method, handler);
     return this;
+  }
+
+  /**
+   * Add an interceptor: a stage around every request and notification this server serves, in
+   * both eras and on every transport, run in registration order (the first registered is the
+   * outermost). A stage sees the method, params, caller, id, `_meta` and the request's signal,
+   * and returns `next()`'s result (params and result may be rewritten) or its own (a
+   * short-circuit); a notification comes with `kind: 'notification'`. See {@link Interceptor}.
+   * With none registered, requests go straight to their handlers.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/basic
+   */
+  use(interceptor: Interceptor): this {
+    if (typeof interceptor !== 'function') throw new TypeError(`Server.use() takes an interceptor function, got ${interceptor === null ? 'null' : typeof interceptor}`);
+    this.interceptors.push(interceptor);
+    if (this.handlers.intercept === undefined) {
+      const hooks = interceptHooks(this.interceptors);
+      this.handlers.intercept = hooks;
+      this.requestHandlerTable.intercept = hooks;
+    }
+    return this;
+  }
+
+  /** The interceptors registered with {@link use}, in order. */
+  get interceptorList(): readonly Interceptor[] {
+    return this.interceptors;
   }
 
   /** Receive notifications for `method` in every session. */

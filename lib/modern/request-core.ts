@@ -287,15 +287,19 @@ export class RequestCore implements ModernDispatch {
       },
       trace: envelope.trace,
       request,
+      inputRequired: inputRequired as unknown as Promise<JsonObject>,
     });
     const abort = () => void session.close().catch(() => {});
     io.signal?.addEventListener('abort', abort, { once: true });
     try {
-      const raced: JsonRpcResponse | InputRequiredResult | undefined = isPromise(out) ? await Promise.race([out, inputRequired]) : out;
+      // With interceptors, the chain answers a round that ends input-required itself (it sees, and may rewrite, that result).
+      const intercepted = this.server.interceptorList.length > 0;
+      const raced: JsonRpcResponse | InputRequiredResult | undefined = isPromise(out) ? await (intercepted ? out : Promise.race([out, inputRequired])) : out;
       if (raced !== undefined && !('jsonrpc' in raced)) {
         // Input required: the handler is abandoned; nothing of this round stays behind.
         return this.complete(id, method, raced as unknown as JsonObject);
       }
+      if (intercepted && raced !== undefined && 'result' in raced && raced.result.resultType === 'input_required') return this.complete(id, method, { ...raced.result });
       if (!inputs.settled(raced !== undefined && 'result' in raced)) return this.complete(id, method, (await inputRequired) as unknown as JsonObject);
       return this.shape(raced, method);
     } finally {

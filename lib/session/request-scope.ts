@@ -39,6 +39,11 @@ export interface RequestScope {
   };
   /** The request's actor, which the core created and ends (the handler's `ctx.request`). */
   readonly request?: ServerRequest;
+  /**
+   * Resolves with the round's `input_required` result when the handler's asks end the round
+   * (the handler itself never settles then): the interceptor chain answers with it.
+   */
+  readonly inputRequired?: Promise<JsonObject>;
   /** OpenTelemetry context of the request (`ctx.trace`). */
   readonly trace?: { traceparent?: string; tracestate?: string; baggage?: string } | undefined;
 }

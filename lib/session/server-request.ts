@@ -37,6 +37,10 @@ export interface RequestRecord {
   outcome: RequestOutcome;
   /** The error answered, when the outcome is `failed`. */
   error?: { code: number; message: string };
+  /** The interceptors (`Server.use`) that ran for it, in order; absent when none did. */
+  interceptors?: string[];
+  /** The interceptor that answered it without calling `next` (a short-circuit), if one did. */
+  shortCircuitBy?: string;
   /** When it was received, and how long it took, in ms on the server's clock. */
   startedAt: number;
   durationMs: number;
@@ -85,6 +89,10 @@ export class ServerRequest {
   round = 0;
   error: { code: number; message: string } | undefined;
   endedAt: number | undefined;
+  /** The interceptors that ran for it, in order (undefined: none). */
+  interceptors: string[] | undefined;
+  /** The interceptor that answered without calling `next`, if one did. */
+  shortCircuitBy: string | undefined;
   private readonly actor: ReturnType<typeof createActor<typeof serverRequestMachine>> | undefined;
 
   constructor(
@@ -124,6 +132,16 @@ export class ServerRequest {
       this.endedAt = this.owner.clock.now();
       this.owner.ended?.(this);
     }
+  }
+
+  /** An interceptor stage was entered (`Server.use`). */
+  intercepted(stage: string): void {
+    (this.interceptors ??= []).push(stage);
+  }
+
+  /** An interceptor answered without calling `next`. */
+  shortCircuited(stage: string): void {
+    this.shortCircuitBy = stage;
   }
 
   /** The handler starts. */
@@ -180,6 +198,8 @@ export class ServerRequest {
       if (typeof p.uri === 'string') r.uri = p.uri;
     }
     if (this.error !== undefined) r.error = this.error;
+    if (this.interceptors !== undefined) r.interceptors = [...this.interceptors];
+    if (this.shortCircuitBy !== undefined) r.shortCircuitBy = this.shortCircuitBy;
     return r;
   }
 }

@@ -208,6 +208,17 @@ export interface HandlerTable {
   modern?: ModernDispatch;
   /** Told of each request a session served once it ended (the Server's `requests$`). */
   requestEnded?(request: ServerRequest): void;
+  /** The Server's interceptors (`Server.use`): set once one is registered, so none costs nothing. */
+  intercept?: InterceptHooks;
+}
+
+/**
+ * How a session hands a request or notification to the Server's interceptor chain (issue 29).
+ * The chain lives with the server's features; a session only calls these.
+ */
+export interface InterceptHooks {
+  request(handler: RequestHandler, msg: JsonRpcRequest, ctx: HandlerContext, session: Session): Promise<JsonObject | void>;
+  notification(handler: NotificationHandler, method: string, params: JsonObject | undefined, session: Session): void | Promise<void>;
 }
 
 
@@ -1104,7 +1115,8 @@ export class Session {
       return;
     }
     try {
-      const r = handler(params, this);
+      const intercept = this.shared?.intercept;
+      const r = intercept === undefined ? handler(params, this) : intercept.notification(handler, method, params, this);
       if (isPromise(r)) r.catch((e: unknown) => this.diagnose('handler-error', `Notification handler for "${method}" failed: ${(e as Error)?.message}`, e));
     } catch (e) {
       this.diagnose('handler-error', `Notification handler for "${method}" failed: ${(e as Error)?.message}`, e);
@@ -1194,7 +1206,9 @@ export class Session {
     request?.start();
     let out: JsonObject | void | Promise<JsonObject | void>;
     try {
-      out = handler(msg.params, new HandlerContext(this, msg, state));
+      const ctx = new HandlerContext(this, msg, state);
+      const intercept = this.shared?.intercept;
+      out = intercept === undefined ? handler(msg.params, ctx) : intercept.request(handler, msg, ctx, this);
     } catch (e) {
       this.incoming.delete(id);
       state.coalescer?.flush();

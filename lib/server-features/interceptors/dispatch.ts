@@ -1,0 +1,58 @@
+/**
+ * Where a session meets the Server's interceptors (issue 29): builds the {@link InterceptedRequest}
+ * from what the session knows (era, caller, id, `_meta`, the request's signal and life) and runs
+ * the chain around the handler. One dispatch point serves both eras: a 2026-07-28 request reaches
+ * it through the request core's request-scoped session.
+ * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr
+ */
+import { principalOf } from '../../auth/principal.js';
+import type { JsonObject, JsonRpcRequest } from '../../jsonrpc/message.js';
+import type { HandlerContext } from '../../session/handler-context.js';
+import type { InterceptHooks, NotificationHandler, RequestHandler, Session } from '../../session/session.js';
+import { runChain, type InterceptedRequest, type Interceptor, type InterceptorCaller } from './chain.js';
+
+/** The caller of a request served on `session` (a legacy session, or a 2026-07-28 request-scoped one). */
+export function callerOf(session: Session): InterceptorCaller {
+  const authInfo = session.authInfo;
+  const principal = principalOf(authInfo);
+  if (session.requestScope !== undefined) return { era: 'modern', principal, authInfo };
+  return { era: 'legacy', sessionId: session.callerLabel, principal, authInfo };
+}
+
+/** The hooks a Server gives its sessions once `use()` registered a stage; `list` is read per request (later registrations count). */
+export function interceptHooks(list: readonly Interceptor[]): InterceptHooks {
+  return {
+    request(handler: RequestHandler, msg: JsonRpcRequest, ctx: HandlerContext, session: Session): Promise<JsonObject | void> {
+      const request = ctx.request;
+      const scope = session.requestScope;
+      const req: InterceptedRequest = {
+        kind: 'request',
+        method: msg.method,
+        params: msg.params,
+        caller: callerOf(session),
+        id: msg.id,
+        meta: ctx.meta,
+        signal: ctx.signal,
+        request,
+      };
+      const round = scope?.inputRequired;
+      // A 2026-07-28 handler whose asks end the round never settles: the round's result stands for it.
+      const terminal = (params: JsonObject | undefined): Promise<JsonObject> => {
+        const out = Promise.resolve(handler(params, ctx)).then((r) => (r ?? {}) as JsonObject);
+        return round === undefined ? out : Promise.race([out, round]);
+      };
+      const observer = request === undefined ? undefined : { stage: (n: string) => request.intercepted(n), shortCircuit: (n: string) => request.shortCircuited(n) };
+      return runChain(list, req, terminal, observer);
+    },
+    notification(handler: NotificationHandler, method: string, params: JsonObject | undefined, session: Session): Promise<void> {
+      const req: InterceptedRequest = {
+        kind: 'notification',
+        method,
+        params,
+        caller: callerOf(session),
+        meta: params?._meta as JsonObject | undefined,
+      };
+      return runChain(list, req, (p) => Promise.resolve(handler(p, session)).then(() => ({}))).then(() => undefined);
+    },
+  };
+}
