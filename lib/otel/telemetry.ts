@@ -9,7 +9,8 @@
 import type { Attributes, Context, Histogram, Link, MeterProvider, Span, SpanContext, TextMapPropagator, TracerProvider } from '@opentelemetry/api';
 export type { OtelApi } from './otel-api.js';
 import type { JsonObject } from '../jsonrpc/message.js';
-import type { InterceptedRequest, Interceptor } from '../server-features/interceptors/chain.js';
+import type { ClientInterceptor, ClientInterceptorNext, OutgoingRequest } from '../client-features/interceptors/chain.js';
+import type { InterceptedRequest, Interceptor, InterceptorNext } from '../server-features/interceptors/chain.js';
 import { META } from '../protocol/schema/modern.js';
 import { extractFromMeta, injectIntoMeta, metaOf } from './meta-carrier.js';
 import { SpanIndex } from './round-links.js';
@@ -48,12 +49,31 @@ export interface McpTelemetryOptions {
   readonly network?: NetworkFacts;
 }
 
-/** The two interceptors: `server.use(telemetry.server)`, `client.use(telemetry.client)`. */
+/** The two interceptors: `server.use(telemetry.server)`, `client.use(telemetry.clientOf(client))`. */
 export interface McpTelemetry {
   /** Spans for requests served (SERVER kind): the trace in `params._meta` is their parent. */
   readonly server: Interceptor;
   /** Spans for requests sent (CLIENT kind): their context is written into `params._meta`. */
-  readonly client: Interceptor;
+  readonly client: ClientInterceptor;
+  /**
+   * The client interceptor for one client, reading what it knows at each request (its protocol
+   * version, its HTTP session id): `client.use(telemetry.clientOf(client))`.
+   */
+  clientOf(peer: PeerView): ClientInterceptor;
+}
+
+/** What a client (or anything) can tell of the connection a request goes over; read at each request. */
+export interface PeerView {
+  readonly protocolVersion?: string | undefined;
+  readonly sessionId?: string | undefined;
+  readonly network?: NetworkFacts | undefined;
+}
+
+/** What both sides' requests have in common (a server request has a caller and an id, a client request neither). */
+interface Seen {
+  readonly method: string;
+  readonly params: JsonObject | undefined;
+  readonly caller?: { readonly sessionId?: string | undefined };
 }
 
 /**
@@ -92,17 +112,17 @@ export function createMcpTelemetry(api: OtelApi, options: McpTelemetryOptions = 
     server: histogram('mcp.server.operation.duration', 'MCP request or notification duration as observed on the receiver from the time it was received until the result or ack is sent.'),
   };
 
-  const factsOf = (req: InterceptedRequest): RequestFacts => {
-    const view = req as InterceptedRequest & TelemetryRequestView;
-    // A 2026-07-28 request names its revision in _meta; an earlier one's comes from the session (the view).
+  const factsOf = (req: Seen, peer: PeerView | undefined): RequestFacts => {
+    const view = req as Seen & TelemetryRequestView;
+    // A 2026-07-28 request names its revision in _meta; an earlier one's comes from the session (the view, or the client).
     const stated = metaOf(req.params)?.[META.protocolVersion];
-    const protocolVersion = view.protocolVersion ?? (typeof stated === 'string' ? stated : undefined);
-    return { id: view.id, sessionId: req.caller.sessionId, protocolVersion, network: view.network ?? options.network };
+    const protocolVersion = view.protocolVersion ?? (typeof stated === 'string' ? stated : undefined) ?? peer?.protocolVersion;
+    return { id: view.id, sessionId: req.caller?.sessionId ?? peer?.sessionId, protocolVersion, network: view.network ?? peer?.network ?? options.network };
   };
 
-  const run = (side: 'client' | 'server', req: InterceptedRequest, next: (p: JsonObject | undefined) => Promise<JsonObject>): Promise<JsonObject> => {
+  const run = (side: 'client' | 'server', req: Seen, next: (p: JsonObject | undefined) => Promise<JsonObject>, peer?: PeerView): Promise<JsonObject> => {
     const { method, params } = req;
-    const facts = factsOf(req);
+    const facts = factsOf(req, peer);
     const metricAttrs = operationAttributes(method, params, facts, side);
     const spanAttrs: SemconvAttributes = { ...metricAttrs, ...spanOnlyAttributes(method, params, facts) };
     if (options.captureToolContent && method === 'tools/call' && params?.arguments !== undefined) {
@@ -126,7 +146,8 @@ export function createMcpTelemetry(api: OtelApi, options: McpTelemetryOptions = 
       // The conventions: the context in _meta is the parent; the ambient one (e.g. an HTTP server span) a link.
       parent = extractFromMeta(propagatorNow(), active, params);
       const ambient = api.trace.getSpanContext(active);
-      if (parent !== active && ambient && api.trace.isSpanContextValid(ambient)) links.push({ context: ambient, attributes: { 'mcp.link.kind': 'transport' } });
+      const remote = api.trace.getSpanContext(parent);
+      if (parent !== active && ambient && api.trace.isSpanContextValid(ambient) && ambient.spanId !== remote?.spanId) links.push({ context: ambient, attributes: { 'mcp.link.kind': 'transport' } });
     } else {
       // A caller that already put a traceparent in _meta (and has no span of its own) named its parent.
       parent = api.trace.getSpan(active) ? active : extractFromMeta(propagatorNow(), active, params);
@@ -177,13 +198,10 @@ export function createMcpTelemetry(api: OtelApi, options: McpTelemetryOptions = 
 
   const serverIndex = { rounds: new SpanIndex<Begun>(), tasks: new SpanIndex<Begun>() };
   const clientIndex = { rounds: new SpanIndex<Begun>(), tasks: new SpanIndex<Begun>() };
-  const server: Interceptor = Object.assign((req: InterceptedRequest, next: (p?: JsonObject) => Promise<JsonObject>) => run('server', req, next), {
-    interceptorName: 'otel-server',
-  });
-  const client: Interceptor = Object.assign((req: InterceptedRequest, next: (p?: JsonObject) => Promise<JsonObject>) => run('client', req, next), {
-    interceptorName: 'otel-client',
-  });
-  return { server, client };
+  const server: Interceptor = Object.assign((req: InterceptedRequest, next: InterceptorNext) => run('server', req, next), { interceptorName: 'otel-server' });
+  const clientOf = (peer?: PeerView): ClientInterceptor =>
+    Object.assign((req: OutgoingRequest, next: ClientInterceptorNext) => run('client', req, next, peer), { interceptorName: 'otel-client' });
+  return { server, client: clientOf(), clientOf };
 }
 
 /** An answer that begins something later requests refer to: an input round (its `requestState`) or a task (its id). */

@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import { McpError, RequestTimeoutError } from '../../lib/errors.js';
 import type { JsonObject } from '../../lib/jsonrpc/message.js';
-import { runChain, type InterceptedRequest } from '../../lib/server-features/interceptors/chain.js';
+import { runClientChain } from '../../lib/client-features/interceptors/chain.js';
+import type { NetworkFacts } from '../../lib/otel/index.js';
+import { runChain } from '../../lib/server-features/interceptors/chain.js';
 import { api, harness, type Harness } from './otel-harness.js';
 
 type Handler = (params: JsonObject | undefined) => Promise<JsonObject>;
@@ -10,16 +12,17 @@ type Handler = (params: JsonObject | undefined) => Promise<JsonObject>;
  * A client chain and a server chain joined by a JSON "wire": what the server sees is the JSON the
  * client's chain sent, served outside the client's async context (as a peer process would).
  */
-function wire(h: Harness, handler: Handler, facts: Partial<InterceptedRequest> & Record<string, unknown> = {}) {
+function wire(h: Harness, handler: Handler, network?: NetworkFacts) {
   let id = 0;
   const seen: JsonObject[] = [];
+  const client = h.telemetry.clientOf({ protocolVersion: '2026-07-28', sessionId: 'sess-1', network });
   const call = (method: string, params?: JsonObject): Promise<JsonObject> => {
     const rid = ++id;
-    const base = { method, params, caller: { era: 'modern' as const, sessionId: 'sess-1' }, id: rid, protocolVersion: '2026-07-28', ...facts };
-    return runChain([h.telemetry.client], base, (sent) => {
+    return runClientChain([client], { kind: 'request', method, params, era: 'modern' }, (sent) => {
       const onWire = JSON.parse(JSON.stringify(sent ?? {})) as JsonObject;
       seen.push(onWire);
-      return api.context.with(api.ROOT_CONTEXT, () => runChain([h.telemetry.server], { ...base, params: onWire }, handler));
+      const req = { method, params: onWire, caller: { era: 'modern' as const, sessionId: 'sess-1' }, id: rid, protocolVersion: '2026-07-28', network };
+      return api.context.with(api.ROOT_CONTEXT, () => runChain([h.telemetry.server], req, handler));
     });
   };
   return { call, seen };
@@ -33,7 +36,7 @@ describe('otel: spans per the MCP semantic conventions', () => {
   afterEach(() => h.shutdown());
 
   it('[OTEL-002] [OTEL-005] [OTEL-012] [OTEL-018] [OTEL-021] [OTEL-027] [OTEL-032] [OTEL-040] [OTEL-043] a tool call: a CLIENT and a SERVER span named "tools/call {tool}", one trace, the server span the client span\'s child', async () => {
-    const { call, seen } = wire(h, async () => ({ content: [{ type: 'text', text: 'sunny' }] }));
+    const { call, seen } = wire(h, async () => ({ content: [{ type: 'text', text: 'sunny' }] }), { transport: 'pipe' });
     await call('tools/call', { name: 'get-weather', arguments: { city: 'Oslo' } });
     const client = h.span('tools/call get-weather', api.SpanKind.CLIENT);
     const server = h.span('tools/call get-weather', api.SpanKind.SERVER);
@@ -42,12 +45,13 @@ describe('otel: spans per the MCP semantic conventions', () => {
     // What travelled: the W3C traceparent of the client span in params._meta.
     const meta = seen[0]!._meta as Record<string, string>;
     expect(meta.traceparent).to.equal(`00-${client.spanContext().traceId}-${client.spanContext().spanId}-01`);
+    // The id is the server's to see (the client's interceptors run before the session numbers the request).
+    expect(server.attributes['jsonrpc.request.id']).to.equal('1');
     for (const s of [client, server]) {
       expect(s.attributes).to.include({
         'mcp.method.name': 'tools/call',
         'gen_ai.tool.name': 'get-weather',
         'gen_ai.operation.name': 'execute_tool',
-        'jsonrpc.request.id': '1',
         'mcp.session.id': 'sess-1',
         'mcp.protocol.version': '2026-07-28',
         'network.transport': 'pipe',
