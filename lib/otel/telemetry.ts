@@ -14,6 +14,7 @@ import type { InterceptedRequest, Interceptor, InterceptorNext } from '../server
 import { META } from '../protocol/schema/modern.js';
 import { extractFromMeta, injectIntoMeta, metaOf } from './meta-carrier.js';
 import { SpanIndex } from './round-links.js';
+import { timeSession, type EndingSession, type SessionSource } from './session-durations.js';
 import type { OtelApi } from './otel-api.js';
 import { w3cPropagator } from './w3c-fallback.js';
 import {
@@ -60,6 +61,10 @@ export interface McpTelemetry {
    * version, its HTTP session id): `client.use(telemetry.clientOf(client))`.
    */
   clientOf(peer: PeerView): ClientInterceptor;
+  /** Record `mcp.server.session.duration` for each session `server.sessions$` gives (legacy era): `telemetry.watchSessions(mcp)`. */
+  watchSessions(server: SessionSource): { unsubscribe(): void };
+  /** Record `mcp.client.session.duration` for `client`, from now (call it before `connect`) to its end. */
+  watchClient(client: EndingSession, network?: NetworkFacts): void;
 }
 
 /** What a client (or anything) can tell of the connection a request goes over; read at each request. */
@@ -107,6 +112,10 @@ export function createMcpTelemetry(api: OtelApi, options: McpTelemetryOptions = 
   const propagatorNow = (): TextMapPropagator => options.propagator ?? (api.propagation.fields().length > 0 ? api.propagation : fallback);
   const histogram = (name: string, description: string): Histogram =>
     meter.createHistogram(name, { unit: 's', description, advice: { explicitBucketBoundaries: [...DURATION_BUCKETS] } });
+  const sessionDurations = {
+    client: histogram('mcp.client.session.duration', 'The duration of the MCP session as observed on the MCP client.'),
+    server: histogram('mcp.server.session.duration', 'The duration of the MCP session as observed on the MCP server.'),
+  };
   const durations = {
     client: histogram('mcp.client.operation.duration', 'The duration of the MCP request or notification as observed on the sender from the time it was sent until the response or ack is received.'),
     server: histogram('mcp.server.operation.duration', 'MCP request or notification duration as observed on the receiver from the time it was received until the result or ack is sent.'),
@@ -201,7 +210,13 @@ export function createMcpTelemetry(api: OtelApi, options: McpTelemetryOptions = 
   const server: Interceptor = Object.assign((req: InterceptedRequest, next: InterceptorNext) => run('server', req, next), { interceptorName: 'otel-server' });
   const clientOf = (peer?: PeerView): ClientInterceptor =>
     Object.assign((req: OutgoingRequest, next: ClientInterceptorNext) => run('client', req, next, peer), { interceptorName: 'otel-client' });
-  return { server, client: clientOf(), clientOf };
+  return {
+    server,
+    client: clientOf(),
+    clientOf,
+    watchSessions: (source) => source.sessions$.subscribe((session) => timeSession(sessionDurations.server, session, options.network)),
+    watchClient: (session, network) => timeSession(sessionDurations.client, session, network ?? options.network),
+  };
 }
 
 /** An answer that begins something later requests refer to: an input round (its `requestState`) or a task (its id). */
