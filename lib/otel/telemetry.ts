@@ -139,10 +139,12 @@ export function createMcpTelemetry(api: OtelApi, options: McpTelemetryOptions = 
     }
     const index = side === 'client' ? clientIndex : serverIndex;
     const links: Link[] = [];
-    const round = index.rounds.recall(params?.requestState);
-    if (round) {
-      links.push({ context: round.span, attributes: { 'mcp.link.kind': 'input_round' } });
-      spanAttrs['mcp.input_round'] = round.round + 1;
+    // The retry of a round carries the requestState the previous round answered with: this is the round after it.
+    const previous = index.rounds.recall(params?.requestState);
+    const round = previous ? previous.round + 1 : 0;
+    if (previous) {
+      links.push({ context: previous.span, attributes: { 'mcp.link.kind': 'input_round' } });
+      spanAttrs['mcp.input_round'] = round;
     }
     const taskId = typeof params?.taskId === 'string' ? params.taskId : undefined;
     const task = index.tasks.recall(taskId);
@@ -191,7 +193,7 @@ export function createMcpTelemetry(api: OtelApi, options: McpTelemetryOptions = 
     }
     return out.then(
       (result) => {
-        noteResult(index, span, round?.round ?? 0, result);
+        noteResult(index, span, round, result);
         if (options.captureToolContent && method === 'tools/call' && result.isError !== true) {
           span.setAttribute('gen_ai.tool.call.result', JSON.stringify(result.structuredContent ?? result.content ?? null));
         }

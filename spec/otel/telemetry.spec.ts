@@ -211,6 +211,22 @@ describe('otel: spans per the MCP semantic conventions', () => {
     for (const s of [...servers, ...clients]) expect(s.spanContext().traceId).to.equal(agent.spanContext().traceId);
   });
 
+  it('input rounds are numbered: the second retry is round 2, linked to round 1', async () => {
+    const handler: Handler = async (p) => {
+      const state = p?.requestState;
+      if (state === 'st-2') return { resultType: 'complete', content: [] };
+      const next = state === 'st-1' ? 'st-2' : 'st-1';
+      return { resultType: 'input_required', inputRequests: { [next]: { method: 'elicitation/create', params: {} } }, requestState: next };
+    };
+    const { call } = wire(h, handler);
+    let out = await call('tools/call', { name: 'plan' });
+    out = await call('tools/call', { name: 'plan', requestState: out.requestState as string });
+    await call('tools/call', { name: 'plan', requestState: out.requestState as string });
+    const servers = h.spans().filter((s) => s.kind === api.SpanKind.SERVER);
+    expect(servers.map((s) => s.attributes['mcp.input_round'])).to.deep.equal([undefined, 1, 2]);
+    expect(servers[2]!.links.map((l) => l.context.spanId)).to.deep.equal([servers[1]!.spanContext().spanId]);
+  });
+
   it('a task: tasks/get and tasks/result spans carry mcp.task.id and link to the span that created the task', async () => {
     const handler: Handler = async (p) => {
       if (p?.name === 'long') return { task: { taskId: 'task-9', status: 'working', createdAt: '2026-11-29T00:00:00Z', ttl: 60000 } };
