@@ -94,7 +94,7 @@ export class Client extends ClientCore {
   override request(method: string, params?: JsonObject, options?: RequestOptions & TraceOptions): Promise<JsonObject> {
     const list = this.clientInterceptors;
     if (list === undefined) return super.request(method, params, options);
-    const req: OutgoingRequest = { kind: 'request', method, params, era: this.era, options, signal: options?.signal };
+    const req: OutgoingRequest = { kind: 'request', method, params, era: this.era, options, signal: options?.signal, clock: this.clientClock };
     return runClientChain(list, req, (p) => super.request(method, p, options));
   }
   private readonly toolsLive: LiveList<Tool>;

@@ -31,6 +31,10 @@ export { completeFrom, rankCompletions, type CompleteFromOptions } from './serve
 export { trackRoots, RootsTracker, OutsideRootsError, rootContaining, type KnownRoots } from './server-features/roots-cache.js';
 export { runChain, type Interceptor, type InterceptedRequest, type InterceptorCaller, type InterceptorNext, type ChainObserver } from './server-features/interceptors/chain.js';
 export { runClientChain, type ClientInterceptor, type ClientInterceptorNext, type OutgoingRequest } from './client-features/interceptors/chain.js';
+export { logging, type InterceptLogEntry, type InterceptLogger, type LoggingOptions } from './server-features/interceptors/logging.js';
+export { rateLimitPerCaller, RateLimitedError, RATE_LIMITED, type RateLimitOptions } from './server-features/interceptors/rate-limit.js';
+export { redactArguments, REDACTED } from './server-features/interceptors/redact.js';
+export { retry, isTransportFailure, RETRYABLE_CODES, type RetryOptions } from './client-features/interceptors/retry.js';
 export {
   completeElicitation,
   completeElicitationFor,

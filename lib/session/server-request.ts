@@ -89,10 +89,11 @@ export class ServerRequest {
   round = 0;
   error: { code: number; message: string } | undefined;
   endedAt: number | undefined;
+  // (Declared, not defined: a request that meets no interceptor carries no slot for them.)
   /** The interceptors that ran for it, in order (undefined: none). */
-  interceptors: string[] | undefined;
+  declare interceptors: string[] | undefined;
   /** The interceptor that answered without calling `next`, if one did. */
-  shortCircuitBy: string | undefined;
+  declare shortCircuitBy: string | undefined;
   private readonly actor: ReturnType<typeof createActor<typeof serverRequestMachine>> | undefined;
 
   constructor(

@@ -7,6 +7,7 @@
  */
 import type { JsonObject } from '../../jsonrpc/message.js';
 import type { RequestOptions } from '../../session/session.js';
+import type { Clock } from '../../clock.js';
 
 /** One outbound request as a client interceptor sees it. */
 export interface OutgoingRequest {
@@ -21,6 +22,8 @@ export interface OutgoingRequest {
   readonly options?: RequestOptions | undefined;
   /** Aborts the request (`options.signal`), when the caller gave one. */
   readonly signal?: AbortSignal | undefined;
+  /** The client's clock (`ClientOptions.clock`): what timing stages (retry back-off) should read. */
+  readonly clock?: Clock | undefined;
 }
 
 /** The rest of the chain (ending in the send); pass new params to rewrite them. May be called again to retry. */

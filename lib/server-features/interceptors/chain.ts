@@ -9,6 +9,8 @@ import { McpError } from '../../errors.js';
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import type { JsonObject, RequestId } from '../../jsonrpc/message.js';
 import type { ServerRequest } from '../../session/server-request.js';
+import type { Clock } from '../../clock.js';
+import { restoreRedacted } from './redact-marks.js';
 
 /** Who sent a request, as an interceptor sees it. */
 export interface InterceptorCaller {
@@ -42,6 +44,8 @@ export interface InterceptedRequest {
   readonly signal?: AbortSignal | undefined;
   /** The request's life (`requests$`): the same object as the handler's `ctx.request`. */
   readonly request?: ServerRequest | undefined;
+  /** The server's clock (`ServerOptions.clock`): what timing stages (rate limits, durations) should read. */
+  readonly clock?: Clock | undefined;
 }
 
 /** The rest of the chain; pass new params to rewrite them for the stages after this one. */
@@ -71,22 +75,29 @@ export interface ChainObserver {
  * naming the stage. A cancelled `signal` ends the chain at once, so a stage that never resolves
  * cannot hold the request.
  */
-export function runChain(interceptors: readonly Interceptor[], req: InterceptedRequest, terminal: ChainTerminal, observer?: ChainObserver): Promise<JsonObject> {
+export function runChain(
+  interceptors: readonly Interceptor[],
+  req: InterceptedRequest,
+  terminal: ChainTerminal,
+  observer?: ChainObserver,
+  /** Where the chain learns of a cancellation instead of `req.signal` (which may then be made lazily); returns how to stop listening. */
+  whenCancelled?: (fn: () => void) => () => void,
+): Promise<JsonObject> {
   // Zero cost when none are registered: the handler is called directly.
   if (interceptors.length === 0) return terminal(req.params);
   // Errors of the handler (or of a later stage, already named) go through the stages unchanged.
-  const passing = new WeakSet<object>();
+  let passing: unknown[] | undefined;
+  const pass = (e: unknown): unknown => ((passing ??= []).push(e), e);
   const step = (i: number, params: JsonObject | undefined): Promise<JsonObject> => {
     if (i === interceptors.length) {
-      return callSafely(() => terminal(params)).catch((e: unknown) => {
-        if (e !== null && typeof e === 'object') passing.add(e);
-        throw e;
+      return callSafely(() => terminal(restoreRedacted(params))).catch((e: unknown) => {
+        throw pass(e);
       });
     }
     const stage = interceptors[i]!;
     const name = nameOf(stage, i);
     observer?.stage(name);
-    const here: InterceptedRequest = { ...req, params };
+    const here = withParams(req, params);
     let called = false;
     const next: InterceptorNext = (p) => {
       if (called) return Promise.reject(new McpError(ErrorCode.InternalError, `Interceptor "${name}" called next() twice`));
@@ -99,22 +110,62 @@ export function runChain(interceptors: readonly Interceptor[], req: InterceptedR
         return out;
       },
       (e: unknown) => {
-        if (e instanceof McpError || (e !== null && typeof e === 'object' && passing.has(e))) throw e;
-        const named = new McpError(ErrorCode.InternalError, `Interceptor "${name}" failed: ${(e as Error)?.message ?? String(e)}`);
-        passing.add(named);
-        throw named;
+        if (e instanceof McpError || passing?.includes(e) === true) throw e;
+        throw pass(new McpError(ErrorCode.InternalError, `Interceptor "${name}" failed: ${(e as Error)?.message ?? String(e)}`));
       },
     );
   };
   const run = step(0, req.params);
+  const cancelled = (): McpError => new McpError(ErrorCode.RequestTimeout, `Request "${req.method}" was cancelled while in an interceptor`);
+  if (whenCancelled !== undefined) {
+    return new Promise<JsonObject>((resolve, reject) => {
+      const stop = whenCancelled(() => reject(cancelled()));
+      run.then(
+        (out) => {
+          stop();
+          resolve(out);
+        },
+        (e: unknown) => {
+          stop();
+          reject(e);
+        },
+      );
+    });
+  }
   const signal = req.signal;
   if (!signal) return run;
   return new Promise<JsonObject>((resolve, reject) => {
-    const onAbort = (): void => reject(new McpError(ErrorCode.RequestTimeout, `Request "${req.method}" was cancelled while in an interceptor`));
+    const onAbort = (): void => reject(cancelled());
     if (signal.aborted) return onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
-    run.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    run.then(
+      (out) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(out);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
   });
+}
+
+/** The request as one stage sees it: its own params; `signal` stays a getter (made only when read). */
+function withParams(req: InterceptedRequest, params: JsonObject | undefined): InterceptedRequest {
+  return {
+    kind: req.kind,
+    method: req.method,
+    params,
+    caller: req.caller,
+    id: req.id,
+    meta: req.meta,
+    get signal() {
+      return req.signal;
+    },
+    request: req.request,
+    clock: req.clock,
+  };
 }
 
 function callSafely(f: () => Promise<JsonObject>): Promise<JsonObject> {
