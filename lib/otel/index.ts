@@ -4,7 +4,7 @@
  * @see https://opentelemetry.io/docs/specs/semconv/gen-ai/mcp/
  */
 export { createMcpTelemetry, mcpTelemetry } from './telemetry.js';
-export type { McpTelemetry, McpTelemetryOptions, OtelApi, PeerView, TelemetryRequestView } from './telemetry.js';
+export type { McpTelemetry, McpTelemetryOptions, OtelApi, PeerView } from './telemetry.js';
 export type { EndingSession, SessionSource } from './session-durations.js';
 export { DURATION_BUCKETS, spanName } from './semconv.js';
 export type { NetworkFacts, RequestFacts } from './semconv.js';

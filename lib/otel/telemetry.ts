@@ -78,17 +78,8 @@ export interface PeerView {
 interface Seen {
   readonly method: string;
   readonly params: JsonObject | undefined;
+  readonly id?: string | number | undefined;
   readonly caller?: { readonly sessionId?: string | undefined };
-}
-
-/**
- * What an interceptor's request may say beyond method, params and caller (read when present):
- * the JSON-RPC id, the protocol version and the transport it came over.
- */
-export interface TelemetryRequestView {
-  readonly id?: string | number | null;
-  readonly protocolVersion?: string;
-  readonly network?: NetworkFacts;
 }
 
 const INSTRUMENTATION = 'mcp-actors';
@@ -122,11 +113,10 @@ export function createMcpTelemetry(api: OtelApi, options: McpTelemetryOptions = 
   };
 
   const factsOf = (req: Seen, peer: PeerView | undefined): RequestFacts => {
-    const view = req as Seen & TelemetryRequestView;
-    // A 2026-07-28 request names its revision in _meta; an earlier one's comes from the session (the view, or the client).
+    // A 2026-07-28 request names its revision in _meta; a client knows its session's (the peer view).
     const stated = metaOf(req.params)?.[META.protocolVersion];
-    const protocolVersion = view.protocolVersion ?? (typeof stated === 'string' ? stated : undefined) ?? peer?.protocolVersion;
-    return { id: view.id, sessionId: req.caller?.sessionId ?? peer?.sessionId, protocolVersion, network: view.network ?? peer?.network ?? options.network };
+    const protocolVersion = (typeof stated === 'string' ? stated : undefined) ?? peer?.protocolVersion;
+    return { id: req.id, sessionId: req.caller?.sessionId ?? peer?.sessionId, protocolVersion, network: peer?.network ?? options.network };
   };
 
   const run = (side: 'client' | 'server', req: Seen, next: (p: JsonObject | undefined) => Promise<JsonObject>, peer?: PeerView): Promise<JsonObject> => {

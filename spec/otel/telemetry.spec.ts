@@ -21,7 +21,9 @@ function wire(h: Harness, handler: Handler, network?: NetworkFacts) {
     return runClientChain([client], { kind: 'request', method, params, era: 'modern' }, (sent) => {
       const onWire = JSON.parse(JSON.stringify(sent ?? {})) as JsonObject;
       seen.push(onWire);
-      const req = { method, params: onWire, caller: { era: 'modern' as const, sessionId: 'sess-1' }, id: rid, protocolVersion: '2026-07-28', network };
+      // The revision in _meta, as the 2026-07-28 envelope carries it.
+      onWire._meta = { ...(onWire._meta as JsonObject | undefined), 'io.modelcontextprotocol/protocolVersion': '2026-07-28' };
+      const req = { method, params: onWire, caller: { era: 'modern' as const, sessionId: 'sess-1' }, id: rid };
       return api.context.with(api.ROOT_CONTEXT, () => runChain([h.telemetry.server], req, handler));
     });
   };
