@@ -57,6 +57,7 @@ export const LAYERS: ReadonlyArray<{ readonly name: string; readonly files: read
       'lib/server.ts', 'lib/modern/**', 'lib/mcp-server.ts', 'lib/server-store.ts', 'lib/server-features/**',
       'lib/client-core.ts', 'lib/client.ts', 'lib/client-options.ts', 'lib/client-features/**',
       'lib/client-modern/**', 'lib/tasks/**', 'lib/auth/**', 'lib/journal/**',
+      'lib/otel/**', // OpenTelemetry as interceptors (issue 29)
     ],
   },
   {

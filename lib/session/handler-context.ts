@@ -29,6 +29,8 @@ export interface Incoming {
   cancelReason?: unknown;
   /** The request's actor (a server's requests). */
   request?: ServerRequest | undefined;
+  /** Told when the request is cancelled (the interceptor chain): cheaper than a signal nobody reads. */
+  onCancel?: (() => void) | undefined;
 }
 
 /**
@@ -83,6 +85,21 @@ export class HandlerContext<S extends ContextSession> {
       if (this.state.cancelled) this.state.controller.abort(this.state.cancelReason ?? 'Cancelled');
     }
     return this.state.controller.signal;
+  }
+
+  /**
+   * @internal Call `fn` when the request is cancelled (at once if it was); returns how to stop.
+   * The interceptor chain ends on it without making the request's AbortSignal.
+   */
+  whenCancelled(fn: () => void): () => void {
+    if (this.state.cancelled) {
+      fn();
+      return () => {};
+    }
+    this.state.onCancel = fn;
+    return () => {
+      if (this.state.onCancel === fn) this.state.onCancel = undefined;
+    };
   }
 
   sendProgress(progress: number, total?: number, message?: string): void {

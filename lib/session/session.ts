@@ -1008,6 +1008,7 @@ export class Session {
       entry.cancelled = true;
       entry.cancelReason = new ConnectionClosedError('The session closed');
       entry.controller?.abort(entry.cancelReason);
+      entry.onCancel?.();
       // A request-scoped session closes at every request's end: its request's end is the core's to say.
       if (this.scope === undefined) entry.request?.cancelled('The session closed');
     }
@@ -1093,6 +1094,7 @@ export class Session {
         entry.request?.cancelled(String(entry.cancelReason));
         this.diagnose('cancelled', `The peer cancelled request ${JSON.stringify(id)} ("${entry.method}"): ${String(entry.cancelReason)}`, msg);
         entry.controller?.abort(entry.cancelReason);
+        entry.onCancel?.();
         return;
       }
       case 'notifications/progress': {

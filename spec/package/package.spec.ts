@@ -21,7 +21,7 @@ const BUN = join(ROOT, 'node_modules', '.bin', 'bun');
 const DENO = join(ROOT, 'node_modules', '.bin', 'deno');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
 /** What the examples need besides the package: the user's own dependencies and types. */
-const USER_DEPENDENCIES = ['zod', 'express', 'fastify', 'hono', '@hono/node-server', 'redis', '@redis/client', '@redis/bloom', '@redis/json', '@redis/search', '@redis/time-series', '@types/node', '@types/express', '@types/express-serve-static-core', '@types/serve-static', '@types/body-parser', '@types/qs', '@types/range-parser', '@types/send', '@types/mime', '@types/connect', '@types/http-errors'];
+const USER_DEPENDENCIES = ['@opentelemetry/api', '@opentelemetry/sdk-trace-node', 'zod', 'express', 'fastify', 'hono', '@hono/node-server', 'redis', '@redis/client', '@redis/bloom', '@redis/json', '@redis/search', '@redis/time-series', '@types/node', '@types/express', '@types/express-serve-static-core', '@types/serve-static', '@types/body-parser', '@types/qs', '@types/range-parser', '@types/send', '@types/mime', '@types/connect', '@types/http-errors'];
 
 function link(app: string, name: string): void {
   const from = join(ROOT, 'node_modules', name);

@@ -75,7 +75,14 @@ export interface ChainObserver {
  * naming the stage. A cancelled `signal` ends the chain at once, so a stage that never resolves
  * cannot hold the request.
  */
-export function runChain(interceptors: readonly Interceptor[], req: InterceptedRequest, terminal: ChainTerminal, observer?: ChainObserver): Promise<JsonObject> {
+export function runChain(
+  interceptors: readonly Interceptor[],
+  req: InterceptedRequest,
+  terminal: ChainTerminal,
+  observer?: ChainObserver,
+  /** Where the chain learns of a cancellation instead of `req.signal` (which may then be made lazily); returns how to stop listening. */
+  whenCancelled?: (fn: () => void) => () => void,
+): Promise<JsonObject> {
   // Zero cost when none are registered: the handler is called directly.
   if (interceptors.length === 0) return terminal(req.params);
   // Errors of the handler (or of a later stage, already named) go through the stages unchanged.
@@ -90,7 +97,7 @@ export function runChain(interceptors: readonly Interceptor[], req: InterceptedR
     const stage = interceptors[i]!;
     const name = nameOf(stage, i);
     observer?.stage(name);
-    const here: InterceptedRequest = { ...req, params };
+    const here = withParams(req, params);
     let called = false;
     const next: InterceptorNext = (p) => {
       if (called) return Promise.reject(new McpError(ErrorCode.InternalError, `Interceptor "${name}" called next() twice`));
@@ -109,10 +116,26 @@ export function runChain(interceptors: readonly Interceptor[], req: InterceptedR
     );
   };
   const run = step(0, req.params);
+  const cancelled = (): McpError => new McpError(ErrorCode.RequestTimeout, `Request "${req.method}" was cancelled while in an interceptor`);
+  if (whenCancelled !== undefined) {
+    return new Promise<JsonObject>((resolve, reject) => {
+      const stop = whenCancelled(() => reject(cancelled()));
+      run.then(
+        (out) => {
+          stop();
+          resolve(out);
+        },
+        (e: unknown) => {
+          stop();
+          reject(e);
+        },
+      );
+    });
+  }
   const signal = req.signal;
   if (!signal) return run;
   return new Promise<JsonObject>((resolve, reject) => {
-    const onAbort = (): void => reject(new McpError(ErrorCode.RequestTimeout, `Request "${req.method}" was cancelled while in an interceptor`));
+    const onAbort = (): void => reject(cancelled());
     if (signal.aborted) return onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
     run.then(
@@ -126,6 +149,23 @@ export function runChain(interceptors: readonly Interceptor[], req: InterceptedR
       },
     );
   });
+}
+
+/** The request as one stage sees it: its own params; `signal` stays a getter (made only when read). */
+function withParams(req: InterceptedRequest, params: JsonObject | undefined): InterceptedRequest {
+  return {
+    kind: req.kind,
+    method: req.method,
+    params,
+    caller: req.caller,
+    id: req.id,
+    meta: req.meta,
+    get signal() {
+      return req.signal;
+    },
+    request: req.request,
+    clock: req.clock,
+  };
 }
 
 function callSafely(f: () => Promise<JsonObject>): Promise<JsonObject> {

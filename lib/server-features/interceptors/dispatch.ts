@@ -32,7 +32,10 @@ export function interceptHooks(list: readonly Interceptor[]): InterceptHooks {
         caller: callerOf(session),
         id: msg.id,
         meta: ctx.meta,
-        signal: ctx.signal,
+        // Made when a stage reads it: an AbortSignal costs microseconds a request need not pay.
+        get signal() {
+          return ctx.signal;
+        },
         request,
         clock: session.sessionClock,
       };
@@ -43,7 +46,7 @@ export function interceptHooks(list: readonly Interceptor[]): InterceptHooks {
         return round === undefined ? out : Promise.race([out, round]);
       };
       const observer = request === undefined ? undefined : { stage: (n: string) => request.intercepted(n), shortCircuit: (n: string) => request.shortCircuited(n) };
-      return runChain(list, req, terminal, observer);
+      return runChain(list, req, terminal, observer, (fn) => ctx.whenCancelled(fn));
     },
     notification(handler: NotificationHandler, method: string, params: JsonObject | undefined, session: Session): Promise<void> {
       const req: InterceptedRequest = {
