@@ -10,7 +10,7 @@ import { StdioClientTransport as SdkStdioClientTransport } from '@modelcontextpr
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Client as Sdk2Client, InMemoryTransport as Sdk2InMemoryTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport as Sdk2StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { Client } from '../lib/client.js';
+import { Client } from '../lib/entries/client.js';
 import { createMemoryPair } from '../streams/memory.js';
 import { createStdioClientTransport } from '../streams/stdio-client.js';
 import { CLIENT_INFO, TEXT, TOOL, serverArgs, type ImplName, type TransportName } from './common.js';

@@ -14,7 +14,7 @@ import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Client as Sdk2Client, StreamableHTTPClientTransport as Sdk2StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Agent, request } from 'undici';
-import { Client } from '../lib/client.js';
+import { Client } from '../lib/entries/client.js';
 import { createStreamableHttpClientTransport } from '../streams/streamable-http-client.js';
 import {
   CLIENT_INFO,

@@ -17,7 +17,7 @@
  */
 import { Client as Sdk2Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Agent, request } from 'undici';
-import { Client } from '../lib/client.js';
+import { Client } from '../lib/entries/client.js';
 import { createStreamableHttpClientTransport } from '../streams/streamable-http-client.js';
 import { CLIENT_INFO, MODERN_REVISION, TEXT, TOOL, type ModernClient, type ModernServer, type RequestMemoryResult } from './common.js';
 import type { Driver } from './drivers.js';

@@ -34,7 +34,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { cpuSpeedsLine } from './cpu-speeds.js';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client } from '../lib/client.js';
+import { Client } from '../lib/entries/client.js';
 import { READ_EVERY_MS } from '../lib/cli/tap-handover.js';
 import { createStdioClientTransport } from '../streams/stdio-client.js';
 

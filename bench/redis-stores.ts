@@ -16,7 +16,7 @@
  */
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { Client } from '../lib/client.js';
+import { Client } from '../lib/entries/client.js';
 import type { JsonObject } from '../lib/jsonrpc/message.js';
 import { createMcpServer } from '../lib/mcp-server.js';
 import { InMemoryReplayGuard, type ReplayGuard } from '../lib/modern/request-state.js';

@@ -18,7 +18,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { cpuSpeedsLine } from './cpu-speeds.js';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Client } from '../lib/client.js';
+import { Client } from '../lib/entries/client.js';
 import { replay } from '../lib/journal/replay.js';
 import { Journal } from '../lib/journal/journal.js';
 import { createMcpServer } from '../lib/mcp-server.js';

@@ -7,7 +7,7 @@ import { InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer as SdkMcpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { Client } from '../lib/client.js';
+import { Client } from '../lib/entries/client.js';
 import { createMcpServer } from '../lib/mcp-server.js';
 import { MemoryTaskStore } from '../lib/tasks/memory-task-store.js';
 import type { TaskStore } from '../lib/tasks/task-store.js';

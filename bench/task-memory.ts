@@ -6,7 +6,7 @@
  *   node --expose-gc --import tsx bench/task-memory.ts      (BENCH_TASKS, default 5000)
  */
 import { InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
-import { Client } from '../lib/client.js';
+import { Client } from '../lib/entries/client.js';
 import { createMcpServer } from '../lib/mcp-server.js';
 import { MemoryTaskStore } from '../lib/tasks/memory-task-store.js';
 import { createMemoryPair } from '../streams/memory.js';

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as pty from 'node-pty';
-import { Client } from '../lib/client.js';
+import { Client } from '../lib/entries/client.js';
 import { createMcpServer } from '../lib/mcp-server.js';
 import { Terminal, addTerminals } from '../lib/terminal/index.js';
 import { createMemoryPair } from '../streams/memory.js';

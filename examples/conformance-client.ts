@@ -12,7 +12,7 @@ import {
   type JwtAlgorithm,
   type OAuthClientInformation,
 } from '../lib/auth/index.js';
-import { createClient, type Client } from '../lib/client.js';
+import { createClient, type Client } from '../lib/entries/client.js';
 import { createStreamableHttpClientTransport } from '../streams/streamable-http-client.js';
 
 const url = process.argv.at(-1);

@@ -19,7 +19,7 @@ import type { ServerSession } from '../lib/server.js';
 import { audio, embeddedResource, image, text } from '../lib/server-features/content.js';
 import type { FeatureContext } from '../lib/server-features/context.js';
 import type { ElicitRequestedSchema } from '../lib/protocol/schema/elicitation.js';
-import { MemoryEventStore, createStreamableHttpHandler } from '../streams/streamable-http-server.js';
+import { MemoryEventStore, createStreamableHttpHandler } from '../lib/server-bindings/streamable-http-server.js';
 
 /** A 1×1 PNG. */
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';

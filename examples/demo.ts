@@ -5,7 +5,7 @@
  * simulated clock and shows that the replay sends the same frames.
  */
 import { fileURLToPath } from 'node:url';
-import { createClient } from '../lib/client.js';
+import { createClient } from '../lib/entries/client.js';
 import { replay } from '../lib/journal/replay.js';
 import { createStdioClientTransport } from '../streams/stdio-client.js';
 

@@ -22,6 +22,11 @@
  *     and requestState on Redis (`npm run demo:cluster` starts three behind HAProxy); the notebook
  *     stays in each process's memory. MCP_TASK_LEASE_MS sets how soon another process fails a task
  *     whose process died (default 15 s)
+ *   node dist/examples/everything.js --auth     # protected by the embedded OAuth authorization server
+ *     (needs the optional oidc-provider): it listens on AUTH_PORT (default PORT + 1); sign in as
+ *     MCP_DEMO_USER (default "demo") with MCP_DEMO_PASSWORD (one is made and printed when unset);
+ *     MCP clients register themselves (DCR), tokens are audience-bound and DPoP-bound when the
+ *     client sends proofs
  *
  * It prints a live log of sessions (their state changes), every frame in and out of them, and
  * each 2026-07-28 request (served without a session) as it ends.
@@ -32,9 +37,10 @@ import { runtimeName } from '../lib/runtime.js';
 import type { RedisStore } from '../lib/redis/store.js';
 import type { ServerSession } from '../lib/server.js';
 import { createStdioServerTransport } from '../streams/stdio-server.js';
-import { createMcpFetchHandler } from '../streams/fetch-handler.js';
-import { createStreamableHttpHandler } from '../streams/streamable-http-server.js';
+import { createMcpFetchHandler } from '../lib/server-bindings/fetch-handler.js';
+import { createStreamableHttpHandler } from '../lib/server-bindings/streamable-http-server.js';
 import { createEverythingServer } from './everything-server.js';
+import { protectWithEmbeddedAuthorizationServer } from './everything-auth.js';
 
 const stdio = process.argv.includes('--stdio');
 /** Log lines: stdout over HTTP; stderr over stdio, where stdout carries the protocol. */
@@ -124,9 +130,12 @@ if (stdio) {
   const viaFetch = process.argv.includes('--fetch') || (runtime !== 'node' && !process.argv.includes('--node-http'));
   // With --redis any process serves any session (no sticky sessions): the same store, for HTTP.
   const httpOptions = { onError, ...(store && { store }) };
+  const withAuth = process.argv.includes('--auth');
+  if (withAuth && viaFetch) throw new Error('--auth serves the node handler: leave out --fetch (or pass --node-http on Bun and Deno)');
+  const auth = withAuth ? await protectWithEmbeddedAuthorizationServer({ port, authPort: Number(process.env.AUTH_PORT ?? port + 1), out }) : undefined;
   const server = viaFetch
     ? await serveFetch(createMcpFetchHandler(mcp, httpOptions), { port, logger: false })
-    : await listen(createStreamableHttpHandler(mcp.server, httpOptions), { port, logger: false });
+    : await listen(auth ? auth.wrap(createStreamableHttpHandler(mcp.server, { ...httpOptions, authenticate: auth.authenticate })) : createStreamableHttpHandler(mcp.server, httpOptions), { port, logger: false });
   const how = viaFetch ? `fetch handler on ${runtime}` : runtime === 'node' ? 'node handler' : `node handler on ${runtime}`;
   out(`everything: MCP server (Streamable HTTP, ${how}) at ${color(32, server.url)}; Ctrl+C stops it`);
   if (store) {
@@ -137,6 +146,7 @@ if (stdio) {
     // The tasks running here fail (other processes say so) before the store closes.
     void server
       .close()
+      .then(() => auth?.close())
       .then(() => mcp.close())
       .then(() => store?.close())
       .then(() => process.exit(0));

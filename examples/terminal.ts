@@ -18,7 +18,7 @@ import { listen } from '../lib/http/listen.js';
 import { createMcpServer } from '../lib/mcp-server.js';
 import { addTerminals, type CommandVerdict } from '../lib/terminal/index.js';
 import { createStdioServerTransport } from '../streams/stdio-server.js';
-import { createStreamableHttpHandler } from '../streams/streamable-http-server.js';
+import { createStreamableHttpHandler } from '../lib/server-bindings/streamable-http-server.js';
 
 const stdio = process.argv.includes('--stdio');
 const log = (line: string) => (stdio ? process.stderr : process.stdout).write(line + '\n');

@@ -7,9 +7,10 @@
  * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning
  * @see https://modelcontextprotocol.io/specification/2025-11-25/client
  */
-import { BehaviorSubject, EMPTY, Subject, merge, switchMap, type Observable } from 'rxjs';
+import { BehaviorSubject, EMPTY, Subject, filter, merge, switchMap, type Observable, type Subscription } from 'rxjs';
 import type { PeerInfo } from '../machines/session.machine.js';
-import type { Transport } from '../streams/transport.js';
+import type { RestoreAnswer, SessionRestorer, Transport } from '../streams/transport.js';
+import { SubscriptionLostError } from './client-features/errors.js';
 import { ElicitationService, type ElicitationOptions, type ElicitationStatus } from './client-features/elicitation.js';
 import { RootsProvider } from './client-features/roots-provider.js';
 import type { SetRootsOptions } from './client-features/roots.js';
@@ -19,14 +20,15 @@ import type { InputAnswerer } from './client-modern/input-rounds.js';
 import { ModernEra, type DiscoveredServer, type InputRoundEvent, type TraceOptions } from './client-modern/modern-era.js';
 import { TASKS_EXTENSION } from './client-modern/extension-tasks.js';
 import type { ModernLink } from './client-modern/modern-link.js';
-import { negotiateEra } from './client-modern/negotiate.js';
+import { isHttpTransport, negotiateEra } from './client-modern/negotiate.js';
+import type { JournalEntryInput, RecordedRequestOptions } from './journal/entry.js';
 import { eraCacheKey, sharedEraCache } from './client-modern/era-cache.js';
 import type { ClientOptions, ClientWarning } from './client-options.js';
 import { systemClock, type Clock } from './clock.js';
 import { ConnectionClosedError, McpError, undeliveredAsTransportError } from './errors.js';
 import { answerRelatedTask } from './tasks/wire-2025-11-25.js';
 import { ErrorCode } from './jsonrpc/error-codes.js';
-import type { JsonObject } from './jsonrpc/message.js';
+import type { JsonObject, RequestId } from './jsonrpc/message.js';
 import { hasCapability } from './protocol/methods.js';
 import { allows, isSupportedRevision, type Revision } from './protocol/revisions.js';
 import type { LoggingMessageNotificationParams, ResourceUpdatedNotificationParams, Root } from './protocol/schema/index.js';
@@ -44,6 +46,35 @@ export const OWN_NOTIFICATIONS = [
   'notifications/message',
   'notifications/elicitation/complete',
 ] as const;
+
+/** @internal What a replay of a modern client's journal puts in place of the live inputs. */
+export interface ModernReplayHooks {
+  probeId: string;
+  /** Answers every input request with the answer recorded for it. */
+  answerer: InputAnswerer;
+  /** The listen filter the replay has reached. */
+  listen(): JsonObject | undefined;
+}
+
+/** The options of a request that shape its frames, as journaled (signals and callbacks are not data). */
+function recordedOptions(options: (RequestOptions & TraceOptions) | undefined): RecordedRequestOptions | undefined {
+  if (options === undefined) return undefined;
+  const out: RecordedRequestOptions = {};
+  if (options.timeout !== undefined) out.timeout = options.timeout;
+  if (options.maxTotalTimeout !== undefined) out.maxTotalTimeout = options.maxTotalTimeout;
+  if (options.resetTimeoutOnProgress !== undefined) out.resetTimeoutOnProgress = options.resetTimeoutOnProgress;
+  if (options.onprogress !== undefined) out.progress = true;
+  if (options.fresh !== undefined) out.fresh = options.fresh;
+  if (options.trace !== undefined) out.trace = options.trace;
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** An error as a journal keeps it: its message, and its JSON-RPC code when it has one. */
+function errorOf(e: unknown): { message: string; code?: number } {
+  const message = e instanceof Error ? e.message : String(e);
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === 'number' ? { message, code } : { message };
+}
 
 /** See {@link ClientOptions.probeTimeoutMs}. */
 const DEFAULT_PROBE_TIMEOUT_MS = 30_000;
@@ -65,8 +96,18 @@ export class ClientCore extends Session {
   private readonly inputAnswerers = new Map<string, InputAnswerer>();
   private rootsProvider: RootsProvider | undefined;
   private listsWanted = false;
+  /** With `keepAlive` in the modern era: every frame from the server postpones the keep-alive. */
+  private heard: Subscription | undefined;
   /** The last `_meta` envelope built, and what it was built for. */
   private envelope: { key: string; meta: JsonObject } | undefined;
+  /** Modern era with a journal: user calls so far (they are named `c1`, `c2`, ...). */
+  private journaledCalls = 0;
+  /** The listen filter last journaled (a change is a `listen` call entry). */
+  private journaledListen = 'null';
+  /** The link's frames go into the journal (the modern era with `journal: true`). */
+  private linkJournaled = false;
+  /** @internal Set by replay: the recorded probe id, input answers and listen filter stand in for the live ones. */
+  replaying: ModernReplayHooks | undefined;
 
   /**
    * Log messages the server sends (`notifications/message`).
@@ -137,7 +178,9 @@ export class ClientCore extends Session {
   /** Every frame in and out, in either era: from the era probe on, whenever one subscribes. */
   override get frames$(): Observable<FrameEvent> {
     // Guarded as a whole: merge hands the user's observer to plain subscribers, which an exception would escape.
-    return this.guard('session.frames$', merge(super.frames$, this.link.pipe(switchMap((link) => link?.frames$ ?? EMPTY))));
+    // A modern client's journal holds the link's frames too: shown once, from the link.
+    const session$ = super.frames$.pipe(filter(() => !this.linkJournaled));
+    return this.guard('session.frames$', merge(session$, this.link.pipe(switchMap((link) => link?.frames$ ?? EMPTY))));
   }
 
   // ------------------------------------------------------------------------ era and versions
@@ -153,6 +196,8 @@ export class ClientCore extends Session {
    * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning
    */
   override async connect(transport: Transport): Promise<void> {
+    // A Streamable HTTP session the server lost is started anew by the transport: what the old one had is set again.
+    if ('restoreSession' in transport) (transport as { restoreSession?: SessionRestorer }).restoreSession = (request) => this.restoreSession(request);
     // An HTTP request that never reached a server is a TransportError, as documented, in either era.
     return this.connectInEra(transport).catch((e: unknown) => {
       throw undeliveredAsTransportError(e);
@@ -160,9 +205,7 @@ export class ClientCore extends Session {
   }
 
   private async connectInEra(transport: Transport): Promise<void> {
-    // A journal records a session (record and replay do not speak 2026-07-28 yet): with one, the
-    // default is the legacy era.
-    const era = this.clientOptions.era ?? (this.clientOptions.journal === true || transport.legacyOnly === true ? 'legacy' : 'auto');
+    const era = this.replaying ? 'modern' : (this.clientOptions.era ?? (transport.legacyOnly === true ? 'legacy' : 'auto'));
     if (era === 'legacy') return super.connect(transport);
     const cache = this.clientOptions.eraCache === false ? undefined : (this.clientOptions.eraCache ?? sharedEraCache);
     const key = cache && eraCacheKey(transport);
@@ -177,7 +220,12 @@ export class ClientCore extends Session {
       });
     }
     await transport.start();
+    // The probe is journaled once it settles on the modern era (a legacy session's journal starts at initialize).
+    const probeEntries: { entry: JournalEntryInput; t: number }[] | undefined = this.journal ? [] : undefined;
+    let journalTo: ((entry: JournalEntryInput) => void) | undefined = probeEntries && ((entry) => probeEntries.push({ entry, t: this.clientClock.now() }));
     const outcome = await negotiateEra(transport, {
+      ...(journalTo && { record: (entry: JournalEntryInput) => journalTo!(entry) }),
+      ...(this.replaying && { probeId: this.replaying.probeId }),
       era,
       clock: this.clientClock,
       timeoutMs: this.clientOptions.timeout ?? 60_000,
@@ -201,8 +249,16 @@ export class ClientCore extends Session {
       return;
     }
     if (key !== undefined) cache!.set(key, { era: 'modern', version: outcome.version });
-    // Marks the journal as the request era's, so replay() can say it cannot replay it (issue 26).
-    if (this.journal) this.journal.revision = outcome.version;
+    if (this.journal) {
+      this.journal.revision = outcome.version;
+      this.journal.era = 'modern';
+      this.journal.link = { http: isHttpTransport(transport), probe: outcome.probe };
+      // Declared by the feature APIs (onElicitation, ...) after construction: the replay declares them at once.
+      if (this.journal.session) this.journal.session.capabilities = structuredClone(this.localCapabilities);
+      this.linkJournaled = true;
+      for (const { entry, t } of probeEntries!) this.record(entry, t);
+      journalTo = (entry) => this.record(entry);
+    }
     this.modern = new ModernEra(
       {
         clock: this.clientClock,
@@ -210,10 +266,15 @@ export class ClientCore extends Session {
         maxInputRounds: this.clientOptions.maxInputRounds ?? 8,
         ...(this.clientOptions.listenBackoff !== undefined && { listenBackoff: this.clientOptions.listenBackoff }),
         meta: (version) => this.requestMeta(version),
-        answererFor: (method) => this.inputAnswerers.get(method),
+        answererFor: (method) => this.answererFor(method),
         reportInputRound: (event) => {
+          if (this.journal) {
+            const keys = event.inputRequests?.map((r) => r.key);
+            this.record({ kind: 'round', method: event.method, ...(event.name !== undefined && { name: event.name }), state: event.state, round: event.round, ...(keys && { keys }) });
+          }
           if (this.inputRoundSubject.observed) this.inputRoundSubject.next(event);
         },
+        ...(this.journal && { timerFired: (name: string) => this.record({ kind: 'timer', name }) }),
         declaresTasks: () => {
           const extensions = this.localCapabilities.extensions as Record<string, unknown> | undefined;
           return extensions !== null && typeof extensions === 'object' && extensions[TASKS_EXTENSION] !== undefined;
@@ -231,6 +292,8 @@ export class ClientCore extends Session {
       outcome.discover,
     );
     const found = this.modern.discovered;
+    // The keep-alive waits for a quiet interval: the modern link reads the frames the session would have seen.
+    if (this.clientOptions.keepAlive) this.heard = transport.inbound$.subscribe(() => this.heardFromPeer());
     this.adoptModern(transport, {
       protocolVersion: outcome.version,
       capabilities: found.capabilities,
@@ -254,7 +317,12 @@ export class ClientCore extends Session {
    */
   override async ping(options?: RequestOptions): Promise<void> {
     if (!this.modern) return super.ping(options);
-    await this.modern.discover({ ...options, fresh: true });
+    await this.modern.discover({ ...options, fresh: true }, (m, p, o) => this.request(m, p, o));
+  }
+
+  /** The keep-alive (`keepAlive` option) checks the server as {@link ping} does: `server/discover` in 2026-07-28. */
+  protected override keepAliveProbe(timeout: number): Promise<unknown> {
+    return this.modern ? this.ping({ timeout }) : super.keepAliveProbe(timeout);
   }
 
   /**
@@ -263,7 +331,7 @@ export class ClientCore extends Session {
    * @see https://modelcontextprotocol.io/specification/2026-07-28/server/discover
    */
   async discover(options?: RequestOptions & TraceOptions): Promise<DiscoveredServer> {
-    if (this.modern) return this.modern.discover(options);
+    if (this.modern) return this.modern.discover(options, (m, p, o) => this.request(m, p, o));
     await this.whenOperating();
     const out: DiscoveredServer = { era: 'legacy', supportedVersions: [super.protocolVersion!], capabilities: this.peerCapabilities ?? {}, serverInfo: this.peerInfo };
     if (this.instructions !== undefined) out.instructions = this.instructions;
@@ -276,7 +344,55 @@ export class ClientCore extends Session {
    * `tools/call`, `prompts/get` and `resources/read` are fulfilled by the client's handlers.
    */
   override request(method: string, params?: JsonObject, options?: RequestOptions & TraceOptions): Promise<JsonObject> {
-    return this.modern ? this.modern.request(method, params, options) : super.request(method, params, options);
+    if (!this.modern) return super.request(method, params, options);
+    return this.journal ? this.journaledRequest(this.modern, method, params, options) : this.modern.request(method, params, options);
+  }
+
+  /**
+   * A modern request with a journal: the call, its abort and how it ended are entries (the
+   * frames, timers and input answers are journaled as they happen).
+   */
+  private journaledRequest(modern: ModernEra, method: string, params: JsonObject | undefined, options: (RequestOptions & TraceOptions) | undefined): Promise<JsonObject> {
+    const id: RequestId = `c${++this.journaledCalls}`;
+    const recorded = recordedOptions(options);
+    this.record({ kind: 'call', op: 'request', id, method, ...(params !== undefined && { params }), ...(recorded && { options: recorded }) });
+    let settled = false;
+    const signal = options?.signal;
+    const onAbort = () => {
+      if (!settled) this.record({ kind: 'call', op: 'abort', id, reason: String(signal!.reason ?? '') });
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    return modern.request(method, params, options).then(
+      (result) => {
+        settled = true;
+        signal?.removeEventListener('abort', onAbort);
+        this.record({ kind: 'result', call: id, result });
+        return result;
+      },
+      (e: unknown) => {
+        settled = true;
+        signal?.removeEventListener('abort', onAbort);
+        this.record({ kind: 'result', call: id, error: errorOf(e) });
+        throw e;
+      },
+    );
+  }
+
+  /** Who answers an input request: the client's handler (its answer journaled), or on replay the recorded answer. */
+  private answererFor(method: string): InputAnswerer | undefined {
+    if (this.replaying) return this.replaying.answerer;
+    const answer = this.inputAnswerers.get(method);
+    if (!answer || !this.journal) return answer;
+    return async (m, params, key, signal) => {
+      try {
+        const result = await answer(m, params, key, signal);
+        this.record({ kind: 'answer', method: m, key, result });
+        return result;
+      } catch (e) {
+        this.record({ kind: 'answer', method: m, key, error: errorOf(e) });
+        throw e;
+      }
+    };
   }
 
   override async close(): Promise<void> {
@@ -284,6 +400,11 @@ export class ClientCore extends Session {
     // Typed as in the legacy era: calls made after (or pending at) close reject with ConnectionClosedError.
     this.modern?.stop(new ConnectionClosedError('The client was closed'));
     return super.close();
+  }
+
+  /** @internal Replay reached a journaled change of the listen filter. */
+  refreshListenForReplay(): void {
+    this.modern?.refreshListen();
   }
 
   /** A live list is observed: in the modern era the listen stream carries its changes. */
@@ -295,6 +416,20 @@ export class ClientCore extends Session {
 
   /** The notifications to ask `subscriptions/listen` for, or undefined when none is wanted. */
   private listenFilter(caps: Record<string, unknown>): JsonObject | undefined {
+    if (this.replaying) return this.tornDown ? undefined : this.replaying.listen();
+    const filter = this.wantedListen(caps);
+    if (this.journal) {
+      // What the user asked for (live lists, subscriptions) is an input: journaled when it changes.
+      const key = JSON.stringify(filter ?? null);
+      if (key !== this.journaledListen) {
+        this.journaledListen = key;
+        this.record(filter === undefined ? { kind: 'call', op: 'listen' } : { kind: 'call', op: 'listen', filter });
+      }
+    }
+    return filter;
+  }
+
+  private wantedListen(caps: Record<string, unknown>): JsonObject | undefined {
     if (this.tornDown) return undefined;
     const filter: JsonObject = {};
     if (this.listsWanted) {
@@ -366,6 +501,42 @@ export class ClientCore extends Session {
   /** The URIs whose updates the client wants (the typed API's resource subscriptions). */
   protected subscribedUris(): string[] {
     return [];
+  }
+
+  /** The level the server was told with `logging/setLevel` (legacy era), set again on a new session. */
+  protected sessionLogLevel: LoggingLevel | undefined;
+
+  /** A resource subscription could not be carried to a new session: its observers get the error. */
+  protected subscriptionLost(_uri: string, _error: Error): void {}
+
+  /**
+   * The transport started a new session after the server lost ours (HTTP 404): set the log level
+   * and every resource subscription again, in that order, before anything else goes out. A
+   * subscription the new session refuses ends with a {@link SubscriptionLostError}. The live lists
+   * held (`tools$`...) are listed again: changes told to the old session are lost with it.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#session-management
+   */
+  private async restoreSession(request: Parameters<SessionRestorer>[0]): Promise<void> {
+    const failure = (answer: RestoreAnswer | undefined, e: unknown) =>
+      answer?.error ? `${answer.error.message} (${answer.error.code})` : e instanceof Error ? e.message : answer ? 'no result' : String(e);
+    const level = this.sessionLogLevel;
+    if (level !== undefined) {
+      const answer: RestoreAnswer = await request('logging/setLevel', { level }).catch((e: unknown) => ({ error: { code: ErrorCode.InternalError, message: failure(undefined, e) } }));
+      if (!answer.result) this.warn('log-level-lost', `Setting the log level ${level} again on the new session failed: ${failure(answer, undefined)}`, answer.error);
+    }
+    for (const uri of this.subscribedUris()) {
+      let answer: RestoreAnswer | undefined;
+      let thrown: unknown;
+      try {
+        answer = await request('resources/subscribe', { uri });
+      } catch (e) {
+        thrown = e;
+      }
+      if (answer?.result) continue;
+      this.subscriptionLost(uri, new SubscriptionLostError(uri, failure(answer, thrown), answer?.error?.code, answer?.error?.data));
+    }
+    // List changes the old session would have told are lost with it: the live lists held are listed again.
+    for (const kind of ['tools', 'resources', 'prompts']) this.onListChanged(`notifications/${kind}/list_changed`);
   }
 
   // ------------------------------------------------------------------------- client features
@@ -501,6 +672,7 @@ export class ClientCore extends Session {
     if (this.tornDown) return;
     this.tornDown = true;
     this.modern?.stop(this.error ?? new Error('The connection ended'));
+    this.heard?.unsubscribe();
     this.rootsProvider?.close();
     this.elicitation.close();
     this.logSubject.complete();

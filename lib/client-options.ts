@@ -44,8 +44,8 @@ export interface ClientOptions extends SessionOptions {
   /**
    * Which era to speak: 'auto' (default) offers 2026-07-28 first and falls back to `initialize`
    * for a legacy server; 'legacy' runs `initialize` at once (no probe); 'modern' never falls back.
-   * With `journal: true`, or a transport that says it is `legacyOnly` (HTTP+SSE, a cassette), the
-   * default is 'legacy': journals and recordings hold sessions only.
+   * With a transport that says it is `legacyOnly` (HTTP+SSE, a cassette) the default is 'legacy'.
+   * A `journal` records either era (a 2026-07-28 client at the request level).
    * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning
    */
   era?: 'auto' | 'legacy' | 'modern';
@@ -54,7 +54,7 @@ export interface ClientOptions extends SessionOptions {
    * crash or restart `client.unfinishedTasks()` lists them and `client.task(id)` follows them on
    * (`fileTaskJournal(path)` in node, `memoryTaskJournal()`, or your own). One journal per server.
    * Off by default.
-   * @see ../shared/spec/extensions/tasks/tasks.md#task-polling
+   * @see https://modelcontextprotocol.io/extensions/tasks#task-polling
    */
   taskJournal?: TaskJournal;
   /**
@@ -96,10 +96,12 @@ export interface ClientWarning {
    * the message says what the probe got (so an unexpected fallback can be told from a legacy server).
    * `listen-narrowed`: a 2026-07-28 server acknowledged `subscriptions/listen` without some of the
    * notifications asked for (named in the message; `detail` is what it honoured): those never come.
+   * `log-level-lost`: the server lost the session, the transport started a new one, and setting
+   * the log level again on it failed (log messages come at the server's default level).
    * `task-journal`: the `taskJournal` failed to write or remove an entry (`detail` is the error);
    * the task itself goes on.
    */
-  kind: 'relist-failed' | 'invalid-tool' | 'invalid-roots' | 'inaccessible-root' | 'unknown-elicitation' | 'unknown-schema-dialect' | 'unsubscribe-failed' | 'legacy-era' | 'listen-narrowed' | 'task-journal';
+  kind: 'relist-failed' | 'invalid-tool' | 'invalid-roots' | 'inaccessible-root' | 'unknown-elicitation' | 'unknown-schema-dialect' | 'unsubscribe-failed' | 'log-level-lost' | 'legacy-era' | 'listen-narrowed' | 'task-journal';
   message: string;
   detail?: unknown;
 }

@@ -473,6 +473,7 @@ export class Client extends ClientCore {
     this.logLevel = level;
     if (this.modern) return;
     await this.request('logging/setLevel', { level }, options);
+    this.sessionLogLevel = level;
   }
 
   // -------------------------------------------------------------------------------- internals
@@ -496,6 +497,10 @@ export class Client extends ClientCore {
 
   protected override subscribedUris(): string[] {
     return this.resourceSubs.uris();
+  }
+
+  protected override subscriptionLost(uri: string, error: Error): void {
+    this.resourceSubs.fail(uri, error);
   }
 
   protected override onListChanged(method: string): void {
@@ -542,6 +547,3 @@ export function createClient(info: PeerInfo, options?: Omit<ClientOptions, 'info
 export function createClient(first: ClientOptions | PeerInfo, rest?: Omit<ClientOptions, 'info'>): Client {
   return new Client(clientOptions(first, rest));
 }
-
-export * from './session/session.js';
-export * from './client-features/index.js';

@@ -296,6 +296,3 @@ export function createServer(options: ServerOptions): Server {
   return new Server(options);
 }
 
-export * from './session/session.js';
-// The Web-standard HTTP handler (also at `mcp-actors/web`, with what a fetch runtime needs).
-export { createMcpFetchHandler, type McpFetchHandler, type McpFetchHandlerOptions } from '../streams/fetch-handler.js';

@@ -5,64 +5,122 @@
  * `machines` maps each machine's id to the machine, for tooling (`npm run machines` exports
  * them as JSON for Stately's editor, see docs/machines/README.md).
  */
-import { appBridgeMachine } from './app-bridge.machine.js';
-import { childProcessMachine } from './child-process.machine.js';
-import { clientElicitationMachine } from './client-elicitation.machine.js';
-import { hostServerMachine } from './host-server.machine.js';
-import { inputRoundMachine } from './input-round.machine.js';
-import { httpSessionMachine } from './http-session.machine.js';
-import { oauthClientMachine } from './oauth-client.machine.js';
-import { reconnectMachine } from './reconnect.machine.js';
-import { requestMachine } from './request.machine.js';
-import { serverElicitationMachine } from './server-elicitation.machine.js';
-import { serverRequestMachine } from './server-request.machine.js';
-import { sessionMachine } from './session.machine.js';
-import { taskMachine } from './task.machine.js';
-import { terminalMachine } from './terminal.machine.js';
-import { versionNegotiationMachine } from './version-negotiation.machine.js';
-import { clientInputRoundsMachine } from './client-input-rounds.machine.js';
+import type { requestMachine } from './request.machine.js';
+import type { sessionMachine } from './session.machine.js';
 
-export * from './app-bridge.machine.js';
-export * from './child-process.machine.js';
-export * from './client-elicitation.machine.js';
-export * from './host-server.machine.js';
-export * from './input-round.machine.js';
-export * from './http-session.machine.js';
-export * from './oauth-client.machine.js';
-export * from './reconnect.machine.js';
-export * from './request.machine.js';
-export * from './server-elicitation.machine.js';
-export * from './server-request.machine.js';
-export * from './session.machine.js';
-export * from './task.machine.js';
-export * from './terminal.machine.js';
-export * from './version-negotiation.machine.js';
-export * from './client-input-rounds.machine.js';
+export {
+  type AppBridgeContext,
+  type AppBridgeEvent,
+  type AppBridgeInput,
+  appBridgeMachine,
+  DEFAULT_APP_LOAD_TIMEOUT_MS,
+  DEFAULT_APP_TEARDOWN_TIMEOUT_MS,
+} from './app-bridge.machine.js';
+export {
+  type ChildProcessContext,
+  type ChildProcessEvent,
+  type ChildProcessInput,
+  childProcessMachine,
+  type ChildProcessMachine,
+  DEFAULT_CLOSE_TIMEOUT_MS,
+  DEFAULT_TERM_TIMEOUT_MS,
+} from './child-process.machine.js';
+export {
+  type ClientElicitationContext,
+  type ClientElicitationEvent,
+  type ClientElicitationInput,
+  clientElicitationMachine,
+  type ClientElicitationMachine,
+  DEFAULT_ELICITATION_COMPLETION_TIMEOUT_MS,
+  DEFAULT_ELICITATION_MAX_ATTEMPTS,
+  type ElicitationOutcome,
+} from './client-elicitation.machine.js';
+export {
+  DEFAULT_RESTART_OPTIONS,
+  type HostServerContext,
+  type HostServerEvent,
+  type HostServerInput,
+  hostServerMachine,
+  type HostServerMachine,
+  type HostServerPhase,
+  restartDelay,
+  type RestartOptions,
+} from './host-server.machine.js';
+export { type InputRoundContext, type InputRoundEvent, inputRoundMachine } from './input-round.machine.js';
+export {
+  httpSessionMachine,
+  type HttpSessionMachineContext,
+  type HttpSessionMachineEvent,
+  type HttpSessionMachineInput,
+} from './http-session.machine.js';
+export {
+  DEFAULT_MAX_AUTHORIZATIONS,
+  type OAuthClientContext,
+  type OAuthClientEvent,
+  type OAuthClientFlow,
+  type OAuthClientInput,
+  oauthClientMachine,
+  type TokenGrantSummary,
+} from './oauth-client.machine.js';
+export {
+  DEFAULT_RECONNECT_OPTIONS,
+  type ReconnectContext,
+  reconnectDelay,
+  type ReconnectEvent,
+  type ReconnectInput,
+  reconnectMachine,
+  type ReconnectMachine,
+  type ReconnectOptions,
+} from './reconnect.machine.js';
+export { requestMachine, type RequestMachineContext, type RequestMachineEvent, type RequestMachineInput } from './request.machine.js';
+export {
+  DEFAULT_SERVER_ELICITATION_COMPLETION_TIMEOUT_MS,
+  type ServerElicitationContext,
+  type ServerElicitationError,
+  type ServerElicitationEvent,
+  type ServerElicitationInput,
+  serverElicitationMachine,
+  type ServerElicitationMachine,
+} from './server-elicitation.machine.js';
+export { type ServerRequestEvent, serverRequestMachine } from './server-request.machine.js';
+export {
+  type InitializeParamsLike,
+  type InitializeResultLike,
+  type PeerInfo,
+  type SessionContext,
+  type SessionEvent,
+  type SessionFailure,
+  type SessionInput,
+  sessionMachine,
+  type SessionPhase,
+  type SessionRole,
+} from './session.machine.js';
+export {
+  taskMachine,
+  type TaskMachineContext,
+  type TaskMachineEvent,
+  type TaskMachineInput,
+  type TaskOutcome,
+  type TaskStatusName,
+} from './task.machine.js';
+export {
+  terminalMachine,
+  type TerminalMachineContext,
+  type TerminalMachineEvent,
+  type TerminalMachineInput,
+} from './terminal.machine.js';
+export {
+  type VersionNegotiationContext,
+  type VersionNegotiationEvent,
+  type VersionNegotiationInput,
+  versionNegotiationMachine,
+} from './version-negotiation.machine.js';
+export { type ClientInputRoundsContext, type ClientInputRoundsEvent, clientInputRoundsMachine } from './client-input-rounds.machine.js';
 
 export type RequestMachine = typeof requestMachine;
 export type SessionMachine = typeof sessionMachine;
 
-/** Every machine, keyed by its `id`. */
-export const machines = {
-  session: sessionMachine,
-  request: requestMachine,
-  childProcess: childProcessMachine,
-  clientElicitation: clientElicitationMachine,
-  reconnect: reconnectMachine,
-  httpSession: httpSessionMachine,
-  serverElicitation: serverElicitationMachine,
-  hostServer: hostServerMachine,
-  oauthClient: oauthClientMachine,
-  task: taskMachine,
-  terminal: terminalMachine,
-  inputRound: inputRoundMachine,
-  versionNegotiation: versionNegotiationMachine,
-  clientInputRounds: clientInputRoundsMachine,
-  appBridge: appBridgeMachine,
-  serverRequest: serverRequestMachine,
-} as const;
-
-export type MachineName = keyof typeof machines;
+export { machines, type MachineName } from './registry.js';
 
 // The machines as JSON for Stately's editor (docs/machines/README.md says how to open them).
 export { machinesJSON, machineConfigJSON, renderMachineJSON, type Json } from './json.js';

@@ -30,7 +30,7 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#step-up-authorization-flow
  */
 import { assign, setup } from 'xstate';
-import type { AuthorizationDiscovery } from '../lib/auth/discovery.js';
+import type { AuthorizationDiscovery } from '../lib/auth/discovery-types.js';
 import { AuthorizationError } from '../lib/auth/errors.js';
 import { selectScopes } from '../lib/auth/scope-selection.js';
 import { resourceChallenge, type BearerChallenge } from '../lib/auth/www-authenticate.js';

@@ -36,7 +36,7 @@ let stopping: Promise<void> | undefined;
 /**
  * A reaper: a small node child reading our pids from a pipe. A SIGKILL of this process runs no
  * handler, but the kernel closes the pipe, and the reaper then kills every child we told it of
- * (issue 32: six orphans were found 25 minutes after a killed demo).
+ * (without it, six orphans were once found 25 minutes after a killed demo).
  */
 const REAPER = `const pids=new Set();let rest='';process.stdin.setEncoding('utf8');
 process.stdin.on('data',(d)=>{rest+=d;const l=rest.split('\\n');rest=l.pop();for(const p of l)if(/^\\d+$/.test(p))pids.add(Number(p));});

@@ -38,6 +38,8 @@ export const SOURCES = [
   'extensions/skills/skills.md',
   // MCP Apps (io.modelcontextprotocol/ui, SEP-1865, stable 2026-01-26).
   'extensions/apps/apps.md',
+  // The OpenTelemetry semantic conventions for MCP (spans, propagation in _meta, metrics).
+  'otel/mcp-semconv.md',
 ] as const;
 
 /** The pages of a folder source that carry requirements (changelog, notes and schema do not). */
@@ -127,6 +129,8 @@ export const AREAS: ReadonlyArray<readonly [area: string, prefix: string]> = [
   // extensions
   ['skills', 'SKILL'],
   ['apps', 'APPS'],
+  // OpenTelemetry
+  ['otel', 'OTEL'],
 ];
 const PREFIX = new Map(AREAS);
 
@@ -689,6 +693,7 @@ export function areaOf(path: string[]): string {
   // Every row of the skills page is the extension's, whatever its subheading (Resources, Names...).
   if (lower[0] === 'skills') return 'skills';
   if (lower[0]?.includes('mcp apps')) return 'apps';
+  if (lower[0]?.includes('semantic conventions for model context protocol')) return 'otel';
   if (lower.includes('shutdown')) return 'lifecycle';
   for (let i = lower.length - 1; i >= 0; i--) {
     const area = AREA_BY_HEADING[lower[i]];

@@ -1,5 +1,5 @@
 /**
- * The long robustness runs (issue 13): seeded fuzzing of a real stdio and HTTP server process in
+ * The long robustness runs: seeded fuzzing of a real stdio and HTTP server process in
  * every revision of both eras (their peak resident memory bounded), the server's heap slope over many requests on stdio and HTTP, the heap per idle
  * Streamable HTTP session (sessions era) for 10,000 of them, and 1,000 SSE cuts.
  *
@@ -12,13 +12,13 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { Client } from '../lib/client.js';
+import { Client } from '../lib/entries/client.js';
 import { listen } from '../lib/http/listen.js';
 import { createMcpServer } from '../lib/mcp-server.js';
 import { SUPPORTED_REVISIONS, type Revision } from '../lib/protocol/revisions.js';
 import { createStdioClientTransport } from '../streams/stdio-client.js';
 import { createStreamableHttpClientTransport } from '../streams/streamable-http-client.js';
-import { createStreamableHttpHandler } from '../streams/streamable-http-server.js';
+import { createStreamableHttpHandler } from '../lib/server-bindings/streamable-http-server.js';
 import { fuzzHttpSession, fuzzModernHttp, startHttpServer } from '../spec/robustness/fuzz/http-run.js';
 import { modernCases } from '../spec/robustness/fuzz/modern-cases.js';
 import { peakRssMiB } from '../spec/robustness/fuzz/process-memory.js';

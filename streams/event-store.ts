@@ -33,7 +33,7 @@ export interface EventStore {
   /** The session ended: drop all its events. */
   deleteSession(sessionId: string): void | Promise<void>;
   /**
-   * A store shared by several processes (`streams/http-cluster.ts`): a request stream opened on
+   * A store shared by several processes (`lib/server-bindings/http-cluster.ts`): a request stream opened on
    * this process for `requestIds`, before any of its events is kept.
    */
   streamOpened?(sessionId: string, streamId: string, requestIds: readonly (string | number)[]): void | Promise<void>;

@@ -145,6 +145,9 @@ export class WebRequestIn implements HttpRequestIn {
 const encoder = new TextEncoder();
 
 /** The core's response shape, becoming a Web `Response` (see the module comment). */
+/** Bytes a streamed body queues before write() says false (node's default for a response is 16 KiB). */
+const BODY_HIGH_WATER_MARK = 65_536;
+
 export class WebResponseOut implements HttpResponseOut {
   /** The `Response`, once its head is out. */
   readonly response: Promise<Response>;
@@ -186,8 +189,29 @@ export class WebResponseOut implements HttpResponseOut {
     if (this.writableEnded || this.destroyed) return false;
     this.headersSent = true;
     this.stream();
-    this.controller?.enqueue(encoder.encode(chunk));
-    return true;
+    const controller = this.controller;
+    if (controller === undefined) return true;
+    controller.enqueue(encoder.encode(chunk));
+    // As node's write(): false once the body's queue is past its high-water mark (a slow reader).
+    return (controller.desiredSize ?? 1) > 0;
+  }
+
+  /** Bytes queued in the body that the runtime has not taken yet (the client reads slower than we write). */
+  get writableLength(): number {
+    const desired = this.controller?.desiredSize;
+    return desired === undefined || desired === null ? 0 : Math.max(0, BODY_HIGH_WATER_MARK - desired);
+  }
+
+  /** Drop the body and what is queued in it (the runtime ends the response as broken). */
+  destroy(): this {
+    if (this.destroyed || this.writableEnded) return this;
+    try {
+      this.controller?.error(new Error('The response was dropped: the client did not read it'));
+    } catch {
+      // already errored or closed
+    }
+    this.gone();
+    return this;
   }
 
   end(chunk?: string): this {
@@ -264,12 +288,16 @@ export class WebResponseOut implements HttpResponseOut {
   private stream(): void {
     if (this.sent) return;
     this.sent = true;
-    const body = new ReadableStream<Uint8Array>({
-      start: (controller) => {
-        this.controller = controller;
+    const body = new ReadableStream<Uint8Array>(
+      {
+        start: (controller) => {
+          this.controller = controller;
+        },
+        cancel: () => this.gone(),
       },
-      cancel: () => this.gone(),
-    });
+      // Counted in bytes, so that the queue's size says how much waits for a slow reader.
+      { highWaterMark: BODY_HIGH_WATER_MARK, size: (chunk) => chunk.byteLength },
+    );
     this.resolve(new Response(body, { status: this.status, headers: this.head }));
   }
 

@@ -124,3 +124,27 @@ export function normalizeOrigin(origin: string): string | undefined {
 }
 
 const clip = (s: string): string => (s.length > 100 ? `${s.slice(0, 100)}…` : s);
+
+/** Whether `v` holds a control character HTTP forbids in a field value: C0 except horizontal tab, and DEL (RFC 9110 §5.5). */
+function hasControlCharacter(v: string): boolean {
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if ((c < 0x20 && c !== 0x09) || c === 0x7f) return true;
+  }
+  return false;
+}
+
+/**
+ * The name of the first request header whose value holds a control character, or undefined. Node's
+ * parser refuses such a request before any handler runs (see lib/http/client-error.ts); the Fetch
+ * `Headers` of Workers, Deno and Bun let most of them through, so the handler checks too.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc9110#section-5.5
+ */
+export function headerWithControlCharacter(headers: HttpRequestIn['headers']): string | undefined {
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    if (typeof value === 'string' ? hasControlCharacter(value) : value.some(hasControlCharacter)) return name;
+  }
+  return undefined;
+}

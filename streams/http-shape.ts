@@ -68,6 +68,10 @@ export interface HttpResponseOut {
   end(chunk?: string): unknown;
   /** Send the status and headers now (an SSE stream that has nothing to say yet). */
   flushHeaders(): void;
+  /** Bytes written and not yet taken by the client (node: the response's and its socket's buffers). */
+  readonly writableLength?: number;
+  /** Drop the response and what it holds unsent (a client that does not read). */
+  destroy?(): unknown;
   /** `close`: the response is over, ended by us or because the client left (then `writableFinished` is false). */
   on(event: 'close', listener: () => void): unknown;
   off(event: 'close', listener: () => void): unknown;

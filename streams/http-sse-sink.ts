@@ -13,6 +13,9 @@ import { SSE_KEEPALIVE, sseEvent } from './sse-encode.js';
 /** The name keep-alive ticks carry on the clock. */
 export const KEEPALIVE_TIMER_NAME = 'http:keepalive';
 
+/** How much unsent text an SSE stream may hold before it is ended (1 MiB): see {@link SseSink}. */
+export const DEFAULT_MAX_SSE_BUFFER_BYTES = 1_048_576;
+
 /**
  * Writes an SSE comment on every open stream that sent nothing during the last interval: one
  * timer for the whole server, running only while streams are open.
@@ -22,10 +25,17 @@ export class KeepAliveTicker {
   private timer: unknown;
   private readonly tickBound = (): void => this.tick();
 
+  /**
+   * @param maxBufferedBytes the most a stream may hold unsent (see {@link SseSink}); shared by
+   *   every stream of the server, like the interval.
+   */
   constructor(
     private readonly clock: Clock,
     private readonly intervalMs: number | undefined,
-  ) {}
+    readonly maxBufferedBytes: number = DEFAULT_MAX_SSE_BUFFER_BYTES,
+  ) {
+    if (!(maxBufferedBytes > 0)) throw new TypeError(`maxSseBufferBytes must be a positive number of bytes (or Infinity); got ${String(maxBufferedBytes)}`);
+  }
 
   /** Streams open now. */
   get size(): number {
@@ -69,11 +79,20 @@ export class KeepAliveTicker {
   }
 }
 
+/**
+ * One SSE response. A client that does not read (or reads slower than events come) leaves what
+ * is written in the response's buffers; past the ticker's `maxBufferedBytes` of unsent text
+ * (node's `writableLength`, the socket's buffer included) the stream is ended at once, its
+ * buffer dropped, as if the client had left: the events stay in the event store, so a resumable
+ * stream is picked up again with `Last-Event-ID`, and memory stays bounded whatever the client does.
+ */
 export class SseSink {
   /** Something was written since the last keep-alive tick. */
   wrote = true;
   /** The response ended (by us or because the client went away). */
   closed = false;
+  /** Ended because the client did not read what was sent (more than the limit waited unsent). */
+  overflowed = false;
   private backlog: { seq: number; text: string }[] | undefined;
   private endAfterReplay = false;
   private readonly onResClose = (): void => this.gone();
@@ -101,11 +120,16 @@ export class SseSink {
     if (res.destroyed || res.socket?.destroyed === true) this.gone();
   }
 
-  /** Writes raw SSE text. False when the stream is closed. */
+  /** Writes raw SSE text. False when the stream is closed (or was just ended for a client that does not read). */
   write(text: string): boolean {
     if (this.closed) return false;
     this.wrote = true;
-    this.res.write(text);
+    // write() says false past the response's own high-water mark; only the total decides (a
+    // reading client drains it), so that a burst is not cut while the client keeps up.
+    if (this.res.write(text) === false && (this.res.writableLength ?? 0) > this.ticker.maxBufferedBytes) {
+      this.cut();
+      return false;
+    }
     return true;
   }
 
@@ -145,6 +169,15 @@ export class SseSink {
     this.res.off('close', this.onResClose);
     if (!this.res.writableEnded) this.res.end();
     this.onClosed(this, false);
+  }
+
+  /** The client does not read: drop the stream and what waits in its buffers. */
+  private cut(): void {
+    this.overflowed = true;
+    this.res.off('close', this.onResClose);
+    if (this.res.destroy !== undefined) this.res.destroy();
+    else if (!this.res.writableEnded) this.res.end();
+    this.gone();
   }
 
   private gone(): void {

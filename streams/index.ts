@@ -1,6 +1,15 @@
 /** Transports and frame operators: `mcp-actors/streams`. */
-export * from './transport.js';
-export * from './inbound.js';
+export {
+  DeepFrame,
+  OVERSIZE_HEAD_CHARS,
+  OversizeFrame,
+  type RawFrame,
+  type SendOptions,
+  type Transport,
+  type TransportPhase,
+  type TransportState,
+} from './transport.js';
+export { type BatchInbound, type Inbound, type InvalidInbound, type SingleInbound } from './inbound.js';
 export { createMemoryPair, type MemoryTransport, type MemoryPairOptions } from './memory.js';
 export { createStdioServerTransport, type StdioServerTransportOptions } from './stdio-server.js';
 export { createStdioClientTransport, type StdioClientTransport, type StdioClientTransportOptions } from './stdio-client.js';
@@ -17,7 +26,7 @@ export {
   createWebSocketClientTransport,
   type WebSocketClientTransport,
 } from './websocket-client.js';
-export { createWebSocketServer } from './websocket-server.js';
+export { createWebSocketServer } from '../lib/server-bindings/websocket-server.js';
 export {
   createStreamableHttpClientTransport,
   type StreamableHttpClientTransport,
@@ -44,6 +53,18 @@ export {
   type AuthOutcome,
   type Authenticate,
   type LegacySseOptions,
-} from './streamable-http-server.js';
-export { createMcpFetchHandler, type McpFetchHandler, type McpFetchHandlerOptions } from './fetch-handler.js';
+} from '../lib/server-bindings/streamable-http-server.js';
+export { createMcpFetchHandler, type McpFetchHandler, type McpFetchHandlerOptions } from '../lib/server-bindings/fetch-handler.js';
 export type { HttpRequestHead, HttpRequestIn, HttpResponseOut } from './http-shape.js';
+// What a transport and a session over it reject with.
+export {
+  CapabilityError,
+  ConnectionClosedError,
+  McpError,
+  PhaseError,
+  RequestCancelledError,
+  RequestTimeoutError,
+  ResourceNotFoundError,
+  TransportError,
+  VersionMismatchError,
+} from '../lib/errors.js';

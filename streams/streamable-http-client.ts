@@ -27,7 +27,7 @@ import { oauthClientFor, type HttpClientAuth, type OAuthClient } from '../lib/au
 import { systemClock, type Clock } from '../lib/clock.js';
 import { TransportError } from '../lib/errors.js';
 import { DEFAULT_MAX_FRAME_BYTES } from '../lib/jsonrpc/codec.js';
-import type { Frame, JsonRpcRequest, RequestId } from '../lib/jsonrpc/message.js';
+import type { Frame, JsonObject, JsonRpcRequest, RequestId } from '../lib/jsonrpc/message.js';
 import { allows, isSupportedRevision } from '../lib/protocol/revisions.js';
 import { reconnectMachine, type ReconnectOptions } from '../machines/reconnect.machine.js';
 import {
@@ -48,12 +48,13 @@ import { undiciFetch, type FetchLike } from './http-fetch.js';
 import { LegacySseChannel } from './legacy-sse-client.js';
 import { HotInbound, StateCell } from './memory.js';
 import { fromWebStream, sseParse, type SseItem } from './sse-parse.js';
-import { OversizeFrame, type RawFrame, type SendOptions, type Transport, type TransportState } from './transport.js';
+import { OversizeFrame, type RawFrame, type RestoreAnswer, type SendOptions, type SessionRestorer, type Transport, type TransportState } from './transport.js';
 import { modernClaim, modernHeaders, type ParamHeaderSource } from '../lib/client-modern/wire-headers.js';
 import { postModern, type ModernPostHost } from './modern-post.js';
 import { fromReadable } from './stdio-server.js';
 
 export type { HeadersOption, HttpClientMethod } from './http-client-common.js';
+export type { RestoreAnswer, SessionRestorer } from './transport.js';
 export type { FetchLike } from './http-fetch.js';
 
 /** Which wire protocol the transport speaks. */
@@ -114,6 +115,12 @@ export interface StreamableHttpClientTransport extends Transport {
    * @see https://modelcontextprotocol.io/specification/2026-07-28/server/tools#x-mcp-header
    */
   paramHeaders: ParamHeaderSource | undefined;
+  /**
+   * Run after a transparent re-initialization (see `reinitializeOnExpiry`), before the new
+   * session is used: a new session has none of the old one's state, so the client sets it again
+   * (a `Client` sets this when it connects).
+   */
+  restoreSession: SessionRestorer | undefined;
   /** Close the response stream of a request (modern-era cancellation). */
   closeRequestStream(id: RequestId): boolean;
   /**
@@ -127,6 +134,9 @@ export interface StreamableHttpClientTransport extends Transport {
 
 /** Statuses of the `initialize` POST that mean "maybe an HTTP+SSE server": 4xx but not auth, timeouts or rate limits. */
 const NO_FALLBACK_4XX = new Set([401, 403, 407, 408, 429]);
+
+/** How long restoring a new session's state (the subscriptions, the log level) may take in all. */
+const RESTORE_TIMEOUT_MS = 10_000;
 
 /** Visible ASCII only (0x21–0x7E), as the spec requires of session ids. */
 const SESSION_ID_RE = /^[\x21-\x7e]+$/;
@@ -255,6 +265,8 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
     return this.versionHeader;
   }
   paramHeaders: ParamHeaderSource | undefined = undefined;
+  restoreSession: SessionRestorer | undefined = undefined;
+  private restoreCount = 0;
 
   private readonly oauth: OAuthClient | undefined;
 
@@ -872,7 +884,11 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
    */
   private async sessionExpired(generation: number, what: string): Promise<boolean> {
     if (this.closing || this.state.terminal) return false;
-    if (generation !== this.generation) return true; // a newer session already exists
+    if (generation !== this.generation) {
+      // A newer session exists; its state may still be being restored.
+      if (this.reinitializing) await this.reinitializing.catch(() => {});
+      return true;
+    }
     const expired = this.session;
     if (!this.reinitializeOnExpiry || !this.initRequest) {
       this.fail(
@@ -932,8 +948,50 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
       throw error;
     }
     this.generation++;
-    this.details({ event: 'session-reinitialized', sessionId: this.session, previousSessionId: expired });
+    // The GET stream first: what the restored subscriptions bring may come on it.
     if (this.openStandalone) this.openStandaloneStream(this.generation);
+    await this.restore();
+    this.details({ event: 'session-reinitialized', sessionId: this.session, previousSessionId: expired });
+  }
+
+  /** Let the client set up the new session as the old one was (queued frames wait for it). */
+  private async restore(): Promise<void> {
+    const restorer = this.restoreSession;
+    if (!restorer) return;
+    // Bounded as a whole: every frame the client sends waits for the restore.
+    const deadline = this.clock.now() + RESTORE_TIMEOUT_MS;
+    const request = (method: string, params?: Record<string, unknown>): Promise<RestoreAnswer> => {
+      const frame: JsonRpcRequest = { jsonrpc: '2.0', id: `mcp-actors/restore/${++this.restoreCount}`, method, ...(params && { params: params as JsonObject }) };
+      const late = () => new TransportError(`${describeFrame(frame)}: restoring the new session took longer than ${RESTORE_TIMEOUT_MS} ms`);
+      const left = deadline - this.clock.now();
+      if (left <= 0) return Promise.reject(late());
+      return new Promise<RestoreAnswer>((resolve, reject) => {
+        const timer = this.clock.setTimeout(
+          () => {
+            this.internalWaiters.delete(frame.id);
+            reject(late());
+          },
+          left,
+          'session-restore',
+        );
+        this.internalRequest(frame).then(
+          (answer) => {
+            this.clock.clearTimeout(timer);
+            resolve(answer as RestoreAnswer);
+          },
+          (e: unknown) => {
+            this.clock.clearTimeout(timer);
+            reject(e as Error);
+          },
+        );
+      });
+    };
+    try {
+      await restorer(request);
+    } catch (e) {
+      // The restorer reports what it lost itself; this is its own failure, not the session's.
+      this.details({ event: 'session-restore-failed', message: messageOf(e) });
+    }
   }
 
   /** POST a request of the transport's own and wait for its answer (in a JSON body or on its SSE stream). */

@@ -80,3 +80,16 @@ export interface Transport {
   /** Close gracefully. Idempotent. */
   close(): Promise<void>;
 }
+
+/** The answer to a request sent by {@link SessionRestorer}: the response frame's `result` or `error`. */
+export interface RestoreAnswer {
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string; data?: unknown };
+}
+
+/**
+ * What the client re-establishes on a new session after a transparent re-initialization (its
+ * resource subscriptions, its log level). It gets a way to send requests on the new session and
+ * runs before any other frame goes out on it; a request that cannot be sent rejects.
+ */
+export type SessionRestorer = (request: (method: string, params?: Record<string, unknown>) => Promise<RestoreAnswer>) => Promise<void>;

@@ -12,7 +12,7 @@ import { listen } from '../../lib/http/listen.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
 import { connectRedis } from '../../lib/redis/connection.js';
 import { RedisHttpSessions } from '../../lib/redis/http-sessions.js';
-import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 
 const flag = process.argv.indexOf('--redis');
 const redisUrl = flag >= 0 ? process.argv[flag + 1] : undefined;

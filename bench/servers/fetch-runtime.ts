@@ -17,8 +17,8 @@ import { createMcpHandler } from '@modelcontextprotocol/server';
 import { listen } from '../../lib/http/listen.js';
 import { serveFetch } from '../../lib/http/serve-fetch.js';
 import { runtimeName } from '../../lib/runtime.js';
-import { createMcpFetchHandler } from '../../streams/fetch-handler.js';
-import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createMcpFetchHandler } from '../../lib/server-bindings/fetch-handler.js';
+import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { createOursServer } from '../echo/ours.js';
 import { createSdk2McpServer } from '../echo/sdk2.js';
 

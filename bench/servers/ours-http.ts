@@ -5,7 +5,7 @@
  * default (as the SDK v2 server's modern rows do), the same handler serving both eras.
  */
 import { listen } from '../../lib/http/listen.js';
-import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { createOursServer } from '../echo/ours.js';
 import { modeArg, serveParent } from './http-child.js';
 

@@ -11,22 +11,9 @@
 import type { FetchLike } from '../../streams/http-fetch.js';
 import { AuthorizationError } from './errors.js';
 import { fetchMetadataDocument, isStringArray } from './well-known-document.js';
+import type { AuthorizationServerMetadata } from './discovery-types.js';
 
-/** The fields of authorization server metadata the client uses (others are kept). */
-export interface AuthorizationServerMetadata {
-  issuer: string;
-  /** Absent on a server without the authorization-code grant (RFC 8414 §2), e.g. one for machine clients only. */
-  authorization_endpoint?: string;
-  token_endpoint: string;
-  registration_endpoint?: string;
-  scopes_supported?: string[];
-  response_types_supported?: string[];
-  grant_types_supported?: string[];
-  token_endpoint_auth_methods_supported?: string[];
-  code_challenge_methods_supported?: string[];
-  client_id_metadata_document_supported?: boolean;
-  [key: string]: unknown;
-}
+export type { AuthorizationServerMetadata } from './discovery-types.js';
 
 /** The metadata URLs to try, in order, for the issuer `issuer`. */
 export function authorizationServerMetadataUrls(issuer: string | URL): URL[] {

@@ -8,7 +8,7 @@
  * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/authorization/client-registration#client-id-metadata-documents
  * @see https://datatracker.ietf.org/doc/html/draft-ietf-oauth-client-id-metadata-document-00#section-3
  */
-import type { OAuthClientMetadata } from './provider.js';
+import type { OAuthClientMetadata } from './client-types.js';
 
 /** Why `url` cannot be a client id metadata document URL, or undefined when it can. */
 export function clientIdMetadataUrlProblem(url: string): string | undefined {

@@ -12,37 +12,15 @@
  * @see https://modelcontextprotocol.io/specification/2025-03-26/basic/authorization#2-3-server-metadata-discovery
  */
 import { undiciFetch, type FetchLike } from '../../streams/http-fetch.js';
-import { discoverAuthorizationServerMetadata, type AuthorizationServerMetadata } from './authorization-server-metadata.js';
+import { discoverAuthorizationServerMetadata } from './authorization-server-metadata.js';
 import { serverResourceUri } from './canonical-resource.js';
 import { AuthorizationError } from './errors.js';
 import { discoverProtectedResourceMetadata } from './protected-resource-discovery.js';
-import type { ProtectedResourceMetadata } from './protected-resource-metadata.js';
+import type { AuthorizationDiscovery, AuthorizationServerMetadata } from './discovery-types.js';
 import { requireSecureAuthorizationServer, requireSecureEndpoint } from './secure-endpoint.js';
 import { resourceChallenge } from './www-authenticate.js';
 
-/** How the authorization server was found. */
-export type DiscoverySource =
-  /** RFC 9728 protected resource metadata named it (the current protocol). */
-  | 'protected-resource-metadata'
-  /** No PRM; metadata on the MCP server's origin (2025-03-26). */
-  | 'server-origin-metadata'
-  /** No PRM, no metadata; the default endpoints on the MCP server's origin (2025-03-26). */
-  | 'default-endpoints';
-
-export interface AuthorizationDiscovery {
-  /** The MCP server URL discovery started from. */
-  serverUrl: string;
-  /** The `resource` to send in authorization and token requests (RFC 8707). */
-  resource: string;
-  protectedResource?: ProtectedResourceMetadata;
-  protectedResourceMetadataUrl?: string;
-  /** The authorization server's issuer identifier (from PRM), or the MCP server's origin. */
-  authorizationServerUrl: string;
-  authorizationServer: AuthorizationServerMetadata;
-  /** Where the metadata came from (undefined for default endpoints). */
-  authorizationServerMetadataUrl?: string;
-  source: DiscoverySource;
-}
+export type { AuthorizationDiscovery, DiscoverySource } from './discovery-types.js';
 
 export interface DiscoveryOptions {
   /** The `WWW-Authenticate` value of the server's 401 (or 403), whose `resource_metadata` is tried first. */

@@ -8,19 +8,9 @@
  */
 import { canonicalResourceUri, serverResourceUri } from './canonical-resource.js';
 
-export const PROTECTED_RESOURCE_WELL_KNOWN = '/.well-known/oauth-protected-resource';
+export type { ProtectedResourceMetadata } from './discovery-types.js';
 
-/** The metadata document (RFC 9728 §2). Only `resource` is required; other members are kept. */
-export interface ProtectedResourceMetadata {
-  resource: string;
-  /** The issuers of the authorization servers that issue tokens for the resource. */
-  authorization_servers?: string[];
-  scopes_supported?: string[];
-  bearer_methods_supported?: string[];
-  resource_name?: string;
-  resource_documentation?: string;
-  [member: string]: unknown;
-}
+export const PROTECTED_RESOURCE_WELL_KNOWN = '/.well-known/oauth-protected-resource';
 
 /**
  * The well-known URL of the metadata of `resource`, e.g.

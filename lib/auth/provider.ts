@@ -11,7 +11,9 @@ import { undiciFetch, type FetchLike } from '../../streams/http-fetch.js';
 import { requireClientIdMetadataUrl } from './client-id-metadata-document.js';
 import { AuthorizationError } from './errors.js';
 import { requireSecureRedirectUrl } from './secure-endpoint.js';
-import type { OAuthTokens } from './token-endpoint.js';
+import type { OAuthClientInformation, OAuthClientMetadata, OAuthTokens } from './client-types.js';
+
+export type { OAuthClientInformation, OAuthClientMetadata } from './client-types.js';
 
 /** Tokens as stored: with when they expire and what they were issued for. */
 export interface StoredTokens extends OAuthTokens {
@@ -21,31 +23,6 @@ export interface StoredTokens extends OAuthTokens {
   resource?: string;
   /** The authorization server that issued them. */
   issuer?: string;
-}
-
-/** Client metadata for registration (RFC 7591 §2) or a client ID metadata document. */
-export interface OAuthClientMetadata {
-  redirect_uris: string[];
-  client_name?: string;
-  client_uri?: string;
-  logo_uri?: string;
-  scope?: string;
-  grant_types?: string[];
-  response_types?: string[];
-  token_endpoint_auth_method?: string;
-  software_id?: string;
-  software_version?: string;
-  [key: string]: unknown;
-}
-
-/** A client id and, for confidential clients, its secret and how to present it. */
-export interface OAuthClientInformation {
-  client_id: string;
-  client_secret?: string;
-  client_secret_expires_at?: number;
-  /** `client_secret_basic`, `client_secret_post` or `none`. */
-  token_endpoint_auth_method?: string;
-  [key: string]: unknown;
 }
 
 type MaybePromise<T> = T | Promise<T>;

@@ -13,20 +13,10 @@ import type { AuthorizationServerMetadata } from './authorization-server-metadat
 import type { DpopProver } from './dpop.js';
 import { TokenEndpointError } from './errors.js';
 import { clientAssertion, type JwtAlgorithm } from './grants/jwt-assertion.js';
-import type { OAuthClientInformation } from './provider.js';
+import type { OAuthClientInformation, OAuthTokens } from './client-types.js';
 import { requireSecureEndpoint } from './secure-endpoint.js';
 
-/** A token endpoint's successful answer (RFC 6749 §5.1, RFC 8693 §2.2.1). */
-export interface OAuthTokens {
-  access_token: string;
-  token_type: string;
-  expires_in?: number;
-  refresh_token?: string;
-  scope?: string;
-  /** RFC 8693: the type of the token issued. */
-  issued_token_type?: string;
-  [key: string]: unknown;
-}
+export type { OAuthTokens } from './client-types.js';
 
 /** The name the extension grants use for {@link OAuthTokens}. */
 export type TokenResponse = OAuthTokens;

@@ -4,7 +4,8 @@
  * Ctrl-C cancelling the request in flight (`notifications/cancelled`, or in the 2026-07-28 era
  * over HTTP closing its response stream) and closing cleanly.
  */
-import { Client, type Progress } from '../client.js';
+import { Client } from '../client.js';
+import type { Progress } from '../session/session.js';
 import { SamplingRejectedError } from '../client-features/errors.js';
 import { ConnectionClosedError, McpError, RequestCancelledError, TransportError } from '../errors.js';
 import type { JsonObject } from '../jsonrpc/message.js';

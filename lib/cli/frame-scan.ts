@@ -7,11 +7,15 @@
  * "Redaction would leave it as it is" is judged like `Redactor.value` judges a parsed frame, and
  * on the safe side: no key `isSecretKey` would hide (`sessionId` included, hidden on request), no
  * key `--redact` names, no `Bearer` or `Basic` before a space in a string, and nothing an escape
- * could spell (a `\u` escape of an ASCII character, any escape in a key). A "no" is never wrong,
- * only slower: the caller then decodes, parses and redacts as before.
+ * could spell (a `\u` escape of an ASCII character, any escape in a key). A string value that
+ * holds JSON (its first character past white space `{` or `[`), which the redaction parses and
+ * looks into, passes only without any secret word anywhere in it, escaped backslash, `--redact`
+ * key, or more than {@link MAX_PLAIN_EMBEDDED_BRACKETS} brackets. A "no" is never wrong, only
+ * slower: the caller then decodes, parses and redacts as before.
  */
 import { isUtf8 } from 'node:buffer';
 import { SECRET_KEY_WORDS } from '../server-features/redaction.js';
+import { MAX_EMBEDDED_JSON_CHARS } from './redact.js';
 
 const MAX_DEPTH = 512;
 /** The open containers: 0 an object, 1 an array (one buffer: the scan runs on one thread at a time). */
@@ -104,10 +108,70 @@ function sameBytes(b: Uint8Array, s: number, e: number, word: Uint8Array): boole
 let high = false;
 
 /**
- * The index after the string value whose opening quote is at `i`, or -1: not valid JSON, or
- * holding a credential scheme or an escaped ASCII character (which could spell one).
+ * Brackets a string holding JSON may have and still pass: so few that the redaction's walk into
+ * it (one level below the string, at most 512 deep) never reaches its depth limit.
  */
-function endOfString(b: Uint8Array, i: number, end: number): number {
+export const MAX_PLAIN_EMBEDDED_BRACKETS = 64;
+
+/** Whether the string value whose opening quote is at `i` starts, past JSON white space (raw or escaped), with `{` or `[`. */
+function holdsJson(b: Uint8Array, i: number, end: number): boolean {
+  let k = i + 1;
+  while (k < end) {
+    const c = b[k]!;
+    if (c === 0x7b || c === 0x5b) return true;
+    if (c === 0x20 || c === 0x09) k++;
+    else if (c === 0x5c && (b[k + 1] === 0x6e || b[k + 1] === 0x72 || b[k + 1] === 0x74)) k += 2;
+    else return false;
+  }
+  return false;
+}
+
+/**
+ * {@link endOfString} for a string holding JSON, which the redaction parses: -1 also for any
+ * secret word in it (as a key would be read), an escaped backslash (which could make an escape
+ * inside), `--redact` keys, too many brackets, or a length past what the redaction looks into.
+ */
+function endOfJsonString(b: Uint8Array, i: number, end: number, extra: ReadonlySet<string> | null): number {
+  if (extra !== null) return -1;
+  let state = 0;
+  let brackets = 0;
+  for (let j = i + 1; j < end; j++) {
+    const c = b[j]!;
+    if (c === 0x22) return j - i - 1 > MAX_EMBEDDED_JSON_CHARS ? -1 : j + 1;
+    if (c < 0x20) return -1;
+    if (c >= 0x80) {
+      high = true;
+      continue;
+    }
+    if (c === 0x5c) {
+      const e = b[++j];
+      if (e === 0x75) {
+        if (j + 4 >= end || !isHex(b[j + 1]!) || !isHex(b[j + 2]!) || !isHex(b[j + 3]!) || !isHex(b[j + 4]!)) return -1;
+        if (b[j + 1] === 0x30 && b[j + 2] === 0x30 && hex(b[j + 3]!) < 8) return -1;
+        j += 4;
+      } else if (!(e === 0x22 || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74)) return -1;
+      continue;
+    }
+    if ((c === 0x7b || c === 0x5b) && ++brackets > MAX_PLAIN_EMBEDDED_BRACKETS) return -1;
+    if (c === 0x42) {
+      const d = b[j + 1];
+      if (d === 0x65 ? b[j + 2] === 0x61 && b[j + 3] === 0x72 && b[j + 4] === 0x65 && b[j + 5] === 0x72 && !isWordByte(b[j + 6]) : d === 0x61 && b[j + 2] === 0x73 && b[j + 3] === 0x69 && b[j + 4] === 0x63 && !isWordByte(b[j + 5])) return -1;
+    }
+    state = SECRET_MACHINE[state * 128 + c]!;
+    if (SECRET_END[state] === 1) return -1;
+  }
+  return -1;
+}
+
+/**
+ * The index after the string value whose opening quote is at `i`, or -1: not valid JSON, or
+ * holding a credential scheme or an escaped ASCII character (which could spell one), or JSON that
+ * may hold a secret ({@link endOfJsonString}).
+ */
+function endOfString(b: Uint8Array, i: number, end: number, extra: ReadonlySet<string> | null): number {
+  const first = b[i + 1];
+  // Only a string starting with `{`, `[` or white space can hold JSON: two comparisons for the others.
+  if ((first === 0x7b || first === 0x5b || first === 0x20 || first === 0x09 || first === 0x5c) && holdsJson(b, i, end)) return endOfJsonString(b, i, end, extra);
   for (let j = i + 1; j < end; j++) {
     const kind = VALUE_BYTE[b[j]!]!;
     if (kind === 0) continue;
@@ -221,7 +285,7 @@ export function plainObjectLine(b: Uint8Array, start: number, end: number, extra
         continue;
       }
     } else if (c === 0x22) {
-      if ((i = endOfString(b, i, end)) < 0) return -1;
+      if ((i = endOfString(b, i, end, extraKeys)) < 0) return -1;
     } else if (c === 0x2d || isDigit(c)) {
       if ((i = endOfNumber(b, i)) < 0 || i > end) return -1;
     } else if (c === 0x74 && i + 4 <= end && matchesWord(b, i, 'true')) i += 4;

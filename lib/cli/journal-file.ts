@@ -4,7 +4,7 @@
  * reported with its number and skipped, so what is readable is kept. `strict` makes them errors.
  */
 import { readFileSync } from 'node:fs';
-import { JOURNAL_FORMAT, JOURNAL_VERSION, type JournalEntry, type JournalHeader } from '../journal/entry.js';
+import { JOURNAL_FORMAT, MODERN_JOURNAL_VERSION, READABLE_JOURNAL_VERSIONS, type JournalEntry, type JournalHeader } from '../journal/entry.js';
 import { Journal } from '../journal/journal.js';
 import { CliError, ExitCode } from './exit-codes.js';
 import type { ProxyRecorderInfo } from './recording.js';
@@ -55,11 +55,11 @@ export function readHeaderLine(line: string, path: string): JournalFile['header'
   if (header?.format !== JOURNAL_FORMAT) {
     throw new CliError(`${path} is not an mcp-actors journal (format ${JSON.stringify(header?.format)}, expected "${JOURNAL_FORMAT}")`, ExitCode.BadInput);
   }
-  if (typeof header.version !== 'number' || header.version > JOURNAL_VERSION) {
-    throw new CliError(`${path} was written in journal format version ${String(header.version)}, newer than this mcp-actors reads (${JOURNAL_VERSION}). Upgrade: npm install mcp-actors@latest`, ExitCode.BadInput);
+  if (typeof header.version !== 'number' || header.version > MODERN_JOURNAL_VERSION) {
+    throw new CliError(`${path} was written in journal format version ${String(header.version)}, newer than this mcp-actors reads (${MODERN_JOURNAL_VERSION}). Upgrade: npm install mcp-actors@latest`, ExitCode.BadInput);
   }
-  if (header.version < JOURNAL_VERSION) {
-    throw new CliError(`${path} has journal format version ${header.version}; this build reads version ${JOURNAL_VERSION} only`, ExitCode.BadInput);
+  if (!READABLE_JOURNAL_VERSIONS.includes(header.version)) {
+    throw new CliError(`${path} has journal format version ${header.version}; this build reads versions ${READABLE_JOURNAL_VERSIONS.join(' and ')}`, ExitCode.BadInput);
   }
   return header;
 }

@@ -6,17 +6,8 @@
  * word, which the exiting thread waits on.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { journalWriter, READ_EVERY_MS, type TapJournal } from './tap-handover.js';
+import { journalWriter, READ_EVERY_MS, type TapWorkerData } from './tap-handover.js';
 import { DONE, journalRing, OWNER, TapRing } from './tap-ring.js';
-
-/** What the capturing thread passes to the worker. */
-export interface TapWorkerData {
-  config: TapJournal;
-  /** The journal, already created (exclusively) by the capturing thread. */
-  fd: number;
-  /** The ring's memory. */
-  shared: SharedArrayBuffer;
-}
 
 const { config, fd, shared } = workerData as TapWorkerData;
 const ring = new TapRing(shared);

@@ -2,7 +2,8 @@
  * Secrets out of a recording before anything is written: values of secret-named keys at any depth
  * (token, password, authorization, api key, cookie, session id… as the server's log redaction
  * knows them), keys the user names (`--redact KEY`), `Bearer …` / `Basic …` credentials inside
- * strings, and HTTP headers that carry credentials.
+ * strings, the same inside strings that hold JSON (a tool argument `"{\"password\":\"…\"}"`),
+ * and HTTP headers that carry credentials.
  */
 import { isSecretKey, REDACTED } from '../server-features/redaction.js';
 
@@ -11,6 +12,15 @@ export { REDACTED };
 /** How deep `Redactor.value` looks into a value (far past any real frame; JSON.stringify fails long before 100,000). */
 export const MAX_REDACT_DEPTH = 1000;
 const TOO_DEEP = `${REDACTED}: nested deeper than ${MAX_REDACT_DEPTH} levels`;
+/**
+ * Strings holding JSON are looked into up to this length (characters) and this many strings deep
+ * (JSON in a string in JSON in a string...); beyond either, one that may hold a secret is hidden whole.
+ */
+export const MAX_EMBEDDED_JSON_CHARS = 1024 * 1024;
+export const MAX_EMBEDDED_JSON_LEVELS = 8;
+const UNREADABLE_JSON = `${REDACTED}: JSON text too long or nested in too many strings to look through`;
+/** An ASCII character spelled as a `\u` escape could spell a secret word, hidden from a look at the text. */
+const ESCAPED_ASCII = /\\u00[0-7]/i;
 const CREDENTIAL_IN_TEXT = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/g;
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'api-key']);
 
@@ -19,6 +29,8 @@ export class Redactor {
   /** How many values were hidden so far. */
   count = 0;
   private readonly suspicious: RegExp;
+  /** How many strings holding JSON the walk is inside. */
+  private embedded = 0;
   constructor(extraKeys: readonly string[] = []) {
     this.extra = new Set(extraKeys.map((k) => k.toLowerCase()));
     const escaped = extraKeys.map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
@@ -33,7 +45,7 @@ export class Redactor {
 
   /** Whether a JSON text may hold something to redact (when not, it can be written as it is). */
   mayHoldSecrets(text: string): boolean {
-    return this.suspicious.test(text);
+    return this.suspicious.test(text) || ESCAPED_ASCII.test(text);
   }
 
   private secret(key: string): boolean {
@@ -55,6 +67,10 @@ export class Redactor {
       return TOO_DEEP;
     }
     if (typeof value === 'string') {
+      if (looksLikeJson(value) && this.mayHoldSecrets(value)) {
+        const inner = this.embeddedJson(value, depth);
+        if (inner !== undefined) return inner;
+      }
       if (!value.includes('Bearer') && !value.includes('Basic')) return value;
       const out = value.replace(CREDENTIAL_IN_TEXT, (_m, scheme: string) => {
         this.count++;
@@ -76,6 +92,31 @@ export class Redactor {
     return out;
   }
 
+  /**
+   * A string holding a JSON object or array, with the secrets inside hidden and encoded again;
+   * undefined when it is no JSON or nothing inside was hidden (the string is then kept as it is).
+   */
+  private embeddedJson(text: string, depth: number): string | undefined {
+    if (text.length > MAX_EMBEDDED_JSON_CHARS || this.embedded >= MAX_EMBEDDED_JSON_LEVELS) {
+      this.count++;
+      return UNREADABLE_JSON;
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return undefined;
+    }
+    const before = this.count;
+    this.embedded++;
+    try {
+      const out = this.value(parsed, depth + 1);
+      return this.count === before ? undefined : JSON.stringify(out);
+    } finally {
+      this.embedded--;
+    }
+  }
+
   /** HTTP headers to keep in a recording (credentials hidden). */
   headers(headers: Record<string, string | string[] | undefined>): Record<string, string> {
     const out: Record<string, string> = {};
@@ -91,4 +132,14 @@ export class Redactor {
     }
     return out;
   }
+}
+
+/** Whether a string's first character past JSON white space opens an object or an array. */
+function looksLikeJson(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x7b || c === 0x5b) return true;
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return false;
+  }
+  return false;
 }

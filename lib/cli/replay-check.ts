@@ -33,7 +33,8 @@ export async function checkJournal(path: string, p: Parsed, ctx: CliContext): Pr
     reader.close();
     throw e;
   }
-  if (!header.session) {
+  // A 2026-07-28 client's journal (no session: its requests) is replayed whole by a modern client.
+  if (!header.session || header.era === 'modern') {
     reader.close();
     return checkWhole(readJournalFile(path, false), p, ctx);
   }
@@ -103,6 +104,14 @@ function abortedInFile(path: string): Set<RequestId> {
 async function checkWhole(file: JournalFile, p: Parsed, ctx: CliContext): Promise<number> {
   reportProblems(file, ctx.stderr, ctx.errStyle.yellow);
   if (!file.header.session) return (await import('./replay-lifecycle.js')).checkLifecycle(file, p, ctx);
+  if (file.header.era === 'modern') {
+    const { replayModern } = await import('../journal/replay-modern.js');
+    const start = performance.now();
+    const result = await replayModern(file.header, file.entries, { keepFrames: false });
+    const ms = performance.now() - start;
+    done(result);
+    return report(file.entries.length, ms, result, p, ctx);
+  }
   const { session, clock } = await sessionFor(file.header);
   const start = performance.now();
   const result = await replayEntries(session, clock, file.entries, abortedIn(file.entries), { keepFrames: false });
@@ -120,16 +129,26 @@ function done(result: ReplayResult): void {
   result.session.close().catch(() => undefined);
 }
 
+/** Whether a replay ran a modern client (its session has no `initialize` era). */
+function isModern(result: ReplayResult): boolean {
+  return (result.session as { era?: string }).era === 'modern';
+}
+
 function report(entries: number, ms: number, result: ReplayResult, p: Parsed, ctx: CliContext): number {
   const rate = Math.round(entries / (ms / 1000));
   const s = ctx.style;
   if (p.values.json) {
     ctx.stdout.write(JSON.stringify({ entries, ms: Math.round(ms), entriesPerSecond: rate, matches: result.matches, firstDifference: result.firstDifference ?? null }, null, 2) + '\n');
   } else if (result.matches) {
-    ctx.stdout.write(`${s.green('✓')} ${entries} entries re-executed on a simulated clock in ${ms.toFixed(0)} ms (${rate} entries/s): all ${result.compared} frames identical\n`);
+    const what = result.firstDifference === undefined && isModern(result) ? 'frames, input-round moves and call outcomes' : 'frames';
+    ctx.stdout.write(`${s.green('✓')} ${entries} entries re-executed on a simulated clock in ${ms.toFixed(0)} ms (${rate} entries/s): all ${result.compared} ${what} identical\n`);
   } else {
     const d = result.firstDifference!;
-    ctx.stdout.write(`${s.red('✗')} first divergent frame: #${d.index} of ${result.compared} sent\n  recorded: ${short(d.recorded)}\n  replayed: ${short(d.replayed)}\n`);
+    if (d.stream !== undefined) {
+      // The request era: frames, input rounds and call outcomes are compared; say which, and where in the file.
+      const kind = d.stream === 'frame' ? 'frame sent' : d.stream === 'round' ? 'input-round move' : 'call outcome';
+      ctx.stdout.write(`${s.red('✗')} first divergent ${kind}: #${d.index}${d.seq !== undefined ? `, recorded entry #${d.seq}` : ''}${d.after !== undefined ? `, after input entry #${d.after}` : ''}\n  recorded: ${short(d.recorded)}\n  replayed: ${short(d.replayed)}\n`);
+    } else ctx.stdout.write(`${s.red('✗')} first divergent frame: #${d.index} of ${result.compared} sent\n  recorded: ${short(d.recorded)}\n  replayed: ${short(d.replayed)}\n`);
     for (const x of differences(d.recorded, d.replayed)) ctx.stdout.write(`    ${s.bold(x.path)}: ${short(x.recorded)} → ${short(x.live)}\n`);
   }
   return result.matches ? ExitCode.Ok : ExitCode.Difference;

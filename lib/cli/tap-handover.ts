@@ -14,7 +14,15 @@ import { Worker } from 'node:worker_threads';
 import { RecordingWriter } from './recording.js';
 import { Redactor } from './redact.js';
 import { DONE, journalRing, OWNER, TapRing, type TapEvent } from './tap-ring.js';
-import type { TapWorkerData } from './record-tap-worker.js';
+
+/** What the capturing thread passes to the worker. */
+export interface TapWorkerData {
+  config: TapJournal;
+  /** The journal, already created (exclusively) by the capturing thread. */
+  fd: number;
+  /** The ring's memory. */
+  shared: SharedArrayBuffer;
+}
 
 // From sources the worker is TypeScript, loaded through a plain module that registers tsx first.
 const WORKER = new URL(import.meta.url.endsWith('.ts') ? './record-tap-worker.dev.mjs' : './record-tap-worker.js', import.meta.url);

@@ -38,8 +38,12 @@ function frameLabel(f: AnyFrame, method: string | undefined): { label: string; e
   return { label: `result #${JSON.stringify(f.id)}${method ? ` (${method})` : ''}${extra}`, ...(extra && { error: 'the tool reported isError' }) };
 }
 
-export function rowOf(e: JournalEntry, index: number, clientKind: 'in' | 'out', tracker: StateTracker | undefined): Row {
-  const base = { seq: e.seq, t: e.t };
+/**
+ * The row of entry `e`; its time is counted from `start` (the header's `startedAt`: a library
+ * journal stamps entries with its clock's time, a proxy recording from 0).
+ */
+export function rowOf(e: JournalEntry, index: number, clientKind: 'in' | 'out', tracker: StateTracker | undefined, start = 0): Row {
+  const base = { seq: e.seq, t: e.t - start };
   switch (e.kind) {
     case 'in':
     case 'out': {
@@ -55,7 +59,14 @@ export function rowOf(e: JournalEntry, index: number, clientKind: 'in' | 'out', 
     case 'transport':
       return { ...base, dir: 'transport', label: e.phase, ...(e.error && { error: e.error }) };
     case 'call':
-      return { ...base, dir: 'call', label: e.op === 'request' ? `request ${e.method} #${JSON.stringify(e.id)}` : e.op === 'notify' ? `notify ${e.method}` : e.op === 'abort' ? `abort #${JSON.stringify(e.id)}` : 'close' };
+      return { ...base, dir: 'call', label: e.op === 'request' ? `request ${e.method} #${JSON.stringify(e.id)}` : e.op === 'notify' ? `notify ${e.method}` : e.op === 'abort' ? `abort #${JSON.stringify(e.id)}` : e.op === 'listen' ? `listen ${e.filter ? printable(e.filter).slice(0, 80) : '(none)'}` : 'close' };
+    // The request era's entries (journal version 2): the client's input answers, its input rounds, each call's outcome.
+    case 'answer':
+      return { ...base, dir: 'answer', label: `${e.method} ${e.key}`, ...('error' in e && { error: e.error.message }) };
+    case 'round':
+      return { ...base, dir: 'round', label: `${e.method}${e.name !== undefined ? ` ${e.name}` : ''} round ${e.round} ${e.state}${e.keys?.length ? `: ${e.keys.join(', ')}` : ''}` };
+    case 'result':
+      return { ...base, dir: 'result', label: `#${JSON.stringify(e.call)} ${'error' in e ? 'failed' : 'resolved'}`, ...('error' in e && { error: e.error.message }) };
     case 'timer':
       return { ...base, dir: 'timer', label: e.name };
     case 'note':
@@ -67,9 +78,10 @@ export function formatRow(r: Row, s: Style): string {
   const dir = r.dir === 'c→s' ? s.cyan('client → server') : r.dir === 's→c' ? s.yellow('server → client') : s.dim(r.dir.padEnd(15));
   const ms = r.ms !== undefined ? s.dim(` (${r.ms.toFixed(1)} ms)`) : '';
   const err = r.error ? ` ${s.red(r.error)}` : '';
-  return `${s.dim(`#${String(r.seq).padStart(4)} ${formatTime(r.t).padStart(9)}`)}  ${dir}  ${r.label}${ms}${err}`;
+  return `${s.dim(`#${String(r.seq).padStart(4)} ${formatTime(r.t).padStart(11)}`)}  ${dir}  ${r.label}${ms}${err}`;
 }
 
+/** A time since the start of the recording: `+12.0 ms`, `+1.234 s`. */
 export function formatTime(ms: number): string {
-  return ms < 1000 ? `${ms.toFixed(1)}ms` : `${(ms / 1000).toFixed(3)}s`;
+  return ms < 1000 ? `+${ms.toFixed(1)} ms` : `+${(ms / 1000).toFixed(3)} s`;
 }

@@ -128,6 +128,25 @@ export class PaginationLoopError extends Error {
 }
 
 /**
+ * A resource subscription ended because a new session could not take it over: the server lost
+ * the old session (HTTP 404), the client started a new one by itself and sent
+ * `resources/subscribe` again, and that failed. `code` and `data` are the server's error, when it
+ * answered one. Subscribe again to retry.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#session-management
+ */
+export class SubscriptionLostError extends Error {
+  override readonly name = 'SubscriptionLostError';
+  constructor(
+    readonly uri: string,
+    reason: string,
+    readonly code?: number,
+    readonly data?: unknown,
+  ) {
+    super(`The subscription to ${uri} was lost with the server's session: renewing it on the new session failed (${reason}).`);
+  }
+}
+
+/**
  * Convert an error response -32042 into a {@link UrlElicitationRequiredError}, or undefined for any
  * other error (or a -32042 without a usable list of URL elicitations).
  * @see https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation#url-elicitation-required-error

@@ -57,6 +57,14 @@ export class ResourceSubscriptions {
     });
   }
 
+  /** The subscription to `uri` is gone for good: its observers get `error` (a later observer subscribes anew). */
+  fail(uri: string, error: Error): void {
+    const entry = this.entries.get(uri);
+    if (!entry) return;
+    this.entries.delete(uri);
+    entry.subject.error(error);
+  }
+
   /** `notifications/resources/updated`. */
   updated(params: ResourceUpdatedNotificationParams): void {
     this.entries.get(params.uri)?.subject.next(params);

@@ -4,7 +4,7 @@
  * instead of losing their results. An entry is added when a server answers with a task and
  * removed once the client sees the task terminal (its result, its failure, its cancellation).
  *
- * @see ../shared/spec/extensions/tasks/tasks.md#task-polling
+ * @see https://modelcontextprotocol.io/extensions/tasks#task-polling
  */
 
 /** A task the client started. */

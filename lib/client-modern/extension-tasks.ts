@@ -6,7 +6,7 @@
  * handlers through `tasks/update`, and resolves with the `result` inlined once `completed` (or
  * rejects with the inlined `error` once `failed`). Same `TaskHandle` as the 2025-11-25 one.
  *
- * @see ../shared/spec/2026-07-28/extensions/tasks/overview.md
+ * @see https://modelcontextprotocol.io/specification/2026-07-28/extensions/tasks/overview
  */
 import { BehaviorSubject, filter, type Observable } from 'rxjs';
 import type { Clock } from '../clock.js';
@@ -24,7 +24,7 @@ export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
  * The requests a server may answer with a `CreateTaskResult` (the extension's "Supported
  * Methods"; later revisions may add rows). A task result to any other request is an invalid
  * response.
- * @see ../shared/spec/extensions/tasks/tasks.md#supported-methods
+ * @see https://modelcontextprotocol.io/extensions/tasks#supported-methods
  */
 export const TASK_METHODS: ReadonlySet<string> = new Set(['tools/call']);
 

@@ -30,6 +30,8 @@ export interface ListenStreamOptions {
   open(notifications: JsonObject, signal: AbortSignal): Promise<unknown>;
   /** The listen ended (by the server, or broken) and will be reopened after `delayMs`. */
   onEnded?(error: unknown, delayMs: number): void;
+  /** The reopening timer fired (journaled, so a replay fires it at the same point). */
+  fired?(name: string): void;
 }
 
 export class ListenStream {
@@ -81,6 +83,7 @@ export class ListenStream {
       this.timer = this.options.clock.setTimeout(
         () => {
           this.timer = undefined;
+          this.options.fired?.('listen:reopen');
           if (this.controller === controller && !this.closed) this.open(filter);
         },
         delayMs,

@@ -71,6 +71,8 @@ export interface ModernEraHost {
   /** The notifications to listen for, given what the server declared (undefined: none wanted). */
   listenFilter(serverCapabilities: Record<string, unknown>): JsonObject | undefined;
   warn(kind: 'relist-failed' | 'invalid-tool' | 'listen-narrowed', message: string, detail?: unknown): void;
+  /** A timer of the era's own fired (the listen's reopening): journaled for replay. */
+  timerFired?(name: string): void;
   /**
    * Who the next request is made as (the transport's authorization): results the server marked
    * `cacheScope: "private"` are served from the cache only to the same caller.
@@ -113,6 +115,7 @@ export class ModernEra {
       clock: host.clock,
       random: host.random,
       ...(host.listenBackoff !== undefined && { backoff: host.listenBackoff }),
+      ...(host.timerFired !== undefined && { fired: (name: string) => host.timerFired!(name) }),
       open: (notifications, signal) => {
         const id = this.link.allocateId();
         this.listenId = id;
@@ -188,9 +191,12 @@ export class ModernEra {
         });
   }
 
-  /** `server/discover` again (a cached answer while fresh, unless `fresh`). */
-  async discover(options?: RequestOptions & TraceOptions): Promise<DiscoveredServer> {
-    const result = await this.request('server/discover', {}, options);
+  /**
+   * `server/discover` again (a cached answer while fresh, unless `fresh`), sent by `send` (the
+   * client's own request, which journals it) or by this era.
+   */
+  async discover(options?: RequestOptions & TraceOptions, send: (method: string, params: JsonObject, options?: RequestOptions & TraceOptions) => Promise<JsonObject> = (m, p, o) => this.request(m, p, o)): Promise<DiscoveredServer> {
+    const result = await send('server/discover', {}, options);
     this.discoveredServer = adopt(result, this.version);
     return this.discoveredServer;
   }

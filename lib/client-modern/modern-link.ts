@@ -15,6 +15,8 @@ import type { Frame, JsonObject, JsonRpcErrorObject, RequestId } from '../jsonrp
 import { RequestRegistry, type RequestOptions } from '../session/request-registry.js';
 import type { FrameEvent } from '../session/session.js';
 import type { RawFrame, Transport } from '../../streams/transport.js';
+import type { JournalEntryInput } from '../journal/entry.js';
+import { inEntryOf } from '../journal/in-entry.js';
 
 export interface ModernLinkOptions {
   clock: Clock;
@@ -23,6 +25,8 @@ export interface ModernLinkOptions {
   sendsCancelled: boolean;
   /** Notifications other than progress (log messages, list changes...). */
   onNotification(method: string, params: JsonObject | undefined): void;
+  /** Journal what the link sees: frames out and in as they pass, its timers as they fire (the client's `journal` option). */
+  record?(entry: JournalEntryInput): void;
 }
 
 /** Options of one request on the link. */
@@ -69,7 +73,7 @@ export class ModernLink {
             // client tears down): there is no one left to tell, and the abort must not throw.
           }
         },
-        timerFired: () => {},
+        timerFired: (name) => this.options.record?.({ kind: 'timer', name }),
       },
       options.defaultTimeout,
     );
@@ -147,12 +151,14 @@ export class ModernLink {
   }
 
   private sendFrame(frame: JsonObject): void {
+    this.options.record?.({ kind: 'out', frame: frame as unknown as Frame });
     if (this.frames.observed) this.frames.next({ seq: this.seq++, t: this.options.clock.now(), direction: 'out', frame: frame as unknown as Frame });
     const sent = this.transport.send(frame as never);
     if (sent instanceof Promise) sent.catch(() => {});
   }
 
   private receive(raw: RawFrame): void {
+    this.options.record?.(inEntryOf(raw));
     let value: unknown = raw;
     if (typeof raw === 'string') {
       try {

@@ -30,6 +30,7 @@ import { MODERN_REVISIONS } from '../protocol/revisions.js';
 import type { Transport } from '../../streams/transport.js';
 import { NoCommonVersionError, ServerExitedOnProbeError } from './errors.js';
 import { ModernLink } from './modern-link.js';
+import type { JournalEntryInput } from '../journal/entry.js';
 
 export interface NegotiationOptions {
   /** 'auto' falls back to `initialize` for a legacy server; 'modern' fails instead. */
@@ -45,10 +46,14 @@ export interface NegotiationOptions {
   onNotification(method: string, params: JsonObject | undefined): void;
   /** The link the probe runs on, as soon as it exists (so its frames can be watched from the probe on). */
   onLink?(link: ModernLink): void;
+  /** Journal the link's frames and timers (see `ModernLinkOptions.record`). */
+  record?(entry: JournalEntryInput): void;
+  /** The probe's id (default: a new `mcp-actors-probe-N`); a replay gives the recorded one. */
+  probeId?: string;
 }
 
 export type NegotiationOutcome =
-  | { era: 'modern'; link: ModernLink; version: string; discover: JsonObject }
+  | { era: 'modern'; link: ModernLink; version: string; discover: JsonObject; probe: string }
   | { era: 'legacy'; reason: string };
 
 /** Whether the transport speaks HTTP (headers, one answer per POST) rather than a byte stream. */
@@ -69,10 +74,11 @@ export async function negotiateEra(transport: Transport, options: NegotiationOpt
     defaultTimeout: options.timeoutMs,
     sendsCancelled: !http,
     onNotification: options.onNotification,
+    ...(options.record !== undefined && { record: options.record }),
   });
   options.onLink?.(link);
   const actor = createActor(versionNegotiationMachine, { input: { offered: [...MODERN_REVISIONS] } }).start();
-  const probe = `mcp-actors-probe-${++probes}`;
+  const probe = options.probeId ?? `mcp-actors-probe-${++probes}`;
   let legacyReason = '';
   try {
     for (let attempt = 1; ; attempt++) {
@@ -92,7 +98,7 @@ export async function negotiateEra(transport: Transport, options: NegotiationOpt
         case 'modern':
           actor.send({ type: 'MODERN_ANSWER' });
           actor.stop();
-          return { era: 'modern', link, version, discover: verdict.result };
+          return { era: 'modern', link, version, discover: verdict.result, probe };
         case 'unsupported':
           actor.send({ type: 'VERSION_UNSUPPORTED', supported: verdict.supported });
           break;

@@ -10,6 +10,7 @@
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import '../crypto/node-digests.js';
+import { answerClientError } from './client-error.js';
 
 export interface ListenOptions {
   /** Port; 0 (the default) picks a free one. */
@@ -50,6 +51,8 @@ export async function listen(handler: Handler, options: ListenOptions = {}): Pro
   const host = options.host ?? '127.0.0.1';
   const log = options.logger === false ? undefined : (options.logger ?? ((line: string) => console.error(line)));
   const server = createServer((req, res) => handler(req, res));
+  // A request node's parser refuses still gets a JSON-RPC error body, as every other refusal.
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => {

@@ -8,7 +8,14 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Bound } from './serve-fetch.js';
+import { answerClientError } from './client-error.js';
+
+/** A bound server, as each runtime's starter reports it. @internal */
+export interface Bound {
+  port: number;
+  host: string;
+  stop(): Promise<void>;
+}
 
 type Fetch = (request: Request) => Response | Promise<Response>;
 
@@ -26,6 +33,8 @@ function nodeHttp(): typeof import('node:http') {
 /** Listen on `host:port` and answer every request through `fetch`. */
 export async function serveOnNode(fetch: Fetch, port: number, host: string): Promise<Bound> {
   const server = nodeHttp().createServer((req, res) => void bridge(fetch, req, res, origin));
+  // A request node's parser refuses still gets a JSON-RPC error body, as every other refusal.
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -112,7 +121,9 @@ export async function bridge(fetch: Fetch, req: IncomingMessage, res: ServerResp
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      res.write(value);
+      // Honour backpressure: read on once node took what it holds, so that a client that does
+      // not read leaves the bytes queued in the body, where the handler sees them (writableLength).
+      if (!res.write(value)) await drained(res);
     }
     res.end();
   } catch {
@@ -142,5 +153,18 @@ function bodyOf(req: IncomingMessage): ReadableStream<Uint8Array> {
       open = false;
       req.resume();
     },
+  });
+}
+
+/** Resolves when `res` drained its buffer, or closed (then the loop's next write is a no-op). */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
   });
 }

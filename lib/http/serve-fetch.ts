@@ -7,6 +7,7 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#security-warning
  */
 
+import type { Bound } from './node-fetch-bridge.js';
 import { runtimeName, type RuntimeName } from '../runtime.js';
 
 export { runtimeName, type RuntimeName } from '../runtime.js';
@@ -32,13 +33,6 @@ export interface ServedFetch {
   readonly runtime: RuntimeName;
   /** Close the handler (its sessions), stop listening, drop open connections. */
   close(): Promise<void>;
-}
-
-/** A bound server, as each runtime's starter reports it. @internal */
-export interface Bound {
-  port: number;
-  host: string;
-  stop(): Promise<void>;
 }
 
 interface BunLike {

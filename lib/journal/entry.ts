@@ -2,12 +2,25 @@
  * What a journal holds: the external inputs of a session (frames in, user calls, timer
  * firings, transport changes) and its outbound frames, each with a sequence number and the
  * session clock's time. Internally raised events are derived on replay, never recorded.
+ * A client of the 2026-07-28 request era (no session: each request its own exchange) records
+ * the same kinds at the request level, plus what its user saw: the answers its handlers gave
+ * inside input rounds ({@link AnswerEntry}), the input rounds' states ({@link RoundEntry}) and
+ * each call's outcome ({@link ResultEntry}).
+ * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr
  */
 import type { Frame, JsonObject, RequestId } from '../jsonrpc/message.js';
 import type { TransportPhase } from '../../streams/transport.js';
 
 export const JOURNAL_FORMAT = 'mcp-actors/journal';
+/** The version of a session's journal (legacy era, and the CLI's recordings). */
 export const JOURNAL_VERSION = 1;
+/**
+ * The version of a modern client's journal: 2 added the request era (`era`, `link` in the
+ * header; `answer`, `round`, `result` entries; the `listen` call). Session journals stay version 1.
+ */
+export const MODERN_JOURNAL_VERSION = 2;
+/** The versions this build reads. */
+export const READABLE_JOURNAL_VERSIONS: readonly number[] = [JOURNAL_VERSION, MODERN_JOURNAL_VERSION];
 
 export interface JournalHeader {
   format: typeof JOURNAL_FORMAT;
@@ -19,6 +32,21 @@ export interface JournalHeader {
   startedAt: number;
   /** The options the session was created with that shape its frames (for replay). */
   session?: RecordedSessionOptions;
+  /**
+   * `modern`: a client of the 2026-07-28 request era (no `initialize`; each request carries its
+   * own `_meta`). Absent: a session (legacy era).
+   */
+  era?: 'modern';
+  /** The modern era's exchange: over HTTP (one POST per request) or a byte stream (stdio), and the era probe's id. */
+  link?: RecordedLink;
+}
+
+/** How a modern client's requests travelled (its replay needs the same transport kind and probe id). */
+export interface RecordedLink {
+  /** HTTP: no `ping` after the probe, a cancelled request closes its response stream. */
+  http: boolean;
+  /** The id of the first `server/discover` probe (later attempts add `-2`, ...). */
+  probe: string;
 }
 
 export interface RecordedSessionOptions {
@@ -56,10 +84,21 @@ export interface RecordedRequestOptions {
   maxTotalTimeout?: number;
   resetTimeoutOnProgress?: boolean;
   progress?: boolean;
+  /** Modern era: ask even when a cached result is fresh. */
+  fresh?: boolean;
+  /** Modern era: the trace context sent in `_meta`. */
+  trace?: { traceparent?: string; tracestate?: string; baggage?: string };
 }
 
+/**
+ * A call the user made. Modern era: a request's `id` names the call (`c1`, `c2`, ...), not a
+ * wire id (a call may take several exchanges: input rounds, re-issues); `listen` says what the
+ * client wants its `subscriptions/listen` stream to carry from now on (the live lists observed,
+ * the resources subscribed; undefined: no stream).
+ */
 export type CallEntry = Stamp & { kind: 'call' } & (
     | { op: 'request'; id: RequestId; method: string; params?: JsonObject; options?: RecordedRequestOptions }
+    | { op: 'listen'; filter?: JsonObject }
     | { op: 'notify'; method: string; params?: JsonObject }
     | { op: 'abort'; id: RequestId; reason?: string }
     | { op: 'close' }
@@ -72,7 +111,27 @@ export type NoteEntry = Stamp & {
   detail?: unknown;
 };
 
-export type JournalEntry = InEntry | OutEntry | TimerEntry | TransportEntry | CallEntry | NoteEntry;
+/**
+ * Modern era: the answer the client's handler gave to one input request of an input round
+ * (`elicitation/create`, `sampling/createMessage`, `roots/list`), keyed as the server keyed it.
+ * A user's or a model's decision: an input, given back as recorded on replay (no handler runs).
+ */
+export type AnswerEntry = Stamp & { kind: 'answer'; method: string; key: string } & ({ result: JsonObject } | { error: { message: string; code?: number } });
+
+/**
+ * Modern era: a move of the client's input-rounds machine for a call (`answering` round 1,
+ * `sent`, `complete`...), as `Client.inputRounds$` showed it. Derived; replay compares them.
+ */
+export type RoundEntry = Stamp & { kind: 'round'; method: string; name?: string; state: string; round: number; keys?: string[] };
+
+/**
+ * Modern era: how a user call ended, as its promise settled (a result, or an error's code and
+ * message). Derived; replay compares them, so a changed inbound answer shows even when the
+ * client sends nothing different after it.
+ */
+export type ResultEntry = Stamp & { kind: 'result'; call: RequestId } & ({ result: JsonObject } | { error: { message: string; code?: number } });
+
+export type JournalEntry = InEntry | OutEntry | TimerEntry | TransportEntry | CallEntry | NoteEntry | AnswerEntry | RoundEntry | ResultEntry;
 
 /** Distributes Omit over the union so each variant keeps its own fields. */
 export type Unstamped<E> = E extends Stamp ? Omit<E, 'seq' | 't'> : never;

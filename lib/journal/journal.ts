@@ -1,13 +1,15 @@
 /**
  * An in-memory journal with a versioned JSONL form: a header line, then one entry per line.
  */
-import { JOURNAL_FORMAT, JOURNAL_VERSION, type JournalEntry, type JournalHeader, type RecordedSessionOptions } from './entry.js';
+import { JOURNAL_FORMAT, JOURNAL_VERSION, MODERN_JOURNAL_VERSION, READABLE_JOURNAL_VERSIONS, type JournalEntry, type JournalHeader, type RecordedLink, type RecordedSessionOptions } from './entry.js';
 
 /**
  * What a session recorded with `journal: true`: its external inputs (frames in, the calls made on
  * it, timer firings, transport changes) and its outbound frames, in order, each with a sequence
  * number and the session clock's time. `toJSONL()` saves it (a versioned header line, then one
  * entry per line); `Journal.parse(text)` reads it back; {@link replay} runs it again.
+ * A client of the 2026-07-28 request era records its requests instead of a session (header
+ * `era: 'modern'`, format version 2; see `entry.ts` for what each entry means).
  * Nothing sensitive is kept: the session redacts secrets before recording.
  */
 export class Journal {
@@ -16,11 +18,17 @@ export class Journal {
   revision: string | undefined;
   startedAt = 0;
   session: RecordedSessionOptions | undefined;
+  /** `modern` for a client of the 2026-07-28 request era (see {@link JournalHeader.era}). */
+  era: 'modern' | undefined;
+  /** The modern era's transport kind and probe id (see {@link JournalHeader.link}). */
+  link: RecordedLink | undefined;
 
   get header(): JournalHeader {
-    const h: JournalHeader = { format: JOURNAL_FORMAT, version: JOURNAL_VERSION, role: this.role, startedAt: this.startedAt };
+    const h: JournalHeader = { format: JOURNAL_FORMAT, version: this.era === 'modern' ? MODERN_JOURNAL_VERSION : JOURNAL_VERSION, role: this.role, startedAt: this.startedAt };
     if (this.revision !== undefined) h.revision = this.revision;
     if (this.session !== undefined) h.session = this.session;
+    if (this.era !== undefined) h.era = this.era;
+    if (this.link !== undefined) h.link = this.link;
     return h;
   }
 
@@ -41,14 +49,16 @@ export class Journal {
     if (lines.length === 0) throw new Error('Empty journal: expected a header line');
     const header = JSON.parse(lines[0]!) as Partial<JournalHeader>;
     if (header.format !== JOURNAL_FORMAT) throw new Error(`Not an mcp-actors journal (format ${String(header.format)})`);
-    if (header.version !== JOURNAL_VERSION) {
-      throw new Error(`Unsupported journal version ${String(header.version)}; this build reads version ${JOURNAL_VERSION}`);
+    if (typeof header.version !== 'number' || !READABLE_JOURNAL_VERSIONS.includes(header.version)) {
+      throw new Error(`Unsupported journal version ${String(header.version)}; this build reads versions ${READABLE_JOURNAL_VERSIONS.join(' and ')}`);
     }
     const j = new Journal();
     j.role = header.role === 'server' ? 'server' : 'client';
     j.revision = header.revision;
     j.startedAt = header.startedAt ?? 0;
     j.session = header.session;
+    if (header.era === 'modern') j.era = 'modern';
+    if (header.link !== undefined) j.link = header.link;
     for (let i = 1; i < lines.length; i++) {
       let e: JournalEntry;
       try {

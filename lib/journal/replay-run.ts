@@ -19,7 +19,8 @@ export interface ReplayOptions {
    * Who answers the peer's requests during replay. `recorded` (the default without `setup`): the
    * answers the session sent when recording, each at the point it was sent — the decisions of
    * a user or a model (sampling results, elicitation answers) are inputs, and a replay needs no
-   * handler for them. `handlers`: the handlers `setup` registered run again.
+   * handler for them. `handlers`: the handlers `setup` registered run again. A 2026-07-28
+   * client's journal always gives its input-round answers as recorded (`setup` still gets the client).
    */
   answers?: 'recorded' | 'handlers';
   /**
@@ -38,7 +39,18 @@ export interface ReplayResult {
   /** Whether both lists are equal, frame by frame. */
   matches: boolean;
   /** Where they first differ. */
-  firstDifference?: { index: number; recorded: Frame | undefined; replayed: Frame | undefined };
+  firstDifference?: {
+    /** The position in its list (of frames, or of the modern era's rounds or results). */
+    index: number;
+    recorded: Frame | undefined;
+    replayed: Frame | undefined;
+    /** Modern era: what differs, the frames sent, the input rounds' moves or a call's outcome. */
+    stream?: 'frame' | 'round' | 'result';
+    /** Modern era: the recorded entry that differs (its `seq`), when there is one. */
+    seq?: number;
+    /** Modern era: the `seq` of the last recorded input replayed before the difference showed. */
+    after?: number;
+  };
   /** How many frames were compared (the longer of the two lists). */
   compared: number;
   /** The replayed session (closed or still open, as the recording ended). */
@@ -112,7 +124,7 @@ export function sameJson(a: unknown, b: unknown): boolean {
  * replay wait a turn of the event loop as well: most inputs need none, and a turn per input was
  * half of the time `replay --check` took.
  */
-function drain(): Promise<void> {
+export function drain(): Promise<void> {
   return new Promise<void>((resolve) => process.nextTick(resolve)).then(() => (immediatePending() ? turns(4) : undefined));
 }
 
@@ -136,8 +148,9 @@ export interface ReplayHeader {
 
 /**
  * The simulated clock, starting at the recorded start, and the options of the fresh session to
- * replay through: the recorded ones on that clock. A journal records a session of the legacy era
- * (2026-07-28 requests are not journaled): a client is made with `era: 'legacy'`.
+ * replay through: the recorded ones on that clock. A session journal is of the legacy era: a
+ * client is made with `era: 'legacy'` (a 2026-07-28 client's journal replays through
+ * `replay-modern.ts` instead).
  */
 export function replaySetup(header: ReplayHeader): { clock: ManualClock; sessionOptions: RecordedSessionOptions & { clock: ManualClock } } {
   if (!header.session) throw new Error('This journal has no session header (record with the `journal: true` option)');

@@ -7,13 +7,15 @@ import { Client } from '../client.js';
 import { ServerSession } from '../server.js';
 import { Journal } from './journal.js';
 import { MODERN_REVISIONS } from '../protocol/revisions.js';
+import { replayModern } from './replay-modern.js';
 import { abortedIn, replayEntries, replaySetup, type ReplayOptions, type ReplayResult } from './replay-run.js';
 
 export { abortedIn, sameJson, type ReplayOptions, type ReplayResult } from './replay-run.js';
 
 /**
- * Thrown by {@link replay} for a journal it cannot reproduce (today: a client journal of the
- * 2026-07-28 request era), instead of a mismatch against frames that were never recorded.
+ * Thrown by {@link replay} for a journal it cannot reproduce (a 2026-07-28 client journal
+ * written before the request era was journaled: it has no `era` header and holds no requests),
+ * instead of a mismatch against frames that were never recorded.
  * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning
  */
 export class UnreplayableJournalError extends Error {
@@ -24,15 +26,18 @@ export class UnreplayableJournalError extends Error {
  * Replay `journal` (a {@link Journal} or its JSONL text): a fresh session of the recorded role
  * is fed the recorded inputs on a simulated clock, and the frames it sends are compared with the
  * recorded ones. Answers the session gave (a user's elicitation answers, sampling results)
- * replay as recorded, so no handler or person is needed. `matches` is true when every frame is
+ * replay as recorded, so no handler or person is needed. A 2026-07-28 client's journal replays
+ * through a fresh client of that era (see `replay-modern.ts`): its input rounds' moves and each
+ * call's outcome are compared too. `matches` is true when every frame is
  * the same; otherwise `firstDifference` says where the runs part.
  * @see {@link Journal}
  * @see the "Record and replay" section of the README.md shipped in this package
  */
 export async function replay(journal: Journal | string, options: ReplayOptions = {}): Promise<ReplayResult> {
   const j = typeof journal === 'string' ? Journal.parse(journal) : journal;
+  if (j.era === 'modern') return replayModern(j, j.entries, options);
   if (j.role === 'client' && j.revision !== undefined && (MODERN_REVISIONS as readonly string[]).includes(j.revision)) {
-    throw new UnreplayableJournalError(`This client journal was recorded in the ${j.revision} request era; replay() reproduces session-era (initialize) journals only. Connect with era: 'legacy' to record a replayable journal.`);
+    throw new UnreplayableJournalError(`This client journal was recorded in the ${j.revision} request era by an mcp-actors that did not journal that era's requests (it has no era header): record it again with this version.`);
   }
   const { clock, sessionOptions } = replaySetup(j);
   const session = j.role === 'client' ? new Client({ ...sessionOptions, era: 'legacy' }) : new ServerSession(sessionOptions);

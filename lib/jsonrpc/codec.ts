@@ -350,7 +350,21 @@ function badVersion(jsonrpc: unknown, id: RequestId | null, respond: boolean): I
   );
 }
 
+/**
+ * Params that are not an object. JSON-RPC 2.0 §4.2: params MUST be a structured value (an object or
+ * an array), so a string, number, boolean or null makes the whole message an Invalid Request
+ * (-32600); an array is a well-formed request whose params MCP cannot take (-32602: every MCP
+ * method takes named params).
+ */
 function badParams(method: string, params: unknown, id: RequestId | null, respond: boolean): InvalidInbound {
+  if (!Array.isArray(params)) {
+    return invalidInbound(
+      ErrorCode.InvalidRequest,
+      `Invalid Request: "params" of ${quote(method)} must be a structured value (an object), got ${typeName(params)}`,
+      id,
+      respond,
+    );
+  }
   return invalidInbound(
     ErrorCode.InvalidParams,
     `Invalid params for ${quote(method)}: "params" must be an object, got ${typeName(params)}`,

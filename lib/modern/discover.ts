@@ -9,9 +9,9 @@
  */
 import type { JsonObject } from '../jsonrpc/message.js';
 import { MODERN_REVISIONS } from '../protocol/revisions.js';
-import type { Server } from '../server.js';
+import type { ServedServer } from './served-server.js';
 
-export function discoverResult(server: Server): JsonObject {
+export function discoverResult(server: ServedServer): JsonObject {
   const result: JsonObject = {
     supportedVersions: [...MODERN_REVISIONS],
     capabilities: structuredClone(server.declaredCapabilities) as JsonObject,

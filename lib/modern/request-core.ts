@@ -28,7 +28,7 @@ import {
   type CacheableMethod,
   type InputRequiredResult,
 } from '../protocol/schema/modern.js';
-import type { Server } from '../server.js';
+import type { ServedServer } from './served-server.js';
 import type { ModernDispatch, Session } from '../session/session.js';
 import { ServerSessionForRequest } from './request-session.js';
 import { ServerRequest, type RequestOwner } from '../session/server-request.js';
@@ -108,7 +108,7 @@ export class RequestCore implements ModernDispatch {
   private owner: RequestOwner | undefined;
 
   constructor(
-    private readonly server: Server,
+    private readonly server: ServedServer,
     options: ModernOptions = {},
   ) {
     this.states = new RequestStateCodec({ ...options.requestState, ...(options.requestState?.clock === undefined && server.options.clock && { clock: server.options.clock }) });

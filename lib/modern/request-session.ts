@@ -4,16 +4,16 @@
  * listed among the server's sessions, dropped when the request is answered.
  */
 import { MODERN_REVISIONS } from '../protocol/revisions.js';
-import type { Server, ServerOptions } from '../server.js';
-import { Session } from '../session/session.js';
+import { Session, type SessionOptions } from '../session/session.js';
+import type { ServedServer } from './served-server.js';
 
 /**
  * The options of a server's request-scoped sessions, made once per server: spreading the
  * server's options for every request cost a fifth of making the session. The capabilities are
  * the server's own object, which `declareCapabilities` changes in place, so they stay current.
  */
-const scopedOptions = new WeakMap<Server, ServerOptions>();
-function optionsFor(server: Server): ServerOptions {
+const scopedOptions = new WeakMap<ServedServer, SessionOptions & { readonly instructions?: string }>();
+function optionsFor(server: ServedServer): SessionOptions & { readonly instructions?: string } {
   let options = scopedOptions.get(server);
   if (options === undefined) {
     options = { ...server.options, capabilities: server.declaredCapabilities, supportedVersions: [...MODERN_REVISIONS] };
@@ -24,7 +24,7 @@ function optionsFor(server: Server): ServerOptions {
 
 export class ServerSessionForRequest extends Session {
   constructor(
-    server: Server,
+    server: ServedServer,
     private readonly caller?: unknown,
   ) {
     super('server', optionsFor(server), server.requestHandlerTable, true);

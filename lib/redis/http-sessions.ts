@@ -1,7 +1,7 @@
 /**
  * Streamable HTTP sessions shared by every process of a deployment, on Redis: the HTTP side of
  * the Redis store (`createStreamableHttpHandler(server, { store })`). It implements the store
- * interface the HTTP server core uses (`SessionCluster`, see `streams/http-cluster.ts`) and the
+ * interface the HTTP server core uses (`SessionCluster`, see `lib/server-bindings/http-cluster.ts`) and the
  * one the server features use for shared sessions (`SharedSessions`).
  *
  * Per process: one lease (`process-lease.ts`), one subscriber connection (`router.ts`). Per
@@ -17,7 +17,7 @@ import type { LoggingLevel } from '../protocol/schema/logging.js';
 import type { Server, ServerSession } from '../server.js';
 import type { SharedListKind, SharedSessions } from '../server-features/shared-sessions.js';
 import type { Session } from '../session/session.js';
-import type { ClusterMessage, Follow, SessionCluster, SessionRecord, Touched } from '../../streams/http-cluster.js';
+import type { ClusterMessage, Follow, SessionCluster, SessionRecord, Touched } from '../server-bindings/http-cluster.js';
 import type { RedisClient } from './connection.js';
 import { RedisKeys } from './keys.js';
 import { ProcessLease } from './process-lease.js';

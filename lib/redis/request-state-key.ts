@@ -10,7 +10,7 @@
  *
  * A Redis restarted without persistence has lost the key: each process re-publishes its own
  * (`SET NX`) when its connection is ready again, so the processes that were running keep one key
- * and a process started afterwards adopts it rather than making another (issue 32).
+ * and a process started afterwards adopts it rather than making another.
  */
 import { randomBytes } from 'node:crypto';
 import type { RedisClient } from './connection.js';

@@ -5,7 +5,7 @@
  * Messages are JSON; a malformed one is reported and skipped.
  */
 import { Subject, type Observable } from 'rxjs';
-import type { ClusterMessage } from '../../streams/http-cluster.js';
+import type { ClusterMessage } from '../server-bindings/http-cluster.js';
 import { closeConnection, type RedisClient } from './connection.js';
 import type { RedisKeys } from './keys.js';
 

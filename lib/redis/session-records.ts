@@ -4,7 +4,7 @@
  * session sends outside a POST goes through (see `scripts.ts`). Times to live are the sessions'
  * idle TTL, renewed by every touch: a session expires everywhere at once.
  */
-import type { SessionRecord, Touched } from '../../streams/http-cluster.js';
+import type { SessionRecord, Touched } from '../server-bindings/http-cluster.js';
 import type { RedisClient } from './connection.js';
 import type { RedisKeys } from './keys.js';
 import { APPEND_STANDALONE, CREATE_SESSION, END_SESSION, FAN_OUT, SET_FIELD, SUBSCRIBE, TOUCH_SESSION } from './scripts.js';

@@ -84,16 +84,19 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Redi
     opened.push(tasks);
     const httpSessions = await RedisHttpSessions.create(client, { ...options.http, prefix, clock, onError });
     opened.push(httpSessions);
+    const replayGuard = new RedisReplayGuard(client, { prefix, clock, onError });
+    opened.push({ close: async () => replayGuard.close() });
     let closing: Promise<void> | undefined;
     return {
       events,
       tasks,
-      requestState: { key, replayGuard: new RedisReplayGuard(client, { prefix, clock }) },
+      requestState: { key, replayGuard },
       httpSessions,
       client,
       prefix,
       close: () =>
         (closing ??= (async () => {
+          replayGuard.close();
           await httpSessions.close();
           await tasks.close();
           await events.close();

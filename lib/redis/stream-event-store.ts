@@ -8,7 +8,7 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#resumability-and-redelivery
  */
 import type { StoredEvent } from '../../streams/event-store.js';
-import type { ClusterEventStore } from '../../streams/http-cluster.js';
+import type { ClusterEventStore } from '../server-bindings/http-cluster.js';
 import type { RedisClient } from './connection.js';
 import type { RedisKeys } from './keys.js';
 import { APPEND_EVENT, END_STREAM, FAIL_STREAM, OPEN_STREAM } from './scripts.js';

@@ -6,7 +6,7 @@
  * event.
  */
 import type { StoredEvent } from '../../streams/event-store.js';
-import type { Follow, FollowHandlers } from '../../streams/http-cluster.js';
+import type { Follow, FollowHandlers } from '../server-bindings/http-cluster.js';
 
 export interface FollowerSource {
   /** Events with a seq in (afterSeq, toSeq]. */

@@ -434,7 +434,7 @@ export class RedisTaskStore implements TaskStore {
       return await script.run(this.client, [], [this.prefix, this.channel, this.origin, ...args]);
     } catch (error) {
       // The connection broke under the command: say that, not the socket's words.
-      if (!this.client.isReady) throw unreachable((error as Error)?.message);
+      if (!this.client.isReady) throw unreachable((error as Error)?.name); // its name: node-redis messages may name the host
       throw error;
     }
   }

@@ -10,7 +10,7 @@
  *
  * @see https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/completion#implementation-considerations
  */
-import type { CompletionValues } from './completion.js';
+import type { CompletionValues } from './complete-callback.js';
 
 export interface CompleteFromOptions {
   /** Also match candidates holding the typed characters in order (`rsc` → `resources`). Default false. */

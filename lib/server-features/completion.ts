@@ -12,34 +12,15 @@ import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type { JsonObject } from '../jsonrpc/message.js';
 import type { ResourceTemplateReference } from '../protocol/schema/completion.js';
 import type { RequestHandlerContext } from '../session/session.js';
-import { HandlerFeatureContext, type FeatureContext } from './context.js';
+import { HandlerFeatureContext } from './context.js';
 import type { FeatureHost } from './host.js';
 import type { PromptsFeature } from './prompts.js';
+import type { CompletionContext, CompletionValues } from './complete-callback.js';
+
+export type { CompleteCallback, CompletionContext, CompletionValues } from './complete-callback.js';
 
 /** At most this many values per completion result. */
 export const MAX_COMPLETION_VALUES = 100;
-
-/** Suggestions, possibly with the total number known and whether more exist. */
-export interface CompletionValues {
-  values: string[];
-  total?: number;
-  hasMore?: boolean;
-}
-
-/** What the client has already filled in. */
-export interface CompletionContext {
-  /** Arguments resolved so far (`context.arguments` of the request; empty when absent). */
-  arguments: { [name: string]: string };
-}
-
-/**
- * Suggests values for one argument from what has been typed (`value`). Return them best first.
- */
-export type CompleteCallback = (
-  value: string,
-  context: CompletionContext,
-  ctx: FeatureContext,
-) => string[] | CompletionValues | Promise<string[] | CompletionValues>;
 
 /** Who answers completions of resource template variables (the resources feature). */
 export interface ResourceCompletionSource {

@@ -8,16 +8,8 @@
 import { allows, type Revision } from '../protocol/revisions.js';
 import type { Annotations, Meta } from '../protocol/schema/base.js';
 import { base64Encode } from '../crypto/bytes.js';
-import type {
-  AudioContent,
-  BlobResourceContents,
-  ContentBlock,
-  EmbeddedResource,
-  ImageContent,
-  ResourceLink,
-  TextContent,
-  TextResourceContents,
-} from '../protocol/schema/content.js';
+import type { AudioContent, ContentBlock, EmbeddedResource, ImageContent, ResourceLink, TextContent } from '../protocol/schema/content.js';
+import type { BlobResourceContents, TextResourceContents } from '../protocol/schema/resources.js';
 
 /** Optional parts every block may have. */
 export interface BlockOptions {

@@ -13,7 +13,7 @@ import type { Icon, Meta } from '../protocol/schema/base.js';
 import type { ContentBlock } from '../protocol/schema/content.js';
 import type { GetPromptResult, Prompt, PromptArgument, PromptMessage } from '../protocol/schema/prompts.js';
 import type { RequestHandlerContext } from '../session/session.js';
-import type { CompleteCallback } from './completion.js';
+import type { CompleteCallback } from './complete-callback.js';
 import { blockForRevision, contentBlockProblem, text } from './content.js';
 import { HandlerFeatureContext, revisionOf, type FeatureContext } from './context.js';
 import type { FeatureHost } from './host.js';

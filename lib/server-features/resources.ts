@@ -19,7 +19,7 @@ import type { JsonObject } from '../jsonrpc/message.js';
 import { hasCapability } from '../protocol/methods.js';
 import { allows, isSupportedRevision, type Revision } from '../protocol/revisions.js';
 import type { Annotations, Icon, Meta } from '../protocol/schema/base.js';
-import type { BlobResourceContents, TextResourceContents } from '../protocol/schema/content.js';
+import type { BlobResourceContents, TextResourceContents } from '../protocol/schema/resources.js';
 import type { Resource, ResourceTemplate } from '../protocol/schema/resources.js';
 import type { Server } from '../server.js';
 import type { RequestHandlerContext, Session } from '../session/session.js';

@@ -1,6 +1,6 @@
 /**
  * Sessions whose state lives in a store shared by several processes (HTTP sessions served by a
- * deployment on Redis, see `streams/http-cluster.ts`). The features ask it instead of their
+ * deployment on Redis, see `lib/server-bindings/http-cluster.ts`). The features ask it instead of their
  * per-process maps: a shared session's log level and resource subscriptions are the store's,
  * and a notification for "every session" (list changed, a resource updated, a server log
  * message) is written once into the store for every shared session it concerns, by the process

@@ -9,7 +9,8 @@
 import type { JsonObject, JsonRpcRequest, JsonRpcResponse, RequestId } from '../jsonrpc/message.js';
 import { ProgressCoalescer } from './progress-rate.js';
 import type { ProgressToken, RequestOptions } from './request-registry.js';
-import type { RequestHandlerContext, Session } from './session.js';
+import type { RequestScope } from './request-scope.js';
+import type { Clock } from '../clock.js';
 import { nextTurn } from '../next-turn.js';
 import type { ServerRequest } from './server-request.js';
 
@@ -32,14 +33,31 @@ export interface Incoming {
   onCancel?: (() => void) | undefined;
 }
 
-export class HandlerContext implements RequestHandlerContext {
+/**
+ * What a handler context uses of the session it serves. `Session` has all of it; the context is
+ * generic over its session so that `ctx.session` is the caller's own type (a `RequestHandlerContext`
+ * where the session makes one) while this file does not import the session it serves.
+ */
+export interface ContextSession {
+  readonly authInfo: unknown;
+  readonly requestScope: RequestScope | undefined;
+  readonly progressInterval: number;
+  readonly sessionClock: Clock;
+  progressFor(token: ProgressToken, progress: number, total: number | undefined, message: string | undefined, related: RequestId): void;
+  progressTimerFired(name: string): void;
+  notifyRelated(method: string, params: JsonObject | undefined, related: RequestId): void;
+  startRequest(method: string, params: JsonObject | undefined, options: RequestOptions | undefined, progress$: undefined, userCall: boolean, relatedRequestId?: RequestId): Promise<JsonObject>;
+}
+
+/** The `RequestHandlerContext` of one inbound request of `session`. */
+export class HandlerContext<S extends ContextSession> {
   readonly requestId: RequestId;
   readonly method: string;
   readonly meta: JsonObject | undefined;
   private lastProgress = -Infinity;
 
   constructor(
-    readonly session: Session,
+    readonly session: S,
     msg: JsonRpcRequest,
     private readonly state: Incoming,
   ) {

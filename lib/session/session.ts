@@ -23,7 +23,7 @@ import { receiver } from '../../streams/receive.js';
 import type { Routed } from '../../streams/route.js';
 import { DeepFrame, OversizeFrame, type RawFrame, type Transport, type TransportState } from '../../streams/transport.js';
 import { systemClock, type Clock } from '../clock.js';
-import { capabilitiesForCaller } from '../tasks/identity.js';
+import { capabilitiesForCaller } from './caller-capabilities.js';
 import { DEFAULT_MAX_FRAME_BYTES } from '../jsonrpc/codec.js';
 import { DEFAULT_MAX_FRAME_DEPTH } from '../jsonrpc/depth.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
@@ -94,6 +94,7 @@ export interface SessionOptions {
    * `timeout`, default the interval) is treated as a lost connection and fails the session.
    * Both must be positive numbers of milliseconds (a TypeError otherwise). Choose them for the
    * network: a local process answers in milliseconds, a remote server over a slow link may not.
+   * A client in the 2026-07-28 era, which has no `ping`, sends `server/discover` instead (as `client.ping()` does).
    * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/ping#implementation-considerations
    */
   keepAlive?: { interval: number; timeout?: number };
@@ -217,7 +218,7 @@ export interface HandlerTable {
  * The chain lives with the server's features; a session only calls these.
  */
 export interface InterceptHooks {
-  request(handler: RequestHandler, msg: JsonRpcRequest, ctx: HandlerContext, session: Session): Promise<JsonObject | void>;
+  request(handler: RequestHandler, msg: JsonRpcRequest, ctx: HandlerContext<Session>, session: Session): Promise<JsonObject | void>;
   notification(handler: NotificationHandler, method: string, params: JsonObject | undefined, session: Session): void | Promise<void>;
 }
 
@@ -297,8 +298,6 @@ export class Session {
   private readonly inboundProgressLimit: { limit: number; windowMs: number } | undefined;
   /** The transport said the peer's input ended (stdin closed): answer what is owed, then close. */
   private inputEnded = false;
-  /** The client's modern era: no handshake, no ping (see adoptModern). */
-  private modernAdopted = false;
   // Made on the first progress notification that arrives.
   private progressLimiter: InboundProgressLimiter | undefined;
 
@@ -635,7 +634,6 @@ export class Session {
   protected adoptModern(transport: Transport, discovered: { protocolVersion: string; capabilities: Record<string, unknown>; serverInfo: PeerInfo | undefined; instructions?: string }): void {
     if (this.transport) throw new Error('This session is already connected; create a new one for another transport');
     this.transport = transport;
-    this.modernAdopted = true;
     this.send({ type: 'MODERN_DISCOVERED', result: discovered as InitializeResultLike });
     this.subscriptions.push(transport.state$.subscribe((s) => this.onTransportState(s)));
   }
@@ -777,7 +775,7 @@ export class Session {
   /**
    * @internal The ids of requests we send from now on are strings `<prefix><n>`: a session served
    * by several processes names in each id the process that awaits the answer (see
-   * `streams/http-cluster.ts`).
+   * `lib/server-bindings/http-cluster.ts`).
    */
   prefixRequestIds(prefix: string): void {
     this.idPrefix = prefix;
@@ -828,9 +826,10 @@ export class Session {
     }
   }
 
-  private record(entry: JournalEntryInput): void {
+  /** @internal Journal an entry (at `t`, default now): the client's modern era records its requests here. */
+  protected record(entry: JournalEntryInput, t = this.clock.now()): void {
     if (!this.journal && !this.journalSubject.observed) return;
-    const stamped = { ...entry, seq: this.seq++, t: this.clock.now() } as JournalEntry;
+    const stamped = { ...entry, seq: this.seq++, t } as JournalEntry;
     this.journal?.push(stamped);
     this.journalSubject.next(stamped);
   }
@@ -959,8 +958,7 @@ export class Session {
    */
   private scheduleKeepAlive(delay?: number): void {
     const ka = this.keepAlive;
-    // 2026-07-28 has no ping.
-    if (!ka || this.modernAdopted) return;
+    if (!ka) return;
     this.keepAliveTimer = this.clock.setTimeout(
       () => {
         this.keepAliveTimer = undefined;
@@ -968,7 +966,7 @@ export class Session {
         const quiet = this.clock.now() - this.lastHeardAt;
         if (quiet < ka.interval) return this.scheduleKeepAlive(ka.interval - quiet);
         this.record({ kind: 'timer', name: 'keepalive' });
-        this.startRequest('ping', undefined, { timeout: ka.timeout }, undefined, false).then(
+        this.keepAliveProbe(ka.timeout).then(
           () => this.scheduleKeepAlive(),
           (error: Error) => {
             if (this.phase !== 'operating') return;
@@ -982,6 +980,19 @@ export class Session {
       delay ?? ka.interval,
       'keepalive',
     );
+  }
+
+  /**
+   * What the keep-alive sends: `ping`. The client's 2026-07-28 era, which has no `ping`, overrides it.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/ping
+   */
+  protected keepAliveProbe(timeout: number): Promise<unknown> {
+    return this.startRequest('ping', undefined, { timeout }, undefined, false);
+  }
+
+  /** The peer sent a frame the session's own reader does not see (the client's modern link): the keep-alive waits. */
+  protected heardFromPeer(): void {
+    if (this.keepAlive) this.lastHeardAt = this.clock.now();
   }
 
   /** Entry of `closed` and `failed`: nothing stays waiting. */

@@ -37,17 +37,3 @@ export function isIdentified(ctx: { readonly session: Session; readonly authInfo
   return !modern && !ctx.session.stateless;
 }
 
-/**
- * The capabilities to declare to a caller: without `tasks.list` when the caller cannot be
- * identified (a stateless server without authentication), since a list would show every such
- * caller's tasks to each of them (the server refuses `tasks/list` to them too).
- * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#task-isolation-and-access-control
- */
-export function capabilitiesForCaller(capabilities: Record<string, unknown>, ctx: { readonly session: Session; readonly authInfo: unknown }): Record<string, unknown> {
-  const tasks = capabilities.tasks as Record<string, unknown> | undefined;
-  if (tasks === undefined || tasks === null || typeof tasks !== 'object' || !('list' in tasks)) return capabilities;
-  if (!ctx.session.stateless || defaultIdentity(ctx.authInfo) !== undefined) return capabilities;
-  const { list: _list, ...rest } = tasks;
-  return { ...capabilities, tasks: rest };
-}
-

@@ -15,7 +15,7 @@
  * Who may reach a task: the authenticated subject that created it; without authentication the
  * task id (random, unguessable) is the only key.
  *
- * @see ../shared/spec/extensions/tasks/tasks.md
+ * @see https://modelcontextprotocol.io/extensions/tasks
  */
 import type { Subscription } from 'rxjs';
 import type { Clock } from '../clock.js';
@@ -29,7 +29,7 @@ import { carryOnAsTask, elicit, listRoots, sample } from '../server-features/cli
 import { HandlerFeatureContext, ReadThroughContext, type FeatureContext } from '../server-features/context.js';
 import type { Logger, LoggingFeature } from '../server-features/logging.js';
 import type { RequestHandlerContext, RequestOptions } from '../session/session.js';
-import { MCP_NAME_SOURCE } from '../../streams/modern-http.js';
+import { MCP_NAME_SOURCE } from '../modern/name-header.js';
 import { defaultIdentity } from '../../streams/http-auth.js';
 import { isTerminal, type TaskRecord } from './task-record.js';
 import { taskLimitRefusal } from './task-limit.js';

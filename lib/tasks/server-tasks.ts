@@ -26,7 +26,7 @@ import type { LoggingFeature } from '../server-features/logging.js';
 import { RateLimiter, type RateLimit } from '../server-features/rate-limit.js';
 import type { RequestHandlerContext, Session } from '../session/session.js';
 import { isIdentified, taskOwner, UNIDENTIFIED_OWNER } from './identity.js';
-import { taskLimitRefusal } from './task-limit.js';
+import { taskLimitRefusal, taskRateRefusal } from './task-limit.js';
 import { MemoryTaskStore } from './memory-task-store.js';
 import { TaskExecution, TaskFeatureContext } from './task-context.js';
 import { isTerminal, type TaskRecord } from './task-record.js';
@@ -264,7 +264,7 @@ export class ServerTasks {
     if (!allows(revision, 'tasks')) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${ctx.method} (tasks are not part of revision ${revision}; they came in 2025-11-25)`);
     if (this.limiter && !this.limiter.take(ctx.session)) {
       this.auditor.emit(() => ({ type: 'refused', ...(typeof taskId === 'string' && { taskId }), owner: taskOwner(ctx), method: ctx.method, reason: 'rate limited' }));
-      throw new McpError(ErrorCode.InternalError, `Rate limit exceeded for task operations; retry in ${this.limiter.retryAfter(ctx.session)} ms (poll at the task's pollInterval)`);
+      throw taskRateRefusal(this.limiter.limit, this.limiter.retryAfter(ctx.session));
     }
   }
 

@@ -7,7 +7,7 @@
  * `modern-tasks.ts` serves these on the request-scoped core of that revision (`tasks/get`,
  * `tasks/update`, `tasks/cancel`, input requests answered through `tasks/update`).
  *
- * @see ../shared/spec/extensions/tasks/tasks.md
+ * @see https://modelcontextprotocol.io/extensions/tasks
  */
 import type { JsonObject } from '../jsonrpc/message.js';
 import type { TaskRecord } from './task-record.js';

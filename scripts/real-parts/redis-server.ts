@@ -16,10 +16,10 @@ export interface RunningRedis {
   stop(): Promise<void>;
 }
 
-export async function startRedis(options: { binary?: string; readyTimeoutMs?: number } = {}): Promise<RunningRedis> {
+export async function startRedis(options: { binary?: string; readyTimeoutMs?: number; /** A port to reuse (a restart on the same address); default a free one. */ port?: number } = {}): Promise<RunningRedis> {
   const binary = options.binary ?? process.env.REDIS_SERVER ?? 'redis-server';
   const dir = mkdtempSync(join(tmpdir(), 'mcp-actors-redis-'));
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });

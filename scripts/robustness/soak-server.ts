@@ -6,7 +6,7 @@
 import { listen } from '../../lib/http/listen.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
 import { createStdioServerTransport } from '../../streams/stdio-server.js';
-import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 
 const mcp = createMcpServer({ info: { name: 'soak', version: '1.0.0' } });
 mcp.registerTool('echo', { description: 'returns its text' }, (args: Record<string, unknown> | undefined) => String(args?.text ?? ''));

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
 import { build } from 'esbuild';
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
-import { createClient, type Client } from '../../lib/client.js';
+import { createClient, type Client } from '../../lib/entries/client.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
 import { appsCapability } from '../../lib/protocol/apps.js';
 import { sandboxProxyHeaders, sandboxProxyHtml } from '../../lib/apps/sandbox-proxy.js';

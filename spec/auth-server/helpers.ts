@@ -10,7 +10,7 @@ import { Server } from '../../lib/server.js';
 import { requireBearerAuth, type BearerAuthOptions, type BearerAuthenticate } from '../../lib/auth/server/bearer-auth.js';
 import { bearerAuthInfo, type VerifiedToken, type VerifyAccessToken } from '../../lib/auth/server/auth-info.js';
 import { createProtectedResourceMetadataHandler, type ProtectedResourceMetadataHandler } from '../../lib/auth/server/protected-resource-metadata.js';
-import { createStreamableHttpHandler, type StreamableHttpHandler, type StreamableHttpOptions } from '../../streams/streamable-http-server.js';
+import { createStreamableHttpHandler, type StreamableHttpHandler, type StreamableHttpOptions } from '../../lib/server-bindings/streamable-http-server.js';
 
 export const ISSUER = 'https://auth.example.com';
 /** The clock starts here (ms); tokens expire an hour later unless told otherwise. */

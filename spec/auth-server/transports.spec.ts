@@ -5,7 +5,7 @@ import { ManualClock } from '../../lib/clock.js';
 import { requireBearerAuth } from '../../lib/auth/server/bearer-auth.js';
 import { bearerAuthInfo, type VerifiedToken } from '../../lib/auth/server/auth-info.js';
 import { Server } from '../../lib/server.js';
-import { createWebSocketServer, type McpWebSocketServer } from '../../streams/websocket-server.js';
+import { createWebSocketServer, type McpWebSocketServer } from '../../lib/server-bindings/websocket-server.js';
 import { post, stream } from '../fixtures/http-server/raw.js';
 import { openRaw, refusal } from '../websocket/helpers.js';
 import { challengeParams, startProtected, T0, tokenFor, type Protected } from './helpers.js';

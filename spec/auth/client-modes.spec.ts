@@ -10,7 +10,7 @@ import { createWorkloadIdentityProvider } from '../../lib/auth/workload-identity
 import { AuthorizationError, TokenEndpointError } from '../../lib/auth/errors.js';
 import type { OAuthGrantProvider } from '../../lib/auth/grant-provider.js';
 import { OAuthClient } from '../../lib/auth/oauth-client.js';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { ManualClock } from '../../lib/clock.js';
 import { createLegacySseClientTransport } from '../../streams/legacy-sse-client.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';

@@ -5,7 +5,7 @@ import { applicationTypeFor, registrationAuthMethod, resolveClient } from '../..
 import { AuthorizationError } from '../../lib/auth/errors.js';
 import { headlessAuthorize, InMemoryOAuthClientProvider, type OAuthClientProvider } from '../../lib/auth/provider.js';
 import { OAuthClient } from '../../lib/auth/oauth-client.js';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import type { FetchLike } from '../../streams/http-fetch.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import { startAuthorizationServer, startProtectedServer, type TestAuthorizationServer, type TestProtectedServer } from './helpers.js';

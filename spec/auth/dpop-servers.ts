@@ -11,7 +11,7 @@ import { createProtectedResourceMetadataHandler, type ProtectedResourceMetadataH
 import type { ManualClock } from '../../lib/clock.js';
 import { listen } from '../../lib/http/listen.js';
 import { Server } from '../../lib/server.js';
-import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 
 /** A proof as checked: its header and claims, and what was wrong with it (undefined: valid). */
 export interface CheckedProof {

@@ -8,7 +8,7 @@ import { DpopProver, dpopHtu } from '../../lib/auth/dpop.js';
 import { AuthorizationError, TokenEndpointError } from '../../lib/auth/errors.js';
 import { OAuthClient, type OAuthClientOptions } from '../../lib/auth/oauth-client.js';
 import { InMemoryOAuthClientProvider } from '../../lib/auth/provider.js';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { ManualClock } from '../../lib/clock.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import { checkProof, startDpopAuthServer, startDpopResourceServer, thumbprint, type DpopAuthServer, type DpopAuthServerOptions, type DpopResourceServer } from './dpop-servers.js';

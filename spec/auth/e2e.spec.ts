@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { AuthorizationError } from '../../lib/auth/errors.js';
 import { OAuthClient } from '../../lib/auth/oauth-client.js';
 import { headlessAuthorize, InMemoryOAuthClientProvider, type StoredTokens } from '../../lib/auth/provider.js';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { ManualClock } from '../../lib/clock.js';
 import { createLegacySseClientTransport } from '../../streams/legacy-sse-client.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';

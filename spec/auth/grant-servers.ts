@@ -12,7 +12,7 @@ import { createProtectedResourceMetadataHandler, type ProtectedResourceMetadataH
 import type { ManualClock } from '../../lib/clock.js';
 import { listen } from '../../lib/http/listen.js';
 import { Server } from '../../lib/server.js';
-import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 
 export const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 export const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';

@@ -9,7 +9,7 @@ import { ManualClock } from '../../lib/clock.js';
 import { listen, type Listening } from '../../lib/http/listen.js';
 import { Server } from '../../lib/server.js';
 import type { AuthOutcome, Authenticate } from '../../streams/http-auth.js';
-import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 
 export const T0 = 1_700_000_000_000;
 

@@ -3,7 +3,7 @@ import { AuthorizationError } from '../../lib/auth/errors.js';
 import { OAuthClient } from '../../lib/auth/oauth-client.js';
 import { createPkce, requireS256, s256Challenge } from '../../lib/auth/pkce.js';
 import { headlessAuthorize, InMemoryOAuthClientProvider } from '../../lib/auth/provider.js';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import { startAuthorizationServer, startProtectedServer, type AuthorizationServerOptions, type TestAuthorizationServer, type TestProtectedServer } from './helpers.js';
 

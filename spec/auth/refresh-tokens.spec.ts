@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { OAuthClient, type OAuthClientSnapshot } from '../../lib/auth/oauth-client.js';
 import { headlessAuthorize, InMemoryOAuthClientProvider } from '../../lib/auth/provider.js';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { ManualClock } from '../../lib/clock.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import { startAuthorizationServer, startProtectedServer, T0, type AuthorizationServerOptions, type ProtectedServerOptions, type TestAuthorizationServer, type TestProtectedServer } from './helpers.js';

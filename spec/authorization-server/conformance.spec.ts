@@ -55,7 +55,7 @@ describe('authorization server: the conformance suite\'s authorization scenarios
     http?.close();
   });
 
-  it('authorization-server-metadata-endpoint and authorization-code-grant: clean, a person signing in and allowing in chromium', async () => {
+  it('[AUTH-008] [AUTH-125] authorization-server-metadata-endpoint and authorization-code-grant: clean, a person signing in and allowing in chromium', async () => {
     const suite = spawn(node, [CLI, 'authorization', '--url', issuer, '--client-id', 'conformance', '--port', String(callbackPort), '--resource', resource], { stdio: ['ignore', 'pipe', 'pipe'] });
     // Watched from the start: the suite may exit (token exchanged) before the page has settled.
     const exited = new Promise<number | null>((resolve) => suite.once('exit', resolve));

@@ -5,8 +5,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMachine } from 'xstate';
-import { Client } from '../../lib/client.js';
-import { cassette } from '../../lib/cli/cassette.js';
+import { Client } from '../../lib/entries/client.js';
+import { cassette } from '../../lib/entries/cassette.js';
 import { TERMINAL_SERVER_CMD, runInProcess } from './helpers.js';
 
 const info = { name: 'cassette-test', version: '1.0.0' };

@@ -2,13 +2,13 @@
 import { expect } from 'chai';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { TransportError } from '../../lib/errors.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import { everythingEntry } from '../fixtures/interop-everything/everything.js';
 import { listen } from '../../lib/http/listen.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
-import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { plain, runCli, runInProcess, Terminal, TERMINAL_SERVER_CMD } from './helpers.js';
 
 const EVERYTHING = [process.execPath, everythingEntry(), 'stdio'];

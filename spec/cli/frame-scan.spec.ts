@@ -1,9 +1,10 @@
 // The recorder's one look at a captured line (lib/cli/frame-scan.ts) decides whether its bytes go
 // into the journal as they came. A wrong "yes" is a leak (a secret the redaction would have hidden)
 // or an unreadable journal (something JSON.parse refuses); a "no" only costs time. So: every "yes"
-// must parse to an object that redaction leaves unchanged, checked on hand-picked lines, on lines
-// built to hide secrets, and on many random mutations; and the frames a server sends all day
-// (requests, answers, progress) must get a "yes", or the recorder is slow again.
+// must parse to an object that redaction leaves unchanged (strings holding JSON included: issue 32,
+// 7f), checked on hand-picked lines, on lines built to hide secrets, and on many random mutations;
+// and the frames a server sends all day (requests, answers, progress) must get a "yes", or the
+// recorder is slow again.
 import { expect } from 'chai';
 import { mutated, random } from './text-mutations.js';
 import { plainObjectLine } from '../../lib/cli/frame-scan.js';
@@ -120,6 +121,89 @@ describe('record: the one look that lets a captured line be journaled as it came
       if (scanned && !safeAsIs(s)) expect.fail(`journaled as it came, but JSON.parse refuses it or redaction changes it: ${JSON.stringify(s)}`);
     }
     expect(yes).to.be.greaterThan(5000); // both answers are exercised
+  });
+
+  it('says no to a string holding JSON with a secret inside (however nested or escaped), and the redaction hides it', () => {
+    const enc = JSON.stringify;
+    const secrets = [
+      enc({ params: { name: 'login', arguments: { config: enc({ user: 'ann', password: 'hunter2' }) } } }),
+      enc({ a: ' \n\t' + enc({ token: 'hunter2' }) }),
+      enc({ a: enc([{ api_key: 'hunter2' }]) }),
+      enc({ a: enc({ b: enc({ clientSecret: 'hunter2' }) }) }),
+      enc({ a: enc({ headers: ['Bearer hunter2hunter2'] }) }),
+      enc({ a: enc({ nested: { deeper: [{ Cookie: 'hunter2' }] } }) }),
+      // The key spelled with an escape, inside the string: it decodes to "password" when parsed.
+      '{"a":"{\\"pass\\u0077ord\\":\\"hunter2\\"}"}',
+      '{"a":"{\\"pass\\\\u0077ord\\":\\"hunter2\\"}"}',
+    ];
+    for (const line of secrets) {
+      expect(asIs(line), line).to.equal(false);
+      const redactor = new Redactor();
+      const out = enc(redactor.value(JSON.parse(line)));
+      expect(out, line).to.not.include('hunter2');
+      expect(redactor.count, line).to.be.greaterThan(0);
+    }
+    // Re-encoded as JSON with the secret hidden, the rest kept.
+    const args = (new Redactor().value(JSON.parse(secrets[0]!)) as any).params.arguments;
+    expect(JSON.parse(args.config)).to.deep.equal({ user: 'ann', password: '[REDACTED]' });
+    // --redact keys apply inside too.
+    expect(enc(new Redactor(['city']).value({ a: enc({ city: 'Paris' }) }))).to.not.include('Paris');
+    expect(asIs(enc({ a: enc({ town: 'Paris' }) }), ['city'])).to.equal(false);
+  });
+
+  it('keeps strings holding JSON without secrets as they came (not re-encoded), and journals them as they came', () => {
+    const enc = JSON.stringify;
+    const plain = [
+      enc({ jsonrpc: '2.0', id: 3, result: { content: [{ type: 'text', text: enc({ temperature: 21.5, city: 'Paris', tags: ['a', 'b'] }, null, 2) }] } }),
+      enc({ a: '{not json' }),
+      enc({ a: '[1, 2, 3]' }),
+    ];
+    for (const line of plain) {
+      expect(safeAsIs(line), line).to.equal(true);
+      expect(asIs(line), line).to.equal(true);
+    }
+    // What the scan leaves to the slow path without a secret inside is kept byte for byte too.
+    for (const text of ['{ "progressToken" : 1 }', ' {"text":"a token, in prose"', '{"sessionId": "s-1"}']) {
+      const line = enc({ a: text });
+      expect(asIs(line), line).to.equal(false);
+      expect(safeAsIs(line), line).to.equal(true);
+      expect(new Redactor().value(JSON.parse(line))).to.deep.equal({ a: text });
+    }
+  });
+
+  it('bounds the look into strings holding JSON: too long or nested in too many strings, one that may hold a secret is hidden whole', async () => {
+    const { MAX_EMBEDDED_JSON_CHARS, MAX_EMBEDDED_JSON_LEVELS } = await import('../../lib/cli/redact.js');
+    const enc = JSON.stringify;
+    const long = enc({ token: 'hunter2', pad: 'x'.repeat(MAX_EMBEDDED_JSON_CHARS) });
+    expect(asIs(enc({ a: long }))).to.equal(false);
+    expect(new Redactor().value({ a: long })).to.deep.equal({ a: '[REDACTED]: JSON text too long or nested in too many strings to look through' });
+    let deep: string = enc({ password: 'hunter2' });
+    for (let k = 0; k < MAX_EMBEDDED_JSON_LEVELS + 2; k++) deep = enc({ k: deep });
+    expect(enc(new Redactor().value({ a: deep }))).to.not.include('hunter2');
+    // Without a secret word, both are kept as they are.
+    const harmless = enc({ pad: 'x'.repeat(MAX_EMBEDDED_JSON_CHARS) });
+    expect(new Redactor().value({ a: harmless })).to.deep.equal({ a: harmless });
+  });
+
+  it('keeps its promise on 50,000 random mutations of frames whose strings hold JSON', () => {
+    const rnd = random(32_7);
+    const enc = JSON.stringify;
+    const frames = [
+      enc({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'q', arguments: { body: enc({ query: 'x', limit: 5, filter: [{ f: 'a' }] }) } } }),
+      enc({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'q', arguments: { body: enc({ query: 'x', pass: 'p', word: 'w', tok: 't', en: 'e' }) } } }),
+      enc({ jsonrpc: '2.0', id: 3, result: { content: [{ type: 'text', text: ' ' + enc([{ a: 1 }, { b: enc({ c: 'Bea' + 'rer x' }) }]) }] } }),
+      enc({ a: enc({ b: enc({ c: 'd' }) }) }),
+    ];
+    const alphabet = '{}[]":,\\ ntuBearerBasic0123456789passwordtokensecretkey_-';
+    let yes = 0;
+    for (let k = 0; k < 50000; k++) {
+      const s = mutated(rnd, frames, alphabet);
+      if (s.includes('\n')) continue;
+      const scanned = asIs(s);
+      if (scanned) yes++;
+      if (scanned && !safeAsIs(s)) expect.fail(`journaled as it came, but JSON.parse refuses it or redaction changes it: ${JSON.stringify(s)}`);
+    }
+    expect(yes).to.be.greaterThan(5000);
   });
 
   it('says no (and the recorder parses instead) beyond the depth it tracks', () => {

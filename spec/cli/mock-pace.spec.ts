@@ -1,7 +1,7 @@
 // `replay --as server` paces a request's frames as recorded (by default), on the mock's clock:
 // progress notifications come as far apart as they did, each before the answer.
 import { expect } from 'chai';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { ManualClock } from '../../lib/clock.js';
 import { parseJournalText } from '../../lib/cli/journal-file.js';
 import { createMockServer } from '../../lib/cli/mock-server.js';

@@ -5,7 +5,7 @@
 // recorded run and a replayed one can be compared.
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { createStdioClientTransport } from '../../streams/stdio-client.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import type { Transport } from '../../streams/transport.js';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { listen } from '../../lib/http/listen.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
-import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { post } from '../fixtures/http-server/raw.js';
 import { background, CLI } from './helpers.js';
 

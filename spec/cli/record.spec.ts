@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMcpServer } from '../../lib/mcp-server.js';
 import { listen } from '../../lib/http/listen.js';
-import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { background, CLI, runInProcess, TERMINAL_SERVER_CMD } from './helpers.js';
 
 const q = (words: string[]) => words.map((w) => JSON.stringify(w)).join(' ');

@@ -8,7 +8,7 @@ import { StdioClientTransport as SdkStdio } from '@modelcontextprotocol/sdk/clie
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
 import { Server } from '../../lib/server.js';
 import { createMemoryPair } from '../../streams/memory.js';
@@ -115,7 +115,7 @@ describe('mcp-actors replay', function () {
     writeFileSync(newer, text.replace('"version":1', '"version":7'));
     const n = await runInProcess(['replay', newer, '--as', 'server']);
     expect(n.code).to.equal(5);
-    expect(n.stderr).to.include('journal format version 7, newer than this mcp-actors reads (1). Upgrade: npm install mcp-actors@latest');
+    expect(n.stderr).to.include('journal format version 7, newer than this mcp-actors reads (2). Upgrade: npm install mcp-actors@latest');
     const notJournal = join(dir, 'x.jsonl');
     writeFileSync(notJournal, '{"hello":1}\n');
     expect((await runInProcess(['replay', notJournal, '--check'])).stderr).to.include('is not an mcp-actors journal');

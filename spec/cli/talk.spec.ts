@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { everythingEntry } from '../fixtures/interop-everything/everything.js';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { createStdioClientTransport } from '../../streams/stdio-client.js';
 import { CLI, runInProcess, TERMINAL_SERVER_CMD } from './helpers.js';
 

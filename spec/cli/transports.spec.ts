@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMcpServer } from '../../lib/mcp-server.js';
-import { createWebSocketServer } from '../../streams/websocket-server.js';
+import { createWebSocketServer } from '../../lib/server-bindings/websocket-server.js';
 import { CLI, runInProcess, TERMINAL_SERVER_CMD } from './helpers.js';
 
 describe('mcp-actors over WebSocket and the HTTP mock server', function () {

@@ -9,7 +9,7 @@ import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchem
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { createStdioClientTransport } from '../../streams/stdio-client.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import type { Transport } from '../../streams/transport.js';

@@ -117,6 +117,8 @@ describe('mcp-actors inspect: terminal timeline and the viewer in chromium', fun
       await p.goto(`file://${html}`);
       await p.waitForSelector('body[data-ready=true]');
       expect(await p.textContent('#position')).to.include(`entry 1 of ${count}`);
+      // Times from the start of the recording (the first entry is 1 ms after it), not the clock's epoch.
+      expect(await p.textContent('#position')).to.include('· +1.0 ms');
       expect(await p.locator('.row').first().textContent()).to.include('transport');
       const jumped = await p.evaluate(() => {
         const v = (globalThis as any).viewer;

@@ -11,7 +11,7 @@ import type {
   UrlElicitationRequest,
 } from '../../lib/client-features/elicitation.js';
 import { McpError } from '../../lib/errors.js';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { CLIENT_INFO } from '../helpers/raw-peer.js';
 import { flush, pair, rejection } from './helpers.js';
 

@@ -1,7 +1,7 @@
 /**
  * A typed client against a low-level server over a memory pair, on a manual clock.
  */
-import { Client, type ClientOptions } from '../../lib/client.js';
+import { Client, type ClientOptions } from '../../lib/entries/client.js';
 import { ManualClock } from '../../lib/clock.js';
 import { Server, type ServerSession } from '../../lib/server.js';
 import { createMemoryPair } from '../../streams/memory.js';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
 import { createMemoryPair } from '../../streams/memory.js';
 import { CLIENT_INFO, SERVER_INFO } from '../helpers/raw-peer.js';

@@ -4,7 +4,7 @@ import { BehaviorSubject } from 'rxjs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { ClientWarning } from '../../lib/client.js';
+import type { ClientWarning } from '../../lib/entries/client.js';
 import { McpError } from '../../lib/errors.js';
 import { pair, rejection } from './helpers.js';
 

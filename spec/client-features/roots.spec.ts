@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { BehaviorSubject } from 'rxjs';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { CapabilityError, PhaseError } from '../../lib/errors.js';
 import type { Root } from '../../lib/protocol/schema/index.js';
 import { CLIENT_INFO } from '../helpers/raw-peer.js';

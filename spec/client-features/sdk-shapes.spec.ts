@@ -2,7 +2,7 @@
 // @modelcontextprotocol/sdk moves over with few edits (docs/migrating-from-sdk.md).
 import { expect } from 'chai';
 import { z } from 'zod';
-import { Client, createClient } from '../../lib/client.js';
+import { Client, createClient } from '../../lib/entries/client.js';
 import { McpServer, createMcpServer } from '../../lib/mcp-server.js';
 import { ResourceTemplate } from '../../lib/server-features/resource-template.js';
 import { ResourceNotFoundError } from '../../lib/server-features/resources.js';

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { ManualClock } from '../../lib/clock.js';
 import { fileTaskJournal } from '../../lib/client-features/file-task-journal.js';
 import { memoryTaskJournal, type TaskJournal } from '../../lib/client-features/task-journal.js';

@@ -4,7 +4,7 @@ import { approveReadOnlyFromTrustedServers, ToolCallDeniedError, type ToolCallAp
 import type { ToolCallRecord } from '../../lib/client-features/tool-audit.js';
 import type { Tool } from '../../lib/protocol/schema/index.js';
 import { flush, pair, rejection } from './helpers.js';
-import type { ClientOptions } from '../../lib/client.js';
+import type { ClientOptions } from '../../lib/entries/client.js';
 
 const TOOLS: Tool[] = [
   { name: 'read_file', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } },

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { OutputSchemaError, PaginationLoopError } from '../../lib/client-features/errors.js';
 import { CapabilityError, RequestTimeoutError } from '../../lib/errors.js';
 import type { Tool } from '../../lib/protocol/schema/index.js';

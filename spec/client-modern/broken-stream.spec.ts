@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { McpError } from '../../lib/errors.js';
 import { MAX_REISSUES } from '../../lib/client-modern/modern-link.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';

@@ -2,7 +2,7 @@
 // kept for its own ttlMs and re-fetched alone by its cursor; nothing is refetched in the
 // background; a cursor the server refuses drops the kept pages and the listing starts over.
 import { expect } from 'chai';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { ManualClock } from '../../lib/clock.js';
 import { createMemoryPair } from '../../streams/memory.js';
 

@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 
 type Msg = { id?: number | string; method: string; params?: Record<string, any> };

@@ -2,7 +2,7 @@
 // simulated clock; `fresh: true`, another params set, a list-change notification or the end of
 // ttlMs send the request again; results that took input rounds are not kept.
 import { expect } from 'chai';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { ManualClock } from '../../lib/clock.js';
 import { createMemoryPair } from '../../streams/memory.js';
 

@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client, MemoryEraCache, sharedEraCache, type ClientWarning, type EraVerdict } from '../../lib/client.js';
+import { Client, MemoryEraCache, sharedEraCache, type ClientWarning, type EraVerdict } from '../../lib/entries/client.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 
 type Era = 'legacy' | 'modern-only' | 'broken';

@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { filter, firstValueFrom } from 'rxjs';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { createStdioClientTransport } from '../../streams/stdio-client.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import type { FrameEvent } from '../../lib/session/session.js';

@@ -3,13 +3,13 @@
 // server checks against params.taskId. The client polls on a simulated clock.
 import { expect } from 'chai';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { ManualClock } from '../../lib/clock.js';
 import { listen, type Listening } from '../../lib/http/listen.js';
 import { createMcpServer, type McpServer } from '../../lib/mcp-server.js';
 import { startTask } from '../../lib/tasks/modern-tasks.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
-import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 
 const textOf = (r: { content?: unknown }) => ((r.content ?? []) as { text?: string }[]).map((b) => b.text).join('');
 

@@ -3,7 +3,7 @@
 // way), the same input request on several polls (eventual consistency), a CreateTaskResult where
 // none is allowed. Polling runs on a simulated clock: every tasks/get is stamped with its time.
 import { expect } from 'chai';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { ManualClock } from '../../lib/clock.js';
 import { MalformedResultTypeError } from '../../lib/client-modern/errors.js';
 import { createMemoryPair } from '../../streams/memory.js';

@@ -4,7 +4,7 @@
 // handlers through tasks/update, task(id) picks a task up again, a failed task rejects with its
 // error; a quick tool answers at once (a handle already completed). Polling runs on a simulated clock.
 import { expect } from 'chai';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { ManualClock } from '../../lib/clock.js';
 import { McpError } from '../../lib/errors.js';
 import { createMcpServer } from '../../lib/mcp-server.js';

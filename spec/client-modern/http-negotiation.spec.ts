@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client, type ClientWarning } from '../../lib/client.js';
+import { Client, type ClientWarning } from '../../lib/entries/client.js';
 import { ManualClock } from '../../lib/clock.js';
 import { RequestTimeoutError } from '../../lib/errors.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';

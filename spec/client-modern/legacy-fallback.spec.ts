@@ -2,7 +2,7 @@
 // Streamable HTTP) and a server built with the SDK 1.32.2 (stdio). Each refuses the
 // server/discover probe in its own way; the client falls back to initialize and works as before.
 import { expect } from 'chai';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { createStdioClientTransport } from '../../streams/stdio-client.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import { everythingEntry, startHttpEverything, type HttpEverything } from '../fixtures/interop-everything/everything.js';

@@ -3,7 +3,7 @@
 // once a listen is acknowledged, and a server that tears a listen down with notifications/cancelled
 // gets it reopened the same way.
 import { expect } from 'chai';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { ManualClock } from '../../lib/clock.js';
 import { createMemoryPair } from '../../streams/memory.js';
 

@@ -3,7 +3,7 @@
 // the server ends is reopened; notifications reach the observables as before.
 import { expect } from 'chai';
 import { firstValueFrom, filter, take } from 'rxjs';
-import { Client, type ClientWarning } from '../../lib/client.js';
+import { Client, type ClientWarning } from '../../lib/entries/client.js';
 import { ManualClock } from '../../lib/clock.js';
 import { createMemoryPair } from '../../streams/memory.js';
 

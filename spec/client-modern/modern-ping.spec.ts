@@ -3,7 +3,7 @@
 // now it asks `server/discover`, past the cache, so it still tells whether the server answers.
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 
 const FIXTURE = 'spec/fixtures/client-modern/sdk-v2-server.ts';

@@ -2,7 +2,7 @@
 // multi round-trip requests, and the bad inputs a server can send, each a typed error after
 // which the client stays usable.
 import { expect } from 'chai';
-import { Client, type InputRoundEvent } from '../../lib/client.js';
+import { Client, type InputRoundEvent } from '../../lib/entries/client.js';
 import { ManualClock } from '../../lib/clock.js';
 import { InputRoundsExceededError, MalformedResultTypeError, NoCommonVersionError, ServerExitedOnProbeError, UnsupportedInputRequestError } from '../../lib/client-modern/errors.js';
 import { createMemoryPair } from '../../streams/memory.js';

@@ -4,7 +4,7 @@
 // The same script runs against our McpServer in both eras; the handlers see the same things.
 import { expect } from 'chai';
 import { filter, firstValueFrom } from 'rxjs';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
 import { createMemoryPair } from '../../streams/memory.js';
 

@@ -2,7 +2,7 @@
 // _meta envelope on each request, notifications/cancelled on abort and on timeout (simulated
 // clock), a late answer ignored, the client usable afterwards.
 import { expect } from 'chai';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { ManualClock } from '../../lib/clock.js';
 import { RequestCancelledError, RequestTimeoutError } from '../../lib/errors.js';
 import { createMemoryPair } from '../../streams/memory.js';

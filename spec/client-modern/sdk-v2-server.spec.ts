@@ -3,7 +3,7 @@
 // through input-required rounds), a resource is read and a prompt got.
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { createStdioClientTransport } from '../../streams/stdio-client.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 

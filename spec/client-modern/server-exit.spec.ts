@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { fileURLToPath } from 'node:url';
 import { filter, firstValueFrom } from 'rxjs';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { createStdioClientTransport } from '../../streams/stdio-client.js';
 
 const GROWING = fileURLToPath(new URL('../fixtures/host/growing-server.ts', import.meta.url));

@@ -3,7 +3,7 @@
 // same process, which ends only when the client closes (BASE-082).
 import { expect } from 'chai';
 import { fileURLToPath } from 'node:url';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { createStdioClientTransport } from '../../streams/stdio-client.js';
 
 const SERVER = fileURLToPath(new URL('../fixtures/client-modern/lifetime-server.ts', import.meta.url));

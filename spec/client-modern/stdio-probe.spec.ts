@@ -3,7 +3,7 @@
 // initialize and says on stderr what it read.
 import { expect } from 'chai';
 import { fileURLToPath } from 'node:url';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { LegacyServerError } from '../../lib/client-modern/errors.js';
 import { createStdioClientTransport, type StdioClientTransport } from '../../streams/stdio-client.js';
 

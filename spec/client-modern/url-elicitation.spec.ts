@@ -5,8 +5,8 @@
 // signed requestState), so it can correlate its out-of-band flow. The legacy era keeps the id on
 // the wire and the completion notification.
 import { expect } from 'chai';
-import { Client } from '../../lib/client.js';
-import type { ElicitationStatus, UrlElicitationRequest } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
+import type { ElicitationStatus, UrlElicitationRequest } from '../../lib/entries/client.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
 import { createMemoryPair } from '../../streams/memory.js';
 

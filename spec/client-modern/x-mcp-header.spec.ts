@@ -2,10 +2,10 @@
 // which refuses a tools/call whose Mcp-Param-* headers are missing or differ from the body. A
 // tool with an invalid annotation is left out of listTools, with a warning naming it.
 import { expect } from 'chai';
-import { Client, type ClientWarning } from '../../lib/client.js';
+import { Client, type ClientWarning } from '../../lib/entries/client.js';
 import { listen, type Listening } from '../../lib/http/listen.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
-import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 
 describe('client: x-mcp-header over Streamable HTTP (2026-07-28)', () => {

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { createStdioClientTransport, type StdioClientTransport } from '../../streams/stdio-client.js';
 
 const EVERYTHING = fileURLToPath(new URL('../../examples/everything.ts', import.meta.url));

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { createStdioClientTransport } from '../../streams/stdio-client.js';
 
 const TERMINAL = fileURLToPath(new URL('../../examples/terminal.ts', import.meta.url));

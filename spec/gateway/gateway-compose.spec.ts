@@ -5,12 +5,12 @@
 import { expect } from 'chai';
 import { fileURLToPath } from 'node:url';
 import { filter, firstValueFrom } from 'rxjs';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { createGateway, type Gateway } from '../../lib/gateway/gateway.js';
 import { listen, type Listening } from '../../lib/http/listen.js';
 import type { Tool } from '../../lib/protocol/schema/index.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
-import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { everythingEntry } from '../fixtures/interop-everything/everything.js';
 
 const path = (p: string) => fileURLToPath(new URL(p, import.meta.url));

@@ -3,12 +3,12 @@
 // input rounds, sees its progress, and a cancelled call reaches it as notifications/cancelled.
 import { expect } from 'chai';
 import { filter, firstValueFrom } from 'rxjs';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { createGateway, type Gateway } from '../../lib/gateway/gateway.js';
 import { listen, type Listening } from '../../lib/http/listen.js';
 import type { Progress } from '../../lib/session/request-registry.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
-import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { everythingEntry } from '../fixtures/interop-everything/everything.js';
 
 const textOf = (r: { content?: unknown }) => ((r.content ?? []) as { text?: string }[]).map((b) => b.text ?? '').join('\n');

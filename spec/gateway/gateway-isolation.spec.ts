@@ -3,11 +3,11 @@
 // which call it belongs to) neither ever receives the other's form or answer.
 import { expect } from 'chai';
 import { filter, firstValueFrom } from 'rxjs';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { createGateway, type Gateway } from '../../lib/gateway/gateway.js';
 import { listen, type Listening } from '../../lib/http/listen.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
-import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { everythingEntry } from '../fixtures/interop-everything/everything.js';
 
 const textOf = (r: { content?: unknown }) => ((r.content ?? []) as { text?: string }[]).map((b) => b.text ?? '').join('\n');

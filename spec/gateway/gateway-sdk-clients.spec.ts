@@ -9,7 +9,7 @@ import { ElicitRequestSchema, CreateMessageRequestSchema } from '@modelcontextpr
 import { filter, firstValueFrom } from 'rxjs';
 import { createGateway, type Gateway } from '../../lib/gateway/gateway.js';
 import { listen, type Listening } from '../../lib/http/listen.js';
-import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { everythingEntry } from '../fixtures/interop-everything/everything.js';
 
 const textOf = (r: object) => (((r as { content?: unknown }).content ?? []) as { text?: string }[]).map((b) => b.text ?? '').join('\n');

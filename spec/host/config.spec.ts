@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { createHost } from '../../lib/host.js';
+import { createHost } from '../../lib/entries/host.js';
 import { resolveServerConfig, serverEntries } from '../../lib/host/config.js';
 
 describe('host configuration', () => {

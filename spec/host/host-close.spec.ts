@@ -1,7 +1,7 @@
 // What a host's user gets after close(): typed errors, in either era, nothing sent.
 import { expect } from 'chai';
 import { fileURLToPath } from 'node:url';
-import { createHost, ServerUnavailableError } from '../../lib/host.js';
+import { createHost, ServerUnavailableError } from '../../lib/entries/host.js';
 import { ConnectionClosedError, McpError } from '../../lib/errors.js';
 
 const ECHO = fileURLToPath(new URL('../../examples/echo-server.ts', import.meta.url));

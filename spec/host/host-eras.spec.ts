@@ -7,10 +7,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { filter, firstValueFrom, map } from 'rxjs';
-import { createHost, type Host, type HostServerState } from '../../lib/host.js';
+import { createHost, type Host, type HostServerState } from '../../lib/entries/host.js';
 import { listen, type Listening } from '../../lib/http/listen.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
-import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 
 const path = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 const stdio = (file: string) => ({ command: process.execPath, args: ['--import', 'tsx', file] });

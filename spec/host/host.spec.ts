@@ -3,11 +3,11 @@ import { fileURLToPath } from 'node:url';
 import { filter, firstValueFrom, map } from 'rxjs';
 import { ManualClock, systemClock } from '../../lib/clock.js';
 import { McpError, TransportError } from '../../lib/errors.js';
-import { createHost, ServerUnavailableError, type Host, type HostOptions, type HostServerState, type HostTool } from '../../lib/host.js';
+import { createHost, ServerUnavailableError, type Host, type HostOptions, type HostServerState, type HostTool } from '../../lib/entries/host.js';
 import { listen, type Listening } from '../../lib/http/listen.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
 import type { FrameEvent } from '../../lib/session/session.js';
-import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 
 const ECHO = fileURLToPath(new URL('../../examples/echo-server.ts', import.meta.url));
 const CALC = fileURLToPath(new URL('../fixtures/host/calc-server.ts', import.meta.url));
@@ -54,7 +54,7 @@ describe('multi-server host', function () {
   });
 
   it('[TOOL-052] [TOOL-053] aggregates namespaced tools, prompts and resources of isolated stdio servers and routes calls', async () => {
-    const h = host({ servers: { 'echo-a': stdio(ECHO), 'echo-b': stdio(ECHO), calc: stdio(CALC) }, clientOptions: { journal: true } });
+    const h = host({ servers: { 'echo-a': stdio(ECHO), 'echo-b': stdio(ECHO), calc: stdio(CALC) }, clientOptions: { journal: true, era: 'legacy' } });
     const frames: Record<string, FrameEvent[]> = {};
     h.sessions$.subscribe(({ server, client }) => client.frames$.subscribe((f) => (frames[server] ??= []).push(f)));
 

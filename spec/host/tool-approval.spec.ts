@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { approveReadOnlyFromTrustedServers, ToolCallDeniedError, type ToolCallApprovalRequest } from '../../lib/client-features/tool-approval.js';
 import type { ToolCallRecord } from '../../lib/client-features/tool-audit.js';
-import { createHost, type Host } from '../../lib/host.js';
+import { createHost, type Host } from '../../lib/entries/host.js';
 import { listen, type Listening } from '../../lib/http/listen.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
-import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 
 /** An HTTP MCP server with a read-only `look` tool; counts the calls it ran. */
 async function webServer(name: string) {

@@ -1,7 +1,7 @@
 // Shared bits of the HTTP client specs: a fetch that records what it sent, waiting for transport
 // state details, and a client factory.
 import { filter, firstValueFrom, type Observable } from 'rxjs';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { undiciFetch, type FetchLike } from '../../streams/http-fetch.js';
 import type { TransportState } from '../../streams/transport.js';
 

@@ -1,7 +1,7 @@
 // OUR Client over OUR Streamable HTTP client transport against the OFFICIAL SDK's deprecated
 // SSEServerTransport (HTTP+SSE, 2024-11-05): the transport falls back by itself.
 import { expect } from 'chai';
-import type { Progress } from '../../lib/client.js';
+import type { Progress } from '../../lib/entries/client.js';
 import { createLegacySseClientTransport } from '../../streams/legacy-sse-client.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import { startSdkLegacyServer, type SdkLegacyServer } from '../fixtures/http-client/sdk-servers.js';

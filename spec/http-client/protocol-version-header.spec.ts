@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { listen, type Listening } from '../../lib/http/listen.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
-import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { CLIENT_INFO, SERVER_INFO } from '../helpers/raw-peer.js';
 
 describe('HTTP client: MCP-Protocol-Version header', function () {

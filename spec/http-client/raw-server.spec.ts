@@ -2,7 +2,7 @@
 // servers that misbehave on purpose: expired sessions, cut streams, retry fields, 405s, errors.
 // Every wait between reconnects runs on a ManualClock.
 import { expect } from 'chai';
-import type { Client } from '../../lib/client.js';
+import type { Client } from '../../lib/entries/client.js';
 import { ManualClock } from '../../lib/clock.js';
 import { McpError, RequestCancelledError, TransportError } from '../../lib/errors.js';
 import { createStreamableHttpClientTransport, type StreamableHttpClientTransportOptions } from '../../streams/streamable-http-client.js';

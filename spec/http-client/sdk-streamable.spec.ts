@@ -1,7 +1,7 @@
 // OUR Client over OUR Streamable HTTP client transport, against the OFFICIAL SDK's
 // StreamableHTTPServerTransport (low-level Server, node:http, 127.0.0.1).
 import { expect } from 'chai';
-import type { Client, Progress } from '../../lib/client.js';
+import type { Client, Progress } from '../../lib/entries/client.js';
 import { ManualClock } from '../../lib/clock.js';
 import { allows, type Revision } from '../../lib/protocol/revisions.js';
 import { createStreamableHttpClientTransport, type StreamableHttpClientTransport } from '../../streams/streamable-http-client.js';

@@ -17,8 +17,8 @@ import { Hono } from 'hono';
 import { listen } from '../../lib/http/listen.js';
 import { serveFetch } from '../../lib/http/serve-fetch.js';
 import type { McpServer } from '../../lib/mcp-server.js';
-import { createMcpFetchHandler } from '../../streams/fetch-handler.js';
-import { createStreamableHttpHandler, type StreamableHttpOptions } from '../../streams/streamable-http-server.js';
+import { createMcpFetchHandler } from '../../lib/server-bindings/fetch-handler.js';
+import { createStreamableHttpHandler, type StreamableHttpOptions } from '../../lib/server-bindings/streamable-http-server.js';
 
 export type AdapterName = 'node handler' | 'fetch handler on Node' | 'Express 5' | 'Fastify 5' | 'Hono on Node' | 'Hono fetch app' | 'Bun' | 'Deno';
 export const IN_PROCESS: readonly AdapterName[] = ['node handler', 'fetch handler on Node', 'Express 5', 'Fastify 5', 'Hono on Node', 'Hono fetch app'];

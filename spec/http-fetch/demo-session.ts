@@ -8,7 +8,7 @@ import { Client as SdkV2Client, StreamableHTTPClientTransport as SdkV2Http } fro
 import { Client as SdkV1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as SdkV1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { createClient } from '../../lib/client.js';
+import { createClient } from '../../lib/entries/client.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 
 export type DemoClient = 'ours' | 'ours 2026-07-28' | 'sdk 1.32.2' | 'sdk v2 2.4.0' | 'sdk v2 2.4.0 2026-07-28';

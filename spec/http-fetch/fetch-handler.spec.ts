@@ -14,7 +14,7 @@ import { listen } from '../../lib/http/listen.js';
 import { serveFetch } from '../../lib/http/serve-fetch.js';
 import { createMcpServer, type McpServer } from '../../lib/mcp-server.js';
 import { text } from '../../lib/server-features/content.js';
-import { createMcpFetchHandler, type McpFetchHandler } from '../../streams/fetch-handler.js';
+import { createMcpFetchHandler, type McpFetchHandler } from '../../lib/server-bindings/fetch-handler.js';
 import { SseParser, type SseEvent } from '../../streams/sse-parse.js';
 
 const ORIGIN = 'http://127.0.0.1:8080';
@@ -300,9 +300,9 @@ describe('the Web-standard fetch handler (createMcpFetchHandler)', () => {
   });
 
   it('mcp-actors/web imports no node: built-in, not even behind a dynamic import() (Workers without nodejs_compat)', async () => {
-    // The static import graph of lib/web.ts, dependencies included, bundled for a platform without
+    // The static import graph of lib/entries/web.ts, dependencies included, bundled for a platform without
     // node built-ins; dynamic imports (serveFetch's node:http bridge, loaded only on Node) left out.
-    const entry = fileURLToPath(new URL('../../lib/web.ts', import.meta.url));
+    const entry = fileURLToPath(new URL('../../lib/entries/web.ts', import.meta.url));
     const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
     const result = await build({
       entryPoints: [entry],
@@ -329,7 +329,7 @@ describe('the Web-standard fetch handler (createMcpFetchHandler)', () => {
         else if (!i.external) walk(i.path);
       }
     };
-    walk(Object.keys(inputs).find((f) => f.endsWith('lib/web.ts'))!);
+    walk(Object.keys(inputs).find((f) => f.endsWith('lib/entries/web.ts'))!);
     expect(reached.size).to.be.greaterThan(50);
     expect(Object.fromEntries(imported)).to.deep.equal({});
   });

@@ -12,10 +12,10 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { freePort } from '../../scripts/real-parts/free-port.js';
 import { build } from 'esbuild';
-import { createClient } from '../../lib/client.js';
+import { createClient } from '../../lib/entries/client.js';
 import { createStreamableHttpClientTransport } from '../../streams/index.js';
 
-const WEB_ENTRY = fileURLToPath(new URL('../../lib/web.ts', import.meta.url));
+const WEB_ENTRY = fileURLToPath(new URL('../../lib/entries/web.ts', import.meta.url));
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const WORKERD = join(REPO, 'node_modules', '.bin', 'workerd');
 

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 import { build } from 'esbuild';
 
-const WEB_ENTRY = fileURLToPath(new URL('../../lib/web.ts', import.meta.url));
+const WEB_ENTRY = fileURLToPath(new URL('../../lib/entries/web.ts', import.meta.url));
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
 /** What a Worker's global scope offers that the handler could use (Workers' runtime APIs). */

@@ -7,10 +7,10 @@ import { expect } from 'chai';
 import express from 'express';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { createClient } from '../../lib/client.js';
+import { createClient } from '../../lib/entries/client.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
 import { text } from '../../lib/server-features/content.js';
-import { createStreamableHttpHandler, type StreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createStreamableHttpHandler, type StreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 
 function notesServer() {

@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import { listen } from '../../lib/http/listen.js';
 import { Server } from '../../lib/server.js';
 import type { AuthOutcome } from '../../streams/http-auth.js';
-import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { startFixture, type Fixture } from '../fixtures/http-server/server.js';
 import { callTool, initializeRequest, openSession, post, raw } from '../fixtures/http-server/raw.js';
 

@@ -7,10 +7,10 @@
 import { expect } from 'chai';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { Server } from '../../lib/server.js';
 import { MemoryEventStore } from '../../streams/event-store.js';
-import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import { CLIENT_INFO, SERVER_INFO } from '../helpers/raw-peer.js';
 

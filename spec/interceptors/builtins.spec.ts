@@ -9,7 +9,7 @@ import { logging, type InterceptLogEntry } from '../../lib/server-features/inter
 import { RATE_LIMITED, rateLimitPerCaller } from '../../lib/server-features/interceptors/rate-limit.js';
 import { redactArguments } from '../../lib/server-features/interceptors/redact.js';
 import { retry } from '../../lib/client-features/interceptors/retry.js';
-import { createMcpFetchHandler } from '../../streams/fetch-handler.js';
+import { createMcpFetchHandler } from '../../lib/server-bindings/fetch-handler.js';
 import { MATRIX, connect, until, type Connected } from './harness.js';
 
 const textOf = (r: { content?: unknown }) => ((r.content ?? []) as { text?: string }[]).map((b) => b.text).join('|');

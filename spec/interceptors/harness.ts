@@ -8,7 +8,7 @@ import type { McpServer } from '../../lib/mcp-server.js';
 import type { RequestRecord } from '../../lib/session/server-request.js';
 import { createStdioServerTransport } from '../../streams/stdio-server.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
-import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 
 export type Era = 'legacy' | 'modern';
 export type Wire = 'stdio' | 'http';

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { ManualClock } from '../../lib/clock.js';
 import { McpError } from '../../lib/errors.js';
 import { createMcpServer, type McpServer } from '../../lib/mcp-server.js';
-import { createMcpFetchHandler } from '../../streams/fetch-handler.js';
+import { createMcpFetchHandler } from '../../lib/server-bindings/fetch-handler.js';
 import type { InterceptedRequest, Interceptor } from '../../lib/server-features/interceptors/chain.js';
 import { MATRIX, connect, until, type Connected } from './harness.js';
 

@@ -22,7 +22,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { getOAuthProtectedResourceMetadataUrl, mcpAuthMetadataRouter, mcpAuthRouter, createOAuthMetadata } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import { requireBearerAuth as sdkRequireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { createClient } from '../../lib/client.js';
+import { createClient } from '../../lib/entries/client.js';
 import { createHeadlessOAuthProvider } from '../../lib/auth/provider.js';
 import { bearerAuthInfo } from '../../lib/auth/server/auth-info.js';
 import { requireBearerAuth } from '../../lib/auth/server/bearer-auth.js';
@@ -31,7 +31,7 @@ import { createProtectedResourceMetadataHandler } from '../../lib/auth/server/pr
 import { listen, type Listening } from '../../lib/http/listen.js';
 import { Server } from '../../lib/server.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
-import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 
 const REDIRECT = 'http://127.0.0.1:9/callback'; // nothing listens: the code is read from the redirect
 

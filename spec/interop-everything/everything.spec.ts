@@ -8,7 +8,7 @@ import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { firstValueFrom, timeout } from 'rxjs';
-import type { Progress } from '../../lib/client.js';
+import type { Progress } from '../../lib/entries/client.js';
 import { McpError } from '../../lib/errors.js';
 import type { JsonObject } from '../../lib/jsonrpc/message.js';
 import type { Task } from '../../lib/protocol/schema/index.js';

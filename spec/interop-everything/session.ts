@@ -2,7 +2,7 @@
 // client feature the server uses declared before connecting (roots, sampling, form + URL
 // elicitation) and recorders for what the server asked of us.
 import process from 'node:process';
-import { Client, type ClientWarning, type Diagnostic, type FormElicitationRequest, type UrlElicitationRequest } from '../../lib/client.js';
+import { Client, type ClientWarning, type Diagnostic, type FormElicitationRequest, type UrlElicitationRequest } from '../../lib/entries/client.js';
 import type { JsonObject } from '../../lib/jsonrpc/message.js';
 import { McpError } from '../../lib/errors.js';
 import { RELATED_TASK_META_KEY, type CallToolResult, type CreateMessageRequestParams, type LoggingMessageNotificationParams, type Task } from '../../lib/protocol/schema/index.js';

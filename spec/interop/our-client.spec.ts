@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import process from 'node:process';
 import { lastValueFrom, toArray } from 'rxjs';
-import { Client, type Progress } from '../../lib/client.js';
+import { Client, type Progress } from '../../lib/entries/client.js';
 import { McpError, RequestCancelledError, RequestTimeoutError } from '../../lib/errors.js';
 import { createStdioClientTransport, type StdioClientTransport } from '../../streams/stdio-client.js';
 import type { TransportState } from '../../streams/transport.js';

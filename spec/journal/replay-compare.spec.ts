@@ -3,7 +3,7 @@
 // wait between inputs that runs an immediate the session queued (a response held back one turn
 // after progress) before the next input.
 import { expect } from 'chai';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { Journal } from '../../lib/journal/journal.js';
 import { replay, sameJson } from '../../lib/journal/replay.js';
 import { Server } from '../../lib/server.js';

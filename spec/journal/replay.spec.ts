@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { fileURLToPath } from 'node:url';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { McpError } from '../../lib/errors.js';
 import { ManualClock } from '../../lib/clock.js';
 import { Journal } from '../../lib/journal/journal.js';

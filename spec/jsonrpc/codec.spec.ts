@@ -169,17 +169,28 @@ describe('jsonrpc/codec', () => {
   });
 
   describe('invalid params', () => {
-    for (const params of [[1], 'x', null, 3, false]) {
-      it(`rejects params ${JSON.stringify(params)} with -32602`, () => {
+    // JSON-RPC 2.0 §4.2: params MUST be a structured value; anything else is an Invalid Request.
+    for (const params of ['x', null, 3, false]) {
+      it(`[BASE-002] rejects params ${JSON.stringify(params)} (not structured) with -32600 under the request id`, () => {
         const inv = expectInvalid(
           decodeValue({ jsonrpc: '2.0', id: 'r', method: 'tools/list', params }, single),
-          ErrorCode.InvalidParams,
+          ErrorCode.InvalidRequest,
           'r',
           true,
         );
-        expect(inv.error.message).to.contain('"tools/list"').and.to.contain('"params" must be an object');
+        expect(inv.error.message).to.contain('"tools/list"').and.to.contain('"params"').and.to.contain('structured');
       });
     }
+
+    it('rejects array params (structured, but MCP params are named) with -32602', () => {
+      const inv = expectInvalid(
+        decodeValue({ jsonrpc: '2.0', id: 'r', method: 'tools/list', params: [1] }, single),
+        ErrorCode.InvalidParams,
+        'r',
+        true,
+      );
+      expect(inv.error.message).to.contain('"tools/list"').and.to.contain('"params" must be an object');
+    });
 
     it('does not answer a notification with bad params', () => {
       expectInvalid(
@@ -188,6 +199,16 @@ describe('jsonrpc/codec', () => {
         null,
         false,
         /got array/,
+      );
+    });
+
+    it('does not answer a notification with string params, and calls it an Invalid Request', () => {
+      expectInvalid(
+        decodeText('{"jsonrpc":"2.0","method":"notifications/progress","params":"x"}', single),
+        ErrorCode.InvalidRequest,
+        null,
+        false,
+        /got string/,
       );
     });
   });

@@ -4,11 +4,13 @@
 // the smaller edge checks (Origin with userinfo, padded state, Base64 in Mcp-Method, control
 // characters in headers, string params).
 import { expect } from 'chai';
+import { connect } from 'node:net';
 import { requireBearerAuth } from '../../lib/auth/server/bearer-auth.js';
 import { createMcpServer, type McpServer } from '../../lib/mcp-server.js';
-import type { StreamableHttpOptions } from '../../streams/streamable-http-server.js';
+import type { StreamableHttpOptions } from '../../lib/server-bindings/streamable-http-server.js';
+import { createMcpFetchHandler } from '../../lib/server-bindings/fetch-handler.js';
 import { mountInProcess, type AdapterName, type Mounted } from '../http-fetch/adapters.js';
-import { post } from '../fixtures/http-server/raw.js';
+import { openSession, post } from '../fixtures/http-server/raw.js';
 
 const V = '2026-07-28';
 const ADAPTERS: readonly AdapterName[] = ['node handler', 'fetch handler on Node'];
@@ -22,6 +24,24 @@ function modern(id: unknown, method: string, params: Record<string, unknown> = {
   const key = nameOf[method];
   if (key) headers['mcp-name'] = String(params[key]);
   return { body, headers };
+}
+
+/** A POST written byte for byte on a socket, so that header values reach the server as given. */
+async function rawPost(url: string, headers: Record<string, string>, body: string): Promise<{ status: number; contentType: string; body: string; text: string }> {
+  const u = new URL(url);
+  const lines = [`POST ${u.pathname} HTTP/1.1`, `Host: ${u.host}`, 'Content-Type: application/json', 'Accept: application/json, text/event-stream', `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close'];
+  for (const [k, v] of Object.entries(headers)) lines.push(`${k}: ${v}`);
+  const text = await new Promise<string>((resolve, reject) => {
+    const socket = connect(Number(u.port), u.hostname, () => socket.write(`${lines.join('\r\n')}\r\n\r\n${body}`));
+    let got = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (c: string) => (got += c));
+    socket.on('close', () => resolve(got));
+    socket.on('error', reject);
+  });
+  const split = text.indexOf('\r\n\r\n');
+  const head = text.slice(0, split);
+  return { status: Number(/^HTTP\/1\.1 (\d+)/.exec(head)?.[1]), contentType: /content-type: ([^\r]+)/i.exec(head)?.[1] ?? '', body: text.slice(split + 4), text };
 }
 
 function server(): McpServer {
@@ -105,6 +125,62 @@ for (const adapter of ADAPTERS) {
       });
     });
 
+    describe('params that are not structured (JSON-RPC 2.0: params MUST be an object or an array)', () => {
+      for (const params of ['x', 3, false, null]) {
+        it(`[BASE-058] a modern request with params ${JSON.stringify(params)} gets 400 and -32600 under its id`, async () => {
+          await mount();
+          const call = modern(8, 'tools/list');
+          const res = await post(served.url, { ...call.body, params }, call.headers);
+          expect([res.status, res.json?.error?.code, res.json?.id], res.body).to.deep.equal([400, -32600, 8]);
+        });
+      }
+
+      it('[BASE-011] a modern notification with string params is not answered as a message: 400 with a body without id', async () => {
+        await mount();
+        const res = await post(served.url, { jsonrpc: '2.0', method: 'notifications/cancelled', params: 'x' }, { 'mcp-protocol-version': V, 'mcp-method': 'notifications/cancelled' });
+        expect([res.status, res.json?.error?.code], res.body).to.deep.equal([400, -32600]);
+        expect(res.json).to.not.have.property('id');
+      });
+
+      it('[BASE-002] a legacy session request with string params gets -32600 under its id; a notification gets 400 without id', async () => {
+        await mount();
+        const sid = await openSession(served.url, '2025-06-18');
+        const h = { 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' };
+        const res = await post(served.url, { jsonrpc: '2.0', id: 9, method: 'tools/list', params: 'x' }, h);
+        expect([res.status, res.json?.error?.code, res.json?.id], res.body).to.deep.equal([400, -32600, 9]);
+        const note = await post(served.url, { jsonrpc: '2.0', method: 'notifications/cancelled', params: 7 }, h);
+        expect([note.status, note.json?.error?.code], note.body).to.deep.equal([400, -32600]);
+        expect(note.json).to.not.have.property('id');
+      });
+    });
+
+    describe('a control character in a request header', () => {
+      // Node's parser refuses these before any handler runs (a bare 400 by default): sent on a raw
+      // socket, since no HTTP client lets them through.
+      for (const [header, value] of [['Mcp-Session-Id', 'a\x01b'], ['Mcp-Method', 'tools/\x1blist'], ['Authorization', 'Bearer a\x7fb']] as const) {
+        it(`[HTTP-010] ${header} with ${JSON.stringify(value)}: 400 with a JSON-RPC error body under the body's id`, async () => {
+          await mount();
+          const call = modern(11, 'tools/list');
+          const res = await rawPost(served.url, { ...call.headers, [header]: value }, JSON.stringify(call.body));
+          expect(res.status, res.text).to.equal(400);
+          expect(res.contentType).to.match(/application\/json/);
+          const body = JSON.parse(res.body) as { id: unknown; error: { code: number; message: string } };
+          expect([body.id, body.error.code]).to.deep.equal([11, -32600]);
+          expect(body.error.message).to.match(/control character/);
+          // The server is still up and serves the same request with clean headers.
+          const ok = await post(served.url, call.body, call.headers);
+          expect(ok.status).to.equal(200);
+        });
+      }
+
+      it('[HTTP-010] a body whose id cannot be read is refused under id null', async () => {
+        await mount();
+        const res = await rawPost(served.url, { 'mcp-protocol-version': V, 'mcp-session-id': 'x\x02y' }, '{"not json');
+        expect(res.status).to.equal(400);
+        expect(JSON.parse(res.body)).to.deep.include({ jsonrpc: '2.0', id: null });
+      });
+    });
+
     it('[HTTP-174] refuses the Base64 sentinel in Mcp-Method (it is meant for Mcp-Name and Mcp-Param-* only)', async () => {
       await mount();
       const call = modern(3, 'tools/call', { name: 'echo' });
@@ -123,3 +199,28 @@ for (const adapter of ADAPTERS) {
     });
   });
 }
+
+describe('field trial findings: the fetch handler as Workers, Deno and Bun call it', () => {
+  // Their Fetch `Headers` keep most control characters (only NUL, CR and LF are refused), so the
+  // handler sees them itself: no node parser in front.
+  it('[HTTP-010] refuses a control character in Mcp-Session-Id with 400 and a JSON-RPC error body under the body\'s id', async () => {
+    const handler = createMcpFetchHandler(server());
+    try {
+      const call = modern(12, 'tools/list');
+      const headers = { host: '127.0.0.1', 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...call.headers, 'mcp-session-id': 'a\x01b' };
+      const res = await handler(new Request('http://127.0.0.1/mcp', { method: 'POST', headers, body: JSON.stringify(call.body) }));
+      expect(res.status).to.equal(400);
+      const body = (await res.json()) as { id: unknown; error: { code: number; message: string } };
+      expect([body.id, body.error.code]).to.deep.equal([12, -32600]);
+      expect(body.error.message).to.contain('mcp-session-id').and.to.contain('control character');
+      const get = await handler(new Request('http://127.0.0.1/mcp', { headers: { accept: 'text/event-stream', authorization: 'Bearer \x7f' } }));
+      expect(get.status).to.equal(400);
+      expect(await get.json()).to.deep.include({ jsonrpc: '2.0', id: null });
+      const { 'mcp-session-id': _dropped, ...clean } = headers;
+      const ok = await handler(new Request('http://127.0.0.1/mcp', { method: 'POST', headers: clean, body: JSON.stringify(call.body) }));
+      expect(ok.status, await ok.clone().text()).to.equal(200);
+    } finally {
+      await handler.close();
+    }
+  });
+});

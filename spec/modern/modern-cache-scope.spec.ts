@@ -9,7 +9,7 @@ import { ErrorCode } from '../../lib/jsonrpc/error-codes.js';
 import { createMcpServer, type McpServer } from '../../lib/mcp-server.js';
 import type { AuthOutcome } from '../../streams/http-auth.js';
 import type { HttpRequestHead } from '../../streams/http-shape.js';
-import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { post } from '../fixtures/http-server/raw.js';
 
 const V = '2026-07-28';

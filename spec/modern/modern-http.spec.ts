@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { listen, type Listening } from '../../lib/http/listen.js';
 import { createMcpServer, type McpServer } from '../../lib/mcp-server.js';
-import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { InMemoryReplayGuard } from '../../lib/modern/request-state.js';
 import { ManualClock } from '../../lib/clock.js';
 import { initializeRequest, post, postStream, raw, until } from '../fixtures/http-server/raw.js';

@@ -13,7 +13,7 @@ import { listen, type Listening } from '../../lib/http/listen.js';
 import type { JsonObject } from '../../lib/jsonrpc/message.js';
 import { createMcpServer, type McpServer } from '../../lib/mcp-server.js';
 import { createMemoryPair } from '../../streams/memory.js';
-import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { post } from '../fixtures/http-server/raw.js';
 
 const V = '2026-07-28';

@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { listen, type Listening } from '../../lib/http/listen.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
-import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { post } from '../fixtures/http-server/raw.js';
 
 const V = '2026-07-28';

@@ -1,14 +1,14 @@
 // A server that speaks only 2026-07-28 (`supportedVersions: ['2026-07-28']`): legacy clients are
 // told which versions it speaks; modern clients are served as usual.
 import { expect } from 'chai';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { McpError } from '../../lib/errors.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
 import { ErrorCode } from '../../lib/jsonrpc/error-codes.js';
 import { listen } from '../../lib/http/listen.js';
 import { createMemoryPair } from '../../streams/memory.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
-import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CLIENT_INFO, SERVER_INFO } from '../helpers/raw-peer.js';

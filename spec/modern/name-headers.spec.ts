@@ -5,10 +5,10 @@
 // @see https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#standard-request-headers
 import { expect } from 'chai';
 import type { IncomingHttpHeaders } from 'node:http';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { listen, type Listening } from '../../lib/http/listen.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
-import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import { post } from '../fixtures/http-server/raw.js';
 

@@ -2,7 +2,7 @@
 // sampling and roots inside the result (input_required) and takes the answers from the retried
 // request; a handler that tries to send a raw request gets an error, and nothing goes on the wire.
 import { expect } from 'chai';
-import { Client, type FrameEvent } from '../../lib/client.js';
+import { Client, type FrameEvent } from '../../lib/entries/client.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
 import { createMemoryPair } from '../../streams/memory.js';
 

@@ -2,7 +2,7 @@
 // parented to its session (legacy) or to the server (2026-07-28); the inspector sees its events.
 import { expect } from 'chai';
 import type { AnyActorRef, InspectionEvent } from 'xstate';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
 import { createMemoryPair } from '../../streams/memory.js';
 

@@ -7,8 +7,8 @@ import { listen, type Listening } from '../../lib/http/listen.js';
 import { createMcpServer, type McpServer } from '../../lib/mcp-server.js';
 import type { RequestRecord } from '../../lib/session/server-request.js';
 import { createStdioServerTransport } from '../../streams/stdio-server.js';
-import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
-import { createMcpFetchHandler } from '../../streams/fetch-handler.js';
+import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
+import { createMcpFetchHandler } from '../../lib/server-bindings/fetch-handler.js';
 import { callTool, openSession, post, until } from '../fixtures/http-server/raw.js';
 
 const V = '2026-07-28';

@@ -21,7 +21,7 @@ const BUN = join(ROOT, 'node_modules', '.bin', 'bun');
 const DENO = join(ROOT, 'node_modules', '.bin', 'deno');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
 /** What the examples need besides the package: the user's own dependencies and types. */
-const USER_DEPENDENCIES = ['zod', 'express', 'fastify', 'hono', '@hono/node-server', 'redis', '@redis/client', '@redis/bloom', '@redis/json', '@redis/search', '@redis/time-series', '@types/node', '@types/express', '@types/express-serve-static-core', '@types/serve-static', '@types/body-parser', '@types/qs', '@types/range-parser', '@types/send', '@types/mime', '@types/connect', '@types/http-errors'];
+const USER_DEPENDENCIES = ['@opentelemetry/api', '@opentelemetry/sdk-trace-node', 'zod', 'express', 'fastify', 'hono', '@hono/node-server', 'redis', '@redis/client', '@redis/bloom', '@redis/json', '@redis/search', '@redis/time-series', '@types/node', '@types/express', '@types/express-serve-static-core', '@types/serve-static', '@types/body-parser', '@types/qs', '@types/range-parser', '@types/send', '@types/mime', '@types/connect', '@types/http-errors'];
 
 function link(app: string, name: string): void {
   const from = join(ROOT, 'node_modules', name);
@@ -139,7 +139,7 @@ describe('the packed package, installed in an app', function () {
   }
 
   it('ships what a user needs and nothing else', () => {
-    expect(files).to.include.members(['package.json', 'README.md', 'LICENSE', 'dist/lib/index.js', 'dist/lib/index.d.ts', 'dist/lib/client.js', 'dist/lib/web.js', 'dist/lib/web.d.ts', 'dist/streams/index.js', 'dist/machines/index.js']);
+    expect(files).to.include.members(['package.json', 'README.md', 'LICENSE', 'dist/lib/index.js', 'dist/lib/index.d.ts', 'dist/lib/entries/client.js', 'dist/lib/entries/web.js', 'dist/lib/entries/web.d.ts', 'dist/streams/index.js', 'dist/machines/index.js']);
     expect(files.filter((f) => /^dist\/(bench|examples|spec|scripts)\//.test(f))).to.deep.equal([]);
     expect(files.filter((f) => f.endsWith('.map'))).to.deep.equal([]);
     expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).to.deep.equal([]);

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { PROCESS_ENDED_MESSAGE } from '../../lib/redis/stream-event-store.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import { firstValueFrom, take, toArray } from 'rxjs';

@@ -14,7 +14,7 @@
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import type { JsonObject } from '../../lib/jsonrpc/message.js';
 import { TASKS_EXTENSION } from '../../lib/tasks/modern-tasks.js';
 import { undiciFetch, type FetchLike } from '../../streams/http-fetch.js';

@@ -4,7 +4,7 @@ import { ManualClock } from '../../lib/clock.js';
 import { connectRedis, type RedisClient } from '../../lib/redis/connection.js';
 import { RedisHttpSessions } from '../../lib/redis/http-sessions.js';
 import { PROCESS_ENDED_MESSAGE } from '../../lib/redis/stream-event-store.js';
-import type { Follow, SessionRecord } from '../../streams/http-cluster.js';
+import type { Follow, SessionRecord } from '../../lib/server-bindings/http-cluster.js';
 import { startRedis, type RunningRedis } from '../../scripts/real-parts/redis-server.js';
 
 /** Poll `check` until it holds (real time: Redis works in real time), or fail after `ms`. */

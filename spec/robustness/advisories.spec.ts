@@ -3,12 +3,12 @@
 // (ReDoS), and one server instance shared by several transports never answering the wrong client.
 import { expect } from 'chai';
 import { request } from 'node:http';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { listen, type Listening } from '../../lib/http/listen.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
 import { UriTemplate } from '../../lib/server-features/uri-template.js';
 import { createMemoryPair } from '../../streams/memory.js';
-import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import { CLIENT_INFO, SERVER_INFO } from '../helpers/raw-peer.js';
 

@@ -10,7 +10,7 @@ import { replay } from '../../lib/journal/replay.js';
 import { Server } from '../../lib/server.js';
 import type { Diagnostic } from '../../lib/session/session.js';
 import type { InvalidInbound } from '../../streams/inbound.js';
-import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { RawPeer, SERVER_INFO, initializeRaw, settle } from '../helpers/raw-peer.js';
 
 const single = { allowBatch: false };

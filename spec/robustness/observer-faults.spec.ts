@@ -3,15 +3,15 @@
 // for a session's own streams, and one process warning per faulty subscription).
 import { expect } from 'chai';
 import { config, filter, firstValueFrom, map, type Observable } from 'rxjs';
-import type { Client } from '../../lib/client.js';
-import { createHost, type Host } from '../../lib/host.js';
+import type { Client } from '../../lib/entries/client.js';
+import { createHost, type Host } from '../../lib/entries/host.js';
 import { listen, type Listening } from '../../lib/http/listen.js';
 import type { McpServer } from '../../lib/mcp-server.js';
 import type { Diagnostic } from '../../lib/session/session.js';
 import type { ServerSession } from '../../lib/server.js';
 import { OBSERVER_FAULT_WARNING } from '../../streams/guarded.js';
 import { createMemoryPair } from '../../streams/memory.js';
-import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { connect, makeServer } from '../server-features/helpers.js';
 
 const bug = (): never => {

@@ -5,7 +5,7 @@
 // the whole stack: requests keep being answered, the fault is reported, nothing is left running.
 import { expect } from 'chai';
 import { fileURLToPath } from 'node:url';
-import { Client, type Diagnostic } from '../../lib/client.js';
+import { Client, type Diagnostic } from '../../lib/entries/client.js';
 import { ConnectionClosedError } from '../../lib/errors.js';
 import { createStdioClientTransport } from '../../streams/stdio-client.js';
 import { CLIENT_INFO } from '../helpers/raw-peer.js';

@@ -3,7 +3,7 @@
 // sees the links and the app-only tools; one that does not gets the text fallback: no links, no
 // app-only tools, and calling one is an unknown tool. Both eras.
 import { expect } from 'chai';
-import { createClient, type Client } from '../../lib/client.js';
+import { createClient, type Client } from '../../lib/entries/client.js';
 import { McpError } from '../../lib/errors.js';
 import { createMcpServer, type McpServer } from '../../lib/mcp-server.js';
 import { APP_MIME_TYPE, appContentSecurityPolicy, appsCapability } from '../../lib/protocol/apps.js';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { ManualClock } from '../../lib/clock.js';
 import { CapabilityError, McpError } from '../../lib/errors.js';
 import type { JsonObject } from '../../lib/jsonrpc/message.js';

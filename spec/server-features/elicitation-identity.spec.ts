@@ -1,7 +1,7 @@
 // URL-mode elicitations bound to the verified user (the transport's authInfo), over real HTTP.
 import { expect } from 'chai';
 import type { IncomingMessage } from 'node:http';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { McpError } from '../../lib/errors.js';
 import { listen, type Listening } from '../../lib/http/listen.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
@@ -15,7 +15,7 @@ import {
 import type { AuthOutcome } from '../../streams/http-auth.js';
 import { createMemoryPair } from '../../streams/memory.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
-import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { CLIENT_INFO, SERVER_INFO, settle } from '../helpers/raw-peer.js';
 
 const TOKENS: Record<string, { sub: string }> = { 'alice-token': { sub: 'alice' }, 'bob-token': { sub: 'bob' } };

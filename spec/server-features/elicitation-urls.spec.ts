@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import sinon from 'sinon';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { clickableUrlsInForm } from '../../lib/server-features/elicitation-schema.js';
 import { createMemoryPair } from '../../streams/memory.js';
 import { CLIENT_INFO, makeServer } from './helpers.js';

@@ -1,5 +1,5 @@
 // Helpers for the server-features specs: an McpServer and our Client over a memory pair.
-import { Client, type ClientOptions } from '../../lib/client.js';
+import { Client, type ClientOptions } from '../../lib/entries/client.js';
 import { ManualClock } from '../../lib/clock.js';
 import { createMcpServer, type McpServer, type McpServerOptions } from '../../lib/mcp-server.js';
 import type { ServerSession } from '../../lib/server.js';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { ManualClock } from '../../lib/clock.js';
 import { McpError } from '../../lib/errors.js';
 import { ResourceNotFoundError, ResourcesFeature, type ResourcesInstallOptions } from '../../lib/server-features/resources.js';

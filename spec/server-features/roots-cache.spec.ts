@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { McpError } from '../../lib/errors.js';
 import type { Root } from '../../lib/protocol/schema/index.js';
 import { Server, type ServerSession } from '../../lib/server.js';

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
-import { createClient, type Client } from '../../lib/client.js';
+import { createClient, type Client } from '../../lib/entries/client.js';
 import { McpError } from '../../lib/errors.js';
 import { createMcpServer, type McpServer } from '../../lib/mcp-server.js';
 import { readSkillDirectory } from '../../lib/server-features/skill-directory.js';

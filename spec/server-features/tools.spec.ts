@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { McpError } from '../../lib/errors.js';
 import { audio, embeddedResource, image, resourceLink, text } from '../../lib/server-features/content.js';
 import { RawPeer, initializeRaw } from '../helpers/raw-peer.js';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { createMemoryPair } from '../../streams/memory.js';
 import { CLIENT_INFO, connect, makeServer, rejection, settle } from './helpers.js';
 

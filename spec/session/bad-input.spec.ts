@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { Server } from '../../lib/server.js';
 import type { Diagnostic } from '../../lib/session/session.js';
 import { OversizeFrame } from '../../streams/transport.js';
@@ -108,11 +108,33 @@ describe('bad input', () => {
     await stillUp();
   });
 
-  it('params of the wrong type get -32602', async () => {
+  it('array params (structured, but MCP params are named) get -32602', async () => {
     const { peer, stillUp } = await server();
     peer.send({ jsonrpc: '2.0', id: 'p', method: 'tools/list', params: [1, 2] });
     expect((await peer.response('p')).error.code).to.equal(-32602);
     await stillUp();
+  });
+
+  it('[BASE-002] params that are not structured (string, number, boolean, null) get -32600 under the request id', async () => {
+    const { peer, stillUp } = await server();
+    const cases: unknown[] = ['x', 3, true, null];
+    cases.forEach((params, i) => peer.send({ jsonrpc: '2.0', id: `s${i}`, method: 'tools/list', params }));
+    for (let i = 0; i < cases.length; i++) {
+      const res = await peer.response(`s${i}`);
+      expect(res.error.code, JSON.stringify(cases[i])).to.equal(-32600);
+      expect(res.error.message).to.match(/"params".*structured/);
+    }
+    await stillUp();
+  });
+
+  it('[BASE-011] a notification with string params is not answered, and is reported on diagnostics$ as an Invalid Request', async () => {
+    const { peer, diags, stillUp } = await server();
+    peer.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: 'x' });
+    await stillUp();
+    expect(errorsIn(peer)).to.have.length(0);
+    const seen = diags.filter((d) => d.kind === 'invalid-frame');
+    expect(seen.map((d) => d.message)).to.have.length(1);
+    expect(seen[0]!.message).to.match(/Invalid Request: "params" of "notifications\/cancelled"/);
   });
 
   it('a client ignores non-JSON text from its server (diagnostic, no reply) and stays up', async () => {

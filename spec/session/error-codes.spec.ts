@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { ConnectionClosedError, McpError, RequestCancelledError, RequestTimeoutError, ResourceNotFoundError } from '../../lib/errors.js';
 import { flush, pair, rejection } from '../client-features/helpers.js';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { createMemoryPair } from '../../streams/memory.js';
 import { CLIENT_INFO, makeServer } from '../server-features/helpers.js';
 

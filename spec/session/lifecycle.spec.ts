@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { Server } from '../../lib/server.js';
 import { CapabilityError, PhaseError, VersionMismatchError } from '../../lib/errors.js';
 import { createMemoryPair } from '../../streams/memory.js';

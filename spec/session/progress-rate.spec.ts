@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { ManualClock } from '../../lib/clock.js';
 import { Server } from '../../lib/server.js';
 import type { Diagnostic, RequestHandlerContext } from '../../lib/session/session.js';

@@ -4,7 +4,7 @@
 // handler's progress after its answer goes nowhere. Both eras on the client, both directions on
 // the server.
 import { expect } from 'chai';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import type { JsonObject } from '../../lib/jsonrpc/message.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
 import { Server } from '../../lib/server.js';

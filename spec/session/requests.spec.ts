@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { ManualClock } from '../../lib/clock.js';
 import { ConnectionClosedError, McpError, RequestCancelledError, RequestTimeoutError } from '../../lib/errors.js';
 import { Server, type ServerSession } from '../../lib/server.js';

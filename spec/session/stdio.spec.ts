@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { ConnectionClosedError } from '../../lib/errors.js';
 import type { Diagnostic } from '../../lib/session/session.js';
 import { createStdioClientTransport } from '../../streams/stdio-client.js';

@@ -3,7 +3,7 @@
 // re-encoded), and tasks followed without a single status notification (polling on a simulated
 // clock, tasks/get going on while tasks/result waits).
 import { expect } from 'chai';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { ManualClock } from '../../lib/clock.js';
 import { createMemoryPair } from '../../streams/memory.js';
 

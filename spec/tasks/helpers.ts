@@ -1,5 +1,5 @@
 // Helpers for the tasks specs: an McpServer with task tools, our Client, memory transports.
-import { Client, type ClientOptions } from '../../lib/client.js';
+import { Client, type ClientOptions } from '../../lib/entries/client.js';
 import { ManualClock } from '../../lib/clock.js';
 import { createMcpServer, type McpServer } from '../../lib/mcp-server.js';
 import type { ServerSession } from '../../lib/server.js';

@@ -4,7 +4,7 @@
 // Polling runs on a simulated clock.
 import { expect } from 'chai';
 import type { ServerResponse } from 'node:http';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { ManualClock } from '../../lib/clock.js';
 import { RELATED_TASK } from '../../lib/tasks/wire-2025-11-25.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';

@@ -3,12 +3,12 @@
 // connection of the same user resumes it.
 import { expect } from 'chai';
 import type { IncomingMessage } from 'node:http';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { listen, type Listening } from '../../lib/http/listen.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
 import type { AuthOutcome } from '../../streams/http-auth.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
-import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { CLIENT_INFO, SERVER_INFO } from '../helpers/raw-peer.js';
 import { deferred } from './helpers.js';
 import { openSession, post } from '../fixtures/http-server/raw.js';

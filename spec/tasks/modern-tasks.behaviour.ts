@@ -7,7 +7,7 @@ import type { JsonObject, JsonRpcResponse } from '../../lib/jsonrpc/message.js';
 import { createMcpServer, type McpServer } from '../../lib/mcp-server.js';
 import { META } from '../../lib/protocol/schema/modern.js';
 import { TASKS_EXTENSION, startTask } from '../../lib/tasks/modern-tasks.js';
-import { checkRequestHeaders } from '../../streams/modern-http.js';
+import { checkRequestHeaders } from '../../lib/server-bindings/modern-http.js';
 import type { IncomingMessage } from 'node:http';
 import type { TaskStore } from '../../lib/tasks/task-store.js';
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ManualClock } from '../../lib/clock.js';
 import { McpError } from '../../lib/errors.js';
 import { RELATED_TASK } from '../../lib/tasks/wire-2025-11-25.js';
+import { TASK_LIMIT_REACHED } from '../../lib/entries/server.js';
 import { RawPeer, initializeRaw } from '../helpers/raw-peer.js';
 import { deferred, link, taskServer, until } from './helpers.js';
 
@@ -246,7 +247,7 @@ describe('tasks (2025-11-25): server and client', () => {
     expect(bad.code).to.equal(-32602);
   });
 
-  it('[TASK-072] a poll storm is rate limited (-32603 saying when to retry); other sessions are not affected', async () => {
+  it('[TASK-072] a poll storm is rate limited (-32090 TASK_LIMIT_REACHED, not an internal error, saying when to retry); other sessions are not affected', async () => {
     const { mcp } = taskServer({ rateLimit: { limit: 5, windowMs: 1000 } });
     mcp.registerTool('job', { execution: { taskSupport: 'optional' } }, () => new Promise(() => {}));
     const storm = await link(mcp);
@@ -256,8 +257,11 @@ describe('tasks (2025-11-25): server and client', () => {
     const outcomes = await Promise.allSettled(Array.from({ length: 20 }, () => storm.client.getTask(handle.taskId)));
     const refused = outcomes.filter((o) => o.status === 'rejected') as PromiseRejectedResult[];
     expect(refused.length).to.equal(15);
-    expect(refused[0]!.reason.code).to.equal(-32603);
+    expect(refused[0]!.reason.code).to.equal(TASK_LIMIT_REACHED).and.to.equal(-32090);
     expect(refused[0]!.reason.message).to.match(/retry in \d+ ms/);
+    const { taskLimit } = refused[0]!.reason.data as { taskLimit: { scope: string; limit: number; windowMs: number; retryAfterMs: number } };
+    expect([taskLimit.scope, taskLimit.limit, taskLimit.windowMs]).to.deep.equal(['rate', 5, 1000]);
+    expect(taskLimit.retryAfterMs).to.be.a('number').and.to.be.greaterThan(0);
     expect((await calm.client.getTask(calmHandle.taskId)).status).to.equal('working');
   });
 

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { listen, type Listening } from '../../lib/http/listen.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
-import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { SERVER_INFO } from '../helpers/raw-peer.js';
 import { initializeRequest, post, type RawResponse } from '../fixtures/http-server/raw.js';
 import { deferred } from './helpers.js';

@@ -6,7 +6,7 @@
 // (`maxLiveUnidentified`), an optional-task tool runs without a task when there is no room, and a
 // refusal is -32090 with `data.taskLimit` saying which limit and what to do.
 import { expect } from 'chai';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { ManualClock } from '../../lib/clock.js';
 import { McpError } from '../../lib/errors.js';
 import type { JsonObject } from '../../lib/jsonrpc/message.js';
@@ -17,7 +17,7 @@ import { TASKS_EXTENSION } from '../../lib/tasks/modern-tasks.js';
 import { MemoryTaskStore } from '../../lib/tasks/memory-task-store.js';
 import { TASK_LIMIT_REACHED } from '../../lib/tasks/task-limit.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
-import { createStreamableHttpHandler } from '../../streams/streamable-http-server.js';
+import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { SERVER_INFO } from '../helpers/raw-peer.js';
 import { post } from '../fixtures/http-server/raw.js';
 import { deferred } from './helpers.js';

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { connect as netConnect, createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import type { FrameEvent } from '../../lib/session/session.js';
 import { Server, type ServerSession } from '../../lib/server.js';
 import { createSocketTransport } from '../../streams/socket.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type WebSocket from 'ws';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { ManualClock } from '../../lib/clock.js';
 import { ConnectionClosedError, TransportError } from '../../lib/errors.js';
 import { createWebSocketClientTransport, describeCloseCode, KEEPALIVE_TIMER } from '../../streams/websocket-client.js';

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { TransportError } from '../../lib/errors.js';
 import { createWebSocketClientTransport } from '../../streams/websocket-client.js';
-import type { RefusedUpgrade } from '../../streams/websocket-server.js';
+import type { RefusedUpgrade } from '../../lib/server-bindings/websocket-server.js';
 import { CLIENT_INFO, finalState, openRaw, rawServer, refusal, startServer, type Fixture } from './helpers.js';
 
 describe('WebSocket transport: the handshake', () => {

@@ -6,7 +6,7 @@ import { firstValueFrom, lastValueFrom, type Observable } from 'rxjs';
 import WebSocket, { WebSocketServer } from 'ws';
 import { Server, type ServerSession } from '../../lib/server.js';
 import type { TransportState } from '../../streams/transport.js';
-import { createWebSocketServer, type McpWebSocketServer, type WebSocketServerOptions } from '../../streams/websocket-server.js';
+import { createWebSocketServer, type McpWebSocketServer, type WebSocketServerOptions } from '../../lib/server-bindings/websocket-server.js';
 import { SERVER_INFO } from '../helpers/raw-peer.js';
 
 export { CLIENT_INFO, SERVER_INFO } from '../helpers/raw-peer.js';

@@ -2,12 +2,12 @@ import { expect } from 'chai';
 import { createServer, request as httpRequest, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
-import { Client } from '../../lib/client.js';
+import { Client } from '../../lib/entries/client.js';
 import { Server } from '../../lib/server.js';
 import { ConnectionClosedError, RequestCancelledError, TransportError } from '../../lib/errors.js';
 import type { Progress } from '../../lib/session/session.js';
 import { createWebSocketClientTransport } from '../../streams/websocket-client.js';
-import { createWebSocketServer } from '../../streams/websocket-server.js';
+import { createWebSocketServer } from '../../lib/server-bindings/websocket-server.js';
 import {
   CLIENT_INFO,
   SERVER_INFO,

@@ -18,6 +18,7 @@ import { InvalidTokenError, type VerifiedToken, type VerifyAccessToken } from '.
 import type { AccountStore } from './accounts.js';
 import { memoryAdapter } from './memory-adapter.js';
 import { consentPage, loginPage } from './pages.js';
+import { upstreamSignIn, type UpstreamProvider } from './upstream.js';
 
 /** An MCP server the authorization server issues tokens for, and the scopes it knows. */
 export interface ProtectedResource {
@@ -31,18 +32,32 @@ export interface AuthorizationServerOptions {
   issuer: string;
   /** The MCP servers tokens may be issued for. A token for anything else is refused (`invalid_target`). */
   resources: Array<string | ProtectedResource>;
-  /** Who may sign in. */
-  accounts: AccountStore;
+  /** Who may sign in (with the server's own sign-in page). Required unless `upstream` is given. */
+  accounts?: AccountStore;
+  /**
+   * Delegate sign-in to an upstream OpenID provider instead (an identity-provider front): register
+   * this server there once as a client with the redirect URI `<issuer>/upstream/callback`. The
+   * accounts are then the upstream's subjects (`sub`), known to this process once signed in.
+   */
+  upstream?: UpstreamProvider;
   /** Pre-registered clients (oidc-provider client metadata). Dynamic registration is on unless `registration: false`. */
   clients?: Array<Record<string, unknown>>;
   /** Open dynamic client registration (RFC 7591). Default true. */
   registration?: boolean;
   /** Accept client ID metadata documents (an https URL as client_id). Default true. */
   clientIdMetadataDocuments?: boolean;
+  /**
+   * How the server fetches client ID metadata documents: `(url, init)`, `init` carrying
+   * oidc-provider's SSRF guard (a dispatcher refusing loopback, private and other special-use
+   * addresses) which a replacement should keep passing on. Default the global fetch.
+   */
+  fetch?: (url: string | URL, init: RequestInit) => Promise<Response>;
   /** Access token lifetime in seconds. Default 3600. */
   accessTokenTtl?: number;
   /** Record storage (see oidc-provider's adapter interface). Default: in memory. */
   adapter?: new (name: string) => object;
+  /** The clock `verifier` judges expiry by (ms since the epoch). Default `Date.now`. */
+  now?: () => number;
   /** Where oidc-provider's notices go. Default: dropped. */
   log?: (line: string) => void;
 }
@@ -76,6 +91,7 @@ interface ProviderLike {
   Client: { find(id: string): Promise<{ clientId: string; clientName?: string } | undefined> };
   Grant: { new (init: { accountId: string; clientId: string }): GrantLike; find(id: string): Promise<GrantLike | undefined> };
   proxy: boolean;
+  on(event: string, listener: (...args: any[]) => void): unknown;
 }
 interface Interaction {
   uid: string;
@@ -102,6 +118,7 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
   // Each MCP server has at least one scope (a token must grant something): `mcp` unless given.
   const resources = new Map(options.resources.map((r) => (typeof r === 'string' ? [r, { uri: r, scopes: ['mcp'] }] : [r.uri, { uri: r.uri, scopes: r.scopes?.length ? r.scopes : ['mcp'] }])));
   if (resources.size === 0) throw new TypeError('An authorization server for MCP needs at least one resource (the MCP servers it issues tokens for)');
+  if (options.accounts === undefined && options.upstream === undefined) throw new TypeError('An authorization server needs accounts (its own sign-in) or an upstream identity provider to delegate sign-in to');
   // Signing keys made now: ES256 for access tokens, RS256 for ID tokens (OpenID's default).
   const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -113,6 +130,17 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
   const publicJwks = { keys: privateJwks.map(({ d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...pub }) => pub as NodeJwk) };
   const scopes = new Set(['openid', 'offline_access', ...[...resources.values()].flatMap((r) => r.scopes)]);
   const ttl = options.accessTokenTtl ?? 3600;
+  const now = options.now ?? Date.now;
+  const upstream = options.upstream ? upstreamSignIn(options.upstream, `${issuer}/upstream/callback`, now) : undefined;
+  // Subjects signed in upstream (their kept claims), and sign-ins back from upstream not yet finished (by interaction).
+  const upstreamAccounts = new Map<string, Record<string, unknown>>();
+  const upstreamDone = new Map<string, { sub: string; at: number }>();
+  // Sign-in interactions whose client the person allowed before being sent upstream (MCP: a proxy
+  // asks before forwarding); once signed in upstream in that same browser, the request and the
+  // person who allowed it: the consent interaction that follows (another uid) is not asked again.
+  const allowedBeforeUpstream = new Map<string, number>();
+  const preConsented = new Map<string, number>();
+  const requestKey = (d: Interaction) => `${d.params.client_id}\n${String(d.params['code_challenge'])}\n${String(d.params['state'] ?? '')}`;
   const config = {
     adapter: options.adapter ?? memoryAdapter(),
     clients: options.clients ?? [],
@@ -121,13 +149,20 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
     scopes: [...scopes],
     claims: { openid: ['sub'] },
     pkce: { required: () => true },
+    ...(options.fetch && { fetch: options.fetch }),
+    // OAuth 2.1: the authorization code flow only (no implicit or hybrid responses).
+    responseTypes: ['code'],
     // Refresh tokens for clients allowed to use them (MCP clients rarely ask for offline_access), rotated on every use.
     issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(t: string): boolean }) => client.grantTypeAllowed('refresh_token'),
     rotateRefreshToken: true,
-    ttl: { AccessToken: ttl, AuthorizationCode: 60, Interaction: 600, Session: 86_400, Grant: 86_400 * 14, RefreshToken: 86_400 * 14 },
+    ttl: { AccessToken: ttl, IdToken: 3600, AuthorizationCode: 60, Interaction: 600, Session: 86_400, Grant: 86_400 * 14, RefreshToken: 86_400 * 14 },
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
     findAccount: async (_ctx: unknown, id: string) => {
-      const account = await options.accounts.find(id);
+      if (upstream !== undefined) {
+        const claims = upstreamAccounts.get(id);
+        return claims === undefined ? undefined : { accountId: id, claims: async () => ({ ...claims, sub: id }) };
+      }
+      const account = await options.accounts!.find(id);
       return account === undefined ? undefined : { accountId: account.id, claims: async () => ({ sub: account.id, ...account.claims }) };
     },
     features: {
@@ -155,6 +190,20 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
   };
   const provider = new Provider(issuer, config);
   const callback = provider.callback();
+  const log = options.log ?? (() => {});
+  // What happened, for the operator: event names, client ids, error codes and their descriptions;
+  // never a code, token, verifier, proof or password (those stay out of every line).
+  type Ctx = { oidc?: { client?: { clientId?: string } } } | undefined;
+  const clientOf = (ctx: Ctx) => ctx?.oidc?.client?.clientId ?? '-';
+  for (const event of ['authorization.error', 'grant.error', 'registration_create.error', 'introspection.error', 'revocation.error', 'userinfo.error', 'jwks.error', 'discovery.error']) {
+    // error_detail is oidc-provider's reason (e.g. "PKCE verification failed"): a fixed text, never the input.
+    provider.on(event, (ctx: Ctx, err: { error?: string; error_description?: string; error_detail?: string }) =>
+      log(`${event} client=${clientOf(ctx)} ${err.error ?? 'error'}: ${err.error_description ?? ''}${err.error_detail ? ` (${err.error_detail})` : ''}`),
+    );
+  }
+  provider.on('server_error', (_ctx: Ctx, err: Error) => log(`server_error ${err.name}`));
+  provider.on('grant.success', (ctx: Ctx) => log(`grant.success client=${clientOf(ctx)}`));
+  provider.on('registration_create.success', (ctx: Ctx) => log(`registration_create.success client=${clientOf(ctx)}`));
   const ecPublic = createPublicKey({ key: publicJwks.keys[0]!, format: 'jwk' });
 
   async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
@@ -176,34 +225,62 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
     if (details.uid !== uid) return html(res, 400, '<!DOCTYPE html><p>This sign-in page is stale: start again from the application.</p>');
     const client = await provider.Client.find(details.params.client_id);
     const clientView = { name: client?.clientName ?? details.params.client_id, id: details.params.client_id };
+    if (action === 'upstream' && upstream !== undefined && req.method === 'GET') {
+      const done = upstreamDone.get(uid);
+      upstreamDone.delete(uid);
+      if (done === undefined || done.at + 600_000 <= now()) return html(res, 400, '<!DOCTYPE html><p>This sign-in is unknown or was already used: start again from the application.</p>');
+      log(`sign-in upstream account=${done.sub} client=${clientView.id}`);
+      const allowedAt = allowedBeforeUpstream.get(uid);
+      allowedBeforeUpstream.delete(uid);
+      for (const [key, at] of preConsented) if (at + 600_000 <= now()) preConsented.delete(key);
+      if (allowedAt !== undefined) preConsented.set(`${requestKey(details)}\n${done.sub}`, now());
+      return provider.interactionFinished(req, res, { login: { accountId: done.sub } }, { mergeWithLastSubmission: false });
+    }
     if (req.method === 'GET') {
-      if (details.prompt.name === 'login') return html(res, 200, loginPage(uid, clientView));
+      if (details.prompt.name === 'login' && upstream === undefined) return html(res, 200, loginPage(uid, clientView));
+      // Behind a front, the person allowed this client before being sent upstream: not asked twice.
+      if (details.prompt.name === 'consent' && upstream !== undefined && preConsented.delete(`${requestKey(details)}\n${details.session?.accountId}`)) return confirmConsent(req, res, details);
+      // The consent page; behind a front it comes first, before anything is forwarded upstream (one per registered client).
       const requested = details.prompt.details.missingResourceScopes ?? {};
       const named = [details.params.resource].flat().filter((r): r is string => typeof r === 'string');
       const shown: Record<string, string[]> = { ...Object.fromEntries(named.map((r) => [r, []])), ...requested };
-      return html(res, 200, consentPage(uid, clientView, details.session?.accountId ?? '', shown, details.prompt.details.missingOIDCScope ?? []));
+      const redirectUri = typeof details.params['redirect_uri'] === 'string' ? details.params['redirect_uri'] : undefined;
+      return html(res, 200, consentPage(uid, clientView, details.session?.accountId ?? '', shown, details.prompt.details.missingOIDCScope ?? [], redirectUri));
     }
     if (action === 'abort') {
       return provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'The person denied the request' }, { mergeWithLastSubmission: false });
     }
-    if (action === 'login') {
+    if (action === 'login' && options.accounts !== undefined) {
       const form = await readForm(req);
       const account = await options.accounts.authenticate(form.get('username') ?? '', form.get('password') ?? '');
-      if (account === undefined) return html(res, 401, loginPage(uid, clientView, 'Wrong username or password.'));
+      if (account === undefined) {
+        log(`sign-in refused client=${clientView.id}`);
+        return html(res, 401, loginPage(uid, clientView, 'Wrong username or password.'));
+      }
+      log(`sign-in account=${account.id} client=${clientView.id}`);
       return provider.interactionFinished(req, res, { login: { accountId: account.id } }, { mergeWithLastSubmission: false });
     }
-    if (action === 'confirm' && details.prompt.name === 'consent') {
-      const accountId = details.session?.accountId;
-      if (accountId === undefined) return html(res, 400, '<!DOCTYPE html><p>Sign in first.</p>');
-      const grant = (details.grantId ? await provider.Grant.find(details.grantId) : undefined) ?? new provider.Grant({ accountId, clientId: details.params.client_id });
-      const d = details.prompt.details;
-      if (d.missingOIDCScope?.length) grant.addOIDCScope(d.missingOIDCScope.join(' '));
-      if (d.missingOIDCClaims?.length) grant.addOIDCClaims(d.missingOIDCClaims);
-      for (const [indicator, s] of Object.entries(d.missingResourceScopes ?? {})) grant.addResourceScope(indicator, s.join(' '));
-      const grantId = await grant.save();
-      return provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
+    if (action === 'confirm' && details.prompt.name === 'login' && upstream !== undefined) {
+      for (const [id, at] of allowedBeforeUpstream) if (at + 600_000 <= now()) allowedBeforeUpstream.delete(id);
+      allowedBeforeUpstream.set(uid, now());
+      res.writeHead(303, { location: await upstream.start(uid), 'cache-control': 'no-store' });
+      return void res.end();
     }
+    if (action === 'confirm' && details.prompt.name === 'consent') return confirmConsent(req, res, details);
     return html(res, 400, '<!DOCTYPE html><p>Unexpected step.</p>');
+  }
+
+  /** The person allowed: the grant gets what the prompt found missing, and the flow goes on. */
+  async function confirmConsent(req: IncomingMessage, res: ServerResponse, details: Interaction): Promise<void> {
+    const accountId = details.session?.accountId;
+    if (accountId === undefined) return html(res, 400, '<!DOCTYPE html><p>Sign in first.</p>');
+    const grant = (details.grantId ? await provider.Grant.find(details.grantId) : undefined) ?? new provider.Grant({ accountId, clientId: details.params.client_id });
+    const d = details.prompt.details;
+    if (d.missingOIDCScope?.length) grant.addOIDCScope(d.missingOIDCScope.join(' '));
+    if (d.missingOIDCClaims?.length) grant.addOIDCClaims(d.missingOIDCClaims);
+    for (const [indicator, s] of Object.entries(d.missingResourceScopes ?? {})) grant.addResourceScope(indicator, s.join(' '));
+    const grantId = await grant.save();
+    return provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
   }
 
   const server: AuthorizationServer = {
@@ -224,7 +301,24 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
           req.url = `${url.pathname}?${url.searchParams}`;
         }
       }
-      const m = /^\/interaction\/([\w-]+)(?:\/(login|confirm|abort))?$/.exec(url.pathname);
+      if (upstream !== undefined && req.method === 'GET' && url.pathname === '/upstream/callback') {
+        // Back from the upstream provider: check its answer, then finish the interaction it was for
+        // on the interaction's own path (where its cookie is sent).
+        upstream.finish(url.searchParams).then(
+          ({ uid, identity }) => {
+            upstreamAccounts.set(identity.sub, identity.claims);
+            upstreamDone.set(uid, { sub: identity.sub, at: now() });
+            res.writeHead(303, { location: `/interaction/${uid}/upstream`, 'cache-control': 'no-store' });
+            res.end();
+          },
+          (e: unknown) => {
+            log(`sign-in upstream refused: ${(e as Error).message}`);
+            html(res, 400, `<!DOCTYPE html><p>${escapeText((e as Error).message)}</p>`);
+          },
+        );
+        return;
+      }
+      const m = /^\/interaction\/([\w-]+)(?:\/(login|confirm|abort|upstream))?$/.exec(url.pathname);
       if (m !== null) {
         interaction(req, res, m[1]!, m[2]).catch((e: unknown) => {
           if (!res.headersSent) html(res, 400, `<!DOCTYPE html><p>${escapeText((e as Error).message)}</p>`);
@@ -250,6 +344,11 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
         const ok = verifySignature('sha256', Buffer.from(`${parts[0]}.${parts[1]}`), { key: ecPublic, dsaEncoding: 'ieee-p1363' }, b64url(parts[2]!));
         if (!ok) throw new InvalidTokenError('bad signature');
         if (claims['iss'] !== issuer) throw new InvalidTokenError('issued by another authorization server');
+        // Expiry checked here too (requireBearerAuth checks it again on its own clock).
+        const exp = claims['exp'];
+        if (typeof exp !== 'number' || !Number.isFinite(exp)) throw new InvalidTokenError('has no expiry');
+        if (exp * 1000 <= now()) throw new InvalidTokenError('expired');
+        const cnf = claims['cnf'] as { jkt?: unknown } | undefined;
         const aud = claims['aud'];
         const audiences = Array.isArray(aud) ? aud : [aud];
         if (!audiences.includes(resource)) throw new InvalidTokenError(`issued for another resource (${audiences.join(', ')})`);
@@ -257,8 +356,10 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
           ...(typeof claims['sub'] === 'string' && { subject: claims['sub'] }),
           clientId: String(claims['client_id'] ?? ''),
           scopes: typeof claims['scope'] === 'string' ? claims['scope'].split(' ').filter(Boolean) : [],
-          ...(typeof claims['exp'] === 'number' && { expiresAt: claims['exp'] }),
+          expiresAt: exp,
           audience: audiences as string[],
+          // A DPoP-bound token (RFC 9449 §6): requireBearerAuth then wants a proof by this key.
+          ...(cnf !== null && typeof cnf === 'object' && typeof cnf.jkt === 'string' && { cnf: { jkt: cnf.jkt } }),
           resource,
         };
       };

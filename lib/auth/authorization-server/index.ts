@@ -5,3 +5,4 @@
 export { createAuthorizationServer, type AuthorizationServer, type AuthorizationServerOptions, type ProtectedResource } from './authorization-server.js';
 export { memoryAccounts, type Account, type AccountStore } from './accounts.js';
 export { memoryAdapter } from './memory-adapter.js';
+export type { UpstreamProvider, UpstreamIdentity } from './upstream.js';

@@ -28,13 +28,34 @@ ${error ? `<p class="error" role="alert">${escape(error)}</p>` : ''}
   );
 }
 
-/** The consent form: which client, which MCP servers (resources) and scopes. */
-export function consentPage(uid: string, client: { name: string; id: string }, account: string, resources: Record<string, string[]>, scopes: string[]): string {
+/** Loopback hosts: a redirect there reaches whatever runs on the person's own computer. */
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * The consent form: which client, which MCP servers (resources) and scopes, and where the browser
+ * is sent back to: its host shown plainly, with a warning when it is this computer (any local
+ * program can claim a loopback redirect URI).
+ * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/authorization/security-considerations
+ */
+export function consentPage(uid: string, client: { name: string; id: string }, account: string, resources: Record<string, string[]>, scopes: string[], redirectUri?: string): string {
   const items = Object.entries(resources).map(([uri, s]) => `<li><code>${escape(uri)}</code>${s.length ? ` (${s.map(escape).join(', ')})` : ''}</li>`);
+  let back = '';
+  if (redirectUri !== undefined) {
+    let host = redirectUri;
+    try {
+      host = new URL(redirectUri).host;
+    } catch {
+      // shown as given
+    }
+    const local = LOOPBACK.has(host.replace(/:\d+$/, ''));
+    back =
+      `<p>You will be sent back to <b id="redirect-host">${escape(host)}</b>.</p>` +
+      (local ? '<p class="error" id="local-warning">That is this computer: allow only if you started this application yourself just now.</p>' : '');
+  }
   return page(
     'Allow access',
-    `<h1>Allow access?</h1><p><b>${escape(client.name)}</b> <span class="muted">(${escape(client.id)})</span> asks to act as <b>${escape(account)}</b> on:</p>
-<ul>${items.join('') || '<li>your account</li>'}</ul>${scopes.length ? `<p class="muted">Scopes: ${scopes.map(escape).join(', ')}</p>` : ''}
+    `<h1>Allow access?</h1><p><b>${escape(client.name)}</b> <span class="muted">(${escape(client.id)})</span> asks to ${account ? `act as <b>${escape(account)}</b>` : 'act for you'} on:</p>
+<ul>${items.join('') || '<li>your account</li>'}</ul>${scopes.length ? `<p class="muted">Scopes: ${scopes.map(escape).join(', ')}</p>` : ''}${back}
 <form method="post" action="/interaction/${escape(uid)}/confirm"><button type="submit" id="allow">Allow</button></form>
 <form method="post" action="/interaction/${escape(uid)}/abort"><button type="submit" id="deny">Deny</button></form>`,
   );

@@ -41,6 +41,11 @@ export interface VerifiedToken {
   resource?: string | URL;
   /** The token's audience (`aud`): one value or several. */
   audience?: string | readonly string[];
+  /**
+   * The token's confirmation (`cnf`, RFC 7800): `jkt` when it is DPoP-bound (RFC 9449 §6). The
+   * resource server then accepts it only with the `DPoP` scheme and a proof by that key.
+   */
+  cnf?: { jkt?: string };
   extra?: Record<string, unknown>;
 }
 

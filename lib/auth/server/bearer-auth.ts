@@ -18,6 +18,7 @@ import type { BearerChallenge } from '../www-authenticate.js';
 import { bearerRefusal, type BearerErrorCode } from './bearer-refusal.js';
 import { canonicalResourceUri, sameResource } from '../canonical-resource.js';
 import { protectedResourceMetadataUrl } from '../protected-resource-metadata.js';
+import { checkDpopProof, DpopReplayCache, InvalidDpopProofError } from './dpop-proof.js';
 import { OFFLINE_ACCESS, impliedScopes, refuseOfflineAccess, type ScopeHierarchy } from './scope-hierarchy.js';
 
 export interface BearerAuthOptions {
@@ -50,6 +51,14 @@ export interface BearerAuthOptions {
   clock?: Pick<Clock, 'now'>;
   /** The `realm` of the challenges, if any. */
   realm?: string;
+  /**
+   * Accept DPoP-bound tokens (RFC 9449): `Authorization: DPoP <token>` with a proof in the `DPoP`
+   * header, checked here (signature, method, URL, `ath`, `iat` within `maxAgeSeconds` of the
+   * clock, each `jti` once). Challenges then also name `DPoP algs="ES256"`. Whatever this says, a
+   * token the verifier reports as bound (`cnf.jkt`) is refused when presented as Bearer.
+   * @see https://www.rfc-editor.org/rfc/rfc9449.html#section-7
+   */
+  dpop?: boolean | { maxAgeSeconds?: number; replay?: DpopReplayCache };
 }
 
 /** The hook, with its per-message step and what it was configured with. */
@@ -103,12 +112,26 @@ export function requireBearerAuth(options: BearerAuthOptions): BearerAuthenticat
     return have;
   };
 
+  const dpopOptions = typeof options.dpop === 'object' ? options.dpop : {};
+  const dpop = options.dpop ? { maxAgeSeconds: dpopOptions.maxAgeSeconds ?? 300, replay: dpopOptions.replay ?? new DpopReplayCache() } : undefined;
+  // With DPoP on, every challenge names it beside Bearer (RFC 9449 §7.1).
+  const withDpop = (f: AuthFailure): AuthFailure => (dpop && f.wwwAuthenticate !== undefined ? { ...f, wwwAuthenticate: `${f.wwwAuthenticate}, DPoP algs="ES256"` } : f);
   const refuse = (c: Omit<BearerChallenge, 'resourceMetadata' | 'realm' | 'error'> & { error?: BearerErrorCode }): AuthFailure =>
-    bearerRefusal({ realm: options.realm, resourceMetadata, ...c, scope: c.scope ?? required });
+    withDpop(bearerRefusal({ realm: options.realm, resourceMetadata, ...c, scope: c.scope ?? required }));
+  const invalidProof = (description: string): AuthFailure => ({
+    ok: false,
+    status: 401,
+    wwwAuthenticate: `DPoP error="invalid_dpop_proof", error_description=${JSON.stringify(description)}, algs="ES256"`,
+    body: { error: 'invalid_dpop_proof', error_description: description },
+  });
   const invalidToken = (description: string) => refuse({ error: 'invalid_token', errorDescription: description });
 
-  const check = (v: VerifiedToken | undefined): AuthOutcome => {
+  const check = (v: VerifiedToken | undefined, proofKey?: string): AuthOutcome => {
     if (v === undefined || v === null || typeof v !== 'object') return invalidToken('The access token is not valid');
+    // RFC 9449 §7.1/§7.2: a bound token only with a proof by its key; a proof only with a bound token.
+    const jkt = v.cnf?.jkt;
+    if (jkt !== undefined && proofKey === undefined) return invalidToken('The access token is DPoP-bound: present it with the DPoP scheme and a proof');
+    if (proofKey !== undefined && jkt !== proofKey) return invalidToken(jkt === undefined ? 'The access token is not DPoP-bound' : 'The DPoP proof is signed by another key than the token is bound to');
     // RFC 8707: the token must name this server, whatever the verifier checked.
     const audiences = [v.resource, ...(typeof v.audience === 'string' ? [v.audience] : (v.audience ?? []))];
     if (!audiences.some((a) => sameResource(resource, a))) return invalidToken('The access token was not issued for this resource');
@@ -153,10 +176,21 @@ export function requireBearerAuth(options: BearerAuthOptions): BearerAuthenticat
     const space = header.indexOf(' ');
     const scheme = space < 0 ? header : header.slice(0, space);
     // Another scheme counts as no credentials for this one (RFC 6750 §3.1).
-    if (scheme.toLowerCase() !== 'bearer') return refuse({});
+    const isDpop = dpop !== undefined && scheme.toLowerCase() === 'dpop';
+    if (scheme.toLowerCase() !== 'bearer' && !isDpop) return refuse({});
     const token = space < 0 ? '' : header.slice(space + 1).trim();
     if (!B64TOKEN.test(token)) {
       return refuse({ error: 'invalid_request', errorDescription: 'Malformed Authorization header: expected "Bearer <token>"' });
+    }
+    let proofKey: string | undefined;
+    if (isDpop) {
+      try {
+        // htu is judged against the URL the client used: this server's origin and the request's path.
+        proofKey = checkDpopProof({ proof: req.headers.dpop, method: req.method ?? 'GET', url: new URL(req.url ?? '/', resource), accessToken: token, nowSeconds: Math.floor(clock.now() / 1000), maxAgeSeconds: dpop.maxAgeSeconds, replay: dpop.replay }).jkt;
+      } catch (e) {
+        if (e instanceof InvalidDpopProofError) return invalidProof(e.description);
+        throw e;
+      }
     }
     let verified: VerifiedToken | undefined | Promise<VerifiedToken | undefined>;
     try {
@@ -164,8 +198,8 @@ export function requireBearerAuth(options: BearerAuthOptions): BearerAuthenticat
     } catch (e) {
       return failed(token, e);
     }
-    if (isPromiseLike(verified)) return Promise.resolve(verified).then(check, (e: unknown) => failed(token, e));
-    return check(verified);
+    if (isPromiseLike(verified)) return Promise.resolve(verified).then((v) => check(v, proofKey), (e: unknown) => failed(token, e));
+    return check(verified, proofKey);
   }) as BearerAuthenticate;
 
   const authorizeMessages = (methods: readonly string[], authInfo: unknown, messages?: readonly AuthorizedMessage[]): AuthFailure | undefined => {

@@ -17,3 +17,4 @@ export {
 } from './protected-resource-metadata.js';
 export { impliedScopes, OFFLINE_ACCESS, type ScopeHierarchy } from './scope-hierarchy.js';
 export { introspectionVerifier, type IntrospectionVerifierOptions } from './introspection.js';
+export { checkDpopProof, DpopReplayCache, InvalidDpopProofError, type DpopProofCheck } from './dpop-proof.js';

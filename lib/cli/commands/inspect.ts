@@ -78,13 +78,15 @@ export const inspectCommand: Command = {
     }
     const clientKind = file.header.role === 'server' ? 'in' : 'out';
     const limit = int(p, 'limit', 'inspect') ?? Infinity;
-    const rows = file.entries.slice(0, limit).map((e, i) => rowOf(e, i, clientKind, tracker));
+    // Times from the start of the recording, not the clock's epoch (a library journal's entries carry that).
+    const start = file.header.startedAt ?? 0;
+    const rows = file.entries.slice(0, limit).map((e, i) => rowOf(e, i, clientKind, tracker, start));
     if (p.values.json) {
       ctx.stdout.write(printable({ header: file.header, rows, session: tracker.session }, 2) + '\n');
       return ExitCode.Ok;
     }
     const rec = file.header.recorder;
-    ctx.stdout.write(s.bold(`${file.path}`) + s.dim(` · ${file.entries.length} entries · ${rec ? `${rec.transport} proxy recording of ${rec.target}` : `${file.header.role} session journal`}${file.header.revision ? ` · revision ${file.header.revision}` : ''}`) + '\n');
+    ctx.stdout.write(s.bold(`${file.path}`) + s.dim(` · ${file.entries.length} entries · ${rec ? `${rec.transport} proxy recording of ${rec.target}` : file.header.era === 'modern' ? `${file.header.role} journal (2026-07-28 requests)` : `${file.header.role} session journal`}${file.header.revision ? ` · revision ${file.header.revision}` : ''}`) + '\n');
     // A 2026-07-28 recording has no session: its requests' input rounds are the machines to follow.
     const changes = tracker.sessionless ? [] : tracker.session.slice(1);
     ctx.stdout.write(s.magenta(`                 session machine: ${tracker.sessionless ? NO_SESSION : tracker.session[0]![1]}`) + '\n');

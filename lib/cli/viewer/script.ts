@@ -64,7 +64,9 @@ function start() {
   var $ = function (id) { return document.getElementById(id); };
   var timeline = $('timeline'), rowsEl = $('rows'), spacer = $('spacer'), scrubber = $('scrubber');
 
-  function fmtTime(ms) { return ms < 1000 ? ms.toFixed(1) + 'ms' : (ms / 1000).toFixed(3) + 's'; }
+  // From the start of the recording: a library journal stamps entries with its clock's time.
+  var startedAt = D.header.startedAt || 0;
+  function fmtTime(t) { var ms = t - startedAt; return ms < 1000 ? '+' + ms.toFixed(1) + ' ms' : '+' + (ms / 1000).toFixed(3) + ' s'; }
   function text(el, s) { el.textContent = s; return el; }
   function span(cls, s) { var e = document.createElement('span'); e.className = cls; e.textContent = s; return e; }
 

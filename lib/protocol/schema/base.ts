@@ -13,7 +13,6 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic
  */
 import type { RequestId } from '../../jsonrpc/message.js';
-import type { RelatedTaskMetadata, TaskMetadata } from './tasks.js';
 
 export type { RequestId };
 
@@ -193,3 +192,22 @@ export type Implementation = BaseMetadata &
      */
     websiteUrl?: string;
   };
+
+/**
+ * The `task` param of a task-augmented request.
+ * @since 2025-11-25
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#task-parameters
+ */
+export type TaskMetadata = {
+  /** Requested retention from creation, in ms. */
+  ttl?: number;
+};
+
+/**
+ * Value at `_meta["io.modelcontextprotocol/related-task"]`.
+ * @since 2025-11-25
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#related-task-metadata
+ */
+export type RelatedTaskMetadata = {
+  taskId: string;
+};

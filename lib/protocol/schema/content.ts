@@ -4,7 +4,7 @@
  */
 import type { Revision } from '../revisions.js';
 import type { Annotations, Meta } from './base.js';
-import type { Resource } from './resources.js';
+import type { BlobResourceContents, Resource, TextResourceContents } from './resources.js';
 
 /**
  * Text.
@@ -45,33 +45,6 @@ export type AudioContent = {
   annotations?: Annotations;
   /** @since 2025-06-18 */
   _meta?: Meta;
-};
-
-/**
- * Common part of a resource's contents.
- * @see https://modelcontextprotocol.io/specification/2025-11-25/server/resources#resource-contents
- */
-export type ResourceContents = {
-  uri: string;
-  mimeType?: string;
-  /** @since 2025-06-18 */
-  _meta?: Meta;
-};
-
-/**
- * Contents that are text.
- * @see https://modelcontextprotocol.io/specification/2025-11-25/server/resources#resource-contents
- */
-export type TextResourceContents = ResourceContents & {
-  text: string;
-};
-
-/**
- * Contents that are binary, base64-encoded.
- * @see https://modelcontextprotocol.io/specification/2025-11-25/server/resources#resource-contents
- */
-export type BlobResourceContents = ResourceContents & {
-  blob: string;
 };
 
 /**

@@ -13,7 +13,6 @@ import type {
   RequestParams,
   Result,
 } from './base.js';
-import type { BlobResourceContents, TextResourceContents } from './content.js';
 
 /**
  * A resource the server can read.
@@ -30,6 +29,33 @@ export type Resource = BaseMetadata &
     /** @since 2025-06-18 */
     _meta?: Meta;
   };
+
+/**
+ * Common part of a resource's contents.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/server/resources#resource-contents
+ */
+export type ResourceContents = {
+  uri: string;
+  mimeType?: string;
+  /** @since 2025-06-18 */
+  _meta?: Meta;
+};
+
+/**
+ * Contents that are text.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/server/resources#resource-contents
+ */
+export type TextResourceContents = ResourceContents & {
+  text: string;
+};
+
+/**
+ * Contents that are binary, base64-encoded.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/server/resources#resource-contents
+ */
+export type BlobResourceContents = ResourceContents & {
+  blob: string;
+};
 
 /**
  * A family of resources named by an RFC 6570 URI template.

@@ -27,25 +27,6 @@ export const TASK_STATUSES = ['working', 'input_required', 'completed', 'failed'
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 
 /**
- * The `task` param of a task-augmented request.
- * @since 2025-11-25
- * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#task-parameters
- */
-export type TaskMetadata = {
-  /** Requested retention from creation, in ms. */
-  ttl?: number;
-};
-
-/**
- * Value at `_meta["io.modelcontextprotocol/related-task"]`.
- * @since 2025-11-25
- * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#related-task-metadata
- */
-export type RelatedTaskMetadata = {
-  taskId: string;
-};
-
-/**
  * A task's state.
  * @since 2025-11-25
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#task

@@ -22,7 +22,7 @@ export function callerOf(session: Session): InterceptorCaller {
 /** The hooks a Server gives its sessions once `use()` registered a stage; `list` is read per request (later registrations count). */
 export function interceptHooks(list: readonly Interceptor[]): InterceptHooks {
   return {
-    request(handler: RequestHandler, msg: JsonRpcRequest, ctx: HandlerContext, session: Session): Promise<JsonObject | void> {
+    request(handler: RequestHandler, msg: JsonRpcRequest, ctx: HandlerContext<Session>, session: Session): Promise<JsonObject | void> {
       const request = ctx.request;
       const scope = session.requestScope;
       const req: InterceptedRequest = {

@@ -165,11 +165,17 @@ export class CaseGenerator {
     return [{ family: `wrong-params:${inRevision ? 'in' : 'out-of'}-revision`, data: JSON.stringify(frame), expect: { kind: 'answer', id, codes: BAD_PARAMS_CODES, result: true } }];
   }
 
-  /** `params` that is not an object: always -32602 under the request's id. */
+  /**
+   * `params` that is not an object, always answered under the request's id: an array (structured,
+   * but MCP params are named) is -32602; a string, number, boolean or null is not structured at
+   * all, which JSON-RPC 2.0 makes an Invalid Request (-32600).
+   */
   nonObjectParams(): FuzzCase[] {
     const method = this.r.pick(CLIENT_REQUESTS);
-    const { frame, id } = this.request(method, this.r.pick([[1], 'x', 3, true, null, []]));
-    return [{ family: 'params-not-an-object', data: JSON.stringify(frame), expect: { kind: 'answer', id, codes: [INVALID_PARAMS], result: false } }];
+    const params = this.r.pick<unknown>([[1], 'x', 3, true, null, []]);
+    const { frame, id } = this.request(method, params);
+    const code = Array.isArray(params) ? INVALID_PARAMS : INVALID_REQUEST;
+    return [{ family: 'params-not-an-object', data: JSON.stringify(frame), expect: { kind: 'answer', id, codes: [code], result: false } }];
   }
 
   /** A request only a server sends, or an unknown method. */

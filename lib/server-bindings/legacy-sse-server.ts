@@ -8,21 +8,36 @@
  * @see https://modelcontextprotocol.io/specification/2024-11-05/basic/transports#http-with-sse
  * @see https://modelcontextprotocol.io/specification/2025-03-26/basic/transports#backwards-compatibility
  */
-import { randomBase64url } from '../lib/crypto/random.js';
-import type { HttpRequestIn, HttpResponseOut } from './http-shape.js';
-import { TransportError } from '../lib/errors.js';
-import { classifyValue } from '../lib/jsonrpc/codec.js';
-import { ErrorCode } from '../lib/jsonrpc/error-codes.js';
-import type { Frame } from '../lib/jsonrpc/message.js';
-import { allows, isSupportedRevision } from '../lib/protocol/revisions.js';
-import type { ServerSession } from '../lib/server.js';
-import type { Caller } from './http-auth.js';
-import { acceptedTypes, errorBody, isJsonContentType, readJsonBody, writeError, writeJson } from './http-body.js';
-import { SseSink } from './http-sse-sink.js';
-import { HotInbound, StateCell } from './memory.js';
-import { SSE_HEADERS, sseEvent, sseStreamStart } from './sse-encode.js';
-import type { HttpServerCore } from './streamable-http-server.js';
-import type { RawFrame, Transport } from './transport.js';
+import { randomBase64url } from '../crypto/random.js';
+import type { HttpRequestIn, HttpResponseOut } from '../../streams/http-shape.js';
+import { TransportError } from '../errors.js';
+import { classifyValue } from '../jsonrpc/codec.js';
+import { ErrorCode } from '../jsonrpc/error-codes.js';
+import type { Frame } from '../jsonrpc/message.js';
+import { allows, isSupportedRevision } from '../protocol/revisions.js';
+import type { Server, ServerSession } from '../server.js';
+import type { Caller } from '../../streams/http-auth.js';
+import { acceptedTypes, errorBody, isJsonContentType, readJsonBody, writeError, writeJson } from '../../streams/http-body.js';
+import { SseSink } from '../../streams/http-sse-sink.js';
+import { HotInbound, StateCell } from '../../streams/memory.js';
+import { SSE_HEADERS, sseEvent, sseStreamStart } from '../../streams/sse-encode.js';
+import type { BodyDeadline } from '../../streams/http-body.js';
+import type { KeepAliveTicker } from '../../streams/http-sse-sink.js';
+
+/**
+ * What the endpoints use of the Streamable HTTP handler's core, which makes them (so that the two
+ * files do not import each other).
+ */
+export interface LegacySseCore {
+  readonly server: Server;
+  readonly ticker: KeepAliveTicker;
+  readonly retryMs: number | undefined;
+  readonly maxBodyBytes: number;
+  readonly bodyDeadline: BodyDeadline;
+  connect(transport: Transport & { serverSession: ServerSession | undefined }): Promise<ServerSession>;
+  refusesMessages(res: HttpResponseOut, value: unknown, caller: Caller | undefined): boolean;
+}
+import type { RawFrame, Transport } from '../../streams/transport.js';
 
 export interface LegacySseOptions {
   /** Where clients open the event stream (GET). Default `/sse`. */
@@ -38,7 +53,7 @@ export class LegacySseEndpoints {
   private readonly sessions = new Map<string, LegacySession>();
 
   constructor(
-    private readonly core: HttpServerCore,
+    private readonly core: LegacySseCore,
     options: LegacySseOptions,
   ) {
     this.ssePath = options.ssePath ?? '/sse';

@@ -13,8 +13,8 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#session-management
  */
 import type { Observable } from 'rxjs';
-import type { Server, ServerSession } from '../lib/server.js';
-import type { EventStore, StoredEvent } from './event-store.js';
+import type { Server, ServerSession } from '../server.js';
+import type { EventStore, StoredEvent } from '../../streams/event-store.js';
 
 /** A session as the store keeps it: what a replica needs to serve it. */
 export interface SessionRecord {

@@ -8,22 +8,21 @@
  *
  * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http
  */
-import type { HttpRequestIn, HttpResponseOut } from './http-shape.js';
-import type { Envelope } from '../lib/modern/envelope.js';
-import { EnvelopeRefusal, readEnvelope } from '../lib/modern/envelope.js';
-import { checkVersionHeader } from '../lib/modern/classify.js';
-import type { RequestCore } from '../lib/modern/request-core.js';
-import { argumentAt, type ParamHeader } from '../lib/modern/param-headers.js';
-import { ErrorCode } from '../lib/jsonrpc/error-codes.js';
-import { classifyMessage } from '../lib/jsonrpc/codec.js';
-import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../lib/jsonrpc/message.js';
-import { errorBody, writeEmpty, writeJson } from './http-body.js';
-import { KeepAliveTicker, SseSink } from './http-sse-sink.js';
-import { sseEvent } from './sse-encode.js';
-import { base64Decode, utf8Decode } from '../lib/crypto/bytes.js';
-
-/** Where `Mcp-Name` comes from, per method (extensions may add rows). */
-export const MCP_NAME_SOURCE: Record<string, string> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+import type { HttpHeadersOut, HttpRequestIn, HttpResponseOut } from '../../streams/http-shape.js';
+import { STORE_RETRY_AFTER_SECONDS, storeOutageResponse, storeUnavailable } from '../../streams/store-outage.js';
+import type { Envelope } from '../modern/envelope.js';
+import { EnvelopeRefusal, readEnvelope } from '../modern/envelope.js';
+import { checkVersionHeader } from '../modern/classify.js';
+import type { RequestCore } from '../modern/request-core.js';
+import { argumentAt, type ParamHeader } from '../modern/param-headers.js';
+import { MCP_NAME_SOURCE } from '../modern/name-header.js';
+import { ErrorCode } from '../jsonrpc/error-codes.js';
+import { classifyMessage } from '../jsonrpc/codec.js';
+import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../jsonrpc/message.js';
+import { errorBody, writeEmpty, writeJson } from '../../streams/http-body.js';
+import { KeepAliveTicker, SseSink } from '../../streams/http-sse-sink.js';
+import { sseEvent } from '../../streams/sse-encode.js';
+import { base64Decode, utf8Decode } from '../crypto/bytes.js';
 
 /** Which tool parameters a tool mirrors into `Mcp-Param-*` headers (from its `x-mcp-header` annotations). */
 export type ParamHeaderLookup = (tool: string) => ReadonlyArray<ParamHeader> | undefined;
@@ -133,7 +132,9 @@ export function serveModernPost(core: RequestCore, req: HttpRequestIn, res: Http
     (answer) => exchange.answer(answer.response, answer.status),
     (e: unknown) => {
       options.report?.(e);
-      exchange.answer({ jsonrpc: '2.0', id: msg.id, error: { code: ErrorCode.InternalError, message: 'Internal error' } }, 500);
+      // A store outage (Redis: the replay guard, the task store) is said as such, as on the legacy path.
+      if (storeUnavailable(e)) exchange.answer(storeOutageResponse(msg.id, e), 503, { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) });
+      else exchange.answer({ jsonrpc: '2.0', id: msg.id, error: { code: ErrorCode.InternalError, message: 'Internal error' } }, 500);
     },
   );
 }
@@ -168,7 +169,7 @@ class ModernExchange {
     this.sink.write(sseEvent(JSON.stringify(frame)));
   }
 
-  answer(response: JsonRpcResponse | undefined, status: number): void {
+  answer(response: JsonRpcResponse | undefined, status: number, headers?: HttpHeadersOut): void {
     if (this.res.writableEnded || this.res.destroyed) return;
     if (this.sink !== undefined) {
       if (response !== undefined) this.sink.write(sseEvent(JSON.stringify(response)));
@@ -179,7 +180,7 @@ class ModernExchange {
       writeEmpty(this.res, 202);
       return;
     }
-    writeJson(this.res, status, JSON.stringify(response));
+    writeJson(this.res, status, JSON.stringify(response), headers);
   }
 }
 

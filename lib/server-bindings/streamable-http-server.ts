@@ -16,36 +16,38 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
  * @see https://modelcontextprotocol.io/specification/2025-03-26/basic/transports#streamable-http
  */
-import { randomBytes } from '../lib/crypto/random.js';
-import { base64urlEncode, utf8ByteLength } from '../lib/crypto/bytes.js';
-import type { HttpRequestIn, HttpHeadersOut, HttpResponseOut } from './http-shape.js';
+import { randomBytes } from '../crypto/random.js';
+import { base64urlEncode, utf8ByteLength } from '../crypto/bytes.js';
+import type { HttpRequestIn, HttpHeadersOut, HttpResponseOut } from '../../streams/http-shape.js';
 import type { Subscription } from 'rxjs';
-import { systemClock, type Clock } from '../lib/clock.js';
-import { TransportError } from '../lib/errors.js';
-import { classifyValue } from '../lib/jsonrpc/codec.js';
-import { ErrorCode } from '../lib/jsonrpc/error-codes.js';
-import type { Frame, JsonObject, JsonRpcMessage, JsonRpcRequest, JsonRpcResponse, RequestId } from '../lib/jsonrpc/message.js';
-import { eraOf } from '../lib/modern/classify.js';
+import { systemClock, type Clock } from '../clock.js';
+import { TransportError } from '../errors.js';
+import { classifyValue } from '../jsonrpc/codec.js';
+import { ErrorCode } from '../jsonrpc/error-codes.js';
+import type { Frame, JsonObject, JsonRpcMessage, JsonRpcRequest, JsonRpcResponse, RequestId } from '../jsonrpc/message.js';
+import { eraOf } from '../modern/classify.js';
 import { serveModernPost, type ModernPostOptions, type ParamHeaderLookup } from './modern-http.js';
-import { REVISION_WITHOUT_VERSION_HEADER, allows, isLegacyRevision, isModernRevision, isSupportedRevision, MODERN_REVISIONS } from '../lib/protocol/revisions.js';
-import type { Server, ServerSession } from '../lib/server.js';
-import type { InvalidInbound, SingleInbound } from './inbound.js';
-import { defaultIdentity, messagesOf, methodsOf, writeAuthFailure, type Authenticate, type AuthorizeMessages, type AuthOutcome, type Caller } from './http-auth.js';
-import { DEFAULT_BODY_TIMEOUT_MS, acceptedTypes, errorBody, isJsonContentType, readJsonBody, writeEmpty, writeError, writeJson, type BodyDeadline } from './http-body.js';
-import { HostOriginGuard } from './http-security.js';
-import { HttpSessionLifecycle } from './http-session.js';
-import { KeepAliveTicker, SseSink } from './http-sse-sink.js';
-import { MemoryEventStore, type EventStore } from './event-store.js';
+import { REVISION_WITHOUT_VERSION_HEADER, allows, isLegacyRevision, isModernRevision, isSupportedRevision, MODERN_REVISIONS } from '../protocol/revisions.js';
+import type { Server, ServerSession } from '../server.js';
+import type { InvalidInbound, SingleInbound } from '../../streams/inbound.js';
+import { defaultIdentity, messagesOf, methodsOf, writeAuthFailure, type Authenticate, type AuthorizeMessages, type AuthOutcome, type Caller } from '../../streams/http-auth.js';
+import { DEFAULT_BODY_TIMEOUT_MS, acceptedTypes, errorBody, isJsonContentType, readJsonBody, writeEmpty, writeError, writeJson, type BodyDeadline } from '../../streams/http-body.js';
+import { HostOriginGuard } from '../../streams/http-security.js';
+import { refusesMalformedHeader } from '../../streams/http-malformed-header.js';
+import { STORE_RETRY_AFTER_SECONDS, storeOutageResponse, storeUnavailable } from '../../streams/store-outage.js';
+import { HttpSessionLifecycle } from '../../streams/http-session.js';
+import { KeepAliveTicker, SseSink } from '../../streams/http-sse-sink.js';
+import { MemoryEventStore, type EventStore } from '../../streams/event-store.js';
 import { ClusterSessions, type TouchNeeds } from './http-cluster-sessions.js';
 import type { HttpSessionStore } from './http-cluster.js';
 import { LegacySseEndpoints, type LegacySseOptions } from './legacy-sse-server.js';
-import { HotInbound, StateCell } from './memory.js';
-import { SSE_HEADERS, sseEvent, sseStreamStart } from './sse-encode.js';
-import type { RawFrame, SendOptions, Transport } from './transport.js';
+import { HotInbound, StateCell } from '../../streams/memory.js';
+import { SSE_HEADERS, sseEvent, sseStreamStart } from '../../streams/sse-encode.js';
+import type { RawFrame, SendOptions, Transport } from '../../streams/transport.js';
 
-export type { AuthFailure, AuthOutcome, Authenticate, AuthorizeMessages } from './http-auth.js';
-export type { EventStore, StoredEvent } from './event-store.js';
-export { MemoryEventStore } from './event-store.js';
+export type { AuthFailure, AuthOutcome, Authenticate, AuthorizeMessages } from '../../streams/http-auth.js';
+export type { EventStore, StoredEvent } from '../../streams/event-store.js';
+export { MemoryEventStore } from '../../streams/event-store.js';
 export type { LegacySseOptions } from './legacy-sse-server.js';
 export type { HttpSessionStore, SessionCluster, SessionRecord } from './http-cluster.js';
 
@@ -108,6 +110,12 @@ export interface StreamableHttpOptions {
   identify?: (authInfo: unknown) => string | undefined;
   /** Interval of SSE keep-alive comments, in ms; false for none. Default 15 000. */
   keepAliveMs?: number | false;
+  /**
+   * The most unsent text an SSE stream may hold for a client that does not read, in bytes
+   * (default 1 MiB; `Infinity` for no limit). Past it the stream is ended and its buffer dropped;
+   * a resumable stream is picked up again with `Last-Event-ID` (events are kept in the event store).
+   */
+  maxSseBufferBytes?: number;
   /** The SSE `retry:` field (client reconnection delay) at the start of each stream; false for none. Default 1000. */
   retryMs?: number | false;
   /** Where sent events are kept for resumption; false: no event ids, no resumption. Default a {@link MemoryEventStore}. */
@@ -128,7 +136,7 @@ export interface StreamableHttpOptions {
    * A store shared by every process of a deployment (`createRedisStore` in `mcp-actors/redis`):
    * any process then serves any session's POST, GET and DELETE, without sticky sessions.
    * Sessions, their SSE events and the answers to the server's requests go through it (see
-   * `streams/http-cluster.ts`); `eventStore` is then the store's. Default: the server's own
+   * `lib/server-bindings/http-cluster.ts`); `eventStore` is then the store's. Default: the server's own
    * `store` option when it has an HTTP part, else none (everything in this process's memory).
    */
   store?: HttpSessionStore;
@@ -226,7 +234,7 @@ export class HttpServerCore {
   resumptions = 0;
   private readonly modernOptions: ModernPostOptions;
   /** Sessions shared with other processes through a store (undefined: this process only). */
-  readonly cluster: ClusterSessions | undefined;
+  readonly cluster: ClusterSessions<HttpSession> | undefined;
 
   constructor(
     readonly server: Server,
@@ -245,7 +253,7 @@ export class HttpServerCore {
     this.allowDelete = options.allowDelete ?? true;
     const shared = options.store ?? httpStoreOf(server.options.store);
     this.store = shared !== undefined ? shared.httpSessions.events : options.eventStore === false ? undefined : (options.eventStore ?? new MemoryEventStore());
-    this.ticker = new KeepAliveTicker(this.clock, options.keepAliveMs === false ? undefined : (options.keepAliveMs ?? DEFAULT_KEEPALIVE_MS));
+    this.ticker = new KeepAliveTicker(this.clock, options.keepAliveMs === false ? undefined : (options.keepAliveMs ?? DEFAULT_KEEPALIVE_MS), options.maxSseBufferBytes);
     this.guard = new HostOriginGuard({ allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins });
     this.cors = options.cors === true ? {} : options.cors === false ? undefined : options.cors;
     this.authenticate = options.authenticate;
@@ -326,6 +334,7 @@ export class HttpServerCore {
         writeError(res, 404, ErrorCode.InvalidRequest, `Not Found: the MCP endpoint is ${this.path}`);
         return;
       }
+      if (refusesMalformedHeader(req, res, this.maxBodyBytes, this.bodyDeadline)) return;
       const refused = this.guard.check(req);
       if (refused !== undefined) {
         writeError(res, 403, ErrorCode.InvalidRequest, refused);
@@ -422,10 +431,10 @@ export class HttpServerCore {
 
   internalError(res: HttpResponseOut, e: unknown, id: RequestId | null = null): void {
     this.report(e);
-    // A store outage (issue 32) is said as such, with a retry hint; its own message may name
+    // A store outage is said as such, with a retry hint; its own message may name
     // hosts or credentials, so it goes to the report only.
     if (!res.headersSent && storeUnavailable(e)) {
-      writeError(res, 503, ErrorCode.InternalError, 'Service Unavailable: the session store (Redis) is unavailable; retry shortly', { 'retry-after': '1' }, id);
+      writeJson(res, 503, JSON.stringify(storeOutageResponse(id, e)), { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) });
     } else if (!res.headersSent) writeError(res, 500, ErrorCode.InternalError, 'Internal Server Error', undefined, id);
     else if (!res.writableEnded) res.end();
   }
@@ -618,9 +627,18 @@ export class HttpServerCore {
   private postWithoutSession(res: HttpResponseOut, value: unknown, caller: Caller | undefined, versionHeader: string | string[] | undefined): void {
     // A 2026-07-28 notification (notifications carry no version claim, only the header): accepted
     // with 202 and nothing to act on; a stateless request is cancelled by closing its stream.
-    if (isModernRevision(versionHeader) && classifyValue(value, false).kind === 'notification') {
-      writeEmpty(res, 202);
-      return;
+    if (isModernRevision(versionHeader)) {
+      const inbound = classifyValue(value, false);
+      if (inbound.kind === 'notification') {
+        writeEmpty(res, 202);
+        return;
+      }
+      // An invalid notification (string params, say): never answered as a message, so no id,
+      // but the POST needs an error status and the reason (JSON-RPC's own code for it).
+      if (inbound.kind === 'invalid' && !inbound.respond) {
+        writeJson(res, 400, JSON.stringify({ jsonrpc: '2.0', error: inbound.error }));
+        return;
+      }
     }
     if (!isInitializeRequest(value)) {
       if (Array.isArray(value)) {
@@ -1541,8 +1559,3 @@ function requestIdOf(value: unknown): RequestId | null {
   return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
 }
 
-/** node-redis's errors for a connection that is down (by name: streams/ imports nothing of lib/redis). */
-const STORE_DOWN = new Set(['RedisUnavailableError', 'ClientClosedError', 'ClientOfflineError', 'ConnectionTimeoutError', 'SocketClosedUnexpectedlyError']);
-function storeUnavailable(e: unknown): boolean {
-  return e instanceof Error && (STORE_DOWN.has(e.name) || STORE_DOWN.has(e.constructor.name));
-}

@@ -15,14 +15,14 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { Observable, Subject, filter } from 'rxjs';
 import WebSocket, { WebSocketServer } from 'ws';
-import { systemClock, type Clock } from '../lib/clock.js';
-import { DEFAULT_MAX_FRAME_BYTES } from '../lib/jsonrpc/codec.js';
-import { ErrorCode } from '../lib/jsonrpc/error-codes.js';
-import type { Frame, RequestId } from '../lib/jsonrpc/message.js';
-import type { Server, ServerSession } from '../lib/server.js';
-import { messagesOf, methodsOf, type Authenticate, type AuthFailure, type AuthorizeMessages, type AuthOutcome } from './http-auth.js';
-import type { RawFrame, Transport } from './transport.js';
-import { MCP_SUBPROTOCOL, SocketTransport } from './websocket-client.js';
+import { systemClock, type Clock } from '../clock.js';
+import { DEFAULT_MAX_FRAME_BYTES } from '../jsonrpc/codec.js';
+import { ErrorCode } from '../jsonrpc/error-codes.js';
+import type { Frame, RequestId } from '../jsonrpc/message.js';
+import type { Server, ServerSession } from '../server.js';
+import { messagesOf, methodsOf, type Authenticate, type AuthFailure, type AuthorizeMessages, type AuthOutcome } from '../../streams/http-auth.js';
+import type { RawFrame, Transport } from '../../streams/transport.js';
+import { MCP_SUBPROTOCOL, SocketTransport } from '../../streams/websocket-client.js';
 
 export interface WebSocketServerOptions {
   /** Attach to this HTTP(S) server: only upgrades for `path` are handled, everything else is left alone. */

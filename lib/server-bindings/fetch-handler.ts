@@ -15,8 +15,8 @@
  * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
  */
-import type { Server } from '../lib/server.js';
-import { WebRequestIn, WebResponseOut } from './fetch-shim.js';
+import type { Server } from '../server.js';
+import { WebRequestIn, WebResponseOut } from '../../streams/fetch-shim.js';
 import { HttpServerCore, type HandlerExtras, type StreamableHttpOptions } from './streamable-http-server.js';
 
 /** Options of {@link createMcpFetchHandler}: those of the node handler. */

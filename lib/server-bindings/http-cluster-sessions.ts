@@ -7,17 +7,21 @@
  *
  * The core calls it at a few seams; without a store none of this runs.
  */
-import type { HttpResponseOut } from './http-shape.js';
+import type { HttpResponseOut } from '../../streams/http-shape.js';
 import type { Subscription } from 'rxjs';
-import { TransportError } from '../lib/errors.js';
-import { ErrorCode } from '../lib/jsonrpc/error-codes.js';
-import type { JsonObject, JsonRpcMessage, JsonRpcResponse, RequestId } from '../lib/jsonrpc/message.js';
+import { TransportError } from '../errors.js';
+import { ErrorCode } from '../jsonrpc/error-codes.js';
+import type { JsonObject, JsonRpcMessage, JsonRpcResponse, RequestId } from '../jsonrpc/message.js';
 import type { ClusterMessage, Follow, SessionCluster, SessionRecord } from './http-cluster.js';
-import type { Caller } from './http-auth.js';
-import { writeEmpty, writeError } from './http-body.js';
-import { SseSink } from './http-sse-sink.js';
-import { sseEvent, sseStreamStart } from './sse-encode.js';
-import type { HttpServerCore, HttpSession } from './streamable-http-server.js';
+import type { Caller } from '../../streams/http-auth.js';
+import { writeEmpty, writeError } from '../../streams/http-body.js';
+import { SseSink } from '../../streams/http-sse-sink.js';
+import { sseEvent, sseStreamStart } from '../../streams/sse-encode.js';
+import type { Clock } from '../clock.js';
+import type { Server, ServerSession } from '../server.js';
+import type { HttpSessionLifecycle } from '../../streams/http-session.js';
+import type { HttpHeadersOut } from '../../streams/http-shape.js';
+import type { KeepAliveTicker } from '../../streams/http-sse-sink.js';
 
 /** The name of the timer that renews the sessions in use here. */
 export const RENEW_TIMER_NAME = 'http:cluster-renew';
@@ -42,8 +46,41 @@ export interface TouchNeeds {
   initialized?: boolean;
 }
 
-export class ClusterSessions {
-  private readonly state = new WeakMap<HttpSession, ReplicaState>();
+/**
+ * What the cluster uses of an HTTP session (the handler's `HttpSession` has it all), so that this
+ * file and the handler's core, which makes a `ClusterSessions`, do not import each other.
+ */
+export interface ClusterSession extends HttpSessionLifecycle {
+  readonly id: string;
+  readonly tag: string;
+  readonly identity: string | undefined;
+  authInfo: unknown;
+  serverSession: ServerSession | undefined;
+  readonly exchanges: ReadonlyMap<RequestId, unknown>;
+  readonly primes: boolean;
+  push(value: unknown): void;
+  cancelledElsewhere(notification: unknown, id: RequestId): void;
+  attachStandalone(res: HttpResponseOut, onClosed?: () => void): SseSink;
+  endStandalone(): void;
+  sseHeaders(): HttpHeadersOut;
+}
+
+/** What the cluster uses of the handler's core. */
+export interface ClusterCore<S extends ClusterSession> {
+  readonly server: Server;
+  readonly sessions: ReadonlyMap<string, S>;
+  readonly clock: Clock;
+  readonly ticker: KeepAliveTicker;
+  readonly idleTtlMs: number;
+  readonly retryMs: number | undefined;
+  report(error: unknown): void;
+  internalError(res: HttpResponseOut, e: unknown): void;
+  replica(id: string, tag: string, caller: Caller | undefined): S;
+}
+
+/** The sessions of a handler in a cluster: replicas made on demand, their records kept and renewed. */
+export class ClusterSessions<S extends ClusterSession> {
+  private readonly state = new WeakMap<S, ReplicaState>();
   private readonly messages: Subscription;
   private timer: unknown;
   /** A session in use is renewed once this old (a quarter of the idle TTL). */
@@ -52,7 +89,7 @@ export class ClusterSessions {
   private readonly tickMs: number;
 
   constructor(
-    private readonly core: HttpServerCore,
+    private readonly core: ClusterCore<S>,
     readonly cluster: SessionCluster,
   ) {
     this.renewEveryMs = core.idleTtlMs / 4;
@@ -67,7 +104,7 @@ export class ClusterSessions {
     return this.cluster.processId;
   }
 
-  recordOf(session: HttpSession): SessionRecord | undefined {
+  recordOf(session: S): SessionRecord | undefined {
     return this.state.get(session)?.record;
   }
 
@@ -78,7 +115,7 @@ export class ClusterSessions {
    * when there is none), after renewing it in the store. Undefined when the store does not have
    * it (or it belongs to another identity): 404.
    */
-  async resolve(id: string, caller: Caller | undefined, needs: TouchNeeds): Promise<{ session: HttpSession; streamNo?: number } | undefined> {
+  async resolve(id: string, caller: Caller | undefined, needs: TouchNeeds): Promise<{ session: S; streamNo?: number } | undefined> {
     const local = this.core.sessions.get(id);
     const known = local !== undefined && local.lifecycle !== 'terminated' ? this.state.get(local)?.record : undefined;
     const touched = await this.cluster.touch(id, this.core.idleTtlMs, needs, known);
@@ -108,7 +145,7 @@ export class ClusterSessions {
   }
 
   /** A new session on this process: its requests to the client carry this process's id. */
-  created(session: HttpSession): void {
+  created(session: S): void {
     session.serverSession?.prefixRequestIds(`${this.processId}.`);
   }
 
@@ -117,7 +154,7 @@ export class ClusterSessions {
    * first (so that its next request may reach any process), then `deliver`; if the store fails,
    * the client gets an error instead and the session is dropped.
    */
-  initializeAnswered(session: HttpSession, answer: JsonRpcResponse, deliver: (frame: JsonRpcResponse) => void): void {
+  initializeAnswered(session: S, answer: JsonRpcResponse, deliver: (frame: JsonRpcResponse) => void): void {
     const s = session.serverSession;
     if (s === undefined || s.protocolVersion === undefined || s.peerInfo === undefined || !('result' in answer)) {
       deliver(answer);
@@ -148,7 +185,7 @@ export class ClusterSessions {
   }
 
   /** DELETE: the session ends everywhere. */
-  async end(session: HttpSession): Promise<void> {
+  async end(session: S): Promise<void> {
     await this.cluster.end(session.id);
     session.deleted();
   }
@@ -159,7 +196,7 @@ export class ClusterSessions {
    * A message the session sends outside any POST: into the store's standalone stream, which the
    * process holding the GET stream (maybe this one) delivers.
    */
-  sendStandalone(session: HttpSession, message: JsonRpcMessage): void {
+  sendStandalone(session: S, message: JsonRpcMessage): void {
     const isRequest = 'method' in message && 'id' in message && message.id !== undefined;
     if (session.lifecycle === 'terminated') {
       if (isRequest) throw new TransportError('Cannot send: the HTTP session is terminated');
@@ -176,7 +213,7 @@ export class ClusterSessions {
    * answer to a request it sent, a cancellation of a request it runs); what is left is for the
    * session here (undefined: nothing).
    */
-  routeInbound(session: HttpSession, value: unknown): unknown {
+  routeInbound(session: S, value: unknown): unknown {
     const batch = Array.isArray(value);
     const local: unknown[] = [];
     for (const m of batch ? (value as unknown[]) : [value]) {
@@ -187,7 +224,7 @@ export class ClusterSessions {
     return local[0];
   }
 
-  private routed(session: HttpSession, m: unknown): boolean {
+  private routed(session: S, m: unknown): boolean {
     if (m === null || typeof m !== 'object') return false;
     const msg = m as JsonObject;
     const method = msg.method;
@@ -246,7 +283,7 @@ export class ClusterSessions {
    * GET: the standalone stream, from the store, after `afterSeq` (a resumption) or from now on
    * (a new stream, its priming id the current position). Other processes end theirs.
    */
-  openStandalone(session: HttpSession, res: HttpResponseOut, afterSeq: number | undefined): void {
+  openStandalone(session: S, res: HttpResponseOut, afterSeq: number | undefined): void {
     const record = this.state.get(session)?.record;
     const from = afterSeq ?? record?.standaloneSeq ?? 0;
     this.cluster.broadcast({ kind: 'standalone-taken', sessionId: session.id, by: this.processId });
@@ -270,7 +307,7 @@ export class ClusterSessions {
    * holds after it, then what comes, to the stream's end (an error per unanswered request if its
    * process died). 400 for a stream the session never had; 204 when nothing more will come.
    */
-  resumeElsewhere(session: HttpSession, res: HttpResponseOut, stream: number, afterSeq: number): void {
+  resumeElsewhere(session: S, res: HttpResponseOut, stream: number, afterSeq: number): void {
     const streamId = String(stream);
     this.cluster.follow(session.id, streamId, afterSeq).then(
       (follow) => {
@@ -297,7 +334,7 @@ export class ClusterSessions {
     );
   }
 
-  private pipe(follow: Follow, sink: SseSink, session: HttpSession, streamId: string, first: string): void {
+  private pipe(follow: Follow, sink: SseSink, session: S, streamId: string, first: string): void {
     const prefix = `${session.tag}.${streamId}.`;
     let text = first;
     for (const e of follow.backlog) text += sseEvent(e.data, prefix + e.seq);
@@ -314,7 +351,7 @@ export class ClusterSessions {
 
   // ------------------------------------------------------------------------------ bookkeeping
 
-  private replicate(id: string, record: SessionRecord, caller: Caller | undefined): HttpSession | undefined {
+  private replicate(id: string, record: SessionRecord, caller: Caller | undefined): S | undefined {
     const session = this.core.replica(id, record.tag, caller);
     const s = session.serverSession;
     if (s === undefined) {
@@ -332,7 +369,7 @@ export class ClusterSessions {
     return session;
   }
 
-  private remember(session: HttpSession, record: SessionRecord): void {
+  private remember(session: S, record: SessionRecord): void {
     const prev = this.state.get(session);
     this.state.set(session, { record, touched: this.core.clock.now(), wasBusy: prev?.wasBusy ?? false });
     const s = session.serverSession;

@@ -1,0 +1,53 @@
+/**
+ * `--auth` of the demo server (examples/everything.ts): the embedded authorization server on its
+ * own port, and what the MCP endpoint needs to be its resource server: `requireBearerAuth` with
+ * the authorization server's verifier (DPoP-bound tokens accepted), and the Protected Resource
+ * Metadata (RFC 9728) naming the authorization server.
+ *
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createAuthorizationServer } from '../lib/auth/authorization-server/authorization-server.js';
+import { memoryAccounts } from '../lib/auth/authorization-server/accounts.js';
+import { requireBearerAuth } from '../lib/auth/server/bearer-auth.js';
+import { createProtectedResourceMetadataHandler } from '../lib/auth/server/protected-resource-metadata.js';
+
+type NodeHandler = ((req: IncomingMessage, res: ServerResponse) => void) & { path?: string; close?: () => Promise<void> };
+
+export async function protectWithEmbeddedAuthorizationServer(options: { port: number; authPort: number; out: (line: string) => void }) {
+  const { port, authPort, out } = options;
+  // The resource and the issuer are URLs clients see: the ports must be known before listening.
+  if (!(port > 0) || !(authPort > 0) || port === authPort) throw new Error('--auth needs fixed, different PORT and AUTH_PORT (not 0)');
+  const resource = `http://127.0.0.1:${port}/mcp`;
+  const issuer = `http://127.0.0.1:${authPort}`;
+  const user = process.env.MCP_DEMO_USER || 'demo';
+  const given = process.env.MCP_DEMO_PASSWORD;
+  const password = given || randomBytes(12).toString('base64url');
+  const as = await createAuthorizationServer({
+    issuer,
+    resources: [{ uri: resource, scopes: ['mcp'] }],
+    accounts: memoryAccounts({ [user]: password }),
+    log: (line) => out(`[auth] ${line}`),
+  });
+  const http = createServer((req, res) => as.handler(req, res));
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(authPort, '127.0.0.1', () => resolve());
+  });
+  // The operator's terminal is told the password it made (once); the authorization server's log never has it.
+  out(`everything: protected by the authorization server at ${issuer}; sign in as "${user}"${given ? ' with MCP_DEMO_PASSWORD' : ` with the password ${password} (set MCP_DEMO_PASSWORD to choose one)`}`);
+  return {
+    authenticate: requireBearerAuth({ resource, verifyAccessToken: as.verifier(resource), dpop: true }),
+    /** The MCP handler behind the Protected Resource Metadata (which names this authorization server). */
+    wrap(handler: NodeHandler): NodeHandler {
+      const prm = createProtectedResourceMetadataHandler({ resource, authorizationServers: [issuer], scopesSupported: ['mcp'], resourceName: 'Field notebook (mcp-actors demo)' }, handler);
+      return Object.assign((req: IncomingMessage, res: ServerResponse) => prm(req, res), { ...(handler.path !== undefined && { path: handler.path }), ...(handler.close && { close: handler.close }) });
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        http.closeAllConnections();
+        http.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,31 @@
+/**
+ * The conventions' session histograms: `mcp.server.session.duration` for each session a server
+ * serves (from `sessions$`), `mcp.client.session.duration` for a client's, from when it is watched
+ * to when it ends. A 2026-07-28 exchange has no session, so only legacy-era sessions count.
+ * @see https://opentelemetry.io/docs/specs/semconv/gen-ai/mcp/#metric-mcpserversessionduration
+ */
+import type { Histogram } from '@opentelemetry/api';
+import type { NetworkFacts } from './semconv.js';
+
+/** What is read of a session: when it ends and the revision it settled on. */
+export interface EndingSession {
+  ended(): Promise<void>;
+  readonly protocolVersion?: string | undefined;
+}
+
+/** A stream of sessions (a server's `sessions$`), read without importing RxJS. */
+export interface SessionSource {
+  readonly sessions$: { subscribe(next: (session: EndingSession) => void): { unsubscribe(): void } };
+}
+
+/** Record `session`'s duration on `histogram` once it ends. */
+export function timeSession(histogram: Histogram, session: EndingSession, network: NetworkFacts | undefined): void {
+  const started = performance.now();
+  void session.ended().then(() => {
+    const attrs: Record<string, string> = {};
+    if (session.protocolVersion) attrs['mcp.protocol.version'] = session.protocolVersion;
+    if (network?.transport) attrs['network.transport'] = network.transport;
+    if (network?.protocolName) attrs['network.protocol.name'] = network.protocolName.toLowerCase();
+    histogram.record((performance.now() - started) / 1000, attrs);
+  });
+}
