@@ -5,7 +5,7 @@ import { McpError } from '../../lib/errors.js';
 import { createMcpServer, type McpServer } from '../../lib/mcp-server.js';
 import type { InterceptedRequest } from '../../lib/server-features/interceptors/chain.js';
 import { perCallerView } from '../../lib/server-features/interceptors/views.js';
-import { createMcpFetchHandler } from '../../streams/fetch-handler.js';
+import { createMcpFetchHandler } from '../../lib/server-bindings/fetch-handler.js';
 import { connect } from './harness.js';
 
 const scopesOf = (req: InterceptedRequest) => ((req.caller.authInfo as { scopes?: string[] } | undefined)?.scopes ?? []);
