@@ -15,7 +15,7 @@ import { KeepAliveTicker, SseSink } from '../../streams/http-sse-sink.js';
 import { sseEvent, sseStreamStart } from '../../streams/sse-encode.js';
 import { CLOSE_STREAM_TIMER_NAME, SESSION_HEADER } from './http-server-options.js';
 
-/** What an exchange uses of the handler's core (through its session). */
+/** What an exchange uses of the handler's core (through its session). @internal */
 export interface ExchangeCore {
   readonly clock: Clock;
   readonly closeStreamAfterMs: number | undefined;
@@ -26,7 +26,7 @@ export interface ExchangeCore {
   report(error: unknown): void;
 }
 
-/** What an exchange uses of the HTTP session it belongs to (`HttpSession` has it all). */
+/** What an exchange uses of the HTTP session it belongs to (`HttpSession` has it all). @internal */
 export interface ExchangeSession {
   readonly core: ExchangeCore;
   readonly id: string;

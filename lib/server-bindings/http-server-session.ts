@@ -27,7 +27,7 @@ import type { RawFrame, SendOptions, Transport } from '../../streams/transport.j
 import { Exchange, type ExchangeCore } from './http-exchange.js';
 import { SESSION_HEADER, parseEventId } from './http-server-options.js';
 
-/** What an HTTP session uses of the handler's core (`HttpServerCore` has it all). */
+/** What an HTTP session uses of the handler's core (`HttpServerCore` has it all). @internal */
 export interface SessionCore extends ExchangeCore {
   readonly cluster: ClusterSessions<HttpSession> | undefined;
   readonly store: EventStore | undefined;

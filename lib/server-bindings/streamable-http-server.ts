@@ -39,9 +39,6 @@ export {
   type StreamableHttpHandler,
   type StreamableHttpOptions,
 } from './http-server-options.js';
-export { HttpServerCore } from './http-server-core.js';
-export { HttpSession } from './http-server-session.js';
-export { Exchange } from './http-exchange.js';
 
 
 /**
