@@ -17,7 +17,8 @@
  */
 import type { Server } from '../server.js';
 import { WebRequestIn, WebResponseOut } from '../../streams/fetch-shim.js';
-import { HttpServerCore, type HandlerExtras, type StreamableHttpOptions } from './streamable-http-server.js';
+import { HttpServerCore } from './http-server-core.js';
+import type { HandlerExtras, StreamableHttpOptions } from './http-server-options.js';
 
 /** Options of {@link createMcpFetchHandler}: those of the node handler. */
 export type McpFetchHandlerOptions = StreamableHttpOptions;

@@ -182,16 +182,20 @@ export function requireBearerAuth(options: BearerAuthOptions): BearerAuthenticat
     if (!B64TOKEN.test(token)) {
       return refuse({ error: 'invalid_request', errorDescription: 'Malformed Authorization header: expected "Bearer <token>"' });
     }
-    let proofKey: string | undefined;
     if (isDpop) {
-      try {
-        // htu is judged against the URL the client used: this server's origin and the request's path.
-        proofKey = checkDpopProof({ proof: req.headers.dpop, method: req.method ?? 'GET', url: new URL(req.url ?? '/', resource), accessToken: token, nowSeconds: Math.floor(clock.now() / 1000), maxAgeSeconds: dpop.maxAgeSeconds, replay: dpop.replay }).jkt;
-      } catch (e) {
-        if (e instanceof InvalidDpopProofError) return invalidProof(e.description);
-        throw e;
-      }
+      // htu is judged against the URL the client used: this server's origin and the request's path.
+      return checkDpopProof({ proof: req.headers.dpop, method: req.method ?? 'GET', url: new URL(req.url ?? '/', resource), accessToken: token, nowSeconds: Math.floor(clock.now() / 1000), maxAgeSeconds: dpop.maxAgeSeconds, replay: dpop.replay }).then(
+        ({ jkt }) => verifyThenCheck(token, jkt),
+        (e: unknown) => {
+          if (e instanceof InvalidDpopProofError) return invalidProof(e.description);
+          throw e;
+        },
+      );
     }
+    return verifyThenCheck(token, undefined);
+  }) as BearerAuthenticate;
+
+  const verifyThenCheck = (token: string, proofKey: string | undefined): AuthOutcome | Promise<AuthOutcome> => {
     let verified: VerifiedToken | undefined | Promise<VerifiedToken | undefined>;
     try {
       verified = verify(token, { resource });
@@ -200,7 +204,7 @@ export function requireBearerAuth(options: BearerAuthOptions): BearerAuthenticat
     }
     if (isPromiseLike(verified)) return Promise.resolve(verified).then((v) => check(v, proofKey), (e: unknown) => failed(token, e));
     return check(verified, proofKey);
-  }) as BearerAuthenticate;
+  };
 
   const authorizeMessages = (methods: readonly string[], authInfo: unknown, messages?: readonly AuthorizedMessage[]): AuthFailure | undefined => {
     const info = bearerAuthInfo(authInfo);

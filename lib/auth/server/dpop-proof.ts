@@ -8,7 +8,9 @@
  * @see https://www.rfc-editor.org/rfc/rfc9449.html#section-4.3
  * @see https://www.rfc-editor.org/rfc/rfc9449.html#section-7
  */
-import { createHash, createPublicKey, verify as verifySignature } from 'node:crypto';
+// WebCrypto and our portable digest, not node:crypto: the Web-standard entry (Workers) reaches this file.
+import { base64Decode, base64urlEncode, utf8Decode, utf8Encode } from '../../crypto/bytes.js';
+import { sha256 } from '../../crypto/digest.js';
 
 /** A refused proof: the resource server answers 401 `invalid_dpop_proof` with this description. */
 export class InvalidDpopProofError extends Error {
@@ -57,14 +59,39 @@ export interface DpopProofCheck {
 }
 
 const b64json = (part: string): Record<string, unknown> => {
-  const value: unknown = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
+  const value: unknown = JSON.parse(utf8Decode(base64urlDecode(part)));
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error('not an object');
   return value as Record<string, unknown>;
 };
 
 /** The RFC 7638 thumbprint of an EC public JWK. */
 export function ecJwkThumbprint(jwk: { crv: string; kty: string; x: string; y: string }): string {
-  return createHash('sha256').update(JSON.stringify({ crv: jwk.crv, kty: jwk.kty, x: jwk.x, y: jwk.y })).digest('base64url');
+  return base64urlEncode(sha256(JSON.stringify({ crv: jwk.crv, kty: jwk.kty, x: jwk.x, y: jwk.y })));
+}
+
+function base64urlDecode(part: string): Uint8Array {
+  const b64 = part.replace(/-/g, '+').replace(/_/g, '/');
+  return base64Decode(b64 + '='.repeat((4 - (b64.length % 4)) % 4));
+}
+
+/** A public P-256 key as a JWK (our own type: `JsonWebKey` differs across @types/node versions and the DOM lib). */
+interface EcPublicJwk {
+  kty: string;
+  crv: string;
+  x: string;
+  y: string;
+}
+
+/** ES256 over `signed` with the P-256 public key `key` (the signature is r||s, WebCrypto's form). */
+async function verifiesEs256(key: EcPublicJwk, signed: string, signature: Uint8Array): Promise<boolean> {
+  const subtle = globalThis.crypto?.subtle;
+  if (subtle === undefined) throw new Error('DPoP proofs need WebCrypto (globalThis.crypto.subtle), which this runtime lacks');
+  try {
+    const publicKey = await subtle.importKey('jwk', key as never, { name: 'ECDSA', namedCurve: 'P-256' }, false, ['verify']);
+    return await subtle.verify({ name: 'ECDSA', hash: 'SHA-256' }, publicKey, signature as Uint8Array<ArrayBuffer>, utf8Encode(signed) as Uint8Array<ArrayBuffer>);
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -72,7 +99,7 @@ export function ecJwkThumbprint(jwk: { crv: string; kty: string; x: string; y: s
  * thumbprint of its key. Throws {@link InvalidDpopProofError} saying what is wrong (never quoting
  * the proof or the token).
  */
-export function checkDpopProof(input: DpopProofCheck): { jkt: string } {
+export async function checkDpopProof(input: DpopProofCheck): Promise<{ jkt: string }> {
   const refuse = (why: string): never => {
     throw new InvalidDpopProofError(`The DPoP proof ${why}`);
   };
@@ -96,17 +123,11 @@ export function checkDpopProof(input: DpopProofCheck): { jkt: string } {
     return refuse('must carry a public P-256 jwk');
   }
   const key = { kty: 'EC', crv: 'P-256', x: jwk['x'], y: jwk['y'] };
-  let ok: boolean;
-  try {
-    ok = verifySignature('sha256', Buffer.from(`${parts[0]}.${parts[1]}`), { key: createPublicKey({ key, format: 'jwk' }), dsaEncoding: 'ieee-p1363' }, Buffer.from(parts[2]!, 'base64url'));
-  } catch {
-    ok = false;
-  }
-  if (!ok) refuse('signature does not verify');
+  if (!(await verifiesEs256(key as EcPublicJwk, `${parts[0]}.${parts[1]}`, base64urlDecode(parts[2]!)))) refuse('signature does not verify');
   const u = new URL(String(input.url));
   if (claims['htm'] !== input.method.toUpperCase()) refuse('is for another method');
   if (claims['htu'] !== `${u.origin}${u.pathname}`) refuse('is for another URL');
-  if (claims['ath'] !== createHash('sha256').update(input.accessToken, 'ascii').digest('base64url')) refuse('is not for this access token (ath)');
+  if (claims['ath'] !== base64urlEncode(sha256(input.accessToken))) refuse('is not for this access token (ath)');
   const maxAge = input.maxAgeSeconds ?? 300;
   const iat = claims['iat'];
   if (typeof iat !== 'number' || !Number.isFinite(iat) || Math.abs(iat - input.nowSeconds) > maxAge) refuse('was not made now (iat)');
