@@ -9,12 +9,15 @@
  * is refused when several are (see input-bridge.ts).
  * @see https://modelcontextprotocol.io/specification/2025-11-25/architecture
  */
-import type { Subscription } from 'rxjs';
+import { firstValueFrom, timeout, type Subscription } from 'rxjs';
 import { createHost, type Host, type HostOptions } from '../host/host.js';
 import { createMcpServer, type McpServer } from '../mcp-server.js';
 import type { PeerInfo } from '../../machines/session.machine.js';
 import { InputBridge } from './input-bridge.js';
 import { mountTools } from './mount-tools.js';
+
+/** How long `start()` waits for a ready upstream's first tool listing. */
+const FIRST_LISTING_MS = 10_000;
 
 export interface GatewayOptions extends Omit<HostOptions, 'onClient'> {
   /** The name and version downstream clients see. */
@@ -24,7 +27,10 @@ export interface GatewayOptions extends Omit<HostOptions, 'onClient'> {
 export interface Gateway {
   readonly host: Host;
   readonly server: McpServer;
-  /** Start every upstream; resolves when each has connected or failed. */
+  /**
+   * Start every upstream; resolves when each has connected (its tools mounted) or failed, so a
+   * transport served after it never answers "unknown tool" for a tool that is on its way.
+   */
   start(): Promise<void>;
   close(): Promise<void>;
 }
@@ -41,7 +47,16 @@ export function createGateway(options: GatewayOptions): Gateway {
     server,
     async start() {
       mounted ??= mountTools(host, server, bridge);
-      await host.start();
+      const state = await host.start();
+      // The host is ready before its first tools/list answers; wait for that listing (mountTools
+      // sees it first, being subscribed already), bounded, as a hung upstream must not stall us.
+      await Promise.all(
+        Object.entries(state)
+          .filter(([, s]) => s.phase === 'ready')
+          .map(([name]) => host.client(name))
+          .filter((c) => c !== undefined)
+          .map((c) => firstValueFrom(c.tools$.pipe(timeout({ first: FIRST_LISTING_MS }))).catch(() => undefined)),
+      );
     },
     async close() {
       mounted?.unsubscribe();
