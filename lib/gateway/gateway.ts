@@ -1,6 +1,8 @@
 /**
  * A gateway: the MCP servers of a host (stdio or HTTP, legacy or 2026-07-28) re-served as one
- * dual-era {@link McpServer}, their tools namespaced `<server>__<tool>`. Add your own tools to
+ * dual-era {@link McpServer}: their tools and prompts namespaced `<server>__<name>`, their
+ * resources under their own URIs (a read goes to the server that listed it), prompt argument
+ * completions routed. Capabilities beyond `tools` are declared once some upstream has the list. Add your own tools to
  * `gateway.server` beside the mounted ones; serve it with any transport (e.g.
  * `createStreamableHttpHandler(gateway.server.server)`).
  *
@@ -9,11 +11,13 @@
  * is refused when several are (see input-bridge.ts).
  * @see https://modelcontextprotocol.io/specification/2025-11-25/architecture
  */
-import { firstValueFrom, timeout, type Subscription } from 'rxjs';
+import { firstValueFrom, timeout, type Observable, type Subscription } from 'rxjs';
 import { createHost, type Host, type HostOptions } from '../host/host.js';
 import { createMcpServer, type McpServer } from '../mcp-server.js';
 import type { PeerInfo } from '../../machines/session.machine.js';
 import { InputBridge } from './input-bridge.js';
+import { mountPrompts } from './mount-prompts.js';
+import { mountResources } from './mount-resources.js';
 import { mountTools } from './mount-tools.js';
 
 /** How long `start()` waits for a ready upstream's first tool listing. */
@@ -42,11 +46,17 @@ export function createGateway(options: GatewayOptions): Gateway {
   // Declared up front: tools arrive after downstream sessions may have initialized.
   const server = createMcpServer({ info, capabilities: { tools: { listChanged: true } } });
   let mounted: Subscription | undefined;
+  const mountAll = () => {
+    const all = mountTools(host, server, bridge);
+    all.add(mountPrompts(host, server, bridge));
+    all.add(mountResources(host, server));
+    return all;
+  };
   return {
     host,
     server,
     async start() {
-      mounted ??= mountTools(host, server, bridge);
+      mounted ??= mountAll();
       const state = await host.start();
       // The host is ready before its first tools/list answers; wait for that listing (mountTools
       // sees it first, being subscribed already), bounded, as a hung upstream must not stall us.
@@ -55,7 +65,7 @@ export function createGateway(options: GatewayOptions): Gateway {
           .filter(([, s]) => s.phase === 'ready')
           .map(([name]) => host.client(name))
           .filter((c) => c !== undefined)
-          .map((c) => firstValueFrom(c.tools$.pipe(timeout({ first: FIRST_LISTING_MS }))).catch(() => undefined)),
+          .flatMap((c) => [c.tools$, c.prompts$, c.resources$].map((list$: Observable<unknown[]>) => firstValueFrom(list$.pipe(timeout({ first: FIRST_LISTING_MS }))).catch(() => undefined))),
       );
     },
     async close() {

@@ -12,26 +12,10 @@ import type { McpServer } from '../mcp-server.js';
 import type { SchemaInput } from '../server-features/json-schema.js';
 import type { ToolHandle } from '../server-features/tools.js';
 import type { InputBridge } from './input-bridge.js';
+import { mountList } from './mount-list.js';
 
 export function mountTools(host: Host, server: McpServer, bridge: InputBridge): Subscription {
-  const mounted = new Map<string, { handle: ToolHandle; shape: string }>();
-  return host.tools$.subscribe((tools) => {
-    const seen = new Set<string>();
-    for (const tool of tools) {
-      seen.add(tool.name);
-      const shape = JSON.stringify(tool);
-      const current = mounted.get(tool.name);
-      if (current?.shape === shape) continue;
-      current?.handle.remove();
-      mounted.set(tool.name, { handle: register(host, server, bridge, tool), shape });
-    }
-    for (const [name, { handle }] of mounted) {
-      if (!seen.has(name)) {
-        handle.remove();
-        mounted.delete(name);
-      }
-    }
-  });
+  return mountList(host.tools$, (tool) => tool.name, (tool) => register(host, server, bridge, tool));
 }
 
 function register(host: Host, server: McpServer, bridge: InputBridge, tool: HostTool): ToolHandle {
