@@ -12,20 +12,37 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/architecture
  */
 import { firstValueFrom, timeout, type Observable, type Subscription } from 'rxjs';
+import { serverEntries, type ServerConfig } from '../host/config.js';
 import { createHost, type Host, type HostOptions } from '../host/host.js';
+import { isModernRevision } from '../protocol/revisions.js';
 import { createMcpServer, type McpServer } from '../mcp-server.js';
 import type { PeerInfo } from '../../machines/session.machine.js';
 import { InputBridge } from './input-bridge.js';
 import { mountPrompts } from './mount-prompts.js';
 import { mountResources } from './mount-resources.js';
 import { mountTools } from './mount-tools.js';
+import { SessionUpstreams, type Route } from './session-upstreams.js';
 
 /** How long `start()` waits for a ready upstream's first tool listing. */
 const FIRST_LISTING_MS = 10_000;
 
+/** How downstream sessions share an upstream: one client for all, or one per downstream session. */
+export type UpstreamSharing = 'shared' | 'perSession';
+
+/** Default bound on per-session upstreams running at once. */
+export const DEFAULT_MAX_SESSION_UPSTREAMS = 32;
+
 export interface GatewayOptions extends Omit<HostOptions, 'onClient'> {
   /** The name and version downstream clients see. */
   info?: PeerInfo;
+  /**
+   * `'shared'` (default): one upstream client serves every downstream session. `'perSession'`:
+   * each downstream (legacy-era) session gets its own, started on its first call and closed when
+   * it ends: for stateful upstreams. One value for every server, or per server name.
+   */
+  upstreams?: UpstreamSharing | Record<string, UpstreamSharing>;
+  /** At most this many per-session upstreams at once; a call beyond fails (default 32). */
+  maxSessionUpstreams?: number;
 }
 
 export interface Gateway {
@@ -36,19 +53,31 @@ export interface Gateway {
    * transport served after it never answers "unknown tool" for a tool that is on its way.
    */
   start(): Promise<void>;
+  /** Per-session upstreams running now. */
+  readonly sessionUpstreams: number;
   close(): Promise<void>;
 }
 
 export function createGateway(options: GatewayOptions): Gateway {
-  const { info = { name: 'mcp-actors-gateway', version: '0.1.0' }, ...hostOptions } = options;
+  const { info = { name: 'mcp-actors-gateway', version: '0.1.0' }, upstreams = 'shared', maxSessionUpstreams = DEFAULT_MAX_SESSION_UPSTREAMS, ...hostOptions } = options;
   const bridge = new InputBridge();
   const host = createHost({ ...hostOptions, onClient: (client, name) => bridge.attach(client, name) });
+  const configs = new Map(serverEntries(hostOptions.servers ?? { mcpServers: hostOptions.mcpServers ?? {} }));
+  const perSession = new SessionUpstreams((name, key) => {
+    const { servers: _s, mcpServers: _m, ...rest } = hostOptions;
+    return createHost({ ...rest, servers: { [name]: configs.get(name) as ServerConfig }, onClient: (client) => bridge.attach(client, key) });
+  }, maxSessionUpstreams);
+  if (typeof upstreams !== 'string') {
+    for (const name of Object.keys(upstreams)) if (!configs.has(name)) throw new TypeError(`upstreams: no server is named "${name}"; the servers are ${[...configs.keys()].join(', ')}`);
+  }
+  const sharingOf = (name: string): UpstreamSharing => (typeof upstreams === 'string' ? upstreams : (upstreams[name] ?? 'shared'));
+  const route: Route = async (ctx, name) => (sharingOf(name) === 'perSession' && !isModernRevision(ctx.revision) ? perSession.for(ctx.session, name) : { host, key: name });
   // Declared up front: tools arrive after downstream sessions may have initialized.
   const server = createMcpServer({ info, capabilities: { tools: { listChanged: true } } });
   let mounted: Subscription | undefined;
   const mountAll = () => {
-    const all = mountTools(host, server, bridge);
-    all.add(mountPrompts(host, server, bridge));
+    const all = mountTools(host, server, bridge, route);
+    all.add(mountPrompts(host, server, bridge, route));
     all.add(mountResources(host, server));
     return all;
   };
@@ -68,8 +97,12 @@ export function createGateway(options: GatewayOptions): Gateway {
           .flatMap((c) => [c.tools$, c.prompts$, c.resources$].map((list$: Observable<unknown[]>) => firstValueFrom(list$.pipe(timeout({ first: FIRST_LISTING_MS }))).catch(() => undefined))),
       );
     },
+    get sessionUpstreams() {
+      return perSession.size;
+    },
     async close() {
       mounted?.unsubscribe();
+      await perSession.close();
       await host.close();
       await server.close();
     },

@@ -13,9 +13,10 @@ import type { CompleteCallback } from '../server-features/completion.js';
 import type { PromptArgumentConfig, PromptHandle } from '../server-features/prompts.js';
 import type { InputBridge } from './input-bridge.js';
 import { mountList } from './mount-list.js';
+import type { Route } from './session-upstreams.js';
 
-export function mountPrompts(host: Host, server: McpServer, bridge: InputBridge): Subscription {
-  return mountList(host.prompts$, (prompt) => prompt.name, (prompt) => register(host, server, bridge, prompt));
+export function mountPrompts(host: Host, server: McpServer, bridge: InputBridge, route: Route): Subscription {
+  return mountList(host.prompts$, (prompt) => prompt.name, (prompt) => register(host, server, bridge, route, prompt));
 }
 
 /** Completion of one argument of `prompt`, asked of its server; undefined when it offers none. */
@@ -28,7 +29,7 @@ function completer(host: Host, prompt: HostPrompt, argument: string): CompleteCa
   };
 }
 
-function register(host: Host, server: McpServer, bridge: InputBridge, prompt: HostPrompt): PromptHandle {
+function register(host: Host, server: McpServer, bridge: InputBridge, route: Route, prompt: HostPrompt): PromptHandle {
   const args: PromptArgumentConfig[] = (prompt.arguments ?? []).map((a) => {
     const complete = completer(host, prompt, a.name);
     return { ...a, ...(complete && { complete }) };
@@ -39,9 +40,10 @@ function register(host: Host, server: McpServer, bridge: InputBridge, prompt: Ho
     ...(prompt.icons !== undefined ? { icons: prompt.icons } : {}),
     arguments: args,
   };
-  return server.registerPrompt(prompt.name, config, (values, ctx) => {
+  return server.registerPrompt(prompt.name, config, async (values, ctx) => {
     // Only the arguments the caller gave: the upstream decides about the missing optional ones.
     const given = Object.fromEntries(Object.entries(values).filter((e): e is [string, string] => typeof e[1] === 'string'));
-    return bridge.run(prompt.server, ctx, () => host.getPrompt(prompt.name, given, { signal: ctx.signal }));
+    const upstream = await route(ctx, prompt.server);
+    return bridge.run(upstream.key, ctx, () => upstream.host.getPrompt(prompt.name, given, { signal: ctx.signal }));
   });
 }

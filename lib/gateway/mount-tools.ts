@@ -13,24 +13,26 @@ import type { SchemaInput } from '../server-features/json-schema.js';
 import type { ToolHandle } from '../server-features/tools.js';
 import type { InputBridge } from './input-bridge.js';
 import { mountList } from './mount-list.js';
+import type { Route } from './session-upstreams.js';
 
-export function mountTools(host: Host, server: McpServer, bridge: InputBridge): Subscription {
-  return mountList(host.tools$, (tool) => tool.name, (tool) => register(host, server, bridge, tool));
+export function mountTools(host: Host, server: McpServer, bridge: InputBridge, route: Route): Subscription {
+  return mountList(host.tools$, (tool) => tool.name, (tool) => register(server, bridge, route, tool));
 }
 
-function register(host: Host, server: McpServer, bridge: InputBridge, tool: HostTool): ToolHandle {
+function register(server: McpServer, bridge: InputBridge, route: Route, tool: HostTool): ToolHandle {
   const config = {
     ...(tool.title !== undefined ? { title: tool.title } : {}),
     ...(tool.description !== undefined ? { description: tool.description } : {}),
     ...(tool.annotations !== undefined ? { annotations: tool.annotations } : {}),
     inputSchema: tool.inputSchema as SchemaInput,
   };
-  return server.registerTool(tool.name, config, (args, ctx) =>
-    bridge.run(tool.server, ctx, () =>
+  return server.registerTool(tool.name, config, async (args, ctx) => {
+    const { host, key } = await route(ctx, tool.server);
+    return bridge.run(key, ctx, () =>
       host.callTool(tool.name, args, {
         signal: ctx.signal,
         onprogress: (p) => ctx.progress(p.progress, p.total, p.message),
       }),
-    ),
-  );
+    );
+  });
 }

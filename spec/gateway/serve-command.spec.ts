@@ -148,6 +148,21 @@ describe('mcp-actors serve', function () {
     }
   });
 
+  it('--upstreams perSession: each downstream session gets its own upstream', async () => {
+    const counter = [process.execPath, '--import', 'tsx', path('./fixtures/counter-server.ts')];
+    const served = await serve(['--http', '0', '--upstreams', 'perSession', '--name', 'counter', '--', ...counter]);
+    const clients = [new Client({ info: { name: 'a', version: '1.0.0' }, era: 'legacy' }), new Client({ info: { name: 'b', version: '1.0.0' }, era: 'legacy' })];
+    try {
+      for (const c of clients) await c.connect(createStreamableHttpClientTransport(served.url));
+      const counts = [];
+      for (const c of [...clients, ...clients]) counts.push(textOf(await c.callTool('counter__next', {})));
+      expect(counts).to.deep.equal(['1', '1', '2', '2']);
+    } finally {
+      await Promise.all(clients.map((c) => c.close()));
+      await stop(served);
+    }
+  });
+
   describe('bad input: a clear error and an exit code, nothing started', () => {
     let dir: string;
     before(() => {
@@ -165,6 +180,12 @@ describe('mcp-actors serve', function () {
       const run = await runCli(['serve', '--http', '0', '--stdio', '--', ...ECHO]);
       expect(run.code).to.equal(2);
       expect(run.stderr).to.contain('one of --stdio, --http PORT or --ws PORT');
+    });
+
+    it('--upstreams other than shared or perSession: usage error (2)', async () => {
+      const run = await runCli(['serve', '--upstreams', 'some', '--', ...ECHO]);
+      expect(run.code).to.equal(2);
+      expect(run.stderr).to.contain('--upstreams must be shared or perSession');
     });
 
     it('a config file that is not JSON, or names a server wrongly: bad input (5), the file named', async () => {

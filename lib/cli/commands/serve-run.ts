@@ -18,6 +18,7 @@ export interface ServeRun {
   servers: Record<string, ServerConfig>;
   /** Per-call timeout towards the upstreams (ms). */
   timeout: number | undefined;
+  upstreams: 'shared' | 'perSession';
   listen: ServeListen;
   allowedHosts: string[];
   allowedOrigins: string[];
@@ -28,7 +29,7 @@ export interface ServeRun {
 const ALL_INTERFACES = new Set(['0.0.0.0', '::', '']);
 
 export async function runGateway(ctx: CliContext, run: ServeRun): Promise<number> {
-  const gateway = createGateway({ servers: run.servers, ...(run.timeout !== undefined ? { clientOptions: { timeout: run.timeout } } : {}) });
+  const gateway = createGateway({ servers: run.servers, upstreams: run.upstreams, ...(run.timeout !== undefined ? { clientOptions: { timeout: run.timeout } } : {}) });
   const err = (line: string) => ctx.stderr.write(line + '\n');
   gateway.host.stderr$.subscribe(({ server, line }) => err(`[${server}] ${line}`));
   const phases = new Map<string, string>();

@@ -28,6 +28,10 @@ Upstreams (combine --config with one of the others):
   --env KEY=VALUE      extra environment variable for the -- server (repeatable)
   --header "K: V"      extra HTTP header for the --url server (repeatable)
   --timeout MS         how long a call to an upstream may take (default 60000)
+  --upstreams shared|perSession
+                       shared (default): one upstream serves every downstream session;
+                       perSession: each downstream session gets its own (stateful servers),
+                       started on its first call, closed when it ends (at most 32 at once)
 
 Served over (one of; default --stdio):
   --stdio              stdin/stdout: launch this command in place of the server
@@ -59,6 +63,7 @@ const OPTIONS = {
   env: { type: 'string', multiple: true },
   header: { type: 'string', multiple: true },
   timeout: { type: 'string' },
+  upstreams: { type: 'string' },
 } as const;
 
 /** Resolves on SIGINT, SIGTERM or SIGHUP (each handler removed then). */
@@ -91,12 +96,15 @@ export const serveCommand: Command = {
     if (!network && (str(p, 'host') !== undefined || list(p, 'allowed-host').length > 0 || list(p, 'allowed-origin').length > 0)) {
       throw new UsageError('--host, --allowed-host and --allowed-origin are for --http or --ws', 'serve');
     }
+    const upstreams = str(p, 'upstreams') ?? 'shared';
+    if (upstreams !== 'shared' && upstreams !== 'perSession') throw new UsageError(`--upstreams must be shared or perSession; got ${JSON.stringify(upstreams)}`, 'serve');
     const servers = resolveUpstreams({ config: str(p, 'config'), command: p.rest, url: str(p, 'url'), name: str(p, 'name'), headers: list(p, 'header'), env: list(p, 'env'), cwd: ctx.cwd });
     // Loaded only now: --help and usage errors do not pay for the host and the transports.
     const { runGateway } = await import('./serve-run.js');
     return runGateway(ctx, {
       servers,
       timeout,
+      upstreams,
       stopped: signalled(),
       listen: httpPort !== undefined ? { kind: 'http', port: httpPort, host } : wsPort !== undefined ? { kind: 'ws', port: wsPort, host } : { kind: 'stdio' },
       allowedHosts: list(p, 'allowed-host'),
