@@ -20,6 +20,7 @@ import type { PeerInfo } from '../../machines/session.machine.js';
 import { InputBridge } from './input-bridge.js';
 import { mountPrompts } from './mount-prompts.js';
 import { mountResources } from './mount-resources.js';
+import { mountTemplates } from './mount-templates.js';
 import { mountTools } from './mount-tools.js';
 import { SessionUpstreams, type Route } from './session-upstreams.js';
 
@@ -75,10 +76,14 @@ export function createGateway(options: GatewayOptions): Gateway {
   // Declared up front: tools arrive after downstream sessions may have initialized.
   const server = createMcpServer({ info, capabilities: { tools: { listChanged: true } } });
   let mounted: Subscription | undefined;
+  let templatesListed: Promise<unknown> = Promise.resolve();
   const mountAll = () => {
     const all = mountTools(host, server, bridge, route);
     all.add(mountPrompts(host, server, bridge, route));
     all.add(mountResources(host, server));
+    const templates = mountTemplates(host, server);
+    all.add(templates.subscription);
+    templatesListed = templates.listed;
     return all;
   };
   return {
@@ -96,6 +101,7 @@ export function createGateway(options: GatewayOptions): Gateway {
           .filter((c) => c !== undefined)
           .flatMap((c) => [c.tools$, c.prompts$, c.resources$].map((list$: Observable<unknown[]>) => firstValueFrom(list$.pipe(timeout({ first: FIRST_LISTING_MS }))).catch(() => undefined))),
       );
+      await Promise.race([templatesListed, new Promise((done) => setTimeout(done, FIRST_LISTING_MS).unref())]);
     },
     get sessionUpstreams() {
       return perSession.size;

@@ -13,6 +13,7 @@ import { everythingEntry } from '../fixtures/interop-everything/everything.js';
 
 const path = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 const ARCHITECTURE = 'demo://resource/static/document/architecture.md';
+const DYNAMIC = 'demo://resource/dynamic/text/{resourceId}';
 
 describe('gateway: prompts, resources and completion mounted', function () {
   this.timeout(60_000);
@@ -66,6 +67,18 @@ describe('gateway: prompts, resources and completion mounted', function () {
         const first = read.contents[0] as { uri: string; text?: string };
         expect(first.uri).to.equal(ARCHITECTURE);
         expect(first.text).to.be.a('string').and.not.equal('');
+      });
+
+      it('lists the upstream resource templates (names namespaced), reads through one, completes its variable upstream', async () => {
+        const templates = await client.listResourceTemplates();
+        expect(templates.find((t) => t.uriTemplate === DYNAMIC)!.name).to.equal('everything__Dynamic Text Resource');
+        const read = await client.readResource('demo://resource/dynamic/text/7');
+        expect((read.contents[0] as { text?: string }).text).to.contain('7');
+        // server-everything's completer echoes a positive integer and refuses anything else.
+        const completed = await client.complete({ type: 'ref/resource', uri: DYNAMIC }, { name: 'resourceId', value: '42' });
+        expect(completed.completion.values).to.deep.equal(['42']);
+        const refused = await client.complete({ type: 'ref/resource', uri: DYNAMIC }, { name: 'resourceId', value: 'x' });
+        expect(refused.completion.values).to.deep.equal([]);
       });
 
       it('declares prompts, resources and completions, as its upstream has them', () => {
