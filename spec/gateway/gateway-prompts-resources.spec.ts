@@ -4,6 +4,7 @@
 // neither.
 import { expect } from 'chai';
 import { fileURLToPath } from 'node:url';
+import { firstValueFrom, timeout } from 'rxjs';
 import { Client } from '../../lib/client.js';
 import { createGateway, type Gateway } from '../../lib/gateway/gateway.js';
 import { listen, type Listening } from '../../lib/http/listen.js';
@@ -79,6 +80,18 @@ describe('gateway: prompts, resources and completion mounted', function () {
         expect(completed.completion.values).to.deep.equal(['42']);
         const refused = await client.complete({ type: 'ref/resource', uri: DYNAMIC }, { name: 'resourceId', value: 'x' });
         expect(refused.completion.values).to.deep.equal([]);
+      });
+
+      it("an upstream resource's updates reach the subscribed downstream client", async function () {
+        this.timeout(30_000);
+        const updated = firstValueFrom(client.subscribe(ARCHITECTURE).pipe(timeout(20_000)));
+        // server-everything sends updates of subscribed resources every 5 s once toggled on.
+        await client.callTool('everything__toggle-subscriber-updates', {});
+        try {
+          expect((await updated).uri).to.equal(ARCHITECTURE);
+        } finally {
+          await client.callTool('everything__toggle-subscriber-updates', {});
+        }
       });
 
       it('declares prompts, resources and completions, as its upstream has them', () => {
