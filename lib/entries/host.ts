@@ -37,7 +37,7 @@ export {
   type RestartOptions,
   ServerUnavailableError,
 } from '../host/host.js';
-export { createGateway, type Gateway, type GatewayOptions } from '../gateway/gateway.js';
+export { createGateway, DEFAULT_MAX_SESSION_UPSTREAMS, type Gateway, type GatewayOptions, type UpstreamSharing } from '../gateway/gateway.js';
 export {
   DEFAULT_RESTART_OPTIONS,
   hostServerMachine,

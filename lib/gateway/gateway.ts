@@ -1,6 +1,8 @@
 /**
  * A gateway: the MCP servers of a host (stdio or HTTP, legacy or 2026-07-28) re-served as one
- * dual-era {@link McpServer}, their tools namespaced `<server>__<tool>`. Add your own tools to
+ * dual-era {@link McpServer}: their tools and prompts namespaced `<server>__<name>`, their
+ * resources under their own URIs (a read goes to the server that listed it), prompt argument
+ * completions routed. Capabilities beyond `tools` are declared once some upstream has the list. Add your own tools to
  * `gateway.server` beside the mounted ones; serve it with any transport (e.g.
  * `createStreamableHttpHandler(gateway.server.server)`).
  *
@@ -9,42 +11,104 @@
  * is refused when several are (see input-bridge.ts).
  * @see https://modelcontextprotocol.io/specification/2025-11-25/architecture
  */
-import type { Subscription } from 'rxjs';
+import { firstValueFrom, timeout, type Observable, type Subscription } from 'rxjs';
+import { serverEntries, type ServerConfig } from '../host/config.js';
 import { createHost, type Host, type HostOptions } from '../host/host.js';
+import { isModernRevision } from '../protocol/revisions.js';
 import { createMcpServer, type McpServer } from '../mcp-server.js';
 import type { PeerInfo } from '../../machines/session.machine.js';
 import { InputBridge } from './input-bridge.js';
+import { mountPrompts } from './mount-prompts.js';
+import { mountResources } from './mount-resources.js';
+import { mountTemplates } from './mount-templates.js';
 import { mountTools } from './mount-tools.js';
+import { SessionUpstreams, type Route } from './session-upstreams.js';
+
+/** How long `start()` waits for a ready upstream's first tool listing. */
+const FIRST_LISTING_MS = 10_000;
+
+/** How downstream sessions share an upstream: one client for all, or one per downstream session. */
+export type UpstreamSharing = 'shared' | 'perSession';
+
+/** Default bound on per-session upstreams running at once. */
+export const DEFAULT_MAX_SESSION_UPSTREAMS = 32;
 
 export interface GatewayOptions extends Omit<HostOptions, 'onClient'> {
   /** The name and version downstream clients see. */
   info?: PeerInfo;
+  /**
+   * `'shared'` (default): one upstream client serves every downstream session. `'perSession'`:
+   * each downstream (legacy-era) session gets its own, started on its first call and closed when
+   * it ends: for stateful upstreams. One value for every server, or per server name.
+   */
+  upstreams?: UpstreamSharing | Record<string, UpstreamSharing>;
+  /** At most this many per-session upstreams at once; a call beyond fails (default 32). */
+  maxSessionUpstreams?: number;
 }
 
 export interface Gateway {
   readonly host: Host;
   readonly server: McpServer;
-  /** Start every upstream; resolves when each has connected or failed. */
+  /**
+   * Start every upstream; resolves when each has connected (its tools mounted) or failed, so a
+   * transport served after it never answers "unknown tool" for a tool that is on its way.
+   */
   start(): Promise<void>;
+  /** Per-session upstreams running now. */
+  readonly sessionUpstreams: number;
   close(): Promise<void>;
 }
 
 export function createGateway(options: GatewayOptions): Gateway {
-  const { info = { name: 'mcp-actors-gateway', version: '0.1.0' }, ...hostOptions } = options;
+  const { info = { name: 'mcp-actors-gateway', version: '0.1.0' }, upstreams = 'shared', maxSessionUpstreams = DEFAULT_MAX_SESSION_UPSTREAMS, ...hostOptions } = options;
   const bridge = new InputBridge();
   const host = createHost({ ...hostOptions, onClient: (client, name) => bridge.attach(client, name) });
+  const configs = new Map(serverEntries(hostOptions.servers ?? { mcpServers: hostOptions.mcpServers ?? {} }));
+  const perSession = new SessionUpstreams((name, key) => {
+    const { servers: _s, mcpServers: _m, ...rest } = hostOptions;
+    return createHost({ ...rest, servers: { [name]: configs.get(name) as ServerConfig }, onClient: (client) => bridge.attach(client, key) });
+  }, maxSessionUpstreams);
+  if (typeof upstreams !== 'string') {
+    for (const name of Object.keys(upstreams)) if (!configs.has(name)) throw new TypeError(`upstreams: no server is named "${name}"; the servers are ${[...configs.keys()].join(', ')}`);
+  }
+  const sharingOf = (name: string): UpstreamSharing => (typeof upstreams === 'string' ? upstreams : (upstreams[name] ?? 'shared'));
+  const route: Route = async (ctx, name) => (sharingOf(name) === 'perSession' && !isModernRevision(ctx.revision) ? perSession.for(ctx.session, name) : { host, key: name });
   // Declared up front: tools arrive after downstream sessions may have initialized.
   const server = createMcpServer({ info, capabilities: { tools: { listChanged: true } } });
   let mounted: Subscription | undefined;
+  let templatesListed: Promise<unknown> = Promise.resolve();
+  const mountAll = () => {
+    const all = mountTools(host, server, bridge, route);
+    all.add(mountPrompts(host, server, bridge, route));
+    all.add(mountResources(host, server));
+    const templates = mountTemplates(host, server);
+    all.add(templates.subscription);
+    templatesListed = templates.listed;
+    return all;
+  };
   return {
     host,
     server,
     async start() {
-      mounted ??= mountTools(host, server, bridge);
-      await host.start();
+      mounted ??= mountAll();
+      const state = await host.start();
+      // The host is ready before its first tools/list answers; wait for that listing (mountTools
+      // sees it first, being subscribed already), bounded, as a hung upstream must not stall us.
+      await Promise.all(
+        Object.entries(state)
+          .filter(([, s]) => s.phase === 'ready')
+          .map(([name]) => host.client(name))
+          .filter((c) => c !== undefined)
+          .flatMap((c) => [c.tools$, c.prompts$, c.resources$].map((list$: Observable<unknown[]>) => firstValueFrom(list$.pipe(timeout({ first: FIRST_LISTING_MS }))).catch(() => undefined))),
+      );
+      await Promise.race([templatesListed, new Promise((done) => setTimeout(done, FIRST_LISTING_MS).unref())]);
+    },
+    get sessionUpstreams() {
+      return perSession.size;
     },
     async close() {
       mounted?.unsubscribe();
+      await perSession.close();
       await host.close();
       await server.close();
     },

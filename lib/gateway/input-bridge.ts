@@ -1,5 +1,5 @@
 /**
- * Input bridging: an upstream server's server-to-client requests (elicitation, sampling) made
+ * Input bridging: an upstream server's server-to-client requests (elicitation, sampling, roots) made
  * while a downstream call is in flight are asked of that downstream caller, through its request
  * context (`ctx.elicit` / `ctx.sample`), whichever era it speaks (a 2026-07-28 caller sees an
  * input round). Calls are tracked per upstream server. A legacy stdio upstream's request does not
@@ -29,7 +29,7 @@ export class InputBridge {
     }
   }
 
-  /** Answer `client`'s elicitation and sampling requests through the caller in flight. */
+  /** Answer `client`'s elicitation, sampling and roots requests through the caller in flight. */
   attach(client: Client, server: string): void {
     client.onElicitation({
       form: async (request) => {
@@ -38,6 +38,10 @@ export class InputBridge {
       },
     });
     client.onSampling((params) => this.caller(server, 'sampling').sample(params));
+    // Roots belong to the downstream caller, so they are asked of it at each roots/list. The
+    // upstream is not told when a caller's roots change: each caller may have others.
+    client.declareCapabilities({ roots: {} });
+    client.onRequest('roots/list', async () => this.caller(server, 'roots').listRoots());
   }
 
   private caller(server: string, what: string): FeatureContext {

@@ -12,41 +12,27 @@ import type { McpServer } from '../mcp-server.js';
 import type { SchemaInput } from '../server-features/json-schema.js';
 import type { ToolHandle } from '../server-features/tools.js';
 import type { InputBridge } from './input-bridge.js';
+import { mountList } from './mount-list.js';
+import type { Route } from './session-upstreams.js';
 
-export function mountTools(host: Host, server: McpServer, bridge: InputBridge): Subscription {
-  const mounted = new Map<string, { handle: ToolHandle; shape: string }>();
-  return host.tools$.subscribe((tools) => {
-    const seen = new Set<string>();
-    for (const tool of tools) {
-      seen.add(tool.name);
-      const shape = JSON.stringify(tool);
-      const current = mounted.get(tool.name);
-      if (current?.shape === shape) continue;
-      current?.handle.remove();
-      mounted.set(tool.name, { handle: register(host, server, bridge, tool), shape });
-    }
-    for (const [name, { handle }] of mounted) {
-      if (!seen.has(name)) {
-        handle.remove();
-        mounted.delete(name);
-      }
-    }
-  });
+export function mountTools(host: Host, server: McpServer, bridge: InputBridge, route: Route): Subscription {
+  return mountList(host.tools$, (tool) => tool.name, (tool) => register(server, bridge, route, tool));
 }
 
-function register(host: Host, server: McpServer, bridge: InputBridge, tool: HostTool): ToolHandle {
+function register(server: McpServer, bridge: InputBridge, route: Route, tool: HostTool): ToolHandle {
   const config = {
     ...(tool.title !== undefined ? { title: tool.title } : {}),
     ...(tool.description !== undefined ? { description: tool.description } : {}),
     ...(tool.annotations !== undefined ? { annotations: tool.annotations } : {}),
     inputSchema: tool.inputSchema as SchemaInput,
   };
-  return server.registerTool(tool.name, config, (args, ctx) =>
-    bridge.run(tool.server, ctx, () =>
+  return server.registerTool(tool.name, config, async (args, ctx) => {
+    const { host, key } = await route(ctx, tool.server);
+    return bridge.run(key, ctx, () =>
       host.callTool(tool.name, args, {
         signal: ctx.signal,
         onprogress: (p) => ctx.progress(p.progress, p.total, p.message),
       }),
-    ),
-  );
+    );
+  });
 }

@@ -17,6 +17,7 @@ export const commands: readonly Command[] = [
   lazy('complete', 'complete a prompt or resource-template argument', async () => (await import('./complete.js')).completeCommand),
   lazy('record', 'record a session through a stdio or HTTP proxy (secrets redacted)', async () => (await import('./record.js')).recordCommand),
   lazy('replay', 'serve a recording as a mock server, verify a live server against it, or --check it', async () => (await import('./replay.js')).replayCommand),
+  lazy('serve', 'serve MCP servers through one gateway over stdio, HTTP or WebSocket, in both eras', async () => (await import('./serve.js')).serveCommand),
   lazy('inspect', 'show a recording: timeline, machine states at an entry, an HTML viewer, live', async () => (await import('./inspect.js')).inspectCommand),
   lazy('machines', 'export the state machines as JSON for Stately (and how to inspect a live session)', async () => (await import('./machines.js')).machinesCommand),
 ];

@@ -1,0 +1,215 @@
+// `mcp-actors serve` as a user runs it: a real child process mounting real stdio servers, served
+// over HTTP, WebSocket or stdio, reached by clients of both eras; the Host/Origin checks on by
+// default; bad command lines and config files refused with a clear error and an exit code.
+import { expect } from 'chai';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '../../lib/client.js';
+import { createStdioClientTransport } from '../../streams/stdio-client.js';
+import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
+import { createWebSocketClientTransport } from '../../streams/websocket-client.js';
+import { CLI, runCli } from '../cli/helpers.js';
+
+const path = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+const ECHO = [process.execPath, '--import', 'tsx', path('../../examples/echo-server.ts')];
+const CALC = [process.execPath, '--import', 'tsx', path('../fixtures/host/calc-server.ts')];
+const textOf = (r: { content?: unknown }) => ((r.content ?? []) as { text?: string }[]).map((b) => b.text ?? '').join('\n');
+
+interface Served {
+  child: ChildProcess;
+  url: string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+/** Start `mcp-actors serve ARGS` and wait for the URL it prints. */
+async function serve(args: string[]): Promise<Served> {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', ...args], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  const exited = new Promise<number | null>((done) => child.on('close', done));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve printed no URL:\n${err}`)), 30_000);
+    child.stderr!.on('data', (d) => {
+      err += d;
+      const m = /Serving .* at ((?:http|ws):\/\/\S+)/.exec(err);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    void exited.then((code) => reject(new Error(`serve exited with ${code}:\n${err}`)));
+  });
+  return { child, url, stderr: () => err, exited };
+}
+
+async function stop(s: Served | undefined): Promise<number | null> {
+  if (!s) return null;
+  s.child.kill('SIGTERM');
+  return s.exited;
+}
+
+describe('mcp-actors serve', function () {
+  this.timeout(60_000);
+
+  describe('over HTTP, one stdio upstream', () => {
+    let served: Served;
+    before(async () => {
+      served = await serve(['--http', '0', '--name', 'echo', '--', ...ECHO]);
+    });
+    after(async () => {
+      await stop(served);
+    });
+
+    for (const era of ['modern', 'legacy'] as const) {
+      it(`a ${era}-era client lists and calls the upstream's tools, namespaced`, async () => {
+        const client = new Client({ info: { name: 'downstream', version: '1.0.0' }, era });
+        await client.connect(createStreamableHttpClientTransport(served.url));
+        try {
+          expect(client.era).to.equal(era);
+          expect((await client.listTools()).map((t) => t.name)).to.include.members(['echo__echo', 'echo__slow']);
+          expect(textOf(await client.callTool('echo__echo', { text: `hello ${era}` }))).to.equal(`hello ${era}`);
+        } finally {
+          await client.close();
+        }
+      });
+    }
+
+    it('binds 127.0.0.1 and refuses a foreign Host or Origin (DNS rebinding protection)', async () => {
+      expect(new URL(served.url).hostname).to.equal('127.0.0.1');
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
+      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+      const { request } = await import('node:http');
+      const post = (extra: Record<string, string>) =>
+        new Promise<number>((resolve, reject) => {
+          const req = request(served.url, { method: 'POST', headers: { ...headers, ...extra } }, (res) => {
+            res.resume();
+            resolve(res.statusCode!);
+          });
+          req.on('error', reject);
+          req.end(body);
+        });
+      expect(await post({ host: 'evil.example' })).to.equal(403);
+      expect(await post({ origin: 'http://evil.example' })).to.equal(403);
+    });
+
+    it('stops on SIGTERM with exit code 0', async () => {
+      const other = await serve(['--http', '0', '--', ...ECHO]);
+      expect(await stop(other)).to.equal(0);
+    });
+  });
+
+  it('mounts the servers of an mcpServers file beside the -- command, each namespaced', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'serve-config-'));
+    let served: Served | undefined;
+    try {
+      const config = join(dir, 'mcp.json');
+      writeFileSync(config, JSON.stringify({ mcpServers: { calc: { command: CALC[0], args: CALC.slice(1) } } }));
+      served = await serve(['--http', '0', '--config', config, '--name', 'echo', '--', ...ECHO]);
+      const client = new Client({ info: { name: 'downstream', version: '1.0.0' } });
+      await client.connect(createStreamableHttpClientTransport(served.url));
+      try {
+        expect((await client.listTools()).map((t) => t.name)).to.include.members(['calc__add', 'echo__echo']);
+        expect(textOf(await client.callTool('calc__add', { a: 2, b: 3 }))).to.equal('5');
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await stop(served);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('over WebSocket', async () => {
+    const served = await serve(['--ws', '0', '--name', 'echo', '--', ...ECHO]);
+    try {
+      expect(served.url).to.match(/^ws:\/\/127\.0\.0\.1:\d+\/mcp$/);
+      const client = new Client({ info: { name: 'downstream', version: '1.0.0' } });
+      await client.connect(createWebSocketClientTransport(served.url));
+      try {
+        expect(textOf(await client.callTool('echo__echo', { text: 'over ws' }))).to.equal('over ws');
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await stop(served);
+    }
+  });
+
+  it('over stdio (the default): a client launches it in place of the server', async () => {
+    const client = new Client({ info: { name: 'downstream', version: '1.0.0' } });
+    await client.connect(createStdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', CLI, 'serve', '--name', 'echo', '--', ...ECHO], stderr: 'ignore' }));
+    try {
+      expect(textOf(await client.callTool('echo__echo', { text: 'over stdio' }))).to.equal('over stdio');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('--upstreams perSession: each downstream session gets its own upstream', async () => {
+    const counter = [process.execPath, '--import', 'tsx', path('./fixtures/counter-server.ts')];
+    const served = await serve(['--http', '0', '--upstreams', 'perSession', '--name', 'counter', '--', ...counter]);
+    const clients = [new Client({ info: { name: 'a', version: '1.0.0' }, era: 'legacy' }), new Client({ info: { name: 'b', version: '1.0.0' }, era: 'legacy' })];
+    try {
+      for (const c of clients) await c.connect(createStreamableHttpClientTransport(served.url));
+      const counts = [];
+      for (const c of [...clients, ...clients]) counts.push(textOf(await c.callTool('counter__next', {})));
+      expect(counts).to.deep.equal(['1', '1', '2', '2']);
+    } finally {
+      await Promise.all(clients.map((c) => c.close()));
+      await stop(served);
+    }
+  });
+
+  describe('bad input: a clear error and an exit code, nothing started', () => {
+    let dir: string;
+    before(() => {
+      dir = mkdtempSync(join(tmpdir(), 'serve-bad-'));
+    });
+    after(() => rmSync(dir, { recursive: true, force: true }));
+
+    it('no upstream: usage error (2)', async () => {
+      const run = await runCli(['serve', '--http', '0']);
+      expect(run.code).to.equal(2);
+      expect(run.stderr).to.contain('Give the server(s) to serve');
+    });
+
+    it('two transports: usage error (2)', async () => {
+      const run = await runCli(['serve', '--http', '0', '--stdio', '--', ...ECHO]);
+      expect(run.code).to.equal(2);
+      expect(run.stderr).to.contain('one of --stdio, --http PORT or --ws PORT');
+    });
+
+    it('--upstreams other than shared or perSession: usage error (2)', async () => {
+      const run = await runCli(['serve', '--upstreams', 'some', '--', ...ECHO]);
+      expect(run.code).to.equal(2);
+      expect(run.stderr).to.contain('--upstreams must be shared or perSession');
+    });
+
+    it('a config file that is not JSON, or names a server wrongly: bad input (5), the file named', async () => {
+      const notJson = join(dir, 'broken.json');
+      writeFileSync(notJson, '{ "mcpServers": ');
+      const run1 = await runCli(['serve', '--config', notJson]);
+      expect(run1.code).to.equal(5);
+      expect(run1.stderr).to.contain(notJson);
+      const wrong = join(dir, 'wrong.json');
+      writeFileSync(wrong, JSON.stringify({ mcpServers: { a__b: { command: 'x' }, c: { url: 'ftp://x' } } }));
+      const run2 = await runCli(['serve', '--config', wrong]);
+      expect(run2.code).to.equal(5);
+      expect(run2.stderr).to.contain('MCP server "a__b"').and.to.contain('namespace separator');
+    });
+
+    it('a port in use: connection error (3)', async () => {
+      const served = await serve(['--http', '0', '--', ...ECHO]);
+      try {
+        const run = await runCli(['serve', '--http', new URL(served.url).port, '--', ...ECHO], { timeoutMs: 30_000 });
+        expect(run.code).to.equal(3);
+        expect(run.stderr).to.contain('EADDRINUSE');
+      } finally {
+        await stop(served);
+      }
+    });
+  });
+});
