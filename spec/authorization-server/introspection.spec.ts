@@ -25,6 +25,7 @@ describe('authorization server: opaque tokens checked by introspection', functio
       resources: [{ uri: resource, tokenFormat: 'opaque' }],
       clients: [
         { client_id: 'app', token_endpoint_auth_method: 'none', redirect_uris: [redirect], grant_types: ['authorization_code'], response_types: ['code'] },
+        { client_id: 'other-app', token_endpoint_auth_method: 'none', redirect_uris: [redirect], grant_types: ['authorization_code'], response_types: ['code'] },
         // The MCP server's own client, only to call the introspection endpoint.
         { client_id: 'mcp-server', client_secret: rsSecret, token_endpoint_auth_method: 'client_secret_basic', redirect_uris: [], grant_types: [], response_types: [] },
       ],
@@ -106,5 +107,21 @@ describe('authorization server: opaque tokens checked by introspection', functio
     const res = await call({ authorization: `DPoP ${access}`, dpop: prover.proof({ method: 'POST', url: resource, accessToken: access }) });
     expect(res.status).to.equal(401);
     expect(res.headers.get('www-authenticate')).to.match(/error="invalid_token"/);
+  });
+
+  it('another public client can neither read nor revoke the token; a wrong resource-server secret is refused', async () => {
+    const prover = new DpopProver();
+    const access = await boundToken(prover);
+    const form = (body: Record<string, string>, headers: Record<string, string> = {}) => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(body) });
+    const peek = await fetch(`${as.issuer}/token/introspection`, form({ client_id: 'other-app', token: access }));
+    expect(await peek.json()).to.deep.equal({ active: false });
+    await fetch(`${as.issuer}/token/revocation`, form({ client_id: 'other-app', token: access }));
+    const wrongSecret = introspectionVerifier({ endpoint: `${as.issuer}/token/introspection`, clientId: 'mcp-server', clientSecret: 'not-the-secret' });
+    let failure: unknown;
+    await Promise.resolve(wrongSecret(access, { resource })).catch((e: unknown) => (failure = e));
+    expect(String(failure)).to.match(/HTTP 401/);
+    // Still good at the MCP server: not revoked by the other client.
+    const res = await call({ authorization: `DPoP ${access}`, dpop: prover.proof({ method: 'POST', url: resource, accessToken: access }) });
+    expect(res.status).to.equal(200);
   });
 });
