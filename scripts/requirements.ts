@@ -7,7 +7,8 @@
  *       keeping every id ever assigned (matched by file + sentence, then by near-identical sentence)
  *   npx tsx scripts/requirements.ts render [--check]
  *       scan spec/**\/*.spec.ts (and the shared *.behaviour.ts) for [ID] tags in describe/it titles and write docs/requirements.md
- *       (--check: only compare with the file on disk); exit 1 when a test tags an unknown id
+ *       (--check: only compare with the file on disk); exit 1 when a test tags an unknown id, or when
+ *       docs/requirements-explained.json explains an unknown, covered or repeated (same_as) id
  */
 import { existsSync, readFileSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -17,6 +18,8 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const DATA_FILE = join(ROOT, 'docs', 'requirements', 'requirements.json');
 export const DOC_FILE = join(ROOT, 'docs', 'requirements.md');
 export const SPEC_ROOT = join(ROOT, 'spec');
+/** Rows no test covers, each with why: `n/a: ...` (does not apply to this project) or `explained: ...` (met otherwise). */
+export const EXPLAINED_FILE = join(ROOT, 'docs', 'requirements-explained.json');
 const DEFAULT_SPEC_DIR = resolve(ROOT, '..', 'shared', 'spec');
 
 /** The protocol texts, newest revision first: the first source of a group is the one shown. */
@@ -1000,6 +1003,44 @@ export function unknownTags(data: Requirement[], tags: Tag[]): Tag[] {
 }
 
 // ---------------------------------------------------------------------------------------------
+// explained rows
+
+/** Why a row has no test: `n/a: <why>` (it does not apply to this project) or `explained: <why>` (met otherwise, said where). */
+export type Explained = Record<string, string>;
+
+const EXPLANATION_RE = /^(n\/a|explained): \S/;
+
+export function loadExplained(file = EXPLAINED_FILE): Explained {
+  if (!existsSync(file)) return {};
+  const parsed = JSON.parse(readFileSync(file, 'utf8')) as { explained?: unknown };
+  if (typeof parsed.explained !== 'object' || parsed.explained === null || Array.isArray(parsed.explained)) {
+    throw new Error(`${relative(ROOT, file)}: expected {"explained": {"ID": "n/a: why" | "explained: why"}}`);
+  }
+  return parsed.explained as Explained;
+}
+
+/**
+ * What is wrong with the explanations: an id that is not a live row, one that repeats another row
+ * (explain the row it points to), one a test already covers, or a reason not starting "n/a: " / "explained: ".
+ */
+export function explainedProblems(data: Requirement[], tags: Tag[], explained: Explained): string[] {
+  const live = new Map(data.filter((r) => !r.retired).map((r) => [r.id, r]));
+  const lead = (id: string) => {
+    const r = live.get(id);
+    return r?.same_as && live.has(r.same_as) ? r.same_as : id;
+  };
+  const covered = new Set(tags.filter((t) => live.has(t.id)).map((t) => lead(t.id)));
+  const problems: string[] = [];
+  for (const [id, why] of Object.entries(explained)) {
+    if (!live.has(id)) problems.push(`${id}: no such requirement (or retired)`);
+    else if (lead(id) !== id) problems.push(`${id}: repeats ${lead(id)}; explain that row instead`);
+    else if (covered.has(id)) problems.push(`${id}: covered by a test, so not to be explained`);
+    if (typeof why !== 'string' || !EXPLANATION_RE.test(why)) problems.push(`${id}: the reason must start with "n/a: " or "explained: "`);
+  }
+  return problems;
+}
+
+// ---------------------------------------------------------------------------------------------
 // rendering
 
 /** Text for a table cell: pipes escaped, `<` escaped outside code spans (inside them it shows as is). */
@@ -1013,7 +1054,7 @@ const cell = (s: string) =>
     .trim();
 const isMust = (k: string) => MUST_LEVEL.has(k);
 
-export function render(data: Requirement[], tags: Tag[]): string {
+export function render(data: Requirement[], tags: Tag[], explained: Explained = {}): string {
   const live = data.filter((r) => !r.retired);
   const byId = new Map(live.map((r) => [r.id, r]));
   const lead = (r: Requirement) => (r.same_as && byId.has(r.same_as) ? byId.get(r.same_as)! : r);
@@ -1030,9 +1071,12 @@ export function render(data: Requirement[], tags: Tag[]): string {
     coveredBy.set(p, list);
   }
   const covered = (id: string) => (coveredBy.get(id)?.length ?? 0) > 0;
+  const isExplained = (id: string) => !covered(id) && typeof explained[id] === 'string';
   const prefixOf = (area: string) => PREFIX.get(area) ?? '?';
   const areas = AREAS.map(([a]) => a).filter((a) => primaries.some((p) => p.area === a));
   const totalCovered = primaries.filter((p) => covered(p.id)).length;
+  const totalExplained = primaries.filter((p) => isExplained(p.id)).length;
+  const totalOpen = primaries.length - totalCovered - totalExplained;
 
   const out: string[] = [];
   out.push('# Requirements');
@@ -1065,21 +1109,28 @@ export function render(data: Requirement[], tags: Tag[]): string {
   );
   out.push('');
   out.push(
-    `**${primaries.length} requirements** (${live.length} sentences across the texts): ` +
-      `**${totalCovered} covered**, **${primaries.length - totalCovered} not yet**.`,
+    'A row no test can cover is explained in `docs/requirements-explained.json` (`"ID": "n/a: why"` when it does not apply to this ' +
+      'project, `"explained: why"` when it is met otherwise, saying where); the reason shows in its last column. ' +
+      'The check refuses an explained id that is unknown, repeats another row, or is covered by a test.',
   );
   out.push('');
-  out.push('| area | id prefix | requirements | MUST-level | SHOULD-level | covered | not yet |');
-  out.push('| --- | --- | ---: | ---: | ---: | ---: | ---: |');
+  out.push(
+    `**${primaries.length} requirements** (${live.length} sentences across the texts): ` +
+      `**${totalCovered} covered**, **${totalExplained} explained**, **${totalOpen} not yet**.`,
+  );
+  out.push('');
+  out.push('| area | id prefix | requirements | MUST-level | SHOULD-level | covered | explained | not yet |');
+  out.push('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const a of areas) {
     const rows = primaries.filter((p) => p.area === a);
     const c = rows.filter((p) => covered(p.id)).length;
+    const e = rows.filter((p) => isExplained(p.id)).length;
     const m = rows.filter((p) => isMust(p.keyword)).length;
-    out.push(`| [${a}](#${a}) | \`${prefixOf(a)}-\` | ${rows.length} | ${m} | ${rows.length - m} | ${c} | ${rows.length - c} |`);
+    out.push(`| [${a}](#${a}) | \`${prefixOf(a)}-\` | ${rows.length} | ${m} | ${rows.length - m} | ${c} | ${e} | ${rows.length - c - e} |`);
   }
   out.push(
     `| **all** | | ${primaries.length} | ${primaries.filter((p) => isMust(p.keyword)).length} | ` +
-      `${primaries.filter((p) => !isMust(p.keyword)).length} | ${totalCovered} | ${primaries.length - totalCovered} |`,
+      `${primaries.filter((p) => !isMust(p.keyword)).length} | ${totalCovered} | ${totalExplained} | ${totalOpen} |`,
   );
   out.push('');
   out.push('Sentences per text (a row counts once for each text it appears in):');
@@ -1106,7 +1157,11 @@ export function render(data: Requirement[], tags: Tag[]): string {
         .map((r) => `\`${r.file}:${r.line}\` § ${cell(r.section)}${r === p ? '' : ` (${r.id})`}`)
         .join('<br>');
       const cov = coveredBy.get(p.id);
-      const by = cov?.length ? cov.map((t) => `\`${t.file}\`: ${cell(t.title)}`).join('<br>') : 'not yet';
+      const by = cov?.length
+        ? cov.map((t) => `\`${t.file}\`: ${cell(t.title)}`).join('<br>')
+        : isExplained(p.id)
+          ? cell(explained[p.id])
+          : 'not yet';
       out.push(`| ${p.id} | ${p.keyword} | ${cell(p.sentence)} | ${sources} | ${by} |`);
     }
     out.push('');
@@ -1140,7 +1195,14 @@ function main(argv: string[]): number {
       for (const t of unknown) console.error(`  [${t.id}] ${t.file}:${t.line} ${t.title}`);
       return 1;
     }
-    const text = render(data, tags);
+    const explained = loadExplained();
+    const problems = explainedProblems(data, tags, explained);
+    if (problems.length) {
+      console.error(`${relative(ROOT, EXPLAINED_FILE)}:`);
+      for (const p of problems) console.error(`  ${p}`);
+      return 1;
+    }
+    const text = render(data, tags, explained);
     if (rest.includes('--check')) {
       const current = existsSync(DOC_FILE) ? readFileSync(DOC_FILE, 'utf8') : '';
       if (current !== text) {

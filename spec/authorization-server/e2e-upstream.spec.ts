@@ -70,7 +70,7 @@ describe('authorization server end to end: a front for an upstream identity prov
     expect(frontMetadata['registration_endpoint']).to.be.a('string');
   });
 
-  it('[AUTH-051] our client: registers with the front, allows it before being sent upstream, the person signs in upstream, the front\'s own token calls the tool, refreshes, and is refused elsewhere', async () => {
+  it('[AUTH-051] [SEC-001] our client: registers with the front, allows it before being sent upstream, the person signs in upstream, the front\'s own token calls the tool, refreshes, and is refused elsewhere', async () => {
     const redirect = `http://127.0.0.1:${await freePort()}/callback`;
     const pages: string[] = [];
     const provider = new InMemoryOAuthClientProvider({ redirectUrl: redirect, clientMetadata: { client_name: 'Our client via the front' }, authorize: browserAuthorize(browser, redirect, (t) => pages.push(t), 'consent first') });

@@ -6,7 +6,9 @@ import {
   AREAS,
   DOC_FILE,
   clip,
+  explainedProblems,
   extractText,
+  loadExplained,
   keywordsOf,
   loadData,
   merge,
@@ -16,6 +18,7 @@ import {
   titlesOf,
   unknownTags,
   type Extracted,
+  type Requirement,
 } from '../../scripts/requirements.js';
 
 describe('docs/requirements.md', () => {
@@ -49,8 +52,13 @@ describe('docs/requirements.md', () => {
     expect(unknown, `tests tag unknown requirement ids:\n${list}`).to.deep.equal([]);
   });
 
+  it('explains only rows that exist, are not repeats and no test covers, each "n/a: why" or "explained: why"', () => {
+    const problems = explainedProblems(data, scanTags(), loadExplained());
+    expect(problems, problems.join('\n')).to.deep.equal([]);
+  });
+
   it('is up to date with the data file and the test titles', () => {
-    const expected = render(data, scanTags());
+    const expected = render(data, scanTags(), loadExplained());
     const actual = existsSync(DOC_FILE) ? readFileSync(DOC_FILE, 'utf8') : '';
     if (actual !== expected) {
       expect.fail('docs/requirements.md is out of date: run `npm run requirements` (tsx scripts/requirements.ts render)');
@@ -135,5 +143,38 @@ describe('scripts/requirements.ts', () => {
     const src = "// it('[X-001] no')\ndescribe(`[A-001] suite`, () => {\n  it('[B-002] [C-003] case', () => {});\n});\n";
     const titles = titlesOf(src);
     expect(titles.map((t) => t.title)).to.deep.equal(['[A-001] suite', '[B-002] [C-003] case']);
+  });
+});
+
+describe('requirements: explained rows', () => {
+  const row = (id: string, extra: Partial<Requirement> = {}): Requirement => ({ id, area: 'authorization', keyword: 'MUST', file: 'x.md', section: 'S', line: 1, sentence: `${id} MUST hold.`, ...extra });
+  const data = [row('AUTH-001'), row('AUTH-002'), row('AUTH-003'), row('AUTH-004', { same_as: 'AUTH-003' }), row('AUTH-005', { retired: true })];
+  const tags = [{ id: 'AUTH-002', file: 'spec/a.spec.ts', title: '[AUTH-002] holds', line: 3 }];
+
+  it('shows the reason in the row and counts it apart from covered and not yet', () => {
+    const text = render(data, tags, { 'AUTH-001': 'n/a: only a server does this' });
+    expect(text).to.include('| AUTH-001 | MUST | AUTH-001 MUST hold. |');
+    expect(text).to.match(/\| AUTH-001 \|.*\| n\/a: only a server does this \|$/m);
+    expect(text).to.match(/\| AUTH-003 \|.*\| not yet \|$/m);
+    expect(text).to.include('**1 covered**, **1 explained**, **1 not yet**');
+    expect(text).to.include('| [authorization](#authorization) | `AUTH-` | 3 | 3 | 0 | 1 | 1 | 1 |');
+  });
+
+  it('refuses an unknown, retired, repeated or covered id, and a reason without its kind', () => {
+    const problems = explainedProblems(data, tags, {
+      'AUTH-009': 'n/a: no such row',
+      'AUTH-005': 'n/a: retired',
+      'AUTH-004': 'explained: a repeat',
+      'AUTH-002': 'explained: but a test covers it',
+      'AUTH-001': 'because',
+      'AUTH-003': 'explained: fine',
+    });
+    expect(problems).to.deep.equal([
+      'AUTH-009: no such requirement (or retired)',
+      'AUTH-005: no such requirement (or retired)',
+      'AUTH-004: repeats AUTH-003; explain that row instead',
+      'AUTH-002: covered by a test, so not to be explained',
+      'AUTH-001: the reason must start with "n/a: " or "explained: "',
+    ]);
   });
 });

@@ -25,6 +25,13 @@ export interface ProtectedResource {
   /** Its canonical URI (the `resource` clients ask for, the tokens' audience). */
   uri: string;
   scopes?: string[];
+  /**
+   * `jwt` (default): signed tokens the resource server checks itself (`verifier`). `opaque`: random
+   * strings only this server can read, kept in its adapter; the resource server then asks its
+   * introspection endpoint (`<issuer>/token/introspection`, RFC 7662) with `introspectionVerifier`,
+   * as a client registered with a secret (`clients`). An opaque token can be revoked at once.
+   */
+  tokenFormat?: 'jwt' | 'opaque';
 }
 
 export interface AuthorizationServerOptions {
@@ -112,11 +119,21 @@ function b64url(input: string): Buffer {
 }
 
 /** Start an authorization server (oidc-provider is loaded now). */
+/** What the introspection and revocation policies read of the caller and of the token. */
+type PolicyClient = { clientId: string; clientAuthMethod: string };
+type PolicyToken = { clientId?: string };
+
 export async function createAuthorizationServer(options: AuthorizationServerOptions): Promise<AuthorizationServer> {
   const { Provider, errors } = await loadProvider();
   const issuer = options.issuer.replace(/\/$/, '');
   // Each MCP server has at least one scope (a token must grant something): `mcp` unless given.
-  const resources = new Map(options.resources.map((r) => (typeof r === 'string' ? [r, { uri: r, scopes: ['mcp'] }] : [r.uri, { uri: r.uri, scopes: r.scopes?.length ? r.scopes : ['mcp'] }])));
+  const resources = new Map(
+    options.resources.map((r) =>
+      typeof r === 'string'
+        ? [r, { uri: r, scopes: ['mcp'], tokenFormat: 'jwt' as const }]
+        : [r.uri, { uri: r.uri, scopes: r.scopes?.length ? r.scopes : ['mcp'], tokenFormat: r.tokenFormat === 'opaque' ? ('opaque' as const) : ('jwt' as const) }],
+    ),
+  );
   if (resources.size === 0) throw new TypeError('An authorization server for MCP needs at least one resource (the MCP servers it issues tokens for)');
   if (options.accounts === undefined && options.upstream === undefined) throw new TypeError('An authorization server needs accounts (its own sign-in) or an upstream identity provider to delegate sign-in to');
   // Signing keys made now: ES256 for access tokens, RS256 for ID tokens (OpenID's default).
@@ -169,8 +186,10 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
       devInteractions: { enabled: false },
       registration: { enabled: options.registration !== false },
       clientIdMetadataDocument: { enabled: options.clientIdMetadataDocuments !== false, ack: 'draft-02' },
-      revocation: { enabled: true },
-      introspection: { enabled: true },
+      // A token is revoked by the client it was issued to (RFC 7009 §2.1); it is introspected by a
+      // client with a secret (a resource server) or by its own client (RFC 7662 §2.1).
+      revocation: { enabled: true, allowedPolicy: async (_ctx: unknown, client: PolicyClient, token: PolicyToken) => token.clientId === client.clientId },
+      introspection: { enabled: true, allowedPolicy: async (_ctx: unknown, client: PolicyClient, token: PolicyToken) => client.clientAuthMethod !== 'none' || token.clientId === client.clientId },
       resourceIndicators: {
         enabled: true,
         // One MCP server: a client that names none gets a token for it.
@@ -179,7 +198,8 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
         getResourceServerInfo: (_ctx: unknown, indicator: string) => {
           const resource = resources.get(indicator);
           if (resource === undefined) throw new errors['InvalidTarget']!(`this authorization server issues no tokens for ${indicator}`);
-          return { scope: resource.scopes.join(' '), audience: resource.uri, accessTokenTTL: ttl, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'ES256', kid: ecKid } } };
+          const info = { scope: resource.scopes.join(' '), audience: resource.uri, accessTokenTTL: ttl };
+          return resource.tokenFormat === 'opaque' ? { ...info, accessTokenFormat: 'opaque' } : { ...info, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'ES256', kid: ecKid } } };
         },
       },
     },

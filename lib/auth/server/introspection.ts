@@ -24,6 +24,7 @@ export interface IntrospectionVerifierOptions {
 /**
  * A {@link VerifyAccessToken} calling an RFC 7662 endpoint. Inactive tokens, and active ones whose
  * `aud` (or `resource`) does not name this server, are refused with {@link InvalidTokenError};
+ * a `cnf.jkt` in the answer is passed on, so a DPoP-bound token needs a proof by its key;
  * an unreachable or failing endpoint is an error (the request gets a 500, not a 401).
  */
 export function introspectionVerifier(options: IntrospectionVerifierOptions): VerifyAccessToken {
@@ -59,6 +60,9 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): Ve
     if (res8707 !== undefined) verified.resource = res8707;
     if (typeof body.sub === 'string') verified.subject = body.sub;
     if (typeof body.exp === 'number') verified.expiresAt = body.exp;
+    // A DPoP-bound token (RFC 9449 §6.2): requireBearerAuth then wants a proof by this key.
+    const cnf = body.cnf as { jkt?: unknown } | null | undefined;
+    if (cnf !== null && typeof cnf === 'object' && typeof cnf.jkt === 'string') verified.cnf = { jkt: cnf.jkt };
     const extra: Record<string, unknown> = {};
     for (const k of ['iss', 'username', 'iat', 'nbf', 'token_type']) if (body[k] !== undefined) extra[k] = body[k];
     if (Object.keys(extra).length > 0) verified.extra = extra;
