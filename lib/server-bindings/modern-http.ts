@@ -129,7 +129,8 @@ export function serveModernPost(core: RequestCore, req: HttpRequestIn, res: Http
   }
   const exchange = new ModernExchange(res, options.ticker);
   core.answerEnveloped(msg, envelope, { notify: (frame) => exchange.notify(frame), authInfo, signal: exchange.signal }).then(
-    (answer) => exchange.answer(answer.response, answer.status),
+    // A store outage the core answered (the task store) is 503: a client is told when to retry.
+    (answer) => exchange.answer(answer.response, answer.status, answer.status === 503 ? { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) } : undefined),
     (e: unknown) => {
       options.report?.(e);
       // A store outage (Redis: the replay guard, the task store) is said as such, as on the legacy path.
