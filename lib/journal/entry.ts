@@ -39,6 +39,11 @@ export interface JournalHeader {
   era?: 'modern';
   /** The modern era's exchange: over HTTP (one POST per request) or a byte stream (stdio), and the era probe's id. */
   link?: RecordedLink;
+  /**
+   * The entries were recorded with secrets hidden (see `Journal`): a replay hides them alike in
+   * what it compares. Absent: recorded as they came (`journal: { redact: false }`, or an older build).
+   */
+  redacted?: true;
 }
 
 /** How a modern client's requests travelled (its replay needs the same transport kind and probe id). */

@@ -1,6 +1,7 @@
 /**
  * An in-memory journal with a versioned JSONL form: a header line, then one entry per line.
  */
+import { Redactor } from '../shared/redactor.js';
 import { JOURNAL_FORMAT, JOURNAL_VERSION, MODERN_JOURNAL_VERSION, READABLE_JOURNAL_VERSIONS, type JournalEntry, type JournalHeader, type RecordedLink, type RecordedSessionOptions } from './entry.js';
 
 /**
@@ -10,7 +11,11 @@ import { JOURNAL_FORMAT, JOURNAL_VERSION, MODERN_JOURNAL_VERSION, READABLE_JOURN
  * entry per line); `Journal.parse(text)` reads it back; {@link replay} runs it again.
  * A client of the 2026-07-28 request era records its requests instead of a session (header
  * `era: 'modern'`, format version 2; see `entry.ts` for what each entry means).
- * Nothing sensitive is kept: the session redacts secrets before recording.
+ * Nothing sensitive is kept by default: each entry is recorded with secrets hidden, by the rules
+ * the CLI recorder uses (values of keys like password, token, secret, api key, authorization, at
+ * any depth and inside strings that hold JSON; `Bearer`/`Basic` credentials in text), before it
+ * reaches `entries`. `journal: { redact: false }` records frames as they came.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/logging#security
  */
 export class Journal {
   readonly entries: JournalEntry[] = [];
@@ -22,6 +27,18 @@ export class Journal {
   era: 'modern' | undefined;
   /** The modern era's transport kind and probe id (see {@link JournalHeader.link}). */
   link: RecordedLink | undefined;
+  /** Whether the entries have their secrets hidden (a replay then hides them alike in what it compares). */
+  redacted = false;
+  /** Hides secrets in each entry as it is pushed (a journal a session records, unless redaction is off). */
+  private readonly redactor: Redactor | undefined;
+
+  /** `redact`: hide secrets in every entry pushed from now on (what a recording session asks for). */
+  constructor(options: { redact?: boolean } = {}) {
+    if (options.redact === true) {
+      this.redactor = new Redactor();
+      this.redacted = true;
+    }
+  }
 
   get header(): JournalHeader {
     const h: JournalHeader = { format: JOURNAL_FORMAT, version: this.era === 'modern' ? MODERN_JOURNAL_VERSION : JOURNAL_VERSION, role: this.role, startedAt: this.startedAt };
@@ -29,11 +46,13 @@ export class Journal {
     if (this.session !== undefined) h.session = this.session;
     if (this.era !== undefined) h.era = this.era;
     if (this.link !== undefined) h.link = this.link;
+    if (this.redacted) h.redacted = true;
     return h;
   }
 
   push(entry: JournalEntry): void {
-    this.entries.push(entry);
+    // A copy with the secrets hidden: nothing that reads `entries` (or the live frame, changed later) sees them.
+    this.entries.push(this.redactor ? (this.redactor.value(entry) as JournalEntry) : entry);
   }
 
   /** The journal as JSONL text (header first). */
@@ -59,6 +78,7 @@ export class Journal {
     j.session = header.session;
     if (header.era === 'modern') j.era = 'modern';
     if (header.link !== undefined) j.link = header.link;
+    if (header.redacted === true) j.redacted = true;
     for (let i = 1; i < lines.length; i++) {
       let e: JournalEntry;
       try {

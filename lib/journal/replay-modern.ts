@@ -14,12 +14,15 @@ import type { Frame, JsonObject, RequestId } from '../jsonrpc/message.js';
 import type { JournalEntry, RecordedLink, RecordedSessionOptions } from './entry.js';
 import { drain, sameJson, type ReplayOptions, type ReplayResult } from './replay-run.js';
 import { ReplayTransport } from './replay-transport.js';
+import { Redactor } from '../shared/redactor.js';
 
 /** What a modern replay needs of a journal's header. */
 export interface ModernReplayHeader {
   startedAt?: number;
   session?: RecordedSessionOptions;
   link?: RecordedLink;
+  /** The entries have their secrets hidden: what is replayed is hidden alike before it is compared. */
+  redacted?: boolean;
 }
 
 /** The three things compared, each a list in the order it happened. */
@@ -98,7 +101,10 @@ export async function replayModern(header: ModernReplayHeader, entries: Iterable
     p.index++;
     compared++;
   };
-  const replayedOne = (stream: Stream, value: unknown) => {
+  // A redacted journal's frames, rounds and outcomes are compared with the replayed ones redacted alike (the rules are deterministic).
+  const redactor = header.redacted === true ? new Redactor() : undefined;
+  const replayedOne = (stream: Stream, replayed: unknown) => {
+    const value = redactor ? redactor.value(replayed) : replayed;
     const p = pending[stream];
     if (p.recorded.length > 0) compare(stream, value, p.recorded.shift());
     else p.replayed.push(value);

@@ -11,6 +11,7 @@ import type { Session } from '../session/session.js';
 import { DeepFrame, OversizeFrame } from '../../streams/transport.js';
 import type { JournalEntry, RecordedSessionOptions } from './entry.js';
 import { ReplayTransport } from './replay-transport.js';
+import { Redactor } from '../shared/redactor.js';
 
 export interface ReplayOptions {
   /** Prepare the fresh session before inputs flow (register the handlers a server had). */
@@ -164,7 +165,9 @@ export function replaySetup(header: ReplayHeader): { clock: ManualClock; session
  * none kept), given the ids of the requests they abort (see {@link abortedIn}: a request gets
  * its signal when it starts, before its abort is read).
  */
-export async function replayEntries(session: Session, clock: ManualClock, entries: Iterable<JournalEntry>, aborted: ReadonlySet<RequestId>, options: ReplayOptions = {}): Promise<ReplayResult> {
+export async function replayEntries(session: Session, clock: ManualClock, entries: Iterable<JournalEntry>, aborted: ReadonlySet<RequestId>, options: ReplayOptions = {}, redacted = false): Promise<ReplayResult> {
+  // A redacted journal's frames are compared with the replayed ones redacted alike (the rules are deterministic).
+  const redactor = redacted ? new Redactor() : undefined;
   options.setup?.(session);
   const answers = options.answers ?? (options.setup ? 'handlers' : 'recorded');
   // Recorded answers: each inbound request's handler waits until replay reaches the response
@@ -195,7 +198,8 @@ export async function replayEntries(session: Session, clock: ManualClock, entrie
     if (firstDifference === undefined && !sameJson(replayed, rec)) firstDifference = { index: compared, recorded: rec, replayed };
     compared++;
   };
-  const transport = new ReplayTransport(keep, (frame) => {
+  const transport = new ReplayTransport(keep, (sent) => {
+    const frame = redactor ? (redactor.value(sent) as Frame) : sent;
     if (unmatchedRecorded.length > 0) compare(frame, unmatchedRecorded.shift());
     else unmatchedOut.push(frame);
   });

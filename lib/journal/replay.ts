@@ -41,6 +41,6 @@ export async function replay(journal: Journal | string, options: ReplayOptions =
   }
   const { clock, sessionOptions } = replaySetup(j);
   const session = j.role === 'client' ? new Client({ ...sessionOptions, era: 'legacy' }) : new ServerSession(sessionOptions);
-  return replayEntries(session, clock, j.entries, abortedIn(j.entries), options);
+  return replayEntries(session, clock, j.entries, abortedIn(j.entries), options, j.redacted);
 }
 

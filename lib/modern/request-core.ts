@@ -15,6 +15,7 @@
  *
  * @see https://modelcontextprotocol.io/specification/2026-07-28/basic
  */
+import { isStoreOutageError } from '../shared/store-outage.js';
 import { McpError, wireErrorOf } from '../errors.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type { Frame, JsonObject, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RequestId } from '../jsonrpc/message.js';
@@ -352,7 +353,8 @@ export class RequestCore implements ModernDispatch {
     if (e.code === ErrorCode.ResourceNotFound) {
       return { response: { ...response, error: { code: ErrorCode.InvalidParams, message: e.message, ...(e.data !== undefined && { data: e.data }) } }, status: 200 };
     }
-    return { response, status: e.code === ErrorCode.MissingRequiredClientCapability ? 400 : 200 };
+    // A shared store that is down (the task store) is HTTP 503, as on the other paths.
+    return { response, status: e.code === ErrorCode.MissingRequiredClientCapability ? 400 : isStoreOutageError(e) ? 503 : 200 };
   }
 }
 

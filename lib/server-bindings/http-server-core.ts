@@ -16,7 +16,7 @@ import { classifyValue } from '../jsonrpc/codec.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type { RequestId } from '../jsonrpc/message.js';
 import { eraOf } from '../modern/classify.js';
-import { serveModernPost, type ModernPostOptions } from './modern-http.js';
+import { refusedUnanswerable, serveModernPost, type ModernPostOptions } from './modern-http.js';
 import { REVISION_WITHOUT_VERSION_HEADER, allows, isLegacyRevision, isModernRevision, isSupportedRevision, MODERN_REVISIONS } from '../protocol/revisions.js';
 import type { Server, ServerSession } from '../server.js';
 import { defaultIdentity, messagesOf, methodsOf, writeAuthFailure, type Authenticate, type AuthorizeMessages, type AuthOutcome, type Caller } from '../../streams/http-auth.js';
@@ -467,6 +467,7 @@ export class HttpServerCore {
       // An invalid notification (string params, say): never answered as a message, so no id,
       // but the POST needs an error status and the reason (JSON-RPC's own code for it).
       if (inbound.kind === 'invalid' && !inbound.respond) {
+        this.report(refusedUnanswerable(value, inbound.error)); // only the operator can see it
         writeJson(res, 400, JSON.stringify({ jsonrpc: '2.0', error: inbound.error }));
         return;
       }

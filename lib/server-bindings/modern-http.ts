@@ -17,6 +17,7 @@ import type { RequestCore } from '../modern/request-core.js';
 import { argumentAt, type ParamHeader } from '../modern/param-headers.js';
 import { MCP_NAME_SOURCE } from '../modern/name-header.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
+import { McpError } from '../errors.js';
 import { classifyMessage } from '../jsonrpc/codec.js';
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../jsonrpc/message.js';
 import { errorBody, writeEmpty, writeJson } from '../../streams/http-body.js';
@@ -102,6 +103,9 @@ export function serveModernPost(core: RequestCore, req: HttpRequestIn, res: Http
   const inbound = classifyMessage(value);
   if (inbound.kind === 'invalid') {
     const { code, message, data } = inbound.error;
+    // A notification (or a response) is never answered in JSON-RPC: only the server can see the
+    // problem, so the operator is told (`onError`), as a legacy session tells its `diagnostics$`.
+    if (!inbound.respond) options.report?.(refusedUnanswerable(value, inbound.error));
     writeJson(res, 400, inbound.respond ? errorBody(code, message, inbound.id, data) : JSON.stringify({ jsonrpc: '2.0', error: inbound.error }));
     return;
   }
@@ -129,7 +133,8 @@ export function serveModernPost(core: RequestCore, req: HttpRequestIn, res: Http
   }
   const exchange = new ModernExchange(res, options.ticker);
   core.answerEnveloped(msg, envelope, { notify: (frame) => exchange.notify(frame), authInfo, signal: exchange.signal }).then(
-    (answer) => exchange.answer(answer.response, answer.status),
+    // A store outage the core answered (the task store) is 503: a client is told when to retry.
+    (answer) => exchange.answer(answer.response, answer.status, answer.status === 503 ? { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) } : undefined),
     (e: unknown) => {
       options.report?.(e);
       // A store outage (Redis: the replay guard, the task store) is said as such, as on the legacy path.
@@ -137,6 +142,16 @@ export function serveModernPost(core: RequestCore, req: HttpRequestIn, res: Http
       else exchange.answer({ jsonrpc: '2.0', id: msg.id, error: { code: ErrorCode.InternalError, message: 'Internal error' } }, 500);
     },
   );
+}
+
+/**
+ * What the operator is told of a refused message that gets no JSON-RPC answer: the method (when it
+ * has one) and the problem, never the params (client data).
+ */
+export function refusedUnanswerable(value: unknown, error: { code: number; message: string }): McpError {
+  const method = value !== null && typeof value === 'object' && typeof (value as { method?: unknown }).method === 'string' ? (value as { method: string }).method : undefined;
+  const what = method === undefined ? 'a message with no method' : `a "${method.slice(0, 200)}" notification`;
+  return new McpError(error.code, `Refused ${what} on the 2026-07-28 HTTP path (HTTP 400): ${error.message}`, method === undefined ? undefined : { method: method.slice(0, 200) });
 }
 
 /** One POST's response: JSON unless a notification comes first, then SSE. */

@@ -5,30 +5,19 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools#security-considerations
  */
 
-/**
- * Words that end the keys whose values {@link redactSecrets} hides, tested against the key in lower case without
- * `-`, `_` and the like (`api_key`, `apiKey` and `X-Api-Key` all end in `apikey`); `maxTokens`
- * and `tokenCount` are not secrets.
- */
-export const SECRET_KEY_WORDS: readonly string[] = ['password', 'passwd', 'passphrase', 'secret', 'token', 'apikey', 'authorization', 'cookie', 'setcookie', 'credential', 'credentials', 'privatekey', 'sessionid'];
-/** {@link SECRET_KEY_WORDS} at the end of a key (see {@link isSecretKey}). */
-export const SECRET_KEY = new RegExp(`(${SECRET_KEY_WORDS.join('|')})$`);
+import { isSecretKey, REDACTED } from '../shared/secret-keys.js';
+import { redactEmbeddedJson } from '../shared/redactor.js';
 
-/** Whether `key` names a secret (see {@link SECRET_KEY}). */
-export function isSecretKey(key: string): boolean {
-  return SECRET_KEY.test(key.toLowerCase().replace(/[^a-z0-9]/g, ''));
-}
-
-/** What a redacted value becomes. */
-export const REDACTED = '[REDACTED]';
+export { SECRET_KEY_WORDS, SECRET_KEY, isSecretKey, REDACTED } from '../shared/secret-keys.js';
 
 /**
  * The default redaction of log data: the value of every key that names a secret (password,
  * token, api key, authorization, cookie, credential, private key, session id…) is replaced,
- * at any depth. Redaction by key cannot find every secret or personal detail: pass
- * `redactLog` to add your own rules.
+ * at any depth, also inside strings that hold JSON (a tool argument `"{\"password\":\"…\"}"`).
+ * Redaction by key cannot find every secret or personal detail: pass `redactLog` to add your own rules.
  */
 export function redactSecrets(data: unknown): unknown {
+  if (typeof data === 'string') return redactEmbeddedJson(data, redactSecrets) ?? data;
   if (Array.isArray(data)) return data.map(redactSecrets);
   if (data === null || typeof data !== 'object') return data;
   const out: Record<string, unknown> = {};
@@ -39,7 +28,7 @@ export function redactSecrets(data: unknown): unknown {
 /** What {@link redactWithPaths} did: the redacted data, and where (never what) it hid. */
 export interface Redacted {
   data: unknown;
-  /** Paths of the hidden values, e.g. `request.headers.Authorization`, `items[0].apiKey`. */
+  /** Paths of the hidden values, e.g. `request.headers.Authorization`, `items[0].apiKey` (inside a string holding JSON, the string's path goes on: `args.payload.password`). */
   paths: string[];
 }
 
@@ -51,6 +40,8 @@ export interface Redacted {
 export function redactWithPaths(data: unknown): Redacted {
   const paths: string[] = [];
   const walk = (value: unknown, at: string): unknown => {
+    // A string holding JSON: the paths inside it go on from the string's own.
+    if (typeof value === 'string') return redactEmbeddedJson(value, (inner) => walk(inner, at)) ?? value;
     if (Array.isArray(value)) return value.map((v, i) => walk(v, `${at}[${i}]`));
     if (value === null || typeof value !== 'object') return value;
     const out: Record<string, unknown> = {};

@@ -100,8 +100,12 @@ export interface SessionOptions {
   keepAlive?: { interval: number; timeout?: number };
   /** An XState inspector for the session actor (for example `@statelyai/inspect`'s `inspect`). */
   inspect?: Parameters<typeof createActor>[1] extends infer O ? (O extends { inspect?: infer I } ? I : never) : never;
-  /** Keep a journal of this session (see {@link Session.journal}). Default false. */
-  journal?: boolean;
+  /**
+   * Keep a journal of this session (see {@link Session.journal}). Default false. Its entries have
+   * secrets hidden (keys like password or token, credentials in text, also inside strings that
+   * hold JSON); `{ redact: false }` records frames as they came.
+   */
+  journal?: boolean | { redact?: boolean };
   /**
    * Rate limits on progress, per request: outbound updates coalesced to one per
    * `minIntervalMs` (default 0: off), inbound notifications beyond `inbound` (default 10,000 per
@@ -470,7 +474,7 @@ export class Session {
     this.inboundProgressLimit = rate.inbound;
     // A request-scoped session is dropped with its request: a journal of it would be lost.
     if (options.journal && !requestScoped) {
-      this.journal = new Journal();
+      this.journal = new Journal({ redact: options.journal === true || options.journal.redact !== false });
       this.journal.role = role;
       this.journal.startedAt = this.clock.now();
       this.journal.session = {

@@ -34,6 +34,7 @@ import { defaultIdentity } from '../../streams/http-auth.js';
 import { isTerminal, type TaskRecord } from './task-record.js';
 import { taskLimitRefusal } from './task-limit.js';
 import { TaskLimitError, type TaskChange, type TaskStore } from './task-store.js';
+import { storeOutageError, storeUnavailable } from '../shared/store-outage.js';
 import { extensionCreateTaskResult, extensionDetailedTask, extensionGetTaskResult } from './wire-extension.js';
 import type { ListenCall } from '../modern/listen.js';
 import { TaskAudit } from './task-audit.js';
@@ -166,7 +167,8 @@ export class ModernTaskRun {
           if (this.settled !== undefined) this.settle(this.settled);
           return;
         }
-        const refusal = e instanceof TaskLimitError ? taskLimitRefusal(e) : e;
+        // A task store that is down is said as such (an HTTP binding answers it 503 with Retry-After).
+        const refusal = e instanceof TaskLimitError ? taskLimitRefusal(e) : storeUnavailable(e) ? storeOutage(e) : e;
         this.refuse(refusal);
         this.abort.abort(refusal);
         throw refusal;
@@ -505,6 +507,12 @@ export class ModernTasks {
     if (!isTerminal(record.status)) await this.store.apply(record.taskId, { type: 'CANCEL', now: this.clock.now(), message: 'The task was cancelled by request.' }, record.owner);
     return {};
   }
+}
+
+/** The refusal of a task call whose store is down (its message and data name the store). */
+function storeOutage(e: Error): McpError {
+  const { code, message, data } = storeOutageError(e);
+  return new McpError(code, message, data);
 }
 
 /** Why a task that was running here failed when this server closed. */

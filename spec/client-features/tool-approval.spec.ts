@@ -126,4 +126,17 @@ describe('client features: tool call approval and audit', () => {
     expect(records[2]!.error).to.deep.equal({ name: 'McpError', message: 'Unknown tool: broken', code: -32602 });
     expect(records[3]!.error?.name).to.equal('ToolCallDeniedError');
   });
+
+  it('[TOOL-020] toolCalls$ hides secrets inside an argument that holds JSON, leaving other strings as they are', async () => {
+    const { client, calls } = await toolServer();
+    const records: ToolCallRecord[] = [];
+    client.toolCalls$.subscribe((r) => records.push(r));
+    await client.listTools();
+    const payload = JSON.stringify({ user: 'ada', password: 'hunter2', list: [{ token: 'tok_1' }] });
+    await client.callTool('read_file', { path: '/a', payload, text: '[not json' });
+    expect(records[0]!.arguments).to.deep.equal({ path: '/a', payload: JSON.stringify({ user: 'ada', password: '[REDACTED]', list: [{ token: '[REDACTED]' }] }), text: '[not json' });
+    expect(JSON.stringify(records)).not.to.include('hunter2').and.not.to.include('tok_1');
+    // The server still gets the arguments as they were.
+    expect(JSON.stringify(calls)).to.include('hunter2');
+  });
 });

@@ -161,6 +161,21 @@ describe('server features: logging (configuration errors, context, names, valida
     expect(JSON.stringify(messages(notes))).not.to.match(/hunter2|Bearer|sk-1|tok_visa/);
   });
 
+  it('[LOG-014] a secret inside a string that holds JSON is hidden too, and its path reported', async () => {
+    const { mcp } = makeServer();
+    const { notes } = await connect(mcp);
+    const reports: LogRedaction[] = [];
+    mcp.logging.redactions$.subscribe((r) => reports.push(r));
+    const body = JSON.stringify({ user: 'ada', password: 'hunter2', inner: JSON.stringify({ apiKey: 'sk-1' }) });
+    mcp.log('info', { request: { body }, note: '{ not json' }, 'auth');
+    await settle();
+    expect(reports).to.deep.equal([{ level: 'info', logger: 'auth', paths: ['request.body.password', 'request.body.inner.apiKey'], custom: false }]);
+    const sent = messages(notes)[0].data;
+    expect(JSON.parse(sent.request.body)).to.deep.equal({ user: 'ada', password: '[REDACTED]', inner: JSON.stringify({ apiKey: '[REDACTED]' }) });
+    expect(sent.note).to.equal('{ not json');
+    expect(JSON.stringify(messages(notes))).not.to.match(/hunter2|sk-1/);
+  });
+
   it('[LOG-014] a custom redact function that changed the data is reported as custom', async () => {
     const { mcp } = makeServer({ redactLog: (data) => JSON.parse(JSON.stringify(data).replace(/[\w.]+@[\w.]+/g, '<email>')) });
     await connect(mcp);
