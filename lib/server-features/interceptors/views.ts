@@ -4,7 +4,10 @@
  * session...): hidden entries leave `tools/list`, `prompts/list`, `resources/list` and
  * `resources/templates/list`, and a call, get, read or completion naming one is refused exactly as
  * if it did not exist (-32602 `Unknown tool: …`, `Unknown prompt: …`; a resource: -32002, which a
- * 2026-07-28 request gets as -32602). It does not filter `list_changed` notifications.
+ * 2026-07-28 request gets as -32602). Pages are cut by the server's `pageSize` before the view
+ * filters them, so a page may hold fewer entries (even none) while its `nextCursor` still leads to
+ * the rest: clients follow cursors until there is none (an interceptor calls its handler once, so
+ * it cannot fetch more to fill a page).
  * @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools#listing-tools
  */
 import { McpError } from '../../errors.js';
