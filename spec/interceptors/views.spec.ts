@@ -7,6 +7,7 @@ import type { InterceptedRequest } from '../../lib/server-features/interceptors/
 import { perCallerView } from '../../lib/server-features/interceptors/views.js';
 import { createMcpFetchHandler } from '../../lib/server-bindings/fetch-handler.js';
 import { connect, MATRIX } from './harness.js';
+import { connect as connectMemory, makeServer, settle } from '../server-features/helpers.js';
 
 const scopesOf = (req: InterceptedRequest) => ((req.caller.authInfo as { scopes?: string[] } | undefined)?.scopes ?? []);
 
@@ -104,5 +105,39 @@ describe('perCallerView: what each caller can see', () => {
     } finally {
       await c.close();
     }
+  });
+  it('legacy sessions: list_changed goes only to the sessions whose visible tools or prompts changed (debounced, on the simulated clock)', async () => {
+    const { mcp, clock } = makeServer({ listChangedDebounceMs: 10 });
+    mcp.registerTool('status', {}, () => 'ok');
+    mcp.registerPrompt('hello', {}, async () => ({ messages: [] }));
+    const admin = (name: string, req: InterceptedRequest) => req.caller.sessionId === 'session-1' || !name.startsWith('admin_');
+    mcp.use(perCallerView({ tools: admin, prompts: admin }));
+    clock.advance(1000); // what the registrations above announced is out before anyone connects
+    const one = await connectMemory(mcp);
+    const two = await connectMemory(mcp);
+    expect([one.session.callerLabel, two.session.callerLabel]).to.deep.equal(['session-1', 'session-2']);
+    const step = async (f: () => void) => {
+      one.notes.length = 0;
+      two.notes.length = 0;
+      f();
+      clock.advance(10);
+      await settle();
+      return [one.notes.map((n) => n.method), two.notes.map((n) => n.method)];
+    };
+    const T = 'notifications/tools/list_changed';
+    const P = 'notifications/prompts/list_changed';
+    let handle!: ReturnType<McpServer['registerTool']>;
+    // A tool only session-1 sees: only session-1 is told (added, updated, removed).
+    expect(await step(() => (handle = mcp.registerTool('admin_reset', {}, () => 'reset')))).to.deep.equal([[T], []]);
+    expect(await step(() => handle.update({ description: 'resets' }))).to.deep.equal([[T], []]);
+    expect(await step(() => handle.remove())).to.deep.equal([[T], []]);
+    // A tool everyone sees, and a visible one changed: both are told.
+    expect(await step(() => mcp.registerTool('uptime', {}, () => '1d'))).to.deep.equal([[T], [T]]);
+    // Prompts alike.
+    expect(await step(() => mcp.registerPrompt('admin_ops', {}, async () => ({ messages: [] })))).to.deep.equal([[P], []]);
+    expect(await step(() => mcp.registerPrompt('greet', {}, async () => ({ messages: [] })))).to.deep.equal([[P], [P]]);
+    await one.client.close();
+    await two.client.close();
+    await mcp.close();
   });
 });
