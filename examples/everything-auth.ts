@@ -12,6 +12,24 @@ import { createAuthorizationServer } from '../lib/auth/authorization-server/auth
 import { memoryAccounts } from '../lib/auth/authorization-server/accounts.js';
 import { requireBearerAuth } from '../lib/auth/server/bearer-auth.js';
 import { createProtectedResourceMetadataHandler } from '../lib/auth/server/protected-resource-metadata.js';
+import type { InterceptedRequest, Interceptor } from '../lib/server-features/interceptors/chain.js';
+import { perCallerView } from '../lib/server-features/interceptors/views.js';
+
+/** The scope that shows the notebook's maintenance: a token asks for it explicitly (clients ask for `mcp`). */
+export const ADMIN_SCOPE = 'notebook:admin';
+const ADMIN_ONLY = { tools: new Set(['rebuild_index']), prompts: new Set(['weekly_review']) };
+
+/**
+ * Views by scope (issue 29): a caller without {@link ADMIN_SCOPE} does not see `rebuild_index` or
+ * `weekly_review`, and naming either gets -32602 as for an unknown one.
+ */
+export function viewsByScope(): Interceptor {
+  const admin = (req: InterceptedRequest) => ((req.caller.authInfo as { scopes?: string[] } | undefined)?.scopes ?? []).includes(ADMIN_SCOPE);
+  return perCallerView({
+    tools: (name, req) => !ADMIN_ONLY.tools.has(name) || admin(req),
+    prompts: (name, req) => !ADMIN_ONLY.prompts.has(name) || admin(req),
+  });
+}
 
 type NodeHandler = ((req: IncomingMessage, res: ServerResponse) => void) & { path?: string; close?: () => Promise<void> };
 
@@ -26,7 +44,8 @@ export async function protectWithEmbeddedAuthorizationServer(options: { port: nu
   const password = given || randomBytes(12).toString('base64url');
   const as = await createAuthorizationServer({
     issuer,
-    resources: [{ uri: resource, scopes: ['mcp'] }],
+    // `mcp` for everyone (the metadata's scopes_supported, what clients ask for); the admin scope on request.
+    resources: [{ uri: resource, scopes: ['mcp', ADMIN_SCOPE] }],
     accounts: memoryAccounts({ [user]: password }),
     log: (line) => out(`[auth] ${line}`),
   });
@@ -38,6 +57,8 @@ export async function protectWithEmbeddedAuthorizationServer(options: { port: nu
   // The operator's terminal is told the password it made (once); the authorization server's log never has it.
   out(`everything: protected by the authorization server at ${issuer}; sign in as "${user}"${given ? ' with MCP_DEMO_PASSWORD' : ` with the password ${password} (set MCP_DEMO_PASSWORD to choose one)`}`);
   return {
+    /** What each caller sees (views by scope), for `mcp.use`. */
+    view: viewsByScope(),
     authenticate: requireBearerAuth({ resource, verifyAccessToken: as.verifier(resource), dpop: true }),
     /** The MCP handler behind the Protected Resource Metadata (which names this authorization server). */
     wrap(handler: NodeHandler): NodeHandler {

@@ -133,6 +133,7 @@ if (stdio) {
   const withAuth = process.argv.includes('--auth');
   if (withAuth && viaFetch) throw new Error('--auth serves the node handler: leave out --fetch (or pass --node-http on Bun and Deno)');
   const auth = withAuth ? await protectWithEmbeddedAuthorizationServer({ port, authPort: Number(process.env.AUTH_PORT ?? port + 1), out }) : undefined;
+  if (auth) mcp.use(auth.view);
   const server = viaFetch
     ? await serveFetch(createMcpFetchHandler(mcp, httpOptions), { port, logger: false })
     : await listen(auth ? auth.wrap(createStreamableHttpHandler(mcp.server, { ...httpOptions, authenticate: auth.authenticate })) : createStreamableHttpHandler(mcp.server, httpOptions), { port, logger: false });

@@ -9,8 +9,10 @@
 import { Observable, skip, tap, type MonoTypeOperatorFunction, type Subscription } from 'rxjs';
 import type { Clock } from '../clock.js';
 import { hasCapability } from '../protocol/methods.js';
-import type { Server } from '../server.js';
+import type { Server, ServerSession } from '../server.js';
 import { listEpochsOf } from './list-epochs.js';
+import { callerOf } from './interceptors/dispatch.js';
+import { viewsOf, type VisibleTo } from './interceptors/views.js';
 
 /**
  * Trailing debounce on `clock`: emits the last value once `ms` pass without a new one. So that
@@ -75,13 +77,25 @@ export function broadcastListChanged(kind: ListKind, listed$: Observable<unknown
   const method = LIST_CHANGED_METHOD[kind];
   const epochs = listEpochsOf(options.server);
   let last = 0;
+  // What was listed when sessions were last told: with per-caller views, a session is told only
+  // when the entries it can see differ (entries are immutable: an unchanged one is the same object).
+  let settled: readonly unknown[] = [];
   // Shared sessions hear of changes made once this process served them (not of its start-up registrations).
   let sharedChange = false;
   const changed = () => {
     last = epochs.changed();
     if (options.server.sharedSessions !== undefined) sharedChange = true;
   };
-  return listed$.pipe(skip(1), tap(changed), debounceOnClock(options.debounceMs, options.clock, `list-changed:${kind}`)).subscribe(() => {
+  let first = true;
+  const settle = (v: unknown) => {
+    if (first) settled = Array.isArray(v) ? v : [];
+    first = false;
+  };
+  return listed$.pipe(tap(settle), skip(1), tap(changed), debounceOnClock(options.debounceMs, options.clock, `list-changed:${kind}`)).subscribe((current) => {
+    const before = settled;
+    const now = Array.isArray(current) ? (current as readonly unknown[]) : [];
+    settled = now;
+    const views = kind === 'resources' ? [] : viewsOf(options.server.interceptorList, kind);
     // 2026-07-28 listen streams, in this process or (with a shared bus) in others; not the
     // registrations a server makes before it serves anyone (a process starting up changed nothing).
     if (options.server.serving) options.server.publish({ type: 'listChanged', kind });
@@ -94,6 +108,7 @@ export function broadcastListChanged(kind: ListKind, listed$: Observable<unknown
       if (session.currentPhase !== 'operating' || shared?.covers(session)) continue;
       if (!epochs.isNewTo(session, last)) continue;
       if (!hasCapability(session.localCapabilities, [kind, 'listChanged'])) continue;
+      if (views.length > 0 && !visibleChange(views, kind, session, before, now)) continue;
       try {
         session.notify(method);
       } catch {
@@ -101,4 +116,13 @@ export function broadcastListChanged(kind: ListKind, listed$: Observable<unknown
       }
     }
   });
+}
+
+/** Whether the entries of `before` and `now` that `session`'s caller can see differ. */
+function visibleChange(views: readonly VisibleTo[], kind: ListKind, session: ServerSession, before: readonly unknown[], now: readonly unknown[]): boolean {
+  const req = { method: `${kind}/list`, params: undefined, caller: callerOf(session) };
+  const seen = (list: readonly unknown[]) => list.filter((e) => views.every((v) => v(String((e as { name?: unknown }).name), req)));
+  const a = seen(before);
+  const b = seen(now);
+  return a.length !== b.length || a.some((e, i) => e !== b[i]);
 }

@@ -6,7 +6,8 @@ import { createMcpServer, type McpServer } from '../../lib/mcp-server.js';
 import type { InterceptedRequest } from '../../lib/server-features/interceptors/chain.js';
 import { perCallerView } from '../../lib/server-features/interceptors/views.js';
 import { createMcpFetchHandler } from '../../lib/server-bindings/fetch-handler.js';
-import { connect } from './harness.js';
+import { connect, MATRIX } from './harness.js';
+import { connect as connectMemory, makeServer, settle } from '../server-features/helpers.js';
 
 const scopesOf = (req: InterceptedRequest) => ((req.caller.authInfo as { scopes?: string[] } | undefined)?.scopes ?? []);
 
@@ -66,5 +67,77 @@ describe('perCallerView: what each caller can see', () => {
       await first.close();
       await second.close();
     }
+  });
+  for (const { era, wire } of MATRIX) {
+    it(`${era} over ${wire}: templates leave resources/templates/list, and completing a hidden template or prompt is refused as unknown (-32602)`, async () => {
+      const mcp = createMcpServer({ info: { name: 'views', version: '1' } });
+      const files = (value: string) => ['a.txt', 'b.txt'].filter((f) => f.startsWith(value));
+      mcp.registerResourceTemplate('public', 'notes://public/{file}', { complete: { file: files } }, (uri) => ({ contents: [{ uri, text: 'p' }] }));
+      mcp.registerResourceTemplate('secret', 'notes://secret/{file}', { complete: { file: files } }, (uri) => ({ contents: [{ uri, text: 's' }] }));
+      mcp.registerPrompt('ops', { description: 'admins only', arguments: [{ name: 'host', complete: () => ['db1'] }] }, async () => ({ messages: [] }));
+      const hidden = (name: string) => !name.includes('secret') && name !== 'ops';
+      mcp.use(perCallerView({ resources: hidden, prompts: hidden }));
+      const c = await connect(mcp, era, wire);
+      try {
+        expect((await c.client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).to.deep.equal(['notes://public/{file}']);
+        const seen = await c.client.complete({ type: 'ref/resource', uri: 'notes://public/{file}' }, { name: 'file', value: 'a' });
+        expect(seen.completion.values).to.deep.equal(['a.txt']);
+        const refused = await c.client.complete({ type: 'ref/resource', uri: 'notes://secret/{file}' }, { name: 'file', value: 'a' }).catch((x: unknown) => x);
+        expect((refused as McpError).code).to.equal(-32602);
+        expect((refused as McpError).message).to.equal('Unknown resource template: notes://secret/{file}');
+        const prompt = await c.client.complete({ type: 'ref/prompt', name: 'ops' }, { name: 'host', value: '' }).catch((x: unknown) => x);
+        expect((prompt as McpError).code).to.equal(-32602);
+      } finally {
+        await c.close();
+      }
+    });
+  }
+
+  it('a page keeps the server\'s page size before filtering: a filtered page may be short, its cursor still leads to the rest (documented, not filled)', async () => {
+    const mcp = createMcpServer({ info: { name: 'views', version: '1' }, pageSize: 2 });
+    for (const n of ['a', 'hidden1', 'hidden2', 'b', 'c']) mcp.registerTool(n, {}, async () => n);
+    mcp.use(perCallerView({ tools: (name) => !name.startsWith('hidden') }));
+    const c = await connect(mcp, 'legacy', 'stdio');
+    try {
+      const pages: string[][] = [];
+      for await (const page of c.client.pagesOfTools()) pages.push(page.tools.map((t) => t.name));
+      expect(pages).to.deep.equal([['a'], ['b'], ['c']]);
+    } finally {
+      await c.close();
+    }
+  });
+  it('legacy sessions: list_changed goes only to the sessions whose visible tools or prompts changed (debounced, on the simulated clock)', async () => {
+    const { mcp, clock } = makeServer({ listChangedDebounceMs: 10 });
+    mcp.registerTool('status', {}, () => 'ok');
+    mcp.registerPrompt('hello', {}, async () => ({ messages: [] }));
+    const admin = (name: string, req: InterceptedRequest) => req.caller.sessionId === 'session-1' || !name.startsWith('admin_');
+    mcp.use(perCallerView({ tools: admin, prompts: admin }));
+    clock.advance(1000); // what the registrations above announced is out before anyone connects
+    const one = await connectMemory(mcp);
+    const two = await connectMemory(mcp);
+    expect([one.session.callerLabel, two.session.callerLabel]).to.deep.equal(['session-1', 'session-2']);
+    const step = async (f: () => void) => {
+      one.notes.length = 0;
+      two.notes.length = 0;
+      f();
+      clock.advance(10);
+      await settle();
+      return [one.notes.map((n) => n.method), two.notes.map((n) => n.method)];
+    };
+    const T = 'notifications/tools/list_changed';
+    const P = 'notifications/prompts/list_changed';
+    let handle!: ReturnType<McpServer['registerTool']>;
+    // A tool only session-1 sees: only session-1 is told (added, updated, removed).
+    expect(await step(() => (handle = mcp.registerTool('admin_reset', {}, () => 'reset')))).to.deep.equal([[T], []]);
+    expect(await step(() => handle.update({ description: 'resets' }))).to.deep.equal([[T], []]);
+    expect(await step(() => handle.remove())).to.deep.equal([[T], []]);
+    // A tool everyone sees, and a visible one changed: both are told.
+    expect(await step(() => mcp.registerTool('uptime', {}, () => '1d'))).to.deep.equal([[T], [T]]);
+    // Prompts alike.
+    expect(await step(() => mcp.registerPrompt('admin_ops', {}, async () => ({ messages: [] })))).to.deep.equal([[P], []]);
+    expect(await step(() => mcp.registerPrompt('greet', {}, async () => ({ messages: [] })))).to.deep.equal([[P], [P]]);
+    await one.client.close();
+    await two.client.close();
+    await mcp.close();
   });
 });

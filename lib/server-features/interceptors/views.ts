@@ -4,7 +4,13 @@
  * session...): hidden entries leave `tools/list`, `prompts/list`, `resources/list` and
  * `resources/templates/list`, and a call, get, read or completion naming one is refused exactly as
  * if it did not exist (-32602 `Unknown tool: …`, `Unknown prompt: …`; a resource: -32002, which a
- * 2026-07-28 request gets as -32602). It does not filter `list_changed` notifications.
+ * 2026-07-28 request gets as -32602). A legacy session is told `notifications/tools/list_changed` and
+ * `notifications/prompts/list_changed` only when what it can see changed (the predicate is asked
+ * with the `tools/list` or `prompts/list` request it would send: `method`, `caller`, no params).
+ * Pages are cut by the server's `pageSize` before the view
+ * filters them, so a page may hold fewer entries (even none) while its `nextCursor` still leads to
+ * the rest: clients follow cursors until there is none (an interceptor calls its handler once, so
+ * it cannot fetch more to fill a page).
  * @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools#listing-tools
  */
 import { McpError } from '../../errors.js';
@@ -63,7 +69,23 @@ export function perCallerView(options: PerCallerViewOptions): Interceptor {
         return next();
     }
   };
-  return Object.assign(stage, { interceptorName: 'perCallerView' });
+  return Object.assign(stage, { interceptorName: 'perCallerView', [VIEW]: { tools, prompts, resources } });
+}
+
+const VIEW = Symbol('perCallerView');
+
+/**
+ * The predicates the `perCallerView` stages among `interceptors` apply to the list `kind`
+ * (empty: no view, every caller sees it all). `list_changed` asks them, for each session, with
+ * the `<kind>/list` request that session would send.
+ */
+export function viewsOf(interceptors: readonly Interceptor[], kind: keyof PerCallerViewOptions): VisibleTo[] {
+  const out: VisibleTo[] = [];
+  for (const i of interceptors) {
+    const f = (i as { [VIEW]?: PerCallerViewOptions })[VIEW]?.[kind];
+    if (f !== undefined) out.push(f);
+  }
+  return out;
 }
 
 /** The result with only the entries of `key` that `visible` keeps (a copy; the rest unchanged). */
