@@ -24,7 +24,14 @@ import { upstreamSignIn, type UpstreamProvider } from './upstream.js';
 export interface ProtectedResource {
   /** Its canonical URI (the `resource` clients ask for, the tokens' audience). */
   uri: string;
+  /** The scopes it knows (default `['mcp']`). */
   scopes?: string[];
+  /**
+   * What a client that asks for no scope is given (least privilege: default the first of `scopes`
+   * only, so an extra scope such as an admin one is granted only to a client that asks for it).
+   * Each must be one of `scopes`.
+   */
+  defaultScopes?: string[];
   /**
    * `jwt` (default): signed tokens the resource server checks itself (`verifier`). `opaque`: random
    * strings only this server can read, kept in its adapter; the resource server then asks its
@@ -123,6 +130,14 @@ function b64url(input: string): Buffer {
 type PolicyClient = { clientId: string; clientAuthMethod: string };
 type PolicyToken = { clientId?: string };
 
+function resourceOf(r: ProtectedResource): { uri: string; scopes: string[]; defaultScopes: string[]; tokenFormat: 'jwt' | 'opaque' } {
+  const scopes = r.scopes?.length ? r.scopes : ['mcp'];
+  const defaultScopes = r.defaultScopes ?? [scopes[0]!];
+  const unknown = defaultScopes.filter((s) => !scopes.includes(s));
+  if (unknown.length) throw new TypeError(`The default scopes of ${r.uri} must be among its scopes; not: ${unknown.join(', ')}`);
+  return { uri: r.uri, scopes, defaultScopes, tokenFormat: r.tokenFormat === 'opaque' ? 'opaque' : 'jwt' };
+}
+
 export async function createAuthorizationServer(options: AuthorizationServerOptions): Promise<AuthorizationServer> {
   const { Provider, errors } = await loadProvider();
   const issuer = options.issuer.replace(/\/$/, '');
@@ -130,8 +145,8 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
   const resources = new Map(
     options.resources.map((r) =>
       typeof r === 'string'
-        ? [r, { uri: r, scopes: ['mcp'], tokenFormat: 'jwt' as const }]
-        : [r.uri, { uri: r.uri, scopes: r.scopes?.length ? r.scopes : ['mcp'], tokenFormat: r.tokenFormat === 'opaque' ? ('opaque' as const) : ('jwt' as const) }],
+        ? [r, { uri: r, scopes: ['mcp'], defaultScopes: ['mcp'], tokenFormat: 'jwt' as const }]
+        : [r.uri, resourceOf(r)],
     ),
   );
   if (resources.size === 0) throw new TypeError('An authorization server for MCP needs at least one resource (the MCP servers it issues tokens for)');
@@ -311,11 +326,12 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
       // RFC 8414's well-known URL serves the same document as OpenID discovery.
       if (req.method === 'GET' && url.pathname === '/.well-known/oauth-authorization-server') req.url = `/.well-known/openid-configuration${url.search}`;
       // A client that asks for no scope (MCP clients may, when the server named none) is asked for
-      // the scopes of the MCP servers it names (or of the only one): a grant must hold some scope.
+      // the default scopes of the MCP servers it names (or of the only one): a grant must hold some
+      // scope, and no more than the default unless asked for.
       if (req.method === 'GET' && url.pathname === '/auth' && !url.searchParams.has('scope') && !url.searchParams.has('request_uri') && !url.searchParams.has('request')) {
         const named = url.searchParams.getAll('resource');
         const targets = named.length ? named : resources.size === 1 ? [...resources.keys()] : [];
-        const wanted = [...new Set(targets.flatMap((t) => resources.get(t)?.scopes ?? []))];
+        const wanted = [...new Set(targets.flatMap((t) => resources.get(t)?.defaultScopes ?? []))];
         if (wanted.length) {
           url.searchParams.set('scope', wanted.join(' '));
           req.url = `${url.pathname}?${url.searchParams}`;
