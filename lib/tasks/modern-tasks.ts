@@ -18,6 +18,7 @@
  * @see https://modelcontextprotocol.io/extensions/tasks
  */
 import type { Subscription } from 'rxjs';
+import type { AnyActorRef } from 'xstate';
 import type { Clock } from '../clock.js';
 import { McpError } from '../errors.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
@@ -37,6 +38,7 @@ import { TaskLimitError, type TaskChange, type TaskStore } from './task-store.js
 import { extensionCreateTaskResult, extensionDetailedTask, extensionGetTaskResult } from './wire-extension.js';
 import type { ListenCall } from '../modern/listen.js';
 import { TaskAudit } from './task-audit.js';
+import { TaskActors, taskParentOf } from './task-actors.js';
 import { nextTurn } from '../next-turn.js';
 
 /** The extension's identifier (its key under `capabilities.extensions`). */
@@ -87,6 +89,8 @@ export type ExecuteTool = (ctx: FeatureContext) => Promise<JsonObject>;
 export class ModernTaskRun {
   readonly abort = new AbortController();
   taskId: string | undefined;
+  /** With an inspector: the actor the task's actor is parented to (its request's). */
+  inspectParent: AnyActorRef | undefined;
   private escalation: Promise<void> | undefined;
   private outstandingBefore = 0;
   private readonly pending = new Map<string, PendingInput>();
@@ -314,6 +318,8 @@ interface ModernCall {
 /** The tasks extension on the modern path, over the server's task store. */
 export class ModernTasks {
   private readonly runs = new Map<string, ModernTaskRun>();
+  /** Tasks as actors, only with an inspector. */
+  private readonly inspected = new TaskActors();
   private changes: Subscription | undefined;
   private enabled = false;
 
@@ -358,6 +364,7 @@ export class ModernTasks {
     }
     if (support === 'forbidden') return undefined;
     const run = new ModernTaskRun(this, ownerOf(ctx.authInfo), tool, new HandlerFeatureContext(ctx, this.logging), support === 'optional', defaultIdentity(ctx.authInfo) !== undefined);
+    run.inspectParent = taskParentOf(ctx);
     return run.start(execute);
   }
 
@@ -384,6 +391,7 @@ export class ModernTasks {
     try {
       const record = await this.store.create({ owner: run.owner, method: 'tools/call', statusMessage: `Running tool "${tool}"`, identified: run.identified });
       this.audit.emit(() => ({ type: 'created', taskId: record.taskId, owner: run.owner, method: 'tools/call', status: record.status }));
+      this.inspected.created(record, run.inspectParent);
       this.runs.set(record.taskId, run);
       return record;
     } catch (e) {
@@ -415,6 +423,7 @@ export class ModernTasks {
   }
 
   private onChange(change: TaskChange): void {
+    this.inspected.changed(change);
     const run = this.runs.get(change.taskId);
     if (run === undefined) return;
     if (change.effects.includes('abortExecution')) run.abort.abort(new McpError(ErrorCode.InvalidRequest, change.record ? 'The task was cancelled' : 'The task expired'));
