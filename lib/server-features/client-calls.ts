@@ -433,7 +433,8 @@ export function elicit(target: ClientCallTarget, params: ElicitParams, options?:
     },
   });
   // With an inspector the elicitation joins its request's (or session's) system, so the inspector sees it.
-  const parent = inspectParentOf(target);
+  // (A child's timers run on its parent system's clock: an elicitation given another clock stays a root.)
+  const parent = options?.clock === undefined || options.clock === session.sessionClock ? inspectParentOf(target) : undefined;
   const actor = createActor(machine, {
     input: { mode, ...(elicitationId !== undefined && { elicitationId }), ...(options?.completionTimeout !== undefined && { completionTimeout: options.completionTimeout }) },
     clock: options?.clock ?? session.sessionClock,

@@ -158,3 +158,34 @@ describe('inspection: every actor reaches the inspector, parented to its owner',
     expect(seen.errors).to.deep.equal([]);
   });
 });
+
+describe('inspection: a child actor keeps its owner\'s clock', () => {
+  it("2026-07-28: an inspected URL elicitation's completion timer runs on the server's clock", async () => {
+    const seen = collector();
+    const clock = new ManualClock(0);
+    const mcp = createMcpServer({ info: { name: 'pay', version: '1' }, clock, inspect: seen.inspect });
+    const states: string[] = [];
+    mcp.registerTool('pay', {}, async (_a, ctx) => {
+      const call = ctx.elicit({ mode: 'url', url: 'https://pay.example.com/checkout?order=7', message: 'Confirm the payment' }, { completionTimeout: 60_000 });
+      call.elicitation$.subscribe((s) => states.push(JSON.stringify(s.value)));
+      return (await call).action;
+    });
+    const [a, b] = createMemoryPair();
+    await mcp.connect(a);
+    const c = new Client({ info: { name: 'c', version: '1' } });
+    c.onElicitation({ url: () => 'accept', openUrl: () => undefined });
+    await c.connect(b);
+    try {
+      expect(textOf(await c.callTool('pay', {}))).to.equal('accept');
+      expect(c.era).to.equal('modern');
+      expect(seen.of('serverElicitation').length).to.be.greaterThan(0);
+      expect(states.at(-1)).to.equal(JSON.stringify({ accepted: 'awaitingCompletion' }));
+      // The server's simulated clock, not the wall clock, ends the wait.
+      clock.advance(60_000);
+      expect(states.at(-1)).to.equal(JSON.stringify({ accepted: 'expired' }));
+    } finally {
+      await c.close();
+      await mcp.close();
+    }
+  });
+});
