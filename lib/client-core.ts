@@ -275,6 +275,7 @@ export class ClientCore extends Session {
           if (this.inputRoundSubject.observed) this.inputRoundSubject.next(event);
         },
         ...(this.journal && { timerFired: (name: string) => this.record({ kind: 'timer', name }) }),
+        ...(this.actor !== undefined && { inspectParent: () => this.actor }),
         declaresTasks: () => {
           const extensions = this.localCapabilities.extensions as Record<string, unknown> | undefined;
           return extensions !== null && typeof extensions === 'object' && extensions[TASKS_EXTENSION] !== undefined;

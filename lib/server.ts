@@ -171,7 +171,8 @@ export class Server {
   readonly inspectParent = (): AnyActorRef | undefined => {
     if (this.options.inspect === undefined) return undefined;
     if (this.inspectRoot === undefined) {
-      this.inspectRoot = createActor(fromTransition((s: null) => s, null), { id: 'server', inspect: this.options.inspect });
+      // On the server's clock: its children's delayed events (an elicitation's completion timer) run on the system's.
+      this.inspectRoot = createActor(fromTransition((s: null) => s, null), { id: 'server', inspect: this.options.inspect, ...(this.options.clock && { clock: this.options.clock }) });
       this.inspectRoot.start();
     }
     return this.inspectRoot;

@@ -2,11 +2,13 @@
  * Multi round-trip requests on the client: send, and while the server answers
  * `resultType: "input_required"`, fulfil every input request of the round with the client's own
  * handlers (all at once), then send the request again (new id) with `inputResponses` and the
- * unchanged `requestState`. Walks `clientInputRoundsMachine` with `transition()`.
+ * unchanged `requestState`. Walks `clientInputRoundsMachine` with `transition()`; with an
+ * inspector, the same events also drive an actor of that machine parented to the client's
+ * session actor, so the inspector sees each request's rounds.
  *
  * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr
  */
-import { initialTransition, transition, type SnapshotFrom } from 'xstate';
+import { createActor, initialTransition, transition, type AnyActorRef, type SnapshotFrom } from 'xstate';
 import { clientInputRoundsMachine } from '../../machines/client-input-rounds.machine.js';
 import type { JsonObject } from '../jsonrpc/message.js';
 import { InputRoundsExceededError, InvalidInputRequiredError, MalformedResultTypeError, UnsupportedInputRequestError } from './errors.js';
@@ -40,7 +42,12 @@ export interface InputRoundsOptions {
   /** Extra `resultType` values extensions the client declared accept (none by default). */
   extraResultTypes?: readonly string[];
   signal?: AbortSignal;
+  /** The actor an inspector sees as the rounds' parent (the client's session actor), or none without an inspector. */
+  inspectParent?(): AnyActorRef | undefined;
 }
+
+/** Numbers inspected input-rounds actors. */
+let inspected = 0;
 
 /** What a result's `resultType` says: absent means complete (servers of earlier revisions). */
 export function readResultType(method: string, result: JsonObject, extra: readonly string[] = []): 'complete' | 'input_required' | string {
@@ -64,10 +71,23 @@ export async function runInputRounds(
   // The machine is entered only once a round is needed: a complete first answer (nearly every
   // call) costs no snapshot, and taking the machine's path to `done` would change nothing.
   let machineSnap: Snapshot | undefined;
-  const current = (): Snapshot => (machineSnap ??= initialTransition(clientInputRoundsMachine, { maxRounds: options.maxRounds })[0]);
+  // Only with an inspector, and only once a round is needed: an actor mirroring the transitions.
+  let actor: ReturnType<typeof createActor<typeof clientInputRoundsMachine>> | undefined;
+  const current = (): Snapshot => {
+    if (machineSnap === undefined) {
+      machineSnap = initialTransition(clientInputRoundsMachine, { maxRounds: options.maxRounds })[0];
+      const parent = options.inspectParent?.();
+      if (parent !== undefined) {
+        actor = createActor(clientInputRoundsMachine, { parent, id: `input-rounds:${++inspected}`, input: { maxRounds: options.maxRounds } });
+        actor.start();
+      }
+    }
+    return machineSnap;
+  };
   const step = (type: 'COMPLETE' | 'INPUT_REQUIRED' | 'ANSWERED' | 'FAILED') => {
     if (machineSnap === undefined && (type === 'COMPLETE' || type === 'FAILED')) return;
     machineSnap = transition(clientInputRoundsMachine, current(), { type })[0];
+    actor?.send({ type });
     // 'answering' is told once its input requests are known (below).
     if (options.report && machineSnap.value !== 'answering') options.report({ state: machineSnap.value as InputRoundProgress['state'], round: machineSnap.context.round });
   };

@@ -7,6 +7,7 @@
  *
  * @see https://modelcontextprotocol.io/specification/2026-07-28/basic
  */
+import type { AnyActorRef } from 'xstate';
 import type { PeerInfo } from '../../machines/session.machine.js';
 import type { Clock } from '../clock.js';
 import { McpError } from '../errors.js';
@@ -66,6 +67,8 @@ export interface ModernEraHost {
   answererFor(method: string): InputAnswerer | undefined;
   /** A request's input rounds moved (only requests that needed rounds; see `Client.inputRounds$`). */
   reportInputRound?(event: InputRoundEvent): void;
+  /** With an inspector: the client's session actor, parent of each request's input-rounds actor. */
+  inspectParent?(): AnyActorRef | undefined;
   /** The client's notification handlers (its own and the user's). */
   dispatchNotification(method: string, params: JsonObject | undefined): void;
   /** The notifications to listen for, given what the server declared (undefined: none wanted). */
@@ -263,6 +266,7 @@ export class ModernEra {
       answererFor: (m: string) => this.host.answererFor(m),
       ...(this.taskResultTypes(method) !== undefined && { extraResultTypes: TASK_RESULT }),
       ...(signal !== undefined && { signal }),
+      ...(this.host.inspectParent !== undefined && { inspectParent: this.host.inspectParent }),
     };
   }
 }

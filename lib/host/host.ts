@@ -82,7 +82,8 @@ export interface HostOptions {
   /**
    * An XState inspector (a callback, or `@statelyai/inspect`'s `createInspector(...).inspect`).
    * It sees a `host` root actor, each server's connection actor parented to it, and (unless
-   * `clientOptions.inspect` is set) each client's session.
+   * `clientOptions.inspect` is set) each client's session as its connection's child, with what
+   * the session owns (elicitations, input rounds) below it.
    * @see https://stately.ai/docs/inspection
    */
   inspect?: ClientOptions['inspect'];
@@ -551,6 +552,8 @@ export class Host {
         ...this.options.clientOptions,
         ...(hosted.legacyOnly && { era: 'legacy' as const }),
         ...this.toolCallPolicy(hosted.name),
+        // Each connection's client session is the server actor's child (on the host's clock, when the client's is the same).
+        ...(this.root !== undefined && this.options.clientOptions?.inspect === undefined && this.clientClock === this.clock && { inspectParent: hosted.actor }),
         info: this.clientInfo,
         clock: this.clientClock,
       });

@@ -17,7 +17,7 @@
  */
 import { randomUUID } from '../crypto/random.js';
 import { BehaviorSubject, EMPTY, type Observable } from 'rxjs';
-import { createActor, type SnapshotFrom } from 'xstate';
+import { createActor, type AnyActorRef, type SnapshotFrom } from 'xstate';
 import { serverElicitationMachine, type ServerElicitationError } from '../../machines/server-elicitation.machine.js';
 import type { Clock } from '../clock.js';
 import { CapabilityError, ConnectionClosedError, McpError, PhaseError } from '../errors.js';
@@ -100,6 +100,15 @@ function urlElicitation(e: UrlElicitationSpec, where: string, allowSensitiveFiel
 interface Target {
   session: Session;
   send(method: string, params: JsonObject | undefined, options: RequestOptions | undefined): Promise<JsonObject>;
+}
+
+/**
+ * With an inspector, the actor a server-side ask is parented to: the request being served when
+ * it runs as an actor, else the session's actor; none without an inspector.
+ */
+function inspectParentOf(t: ClientCallTarget): AnyActorRef | undefined {
+  if (t instanceof Session) return t.inspectActor;
+  return t.request?.inspectActor ?? t.session.inspectActor;
 }
 
 function targetOf(t: ClientCallTarget): Target {
@@ -263,6 +272,9 @@ interface TrackedElicitation {
   identity: string | undefined;
 }
 
+/** Numbers the inspected elicitation actors (their ids must be unique in the parent's system). */
+let elicitations = 0;
+
 /** URL elicitations per session: the only client a completion may be sent to. */
 const urlElicitations = new WeakMap<Session, Map<string, TrackedElicitation>>();
 
@@ -420,9 +432,13 @@ export function elicit(target: ClientCallTarget, params: ElicitParams, options?:
       },
     },
   });
+  // With an inspector the elicitation joins its request's (or session's) system, so the inspector sees it.
+  // (A child's timers run on its parent system's clock: an elicitation given another clock stays a root.)
+  const parent = options?.clock === undefined || options.clock === session.sessionClock ? inspectParentOf(target) : undefined;
   const actor = createActor(machine, {
     input: { mode, ...(elicitationId !== undefined && { elicitationId }), ...(options?.completionTimeout !== undefined && { completionTimeout: options.completionTimeout }) },
     clock: options?.clock ?? session.sessionClock,
+    ...(parent !== undefined && { parent, id: `elicitation:${++elicitations}` }),
   });
   const tracker = elicitationId !== undefined ? trackerOf(session) : undefined;
   // Settled URL elicitations stay known to the session, so their ids are never reused and a
@@ -438,7 +454,8 @@ export function elicit(target: ClientCallTarget, params: ElicitParams, options?:
     if (snapshot.hasTag('settled')) {
       if (identity !== undefined) unbindElicitation(identity, elicitationId!);
       queueMicrotask(() => {
-        actor.stop();
+        // A child cannot be stopped directly (xstate throws); settled, it has nothing left to do.
+        if (parent === undefined) actor.stop();
         snapshots.complete();
       });
     }

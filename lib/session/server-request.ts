@@ -113,6 +113,11 @@ export class ServerRequest {
     }
   }
 
+  /** @internal The request's actor (only with an inspector): the parent of what the request asks the client. */
+  get inspectActor(): AnyActorRef | undefined {
+    return this.actor;
+  }
+
   get era(): RequestEra {
     return this.owner.era;
   }

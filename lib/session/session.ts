@@ -6,7 +6,7 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic
  */
 import { EMPTY, Observable, Subject, filter, map, type Subscription } from 'rxjs';
-import { createActor, initialTransition, transition, type Actor, type SnapshotFrom } from 'xstate';
+import { createActor, initialTransition, transition, type Actor, type AnyActorRef, type SnapshotFrom } from 'xstate';
 import {
   sessionMachine,
   type InitializeParamsLike,
@@ -100,6 +100,11 @@ export interface SessionOptions {
   keepAlive?: { interval: number; timeout?: number };
   /** An XState inspector for the session actor (for example `@statelyai/inspect`'s `inspect`). */
   inspect?: Parameters<typeof createActor>[1] extends infer O ? (O extends { inspect?: infer I } ? I : never) : never;
+  /**
+   * @internal With an inspector: the actor this session's actor is a child of (a host's server
+   * connection), whose system's inspector and clock it then shares.
+   */
+  inspectParent?: AnyActorRef;
   /**
    * Keep a journal of this session (see {@link Session.journal}). Default false. Its entries have
    * secrets hidden (keys like password or token, credentials in text, also inside strings that
@@ -516,9 +521,10 @@ export class Session {
       // Placed straight in `operating` by serveRequestScope: no transitions to pay per request.
       this.actor = undefined;
       this.requestInput = input;
-    } else if (options.inspect !== undefined) {
+    } else if (options.inspect !== undefined || options.inspectParent !== undefined) {
       // An inspector needs a live actor to watch.
-      this.actor = createActor(Session.machine, { input, clock: this.clock, inspect: options.inspect });
+      const parent = options.inspectParent;
+      this.actor = createActor(Session.machine, parent ? { input, parent, id: 'session' } : { input, clock: this.clock, inspect: options.inspect });
       owners.set(this.actor, this);
       this.actor.subscribe((snapshot) => {
         // A request actor's end reaches this actor too (as its parent) and changes nothing.
@@ -535,6 +541,11 @@ export class Session {
   }
 
   // ---------------------------------------------------------------- public state
+
+  /** @internal The session's actor (only with an inspector): the parent its inspector sees for what the session owns. */
+  get inspectActor(): AnyActorRef | undefined {
+    return this.actor;
+  }
 
   /** The session clock (timeouts, journal times). */
   get sessionClock(): Clock {

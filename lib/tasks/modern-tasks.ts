@@ -18,6 +18,7 @@
  * @see https://modelcontextprotocol.io/extensions/tasks
  */
 import type { Subscription } from 'rxjs';
+import type { AnyActorRef } from 'xstate';
 import type { Clock } from '../clock.js';
 import { McpError } from '../errors.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
@@ -38,6 +39,7 @@ import { storeOutageError, storeUnavailable } from '../shared/store-outage.js';
 import { extensionCreateTaskResult, extensionDetailedTask, extensionGetTaskResult } from './wire-extension.js';
 import type { ListenCall } from '../modern/listen.js';
 import { TaskAudit } from './task-audit.js';
+import { TaskActors, taskParentOf } from './task-actors.js';
 import { nextTurn } from '../next-turn.js';
 
 /** The extension's identifier (its key under `capabilities.extensions`). */
@@ -88,6 +90,8 @@ export type ExecuteTool = (ctx: FeatureContext) => Promise<JsonObject>;
 export class ModernTaskRun {
   readonly abort = new AbortController();
   taskId: string | undefined;
+  /** With an inspector: the actor the task's actor is parented to (its request's). */
+  inspectParent: AnyActorRef | undefined;
   private escalation: Promise<void> | undefined;
   private outstandingBefore = 0;
   private readonly pending = new Map<string, PendingInput>();
@@ -316,6 +320,8 @@ interface ModernCall {
 /** The tasks extension on the modern path, over the server's task store. */
 export class ModernTasks {
   private readonly runs = new Map<string, ModernTaskRun>();
+  /** Tasks as actors, only with an inspector. */
+  private readonly inspected = new TaskActors();
   private changes: Subscription | undefined;
   private enabled = false;
 
@@ -360,6 +366,7 @@ export class ModernTasks {
     }
     if (support === 'forbidden') return undefined;
     const run = new ModernTaskRun(this, ownerOf(ctx.authInfo), tool, new HandlerFeatureContext(ctx, this.logging), support === 'optional', defaultIdentity(ctx.authInfo) !== undefined);
+    run.inspectParent = taskParentOf(ctx);
     return run.start(execute);
   }
 
@@ -386,6 +393,7 @@ export class ModernTasks {
     try {
       const record = await this.store.create({ owner: run.owner, method: 'tools/call', statusMessage: `Running tool "${tool}"`, identified: run.identified });
       this.audit.emit(() => ({ type: 'created', taskId: record.taskId, owner: run.owner, method: 'tools/call', status: record.status }));
+      this.inspected.created(record, run.inspectParent);
       this.runs.set(record.taskId, run);
       return record;
     } catch (e) {
@@ -417,6 +425,7 @@ export class ModernTasks {
   }
 
   private onChange(change: TaskChange): void {
+    this.inspected.changed(change);
     const run = this.runs.get(change.taskId);
     if (run === undefined) return;
     if (change.effects.includes('abortExecution')) run.abort.abort(new McpError(ErrorCode.InvalidRequest, change.record ? 'The task was cancelled' : 'The task expired'));

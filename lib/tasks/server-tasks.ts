@@ -35,6 +35,7 @@ import { legacyTask, withRelatedTask } from './wire-2025-11-25.js';
 import { toolResultEvent } from './wire-extension.js';
 import { ModernTasks } from './modern-tasks.js';
 import { TaskAudit, type TaskAuditEvent } from './task-audit.js';
+import { TaskActors, taskParentOf } from './task-actors.js';
 
 /** How a tool may be called as a task (`Tool.execution.taskSupport`). */
 export type TaskSupport = 'forbidden' | 'optional' | 'required';
@@ -79,6 +80,8 @@ export class ServerTasks {
   readonly store: TaskStore;
   /** A store given in the options may be shared (Redis): closing the server leaves it open. */
   private readonly ownsStore: boolean;
+  /** Tasks as actors, only with an inspector. */
+  private readonly inspected = new TaskActors();
   private readonly executions = new Map<string, TaskExecution>();
   private readonly limiter: RateLimiter | undefined;
   private readonly listed: boolean;
@@ -169,6 +172,7 @@ export class ServerTasks {
       throw taskLimitRefusal(e);
     }
     this.auditor.emit(() => ({ type: 'created', taskId: record.taskId, owner, method: 'tools/call', status: record.status }));
+    this.inspected.created(record, taskParentOf(ctx));
     const execution = new TaskExecution(record.taskId, owner, session, this.store, this.clock);
     this.executions.set(record.taskId, execution);
     this.watch(session);
@@ -227,6 +231,7 @@ export class ServerTasks {
 
   /** The machine's effects: abortExecution, notifyStatus, purge (settle wakes waiters through changes$). */
   private onChange(change: TaskChange): void {
+    this.inspected.changed(change);
     const record = change.record;
     if (record === undefined) this.auditor.emit(() => ({ type: 'expired', taskId: change.taskId, owner: change.owner }));
     else if (change.effects.includes('settle')) this.auditor.emit(() => ({ type: 'ended', taskId: change.taskId, owner: change.owner, status: record.status }));

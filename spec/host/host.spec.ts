@@ -281,8 +281,9 @@ describe('multi-server host', function () {
     await h.start();
     expect(actors.filter((a) => a.id === 'host' && a.parent === undefined)).to.have.length(1);
     expect(actors.filter((a) => a.parent === 'host').map((a) => a.id).sort()).to.deep.equal(['server:echo-a', 'server:echo-b']);
-    // One session actor per client (their own root: the session is built by the client).
-    expect(actors.filter((a) => a.id !== 'host' && a.parent === undefined)).to.have.length(2);
+    // One session actor per client, the child of its server's connection actor.
+    expect(actors.filter((a) => a.id === 'session').map((a) => a.parent).sort()).to.deep.equal(['server:echo-a', 'server:echo-b']);
+    expect(actors.filter((a) => a.parent === undefined).map((a) => a.id)).to.deep.equal(['host']);
   });
 
   it('close() while servers are still connecting stops them all', async () => {
