@@ -66,17 +66,22 @@ export function operationAttributes(method: string, params: JsonObject | undefin
   if (n?.transport) a['network.transport'] = n.transport;
   if (n?.protocolName) a['network.protocol.name'] = n.protocolName.toLowerCase();
   if (n?.protocolVersion) a['network.protocol.version'] = n.protocolVersion;
-  if (n?.peerAddress) {
-    const peer = side === 'client' ? 'server' : 'client';
-    a[`${peer}.address`] = n.peerAddress;
-    if (n.peerPort !== undefined) a[`${peer}.port`] = n.peerPort;
+  // server.* is on the client's metrics too; client.* (a port per connection) only on server spans.
+  if (side === 'client' && n?.peerAddress) {
+    a['server.address'] = n.peerAddress;
+    if (n.peerPort !== undefined) a['server.port'] = n.peerPort;
   }
   return a;
 }
 
-/** The span-only attributes: the request id, the session, the resource URI (high cardinality, so not on metrics). */
-export function spanOnlyAttributes(method: string, params: JsonObject | undefined, facts: RequestFacts): SemconvAttributes {
+/** The span-only attributes: the request id, the session, the resource URI, the client's address (high cardinality, so not on metrics). */
+export function spanOnlyAttributes(method: string, params: JsonObject | undefined, facts: RequestFacts, side: 'client' | 'server' = 'client'): SemconvAttributes {
   const a: SemconvAttributes = {};
+  const n = facts.network;
+  if (side === 'server' && n?.peerAddress) {
+    a['client.address'] = n.peerAddress;
+    if (n.peerPort !== undefined) a['client.port'] = n.peerPort;
+  }
   if (facts.id !== undefined && facts.id !== null) a['jsonrpc.request.id'] = String(facts.id);
   if (facts.sessionId) a['mcp.session.id'] = facts.sessionId;
   if (RESOURCE_METHODS.has(method) && typeof params?.uri === 'string') a['mcp.resource.uri'] = params.uri;

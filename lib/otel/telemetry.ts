@@ -9,6 +9,7 @@
 import type { Attributes, Context, Histogram, Link, MeterProvider, Span, SpanContext, TextMapPropagator, TracerProvider } from '@opentelemetry/api';
 export type { OtelApi } from './otel-api.js';
 import type { JsonObject } from '../jsonrpc/message.js';
+import type { TransportPeer } from '../../streams/transport.js';
 import type { ClientInterceptor, ClientInterceptorNext, OutgoingRequest } from '../client-features/interceptors/chain.js';
 import type { InterceptedRequest, Interceptor, InterceptorNext } from '../server-features/interceptors/chain.js';
 import { META } from '../protocol/schema/modern.js';
@@ -79,7 +80,7 @@ interface Seen {
   readonly method: string;
   readonly params: JsonObject | undefined;
   readonly id?: string | number | undefined;
-  readonly caller?: { readonly sessionId?: string | undefined };
+  readonly caller?: { readonly protocolVersion?: string | undefined; readonly peer?: TransportPeer | undefined };
 }
 
 const INSTRUMENTATION = 'mcp-actors';
@@ -115,15 +116,17 @@ export function createMcpTelemetry(api: OtelApi, options: McpTelemetryOptions = 
   const factsOf = (req: Seen, peer: PeerView | undefined): RequestFacts => {
     // A 2026-07-28 request names its revision in _meta; a client knows its session's (the peer view).
     const stated = metaOf(req.params)?.[META.protocolVersion];
-    const protocolVersion = (typeof stated === 'string' ? stated : undefined) ?? peer?.protocolVersion;
-    return { id: req.id, sessionId: req.caller?.sessionId ?? peer?.sessionId, protocolVersion, network: peer?.network ?? options.network };
+    const protocolVersion = (typeof stated === 'string' ? stated : undefined) ?? req.caller?.protocolVersion ?? peer?.protocolVersion;
+    // mcp.session.id is the transport's (HTTP Mcp-Session-Id), never the server's session-<n> label: none on stdio.
+    const via = req.caller?.peer;
+    return { id: req.id, sessionId: via?.sessionId ?? peer?.sessionId, protocolVersion, network: peer?.network ?? networkOf(via) ?? options.network };
   };
 
   const run = (side: 'client' | 'server', req: Seen, next: (p: JsonObject | undefined) => Promise<JsonObject>, peer?: PeerView): Promise<JsonObject> => {
     const { method, params } = req;
     const facts = factsOf(req, peer);
     const metricAttrs = operationAttributes(method, params, facts, side);
-    const spanAttrs: SemconvAttributes = { ...metricAttrs, ...spanOnlyAttributes(method, params, facts) };
+    const spanAttrs: SemconvAttributes = { ...metricAttrs, ...spanOnlyAttributes(method, params, facts, side) };
     if (options.captureToolContent && method === 'tools/call' && params?.arguments !== undefined) {
       spanAttrs['gen_ai.tool.call.arguments'] = JSON.stringify(params.arguments);
     }
@@ -209,6 +212,18 @@ export function createMcpTelemetry(api: OtelApi, options: McpTelemetryOptions = 
     watchSessions: (source) => source.sessions$.subscribe((session) => timeSession(sessionDurations.server, session, options.network)),
     watchClient: (session, network) => timeSession(sessionDurations.client, session, network ?? options.network),
   };
+}
+
+/** The conventions' network facts of a transport's peer; cached per peer object (a session's is read per request). */
+const networks = new WeakMap<TransportPeer, NetworkFacts>();
+function networkOf(peer: TransportPeer | undefined): NetworkFacts | undefined {
+  if (peer?.transport === undefined) return undefined;
+  let facts = networks.get(peer);
+  if (facts === undefined) {
+    facts = { transport: peer.transport, protocolName: peer.protocolName, peerAddress: peer.address, peerPort: peer.port };
+    networks.set(peer, facts);
+  }
+  return facts;
 }
 
 /** An answer that begins something later requests refer to: an input round (its `requestState`) or a task (its id). */

@@ -43,7 +43,7 @@ import type { HttpSessionStore } from './http-cluster.js';
 import { LegacySseEndpoints, type LegacySseOptions } from './legacy-sse-server.js';
 import { HotInbound, StateCell } from '../../streams/memory.js';
 import { SSE_HEADERS, sseEvent, sseStreamStart } from '../../streams/sse-encode.js';
-import type { RawFrame, SendOptions, Transport } from '../../streams/transport.js';
+import type { RawFrame, SendOptions, Transport, TransportPeer } from '../../streams/transport.js';
 
 export type { AuthFailure, AuthOutcome, Authenticate, AuthorizeMessages } from '../../streams/http-auth.js';
 export type { EventStore, StoredEvent } from '../../streams/event-store.js';
@@ -533,12 +533,13 @@ export class HttpServerCore {
     return false;
   }
 
-  private newSession(caller: Caller | undefined): HttpSession {
+  private newSession(caller: Caller | undefined, req?: HttpRequestIn): HttpSession {
     const bytes = randomBytes(20);
     // 16 random bytes (128 bits) in base64url: visible ASCII only, as the spec requires.
     const id = base64urlEncode(bytes.subarray(0, 16));
     const tag = new DataView(bytes.buffer, bytes.byteOffset + 16, 4).getUint32(0).toString(36);
     const session = new HttpSession(this, id, tag, this.idleTtlMs, caller);
+    if (req !== undefined) session.remote = remoteOf(req);
     this.sessions.set(id, session);
     return session;
   }
@@ -597,7 +598,7 @@ export class HttpServerCore {
         }
         if (this.stateless) this.postStateless(req, res, value, caller);
         else if (session !== undefined) session.post(res, value);
-        else this.postWithoutSession(res, value, caller, versionHeader);
+        else this.postWithoutSession(res, value, caller, versionHeader, req);
       } catch (e) {
         this.internalError(res, e);
       }
@@ -624,7 +625,7 @@ export class HttpServerCore {
   }
 
   /** A POST without `Mcp-Session-Id`: only `initialize` may start a session. */
-  private postWithoutSession(res: HttpResponseOut, value: unknown, caller: Caller | undefined, versionHeader: string | string[] | undefined): void {
+  private postWithoutSession(res: HttpResponseOut, value: unknown, caller: Caller | undefined, versionHeader: string | string[] | undefined, req?: HttpRequestIn): void {
     // A 2026-07-28 notification (notifications carry no version claim, only the header): accepted
     // with 202 and nothing to act on; a stateless request is cancelled by closing its stream.
     if (isModernRevision(versionHeader)) {
@@ -648,7 +649,7 @@ export class HttpServerCore {
       }
       return;
     }
-    const session = this.newSession(caller);
+    const session = this.newSession(caller, req);
     void this.connect(session);
     this.cluster?.created(session);
     session.post(res, value, true);
@@ -668,6 +669,7 @@ export class HttpServerCore {
       }
     }
     const session = new HttpSession(this, '', '', Infinity, caller);
+    session.remote = remoteOf(req);
     const pending = this.connect(session);
     if (init) {
       session.post(res, value, true);
@@ -812,6 +814,15 @@ export class HttpSession extends HttpSessionLifecycle implements Transport {
 
   get stateless(): boolean {
     return this.id === '';
+  }
+
+  /** Where the session's initializing (or, stateless, its only) request came from. */
+  remote: { readonly address?: string | undefined; readonly port?: number | undefined } | undefined;
+  private facts: TransportPeer | undefined;
+
+  /** The `Mcp-Session-Id` and the client's address, for interceptors (OpenTelemetry's `mcp.session.id`, `client.*`); made once. */
+  get peerFacts(): TransportPeer {
+    return (this.facts ??= { sessionId: this.id === '' ? undefined : this.id, transport: 'tcp', protocolName: 'http', address: this.remote?.address, port: this.remote?.port });
   }
 
   /** The negotiated revision. */
@@ -1559,3 +1570,8 @@ function requestIdOf(value: unknown): RequestId | null {
   return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
 }
 
+
+/** The client's address and port as the socket saw them (a proxy's, behind one). */
+function remoteOf(req: HttpRequestIn): { address?: string | undefined; port?: number | undefined } {
+  return { address: req.socket?.remoteAddress, port: req.socket?.remotePort };
+}

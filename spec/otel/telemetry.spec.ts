@@ -23,7 +23,7 @@ function wire(h: Harness, handler: Handler, network?: NetworkFacts) {
       seen.push(onWire);
       // The revision in _meta, as the 2026-07-28 envelope carries it.
       onWire._meta = { ...(onWire._meta as JsonObject | undefined), 'io.modelcontextprotocol/protocolVersion': '2026-07-28' };
-      const req = { method, params: onWire, caller: { era: 'modern' as const, sessionId: 'sess-1' }, id: rid };
+      const req = { method, params: onWire, caller: { era: 'modern' as const, peer: { sessionId: 'sess-1' } }, id: rid };
       return api.context.with(api.ROOT_CONTEXT, () => runChain([h.telemetry.server], req, handler));
     });
   };
