@@ -6,6 +6,7 @@
  */
 import { ConnectionClosedError, McpError, RequestCancelledError, RequestTimeoutError } from '../errors.js';
 import type { JsonObject } from '../jsonrpc/message.js';
+import type { TransportPeer } from '../../streams/transport.js';
 
 /** An attribute bag: what `span.setAttributes` and a histogram's `record` take. */
 export type SemconvAttributes = Record<string, string | number | boolean>;
@@ -113,4 +114,16 @@ export function errorOutcome(e: unknown): Outcome {
   if (e instanceof McpError) return { errorType: String(e.code), statusCode: String(e.code), message };
   const name = e instanceof Error && e.name ? e.name : '_OTHER';
   return { errorType: name, message };
+}
+
+/** The conventions' network facts of a transport's peer; cached per peer object (a session's is read per request). */
+const networks = new WeakMap<TransportPeer, NetworkFacts>();
+export function networkOf(peer: TransportPeer | undefined): NetworkFacts | undefined {
+  if (peer?.transport === undefined) return undefined;
+  let facts = networks.get(peer);
+  if (facts === undefined) {
+    facts = { transport: peer.transport, protocolName: peer.protocolName, peerAddress: peer.address, peerPort: peer.port };
+    networks.set(peer, facts);
+  }
+  return facts;
 }

@@ -21,6 +21,7 @@ import { w3cPropagator } from './w3c-fallback.js';
 import {
   DURATION_BUCKETS,
   errorOutcome,
+  networkOf,
   operationAttributes,
   resultOutcome,
   spanName,
@@ -212,18 +213,6 @@ export function createMcpTelemetry(api: OtelApi, options: McpTelemetryOptions = 
     watchSessions: (source) => source.sessions$.subscribe((session) => timeSession(sessionDurations.server, session, options.network)),
     watchClient: (session, network) => timeSession(sessionDurations.client, session, network ?? options.network),
   };
-}
-
-/** The conventions' network facts of a transport's peer; cached per peer object (a session's is read per request). */
-const networks = new WeakMap<TransportPeer, NetworkFacts>();
-function networkOf(peer: TransportPeer | undefined): NetworkFacts | undefined {
-  if (peer?.transport === undefined) return undefined;
-  let facts = networks.get(peer);
-  if (facts === undefined) {
-    facts = { transport: peer.transport, protocolName: peer.protocolName, peerAddress: peer.address, peerPort: peer.port };
-    networks.set(peer, facts);
-  }
-  return facts;
 }
 
 /** An answer that begins something later requests refer to: an input round (its `requestState`) or a task (its id). */

@@ -84,8 +84,9 @@ describe('otel: server spans know their caller with no option given', function (
     expect(s.attributes).to.not.have.property('mcp.session.id');
   });
 
-  it('over stdio: the negotiated protocol version and network.transport pipe, no mcp.session.id (stdio has none)', async () => {
+  it('[OTEL-090] over stdio: the negotiated protocol version and network.transport pipe, no mcp.session.id (stdio has none); the session duration says pipe too', async () => {
     const mcp = makeServer(h);
+    const watching = h.telemetry.watchSessions(mcp);
     const stdin = new PassThrough();
     const stdout = new PassThrough();
     const lines: unknown[] = [];
@@ -116,7 +117,11 @@ describe('otel: server spans know their caller with no option given', function (
       await answered(2);
     } finally {
       await mcp.close();
+      watching.unsubscribe();
     }
+    await new Promise((r) => setImmediate(r));
+    const session = (await h.collect()).find((m) => m.descriptor.name === 'mcp.server.session.duration')!;
+    expect(session.dataPoints.map((p) => p.attributes)).to.deep.equal([{ 'mcp.protocol.version': '2025-06-18', 'network.transport': 'pipe' }]);
     const s = h.span('tools/call echo', SERVER);
     expect(s.attributes).to.include({ 'mcp.protocol.version': '2025-06-18', 'network.transport': 'pipe' });
     expect(s.attributes).to.not.have.property('mcp.session.id');
