@@ -178,6 +178,8 @@ export function createMcpTelemetry(api: OtelApi, options: McpTelemetryOptions = 
       durations[side].record((performance.now() - started) / 1000, attrs);
       span.end();
     };
+    // The client numbers a request when it sends it, after this stage: the id is set as it is known.
+    if (side === 'client') (req as OutgoingRequest).onRequestId?.((id) => span.setAttribute('jsonrpc.request.id', String(id)));
     const sent = side === 'client' ? injectIntoMeta(propagatorNow(), ctx, params) : params;
     let out: Promise<JsonObject>;
     try {

@@ -723,6 +723,7 @@ export class Session {
       return Promise.reject(e);
     }
     const id: RequestId = this.idPrefix === undefined ? this.nextId++ : `${this.idPrefix}${this.nextId++}`;
+    options?.onRequestId?.(id);
     let token: ProgressToken | undefined;
     const wantsProgress = options?.onprogress !== undefined || options?.resetTimeoutOnProgress === true || progress$ !== undefined;
     const ownToken = (params?._meta as JsonObject | undefined)?.progressToken as ProgressToken | undefined;

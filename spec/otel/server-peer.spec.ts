@@ -11,13 +11,20 @@ import { createStdioServerTransport } from '../../streams/stdio-server.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import { api, harness, type Harness } from './otel-harness.js';
 
-const { SERVER } = api.SpanKind;
+const { CLIENT, SERVER } = api.SpanKind;
 
 function makeServer(h: Harness): McpServer {
   const mcp = createMcpServer({ info: { name: 'otel-peer', version: '1.0.0' } });
   mcp.registerTool('echo', { description: 'Echoes its text.' }, async (args: Record<string, unknown>) => `echo ${String(args.text)}`);
   mcp.use(h.telemetry.server);
   return mcp;
+}
+
+/** The client span names the JSON-RPC id the request went out with: the one the server saw (the wire did not change). */
+function expectSameRequestId(h: Harness): void {
+  const sent = h.span('tools/call echo', CLIENT).attributes['jsonrpc.request.id'];
+  expect(sent).to.be.a('string');
+  expect(sent).to.equal(h.span('tools/call echo', SERVER).attributes['jsonrpc.request.id']);
 }
 
 describe('otel: server spans know their caller with no option given', function () {
@@ -32,6 +39,7 @@ describe('otel: server spans know their caller with no option given', function (
     const mcp = makeServer(h);
     const { url, close } = await listen(createStreamableHttpHandler(mcp.server), { port: 0, host: '127.0.0.1', logger: false });
     const client = new Client({ era: 'legacy', info: { name: 'otel-peer-client', version: '1.0.0' } });
+    client.use(h.telemetry.clientOf(client));
     const transport = createStreamableHttpClientTransport(url);
     let sessionId: string | undefined;
     let negotiated: string | undefined;
@@ -56,6 +64,7 @@ describe('otel: server spans know their caller with no option given', function (
       'client.address': '127.0.0.1',
     });
     expect(s.attributes['client.port']).to.be.a('number').above(0);
+    expectSameRequestId(h);
     // The client's port is one per connection: spans only, never a metric attribute.
     const duration = (await h.collect()).find((m) => m.descriptor.name === 'mcp.server.operation.duration')!;
     expect(duration.dataPoints).to.have.length.greaterThan(0);
@@ -70,6 +79,7 @@ describe('otel: server spans know their caller with no option given', function (
     const mcp = makeServer(h);
     const { url, close } = await listen(createStreamableHttpHandler(mcp.server), { port: 0, host: '127.0.0.1', logger: false });
     const client = new Client({ era: 'modern', info: { name: 'otel-peer-client', version: '1.0.0' } });
+    client.use(h.telemetry.clientOf(client));
     try {
       await client.connect(createStreamableHttpClientTransport(url));
       await client.callTool('echo', { text: 'hi' });
@@ -82,6 +92,7 @@ describe('otel: server spans know their caller with no option given', function (
     expect(s.attributes).to.include({ 'mcp.protocol.version': '2026-07-28', 'network.transport': 'tcp', 'network.protocol.name': 'http', 'client.address': '127.0.0.1' });
     expect(s.attributes['client.port']).to.be.a('number').above(0);
     expect(s.attributes).to.not.have.property('mcp.session.id');
+    expectSameRequestId(h);
   });
 
   it('[OTEL-090] over stdio: the negotiated protocol version and network.transport pipe, no mcp.session.id (stdio has none); the session duration says pipe too', async () => {

@@ -47,7 +47,7 @@ describe('otel: spans per the MCP semantic conventions', () => {
     // What travelled: the W3C traceparent of the client span in params._meta.
     const meta = seen[0]!._meta as Record<string, string>;
     expect(meta.traceparent).to.equal(`00-${client.spanContext().traceId}-${client.spanContext().spanId}-01`);
-    // The id is the server's to see (the client's interceptors run before the session numbers the request).
+    // This wire numbers nothing itself: a real client tells its stages the id (onRequestId), see server-peer.spec.ts.
     expect(server.attributes['jsonrpc.request.id']).to.equal('1');
     for (const s of [client, server]) {
       expect(s.attributes).to.include({
