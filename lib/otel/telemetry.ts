@@ -165,7 +165,8 @@ export function createMcpTelemetry(api: OtelApi, options: McpTelemetryOptions = 
     const ctx = api.trace.setSpan(parent, span);
     const started = performance.now();
     const end = (outcome: Outcome): void => {
-      const attrs: Attributes = { ...metricAttrs };
+      // Copied only when the outcome adds to it: a success records the operation's attributes as they are.
+      const attrs: Attributes = outcome.errorType || outcome.statusCode ? { ...metricAttrs } : metricAttrs;
       if (outcome.errorType) {
         attrs['error.type'] = outcome.errorType;
         span.setAttribute('error.type', outcome.errorType);
