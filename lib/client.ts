@@ -25,7 +25,7 @@ import type { TraceOptions } from './client-modern/modern-era.js';
 import { ClientCore } from './client-core.js';
 import { clientOptions, type ClientOptions } from './client-options.js';
 import { ResourceNotFoundError } from './errors.js';
-import type { JsonObject } from './jsonrpc/message.js';
+import type { JsonObject, RequestId } from './jsonrpc/message.js';
 import { hasCapability } from './protocol/methods.js';
 import { allows } from './protocol/revisions.js';
 import type {
@@ -94,8 +94,16 @@ export class Client extends ClientCore {
   override request(method: string, params?: JsonObject, options?: RequestOptions & TraceOptions): Promise<JsonObject> {
     const list = this.clientInterceptors;
     if (list === undefined) return super.request(method, params, options);
-    const req: OutgoingRequest = { kind: 'request', method, params, era: this.era, options, signal: options?.signal, clock: this.clientClock };
-    return runClientChain(list, req, (p) => super.request(method, p, options));
+    const listeners: ((id: RequestId) => void)[] = [];
+    const req: OutgoingRequest = { kind: 'request', method, params, era: this.era, options, signal: options?.signal, clock: this.clientClock, onRequestId: (l) => void listeners.push(l) };
+    const told: RequestOptions & TraceOptions = {
+      ...options,
+      onRequestId: (id) => {
+        options?.onRequestId?.(id);
+        for (const l of listeners) l(id);
+      },
+    };
+    return runClientChain(list, req, (p) => super.request(method, p, told));
   }
   private readonly toolsLive: LiveList<Tool>;
   private readonly resourcesLive: LiveList<Resource>;

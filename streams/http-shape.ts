@@ -44,7 +44,7 @@ export interface HttpRequestIn extends HttpRequestHead {
   /** A body a framework already parsed (Express' `express.json()` leaves it here). */
   body?: unknown;
   /** Where the request arrived; a loopback `localAddress` turns the Host check on (see http-security.ts). */
-  readonly socket?: { readonly localAddress?: string | undefined } | null | undefined;
+  readonly socket?: { readonly localAddress?: string | undefined; readonly remoteAddress?: string | undefined; readonly remotePort?: number | undefined } | null | undefined;
   /** Body chunks (`data`), its end (`end`), a broken body (`error`). */
   on(event: 'data' | 'end' | 'error', listener: (chunk: any) => void): unknown;
   off(event: 'data' | 'end' | 'error', listener: (chunk: any) => void): unknown;

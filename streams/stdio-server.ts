@@ -15,7 +15,7 @@ import { TransportError } from '../lib/errors.js';
 import { HotInbound, StateCell } from './memory.js';
 import { ndjsonSplit } from './ndjson-split.js';
 import { toNdjsonLine } from './ndjson-encode.js';
-import type { RawFrame, Transport, TransportState } from './transport.js';
+import type { RawFrame, Transport, TransportPeer, TransportState } from './transport.js';
 
 /**
  * The chunks of a readable stream as an Observable. Completes on 'end' (or on 'close' without
@@ -203,6 +203,8 @@ export interface StdioServerTransportOptions {
 /** The default of {@link StdioServerTransportOptions.drainTimeoutMs}. */
 export const DEFAULT_STDIO_DRAIN_TIMEOUT_MS = 5000;
 
+const STDIO_PEER: TransportPeer = Object.freeze({ transport: 'pipe' });
+
 class StdioServer implements Transport {
   private readonly stdin: Readable;
   private readonly stdout: Writable;
@@ -218,6 +220,8 @@ class StdioServer implements Transport {
 
   readonly inbound$ = this.inbound.observable;
   readonly state$ = this.state.observable;
+  /** stdio: a pipe, no session id, no address. */
+  readonly peerFacts = STDIO_PEER;
 
   private readonly onStdoutError = (err: NodeJS.ErrnoException): void => {
     this.writer.abandon();

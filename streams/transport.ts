@@ -77,8 +77,25 @@ export interface Transport {
    * tells one caller from another between requests unless the transport authenticated them.
    */
   readonly stateless?: boolean;
+  /**
+   * What the transport knows of its peer (a server's HTTP session id, the kind of channel, the
+   * remote address): read per request by interceptors such as OpenTelemetry spans.
+   */
+  readonly peerFacts?: TransportPeer | undefined;
   /** Close gracefully. Idempotent. */
   close(): Promise<void>;
+}
+
+/** A transport's peer, as far as it knows. */
+export interface TransportPeer {
+  /** The HTTP `Mcp-Session-Id` (none on stdio, none when stateless). */
+  readonly sessionId?: string | undefined;
+  /** `pipe` (stdio) or `tcp` (HTTP, WebSocket): the conventions' `network.transport`. */
+  readonly transport?: 'pipe' | 'tcp' | undefined;
+  /** `http` or `websocket`. */
+  readonly protocolName?: string | undefined;
+  readonly address?: string | undefined;
+  readonly port?: number | undefined;
 }
 
 /** The answer to a request sent by {@link SessionRestorer}: the response frame's `result` or `error`. */

@@ -123,6 +123,7 @@ export class ModernLink {
       token = `p${id}`;
       params = { ...params, _meta: { ...meta, progressToken: token } };
     }
+    options?.onRequestId?.(id);
     const promise = this.registry.register(id, method, options, token);
     try {
       this.sendFrame({ jsonrpc: '2.0', id, method, params });

@@ -40,6 +40,7 @@ import { InvalidRequestStateError, RequestStateCodec, paramsDigest, type ReplayG
 import { discoverResult } from './discover.js';
 import { listen, type ListenExtension } from './listen.js';
 import { principalOf } from '../auth/principal.js';
+import type { TransportPeer } from '../../streams/transport.js';
 
 /** Caching hints of a cacheable result. */
 export interface CacheHint {
@@ -72,6 +73,8 @@ export interface RequestIo {
   notify(frame: JsonRpcNotification): void;
   /** Who the transport says the caller is. */
   authInfo?: unknown;
+  /** What the transport knows of the caller (channel kind, address), for interceptors such as OpenTelemetry. */
+  peerFacts?: TransportPeer | undefined;
   /** Aborted when the client goes away (HTTP: response stream closed; stdio: notifications/cancelled). */
   signal?: AbortSignal;
 }
@@ -279,6 +282,7 @@ export class RequestCore implements ModernDispatch {
       clientCapabilities: envelope.clientCapabilities,
       clientInfo: envelope.clientInfo ?? ANONYMOUS,
       authInfo: io.authInfo,
+      peerFacts: io.peerFacts,
       inputs,
       send: (frame: Frame) => {
         if (finished || !('method' in frame) || 'id' in frame) return; // the response comes back as the return value

@@ -6,6 +6,7 @@
  */
 import { ConnectionClosedError, McpError, RequestCancelledError, RequestTimeoutError } from '../errors.js';
 import type { JsonObject } from '../jsonrpc/message.js';
+import type { TransportPeer } from '../../streams/transport.js';
 
 /** An attribute bag: what `span.setAttributes` and a histogram's `record` take. */
 export type SemconvAttributes = Record<string, string | number | boolean>;
@@ -66,17 +67,22 @@ export function operationAttributes(method: string, params: JsonObject | undefin
   if (n?.transport) a['network.transport'] = n.transport;
   if (n?.protocolName) a['network.protocol.name'] = n.protocolName.toLowerCase();
   if (n?.protocolVersion) a['network.protocol.version'] = n.protocolVersion;
-  if (n?.peerAddress) {
-    const peer = side === 'client' ? 'server' : 'client';
-    a[`${peer}.address`] = n.peerAddress;
-    if (n.peerPort !== undefined) a[`${peer}.port`] = n.peerPort;
+  // server.* is on the client's metrics too; client.* (a port per connection) only on server spans.
+  if (side === 'client' && n?.peerAddress) {
+    a['server.address'] = n.peerAddress;
+    if (n.peerPort !== undefined) a['server.port'] = n.peerPort;
   }
   return a;
 }
 
-/** The span-only attributes: the request id, the session, the resource URI (high cardinality, so not on metrics). */
-export function spanOnlyAttributes(method: string, params: JsonObject | undefined, facts: RequestFacts): SemconvAttributes {
+/** The span-only attributes: the request id, the session, the resource URI, the client's address (high cardinality, so not on metrics). */
+export function spanOnlyAttributes(method: string, params: JsonObject | undefined, facts: RequestFacts, side: 'client' | 'server' = 'client'): SemconvAttributes {
   const a: SemconvAttributes = {};
+  const n = facts.network;
+  if (side === 'server' && n?.peerAddress) {
+    a['client.address'] = n.peerAddress;
+    if (n.peerPort !== undefined) a['client.port'] = n.peerPort;
+  }
   if (facts.id !== undefined && facts.id !== null) a['jsonrpc.request.id'] = String(facts.id);
   if (facts.sessionId) a['mcp.session.id'] = facts.sessionId;
   if (RESOURCE_METHODS.has(method) && typeof params?.uri === 'string') a['mcp.resource.uri'] = params.uri;
@@ -108,4 +114,16 @@ export function errorOutcome(e: unknown): Outcome {
   if (e instanceof McpError) return { errorType: String(e.code), statusCode: String(e.code), message };
   const name = e instanceof Error && e.name ? e.name : '_OTHER';
   return { errorType: name, message };
+}
+
+/** The conventions' network facts of a transport's peer; cached per peer object (a session's is read per request). */
+const networks = new WeakMap<TransportPeer, NetworkFacts>();
+export function networkOf(peer: TransportPeer | undefined): NetworkFacts | undefined {
+  if (peer?.transport === undefined) return undefined;
+  let facts = networks.get(peer);
+  if (facts === undefined) {
+    facts = { transport: peer.transport, protocolName: peer.protocolName, peerAddress: peer.address, peerPort: peer.port };
+    networks.set(peer, facts);
+  }
+  return facts;
 }

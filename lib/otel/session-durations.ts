@@ -5,12 +5,15 @@
  * @see https://opentelemetry.io/docs/specs/semconv/gen-ai/mcp/#metric-mcpserversessionduration
  */
 import type { Histogram } from '@opentelemetry/api';
-import type { NetworkFacts } from './semconv.js';
+import type { TransportPeer } from '../../streams/transport.js';
+import { networkOf, type NetworkFacts } from './semconv.js';
 
 /** What is read of a session: when it ends and the revision it settled on. */
 export interface EndingSession {
   ended(): Promise<void>;
   readonly protocolVersion?: string | undefined;
+  /** What its transport knows of the peer (a server session's: `pipe` on stdio, `tcp` over HTTP). */
+  readonly transportPeer?: TransportPeer | undefined;
 }
 
 /** A stream of sessions (a server's `sessions$`), read without importing RxJS. */
@@ -19,9 +22,10 @@ export interface SessionSource {
 }
 
 /** Record `session`'s duration on `histogram` once it ends. */
-export function timeSession(histogram: Histogram, session: EndingSession, network: NetworkFacts | undefined): void {
+export function timeSession(histogram: Histogram, session: EndingSession, fallback: NetworkFacts | undefined): void {
   const started = performance.now();
   void session.ended().then(() => {
+    const network = networkOf(session.transportPeer) ?? fallback;
     const attrs: Record<string, string> = {};
     if (session.protocolVersion) attrs['mcp.protocol.version'] = session.protocolVersion;
     if (network?.transport) attrs['network.transport'] = network.transport;

@@ -9,6 +9,7 @@
 import type { Attributes, Context, Histogram, Link, MeterProvider, Span, SpanContext, TextMapPropagator, TracerProvider } from '@opentelemetry/api';
 export type { OtelApi } from './otel-api.js';
 import type { JsonObject } from '../jsonrpc/message.js';
+import type { TransportPeer } from '../../streams/transport.js';
 import type { ClientInterceptor, ClientInterceptorNext, OutgoingRequest } from '../client-features/interceptors/chain.js';
 import type { InterceptedRequest, Interceptor, InterceptorNext } from '../server-features/interceptors/chain.js';
 import { META } from '../protocol/schema/modern.js';
@@ -20,6 +21,7 @@ import { w3cPropagator } from './w3c-fallback.js';
 import {
   DURATION_BUCKETS,
   errorOutcome,
+  networkOf,
   operationAttributes,
   resultOutcome,
   spanName,
@@ -79,7 +81,7 @@ interface Seen {
   readonly method: string;
   readonly params: JsonObject | undefined;
   readonly id?: string | number | undefined;
-  readonly caller?: { readonly sessionId?: string | undefined };
+  readonly caller?: { readonly protocolVersion?: string | undefined; readonly peer?: TransportPeer | undefined };
 }
 
 const INSTRUMENTATION = 'mcp-actors';
@@ -115,15 +117,17 @@ export function createMcpTelemetry(api: OtelApi, options: McpTelemetryOptions = 
   const factsOf = (req: Seen, peer: PeerView | undefined): RequestFacts => {
     // A 2026-07-28 request names its revision in _meta; a client knows its session's (the peer view).
     const stated = metaOf(req.params)?.[META.protocolVersion];
-    const protocolVersion = (typeof stated === 'string' ? stated : undefined) ?? peer?.protocolVersion;
-    return { id: req.id, sessionId: req.caller?.sessionId ?? peer?.sessionId, protocolVersion, network: peer?.network ?? options.network };
+    const protocolVersion = (typeof stated === 'string' ? stated : undefined) ?? req.caller?.protocolVersion ?? peer?.protocolVersion;
+    // mcp.session.id is the transport's (HTTP Mcp-Session-Id), never the server's session-<n> label: none on stdio.
+    const via = req.caller?.peer;
+    return { id: req.id, sessionId: via?.sessionId ?? peer?.sessionId, protocolVersion, network: peer?.network ?? networkOf(via) ?? options.network };
   };
 
   const run = (side: 'client' | 'server', req: Seen, next: (p: JsonObject | undefined) => Promise<JsonObject>, peer?: PeerView): Promise<JsonObject> => {
     const { method, params } = req;
     const facts = factsOf(req, peer);
     const metricAttrs = operationAttributes(method, params, facts, side);
-    const spanAttrs: SemconvAttributes = { ...metricAttrs, ...spanOnlyAttributes(method, params, facts) };
+    const spanAttrs: SemconvAttributes = { ...metricAttrs, ...spanOnlyAttributes(method, params, facts, side) };
     if (options.captureToolContent && method === 'tools/call' && params?.arguments !== undefined) {
       spanAttrs['gen_ai.tool.call.arguments'] = JSON.stringify(params.arguments);
     }
@@ -161,7 +165,8 @@ export function createMcpTelemetry(api: OtelApi, options: McpTelemetryOptions = 
     const ctx = api.trace.setSpan(parent, span);
     const started = performance.now();
     const end = (outcome: Outcome): void => {
-      const attrs: Attributes = { ...metricAttrs };
+      // Copied only when the outcome adds to it: a success records the operation's attributes as they are.
+      const attrs: Attributes = outcome.errorType || outcome.statusCode ? { ...metricAttrs } : metricAttrs;
       if (outcome.errorType) {
         attrs['error.type'] = outcome.errorType;
         span.setAttribute('error.type', outcome.errorType);
@@ -174,6 +179,8 @@ export function createMcpTelemetry(api: OtelApi, options: McpTelemetryOptions = 
       durations[side].record((performance.now() - started) / 1000, attrs);
       span.end();
     };
+    // The client numbers a request when it sends it, after this stage: the id is set as it is known.
+    if (side === 'client') (req as OutgoingRequest).onRequestId?.((id) => span.setAttribute('jsonrpc.request.id', String(id)));
     const sent = side === 'client' ? injectIntoMeta(propagatorNow(), ctx, params) : params;
     let out: Promise<JsonObject>;
     try {

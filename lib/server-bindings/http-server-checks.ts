@@ -4,6 +4,7 @@
  * server's store has a part for HTTP sessions, and whether an error means the store is down.
  */
 import type { JsonObject, RequestId } from '../jsonrpc/message.js';
+import type { HttpRequestIn } from '../../streams/http-shape.js';
 import type { TouchNeeds } from './http-cluster-sessions.js';
 import type { HttpSessionStore } from './http-cluster.js';
 
@@ -44,3 +45,7 @@ export function requestIdOf(value: unknown): RequestId | null {
   return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
 }
 
+/** The client's address and port as the socket saw them (a proxy's, behind one). */
+export function remoteOf(req: HttpRequestIn): { address?: string | undefined; port?: number | undefined } {
+  return { address: req.socket?.remoteAddress, port: req.socket?.remotePort };
+}

@@ -31,7 +31,7 @@ import { LegacySseEndpoints } from './legacy-sse-server.js';
 import type { Transport } from '../../streams/transport.js';
 import { HttpSession, isPromise } from './http-server-session.js';
 import { DEFAULT_KEEPALIVE_MS, DEFAULT_MAX_BODY_BYTES, DEFAULT_RETRY_MS, DEFAULT_SESSION_IDLE_TTL_MS, SESSION_HEADER, parseEventId, type CorsOptions, type HandlerExtras, type HttpServerStats, type StreamableHttpOptions } from './http-server-options.js';
-import { httpStoreOf, isInitializeRequest, requestIdOf, touchNeeds } from './http-server-checks.js';
+import { httpStoreOf, isInitializeRequest, remoteOf, requestIdOf, touchNeeds } from './http-server-checks.js';
 
 /** @internal Shared by the Streamable HTTP and legacy endpoints. */
 export class HttpServerCore {
@@ -364,12 +364,13 @@ export class HttpServerCore {
     return false;
   }
 
-  private newSession(caller: Caller | undefined): HttpSession {
+  private newSession(caller: Caller | undefined, req?: HttpRequestIn): HttpSession {
     const bytes = randomBytes(20);
     // 16 random bytes (128 bits) in base64url: visible ASCII only, as the spec requires.
     const id = base64urlEncode(bytes.subarray(0, 16));
     const tag = new DataView(bytes.buffer, bytes.byteOffset + 16, 4).getUint32(0).toString(36);
     const session = new HttpSession(this, id, tag, this.idleTtlMs, caller);
+    if (req !== undefined) session.remote = remoteOf(req);
     this.sessions.set(id, session);
     return session;
   }
@@ -428,7 +429,7 @@ export class HttpServerCore {
         }
         if (this.stateless) this.postStateless(req, res, value, caller);
         else if (session !== undefined) session.post(res, value);
-        else this.postWithoutSession(res, value, caller, versionHeader);
+        else this.postWithoutSession(res, value, caller, versionHeader, req);
       } catch (e) {
         this.internalError(res, e);
       }
@@ -455,7 +456,7 @@ export class HttpServerCore {
   }
 
   /** A POST without `Mcp-Session-Id`: only `initialize` may start a session. */
-  private postWithoutSession(res: HttpResponseOut, value: unknown, caller: Caller | undefined, versionHeader: string | string[] | undefined): void {
+  private postWithoutSession(res: HttpResponseOut, value: unknown, caller: Caller | undefined, versionHeader: string | string[] | undefined, req?: HttpRequestIn): void {
     // A 2026-07-28 notification (notifications carry no version claim, only the header): accepted
     // with 202 and nothing to act on; a stateless request is cancelled by closing its stream.
     if (isModernRevision(versionHeader)) {
@@ -480,7 +481,7 @@ export class HttpServerCore {
       }
       return;
     }
-    const session = this.newSession(caller);
+    const session = this.newSession(caller, req);
     void this.connect(session);
     this.cluster?.created(session);
     session.post(res, value, true);
@@ -500,6 +501,7 @@ export class HttpServerCore {
       }
     }
     const session = new HttpSession(this, '', '', Infinity, caller);
+    session.remote = remoteOf(req);
     const pending = this.connect(session);
     if (init) {
       session.post(res, value, true);

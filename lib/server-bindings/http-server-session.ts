@@ -23,7 +23,7 @@ import { type EventStore } from '../../streams/event-store.js';
 import { ClusterSessions } from './http-cluster-sessions.js';
 import { HotInbound, StateCell } from '../../streams/memory.js';
 import { SSE_HEADERS, sseEvent, sseStreamStart } from '../../streams/sse-encode.js';
-import type { RawFrame, SendOptions, Transport } from '../../streams/transport.js';
+import type { RawFrame, SendOptions, Transport, TransportPeer } from '../../streams/transport.js';
 import { Exchange, type ExchangeCore } from './http-exchange.js';
 import { SESSION_HEADER, parseEventId } from './http-server-options.js';
 
@@ -76,6 +76,15 @@ export class HttpSession extends HttpSessionLifecycle implements Transport {
 
   get stateless(): boolean {
     return this.id === '';
+  }
+
+  /** Where the session's initializing (or, stateless, its only) request came from. */
+  remote: { readonly address?: string | undefined; readonly port?: number | undefined } | undefined;
+  private facts: TransportPeer | undefined;
+
+  /** The `Mcp-Session-Id` and the client's address, for interceptors (OpenTelemetry's `mcp.session.id`, `client.*`); made once. */
+  get peerFacts(): TransportPeer {
+    return (this.facts ??= { sessionId: this.id === '' ? undefined : this.id, transport: 'tcp', protocolName: 'http', address: this.remote?.address, port: this.remote?.port });
   }
 
   /** The negotiated revision. */

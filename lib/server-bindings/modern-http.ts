@@ -9,6 +9,7 @@
  * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http
  */
 import type { HttpHeadersOut, HttpRequestIn, HttpResponseOut } from '../../streams/http-shape.js';
+import type { TransportPeer } from '../../streams/transport.js';
 import { STORE_RETRY_AFTER_SECONDS, storeOutageResponse, storeUnavailable } from '../../streams/store-outage.js';
 import type { Envelope } from '../modern/envelope.js';
 import { EnvelopeRefusal, readEnvelope } from '../modern/envelope.js';
@@ -132,7 +133,7 @@ export function serveModernPost(core: RequestCore, req: HttpRequestIn, res: Http
     throw e;
   }
   const exchange = new ModernExchange(res, options.ticker);
-  core.answerEnveloped(msg, envelope, { notify: (frame) => exchange.notify(frame), authInfo, signal: exchange.signal }).then(
+  core.answerEnveloped(msg, envelope, { notify: (frame) => exchange.notify(frame), authInfo, peerFacts: httpPeer(req), signal: exchange.signal }).then(
     // A store outage the core answered (the task store) is 503: a client is told when to retry.
     (answer) => exchange.answer(answer.response, answer.status, answer.status === 503 ? { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) } : undefined),
     (e: unknown) => {
@@ -201,3 +202,8 @@ class ModernExchange {
 
 /** For handlers used without a server's ticker: no keep-alive comments. */
 const NO_KEEPALIVE = new KeepAliveTicker({ now: () => 0, setTimeout: () => 0, clearTimeout: () => {} }, undefined);
+
+/** A 2026-07-28 request over HTTP: no session id, the client's address as the socket saw it. */
+function httpPeer(req: HttpRequestIn): TransportPeer {
+  return { transport: 'tcp', protocolName: 'http', address: req.socket?.remoteAddress, port: req.socket?.remotePort };
+}

@@ -39,6 +39,8 @@ export interface RequestOptions {
    * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr
    */
   inputKey?: string;
+  /** Told the JSON-RPC id once the request is numbered (again for each resend): what client interceptors read as the request's id. */
+  onRequestId?: (id: RequestId) => void;
 }
 
 /** The state names of the request machine that a live request can be in. */

@@ -11,6 +11,7 @@ import { sessionMachine, type PeerInfo, type SessionRole } from '../../machines/
 import type { Frame, JsonObject, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../jsonrpc/message.js';
 import type { RequestOptions } from './request-registry.js';
 import type { ServerRequest } from './server-request.js';
+import type { TransportPeer } from '../../streams/transport.js';
 
 type SessionSnapshot = SnapshotFrom<typeof sessionMachine>;
 
@@ -29,6 +30,8 @@ export interface RequestScope {
   readonly clientCapabilities: Record<string, unknown>;
   readonly clientInfo: { name: string; version: string };
   readonly authInfo: unknown;
+  /** What the transport knows of the caller (channel kind, address), for interceptors. */
+  readonly peerFacts?: TransportPeer | undefined;
   /** Frames the handler sends (notifications related to the request, the response). */
   send(frame: Frame): void;
   /** Where `ctx.elicit/sample/listRoots` go instead of becoming server-to-client requests. */

@@ -21,7 +21,7 @@ import type { InvalidInbound } from '../../streams/inbound.js';
 import { guarded, warnObserverFault, type ObserverFault } from '../../streams/guarded.js';
 import { receiver } from '../../streams/receive.js';
 import type { Routed } from '../../streams/route.js';
-import { DeepFrame, OversizeFrame, type RawFrame, type Transport, type TransportState } from '../../streams/transport.js';
+import { DeepFrame, OversizeFrame, type RawFrame, type Transport, type TransportPeer, type TransportState } from '../../streams/transport.js';
 import { systemClock, type Clock } from '../clock.js';
 import { capabilitiesForCaller } from './caller-capabilities.js';
 import { DEFAULT_MAX_FRAME_BYTES } from '../jsonrpc/codec.js';
@@ -738,6 +738,7 @@ export class Session {
       return Promise.reject(e);
     }
     const id: RequestId = this.idPrefix === undefined ? this.nextId++ : `${this.idPrefix}${this.nextId++}`;
+    options?.onRequestId?.(id);
     let token: ProgressToken | undefined;
     const wantsProgress = options?.onprogress !== undefined || options?.resetTimeoutOnProgress === true || progress$ !== undefined;
     const ownToken = (params?._meta as JsonObject | undefined)?.progressToken as ProgressToken | undefined;
@@ -1275,6 +1276,7 @@ export class Session {
         if (!state.cancelled && !state.done) this.sendFrame(frame, msg.id);
       },
       authInfo: this.authInfo,
+      peerFacts: this.transportPeer,
       signal: controller.signal,
     };
     return modern.serve(msg, io).then(
@@ -1308,6 +1310,7 @@ export class Session {
       send: (frame: Frame) => scope.send(frame),
       close: () => Promise.resolve(),
       authInfo: scope.authInfo,
+      peerFacts: scope.peerFacts,
     } as Transport;
     // The snapshot a handshake would lead to, with this request's envelope in its context: no
     // lifecycle events are replayed per request.
@@ -1368,6 +1371,11 @@ export class Session {
     }
     this.send({ type: 'INITIALIZE_REQUEST', params });
     this.send({ type: 'INITIALIZED' });
+  }
+
+  /** What the transport knows of its peer (HTTP session id, channel kind, address), for interceptors. */
+  get transportPeer(): TransportPeer | undefined {
+    return this.transport?.peerFacts;
   }
 
   /** Who the transport says the peer is (set by an `authenticate` hook), if anyone. */

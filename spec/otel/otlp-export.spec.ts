@@ -35,7 +35,7 @@ describe('otel: export over OTLP/HTTP', () => {
     try {
       const telemetry = createMcpTelemetry(api, { tracerProvider });
       const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
-      await runChain([telemetry.server], { method: 'tools/call', params: { name: 'get-weather', _meta: { traceparent } }, caller: { era: 'legacy', sessionId: 's-7' } }, async () => ({ content: [] }));
+      await runChain([telemetry.server], { method: 'tools/call', params: { name: 'get-weather', _meta: { traceparent } }, caller: { era: 'legacy', peer: { sessionId: 's-7' } } }, async () => ({ content: [] }));
       await tracerProvider.forceFlush();
       const spans = (bodies as { resourceSpans: { scopeSpans: { scope: { name: string }; spans: OtlpSpan[] }[] }[] }[])
         .flatMap((b) => b.resourceSpans)

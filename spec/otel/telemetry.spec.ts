@@ -23,7 +23,7 @@ function wire(h: Harness, handler: Handler, network?: NetworkFacts) {
       seen.push(onWire);
       // The revision in _meta, as the 2026-07-28 envelope carries it.
       onWire._meta = { ...(onWire._meta as JsonObject | undefined), 'io.modelcontextprotocol/protocolVersion': '2026-07-28' };
-      const req = { method, params: onWire, caller: { era: 'modern' as const, sessionId: 'sess-1' }, id: rid };
+      const req = { method, params: onWire, caller: { era: 'modern' as const, peer: { sessionId: 'sess-1' } }, id: rid };
       return api.context.with(api.ROOT_CONTEXT, () => runChain([h.telemetry.server], req, handler));
     });
   };
@@ -47,7 +47,7 @@ describe('otel: spans per the MCP semantic conventions', () => {
     // What travelled: the W3C traceparent of the client span in params._meta.
     const meta = seen[0]!._meta as Record<string, string>;
     expect(meta.traceparent).to.equal(`00-${client.spanContext().traceId}-${client.spanContext().spanId}-01`);
-    // The id is the server's to see (the client's interceptors run before the session numbers the request).
+    // This wire numbers nothing itself: a real client tells its stages the id (onRequestId), see server-peer.spec.ts.
     expect(server.attributes['jsonrpc.request.id']).to.equal('1');
     for (const s of [client, server]) {
       expect(s.attributes).to.include({

@@ -5,7 +5,7 @@
  * the result, answer itself, or call `next` again (a retry).
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic
  */
-import type { JsonObject } from '../../jsonrpc/message.js';
+import type { JsonObject, RequestId } from '../../jsonrpc/message.js';
 import type { RequestOptions } from '../../session/session.js';
 import type { Clock } from '../../clock.js';
 
@@ -24,6 +24,11 @@ export interface OutgoingRequest {
   readonly signal?: AbortSignal | undefined;
   /** The client's clock (`ClientOptions.clock`): what timing stages (retry back-off) should read. */
   readonly clock?: Clock | undefined;
+  /**
+   * Be told the JSON-RPC id the request goes out with: the id is assigned after the chain, when
+   * `next` sends (again on each retry or resend), so a stage that records it listens here.
+   */
+  readonly onRequestId?: ((listener: (id: RequestId) => void) => void) | undefined;
 }
 
 /** The rest of the chain (ending in the send); pass new params to rewrite them. May be called again to retry. */

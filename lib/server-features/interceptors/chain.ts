@@ -10,6 +10,7 @@ import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import type { JsonObject, RequestId } from '../../jsonrpc/message.js';
 import type { ServerRequest } from '../../session/server-request.js';
 import type { Clock } from '../../clock.js';
+import type { TransportPeer } from '../../../streams/transport.js';
 import { restoreRedacted } from './redact-marks.js';
 
 /** Who sent a request, as an interceptor sees it. */
@@ -22,6 +23,10 @@ export interface InterceptorCaller {
   readonly principal?: string | undefined;
   /** What the transport's `authenticate` hook returned (the handler's `ctx.authInfo`). */
   readonly authInfo?: unknown;
+  /** Legacy: the revision the session negotiated (a 2026-07-28 request names its own in `_meta`). */
+  readonly protocolVersion?: string | undefined;
+  /** What the transport knows of the caller: the HTTP `Mcp-Session-Id` (none on stdio), `pipe`/`tcp`, its address. */
+  readonly peer?: TransportPeer | undefined;
 }
 
 /**

@@ -15,8 +15,9 @@ import { runChain, type InterceptedRequest, type Interceptor, type InterceptorCa
 export function callerOf(session: Session): InterceptorCaller {
   const authInfo = session.authInfo;
   const principal = principalOf(authInfo);
-  if (session.requestScope !== undefined) return { era: 'modern', principal, authInfo };
-  return { era: 'legacy', sessionId: session.callerLabel, principal, authInfo };
+  const peer = session.transportPeer;
+  if (session.requestScope !== undefined) return { era: 'modern', principal, authInfo, peer };
+  return { era: 'legacy', sessionId: session.callerLabel, principal, authInfo, protocolVersion: session.protocolVersion, peer };
 }
 
 /** The hooks a Server gives its sessions once `use()` registered a stage; `list` is read per request (later registrations count). */
