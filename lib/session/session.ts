@@ -227,7 +227,7 @@ export interface HandlerTable {
  * The chain lives with the server's features; a session only calls these.
  */
 export interface InterceptHooks {
-  request(handler: RequestHandler, msg: JsonRpcRequest, ctx: HandlerContext<Session>, session: Session): Promise<JsonObject | void>;
+  request(handler: RequestHandler, msg: JsonRpcRequest, ctx: RequestHandlerContext, session: Session): Promise<JsonObject | void>;
   notification(handler: NotificationHandler, method: string, params: JsonObject | undefined, session: Session): void | Promise<void>;
 }
 

@@ -157,8 +157,10 @@ describe('the packed package, installed in an app', function () {
   it('runs a stdio pair: the client example spawns the server example', async () => {
     const { code, stdout, stderr } = await run('client.js');
     expect(code, stderr).to.equal(0);
-    expect(stdout.split('\n')).to.deep.equal(['2025-11-25 notes', 'add', '5', 'Buy milk', '1', '1,2', '[{"type":"text","text":"2"}]', '']);
-    expect(stderr).to.match(/^out \{"jsonrpc":"2.0","id":0,"method":"initialize"/m);
+    // A journaling client picks the newest era too (issue 26): 2026-07-28, whose first frame is the
+    // era probe, journaled like every other.
+    expect(stdout.split('\n')).to.deep.equal(['2026-07-28 notes', 'add', '5', 'Buy milk', '1', '1,2', '[{"type":"text","text":"2"}]', '']);
+    expect(stderr).to.match(/^out \{"jsonrpc":"2.0","id":"[^"]+","method":"server\/discover"/m);
   });
 
   it('runs an HTTP pair, and the Express, Fastify, Hono and fetch-handler examples', async () => {

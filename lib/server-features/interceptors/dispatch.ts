@@ -8,7 +8,7 @@
 import { principalOf } from '../../auth/principal.js';
 import type { JsonObject, JsonRpcRequest } from '../../jsonrpc/message.js';
 import type { HandlerContext } from '../../session/handler-context.js';
-import type { InterceptHooks, NotificationHandler, RequestHandler, Session } from '../../session/session.js';
+import type { InterceptHooks, NotificationHandler, RequestHandler, RequestHandlerContext, Session } from '../../session/session.js';
 import { runChain, type InterceptedRequest, type Interceptor, type InterceptorCaller } from './chain.js';
 
 /** The caller of a request served on `session` (a legacy session, or a 2026-07-28 request-scoped one). */
@@ -23,7 +23,7 @@ export function callerOf(session: Session): InterceptorCaller {
 /** The hooks a Server gives its sessions once `use()` registered a stage; `list` is read per request (later registrations count). */
 export function interceptHooks(list: readonly Interceptor[]): InterceptHooks {
   return {
-    request(handler: RequestHandler, msg: JsonRpcRequest, ctx: HandlerContext<Session>, session: Session): Promise<JsonObject | void> {
+    request(handler: RequestHandler, msg: JsonRpcRequest, ctx: RequestHandlerContext, session: Session): Promise<JsonObject | void> {
       const request = ctx.request;
       const scope = session.requestScope;
       const req: InterceptedRequest = {
@@ -47,7 +47,9 @@ export function interceptHooks(list: readonly Interceptor[]): InterceptHooks {
         return round === undefined ? out : Promise.race([out, round]);
       };
       const observer = request === undefined ? undefined : { stage: (n: string) => request.intercepted(n), shortCircuit: (n: string) => request.shortCircuited(n) };
-      return runChain(list, req, terminal, observer, (fn) => ctx.whenCancelled(fn));
+      // The session passes its own HandlerContext; the hook is declared with the public context type so
+      // the published declarations name none of Session's internal members.
+      return runChain(list, req, terminal, observer, (fn) => (ctx as HandlerContext<Session>).whenCancelled(fn));
     },
     notification(handler: NotificationHandler, method: string, params: JsonObject | undefined, session: Session): Promise<void> {
       const req: InterceptedRequest = {
