@@ -52,6 +52,7 @@ import { Channel } from './channel.js';
 import { HandlerContext, afterProgress, type Incoming } from './handler-context.js';
 import { operatingSnapshot, type ModernDispatch, type RequestScope, type RequestScopedInput } from './request-scope.js';
 import { ServerRequest, type RequestOwner } from './server-request.js';
+import type { RequestCaller } from './request-caller.js';
 import { Journal } from '../journal/journal.js';
 import { hasCapability, requiredCapability } from '../protocol/methods.js';
 import { SUPPORTED_REVISIONS, allows, isSupportedRevision } from '../protocol/revisions.js';
@@ -66,6 +67,7 @@ import {
 
 export type { Progress, ProgressToken, RequestOptions, ProgressRateOptions };
 export type { ModernDispatch, RequestScope, RequestScopedInput } from './request-scope.js';
+export type { RequestCaller } from './request-caller.js';
 export { operatingSnapshot } from './request-scope.js';
 
 /** Options common to clients and servers. */
@@ -243,7 +245,7 @@ function ownerOf(actor: object): Session {
 /** Diagnostics that also go into the journal: inputs that were ignored (the rest is derived). */
 const NOTED = new Set<Diagnostic['kind']>(['late-response', 'unknown-response', 'unknown-progress', 'unknown-cancel', 'suppressed-response', 'ignored']);
 
-export class Session {
+export class Session implements RequestCaller {
   readonly role: SessionRole;
   /** The journal, when the `journal` option is on. */
   readonly journal: Journal | undefined;
