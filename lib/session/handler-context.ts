@@ -27,6 +27,8 @@ export interface Incoming {
   coalescer?: ProgressCoalescer;
   /** Why the peer cancelled, for a signal created after the fact. */
   cancelReason?: unknown;
+  /** Runs when the peer cancels the request or the session closes (the modern core's watch). */
+  onCancel?: (() => void) | undefined;
   /** The request's actor (a server's requests). */
   request?: ServerRequest | undefined;
 }

@@ -1010,6 +1010,7 @@ export class Session implements RequestCaller {
       entry.cancelled = true;
       entry.cancelReason = new ConnectionClosedError('The session closed');
       entry.controller?.abort(entry.cancelReason);
+      entry.onCancel?.();
       // A request-scoped session closes at every request's end: its request's end is the core's to say.
       if (this.scope === undefined) entry.request?.cancelled('The session closed');
     }
@@ -1095,6 +1096,7 @@ export class Session implements RequestCaller {
         entry.request?.cancelled(String(entry.cancelReason));
         this.diagnose('cancelled', `The peer cancelled request ${JSON.stringify(id)} ("${entry.method}"): ${String(entry.cancelReason)}`, msg);
         entry.controller?.abort(entry.cancelReason);
+        entry.onCancel?.();
         return;
       }
       case 'notifications/progress': {
@@ -1252,15 +1254,43 @@ export class Session implements RequestCaller {
 
   /** A modern request on a session's transport: served by the core, cancellable like any other. */
   private handleModern(modern: ModernDispatch, msg: JsonRpcRequest): Promise<JsonRpcResponse | undefined> {
-    const controller = new AbortController();
-    const state: Incoming = { method: msg.method, controller, cancelled: false, done: false, progressed: false };
+    // No AbortController unless something reads `signal`: the core watches `cancellation`.
+    const state: Incoming = { method: msg.method, controller: undefined, cancelled: false, done: false, progressed: false };
     this.incoming.set(msg.id, state);
     const io = {
       notify: (frame: JsonRpcNotification) => {
         if (!state.cancelled && !state.done) this.sendFrame(frame, msg.id);
       },
       authInfo: this.authInfo,
-      signal: controller.signal,
+      get signal(): AbortSignal {
+        if (state.controller === undefined) {
+          state.controller = new AbortController();
+          if (state.cancelled) state.controller.abort(state.cancelReason);
+        }
+        return state.controller.signal;
+      },
+      cancellation: {
+        get aborted(): boolean {
+          return state.cancelled;
+        },
+        get reason(): unknown {
+          return state.cancelReason;
+        },
+        onAbort(end: () => void): () => void {
+          if (state.cancelled) {
+            end();
+            return () => {};
+          }
+          const once = () => {
+            state.onCancel = undefined;
+            end();
+          };
+          state.onCancel = once;
+          return () => {
+            if (state.onCancel === once) state.onCancel = undefined;
+          };
+        },
+      },
     };
     return modern.serve(msg, io).then(
       (response) => {
