@@ -76,7 +76,21 @@ export interface RequestIo {
   /** What the transport knows of the caller (channel kind, address), for interceptors such as OpenTelemetry. */
   peerFacts?: TransportPeer | undefined;
   /** Aborted when the client goes away (HTTP: response stream closed; stdio: notifications/cancelled). */
-  signal?: AbortSignal;
+  readonly signal?: AbortSignal | undefined;
+  /**
+   * Where given, the core watches for the client going away through these rather than `signal`,
+   * which the session then makes only if something reads it: an AbortSignal and its listener per
+   * request were a tenth of a modern call on a session's transport, where few are cancelled.
+   */
+  readonly cancellation?: RequestCancellation | undefined;
+}
+
+/** The client going away, without a signal (see {@link RequestIo.cancellation}). */
+export interface RequestCancellation {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  /** Run `end` once when the client goes away (at once if it has); returns how to stop watching. */
+  onAbort(end: () => void): () => void;
 }
 
 const DEFAULT_HINT: CacheHint = { ttlMs: 0, cacheScope: 'private' };
@@ -184,7 +198,8 @@ export class RequestCore implements ModernDispatch {
     return this.serveRequest(msg, envelope, io, request, principal).then(
       (answer) => {
         const response = answer.response;
-        if (io.signal?.aborted === true) request.cancelled(String(io.signal.reason ?? 'The client went away'));
+        const gone = io.cancellation ?? io.signal;
+        if (gone?.aborted === true) request.cancelled(String(gone.reason ?? 'The client went away'));
         else if (response !== undefined && 'error' in response) request.failed(response.error);
         else if (response?.result.resultType === 'input_required') request.inputRequired(Object.keys((response.result.inputRequests ?? {}) as JsonObject));
         else request.answered();
@@ -295,7 +310,7 @@ export class RequestCore implements ModernDispatch {
       inputRequired: inputRequired as unknown as Promise<JsonObject>,
     });
     const abort = () => void session.close().catch(() => {});
-    io.signal?.addEventListener('abort', abort, { once: true });
+    const unwatch = watchAbort(io, abort);
     try {
       // With interceptors, the chain answers a round that ends input-required itself (it sees, and may rewrite, that result).
       const intercepted = this.server.interceptorList.length > 0;
@@ -309,7 +324,7 @@ export class RequestCore implements ModernDispatch {
       return this.shape(raced, method);
     } finally {
       finished = true;
-      io.signal?.removeEventListener('abort', abort);
+      unwatch();
       void session.close().catch(() => {});
     }
   }
@@ -361,6 +376,16 @@ export class RequestCore implements ModernDispatch {
     return { response, status: e.code === ErrorCode.MissingRequiredClientCapability ? 400 : isStoreOutageError(e) ? 503 : 200 };
   }
 }
+
+/** Run `end` when the client goes away; returns how to stop watching. */
+function watchAbort(io: RequestIo, end: () => void): () => void {
+  if (io.cancellation !== undefined) return io.cancellation.onAbort(end);
+  const signal = io.signal;
+  if (signal === undefined) return NOTHING;
+  signal.addEventListener('abort', end, { once: true });
+  return () => signal.removeEventListener('abort', end);
+}
+const NOTHING = (): void => {};
 
 function admits(threshold: number | undefined, level: unknown): boolean {
   if (threshold === undefined) return false;

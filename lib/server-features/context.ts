@@ -8,7 +8,7 @@
  */
 import type { JsonObject, RequestId } from '../jsonrpc/message.js';
 import { LATEST_REVISION, isSupportedRevision, type Revision } from '../protocol/revisions.js';
-import type { RequestHandlerContext, RequestOptions, Session } from '../session/session.js';
+import type { RequestCaller, RequestHandlerContext, RequestOptions, Session } from '../session/session.js';
 import { elicit, listRoots, sample } from './client-calls.js';
 import type { Logger, LoggingFeature } from './logging.js';
 
@@ -31,8 +31,8 @@ export interface FeatureContext extends RequestHandlerContext {
   listRoots(options?: Parameters<typeof listRoots>[1]): ReturnType<typeof listRoots>;
 }
 
-/** The revision a session negotiated (the latest, if it has not yet). */
-export function revisionOf(session: Session): Revision {
+/** The revision a caller speaks (the latest, if its session has not negotiated one yet). */
+export function revisionOf(session: RequestCaller): Revision {
   const v = session.protocolVersion;
   return v !== undefined && isSupportedRevision(v) ? v : LATEST_REVISION;
 }

@@ -22,7 +22,7 @@ import type { Annotations, Icon, Meta } from '../protocol/schema/base.js';
 import type { BlobResourceContents, TextResourceContents } from '../protocol/schema/resources.js';
 import type { Resource, ResourceTemplate } from '../protocol/schema/resources.js';
 import type { Server } from '../server.js';
-import type { RequestHandlerContext, Session } from '../session/session.js';
+import type { RequestCaller, RequestHandlerContext, Session } from '../session/session.js';
 import { DEFAULT_MAX_URI_LENGTH, UriTemplate, UriTemplateError, uriProblem, type MatchedVariables } from './uri-template.js';
 import { listEpochsOf, type ListEpochs } from './list-epochs.js';
 import { base64Decode, base64Encode, utf8Decode, utf8ToBase64url } from '../crypto/bytes.js';
@@ -697,7 +697,7 @@ export class ResourcesFeature {
 
 // ---------------------------------------------------------------- helpers
 
-function revisionOf(session: Session): Revision | undefined {
+function revisionOf(session: RequestCaller): Revision | undefined {
   const v = session.protocolVersion;
   return isSupportedRevision(v) ? v : undefined;
 }

@@ -27,10 +27,13 @@ export interface Incoming {
   coalescer?: ProgressCoalescer;
   /** Why the peer cancelled, for a signal created after the fact. */
   cancelReason?: unknown;
+  /**
+   * Runs when the peer cancels the request or the session closes (the modern core's watch, the
+   * interceptor chain): cheaper than a signal nobody reads. One watcher at a time.
+   */
+  onCancel?: (() => void) | undefined;
   /** The request's actor (a server's requests). */
   request?: ServerRequest | undefined;
-  /** Told when the request is cancelled (the interceptor chain): cheaper than a signal nobody reads. */
-  onCancel?: (() => void) | undefined;
 }
 
 /**

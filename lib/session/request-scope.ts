@@ -19,8 +19,19 @@ type SessionSnapshot = SnapshotFrom<typeof sessionMachine>;
 export interface ModernDispatch {
   /** Whether `msg` belongs to the modern era (decided from the body). */
   claims(msg: JsonRpcRequest): boolean;
-  /** Answer it; `notify` carries its notifications, `signal` aborts when the peer cancels it. */
-  serve(msg: JsonRpcRequest, io: { notify(frame: JsonRpcNotification): void; authInfo: unknown; signal: AbortSignal }): Promise<JsonRpcResponse | undefined>;
+  /**
+   * Answer it; `notify` carries its notifications; `cancellation` says when the peer cancels it,
+   * and `signal` (made on first read) aborts then.
+   */
+  serve(
+    msg: JsonRpcRequest,
+    io: {
+      notify(frame: JsonRpcNotification): void;
+      authInfo: unknown;
+      readonly signal: AbortSignal;
+      readonly cancellation: { readonly aborted: boolean; readonly reason: unknown; onAbort(end: () => void): () => void };
+    },
+  ): Promise<JsonRpcResponse | undefined>;
 }
 
 /** What a request-scoped session serves one modern request with (see {@link Session.serveRequestScope}). */

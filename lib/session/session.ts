@@ -52,6 +52,7 @@ import { Channel } from './channel.js';
 import { HandlerContext, afterProgress, type Incoming } from './handler-context.js';
 import { operatingSnapshot, type ModernDispatch, type RequestScope, type RequestScopedInput } from './request-scope.js';
 import { ServerRequest, type RequestOwner } from './server-request.js';
+import type { RequestCaller } from './request-caller.js';
 import { Journal } from '../journal/journal.js';
 import { hasCapability, requiredCapability } from '../protocol/methods.js';
 import { SUPPORTED_REVISIONS, allows, isSupportedRevision } from '../protocol/revisions.js';
@@ -66,6 +67,7 @@ import {
 
 export type { Progress, ProgressToken, RequestOptions, ProgressRateOptions };
 export type { ModernDispatch, RequestScope, RequestScopedInput } from './request-scope.js';
+export type { RequestCaller } from './request-caller.js';
 export { operatingSnapshot } from './request-scope.js';
 
 /** Options common to clients and servers. */
@@ -252,7 +254,7 @@ function ownerOf(actor: object): Session {
 /** Diagnostics that also go into the journal: inputs that were ignored (the rest is derived). */
 const NOTED = new Set<Diagnostic['kind']>(['late-response', 'unknown-response', 'unknown-progress', 'unknown-cancel', 'suppressed-response', 'ignored']);
 
-export class Session {
+export class Session implements RequestCaller {
   readonly role: SessionRole;
   /** The journal, when the `journal` option is on. */
   readonly journal: Journal | undefined;
@@ -1268,8 +1270,8 @@ export class Session {
 
   /** A modern request on a session's transport: served by the core, cancellable like any other. */
   private handleModern(modern: ModernDispatch, msg: JsonRpcRequest): Promise<JsonRpcResponse | undefined> {
-    const controller = new AbortController();
-    const state: Incoming = { method: msg.method, controller, cancelled: false, done: false, progressed: false };
+    // No AbortController unless something reads `signal`: the core watches `cancellation`.
+    const state: Incoming = { method: msg.method, controller: undefined, cancelled: false, done: false, progressed: false };
     this.incoming.set(msg.id, state);
     const io = {
       notify: (frame: JsonRpcNotification) => {
@@ -1277,7 +1279,35 @@ export class Session {
       },
       authInfo: this.authInfo,
       peerFacts: this.transportPeer,
-      signal: controller.signal,
+      get signal(): AbortSignal {
+        if (state.controller === undefined) {
+          state.controller = new AbortController();
+          if (state.cancelled) state.controller.abort(state.cancelReason);
+        }
+        return state.controller.signal;
+      },
+      cancellation: {
+        get aborted(): boolean {
+          return state.cancelled;
+        },
+        get reason(): unknown {
+          return state.cancelReason;
+        },
+        onAbort(end: () => void): () => void {
+          if (state.cancelled) {
+            end();
+            return () => {};
+          }
+          const once = () => {
+            state.onCancel = undefined;
+            end();
+          };
+          state.onCancel = once;
+          return () => {
+            if (state.onCancel === once) state.onCancel = undefined;
+          };
+        },
+      },
     };
     return modern.serve(msg, io).then(
       (response) => {

@@ -8,16 +8,16 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#task-isolation-and-access-control
  */
 import { randomUUID } from '../crypto/random.js';
-import type { Session } from '../session/session.js';
+import type { RequestCaller } from '../session/session.js';
 import { defaultIdentity } from '../../streams/http-auth.js';
 
-const sessionKeys = new WeakMap<Session, string>();
+const sessionKeys = new WeakMap<RequestCaller, string>();
 
 /** The owner of tasks created by callers nobody can tell apart (stateless, unauthenticated). */
 export const UNIDENTIFIED_OWNER = 'unidentified';
 
 /** The owner key of the caller of a request. */
-export function taskOwner(ctx: { readonly session: Session; readonly authInfo: unknown }): string {
+export function taskOwner(ctx: { readonly session: RequestCaller; readonly authInfo: unknown }): string {
   // The same key the HTTP servers bind sessions to: `sub:` (sub, subject, userId), else the client.
   const identity = defaultIdentity(ctx.authInfo);
   if (identity !== undefined) return identity;
@@ -32,7 +32,7 @@ export function taskOwner(ctx: { readonly session: Session; readonly authInfo: u
  * 2026-07-28) in a session of its own. Callers that cannot share one owner, so they share one
  * quota too (`maxLiveUnidentified`), rather than one caller's tasks counting against all.
  */
-export function isIdentified(ctx: { readonly session: Session; readonly authInfo: unknown }, modern = false): boolean {
+export function isIdentified(ctx: { readonly session: RequestCaller; readonly authInfo: unknown }, modern = false): boolean {
   if (defaultIdentity(ctx.authInfo) !== undefined) return true;
   return !modern && !ctx.session.stateless;
 }
