@@ -254,7 +254,7 @@ function ownerOf(actor: object): Session {
 /** Diagnostics that also go into the journal: inputs that were ignored (the rest is derived). */
 const NOTED = new Set<Diagnostic['kind']>(['late-response', 'unknown-response', 'unknown-progress', 'unknown-cancel', 'suppressed-response', 'ignored']);
 
-export class Session implements RequestCaller {
+export class Session {
   readonly role: SessionRole;
   /** The journal, when the `journal` option is on. */
   readonly journal: Journal | undefined;
@@ -1484,3 +1484,8 @@ function checkInitializeResult(r: JsonObject): string | undefined {
   if (!isObject(r.serverInfo)) return '"serverInfo" must be an object';
   return undefined;
 }
+
+// A Session is a RequestCaller: checked here rather than with `implements`, because the published
+// declarations strip the internal members the interface names (a consumer's compile would fail).
+const sessionIsCaller: (session: Session) => RequestCaller = (session) => session;
+void sessionIsCaller;

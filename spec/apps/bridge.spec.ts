@@ -155,7 +155,10 @@ describe('MCP Apps: the host bridge in chromium (mcp-actors/apps)', function () 
     for (const s of servers) s.close();
   });
 
-  const view = (): Frame => page.frames().find((f) => f.url() === 'about:srcdoc')!;
+  // The view's frame (the sandbox proxy's inner srcdoc iframe), waited for: on a loaded machine it
+  // may not have navigated yet when the host says ready. No event can fire between the two lines.
+  const view = async (): Promise<Frame> =>
+    page.frames().find((f) => f.url() === 'about:srcdoc') ?? page.waitForEvent('framenavigated', { predicate: (f) => f.url() === 'about:srcdoc', timeout: 15_000 });
 
   it('[APPS-010] [APPS-013] [APPS-014] [APPS-015] [APPS-016] [APPS-018] [APPS-024] [APPS-029] [APPS-030] [APPS-055] renders the app for a tool call: the view gets the input then the result, and resizes its frame', async () => {
     const tools = await client.listTools();
@@ -166,25 +169,25 @@ describe('MCP Apps: the host bridge in chromium (mcp-actors/apps)', function () 
     const result = await client.callTool('get_weather', { city: 'Lisbon' });
     await page.evaluate((r) => (globalThis as any).host.toolResult(r), result as unknown as Record<string, unknown>);
     await page.waitForFunction(() => (globalThis as any).host.state === 'ready');
-    await view().waitForFunction(() => document.getElementById('result')!.textContent !== '(no result)');
-    expect(await view().textContent('#input')).to.equal('input {"city":"Lisbon"}');
-    expect(await view().textContent('#result')).to.equal('result Sunny in Lisbon');
-    expect(await view().evaluate(() => (globalThis as any).hostContext.toolInfo)).to.deep.include({ id: 7 });
+    await (await view()).waitForFunction(() => document.getElementById('result')!.textContent !== '(no result)');
+    expect(await (await view()).textContent('#input')).to.equal('input {"city":"Lisbon"}');
+    expect(await (await view()).textContent('#result')).to.equal('result Sunny in Lisbon');
+    expect(await (await view()).evaluate(() => (globalThis as any).hostContext.toolInfo)).to.deep.include({ id: 7 });
     await page.waitForFunction(() => document.querySelector('#app iframe')?.getAttribute('style')?.includes('height: 321px'));
     expect(await page.evaluate(() => (globalThis as any).states)).to.include.members(['awaitingProxy', 'awaitingView', 'initializing', 'ready']);
   });
 
   it('[APPS-005] [APPS-012] [APPS-027] [APPS-056] [APPS-057] the view calls an app tool back through the host; a model-only tool and an undeclared origin are refused; garbage gets errors and the page goes on', async () => {
-    await view().click('#go');
-    await view().waitForFunction(() => document.getElementById('refresh')!.textContent !== '(not refreshed)' && document.getElementById('csp')!.textContent !== '' && document.getElementById('denied')!.textContent !== '');
-    expect(await view().textContent('#refresh')).to.equal('refreshed 1');
+    await (await view()).click('#go');
+    await (await view()).waitForFunction(() => document.getElementById('refresh')!.textContent !== '(not refreshed)' && document.getElementById('csp')!.textContent !== '' && document.getElementById('denied')!.textContent !== '');
+    expect(await (await view()).textContent('#refresh')).to.equal('refreshed 1');
     expect(refreshes).to.equal(1);
-    expect(await view().textContent('#denied')).to.equal('denied -32602');
-    expect(await view().textContent('#csp')).to.equal('blocked');
+    expect(await (await view()).textContent('#denied')).to.equal('denied -32602');
+    expect(await (await view()).textContent('#csp')).to.equal('blocked');
     expect(forbiddenHits).to.equal(0);
     await page.waitForFunction(() => (globalThis as any).logs.length > 0);
     expect(await page.evaluate(() => (globalThis as any).logs)).to.deep.include({ level: 'warning', data: 'csp blocked' });
-    await view().waitForFunction(() => document.getElementById('garbage')!.textContent === 'g1:-32600,g2:-32600');
+    await (await view()).waitForFunction(() => document.getElementById('garbage')!.textContent === 'g1:-32600,g2:-32600');
     const errors = (await page.evaluate(() => (globalThis as any).host.errors)) as { kind: string; message: string }[];
     expect(errors.map((e) => e.kind)).to.include.members(['malformed', 'refused']);
     expect(errors.some((e) => e.message.includes('model_only'))).to.equal(true);
