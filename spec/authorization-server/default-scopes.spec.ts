@@ -1,10 +1,9 @@
 // A client that asks for no scope gets the resource's default scopes only (least privilege): an
 // extra scope (the demo's admin one, which unlocks hidden tools) only when the client asks for it.
 import { expect } from 'chai';
-import { createHash } from 'node:crypto';
 import type { AuthorizationServer } from '../../lib/auth/authorization-server/authorization-server.js';
 import { createAuthorizationServer } from '../../lib/auth/authorization-server/authorization-server.js';
-import { startAuthorizationServer, USER, type Loopback } from './helpers.js';
+import { signInCode, startAuthorizationServer, USER, type Loopback } from './helpers.js';
 
 describe('authorization server: a client that names no scope', function () {
   this.timeout(20_000);
@@ -21,28 +20,10 @@ describe('authorization server: a client that names no scope', function () {
   });
   after(() => http.close());
 
-  /** Sign in and allow without a browser (cookies carried by hand), then the token's scopes. */
+  /** Sign in and allow without a browser, then the token's scopes. */
   async function grantedScopes(scope: string | undefined): Promise<string[]> {
-    const jar = new Map<string, string>();
-    const go = async (url: string, init: RequestInit = {}): Promise<Response> => {
-      const res = await fetch(new URL(url, as.issuer), { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') } });
-      for (const c of res.headers.getSetCookie()) {
-        const [kv] = c.split(';');
-        const i = kv!.indexOf('=');
-        jar.set(kv!.slice(0, i), kv!.slice(i + 1));
-      }
-      return res;
-    };
     const verifier = 'v'.repeat(50);
-    const q = new URLSearchParams({ response_type: 'code', client_id: 'app', redirect_uri: redirect, code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256', resource, state: 's' });
-    if (scope !== undefined) q.set('scope', scope);
-    let res = await go(`/auth?${q}`);
-    const form = { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' } };
-    res = await go(`${res.headers.get('location')!}/login`, { ...form, body: new URLSearchParams({ username: USER.name, password: USER.password }).toString() });
-    res = await go(res.headers.get('location')!);
-    res = await go(`${res.headers.get('location')!}/confirm`, { ...form, body: '' });
-    res = await go(res.headers.get('location')!);
-    const code = new URL(res.headers.get('location')!).searchParams.get('code')!;
+    const code = await signInCode(as.issuer, { clientId: 'app', redirect, resource, verifier, ...(scope !== undefined ? { scope } : {}) });
     const token = await fetch(`${as.issuer}/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },

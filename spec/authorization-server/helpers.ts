@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 // Real parts for the authorization server's end-to-end specs: our authorization server on a
 // loopback port, MCP servers it protects (ours, behind requireBearerAuth with its verifier), and
 // a person in chromium signing in and allowing on its pages.
@@ -143,4 +144,31 @@ export function browserAuthorize(browser: Browser, redirectUrl: string, onConsen
       await context.close();
     }
   };
+}
+
+/**
+ * Sign in as {@link USER} and allow, without a browser (cookies carried by hand): the
+ * authorization code for a PKCE S256 request with `verifier` (and `scope` when given).
+ */
+export async function signInCode(issuer: string, request: { clientId: string; redirect: string; resource: string; verifier: string; scope?: string }): Promise<string> {
+  const jar = new Map<string, string>();
+  const go = async (url: string, init: RequestInit = {}): Promise<Response> => {
+    const res = await fetch(new URL(url, issuer), { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') } });
+    for (const c of res.headers.getSetCookie()) {
+      const [kv] = c.split(';');
+      const i = kv!.indexOf('=');
+      jar.set(kv!.slice(0, i), kv!.slice(i + 1));
+    }
+    return res;
+  };
+  const challenge = createHash('sha256').update(request.verifier).digest('base64url');
+  const q = new URLSearchParams({ response_type: 'code', client_id: request.clientId, redirect_uri: request.redirect, code_challenge: challenge, code_challenge_method: 'S256', resource: request.resource, state: 's' });
+  if (request.scope !== undefined) q.set('scope', request.scope);
+  let res = await go(`/auth?${q}`);
+  const form = { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' } };
+  res = await go(`${res.headers.get('location')!}/login`, { ...form, body: new URLSearchParams({ username: USER.name, password: USER.password }).toString() });
+  res = await go(res.headers.get('location')!);
+  res = await go(`${res.headers.get('location')!}/confirm`, { ...form, body: '' });
+  res = await go(res.headers.get('location')!);
+  return new URL(res.headers.get('location')!).searchParams.get('code')!;
 }

@@ -2,11 +2,10 @@
 // a DPoP-bound token's key (cnf.jkt) comes back in the answer and introspectionVerifier passes it
 // on, so the MCP server wants a proof by that key, as it does for a bound JWT.
 import { expect } from 'chai';
-import { createHash } from 'node:crypto';
 import { DpopProver } from '../../lib/auth/dpop.js';
 import type { AuthorizationServer } from '../../lib/auth/authorization-server/authorization-server.js';
 import { introspectionVerifier } from '../../lib/auth/server/introspection.js';
-import { reserveMcp, startAuthorizationServer, startProtectedMcp, USER, type Loopback, type ProtectedMcp } from './helpers.js';
+import { reserveMcp, signInCode, startAuthorizationServer, startProtectedMcp, USER, type Loopback, type ProtectedMcp } from './helpers.js';
 
 describe('authorization server: opaque tokens checked by introspection', function () {
   this.timeout(20_000);
@@ -40,27 +39,7 @@ describe('authorization server: opaque tokens checked by introspection', functio
     await http.close();
   });
 
-  /** Sign in and allow without a browser (cookies carried by hand): the code. */
-  async function code(verifier: string): Promise<string> {
-    const jar = new Map<string, string>();
-    const go = async (url: string, init: RequestInit = {}): Promise<Response> => {
-      const res = await fetch(new URL(url, as.issuer), { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') } });
-      for (const c of res.headers.getSetCookie()) {
-        const [kv] = c.split(';');
-        const i = kv!.indexOf('=');
-        jar.set(kv!.slice(0, i), kv!.slice(i + 1));
-      }
-      return res;
-    };
-    const q = new URLSearchParams({ response_type: 'code', client_id: 'app', redirect_uri: redirect, code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256', resource, state: 's' });
-    let res = await go(`/auth?${q}`);
-    const form = { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' } };
-    res = await go(`${res.headers.get('location')!}/login`, { ...form, body: new URLSearchParams({ username: USER.name, password: USER.password }).toString() });
-    res = await go(res.headers.get('location')!);
-    res = await go(`${res.headers.get('location')!}/confirm`, { ...form, body: '' });
-    res = await go(res.headers.get('location')!);
-    return new URL(res.headers.get('location')!).searchParams.get('code')!;
-  }
+  const code = (verifier: string): Promise<string> => signInCode(as.issuer, { clientId: 'app', redirect, resource, verifier });
 
   async function boundToken(prover: DpopProver): Promise<string> {
     const verifier = 'v'.repeat(50);
