@@ -13,7 +13,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Client } from '../lib/entries/client.js';
-import { listen } from '../lib/http/listen.js';
+import { listen } from '../lib/http/listen-port.js';
 import { createMcpServer } from '../lib/mcp-server.js';
 import { SUPPORTED_REVISIONS, type Revision } from '../lib/protocol/revisions.js';
 import { createStdioClientTransport } from '../streams/stdio-client.js';

@@ -14,7 +14,7 @@
  */
 import { systemClock, type Clock } from '../clock.js';
 import type { ReplayGuard } from '../modern/request-state.js';
-import { RedisUnavailableError, type RedisClient } from './connection.js';
+import { RedisUnavailableError, type RedisClient } from './redis-connection.js';
 
 export interface RedisReplayGuardOptions {
   /** Key prefix (default `mcp-actors:`). */

@@ -5,7 +5,7 @@ import { createPublicKey, generateKeyPairSync, verify, type KeyObject } from 'no
 import { clientCredentialsGrant } from '../../lib/auth/grants/client-credentials.js';
 import { clientAssertion, signJwt } from '../../lib/auth/grants/jwt-assertion.js';
 import { JWT_BEARER_GRANT, jwtBearerGrant } from '../../lib/auth/grants/jwt-bearer.js';
-import { TokenEndpointError } from '../../lib/auth/errors.js';
+import { TokenEndpointError } from '../../lib/auth/authorization-errors.js';
 import { ID_JAG_TOKEN_TYPE, exchangeIdTokenForIdJag } from '../../lib/auth/grants/token-exchange.js';
 import { basicCredentials, startTokenServer, type TokenServer } from './token-server.js';
 

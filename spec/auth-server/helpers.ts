@@ -5,11 +5,11 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ManualClock } from '../../lib/clock.js';
-import { listen, type Listening } from '../../lib/http/listen.js';
+import { listen, type Listening } from '../../lib/http/listen-port.js';
 import { Server } from '../../lib/server.js';
 import { requireBearerAuth, type BearerAuthOptions, type BearerAuthenticate } from '../../lib/auth/server/bearer-auth.js';
 import { bearerAuthInfo, type VerifiedToken, type VerifyAccessToken } from '../../lib/auth/server/auth-info.js';
-import { createProtectedResourceMetadataHandler, type ProtectedResourceMetadataHandler } from '../../lib/auth/server/protected-resource-metadata.js';
+import { createProtectedResourceMetadataHandler, type ProtectedResourceMetadataHandler } from '../../lib/auth/server/protected-resource-handler.js';
 import { createStreamableHttpHandler, type StreamableHttpHandler, type StreamableHttpOptions } from '../../lib/server-bindings/streamable-http-server.js';
 
 export const ISSUER = 'https://auth.example.com';

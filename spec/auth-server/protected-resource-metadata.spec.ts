@@ -1,8 +1,8 @@
 // RFC 9728 Protected Resource Metadata beside the MCP endpoint on one listen().
 import { expect } from 'chai';
-import { listen } from '../../lib/http/listen.js';
+import { listen } from '../../lib/http/listen-port.js';
 import { protectedResourceMetadataUrl } from '../../lib/auth/protected-resource-metadata.js';
-import { createProtectedResourceMetadataHandler, protectedResourceMetadata } from '../../lib/auth/server/protected-resource-metadata.js';
+import { createProtectedResourceMetadataHandler, protectedResourceMetadata } from '../../lib/auth/server/protected-resource-handler.js';
 import { initializeRequest, post, raw } from '../fixtures/http-server/raw.js';
 import { ISSUER, challengeParams, startProtected, tokenFor, type Protected } from './helpers.js';
 

@@ -3,7 +3,7 @@
 // scopes counting for the narrower ones they imply, and never offline_access.
 import { expect } from 'chai';
 import { requireBearerAuth } from '../../lib/auth/server/bearer-auth.js';
-import { protectedResourceMetadata } from '../../lib/auth/server/protected-resource-metadata.js';
+import { protectedResourceMetadata } from '../../lib/auth/server/protected-resource-handler.js';
 import { callTool, initializeRequest, openSession, post } from '../fixtures/http-server/raw.js';
 import { ISSUER, challengeParams, startProtected, tokenFor, type Protected } from './helpers.js';
 

@@ -10,7 +10,7 @@ import { createAuthorizationServer, type AuthorizationServer, type Authorization
 import { memoryAccounts } from '../../lib/auth/authorization-server/accounts.js';
 import { bearerAuthInfo } from '../../lib/auth/server/auth-info.js';
 import { requireBearerAuth, type BearerAuthOptions } from '../../lib/auth/server/bearer-auth.js';
-import { createProtectedResourceMetadataHandler } from '../../lib/auth/server/protected-resource-metadata.js';
+import { createProtectedResourceMetadataHandler } from '../../lib/auth/server/protected-resource-handler.js';
 import { Server } from '../../lib/server.js';
 import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import type { Authenticate } from '../../streams/http-auth.js';

@@ -6,9 +6,9 @@
 import { expect } from 'chai';
 import type { Subscription } from 'rxjs';
 import { Client } from '../../lib/client.js';
-import { SubscriptionLostError } from '../../lib/client-features/errors.js';
+import { SubscriptionLostError } from '../../lib/client-features/client-feature-errors.js';
 import { ManualClock } from '../../lib/clock.js';
-import { listen, type Listening } from '../../lib/http/listen.js';
+import { listen, type Listening } from '../../lib/http/listen-port.js';
 import { McpServer } from '../../lib/mcp-server.js';
 import type { LoggingMessageNotificationParams, ResourceUpdatedNotificationParams } from '../../lib/protocol/schema/index.js';
 import { createStreamableHttpClientTransport, type StreamableHttpClientTransport } from '../../streams/streamable-http-client.js';

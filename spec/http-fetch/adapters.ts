@@ -14,7 +14,7 @@ import { build } from 'esbuild';
 import express from 'express';
 import Fastify from 'fastify';
 import { Hono } from 'hono';
-import { listen } from '../../lib/http/listen.js';
+import { listen } from '../../lib/http/listen-port.js';
 import { serveFetch } from '../../lib/http/serve-fetch.js';
 import type { McpServer } from '../../lib/mcp-server.js';
 import { createMcpFetchHandler } from '../../lib/server-bindings/fetch-handler.js';

@@ -1,7 +1,7 @@
 // DNS rebinding protection, CORS and the authenticate hook of the HTTP server, over real sockets.
 import { expect } from 'chai';
 import type { IncomingMessage } from 'node:http';
-import { listen } from '../../lib/http/listen.js';
+import { listen } from '../../lib/http/listen-port.js';
 import { Server } from '../../lib/server.js';
 import type { AuthOutcome } from '../../streams/http-auth.js';
 import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';

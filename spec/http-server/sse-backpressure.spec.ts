@@ -5,7 +5,7 @@
 // grow; through the node handler and the fetch handler on Node.
 import { expect } from 'chai';
 import { connect, type Socket } from 'node:net';
-import { listen } from '../../lib/http/listen.js';
+import { listen } from '../../lib/http/listen-port.js';
 import { serveFetch } from '../../lib/http/serve-fetch.js';
 import { createMcpServer, type McpServer } from '../../lib/mcp-server.js';
 import { createMcpFetchHandler } from '../../lib/server-bindings/fetch-handler.js';

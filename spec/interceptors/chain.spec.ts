@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { runChain, type Interceptor } from '../../lib/server-features/interceptors/chain.js';
+import { runChain, type Interceptor } from '../../lib/server-features/interceptors/server-chain.js';
 import { McpError } from '../../lib/errors.js';
 
 const req = (params = { a: 1 }, signal?: AbortSignal) => ({ method: 'tools/call', params, caller: { era: 'modern' as const }, signal });

@@ -3,7 +3,7 @@
 import { PassThrough } from 'node:stream';
 import { Client } from '../../lib/client.js';
 import type { Clock } from '../../lib/clock.js';
-import { listen, type Listening } from '../../lib/http/listen.js';
+import { listen, type Listening } from '../../lib/http/listen-port.js';
 import type { McpServer } from '../../lib/mcp-server.js';
 import type { RequestRecord } from '../../lib/session/server-request.js';
 import { createStdioServerTransport } from '../../streams/stdio-server.js';

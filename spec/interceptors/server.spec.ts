@@ -6,7 +6,7 @@ import { ManualClock } from '../../lib/clock.js';
 import { McpError } from '../../lib/errors.js';
 import { createMcpServer, type McpServer } from '../../lib/mcp-server.js';
 import { createMcpFetchHandler } from '../../lib/server-bindings/fetch-handler.js';
-import type { InterceptedRequest, Interceptor } from '../../lib/server-features/interceptors/chain.js';
+import type { InterceptedRequest, Interceptor } from '../../lib/server-features/interceptors/server-chain.js';
 import { MATRIX, connect, until, type Connected } from './harness.js';
 
 const textOf = (r: { content?: unknown }) => ((r.content ?? []) as { text?: string }[]).map((b) => b.text).join('|');

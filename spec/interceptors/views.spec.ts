@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { McpError } from '../../lib/errors.js';
 import { createMcpServer, type McpServer } from '../../lib/mcp-server.js';
-import type { InterceptedRequest } from '../../lib/server-features/interceptors/chain.js';
+import type { InterceptedRequest } from '../../lib/server-features/interceptors/server-chain.js';
 import { perCallerView } from '../../lib/server-features/interceptors/views.js';
 import { createMcpFetchHandler } from '../../lib/server-bindings/fetch-handler.js';
 import { connect, MATRIX } from './harness.js';

@@ -3,8 +3,8 @@
 import { expect } from 'chai';
 import { Client } from '../../lib/client.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
-import type { InterceptedRequest } from '../../lib/server-features/interceptors/chain.js';
-import type { OutgoingRequest } from '../../lib/client-features/interceptors/chain.js';
+import type { InterceptedRequest } from '../../lib/server-features/interceptors/server-chain.js';
+import type { OutgoingRequest } from '../../lib/client-features/interceptors/client-chain.js';
 import type { RequestRecord } from '../../lib/session/server-request.js';
 import { createMemoryPair } from '../../streams/memory.js';
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { TestScheduler } from 'rxjs/testing';
-import { isKind, ofKind } from '../../streams/classify.js';
+import { isKind, ofKind } from '../../streams/frame-kind.js';
 import type { Inbound } from '../../streams/inbound.js';
 
 const req: Inbound = { kind: 'request', msg: { jsonrpc: '2.0', id: 1, method: 'ping' } };

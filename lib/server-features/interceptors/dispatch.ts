@@ -9,7 +9,7 @@ import { principalOf } from '../../auth/principal.js';
 import type { JsonObject, JsonRpcRequest } from '../../jsonrpc/message.js';
 import type { HandlerContext } from '../../session/handler-context.js';
 import type { InterceptHooks, NotificationHandler, RequestHandler, RequestHandlerContext, Session } from '../../session/session.js';
-import { runChain, type InterceptedRequest, type Interceptor, type InterceptorCaller } from './chain.js';
+import { runChain, type InterceptedRequest, type Interceptor, type InterceptorCaller } from './server-chain.js';
 
 /** The caller of a request served on `session` (a legacy session, or a 2026-07-28 request-scoped one). */
 export function callerOf(session: Session): InterceptorCaller {

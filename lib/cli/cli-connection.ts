@@ -6,14 +6,14 @@
  */
 import { Client } from '../client.js';
 import type { Progress } from '../session/session.js';
-import { SamplingRejectedError } from '../client-features/errors.js';
+import { SamplingRejectedError } from '../client-features/client-feature-errors.js';
 import { ConnectionClosedError, McpError, RequestCancelledError, TransportError } from '../errors.js';
 import type { JsonObject } from '../jsonrpc/message.js';
 import { CliError, ExitCode } from './exit-codes.js';
 import { connectFailure, quoteLine, type ConnectNotes } from './connect-failure.js';
-import { ServerExitedOnProbeError } from '../client-modern/errors.js';
+import { ServerExitedOnProbeError } from '../client-modern/modern-client-errors.js';
 import { transportFor, type Target } from './target.js';
-import { askForm, askSampling, askUrlConsent, askWhenDone, ProgressBar, type TerminalIO } from './terminal.js';
+import { askForm, askSampling, askUrlConsent, askWhenDone, ProgressBar, type TerminalIO } from './terminal-io.js';
 import type { Style } from './style.js';
 
 export interface ConnectionOptions {

@@ -32,7 +32,7 @@ import { Subject, type Observable } from 'rxjs';
 import { systemClock, type Clock } from '../clock.js';
 import { applyTaskEvent, isTerminal, type TaskMachineEvent, type TaskRecord } from '../tasks/task-record.js';
 import { InvalidTaskCursorError, liveLimitFor, TaskLimitError, type NewTask, type TaskChange, type TaskInput, type TaskLookup, type TaskPage, type TaskStore, type TaskStoreLimits } from '../tasks/task-store.js';
-import { closeConnection, RedisUnavailableError, type RedisClient } from './connection.js';
+import { closeConnection, RedisUnavailableError, type RedisClient } from './redis-connection.js';
 import { APPLY, CREATE, GET, LIST, PURGE, SWEEP_EXPIRED } from './task-scripts.js';
 
 export interface RedisTaskStoreOptions extends TaskStoreLimits {

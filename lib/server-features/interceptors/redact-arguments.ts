@@ -5,7 +5,7 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools#calling-tools
  */
 import type { JsonObject } from '../../jsonrpc/message.js';
-import type { Interceptor } from './chain.js';
+import type { Interceptor } from './server-chain.js';
 import { ORIGINALS, REDACTED, type RedactedValue } from './redact-marks.js';
 
 export { REDACTED } from './redact-marks.js';

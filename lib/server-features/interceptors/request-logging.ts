@@ -6,7 +6,7 @@
  */
 import { systemClock } from '../../clock.js';
 import type { JsonObject } from '../../jsonrpc/message.js';
-import type { InterceptedRequest, Interceptor } from './chain.js';
+import type { InterceptedRequest, Interceptor } from './server-chain.js';
 
 /** One logged request or notification. */
 export interface InterceptLogEntry {

@@ -4,10 +4,10 @@
  * unavailable (issue 32). node-redis's own messages may name hosts or credentials, so only their
  * error name is said; our own `RedisUnavailableError` messages are written to be shown.
  */
-import type { RequestId } from '../lib/jsonrpc/message.js';
-import { storeOutageError } from '../lib/shared/store-outage.js';
+import type { RequestId } from '../jsonrpc/message.js';
+import { storeOutageError } from '../shared/store-outage.js';
 
-export { storeUnavailable, isStoreOutageError } from '../lib/shared/store-outage.js';
+export { storeUnavailable, isStoreOutageError } from '../shared/store-outage.js';
 
 /** Seconds a client is told to wait before it retries. */
 export const STORE_RETRY_AFTER_SECONDS = 1;

@@ -1,6 +1,6 @@
 /**
  * The client interceptor chain (issue 29): an ordered list of stages around each request a client
- * sends, in either era, mirroring the server's (`lib/server-features/interceptors/chain.ts`). A
+ * sends, in either era, mirroring the server's (`lib/server-features/interceptors/server-chain.ts`). A
  * stage may rewrite params (add `_meta`, which the 2026-07-28 envelope is merged with), rewrite
  * the result, answer itself, or call `next` again (a retry).
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic

@@ -6,7 +6,7 @@
  */
 import { systemClock } from '../../clock.js';
 import { McpError } from '../../errors.js';
-import type { InterceptedRequest, Interceptor, InterceptorCaller } from './chain.js';
+import type { InterceptedRequest, Interceptor, InterceptorCaller } from './server-chain.js';
 
 /** The code of a request refused by a rate limit (JSON-RPC's implementation-defined server error range). */
 export const RATE_LIMITED = -32090;

@@ -11,7 +11,7 @@
 import { skillDigest } from '../shared/skill-digest.js';
 import { base64Decode, utf8Encode } from '../crypto/bytes.js';
 import type { JsonObject } from '../jsonrpc/message.js';
-import { MAX_SKILL_BYTES, MAX_SKILL_FILES, SKILLS_EXTENSION, entryProblem, jsonEqual, parseFrontmatter, skillRoot, type Skill, type SkillResource } from '../protocol/skills.js';
+import { MAX_SKILL_BYTES, MAX_SKILL_FILES, SKILLS_EXTENSION, entryProblem, jsonEqual, parseFrontmatter, skillRoot, type Skill, type SkillResource } from '../protocol/skills-extension.js';
 
 /** Why a skill was not used. */
 export type SkillVerificationReason = 'invalid-entry' | 'over-limits' | 'dynamic' | 'size' | 'digest' | 'frontmatter' | 'unlisted' | 'unreadable';

@@ -7,7 +7,7 @@ import type { JsonObject } from '../jsonrpc/message.js';
 import type { RequestOptions } from '../session/request-registry.js';
 import { McpError } from '../errors.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
-import { PaginationLoopError } from './errors.js';
+import { PaginationLoopError } from './client-feature-errors.js';
 
 /** Sends one list request (the client's `request`). */
 export type PageRequester = (method: string, params: JsonObject | undefined, options?: RequestOptions) => Promise<JsonObject>;
