@@ -1,7 +1,7 @@
 /**
  * A shared store (Redis) that is down, told apart from other failures so that both eras answer
  * it alike: HTTP 503 with `Retry-After`, the request's id, and a message that says the store is
- * unavailable (issue 32). node-redis's own messages may name hosts or credentials, so only their
+ * unavailable. node-redis's own messages may name hosts or credentials, so only their
  * error name is said; our own `RedisUnavailableError` messages are written to be shown.
  */
 import type { RequestId } from '../jsonrpc/message.js';

@@ -1,5 +1,5 @@
 /**
- * The client interceptor chain (issue 29): an ordered list of stages around each request a client
+ * The client interceptor chain: an ordered list of stages around each request a client
  * sends, in either era, mirroring the server's (`lib/server-features/interceptors/server-chain.ts`). A
  * stage may rewrite params (add `_meta`, which the 2026-07-28 envelope is merged with), rewrite
  * the result, answer itself, or call `next` again (a retry).

@@ -1,5 +1,5 @@
 /**
- * Where a session meets the Server's interceptors (issue 29): builds the {@link InterceptedRequest}
+ * Where a session meets the Server's interceptors: builds the {@link InterceptedRequest}
  * from what the session knows (era, caller, id, `_meta`, the request's signal and life) and runs
  * the chain around the handler. One dispatch point serves both eras: a 2026-07-28 request reaches
  * it through the request core's request-scoped session.

@@ -1,5 +1,5 @@
 /**
- * The server interceptor chain (issue 29): an ordered list of stages around one request's (or
+ * The server interceptor chain: an ordered list of stages around one request's (or
  * notification's) handler. Pure composition, no I/O; both eras' dispatch point
  * (`Session.serveRequest`, which a 2026-07-28 request reaches through the request core) calls
  * {@link runChain}.
