@@ -1,16 +1,15 @@
-// The built-in interceptors (issue 29): logging, rateLimitPerCaller (server clock, -32090 with
-// retryAfterMs), redactArguments (what later stages see, not the handler), and the client's retry
-// (on the client clock), in both eras over stdio and HTTP.
+// The server's built-in interceptors: logging, rateLimitPerCaller (server clock, -32090 with
+// retryAfterMs), redactArguments (what later stages see, not the handler), in both eras over stdio
+// and HTTP. The client's retry() is in spec/client-features/interceptors/retry.spec.ts.
 import { expect } from 'chai';
 import { ManualClock } from '../../../lib/clock.js';
-import { McpError, TransportError } from '../../../lib/errors.js';
+import { McpError } from '../../../lib/errors.js';
 import { createMcpServer, type McpServer } from '../../../lib/mcp-server.js';
 import { logging, type InterceptLogEntry } from '../../../lib/server-features/interceptors/request-logging.js';
 import { RATE_LIMITED, rateLimitPerCaller } from '../../../lib/server-features/interceptors/rate-limit-per-caller.js';
 import { redactArguments } from '../../../lib/server-features/interceptors/redact-arguments.js';
-import { retry } from '../../../lib/client-features/interceptors/retry.js';
 import { createMcpFetchHandler } from '../../../lib/server-bindings/fetch-handler.js';
-import { MATRIX, connect, until, type Connected } from './harness.js';
+import { MATRIX, connect, type Connected } from './harness.js';
 
 const textOf = (r: { content?: unknown }) => ((r.content ?? []) as { text?: string }[]).map((b) => b.text).join('|');
 
@@ -77,39 +76,10 @@ for (const { era, wire } of MATRIX) {
       clock.advance(50_000);
       expect(textOf(await call())).to.equal('ok');
     });
-
-    it('retry() on the client clock: a rate-limited call is sent again after retryAfterMs and succeeds; attempts bound it', async () => {
-      // The server's clock and the client's, moved together (the server's has timers of its own).
-      const serverClock = new ManualClock(0);
-      const clock = new ManualClock(0);
-      const tick = (ms: number) => {
-        serverClock.advance(ms);
-        clock.advance(ms);
-      };
-      const { mcp, got } = server(serverClock);
-      mcp.use(rateLimitPerCaller({ perMinute: 1 }));
-      c.push(await connect(mcp, era, wire, { clock, timeout: 600_000 }));
-      const client = c[0]!.client;
-      client.use(retry({ attempts: 2 }));
-      await client.callTool({ name: 'login', arguments: { n: 1 } });
-      const second = client.callTool({ name: 'login', arguments: { n: 2 } });
-      await until(() => clock.nextDue() === 60_000, 'the wait the refusal asked for');
-      tick(60_000);
-      expect(textOf(await second)).to.equal('ok');
-      expect(got).to.deep.equal([{ n: 1 }, { n: 2 }]);
-      // The wait is the server's retryAfterMs (60 s from this refusal), not the default back-off.
-      const third = client.callTool({ name: 'login', arguments: { n: 3 } });
-      await until(() => clock.nextDue() === 120_000, 'the next wait');
-      tick(30_000);
-      expect(await Promise.race([third.then(() => 'answered'), new Promise((r) => setTimeout(() => r('still waiting'), 50))])).to.equal('still waiting');
-      tick(30_000);
-      expect(textOf(await third)).to.equal('ok');
-      expect(got).to.have.length(3);
-    });
   });
 }
 
-describe('built-in interceptors: per caller and transport failures', () => {
+describe('built-in interceptors: per caller', () => {
   it('rateLimitPerCaller counts each authenticated principal apart (2026-07-28 over the fetch handler)', async () => {
     const clock = new ManualClock(0);
     const { mcp } = server(clock);
@@ -131,31 +101,4 @@ describe('built-in interceptors: per caller and transport failures', () => {
     await mcp.close();
   });
 
-  it('retry() sends again after a transport failure, waiting its back-off on the client clock', async () => {
-    const clock = new ManualClock(0);
-    const { mcp, got } = server();
-    const c = await connect(mcp, 'legacy', 'stdio', { clock, timeout: 600_000 });
-    let failures = 1;
-    c.client.use(retry({ attempts: 3, delayMs: 200 }));
-    c.client.use(async function flakyLink(_req, next) {
-      if (failures-- > 0) throw new TransportError('socket hang up');
-      return next();
-    });
-    const p = c.client.callTool({ name: 'login', arguments: { n: 1 } });
-    await until(() => clock.pending > 0 && clock.nextDue() === 200, 'the back-off scheduled');
-    expect(got).to.deep.equal([]);
-    clock.advance(200);
-    expect(textOf(await p)).to.equal('ok');
-    expect(got).to.deep.equal([{ n: 1 }]);
-    // attempts bounds it: three failures in a row reach the caller after two back-offs (200, 400 ms).
-    failures = 3;
-    const q = c.client.callTool({ name: 'login', arguments: { n: 2 } }).catch((x: unknown) => x);
-    await until(() => clock.pending > 0 && clock.nextDue() === 400, 'the first back-off');
-    clock.advance(200);
-    await until(() => clock.pending > 0 && clock.nextDue() === 800, 'the second back-off');
-    clock.advance(400);
-    expect(((await q) as Error).message).to.equal('socket hang up');
-    expect(got).to.have.length(1);
-    await c.close();
-  });
 });
