@@ -2,7 +2,7 @@
 // network. What only this edge has: the Host policy without a socket, SSE as a ReadableStream whose
 // cancellation is the client leaving, the request's signal, bodies that fail or were used, the
 // Protected Resource Metadata as a fetch handler, and an entry that needs no node: built-in.
-// (Everything else is the node handler's core: MCP_HTTP_EDGE=fetch runs spec/server-bindings through it.)
+// (Everything else is the node handler's core: MCP_HTTP_EDGE=fetch runs the Node HTTP server's specs in spec/server-bindings through it.)
 import { expect } from 'chai';
 import { request as httpRequest } from 'node:http';
 import { builtinModules } from 'node:module';
