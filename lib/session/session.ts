@@ -276,7 +276,8 @@ export class Session {
   private ownNotificationHandlers: Map<string, NotificationHandler> | undefined;
   private readonly shared: HandlerTable | undefined;
   private readonly incoming: Map<RequestId, Incoming> = new Map();
-  private readonly subscriptions: Subscription[] = [];
+  // Arrays of waiters and subscriptions made to size: a push onto an empty array reserves 17 slots.
+  private subscriptions: Subscription[] = [];
   // Created on first subscription (see Channel): an idle session carries no Subjects.
   private readonly stateChannel = new Channel<SessionSnapshot>();
   private readonly journalSubject = new Channel<JournalEntry>();
@@ -627,7 +628,7 @@ export class Session {
   async connect(transport: Transport): Promise<void> {
     if (this.transport) throw new Error('This session is already connected; create a new one for another transport');
     this.transport = transport;
-    this.subscriptions.push(
+    this.subscriptions = [
       transport.state$.subscribe((s) => this.onTransportState(s)),
       // parse → record → decode → correlate → route as one step per frame (streams/receive.ts),
       // subscribed directly: operator subscribers would cost every idle session kilobytes.
@@ -643,7 +644,7 @@ export class Session {
           invalid: (item) => this.replyToInvalid(item),
         },
       }))),
-    );
+    ];
     await transport.start();
     if (this.role === 'client') await this.whenOperating();
   }
@@ -673,7 +674,7 @@ export class Session {
   /** @internal Call `fn` once when the session ends (cheaper than a promise per session). */
   onEnd(fn: () => void): void {
     if (this.phase === 'closed' || this.phase === 'failed') fn();
-    else this.doneWaiters.push(fn);
+    else this.doneWaiters = this.doneWaiters.concat(fn);
   }
 
   /** Resolves when the session has ended (closed or failed). */
