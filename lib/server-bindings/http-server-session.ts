@@ -1,7 +1,7 @@
 /**
  * One Streamable HTTP session (or one stateless POST): the transport actor of one `ServerSession`
- * and the executor of `machines/http-session.machine.ts` (idle / busy / terminated, one idle
- * timer). It routes what the server session sends to the POST exchange of its request or to the
+ * and the executor of `machines/http-session.machine.ts` (idle / busy / terminated, its idle
+ * timer a place in the clock's idle queue). It routes what the server session sends to the POST exchange of its request or to the
  * standalone GET stream, keeps events for resumption, and works for the handler's core through
  * what {@link SessionCore} names of it.
  *
