@@ -12,6 +12,8 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/architecture
  */
 import { firstValueFrom, timeout, type Observable, type Subscription } from 'rxjs';
+import { principalOf } from '../auth/principal.js';
+import { systemClock } from '../clock.js';
 import { serverEntries, type ServerConfig } from '../host/config.js';
 import { createHost, type Host, type HostOptions } from '../host/host.js';
 import { isModernRevision } from '../protocol/revisions.js';
@@ -37,6 +39,9 @@ export type UpstreamSharing = 'shared' | 'perSession';
 /** Default bound on per-session upstreams running at once. */
 export const DEFAULT_MAX_SESSION_UPSTREAMS = 32;
 
+/** Default idle time after which a 2026-07-28 principal's own upstreams close. */
+export const DEFAULT_PRINCIPAL_IDLE_MS = 300_000;
+
 export interface GatewayOptions extends Omit<HostOptions, 'onClient'> {
   /** The name and version downstream clients see. */
   info?: PeerInfo;
@@ -48,6 +53,12 @@ export interface GatewayOptions extends Omit<HostOptions, 'onClient'> {
   upstreams?: UpstreamSharing | Record<string, UpstreamSharing>;
   /** At most this many per-session upstreams at once; a call beyond fails (default 32). */
   maxSessionUpstreams?: number;
+  /**
+   * `perSession` for 2026-07-28 callers, which have no session: the unit is the authenticated
+   * principal, whose upstreams close once they have had no call for this long (ms, on the
+   * host's `clock`; default 300000). Unauthenticated 2026-07-28 callers use the shared upstream.
+   */
+  principalIdleMs?: number;
   /**
    * A directory to journal both sides of every bridged exchange into: one file per downstream
    * session and per upstream client, each readable by `mcp-actors inspect` (see record.ts).
@@ -84,7 +95,7 @@ export interface Gateway {
 }
 
 export function createGateway(options: GatewayOptions): Gateway {
-  const { info = { name: 'mcp-actors-gateway', version: '0.1.0' }, upstreams = 'shared', maxSessionUpstreams = DEFAULT_MAX_SESSION_UPSTREAMS, record, ...given } = options;
+  const { info = { name: 'mcp-actors-gateway', version: '0.1.0' }, upstreams = 'shared', maxSessionUpstreams = DEFAULT_MAX_SESSION_UPSTREAMS, record, views: viewOptions, callerView, principalIdleMs = DEFAULT_PRINCIPAL_IDLE_MS, ...given } = options;
   const recorder = record === undefined ? undefined : new GatewayRecorder(record);
   const hostOptions: typeof given = recorder ? { ...given, clientOptions: { ...given.clientOptions, journal: true } } : given;
   const bridge = new InputBridge();
@@ -94,21 +105,32 @@ export function createGateway(options: GatewayOptions): Gateway {
   };
   const host = createHost({ ...hostOptions, onClient: (client, name) => onClient(client, name, name) });
   const configs = new Map(serverEntries(hostOptions.servers ?? { mcpServers: hostOptions.mcpServers ?? {} }));
-  const perSession = new SessionUpstreams((name, key) => {
-    const { servers: _s, mcpServers: _m, ...rest } = hostOptions;
-    return createHost({ ...rest, servers: { [name]: configs.get(name) as ServerConfig }, onClient: (client) => onClient(client, name, key) });
-  }, maxSessionUpstreams);
-  for (const name of Object.keys(options.views ?? {})) if (!configs.has(name)) throw new TypeError(`views: no server is named "${name}"; the servers are ${[...configs.keys()].join(', ')}`);
-  const compiled = new Map([...configs].map(([name, entry]) => [name, compileView(name, options.views?.[name] ?? viewOfEntry(entry))]));
+  if (!(principalIdleMs > 0)) throw new TypeError(`principalIdleMs must be a positive number of ms; got ${String(principalIdleMs)}`);
+  const perSession = new SessionUpstreams(
+    (name, key) => {
+      const { servers: _s, mcpServers: _m, ...rest } = hostOptions;
+      return createHost({ ...rest, servers: { [name]: configs.get(name) as ServerConfig }, onClient: (client) => onClient(client, name, key) });
+    },
+    maxSessionUpstreams,
+    { idleMs: principalIdleMs, clock: hostOptions.clock ?? systemClock, busy: (key) => bridge.busy(key) },
+  );
+  for (const name of Object.keys(viewOptions ?? {})) if (!configs.has(name)) throw new TypeError(`views: no server is named "${name}"; the servers are ${[...configs.keys()].join(', ')}`);
+  const compiled = new Map([...configs].map(([name, entry]) => [name, compileView(name, viewOptions?.[name] ?? viewOfEntry(entry))]));
   const views = (name: string) => compiled.get(name) ?? compileView(name, undefined);
   if (typeof upstreams !== 'string') {
     for (const name of Object.keys(upstreams)) if (!configs.has(name)) throw new TypeError(`upstreams: no server is named "${name}"; the servers are ${[...configs.keys()].join(', ')}`);
   }
   const sharingOf = (name: string): UpstreamSharing => (typeof upstreams === 'string' ? upstreams : (upstreams[name] ?? 'shared'));
-  const route: Route = async (ctx, name) => (sharingOf(name) === 'perSession' && !isModernRevision(ctx.revision) ? perSession.for(ctx.session, name) : { host, key: name });
+  const route: Route = async (ctx, name) => {
+    if (sharingOf(name) !== 'perSession') return { host, key: name };
+    if (!isModernRevision(ctx.revision)) return perSession.for(ctx.session, name);
+    // No session in 2026-07-28: the caller's principal is the unit; an anonymous caller cannot be told apart.
+    const who = principalOf(ctx.authInfo);
+    return who === undefined ? { host, key: name } : perSession.for(who, name);
+  };
   // Declared up front: tools arrive after downstream sessions may have initialized.
   const server = createMcpServer({ info, capabilities: { tools: { listChanged: true } }, ...(recorder && { journal: true }) });
-  if (options.callerView !== undefined) server.server.use(perCallerView(options.callerView));
+  if (callerView !== undefined) server.server.use(perCallerView(callerView));
   const recording = recorder && server.server.sessions$.subscribe((session) => recorder.track(session, 'downstream', session.callerLabel ?? 'session'));
   let mounted: Subscription | undefined;
   let templatesListed: Promise<unknown> = Promise.resolve();

@@ -29,6 +29,11 @@ export class InputBridge {
     }
   }
 
+  /** Whether calls are in flight on upstream `server` (an idle per-caller upstream may be closed). */
+  busy(server: string): boolean {
+    return (this.active.get(server)?.length ?? 0) > 0;
+  }
+
   /** Answer `client`'s elicitation, sampling and roots requests through the caller in flight. */
   attach(client: Client, server: string): void {
     client.onElicitation({

@@ -41,7 +41,9 @@ Upstreams (combine --config with one of the others):
   --upstreams shared|perSession
                        shared (default): one upstream serves every downstream session;
                        perSession: each downstream session gets its own (stateful servers),
-                       started on its first call, closed when it ends (at most 32 at once)
+                       started on its first call, closed when it ends (at most 32 at once);
+                       a 2026-07-28 caller has no session: its unit is its authenticated
+                       principal (closed after 5 idle minutes), an anonymous one shares
 
 Served over (one of; default --stdio):
   --stdio              stdin/stdout: launch this command in place of the server
