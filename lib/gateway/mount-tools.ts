@@ -32,6 +32,10 @@ function register(server: McpServer, bridge: InputBridge, route: Route, tool: Sh
     ...(tool.title !== undefined ? { title: tool.title } : {}),
     ...(tool.description !== undefined ? { description: tool.description } : {}),
     ...(tool.annotations !== undefined ? { annotations: tool.annotations } : {}),
+    // Task support carries over: a downstream task-augmented call becomes a task of the gateway
+    // (create, poll, result, cancel), whose forwarded call runs the upstream's own task when
+    // the upstream requires one (the client polls it) and is cancelled with it.
+    ...(tool.execution !== undefined ? { execution: tool.execution } : {}),
     inputSchema: tool.inputSchema as SchemaInput,
   };
   return server.registerTool(tool.shown, config, async (args, ctx) => {
