@@ -34,8 +34,9 @@ function register(server: McpServer, bridge: InputBridge, route: Route, tool: Sh
     ...(tool.annotations !== undefined ? { annotations: tool.annotations } : {}),
     // Task support carries over: a downstream task-augmented call becomes a task of the gateway
     // (create, poll, result, cancel), whose forwarded call runs the upstream's own task when
-    // the upstream requires one (the client polls it) and is cancelled with it.
-    ...(tool.execution !== undefined ? { execution: tool.execution } : {}),
+    // the upstream requires one (the client polls it) and is cancelled with it. "required" is
+    // offered as "optional": the gateway serves a plain call too, so callers without tasks can.
+    ...(tool.execution !== undefined ? { execution: tool.execution.taskSupport === 'required' ? { ...tool.execution, taskSupport: 'optional' as const } : tool.execution } : {}),
     inputSchema: tool.inputSchema as SchemaInput,
   };
   return server.registerTool(tool.shown, config, async (args, ctx) => {

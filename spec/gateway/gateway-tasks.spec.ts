@@ -23,6 +23,7 @@ function upstreamServer(revisions: string[]) {
     await released;
     return { content: [{ type: 'text', text: 'done' }] };
   });
+  mcp.registerTool('must', { execution: { taskSupport: 'required' } }, async () => ({ content: [{ type: 'text', text: 'ran as a task' }] }));
   mcp.registerTool('forever', { execution: { taskSupport: 'optional' } }, (_a, ctx) =>
     new Promise((_r, reject) => ctx.signal.addEventListener('abort', () => {
       cancelled();
@@ -68,6 +69,12 @@ for (const revision of ['2025-11-25']) {
       expect(polled.status).to.equal('working');
       upstream.release();
       expect(textOf(await handle.result())).to.equal('done');
+    });
+
+    it('a tool the upstream runs only as a task is offered as optional: a plain call works (the gateway runs the upstream task)', async () => {
+      const tool = (await client.listTools()).find((t) => t.name === 'up__must');
+      expect(tool?.execution?.taskSupport).to.equal('optional');
+      expect(textOf(await client.callTool('up__must', {}, { task: false }))).to.equal('ran as a task');
     });
 
     it('a cancelled task cancels the upstream work', async () => {
