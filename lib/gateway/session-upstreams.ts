@@ -15,7 +15,7 @@ import { McpError } from '../errors.js';
 import type { Host } from '../host/host.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type { Clock } from '../clock.js';
-import type { FeatureContext } from '../server-features/context.js';
+import type { FeatureContext } from '../server-features/feature-context.js';
 import type { Session } from '../session/session.js';
 
 /** Who owns per-session upstreams: a legacy session, or a 2026-07-28 caller's principal. */

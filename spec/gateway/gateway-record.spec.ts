@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { Client } from '../../lib/client.js';
 import { createGateway } from '../../lib/gateway/gateway.js';
-import { listen, type Listening } from '../../lib/http/listen.js';
+import { listen, type Listening } from '../../lib/http/listen-port.js';
 import { Journal } from '../../lib/journal/journal.js';
 import { createMcpServer, type McpServer } from '../../lib/mcp-server.js';
 import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';

@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { Client } from '../../lib/client.js';
 import { createGateway, type Gateway } from '../../lib/gateway/gateway.js';
-import { listen, type Listening } from '../../lib/http/listen.js';
+import { listen, type Listening } from '../../lib/http/listen-port.js';
 import { createMcpServer, type McpServer } from '../../lib/mcp-server.js';
 import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';

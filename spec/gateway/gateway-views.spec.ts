@@ -9,11 +9,11 @@ import { Client } from '../../lib/client.js';
 import { McpError } from '../../lib/errors.js';
 import { createGateway, type Gateway, type GatewayOptions } from '../../lib/gateway/gateway.js';
 import { compileView } from '../../lib/gateway/server-views.js';
-import { listen, type Listening } from '../../lib/http/listen.js';
+import { listen, type Listening } from '../../lib/http/listen-port.js';
 import { createMcpServer, type McpServer } from '../../lib/mcp-server.js';
 import type { Tool } from '../../lib/protocol/schema/index.js';
 import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
-import type { InterceptedRequest } from '../../lib/server-features/interceptors/chain.js';
+import type { InterceptedRequest } from '../../lib/server-features/interceptors/server-chain.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 
 const textOf = (r: { content?: unknown }) => ((r.content ?? []) as { text?: string }[]).map((b) => b.text ?? '').join('\n');

@@ -6,7 +6,7 @@
  */
 import { resolve } from 'node:path';
 import { int, list, parseCommand, str } from '../args.js';
-import type { Command } from '../context.js';
+import type { Command } from '../cli-context.js';
 import { EXIT_CODES_HELP, ExitCode, UsageError } from '../exit-codes.js';
 import { DEFAULT_UPSTREAM_NAME, resolveUpstreams } from './serve-upstreams.js';
 
