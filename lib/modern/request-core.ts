@@ -39,6 +39,7 @@ import { InputRound } from './input-round.js';
 import { InvalidRequestStateError, RequestStateCodec, paramsDigest, type ReplayGuard, type RequestStateOptions } from './request-state.js';
 import { discoverResult } from './discover.js';
 import { listen, type ListenExtension } from './listen.js';
+import { listenView } from '../server-features/interceptors/listen-view.js';
 import { principalOf } from '../auth/principal.js';
 import type { TransportPeer } from '../../streams/transport.js';
 
@@ -239,7 +240,7 @@ export class RequestCore implements ModernDispatch {
         return () => this.listens.delete(end);
       };
       const call = { clientCapabilities: envelope.clientCapabilities, authInfo: io.authInfo };
-      const closed = await listen(msg, this.server.events, this.server.declaredCapabilities, io, track, { list: this.listenExtensions, call });
+      const closed = await listen(msg, this.server.events, this.server.declaredCapabilities, io, track, { list: this.listenExtensions, call }, listenView(this.server, io.authInfo, io.peerFacts));
       return closed === undefined ? { response: undefined, status: 200 } : this.shape(closed, method);
     }
     const params = msg.params;

@@ -83,12 +83,13 @@ export function listTemplates(entries: SortedEntries, pageSize: number, params: 
 
 /**
  * What `list_changed` compares: the listed objects (by reference: an unchanged entry keeps its
- * object) and each template's `list` callback.
+ * object) and each template's `list` callback; with `sees`, only the resources (by uri) and
+ * templates (by uri template) it keeps.
  */
-export function listing(s: ResourcesState): object[] {
+export function listing(s: ResourcesState, sees?: (name: string) => boolean): object[] {
   const out: object[] = [];
-  for (const e of Object.values(s.resources)) out.push(e.listed);
-  for (const t of Object.values(s.templates)) out.push(t.listed, t.list ?? NO_LIST);
+  for (const e of Object.values(s.resources)) if (sees === undefined || sees(e.listed.uri)) out.push(e.listed);
+  for (const t of Object.values(s.templates)) if (sees === undefined || sees(t.listed.uriTemplate)) out.push(t.listed, t.list ?? NO_LIST);
   return out;
 }
 const NO_LIST = {};

@@ -9,6 +9,8 @@ import { McpError } from '../errors.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type { Server } from '../server.js';
 import type { Session } from '../session/session.js';
+import { callerOf } from './interceptors/dispatch.js';
+import { seesResource, viewsOf } from './interceptors/views.js';
 
 export class ResourceSubscriptions {
   private readonly bySession = new Map<Session, Set<string>>();
@@ -53,9 +55,12 @@ export class ResourceSubscriptions {
     // Sessions shared by several processes keep their subscriptions in their store, which tells them.
     const shared = server?.sharedSessions;
     shared?.resourceUpdated(uri);
+    // A subscriber that can no longer see the resource (per-caller views) is not told of it.
+    const views = viewsOf(server?.interceptorList ?? [], 'resources');
     let sent = 0;
     for (const [session, uris] of this.bySession) {
       if (!uris.has(uri) || session.currentPhase !== 'operating' || shared?.covers(session)) continue;
+      if (views.length > 0 && !seesResource(views, uri, callerOf(session))) continue;
       try {
         session.notify('notifications/resources/updated', { uri });
         sent++;

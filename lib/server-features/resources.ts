@@ -22,7 +22,9 @@ import type { Server } from '../server.js';
 import type { RequestHandlerContext, Session } from '../session/session.js';
 import { DEFAULT_MAX_URI_LENGTH, UriTemplate, UriTemplateError, uriProblem, type MatchedVariables } from './uri-template.js';
 import { listEpochsOf, type ListEpochs } from './list-epochs.js';
-import { debounceOnClock } from './list-changed.js';
+import { debounceOnClock, seesFor } from './list-changed.js';
+import { provideListing } from './listings.js';
+import { viewsOf } from './interceptors/views.js';
 import { checkMetadata, checkName, checkUri, finishRead, listedResource, metadataOf, positiveInt, revisionOf, sameJson } from './resource-checks.js';
 import { listResources, listTemplates, listing, sameItems, type SortedEntries } from './resource-listing.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
@@ -91,6 +93,10 @@ export class ResourcesFeature {
     clock: systemClock,
   };
   private declared = false;
+  // Replaced by each notifyListChanged: a change no listing shows, which every caller is told of.
+  private manualChange: object = {};
+  // What sessions were last told of (per-caller views compare what each can see of it with now).
+  private settled: { state: ResourcesState; manual: object } | undefined;
   private listChangedSubscription: Subscription | undefined;
   private sorted: { state: ResourcesState; resources: ResourceEntry[]; templates: TemplateEntry[] } | undefined;
 
@@ -242,6 +248,7 @@ export class ResourcesFeature {
    * callback now returns something else). Debounced with registry changes.
    */
   notifyListChanged(): void {
+    this.manualChange = {};
     this.manualListChanged.next();
   }
 
@@ -325,12 +332,14 @@ export class ResourcesFeature {
     }
     if (this.options.declareWhenEmpty || this.isNonEmpty()) this.declare();
     if (this.options.listChanged) {
+      this.settled = { state: this.state, manual: this.manualChange };
+      provideListing(server, 'resources', (sees) => [...listing(this.state, sees), this.manualChange]);
       const epochs = listEpochsOf(server);
       let last = 0;
       // Shared sessions hear of changes made once this process served them (not of its start-up registrations).
       let sharedChange = false;
       this.listChangedSubscription = merge(
-        this.state$.pipe(map(listing), distinctUntilChanged(sameItems), skip(1)),
+        this.state$.pipe(map((s) => listing(s)), distinctUntilChanged(sameItems), skip(1)),
         this.manualListChanged,
       )
         .pipe(
@@ -391,8 +400,14 @@ export class ResourcesFeature {
     }
   }
 
-  /** Tell operating sessions that began before change `last` (later ones listed it already). */
+  /**
+   * Tell operating sessions that began before change `last` (later ones listed it already) and,
+   * with per-caller views, only those that can see what changed.
+   */
   private broadcastListChanged(epochs: ListEpochs, last: number, sharedChange: boolean): void {
+    const before = this.settled!;
+    const now = (this.settled = { state: this.state, manual: this.manualChange });
+    const views = viewsOf(this.server?.interceptorList ?? [], 'resources');
     this.server?.publish({ type: 'listChanged', kind: 'resources' });
     const shared = this.server?.sharedSessions;
     if (sharedChange) shared?.listChanged('resources');
@@ -400,6 +415,10 @@ export class ResourcesFeature {
       if (session.currentPhase !== 'operating' || shared?.covers(session)) continue;
       if (!epochs.isNewTo(session, last)) continue;
       if (!hasCapability(session.localCapabilities, ['resources', 'listChanged'])) continue;
+      if (views.length > 0 && before.manual === now.manual) {
+        const sees = seesFor(views, 'resources', session);
+        if (sameItems(listing(before.state, sees), listing(now.state, sees))) continue;
+      }
       try {
         session.notify('notifications/resources/list_changed');
       } catch {
