@@ -11,7 +11,7 @@ import { perCallerView } from '../../lib/server-features/interceptors/views.js';
 import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import { makeServer, settle } from '../server-features/helpers.js';
-import { until } from './harness.js';
+import { connect, until } from './harness.js';
 
 const V = '2026-07-28';
 const scopesOf = (req: InterceptedRequest) => (req.caller.authInfo as { scopes?: string[] } | undefined)?.scopes ?? [];
@@ -80,6 +80,37 @@ describe('perCallerView: notifications tell each caller only what it can see', (
       for (const c of clients) await c.close().catch(() => {});
       await mcp.close();
       await http.close();
+    }
+  });
+
+  it('legacy sessions over stdio: the session is the identity; a resource only session-1 may see is announced and updated to it alone', async () => {
+    const { mcp, clock } = makeServer({ listChangedDebounceMs: 10 });
+    mcp.registerResource('readme', 'notes://shared/readme', {}, (uri) => ({ contents: [{ uri, text: 'hi' }] }));
+    mcp.registerResource('keys', 'notes://admin/keys', {}, (uri) => ({ contents: [{ uri, text: 'k' }] }));
+    mcp.use(perCallerView({ resources: (uri, req) => req.caller.sessionId === 'session-1' || !uri.includes('/admin/') }));
+    clock.advance(1000);
+    const heard: { method: string; uri?: string }[][] = [[], []];
+    const setup = (i: number) => (client: Client) => {
+      for (const m of [LIST, UPDATED]) client.onNotification(m, (p) => void heard[i]!.push({ method: m, ...(p?.uri !== undefined && { uri: String(p.uri) }) }));
+    };
+    const one = await connect(mcp, 'legacy', 'stdio', { setup: setup(0) });
+    const two = await connect(mcp, 'legacy', 'stdio', { setup: setup(1) });
+    try {
+      const subs = [one.client.subscribe('notes://admin/keys').subscribe(), one.client.subscribe('notes://shared/readme').subscribe(), two.client.subscribe('notes://shared/readme').subscribe()];
+      await until(() => [...mcp.server.sessions].reduce((n, s) => n + mcp.resources.subscriptionsOf(s).size, 0) === 3, 'the subscriptions');
+      mcp.registerResource('more', 'notes://admin/more', {}, (uri) => ({ contents: [{ uri, text: 'm' }] }));
+      clock.advance(10);
+      mcp.registerResource('faq', 'notes://shared/faq', {}, (uri) => ({ contents: [{ uri, text: 'q' }] }));
+      clock.advance(10);
+      expect(mcp.resources.notifyUpdated('notes://admin/keys')).to.equal(1);
+      expect(mcp.resources.notifyUpdated('notes://shared/readme')).to.equal(2);
+      await until(() => heard[0]!.length === 4 && heard[1]!.length === 2, 'notifications');
+      expect(heard[0]).to.deep.equal([{ method: LIST }, { method: LIST }, { method: UPDATED, uri: 'notes://admin/keys' }, { method: UPDATED, uri: 'notes://shared/readme' }]);
+      expect(heard[1]).to.deep.equal([{ method: LIST }, { method: UPDATED, uri: 'notes://shared/readme' }]);
+      for (const s of subs) s.unsubscribe();
+    } finally {
+      await one.close();
+      await two.close();
     }
   });
 
