@@ -13,6 +13,7 @@ import type { TransportPeer } from '../../streams/transport.js';
 import type { ClientInterceptor, ClientInterceptorNext, OutgoingRequest } from '../client-features/interceptors/chain.js';
 import type { InterceptedRequest, Interceptor, InterceptorNext } from '../server-features/interceptors/chain.js';
 import { META } from '../protocol/schema/modern.js';
+import { withOutgoing } from '../server-features/interceptors/outgoing.js';
 import { extractFromMeta, injectIntoMeta, metaOf } from './meta-carrier.js';
 import { SpanIndex } from './round-links.js';
 import { timeSession, type EndingSession, type SessionSource } from './session-durations.js';
@@ -210,7 +211,11 @@ export function createMcpTelemetry(api: OtelApi, options: McpTelemetryOptions = 
   const attributeCache = new AttributeCache();
   const serverIndex = { rounds: new SpanIndex<Begun>(), tasks: new SpanIndex<Begun>() };
   const clientIndex = { rounds: new SpanIndex<Begun>(), tasks: new SpanIndex<Begun>() };
-  const server: Interceptor = Object.assign((req: InterceptedRequest, next: InterceptorNext) => run('server', req, next), { interceptorName: 'otel-server' });
+  // The requests the server sends its client (legacy elicitation, sampling, roots): a CLIENT span each, the trace in their _meta.
+  const server: Interceptor = withOutgoing(
+    Object.assign((req: InterceptedRequest, next: InterceptorNext) => run('server', req, next), { interceptorName: 'otel-server' }),
+    (req, next) => run('client', req, next),
+  );
   const clientOf = (peer?: PeerView): ClientInterceptor =>
     Object.assign((req: OutgoingRequest, next: ClientInterceptorNext) => run('client', req, next, peer), { interceptorName: 'otel-client' });
   return {
