@@ -3,7 +3,7 @@
 // request being served, and carry its trace in their `_meta` to the client that answers.
 import { expect } from 'chai';
 import { createMcpServer } from '../../lib/mcp-server.js';
-import { connect, MATRIX } from '../interceptors/harness.js';
+import { connect, MATRIX } from '../server-features/interceptors/harness.js';
 import { api, harness } from './otel-harness.js';
 
 const { CLIENT, SERVER } = api.SpanKind;

@@ -10,7 +10,7 @@ import type { JsonObject, JsonRpcRequest, JsonRpcResponse, RequestId } from '../
 import { principalOf } from '../../auth/principal.js';
 import type { Clock } from '../../clock.js';
 import type { TransportPeer } from '../../../streams/transport.js';
-import { runChain, type InterceptedRequest, type Interceptor } from './chain.js';
+import { runChain, type InterceptedRequest, type Interceptor } from './server-chain.js';
 
 /** What the core answers: the response (none when the client went away) and the HTTP status. */
 export interface CoreAnswer {

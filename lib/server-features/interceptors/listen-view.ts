@@ -11,7 +11,7 @@ import type { ServerEvent } from '../../modern/server-events.js';
 import { principalOf } from '../../auth/principal.js';
 import type { TransportPeer } from '../../../streams/transport.js';
 import { listingOf, sameEntries, type ListKind } from '../listings.js';
-import type { Interceptor, InterceptorCaller } from './chain.js';
+import type { Interceptor, InterceptorCaller } from './server-chain.js';
 import { seesResource, viewsOf, type VisibleTo } from './views.js';
 
 const KINDS: readonly ListKind[] = ['tools', 'prompts', 'resources'];

@@ -8,7 +8,7 @@
  */
 import type { JsonObject } from '../../jsonrpc/message.js';
 import type { Session } from '../../session/session.js';
-import type { Interceptor, InterceptorCaller } from './chain.js';
+import type { Interceptor, InterceptorCaller } from './server-chain.js';
 
 /** A request the server sends its client, as an outgoing stage sees it. */
 export interface OutgoingServerRequest {
