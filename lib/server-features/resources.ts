@@ -27,7 +27,7 @@ import { provideListing } from './listings.js';
 import { viewsOf } from './interceptors/views.js';
 import { checkMetadata, checkName, checkUri, finishRead, listedResource, metadataOf, positiveInt, revisionOf, sameJson } from './resource-checks.js';
 import { listResources, listTemplates, listing, sameItems, type SortedEntries } from './resource-listing.js';
-import { ResourceSubscriptions } from './resource-subscriptions.js';
+import { ResourceSubscriptions } from './resource-subscribers.js';
 import type {
   CompletionValues,
   ListedResource,
