@@ -13,7 +13,10 @@ import { guarded, warnObserverFault, type ObserverFault } from '../../streams/gu
 import { DeepFrame, OversizeFrame, type RawFrame, type Transport, type TransportPeer, type TransportState } from '../../streams/transport.js';
 import { systemClock, type Clock } from '../clock.js';
 import type { Frame, RequestId } from '../jsonrpc/message.js';
-import { ConnectionClosedError, TransportError, VersionMismatchError } from '../errors.js';
+import { CapabilityError, ConnectionClosedError, PhaseError, TransportError, VersionMismatchError } from '../errors.js';
+import { hasCapability } from '../protocol/methods.js';
+import { capabilityFor } from './outbound.js';
+import { outboundVerdict } from './phase-gate.js';
 import type { InEntry, JournalEntry, JournalEntryInput, NoteEntry, OutEntry } from '../journal/entry.js';
 import { Journal } from '../journal/journal.js';
 import { SUPPORTED_REVISIONS, isSupportedRevision } from '../protocol/revisions.js';
@@ -44,12 +47,14 @@ export abstract class SessionCore {
   readonly journal: Journal | undefined;
 
   protected readonly clock: Clock;
+  private readonly enforceCapabilities: boolean;
   // The machine runs as pure transitions on `snapshot`, or as `actor` when an inspector is attached.
   protected readonly actor: SessionActor | undefined;
   private snapshot!: SessionSnapshot;
   private lastNotified: SessionSnapshot | undefined;
   private mailbox: SessionEvent[] | undefined;
-  protected readonly subscriptions: Subscription[] = [];
+  // Arrays of waiters and subscriptions made to size: a push onto an empty array reserves 17 slots.
+  protected subscriptions: Subscription[] = [];
   // Created on first subscription (see Channel): an idle session carries no Subjects.
   protected readonly stateChannel = new Channel<SessionSnapshot>();
   protected readonly journalSubject = new Channel<JournalEntry>();
@@ -71,6 +76,7 @@ export abstract class SessionCore {
   constructor(role: SessionRole, options: SessionOptions & { instructions?: string }, requestScoped: boolean) {
     this.role = role;
     this.clock = options.clock ?? systemClock;
+    this.enforceCapabilities = options.enforceCapabilities ?? true;
     if (options.keepAlive) {
       const { interval, timeout } = keepAliveOptions(options.keepAlive);
       this.keepAlive = new KeepAlive(this.clock, interval, timeout, {
@@ -319,7 +325,7 @@ export abstract class SessionCore {
   /** @internal Call `fn` once when the session ends (cheaper than a promise per session). */
   onEnd(fn: () => void): void {
     if (this.phase === 'closed' || this.phase === 'failed') fn();
-    else this.doneWaiters.push(fn);
+    else this.doneWaiters = this.doneWaiters.concat(fn);
   }
 
   /** Resolves when the session has ended (closed or failed). */
@@ -336,6 +342,26 @@ export abstract class SessionCore {
     if (sent && typeof (sent as Promise<void>).catch === 'function') {
       (sent as Promise<void>).catch((e: unknown) => this.diagnose('ignored', `Sending a frame failed: ${(e as Error).message}`, frame));
     }
+  }
+
+  /** Throws when the phase, or the peer's capabilities, forbid sending `method` now. */
+  protected check(method: string, kind: 'request' | 'notification'): void {
+    const verdict = outboundVerdict(this.role, this.phase, kind, method);
+    if (verdict === 'closed') {
+      throw new ConnectionClosedError(`Cannot send "${method}": the session is ${this.phase}`, this.failure);
+    }
+    if (verdict !== 'ok') throw new PhaseError(method, this.phase);
+    if (kind === 'request' && this.enforceCapabilities && this.phase === 'operating') {
+      const needed = this.capabilityFor(method);
+      if (needed && !hasCapability(this.peerCapabilities, needed)) {
+        throw new CapabilityError(method, needed.join('.'), this.role === 'client' ? 'server' : 'client');
+      }
+    }
+  }
+
+  /** @internal The capability a request needs of its receiver, per negotiated revision. */
+  capabilityFor(method: string): string[] | undefined {
+    return capabilityFor(this.revision, method);
   }
 
   /** @internal Journal an entry (at `t`, default now): the client's modern era records its requests here. */

@@ -28,26 +28,20 @@ import type {
   JsonRpcNotification,
   JsonRpcRequest,
   JsonRpcResponse,
-  RequestId
+  RequestId,
 } from '../jsonrpc/message.js';
 import { errorResponse } from '../jsonrpc/message.js';
-import {
-  CapabilityError,
-  ConnectionClosedError,
-  PhaseError
-} from '../errors.js';
+import { ConnectionClosedError, PhaseError } from '../errors.js';
 import { initializeParams, initializeResult, invalidInitializeResult, refuseInitialize, toFailure } from './handshake.js';
-import { OutboundRequests, capabilityFor } from './outbound.js';
+import { OutboundRequests } from './outbound.js';
 import { abandonIncoming, cancelIncoming, dispatchRequest, endRequest, isPromise, runNotification } from './request-dispatch.js';
 import { HandlerContext, type Incoming } from './handler-context.js';
 import { serveModernOnSession } from './modern-on-session.js';
 import { operatingSnapshot, type ModernDispatch, type RequestScope } from './request-scope.js';
 import { ServerRequest, type RequestOwner } from './server-request.js';
 import type { RequestCaller } from './request-caller.js';
-import { hasCapability } from '../protocol/methods.js';
 import { allows, isSupportedRevision } from '../protocol/revisions.js';
-import { outboundVerdict } from './phase-gate.js';
-import  { progressRate, type ProgressRateOptions } from './progress-rate.js';
+import { progressRate, type ProgressRateOptions } from './progress-rate.js';
 import {
   type Progress,
   type ProgressToken,
@@ -79,13 +73,13 @@ const DEFAULT_TIMEOUT = 60_000;
 /** Every session answers ping with an empty result unless told otherwise. */
 const answerPing: RequestHandler = () => ({});
 
-
-
 export class Session extends SessionCore {
   private readonly maxFrameBytes: number;
   private readonly maxFrameDepth: number;
-  private readonly enforceCapabilities: boolean;
-  private readonly registry: OutboundRequests;
+  // Our requests to the peer; made by the first (an idle server session holds none).
+  private registryInstance: OutboundRequests | undefined;
+  private readonly requestTimeout: number;
+  private readonly inboundProgressLimit: { limit: number; windowMs: number } | undefined;
   // This session's own handlers (made on first use) over the ones it shares with its Server.
   private ownRequestHandlers: Map<string, RequestHandler> | undefined;
   private ownNotificationHandlers: Map<string, NotificationHandler> | undefined;
@@ -108,27 +102,10 @@ export class Session extends SessionCore {
     this.shared = shared;
     this.maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
     this.maxFrameDepth = options.maxFrameDepth ?? DEFAULT_MAX_FRAME_DEPTH;
-    this.enforceCapabilities = options.enforceCapabilities ?? true;
     const rate = progressRate(options.progress);
     this.progressIntervalMs = rate.minIntervalMs;
-    this.registry = new OutboundRequests(
-      this.clock,
-      {
-        sendCancelled: (id, reason) => {
-          this.diagnose('cancelled', `Cancelled our request ${JSON.stringify(id)}: ${reason}`);
-          this.sendFrame({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } });
-        },
-        timerFired: (name) => this.record({ kind: 'timer', name }),
-        check: (method, kind) => this.check(method, kind),
-        record: (entry) => this.record(entry),
-        send: (frame, related) => this.sendFrame(frame, related),
-        progress: this.progressSubject,
-        diagnose: (kind, message, detail) => this.diagnose(kind, message, detail),
-        inboundProgressLimit: rate.inbound,
-        progressBeyondRequest: (token, progress) => this.progressBeyondRequest(token, progress),
-      },
-      options.timeout ?? DEFAULT_TIMEOUT,
-    );
+    this.inboundProgressLimit = rate.inbound;
+    this.requestTimeout = options.timeout ?? DEFAULT_TIMEOUT;
   }
 
   protected peerInputEnded(): void {
@@ -137,7 +114,7 @@ export class Session extends SessionCore {
   }
 
   protected releaseRequests(cause: Error | undefined): void {
-    this.registry.closeAll(cause ? new ConnectionClosedError(`Connection closed: ${cause.message}`, cause) : undefined);
+    this.registryInstance?.closeAll(cause ? new ConnectionClosedError(`Connection closed: ${cause.message}`, cause) : undefined);
     // A request-scoped session closes at every request's end: its request's end is the core's to say.
     if (this.incoming.size > 0) abandonIncoming(this.incoming, new ConnectionClosedError('The session closed'), this.scope === undefined);
   }
@@ -171,7 +148,28 @@ export class Session extends SessionCore {
   }
   /** Number of our requests waiting for an answer. */
   get pendingRequests(): number {
-    return this.registry.size;
+    return this.registryInstance?.size ?? 0;
+  }
+
+  private get registry(): OutboundRequests {
+    return (this.registryInstance ??= new OutboundRequests(
+      this.clock,
+      {
+        sendCancelled: (id, reason) => {
+          this.diagnose('cancelled', `Cancelled our request ${JSON.stringify(id)}: ${reason}`);
+          this.sendFrame({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } });
+        },
+        timerFired: (name) => this.record({ kind: 'timer', name }),
+        check: (method, kind) => this.check(method, kind),
+        record: (entry) => this.record(entry),
+        send: (frame, related) => this.sendFrame(frame, related),
+        progress: this.progressSubject,
+        diagnose: (kind, message, detail) => this.diagnose(kind, message, detail),
+        inboundProgressLimit: this.inboundProgressLimit,
+        progressBeyondRequest: (token, progress) => this.progressBeyondRequest(token, progress),
+      },
+      this.requestTimeout,
+    ));
   }
 
   // ---------------------------------------------------------------- handlers
@@ -208,7 +206,7 @@ export class Session extends SessionCore {
   async connect(transport: Transport): Promise<void> {
     if (this.transport) throw new Error('This session is already connected; create a new one for another transport');
     this.transport = transport;
-    this.subscriptions.push(
+    this.subscriptions = [
       transport.state$.subscribe((s) => this.onTransportState(s)),
       // parse → record → decode → correlate → route as one step per frame (streams/receive.ts),
       // subscribed directly: operator subscribers would cost every idle session kilobytes.
@@ -224,7 +222,7 @@ export class Session extends SessionCore {
           invalid: (item) => this.replyToInvalid(item),
         },
       }))),
-    );
+    ];
     await transport.start();
     if (this.role === 'client') await this.whenOperating();
   }
@@ -303,7 +301,6 @@ export class Session extends SessionCore {
     return this.registry.start(method, params, options, progress$, userCall, relatedRequestId);
   }
 
-
   /**
    * @internal The ids of requests we send from now on are strings `<prefix><n>`: a session served
    * by several processes names in each id the process that awaits the answer (see
@@ -320,24 +317,9 @@ export class Session extends SessionCore {
 
   // ---------------------------------------------------------------- internals: checks and sends
 
-  private check(method: string, kind: 'request' | 'notification'): void {
-    const verdict = outboundVerdict(this.role, this.phase, kind, method);
-    if (verdict === 'closed') {
-      throw new ConnectionClosedError(`Cannot send "${method}": the session is ${this.phase}`, this.failure);
-    }
-    if (verdict !== 'ok') throw new PhaseError(method, this.phase);
-    if (kind === 'request' && this.enforceCapabilities && this.phase === 'operating') {
-      const needed = this.capabilityFor(method);
-      if (needed && !hasCapability(this.peerCapabilities, needed)) {
-        throw new CapabilityError(method, needed.join('.'), this.role === 'client' ? 'server' : 'client');
-      }
-    }
-  }
 
-  /** @internal The capability a request needs of its receiver, per negotiated revision. */
-  capabilityFor(method: string): string[] | undefined {
-    return capabilityFor(this.revision, method);
-  }
+
+
 
   // ---------------------------------------------------------------- internals: lifecycle
 
@@ -471,7 +453,8 @@ export class Session extends SessionCore {
     if (scoped !== undefined) return this.serveRequest(msg, inBatch, scoped, false);
     // A legacy request: this session owns it and says when it ends (a handler's answer ends it
     // where it is made; what is answered at once, here).
-    const request = new ServerRequest(id, method, msg.params, (this.requestOwner ??= this.ownerOfRequests()));
+    // initialize's owner is not kept: a session that stays idle after it holds none.
+    const request = new ServerRequest(id, method, msg.params, method === 'initialize' ? this.ownerOfRequests() : (this.requestOwner ??= this.ownerOfRequests()));
     const out = this.serveRequest(msg, inBatch, request, true);
     if (!isPromise(out) && !request.done) endRequest(request, out);
     return out;
