@@ -4,7 +4,11 @@
 // identical on the simulated clock, the server's through a server its factory builds; a sealed
 // requestState never reaches the server's journal; a changed answer is named.
 import { expect } from 'chai';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { fileURLToPath } from 'node:url';
 import { ManualClock } from '../../lib/clock.js';
 import { listen, type Listening } from '../../lib/http/listen.js';
 import { Journal } from '../../lib/journal/journal.js';
@@ -16,6 +20,7 @@ import { createStreamableHttpHandler } from '../../lib/server-bindings/streamabl
 import { createStdioServerTransport } from '../../streams/stdio-server.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import type { Transport } from '../../streams/transport.js';
+import { runInProcess } from '../cli/helpers.js';
 import { askerServer } from '../fixtures/journal/asker.js';
 import { scriptedRun } from '../fixtures/journal/scripted-run.js';
 
@@ -137,5 +142,45 @@ describe('server journal replay', () => {
       () => expect.fail('a client journal has no server to rebuild'),
       (e: unknown) => expect((e as Error).message).to.include('client journal'),
     );
+  });
+});
+
+describe('mcp-actors inspect and replay --check on a server journal of 2026-07-28 requests', () => {
+  let dir: string;
+  let file: string;
+  let server: Journal;
+  const factoryModule = fileURLToPath(new URL('../fixtures/journal/asker-factory.ts', import.meta.url));
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'server-journal-cli-'));
+    ({ server } = await recorded('modern', 'stdio'));
+    file = join(dir, 'server.jsonl');
+    writeFileSync(file, server.toJSONL());
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('inspect shows the requests, the cancelled one and each request machine\'s final state', async () => {
+    const run = await runInProcess(['inspect', file, '--no-color']);
+    expect(run.code, run.stderr).to.equal(0);
+    expect(run.stdout).to.include('server journal (2026-07-28 requests)');
+    expect(run.stdout).to.match(/cancel +request \d+ cancelled: enough/);
+    expect(run.stdout).to.match(/state +request \d+ inputRequired/);
+    expect(run.stdout).to.include('+requestState');
+  });
+
+  it('replay --check re-runs it through the --factory server (exit 0), names a changed answer (exit 1), and asks for the factory without one (exit 2)', async () => {
+    const ok = await runInProcess(['replay', file, '--check', '--factory', factoryModule, '--no-color']);
+    expect(ok.code, ok.stdout + ok.stderr).to.equal(0);
+    expect(ok.stdout).to.include('frames and request states identical');
+    const j = Journal.parse(server.toJSONL());
+    const changed = j.entries.find((e) => e.kind === 'out' && JSON.stringify(e.frame).includes('hi Ada'))!;
+    (changed as { frame: unknown }).frame = JSON.parse(JSON.stringify((changed as { frame: unknown }).frame).replace('hi Ada', 'hi Eve'));
+    const bad = join(dir, 'changed.jsonl');
+    writeFileSync(bad, j.toJSONL());
+    const run = await runInProcess(['replay', bad, '--check', '--factory', factoryModule, '--no-color']);
+    expect(run.code).to.equal(1);
+    expect(run.stdout).to.include(`recorded entry #${changed.seq}`);
+    const none = await runInProcess(['replay', file, '--check', '--no-color']);
+    expect(none.code).to.equal(2);
+    expect(none.stderr).to.include('--factory MODULE');
   });
 });
