@@ -102,7 +102,11 @@ export class RequestJournal {
       this.record(reason === undefined ? { kind: 'cancel', rq } : { kind: 'cancel', rq, reason: String(reason) });
     };
     const given = io.cancellation;
-    let tapped: Io;
+    const notify = (f: JsonRpcNotification) => {
+      this.record({ kind: 'out', rq, frame: f });
+      io.notify(f);
+    };
+    let tapped: TappableIo;
     if (given !== undefined) {
       const cancellation: TappableCancellation = {
         get aborted() {
@@ -117,15 +121,15 @@ export class RequestJournal {
             end();
           }),
       };
-      // (Not a spread: a session's io makes its AbortSignal only when `signal` is read.)
-      tapped = Object.create(io, { cancellation: { value: cancellation }, notify: { value: (f: JsonRpcNotification) => this.notified(rq, f, io) } }) as Io;
+      tapped = new TappedIo(io, notify, cancellation);
     } else {
       const signal = io.signal;
       signal?.addEventListener('abort', () => cancel(signal.reason), { once: true });
-      tapped = Object.create(io, { notify: { value: (f: JsonRpcNotification) => this.notified(rq, f, io) } }) as Io;
+      tapped = new TappedIo(io, notify, undefined);
     }
     return {
-      io: tapped,
+      // (The core's io has no more than a TappableIo names: the tapped one stands for it.)
+      io: tapped as Io,
       end: (response, state) => {
         if (ended) return;
         // The client went away though nothing watched for it (the core checks only at its exit).
@@ -138,16 +142,32 @@ export class RequestJournal {
     };
   }
 
-  private notified(rq: number, frame: JsonRpcNotification, io: TappableIo): void {
-    this.record({ kind: 'out', rq, frame });
-    io.notify(frame);
-  }
-
   private record(entry: JournalEntryInput): void {
     const stamped = entry as JournalEntry;
     stamped.seq = this.seq++;
     stamped.t = this.options.clock.now();
     this.journal?.push(stamped);
     this.channel.next(stamped);
+  }
+}
+
+/**
+ * The io a journaled request is served with: the transport's, its notifications and cancellation
+ * tapped. Its `signal` is read from the transport's only when read (a session makes it lazily).
+ */
+class TappedIo implements TappableIo {
+  constructor(
+    private readonly io: TappableIo,
+    readonly notify: (frame: JsonRpcNotification) => void,
+    readonly cancellation: TappableCancellation | undefined,
+  ) {}
+  get authInfo(): unknown {
+    return this.io.authInfo;
+  }
+  get peerFacts(): unknown {
+    return this.io.peerFacts;
+  }
+  get signal(): AbortSignal | undefined {
+    return this.io.signal;
   }
 }
