@@ -1,5 +1,5 @@
 /**
- * What keeping one journal entry costs, alone (issue 26): the entries of real echo calls (our
+ * What keeping one journal entry costs, alone: the entries of real echo calls (our
  * client and server in memory, in each era; the client's journal and the server's) are captured
  * once (recorded unredacted), then pushed into a redacting journal (the default) again and again. CPU
  * time per entry, no I/O, the rest of the call left out: the in-memory cost of `journal: true`.

@@ -9,7 +9,7 @@ import type { JournalEntry } from '../journal/entry.js';
 import type { Session } from '../session/session.js';
 import { abortedIn, replayEntries, replaySetup, type ReplayHeader, type ReplayResult } from '../journal/replay-run.js';
 import { str, type Parsed } from './args.js';
-import type { CliContext } from './context.js';
+import type { CliContext } from './cli-context.js';
 import { CliError, ExitCode, UsageError } from './exit-codes.js';
 import { readEntryLine, readHeaderLine, readJournalFile, reportProblems, toJournal, type JournalFile } from './journal-file.js';
 import type { ServerFactory } from '../journal/replay-server.js';

@@ -98,7 +98,7 @@ describe('journal redaction (a server session)', () => {
   });
 });
 
-describe('journal redaction: the quick check of an entry agrees with the walk (issue 26)', () => {
+describe('journal redaction: the quick check of an entry agrees with the walk', () => {
   // A journal keeps an entry's text as it is when a quick look finds no secret word in it: every
   // key the redaction hides must be found by that look, however it is cased or separated.
   const keys = SECRET_KEY_WORDS.flatMap((w) => [w, w.toUpperCase(), `my_${w}`, `x${w[0]!.toUpperCase()}${w.slice(1)}`, `${w.slice(0, 2)}_${w.slice(2)}`, `${w.slice(0, 3)}-${w.slice(3, 4)}.${w.slice(4)}`]);

@@ -1,4 +1,4 @@
-// The server's journal (issue 26): our client and our server, both `journal: true`, over stdio
+// The server's journal: our client and our server, both `journal: true`, over stdio
 // framing, real HTTP on 127.0.0.1 and the fetch handler; an elicitation and a sampling through
 // input rounds (legacy: requests to the client), a cancelled call and a task. Both journals replay
 // identical on the simulated clock, the server's through a server its factory builds; a sealed
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { ManualClock } from '../../lib/clock.js';
-import { listen, type Listening } from '../../lib/http/listen.js';
+import { listen, type Listening } from '../../lib/http/listen-port.js';
 import { Journal } from '../../lib/journal/journal.js';
 import { replay, ServerFactoryMissingError } from '../../lib/journal/replay.js';
 import type { McpServer } from '../../lib/mcp-server.js';
