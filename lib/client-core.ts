@@ -23,6 +23,7 @@ import type { ModernLink } from './client-modern/modern-link.js';
 import { isHttpTransport, negotiateEra } from './client-modern/negotiate.js';
 import type { JournalEntryInput } from './journal/entry.js';
 import type { ClientEra } from './client-era/era.js';
+import { ClientRequest } from './client-era/client-request.js';
 import { LegacyEra } from './client-era/legacy.js';
 import { ModernClientEra, errorOf } from './client-era/modern.js';
 import { eraCacheKey, sharedEraCache } from './client-modern/era-cache.js';
@@ -341,7 +342,10 @@ export class ClientCore extends Session {
    * `tools/call`, `prompts/get` and `resources/read` are fulfilled by the client's handlers.
    */
   override request(method: string, params?: JsonObject, options?: RequestOptions & TraceOptions): Promise<JsonObject> {
-    return this.current.request(method, params, options);
+    // With an inspector: the request is an actor too, a child of the session's (its input rounds its own children).
+    if (this.actor === undefined) return this.current.request(method, params, options);
+    const request = new ClientRequest(method, this.actor);
+    return request.follow(this.current.request(method, params, { ...options, watcher: request } as RequestOptions & TraceOptions));
   }
 
   /** Who answers an input request: the client's handler (its answer journaled), or on replay the recorded answer. */
