@@ -345,7 +345,7 @@ export class ClientCore extends Session {
     // With an inspector: the request is an actor too, a child of the session's (its input rounds its own children).
     if (this.actor === undefined) return this.current.request(method, params, options);
     const request = new ClientRequest(method, this.actor);
-    return request.follow(this.current.request(method, params, { ...options, watcher: request } as RequestOptions & TraceOptions));
+    return request.follow(this.current.request(method, params, options, request));
   }
 
   /** Who answers an input request: the client's handler (its answer journaled), or on replay the recorded answer. */

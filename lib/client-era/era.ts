@@ -8,7 +8,7 @@
  * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning
  */
 import type { PeerInfo } from '../../machines/session.machine.js';
-import type { DiscoveredServer, TraceOptions } from '../client-modern/modern-era.js';
+import type { DiscoveredServer, RequestWatcher, TraceOptions } from '../client-modern/modern-era.js';
 import type { JsonObject } from '../jsonrpc/message.js';
 import type { Tool } from '../protocol/schema/index.js';
 import type { RequestOptions } from '../session/request-registry.js';
@@ -25,8 +25,11 @@ export interface ClientEra {
   readonly protocolVersion: string | undefined;
   /** The server offered the tasks extension (modern era only). */
   readonly tasksExtension: boolean;
-  /** Send one request and wait for its result (modern: with the `_meta` envelope and input rounds). */
-  request(method: string, params: JsonObject | undefined, options: EraRequestOptions | undefined): Promise<JsonObject>;
+  /**
+   * Send one request and wait for its result (modern: with the `_meta` envelope and input rounds).
+   * `watcher` (with an inspector): the request's actor, told of its input rounds.
+   */
+  request(method: string, params: JsonObject | undefined, options: EraRequestOptions | undefined, watcher?: RequestWatcher): Promise<JsonObject>;
   /** Check that the server answers (`ping`, or a fresh `server/discover` in 2026-07-28, which has no ping). */
   ping(options: RequestOptions | undefined): Promise<void>;
   /** The keep-alive's check. */

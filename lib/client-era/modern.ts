@@ -8,7 +8,7 @@
  * @see https://modelcontextprotocol.io/specification/2026-07-28/basic
  */
 import type { PeerInfo } from '../../machines/session.machine.js';
-import type { DiscoveredServer, ModernEra, TraceOptions } from '../client-modern/modern-era.js';
+import type { DiscoveredServer, ModernEra, RequestWatcher, TraceOptions } from '../client-modern/modern-era.js';
 import type { JournalEntryInput, RecordedRequestOptions } from '../journal/entry.js';
 import type { JsonObject, RequestId } from '../jsonrpc/message.js';
 import type { Tool } from '../protocol/schema/index.js';
@@ -67,8 +67,9 @@ export class ModernClientEra implements ClientEra {
     return this.era.tasksExtension;
   }
 
-  request(method: string, params: JsonObject | undefined, options: EraRequestOptions | undefined): Promise<JsonObject> {
-    return this.host.record ? this.journaled(this.host.record.bind(this.host), method, params, options) : this.era.request(method, params, options);
+  request(method: string, params: JsonObject | undefined, options: EraRequestOptions | undefined, watcher?: RequestWatcher): Promise<JsonObject> {
+    const told = watcher === undefined ? options : { ...options, watcher };
+    return this.host.record ? this.journaled(this.host.record.bind(this.host), method, params, told) : this.era.request(method, params, told);
   }
 
   /** 2026-07-28 removed `ping` (servers answer it -32601): a `server/discover` that skips the cache. */
@@ -114,7 +115,7 @@ export class ModernClientEra implements ClientEra {
   }
 
   /** A request with a journal: the call, its abort and how it ended are entries. */
-  private journaled(record: (entry: JournalEntryInput) => void, method: string, params: JsonObject | undefined, options: EraRequestOptions | undefined): Promise<JsonObject> {
+  private journaled(record: (entry: JournalEntryInput) => void, method: string, params: JsonObject | undefined, options: (EraRequestOptions & { watcher?: RequestWatcher }) | undefined): Promise<JsonObject> {
     const id: RequestId = `c${++this.journaledCalls}`;
     const recorded = recordedOptions(options);
     record({ kind: 'call', op: 'request', id, method, ...(params !== undefined && { params }), ...(recorded && { options: recorded }) });

@@ -150,7 +150,7 @@ export class ModernEra {
    * and `resources/read` are fulfilled by the client's handlers; fresh cached results are
    * served without asking (unless `fresh`).
    */
-  request(method: string, params: JsonObject | undefined, options?: RequestOptions & TraceOptions & { reissue?: boolean }): Promise<JsonObject> {
+  request(method: string, params: JsonObject | undefined, options?: RequestOptions & TraceOptions & { reissue?: boolean; watcher?: RequestWatcher }): Promise<JsonObject> {
     if (ResultCache.cacheable(method)) return this.cachedRequest(method, params, options);
     return this.send(method, params, options);
   }
@@ -175,7 +175,7 @@ export class ModernEra {
   }
 
   private send(method: string, params: JsonObject | undefined, options?: RequestOptions & TraceOptions & { reissue?: boolean }, onSend?: () => void): Promise<JsonObject> {
-    const { trace, fresh: _fresh, watcher, ...requestOptions } = (options ?? {}) as RequestOptions & TraceOptions & { watcher?: RequestWatcher };
+    const { trace, fresh: _fresh, watcher, ...requestOptions } = (options ?? {}) as RequestOptions & TraceOptions & { reissue?: boolean; watcher?: RequestWatcher };
     const bad = trace && malformedTraceKey(trace);
     if (bad) return Promise.reject(new TypeError(malformedTraceMessage(bad, trace[bad])));
     const send = (extra: JsonObject) => {
