@@ -36,7 +36,7 @@ export interface TraceOptions {
   fresh?: boolean;
 }
 
-/** @internal The request's own watcher (with an inspector): told of its input rounds, the parent of their actor. */
+/** A request's own watcher (with an inspector): told of its input rounds, the parent of their actor. */
 export interface RequestWatcher {
   round(progress: InputRoundProgress): void;
   readonly inspectActor: AnyActorRef;
