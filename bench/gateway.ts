@@ -18,7 +18,7 @@ import { spawn, fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Client } from '../lib/client.js';
 import { createGateway } from '../lib/gateway/gateway.js';
-import { listen } from '../lib/http/listen.js';
+import { listen } from '../lib/http/listen-port.js';
 import { createStreamableHttpClientTransport } from '../streams/streamable-http-client.js';
 import { createStreamableHttpHandler } from '../lib/server-bindings/streamable-http-server.js';
 import { CLIENT_INFO, serverModule, TEXT, TOOL, type FromHttpServer } from './common.js';

@@ -8,7 +8,7 @@
  */
 import type { Observable, Subscription } from 'rxjs';
 import { createActor, type Actor } from 'xstate';
-import { AuthorizationError } from '../lib/auth/errors.js';
+import { AuthorizationError } from '../lib/auth/authorization-errors.js';
 import type { Clock } from '../lib/clock.js';
 import type { RequestId } from '../lib/jsonrpc/message.js';
 import { reconnectMachine, type ReconnectOptions } from '../machines/reconnect.machine.js';

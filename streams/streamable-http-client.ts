@@ -20,7 +20,7 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
  */
 import { createHash } from 'node:crypto';
-import { AuthorizationError } from '../lib/auth/errors.js';
+import { AuthorizationError } from '../lib/auth/authorization-errors.js';
 import { oauthClientFor, type OAuthClient } from '../lib/auth/oauth-client.js';
 import { systemClock, type Clock } from '../lib/clock.js';
 import { TransportError } from '../lib/errors.js';

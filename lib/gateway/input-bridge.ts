@@ -11,7 +11,7 @@
 import type { Client } from '../client.js';
 import { McpError } from '../errors.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
-import type { FeatureContext } from '../server-features/context.js';
+import type { FeatureContext } from '../server-features/feature-context.js';
 
 export class InputBridge {
   /** Per upstream server, the downstream contexts of the calls in flight on it. */

@@ -12,7 +12,7 @@
 import { McpError } from '../errors.js';
 import type { Host } from '../host/host.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
-import type { FeatureContext } from '../server-features/context.js';
+import type { FeatureContext } from '../server-features/feature-context.js';
 import type { Session } from '../session/session.js';
 
 /** Where a call goes: the host that serves it, and the input bridge's key for that upstream. */

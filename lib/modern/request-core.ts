@@ -1,7 +1,7 @@
 /**
  * The request-scoped core of revision 2026-07-28: one modern request in, its notifications and
  * its answer out, with no session state kept. Every transport hands it requests that claim the
- * modern era (`lib/modern/classify.ts`); the legacy session is a layer beside it that the same
+ * modern era (`lib/modern/classify-era.ts`); the legacy session is a layer beside it that the same
  * handlers serve.
  *
  * The steps, in the order the suite's ladder checks them:
@@ -38,7 +38,7 @@ import { EnvelopeRefusal, hasVersionClaim, readEnvelope, type Envelope } from '.
 import { InputRound } from './input-round.js';
 import { InvalidRequestStateError, RequestStateCodec, paramsDigest, type ReplayGuard, type RequestStateOptions } from './request-state.js';
 import { discoverResult } from './discover.js';
-import { listen, type ListenExtension } from './listen.js';
+import { listen, type ListenExtension } from './subscriptions-listen.js';
 import { principalOf } from '../auth/principal.js';
 import type { TransportPeer } from '../../streams/transport.js';
 

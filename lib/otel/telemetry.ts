@@ -10,8 +10,8 @@ import type { Attributes, Context, Histogram, Link, MeterProvider, Span, SpanCon
 export type { OtelApi } from './otel-api.js';
 import type { JsonObject } from '../jsonrpc/message.js';
 import type { TransportPeer } from '../../streams/transport.js';
-import type { ClientInterceptor, ClientInterceptorNext, OutgoingRequest } from '../client-features/interceptors/chain.js';
-import type { InterceptedRequest, Interceptor, InterceptorNext } from '../server-features/interceptors/chain.js';
+import type { ClientInterceptor, ClientInterceptorNext, OutgoingRequest } from '../client-features/interceptors/client-chain.js';
+import type { InterceptedRequest, Interceptor, InterceptorNext } from '../server-features/interceptors/server-chain.js';
 import { META } from '../protocol/schema/modern.js';
 import { extractFromMeta, injectIntoMeta, metaOf } from './meta-carrier.js';
 import { SpanIndex } from './round-links.js';

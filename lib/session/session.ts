@@ -225,7 +225,7 @@ export interface HandlerTable {
 }
 
 /**
- * How a session hands a request or notification to the Server's interceptor chain (issue 29).
+ * How a session hands a request or notification to the Server's interceptor chain.
  * The chain lives with the server's features; a session only calls these.
  */
 export interface InterceptHooks {

@@ -5,11 +5,11 @@
  */
 import type { ServerConfig } from '../../host/config.js';
 import { createGateway } from '../../gateway/gateway.js';
-import { listen } from '../../http/listen.js';
+import { listen } from '../../http/listen-port.js';
 import { createStdioServerTransport } from '../../../streams/stdio-server.js';
 import { createStreamableHttpHandler } from '../../server-bindings/streamable-http-server.js';
 import { createWebSocketServer } from '../../server-bindings/websocket-server.js';
-import type { CliContext } from '../context.js';
+import type { CliContext } from '../cli-context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 
 export type ServeListen = { kind: 'stdio' } | { kind: 'http' | 'ws'; port: number; host: string };

@@ -5,7 +5,7 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports
  */
 import { int, list, parseCommand, str } from '../args.js';
-import type { Command } from '../context.js';
+import type { Command } from '../cli-context.js';
 import { EXIT_CODES_HELP, ExitCode, UsageError } from '../exit-codes.js';
 import { DEFAULT_UPSTREAM_NAME, resolveUpstreams } from './serve-upstreams.js';
 

@@ -16,7 +16,7 @@
 import { McpError } from '../../errors.js';
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import type { JsonObject } from '../../jsonrpc/message.js';
-import type { InterceptedRequest, Interceptor, InterceptorNext } from './chain.js';
+import type { InterceptedRequest, Interceptor, InterceptorNext } from './server-chain.js';
 
 /** Whether the caller of `req` may see the entry named `name` (a tool or prompt name, a resource uri or uri template). */
 export type VisibleTo = (name: string, req: InterceptedRequest) => boolean;
