@@ -52,13 +52,23 @@ describe('Streamable HTTP server: timing', () => {
       expect(fx.handler.sessionCount).to.equal(0);
     });
 
-    it('one timer per idle session, none while busy', async () => {
-      await openSession(fx.url);
-      await openSession(fx.url);
-      expect(clock.pending).to.equal(2);
-      clock.advance(1000);
-      expect(clock.pending).to.equal(0);
+    it('one timer for all idle sessions (issue 26), each still ending sessionIdleTtlMs after it went idle; none when none is idle', async () => {
+      const first = await openSession(fx.url);
+      clock.advance(500);
+      const second = await openSession(fx.url);
+      expect(clock.pending).to.equal(1);
+      clock.advance(500);
+      expect(fx.handler.sessionCount).to.equal(1);
+      expect((await post(fx.url, callTool(1, 'echo', { text: 'x' }), h(first))).status).to.equal(404);
+      clock.advance(499);
+      expect(fx.handler.sessionCount).to.equal(1);
+      // Activity: the second session goes to the back of the queue, its timer starts over.
+      expect((await post(fx.url, callTool(1, 'echo', { text: 'x' }), h(second))).status).to.equal(200);
+      clock.advance(999);
+      expect(fx.handler.sessionCount).to.equal(1);
+      clock.advance(1);
       expect(fx.handler.sessionCount).to.equal(0);
+      expect(clock.pending).to.equal(0);
     });
   });
 

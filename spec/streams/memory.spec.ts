@@ -76,3 +76,31 @@ describe('memory transport pair', () => {
     expect(phases).to.deep.equal(['open']);
   });
 });
+
+describe('transport streams (HotInbound, StateCell): unsubscribing', () => {
+  it('an observer that unsubscribed gets no more frames or states; the others still do, and complete', async () => {
+    const [a, b] = createMemoryPair();
+    await Promise.all([a.start(), b.start()]);
+    const first: unknown[] = [];
+    const second: unknown[] = [];
+    const firstFrames = b.inbound$.subscribe((f) => first.push(f));
+    b.inbound$.subscribe({ next: (f) => second.push(f), complete: () => second.push('complete') });
+    const firstStates = b.state$.subscribe((s) => first.push(s.phase));
+    const secondStates: string[] = [];
+    b.state$.subscribe((s) => secondStates.push(s.phase));
+    a.send(note(1));
+    await Promise.resolve();
+    firstFrames.unsubscribe();
+    firstStates.unsubscribe();
+    a.send(note(2));
+    await Promise.resolve();
+    // A subscriber that comes and goes after the first left is not called either.
+    b.inbound$.subscribe((f) => first.push(f)).unsubscribe();
+    a.send(note(3));
+    await Promise.resolve();
+    await a.close();
+    expect(first).to.deep.equal(['open', note(1)]);
+    expect(second).to.deep.equal([note(1), note(2), note(3), 'complete']);
+    expect(secondStates).to.deep.equal(['open', 'closed']);
+  });
+});
