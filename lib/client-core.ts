@@ -511,6 +511,11 @@ export class ClientCore extends Session {
 
   // ------------------------------------------------------------------------- client features
 
+  /** @internal Answer a 2026-07-28 input request for `method` with `answer` (the gateway answers `roots/list` from its own caller). */
+  answerInput(method: string, answer: () => Promise<JsonObject>): void {
+    this.inputAnswerers.set(method, () => answer());
+  }
+
   /**
    * Expose roots to the server: a list, or an observable of lists. Declares
    * `roots: { listChanged: true }` (call before connecting) and answers `roots/list`; once

@@ -63,6 +63,8 @@ export async function listen(
   /** Where the server registers the stream so that it can end it (shutdown); returns the unregister. */
   track?: (end: () => void) => () => void,
   extensions: { list: readonly ListenExtension[]; call: ListenCall } = { list: [], call: { clientCapabilities: undefined, authInfo: undefined } },
+  /** Which events this stream's caller may hear (per-caller views); all when undefined. */
+  admits?: (event: ServerEvent) => boolean,
 ): Promise<JsonRpcResponse | undefined> {
   const requested = (msg.params?.notifications ?? undefined) as SubscriptionFilter | undefined;
   if (requested === null || typeof requested !== 'object' || Array.isArray(requested)) {
@@ -93,6 +95,7 @@ export async function listen(
   };
   return new Promise((resolve) => {
     const sub = bus.events$.subscribe((event: ServerEvent) => {
+      if (admits !== undefined && !admits(event)) return;
       if (event.type === 'listChanged') {
         if (filter[LIST_FLAG[event.kind]] === true) io.notify({ jsonrpc: '2.0', method: LIST_METHOD[event.kind], params: { _meta: tag } });
       } else if (uris.has(event.uri)) {

@@ -1,7 +1,8 @@
 /**
  * Built-in interceptor: `rateLimitPerCaller({ perMinute })`, a sliding one-minute window per
  * caller on the server's clock. A request over the limit is refused with {@link RateLimitedError}
- * (-32090, `data.retryAfterMs`), which the client's `retry()` honours; notifications pass.
+ * (-32090, `data.retryAfterMs`), which the client's `retry()` honours; notifications pass, and so
+ * does `server/discover` (a 2026-07-28 client's connect, as legacy `initialize`, which no stage sees).
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic#responses
  */
 import { systemClock } from '../../clock.js';
@@ -40,7 +41,7 @@ export function rateLimitPerCaller(options: RateLimitOptions): Interceptor {
   const keyOf = options.key ?? ((c: InterceptorCaller) => c.principal ?? c.sessionId ?? 'anonymous');
   const windows = new Map<string, number[]>();
   const stage = (req: InterceptedRequest, next: Parameters<Interceptor>[1]) => {
-    if (req.kind === 'notification') return next();
+    if (req.kind === 'notification' || req.method === 'server/discover') return next();
     const now = (req.clock ?? systemClock).now();
     if (windows.size > SWEEP_AT) for (const [k, times] of windows) if (times[times.length - 1]! <= now - WINDOW_MS) windows.delete(k);
     const key = keyOf(req.caller, req);

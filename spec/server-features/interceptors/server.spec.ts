@@ -33,12 +33,15 @@ for (const { era, wire } of MATRIX) {
       const mcp = server();
       const order: string[] = [];
       mcp.use(async function outer(req, next) {
+        // The stages see the client's server/discover too (2026-07-28): this one wraps tool calls only.
+        if (req.method !== 'tools/call') return next();
         order.push('in outer');
         const r = await next({ ...req.params, arguments: { ...(req.params?.arguments as object), added: 'by outer' } });
         order.push('out outer');
         return { ...r, content: [...(r.content as object[]), { type: 'text', text: 'wrapped' }] };
       });
       mcp.use(async function inner(req, next) {
+        if (req.method !== 'tools/call') return next();
         order.push(`in inner sees ${JSON.stringify(req.params?.arguments)}`);
         const r = await next();
         order.push('out inner');
