@@ -1,24 +1,36 @@
 /**
- * What the gateway costs over HTTP: our Client calls the echo tool of our HTTP bench server
- * (bench/servers/ours-http) directly, and through `mcp-actors serve --http 0` (a separate
- * process, as users run it) in front of that server (`--url`) or of the same echo over stdio
- * (bench/servers/ours-stdio, the re-serving case), sequentially (one call at a time: the extra hop shows
- * fully) and pipelined (WINDOW calls in flight). The two paths take turns in short blocks, the
- * order reversed every round, so the machine's drift falls on both alike; the figure is the
- * median block of each.
+ * What the gateway costs over HTTP. Our Client calls the echo tool three ways, for each upstream:
+ *
+ * - **direct**: the echo itself, `bench/servers/ours-http` over HTTP (`--url` rows) or
+ *   `bench/servers/ours-stdio` over stdio (`--` rows: what a user runs without a gateway);
+ * - **floor**: through `bench/servers/forwarder` (a bare JSON-RPC forwarder, no MCP: one hop
+ *   and nothing else) in front of the same echo;
+ * - **gateway**: through `mcp-actors serve --http 0` (a separate process, as users run it) in
+ *   front of the same echo (`--url`, or `--` re-serving the stdio echo);
+ *
+ * sequentially (one call at a time: the extra hop shows fully) and pipelined (WINDOW calls in
+ * flight). The paths take turns in short blocks, the order rotating every round, so the machine's
+ * drift falls on all alike; the figure is the median block of each. Besides latency, the CPU time
+ * (user + system, from /proc, 10 ms ticks) of the process in the middle per call: the
+ * forwarder's, the gateway's, and the HTTP echo's own on the direct path, to compare the
+ * gateway's own work with a hop's and a server's.
  *
  * Then the memory an idle downstream session costs the gateway: a gateway in this process, N
  * legacy sessions opened with bare fetch requests (initialize + initialized, nothing else kept
  * here), the heap after GC before and after, divided by N.
  *
  *   npm run build && node --expose-gc dist/bench/gateway.js
- * Settings: GATEWAY_ROUNDS (8), GATEWAY_BLOCK (400 calls), GATEWAY_WINDOW (32), GATEWAY_SESSIONS (500).
+ * Settings: GATEWAY_ROUNDS (8), GATEWAY_BLOCK (400 calls), GATEWAY_WINDOW (32), GATEWAY_SESSIONS (500),
+ * GATEWAY_UPSTREAMS (`http,stdio`), GATEWAY_NODE_ARGS (node flags for the gateway process, e.g.
+ * `--cpu-prof --cpu-prof-dir=/tmp/gw`).
  */
 import { spawn, fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Client } from '../lib/client.js';
 import { createGateway } from '../lib/gateway/gateway.js';
 import { listen } from '../lib/http/listen.js';
+import { createStdioClientTransport } from '../streams/stdio-client.js';
 import { createStreamableHttpClientTransport } from '../streams/streamable-http-client.js';
 import { createStreamableHttpHandler } from '../lib/server-bindings/streamable-http-server.js';
 import { CLIENT_INFO, serverModule, TEXT, TOOL, type FromHttpServer } from './common.js';
@@ -27,9 +39,12 @@ const ROUNDS = Number(process.env.GATEWAY_ROUNDS ?? 8);
 const BLOCK = Number(process.env.GATEWAY_BLOCK ?? 400);
 const WINDOW = Number(process.env.GATEWAY_WINDOW ?? 32);
 const SESSIONS = Number(process.env.GATEWAY_SESSIONS ?? 500);
+const UPSTREAMS = (process.env.GATEWAY_UPSTREAMS ?? 'http,stdio').split(',');
+const NODE_ARGS = process.env.GATEWAY_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
 const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 const execArgv = ext === '.ts' ? ['--import', 'tsx'] : [];
 const CLI = fileURLToPath(new URL(`../lib/cli/main${ext}`, import.meta.url));
+const FORWARDER = fileURLToPath(new URL(`./servers/forwarder${ext}`, import.meta.url));
 
 function upstream(): Promise<{ child: ChildProcess; url: string }> {
   const { path, execArgv: argv } = serverModule('ours-http');
@@ -40,18 +55,35 @@ function upstream(): Promise<{ child: ChildProcess; url: string }> {
   });
 }
 
-/** `mcp-actors serve --http 0` in front of `upstreamArgs` (`--url URL` or `-- CMD...`). */
-function gateway(upstreamArgs: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [...execArgv, CLI, 'serve', '--http', '0', '--name', 'u', ...upstreamArgs], { stdio: ['ignore', 'ignore', 'pipe'] });
+/** A process in the middle that prints `<pattern> URL` on stderr once it listens. */
+function middle(args: string[], pattern: RegExp): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
   return new Promise((resolve, reject) => {
     child.stderr!.on('data', (d) => {
       err += d;
-      const m = /Serving .* at (http:\/\/\S+)/.exec(err);
+      const m = pattern.exec(err);
       if (m) resolve({ child, url: m[1]! });
     });
-    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
+    child.on('exit', (code) => reject(new Error(`${args.at(-1)} exited with ${code}: ${err}`)));
   });
+}
+
+/** `mcp-actors serve --http 0` in front of `upstreamArgs` (`--url URL` or `-- CMD...`). */
+const gateway = (upstreamArgs: string[]) => middle([...execArgv, ...NODE_ARGS, CLI, 'serve', '--http', '0', '--name', 'u', ...upstreamArgs], /Serving .* at (http:\/\/\S+)/);
+/** The bare forwarder in front of `upstreamArgs` (`--url URL` or `-- CMD...`). */
+const forwarder = (upstreamArgs: string[]) => middle([...execArgv, FORWARDER, ...upstreamArgs], /Forwarding at (http:\/\/\S+)/);
+
+/** User + system CPU time of a process so far, in ms (Linux /proc; 10 ms ticks). */
+function cpuMs(pid: number | undefined): number {
+  if (pid === undefined) return NaN;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return NaN;
+  }
 }
 
 /** Milliseconds per call for `n` calls, `window` at a time. */
@@ -70,43 +102,80 @@ async function block(client: Client, tool: string, n: number, window: number): P
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
+interface Path {
+  label: 'direct' | 'floor' | 'gateway';
+  client: Client;
+  tool: string;
+  /** The process whose CPU per call is reported (the one in the middle, or the direct server). */
+  pid: number | undefined;
+  close(): Promise<void>;
+}
+
+async function viaHttp(label: Path['label'], url: string, tool: string, child: ChildProcess | undefined, pid: number | undefined): Promise<Path> {
+  const client = new Client({ info: CLIENT_INFO });
+  await client.connect(createStreamableHttpClientTransport(url));
+  return {
+    label,
+    client,
+    tool,
+    pid,
+    async close() {
+      await client.close();
+      child?.kill('SIGTERM');
+    },
+  };
+}
+
+async function paths(kind: string, up: { child: ChildProcess; url: string }): Promise<Path[]> {
+  const stdio = serverModule('ours-stdio');
+  const target = kind === 'http' ? ['--url', up.url] : ['--', process.execPath, ...stdio.execArgv, stdio.path];
+  const floor = await forwarder(target);
+  const gw = await gateway(target);
+  let direct: Path;
+  if (kind === 'http') direct = await viaHttp('direct', up.url, TOOL, undefined, up.child.pid);
+  else {
+    const client = new Client({ info: CLIENT_INFO });
+    const transport = createStdioClientTransport({ command: process.execPath, args: [...stdio.execArgv, stdio.path] });
+    await client.connect(transport);
+    direct = { label: 'direct', client, tool: TOOL, pid: transport.pid, close: () => client.close() };
+  }
+  return [direct, await viaHttp('floor', floor.url, TOOL, floor.child, floor.child.pid), await viaHttp('gateway', gw.url, `u__${TOOL}`, gw.child, gw.child.pid)];
+}
+
+const us = (ms: number) => (Number.isNaN(ms) ? '   -' : (ms * 1000).toFixed(0).padStart(4));
+
 async function latency(): Promise<void> {
   const up = await upstream();
-  const stdio = serverModule('ours-stdio');
-  const gateways = [
-    { label: 'gateway→http ', gw: await gateway(['--url', up.url]) },
-    { label: 'gateway→stdio', gw: await gateway(['--', process.execPath, ...stdio.execArgv, stdio.path]) },
-  ];
-  const direct = new Client({ info: CLIENT_INFO });
-  await direct.connect(createStreamableHttpClientTransport(up.url));
+  console.log(`gateway bench: ${ROUNDS} rounds of ${BLOCK}-call blocks, pipelined ${WINDOW} in flight; µs per call (median block), cpu = µs of CPU per call of the process named`);
   try {
-    for (const { label: path, gw } of gateways) {
-      const via = new Client({ info: CLIENT_INFO });
-      await via.connect(createStreamableHttpClientTransport(gw.url));
+    for (const kind of UPSTREAMS) {
+      const all = await paths(kind, up);
       try {
         for (const [label, window] of [['sequential', 1], ['pipelined', WINDOW]] as const) {
-          await block(direct, TOOL, BLOCK, window);
-          await block(via, `u__${TOOL}`, BLOCK, window);
-          const d: number[] = [];
-          const g: number[] = [];
+          for (const p of all) await block(p.client, p.tool, BLOCK, window);
+          const times = all.map(() => [] as number[]);
+          const cpu = all.map(() => 0);
           for (let round = 0; round < ROUNDS; round++) {
-            const turns = [() => block(direct, TOOL, BLOCK, window).then((x) => d.push(x)), () => block(via, `u__${TOOL}`, BLOCK, window).then((x) => g.push(x))];
-            if (round % 2 === 1) turns.reverse();
-            for (const turn of turns) await turn();
+            for (let i = 0; i < all.length; i++) {
+              const at = (i + round) % all.length;
+              const p = all[at]!;
+              const before = cpuMs(p.pid);
+              times[at]!.push(await block(p.client, p.tool, BLOCK, window));
+              cpu[at]! += cpuMs(p.pid) - before;
+            }
           }
-          const md = median(d);
-          const mg = median(g);
+          const [d, f, g] = times.map(median) as [number, number, number];
+          const [cd, cf, cg] = cpu.map((c) => c / (ROUNDS * BLOCK)) as [number, number, number];
           console.log(
-            `${path}  ${label.padEnd(10)} (${window} in flight)  direct ${(md * 1000).toFixed(0)} µs/call  gateway ${(mg * 1000).toFixed(0)} µs/call  added ${((mg - md) * 1000).toFixed(0)} µs (${(((mg - md) / md) * 100).toFixed(1)}%)  era ${via.era}`,
+            `${kind.padEnd(5)} ${label.padEnd(10)}  direct ${us(d)}  floor ${us(f)}  gateway ${us(g)}  gateway/direct ${(g / d).toFixed(2)}  gateway/floor ${(g / f).toFixed(2)}  ` +
+              `cpu: ${kind === 'http' ? `echo server ${us(cd)}` : `stdio echo ${us(cd)}`}  forwarder ${us(cf)}  gateway ${us(cg)}  era ${all[2]!.client.era}`,
           );
         }
       } finally {
-        await via.close();
-        gw.child.kill('SIGTERM');
+        for (const p of all) await p.close();
       }
     }
   } finally {
-    await direct.close();
     up.child.kill();
   }
 }
@@ -150,4 +219,4 @@ async function idleMemory(): Promise<void> {
 }
 
 await latency();
-await idleMemory();
+if (SESSIONS > 0) await idleMemory();

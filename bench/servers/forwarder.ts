@@ -1,0 +1,84 @@
+/**
+ * Bench floor for the gateway: a bare JSON-RPC forwarder with no MCP in it, the least a proxy
+ * can do per call. It serves HTTP on 127.0.0.1 (a port of its own, printed as
+ * `Forwarding at URL` on stderr) and forwards each POST:
+ *
+ * - `--url URL`: the bytes, to an HTTP server (method, headers and body as they came, over a
+ *   keep-alive agent; the answer's status, headers and body back as they come);
+ * - `-- CMD ARGS`: as one NDJSON line to a stdio server it spawns, its id renumbered so that
+ *   callers cannot collide; the line answering that id comes back as a JSON body. Notifications
+ *   get 202; what the server sends unasked is dropped.
+ *
+ * No session, no header checks, no schema: the gap between a call through it and a direct call
+ * is one hop (one more process woken, two more HTTP exchanges' worth of syscalls), which the
+ * gateway cannot go below.
+ */
+import { spawn } from 'node:child_process';
+import { Agent, createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createInterface } from 'node:readline';
+
+const dash = process.argv.indexOf('--');
+const urlAt = process.argv.indexOf('--url');
+const target = urlAt >= 0 ? new URL(process.argv[urlAt + 1]!) : undefined;
+const command = dash >= 0 ? process.argv.slice(dash + 1) : [];
+if (target === undefined && command.length === 0) throw new Error('usage: forwarder --url URL | -- CMD ARGS');
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function toHttp(url: URL): (req: IncomingMessage, res: ServerResponse) => void {
+  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  return (req, res) => {
+    const out = request({ host: url.hostname, port: url.port, path: url.pathname, method: req.method, headers: { ...req.headers, host: url.host }, agent }, (up) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      up.pipe(res);
+    });
+    out.on('error', () => res.destroy());
+    req.pipe(out);
+  };
+}
+
+function toStdio([cmd, ...args]: string[]): (req: IncomingMessage, res: ServerResponse) => void {
+  const child = spawn(cmd!, args, { stdio: ['pipe', 'pipe', 'inherit'] });
+  const waiting = new Map<number, { res: ServerResponse; id: unknown }>();
+  let next = 0;
+  createInterface({ input: child.stdout! }).on('line', (line) => {
+    const msg = JSON.parse(line) as { id?: number; method?: string };
+    if (msg.method !== undefined || typeof msg.id !== 'number') return;
+    const w = waiting.get(msg.id);
+    if (w === undefined) return;
+    waiting.delete(msg.id);
+    const body = JSON.stringify({ ...msg, id: w.id });
+    w.res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    w.res.end(body);
+  });
+  return (req, res) => {
+    if (req.method !== 'POST') {
+      res.writeHead(405).end();
+      return;
+    }
+    void readBody(req).then((body) => {
+      const msg = JSON.parse(body.toString('utf8')) as { id?: unknown; method?: string };
+      if (msg.id === undefined || msg.method === undefined) {
+        child.stdin!.write(body.toString('utf8') + '\n');
+        res.writeHead(202).end();
+        return;
+      }
+      const id = ++next;
+      waiting.set(id, { res, id: msg.id });
+      child.stdin!.write(JSON.stringify({ ...msg, id }) + '\n');
+    });
+  };
+}
+
+const server = createServer(target !== undefined ? toHttp(target) : toStdio(command));
+server.keepAliveTimeout = 60_000;
+server.listen(0, '127.0.0.1', () => process.stderr.write(`Forwarding at http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp\n`));
+process.on('SIGTERM', () => process.exit(0));
