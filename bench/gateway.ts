@@ -22,7 +22,9 @@
  *   npm run build && node --expose-gc dist/bench/gateway.js
  * Settings: GATEWAY_ROUNDS (8), GATEWAY_BLOCK (400 calls), GATEWAY_WINDOW (32), GATEWAY_SESSIONS (500),
  * GATEWAY_UPSTREAMS (`http,stdio`), GATEWAY_NODE_ARGS (node flags for the gateway process, e.g.
- * `--cpu-prof --cpu-prof-dir=/tmp/gw`).
+ * `--cpu-prof --cpu-prof-dir=/tmp/gw`), GATEWAY_BASELINE (the `lib/cli/main.js` of another build,
+ * e.g. a copy of dist made before a change: its gateway runs as a fourth path, interleaved with
+ * the others, for a before/after under the same load).
  */
 import { spawn, fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -33,6 +35,8 @@ import { listen } from '../lib/http/listen.js';
 import { createStdioClientTransport } from '../streams/stdio-client.js';
 import { createStreamableHttpClientTransport } from '../streams/streamable-http-client.js';
 import { createStreamableHttpHandler } from '../lib/server-bindings/streamable-http-server.js';
+import type { McpServer } from '../lib/mcp-server.js';
+import { createOursServer } from './echo/ours.js';
 import { CLIENT_INFO, serverModule, TEXT, TOOL, type FromHttpServer } from './common.js';
 
 const ROUNDS = Number(process.env.GATEWAY_ROUNDS ?? 8);
@@ -40,6 +44,7 @@ const BLOCK = Number(process.env.GATEWAY_BLOCK ?? 400);
 const WINDOW = Number(process.env.GATEWAY_WINDOW ?? 32);
 const SESSIONS = Number(process.env.GATEWAY_SESSIONS ?? 500);
 const UPSTREAMS = (process.env.GATEWAY_UPSTREAMS ?? 'http,stdio').split(',');
+const BASELINE = process.env.GATEWAY_BASELINE;
 const NODE_ARGS = process.env.GATEWAY_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
 const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 const execArgv = ext === '.ts' ? ['--import', 'tsx'] : [];
@@ -70,7 +75,7 @@ function middle(args: string[], pattern: RegExp): Promise<{ child: ChildProcess;
 }
 
 /** `mcp-actors serve --http 0` in front of `upstreamArgs` (`--url URL` or `-- CMD...`). */
-const gateway = (upstreamArgs: string[]) => middle([...execArgv, ...NODE_ARGS, CLI, 'serve', '--http', '0', '--name', 'u', ...upstreamArgs], /Serving .* at (http:\/\/\S+)/);
+const gateway = (upstreamArgs: string[], cli = CLI) => middle([...execArgv, ...NODE_ARGS, cli, 'serve', '--http', '0', '--name', 'u', ...upstreamArgs], /Serving .* at (http:\/\/\S+)/);
 /** The bare forwarder in front of `upstreamArgs` (`--url URL` or `-- CMD...`). */
 const forwarder = (upstreamArgs: string[]) => middle([...execArgv, FORWARDER, ...upstreamArgs], /Forwarding at (http:\/\/\S+)/);
 
@@ -103,7 +108,7 @@ async function block(client: Client, tool: string, n: number, window: number): P
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 interface Path {
-  label: 'direct' | 'floor' | 'gateway';
+  label: 'direct' | 'floor' | 'gateway' | 'baseline';
   client: Client;
   tool: string;
   /** The process whose CPU per call is reported (the one in the middle, or the direct server). */
@@ -139,7 +144,12 @@ async function paths(kind: string, up: { child: ChildProcess; url: string }): Pr
     await client.connect(transport);
     direct = { label: 'direct', client, tool: TOOL, pid: transport.pid, close: () => client.close() };
   }
-  return [direct, await viaHttp('floor', floor.url, TOOL, floor.child, floor.child.pid), await viaHttp('gateway', gw.url, `u__${TOOL}`, gw.child, gw.child.pid)];
+  const all = [direct, await viaHttp('floor', floor.url, TOOL, floor.child, floor.child.pid), await viaHttp('gateway', gw.url, `u__${TOOL}`, gw.child, gw.child.pid)];
+  if (BASELINE !== undefined) {
+    const base = await gateway(target, BASELINE);
+    all.push(await viaHttp('baseline', base.url, `u__${TOOL}`, base.child, base.child.pid));
+  }
+  return all;
 }
 
 const us = (ms: number) => (Number.isNaN(ms) ? '   -' : (ms * 1000).toFixed(0).padStart(4));
@@ -164,11 +174,12 @@ async function latency(): Promise<void> {
               cpu[at]! += cpuMs(p.pid) - before;
             }
           }
-          const [d, f, g] = times.map(median) as [number, number, number];
-          const [cd, cf, cg] = cpu.map((c) => c / (ROUNDS * BLOCK)) as [number, number, number];
+          const [d, f, g, b] = times.map(median) as [number, number, number, number | undefined];
+          const [cd, cf, cg, cb] = cpu.map((c) => c / (ROUNDS * BLOCK)) as [number, number, number, number | undefined];
+          const base = b === undefined ? '' : `  | baseline gateway ${us(b)} (cpu ${us(cb!)})  gateway/baseline ${(g / b).toFixed(2)}`;
           console.log(
             `${kind.padEnd(5)} ${label.padEnd(10)}  direct ${us(d)}  floor ${us(f)}  gateway ${us(g)}  gateway/direct ${(g / d).toFixed(2)}  gateway/floor ${(g / f).toFixed(2)}  ` +
-              `cpu: ${kind === 'http' ? `echo server ${us(cd)}` : `stdio echo ${us(cd)}`}  forwarder ${us(cf)}  gateway ${us(cg)}  era ${all[2]!.client.era}`,
+              `cpu: ${kind === 'http' ? `echo server ${us(cd)}` : `stdio echo ${us(cd)}`}  forwarder ${us(cf)}  gateway ${us(cg)}  era ${all[2]!.client.era}${base}`,
           );
         }
       } finally {
@@ -194,11 +205,9 @@ async function settledHeap(): Promise<number> {
   return last;
 }
 
-async function idleMemory(): Promise<void> {
-  const up = await upstream();
-  const gw = createGateway({ servers: { u: { url: up.url } } });
-  await gw.start();
-  const handler = createStreamableHttpHandler(gw.server.server);
+/** The heap after GC per idle legacy session (initialize + initialized by bare fetch) on `server`. */
+async function idleHeap(server: McpServer): Promise<{ sessions: number; kb: number }> {
+  const handler = createStreamableHttpHandler(server.server);
   const web = await listen(handler, { port: 0, logger: false });
   const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
   const open = async () => {
@@ -208,14 +217,41 @@ async function idleMemory(): Promise<void> {
     const done = await fetch(web.url, { method: 'POST', headers: { ...headers, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
     await done.text();
   };
-  await open();
-  const before = await settledHeap();
-  for (let i = 0; i < SESSIONS; i++) await open();
-  const after = await settledHeap();
-  console.log(`idle downstream sessions: ${handler.sessionCount} open, ${((after - before) / SESSIONS / 1024).toFixed(1)} KB each (heap after GC)`);
-  await web.close();
-  await gw.close();
-  up.child.kill();
+  try {
+    await open();
+    const before = await settledHeap();
+    for (let i = 0; i < SESSIONS; i++) await open();
+    const after = await settledHeap();
+    return { sessions: handler.sessionCount, kb: (after - before) / SESSIONS / 1024 };
+  } finally {
+    await web.close();
+  }
+}
+
+/**
+ * The heap an idle downstream session costs: on the echo server alone (what any server of ours
+ * costs per session, the legacy HTTP session's share) and on a gateway in front of it, shared and
+ * perSession (an idle session has started no upstream of its own yet); the difference is what
+ * the gateway adds.
+ */
+async function idleMemory(): Promise<void> {
+  const up = await upstream();
+  try {
+    const plain = await idleHeap(createOursServer());
+    console.log(`idle downstream sessions: echo server alone ${plain.kb.toFixed(1)} KB each (${plain.sessions} open, heap after GC)`);
+    for (const upstreams of ['shared', 'perSession'] as const) {
+      const gw = createGateway({ servers: { u: { url: up.url } }, upstreams });
+      await gw.start();
+      try {
+        const r = await idleHeap(gw.server);
+        console.log(`idle downstream sessions: gateway (${upstreams}) ${r.kb.toFixed(1)} KB each (${r.sessions} open; ${(r.kb - plain.kb).toFixed(1)} KB more than the echo server's)`);
+      } finally {
+        await gw.close();
+      }
+    }
+  } finally {
+    up.child.kill();
+  }
 }
 
 await latency();
