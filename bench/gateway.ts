@@ -43,7 +43,7 @@ const ROUNDS = Number(process.env.GATEWAY_ROUNDS ?? 8);
 const BLOCK = Number(process.env.GATEWAY_BLOCK ?? 400);
 const WINDOW = Number(process.env.GATEWAY_WINDOW ?? 32);
 const SESSIONS = Number(process.env.GATEWAY_SESSIONS ?? 500);
-const UPSTREAMS = (process.env.GATEWAY_UPSTREAMS ?? 'http,stdio').split(',');
+const UPSTREAMS = (process.env.GATEWAY_UPSTREAMS ?? 'http,stdio').split(',').filter(Boolean);
 const BASELINE = process.env.GATEWAY_BASELINE;
 const NODE_ARGS = process.env.GATEWAY_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
 const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
@@ -155,6 +155,7 @@ async function paths(kind: string, up: { child: ChildProcess; url: string }): Pr
 const us = (ms: number) => (Number.isNaN(ms) ? '   -' : (ms * 1000).toFixed(0).padStart(4));
 
 async function latency(): Promise<void> {
+  if (UPSTREAMS.length === 0) return;
   const up = await upstream();
   console.log(`gateway bench: ${ROUNDS} rounds of ${BLOCK}-call blocks, pipelined ${WINDOW} in flight; µs per call (median block), cpu = µs of CPU per call of the process named`);
   try {
@@ -237,6 +238,8 @@ async function idleHeap(server: McpServer): Promise<{ sessions: number; kb: numb
 async function idleMemory(): Promise<void> {
   const up = await upstream();
   try {
+    // Once untimed first: the first sessions of a process also pay for code and caches made once.
+    await idleHeap(createOursServer());
     const plain = await idleHeap(createOursServer());
     console.log(`idle downstream sessions: echo server alone ${plain.kb.toFixed(1)} KB each (${plain.sessions} open, heap after GC)`);
     for (const upstreams of ['shared', 'perSession'] as const) {
