@@ -21,7 +21,7 @@
  *
  *   npm run build && node --expose-gc dist/bench/gateway.js
  * Settings: GATEWAY_ROUNDS (8), GATEWAY_BLOCK (400 calls), GATEWAY_WINDOW (32), GATEWAY_SESSIONS (500),
- * GATEWAY_UPSTREAMS (`http,stdio`), GATEWAY_NODE_ARGS (node flags for the gateway process, e.g.
+ * GATEWAY_UPSTREAMS (`http,stdio`; empty: the memory only), GATEWAY_WORKLOADS (`sequential,pipelined`), GATEWAY_NODE_ARGS (node flags for the gateway process, e.g.
  * `--cpu-prof --cpu-prof-dir=/tmp/gw`), GATEWAY_BASELINE (the `lib/cli/main.js` of another build,
  * e.g. a copy of dist made before a change: its gateway runs as a fourth path, interleaved with
  * the others, for a before/after under the same load).
@@ -45,6 +45,7 @@ const WINDOW = Number(process.env.GATEWAY_WINDOW ?? 32);
 const SESSIONS = Number(process.env.GATEWAY_SESSIONS ?? 500);
 const UPSTREAMS = (process.env.GATEWAY_UPSTREAMS ?? 'http,stdio').split(',').filter(Boolean);
 const BASELINE = process.env.GATEWAY_BASELINE;
+const WORKLOADS = (process.env.GATEWAY_WORKLOADS ?? 'sequential,pipelined').split(',');
 const NODE_ARGS = process.env.GATEWAY_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
 const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 const execArgv = ext === '.ts' ? ['--import', 'tsx'] : [];
@@ -162,7 +163,7 @@ async function latency(): Promise<void> {
     for (const kind of UPSTREAMS) {
       const all = await paths(kind, up);
       try {
-        for (const [label, window] of [['sequential', 1], ['pipelined', WINDOW]] as const) {
+        for (const [label, window] of ([['sequential', 1], ['pipelined', WINDOW]] as const).filter(([w]) => WORKLOADS.includes(w))) {
           for (const p of all) await block(p.client, p.tool, BLOCK, window);
           const times = all.map(() => [] as number[]);
           const cpu = all.map(() => 0);
