@@ -15,13 +15,16 @@
  * forwarder's, the gateway's, and the HTTP echo's own on the direct path, to compare the
  * gateway's own work with a hop's and a server's.
  *
- * Then the memory an idle downstream session costs the gateway: a gateway in this process, N
- * legacy sessions opened with bare fetch requests (initialize + initialized, nothing else kept
- * here), the heap after GC before and after, divided by N.
+ * Then the HTTP rows again with every part in this process, CPU from `process.cpuUsage()`
+ * (see {@link inProcess}), and the memory an idle downstream session costs: N legacy sessions
+ * opened with bare fetch requests (initialize + initialized, nothing else kept here) on the echo
+ * server alone and on a gateway in this process, the heap after GC before and after, divided by N.
  *
  *   npm run build && node --expose-gc dist/bench/gateway.js
  * Settings: GATEWAY_ROUNDS (8), GATEWAY_BLOCK (400 calls), GATEWAY_WINDOW (32), GATEWAY_SESSIONS (500),
- * GATEWAY_UPSTREAMS (`http,stdio`; empty: the memory only), GATEWAY_WORKLOADS (`sequential,pipelined`), GATEWAY_NODE_ARGS (node flags for the gateway process, e.g.
+ * GATEWAY_UPSTREAMS (`http,stdio`; empty: none of the separate-process rows),
+ * GATEWAY_WORKLOADS (`sequential,pipelined`), GATEWAY_IN_PROCESS (`no` skips the one-process rows;
+ * 0 sessions skip the memory), GATEWAY_NODE_ARGS (node flags for the gateway process, e.g.
  * `--cpu-prof --cpu-prof-dir=/tmp/gw`), GATEWAY_BASELINE (the `lib/cli/main.js` of another build,
  * e.g. a copy of dist made before a change: its gateway runs as a fourth path, interleaved with
  * the others, for a before/after under the same load).
@@ -37,6 +40,7 @@ import { createStreamableHttpClientTransport } from '../streams/streamable-http-
 import { createStreamableHttpHandler } from '../lib/server-bindings/streamable-http-server.js';
 import type { McpServer } from '../lib/mcp-server.js';
 import { createOursServer } from './echo/ours.js';
+import { listenForwarder, toHttp } from './servers/forwarder.js';
 import { CLIENT_INFO, serverModule, TEXT, TOOL, type FromHttpServer } from './common.js';
 
 const ROUNDS = Number(process.env.GATEWAY_ROUNDS ?? 8);
@@ -207,6 +211,62 @@ async function settledHeap(): Promise<number> {
   return last;
 }
 
+/**
+ * The same calls with everything in this process (echo server, forwarder, gateway, client; real
+ * HTTP on 127.0.0.1), timed by `process.cpuUsage()` per block: microsecond CPU figures that no
+ * other process's scheduling blurs. What the forwarder adds to a direct call's CPU is a hop's
+ * cost; what the gateway adds is its own; their ratio is how many hops the gateway costs.
+ * (No baseline here: another build's gateway loaded beside ours measured 1.6x our own build's
+ * added CPU when that build was a copy of ours; a second module graph in one process is not a
+ * fair comparison.)
+ */
+async function inProcess(): Promise<void> {
+  const echoHandler = createStreamableHttpHandler(createOursServer().server, { responseMode: 'json' });
+  const echo = await listen(echoHandler, { port: 0, logger: false });
+  const fwd = await listenForwarder(toHttp(new URL(echo.url)));
+  const gw = createGateway({ servers: { u: { url: echo.url } } });
+  await gw.start();
+  // As `serve --http` serves it.
+  const gwWeb = await listen(createStreamableHttpHandler(gw.server.server, { legacySse: true }), { port: 0, logger: false });
+  const targets: { label: string; url: string; tool: string }[] = [
+    { label: 'direct', url: echo.url, tool: TOOL },
+    { label: 'floor', url: fwd.url, tool: TOOL },
+    { label: 'gateway', url: gwWeb.url, tool: `u__${TOOL}` },
+  ];
+  const closers = [() => gwWeb.close(), () => gw.close(), () => fwd.close(), () => echo.close()];
+  const clients = await Promise.all(
+    targets.map(async (t) => {
+      const client = new Client({ info: CLIENT_INFO });
+      await client.connect(createStreamableHttpClientTransport(t.url));
+      return client;
+    }),
+  );
+  try {
+    for (const [label, window] of ([['sequential', 1], ['pipelined', WINDOW]] as const).filter(([w]) => WORKLOADS.includes(w))) {
+      for (let i = 0; i < targets.length; i++) await block(clients[i]!, targets[i]!.tool, BLOCK, window);
+      const cpu = targets.map(() => [] as number[]);
+      const wall = targets.map(() => [] as number[]);
+      for (let round = 0; round < ROUNDS; round++) {
+        for (let i = 0; i < targets.length; i++) {
+          const at = (i + round) % targets.length;
+          const before = process.cpuUsage();
+          wall[at]!.push(await block(clients[at]!, targets[at]!.tool, BLOCK, window));
+          const used = process.cpuUsage(before);
+          cpu[at]!.push((used.user + used.system) / BLOCK);
+        }
+      }
+      const c = cpu.map(median);
+      const w = wall.map(median);
+      const added = (i: number) => c[i]! - c[0]!;
+      const cols = targets.map((t, i) => `${t.label} ${c[i]!.toFixed(0)}${i > 0 ? ` (+${added(i).toFixed(0)})` : ''} cpu, ${(w[i]! * 1000).toFixed(0)} wall`);
+      console.log(`one process ${label.padEnd(10)}  µs/call: ${cols.join('  ')}  gateway added/floor added ${(added(2) / added(1)).toFixed(2)}`);
+    }
+  } finally {
+    await Promise.all(clients.map((cl) => cl.close()));
+    for (const close of closers) await close();
+  }
+}
+
 /** The heap after GC per idle legacy session (initialize + initialized by bare fetch) on `server`. */
 async function idleHeap(server: McpServer): Promise<{ sessions: number; kb: number }> {
   const handler = createStreamableHttpHandler(server.server);
@@ -259,4 +319,5 @@ async function idleMemory(): Promise<void> {
 }
 
 await latency();
+if (process.env.GATEWAY_IN_PROCESS !== 'no') await inProcess();
 if (SESSIONS > 0) await idleMemory();

@@ -18,11 +18,7 @@ import { Agent, createServer, request, type IncomingMessage, type ServerResponse
 import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 
-const dash = process.argv.indexOf('--');
-const urlAt = process.argv.indexOf('--url');
-const target = urlAt >= 0 ? new URL(process.argv[urlAt + 1]!) : undefined;
-const command = dash >= 0 ? process.argv.slice(dash + 1) : [];
-if (target === undefined && command.length === 0) throw new Error('usage: forwarder --url URL | -- CMD ARGS');
+import { fileURLToPath } from 'node:url';
 
 function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -33,7 +29,8 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
-function toHttp(url: URL): (req: IncomingMessage, res: ServerResponse) => void {
+/** The forwarding request listener: to the HTTP server at `url`. */
+export function toHttp(url: URL): (req: IncomingMessage, res: ServerResponse) => void {
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
   return (req, res) => {
     const out = request({ host: url.hostname, port: url.port, path: url.pathname, method: req.method, headers: { ...req.headers, host: url.host }, agent }, (up) => {
@@ -45,7 +42,8 @@ function toHttp(url: URL): (req: IncomingMessage, res: ServerResponse) => void {
   };
 }
 
-function toStdio([cmd, ...args]: string[]): (req: IncomingMessage, res: ServerResponse) => void {
+/** The forwarding request listener: to a stdio server it spawns (`cmd args`). */
+export function toStdio([cmd, ...args]: string[]): (req: IncomingMessage, res: ServerResponse) => void {
   const child = spawn(cmd!, args, { stdio: ['pipe', 'pipe', 'inherit'] });
   const waiting = new Map<number, { res: ServerResponse; id: unknown }>();
   let next = 0;
@@ -78,7 +76,27 @@ function toStdio([cmd, ...args]: string[]): (req: IncomingMessage, res: ServerRe
   };
 }
 
-const server = createServer(target !== undefined ? toHttp(target) : toStdio(command));
-server.keepAliveTimeout = 60_000;
-server.listen(0, '127.0.0.1', () => process.stderr.write(`Forwarding at http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp\n`));
-process.on('SIGTERM', () => process.exit(0));
+/** A forwarder listening on 127.0.0.1 (a free port), in this process. */
+export function listenForwarder(listener: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer(listener);
+  server.keepAliveTimeout = 60_000;
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
+        close: () => new Promise<void>((done) => server.close(() => done()).closeAllConnections()),
+      }),
+    ),
+  );
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const dash = process.argv.indexOf('--');
+  const urlAt = process.argv.indexOf('--url');
+  const target = urlAt >= 0 ? new URL(process.argv[urlAt + 1]!) : undefined;
+  const command = dash >= 0 ? process.argv.slice(dash + 1) : [];
+  if (target === undefined && command.length === 0) throw new Error('usage: forwarder --url URL | -- CMD ARGS');
+  const { url } = await listenForwarder(target !== undefined ? toHttp(target) : toStdio(command));
+  process.stderr.write(`Forwarding at ${url}\n`);
+  process.on('SIGTERM', () => process.exit(0));
+}
