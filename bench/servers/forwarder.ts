@@ -48,7 +48,12 @@ export function toStdio([cmd, ...args]: string[]): (req: IncomingMessage, res: S
   const waiting = new Map<number, { res: ServerResponse; id: unknown }>();
   let next = 0;
   createInterface({ input: child.stdout! }).on('line', (line) => {
-    const msg = JSON.parse(line) as { id?: number; method?: string };
+    let msg: { id?: number; method?: string };
+    try {
+      msg = JSON.parse(line) as typeof msg;
+    } catch {
+      return; // not a frame: nothing to forward
+    }
     if (msg.method !== undefined || typeof msg.id !== 'number') return;
     const w = waiting.get(msg.id);
     if (w === undefined) return;
@@ -63,7 +68,13 @@ export function toStdio([cmd, ...args]: string[]): (req: IncomingMessage, res: S
       return;
     }
     void readBody(req).then((body) => {
-      const msg = JSON.parse(body.toString('utf8')) as { id?: unknown; method?: string };
+      let msg: { id?: unknown; method?: string };
+      try {
+        msg = JSON.parse(body.toString('utf8')) as typeof msg;
+      } catch {
+        res.writeHead(400).end();
+        return;
+      }
       if (msg.id === undefined || msg.method === undefined) {
         child.stdin!.write(body.toString('utf8') + '\n');
         res.writeHead(202).end();
