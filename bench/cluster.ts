@@ -262,7 +262,7 @@ async function costFigures(): Promise<void> {
   log(`== 2. per-request cost: ${N} sequential tools/call on one session, one process, direct; median of ${ROUNDS} interleaved rounds`);
   const memory = await deploy({ processes: 1, redis: false, haproxy: false });
   const redis = await deploy({ processes: 1, redis: true, haproxy: false });
-  const { connectRedis } = await import('../lib/redis/connection.js');
+  const { connectRedis } = await import('../lib/redis/redis-connection.js');
   const c = await connectRedis(redis.redis!.url);
   const times: [number[], number[], number[]] = [[], [], []];
   try {

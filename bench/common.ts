@@ -143,7 +143,7 @@ export type ToHttpServer = { cmd: 'memory' } | { cmd: 'exit' };
 export type FromHttpServer =
   | { type: 'listening'; url: string }
   /** After GC: process.memoryUsage() and the sessions the server holds. */
-  | { type: 'memory'; heapUsed: number; rss: number; external: number; sessions: number };
+  | { type: 'memory'; heapUsed: number; heapTotal: number; rss: number; external: number; sessions: number };
 
 /** The q-quantile (0..1) of sorted values, nearest rank. */
 export function quantile(sorted: ArrayLike<number>, q: number): number {

@@ -34,7 +34,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Client } from '../lib/client.js';
 import { createGateway } from '../lib/gateway/gateway.js';
-import { listen } from '../lib/http/listen.js';
+import { listen } from '../lib/http/listen-port.js';
 import { createStdioClientTransport } from '../streams/stdio-client.js';
 import { createStreamableHttpClientTransport } from '../streams/streamable-http-client.js';
 import { createStreamableHttpHandler } from '../lib/server-bindings/streamable-http-server.js';

@@ -240,7 +240,7 @@ export async function createHttpDriver(impl: ImplName, mode: HttpMode): Promise<
  * notifications/initialized (202); with `getStream`, also GET the standalone SSE stream and
  * leave it open. Returns the session id.
  */
-async function rawSession(url: string, agent: Agent, getStream: boolean): Promise<string> {
+export async function rawSession(url: string, agent: Agent, getStream: boolean): Promise<string> {
   const accept = 'application/json, text/event-stream';
   const init = await request(url, {
     method: 'POST',

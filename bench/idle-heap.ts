@@ -14,7 +14,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { writeHeapSnapshot } from 'node:v8';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
-import { listen } from '../lib/http/listen.js';
+import { listen } from '../lib/http/listen-port.js';
 import { createStreamableHttpHandler } from '../lib/server-bindings/streamable-http-server.js';
 import { CLIENT_INFO } from './common.js';
 import { createOursServer } from './echo/ours.js';

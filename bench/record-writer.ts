@@ -16,7 +16,7 @@ import { mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RecordingWriter } from '../lib/cli/recording.js';
-import { Redactor } from '../lib/cli/redact.js';
+import { Redactor } from '../lib/shared/redactor.js';
 import { Tap } from '../lib/cli/tap-handover.js';
 
 const CALLS = Number(process.env.WRITER_CALLS ?? 20000);

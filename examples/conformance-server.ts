@@ -11,13 +11,13 @@
  * resumed with GET + Last-Event-ID. Host/Origin validation (DNS rebinding protection) is on.
  */
 import { McpError } from '../lib/errors.js';
-import { listen } from '../lib/http/listen.js';
+import { listen } from '../lib/http/listen-port.js';
 import { ErrorCode } from '../lib/jsonrpc/error-codes.js';
 import { startTask } from '../lib/tasks/modern-tasks.js';
 import { createMcpServer } from '../lib/mcp-server.js';
 import type { ServerSession } from '../lib/server.js';
 import { audio, embeddedResource, image, text } from '../lib/server-features/content.js';
-import type { FeatureContext } from '../lib/server-features/context.js';
+import type { FeatureContext } from '../lib/server-features/feature-context.js';
 import type { ElicitRequestedSchema } from '../lib/protocol/schema/elicitation.js';
 import { MemoryEventStore, createStreamableHttpHandler } from '../lib/server-bindings/streamable-http-server.js';
 

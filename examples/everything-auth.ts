@@ -11,8 +11,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { createAuthorizationServer } from '../lib/auth/authorization-server/authorization-server.js';
 import { memoryAccounts } from '../lib/auth/authorization-server/accounts.js';
 import { requireBearerAuth } from '../lib/auth/server/bearer-auth.js';
-import { createProtectedResourceMetadataHandler } from '../lib/auth/server/protected-resource-metadata.js';
-import type { InterceptedRequest, Interceptor } from '../lib/server-features/interceptors/chain.js';
+import { createProtectedResourceMetadataHandler } from '../lib/auth/server/protected-resource-handler.js';
+import type { InterceptedRequest, Interceptor } from '../lib/server-features/interceptors/server-chain.js';
 import { perCallerView } from '../lib/server-features/interceptors/views.js';
 
 /** The scope that shows the notebook's maintenance: a token asks for it explicitly (clients ask for `mcp`). */

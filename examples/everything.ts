@@ -31,7 +31,7 @@
  * It prints a live log of sessions (their state changes), every frame in and out of them, and
  * each 2026-07-28 request (served without a session) as it ends.
  */
-import { listen } from '../lib/http/listen.js';
+import { listen } from '../lib/http/listen-port.js';
 import { serveFetch } from '../lib/http/serve-fetch.js';
 import { runtimeName } from '../lib/runtime.js';
 import type { RedisStore } from '../lib/redis/store.js';

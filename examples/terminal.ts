@@ -14,7 +14,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { listen } from '../lib/http/listen.js';
+import { listen } from '../lib/http/listen-port.js';
 import { createMcpServer } from '../lib/mcp-server.js';
 import { addTerminals, type CommandVerdict } from '../lib/terminal/index.js';
 import { createStdioServerTransport } from '../streams/stdio-server.js';

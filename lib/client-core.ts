@@ -10,12 +10,12 @@
 import { BehaviorSubject, EMPTY, Subject, filter, merge, switchMap, type Observable, type Subscription } from 'rxjs';
 import type { PeerInfo } from '../machines/session.machine.js';
 import type { RestoreAnswer, SessionRestorer, Transport } from '../streams/transport.js';
-import { SubscriptionLostError } from './client-features/errors.js';
+import { SubscriptionLostError } from './client-features/client-feature-errors.js';
 import { ElicitationService, type ElicitationOptions, type ElicitationStatus } from './client-features/elicitation.js';
 import { RootsProvider } from './client-features/roots-provider.js';
 import type { SetRootsOptions } from './client-features/roots.js';
 import { serveSampling, type SamplingHandler, type SamplingOptions } from './client-features/sampling.js';
-import { LegacyServerError } from './client-modern/errors.js';
+import { LegacyServerError } from './client-modern/modern-client-errors.js';
 import type { InputAnswerer } from './client-modern/input-rounds.js';
 import { ModernEra, type DiscoveredServer, type InputRoundEvent, type TraceOptions } from './client-modern/modern-era.js';
 import { TASKS_EXTENSION } from './client-modern/extension-tasks.js';
@@ -541,6 +541,11 @@ export class ClientCore extends Session {
   }
 
   // ------------------------------------------------------------------------- client features
+
+  /** @internal Answer a 2026-07-28 input request for `method` with `answer` (the gateway answers `roots/list` from its own caller). */
+  answerInput(method: string, answer: () => Promise<JsonObject>): void {
+    this.inputAnswerers.set(method, () => answer());
+  }
 
   /**
    * Expose roots to the server: a list, or an observable of lists. Declares

@@ -7,7 +7,7 @@ import type { PeerInfo } from '../machines/session.machine.js';
 import type { ToolCallApprover } from './client-features/tool-approval.js';
 import type { TaskJournal } from './client-features/task-journal.js';
 import type { EraCache } from './client-modern/era-cache.js';
-import type { ListenBackoff } from './client-modern/listen.js';
+import type { ListenBackoff } from './client-modern/listen-stream.js';
 import type { LoggingLevel } from './protocol/schema/logging.js';
 import type { SessionOptions } from './session/session.js';
 

@@ -5,14 +5,14 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/client
  * @see https://modelcontextprotocol.io/specification/2026-07-28/basic
  */
-import { runClientChain, type ClientInterceptor, type OutgoingRequest } from './client-features/interceptors/chain.js';
-import { ClientSkills } from './client-features/skills.js';
+import { runClientChain, type ClientInterceptor, type OutgoingRequest } from './client-features/interceptors/client-chain.js';
+import { ClientSkills } from './client-features/client-skills.js';
 import { Observable, Subject, defer } from 'rxjs';
 import type { PeerInfo } from '../machines/session.machine.js';
 import { Completer, type CompleterOptions } from './client-features/completer.js';
 import { LiveList } from './client-features/live-list.js';
 import { OutputValidators } from './client-features/output-schema.js';
-import { listAll, pages } from './client-features/pagination.js';
+import { listAll, pages } from './client-features/list-pages.js';
 import { ResourceSubscriptions } from './client-features/resource-subscriptions.js';
 import { isListParams, listing, sdkOptions, type CallToolParams, type ListParams, type Listing } from './client-features/sdk-shapes.js';
 import type { Task, TaskHandle, TaskHandleOptions } from './client-features/tasks.js';

@@ -98,8 +98,8 @@ export { ResourceTemplate, type ResourceTemplateCallbacks } from './server-featu
 export { ResourceNotFoundError } from './server-features/resources.js';
 export { SkillRegistrationError, type SkillSource, type RegisteredSkill } from './server-features/skills.js';
 export { AppRegistrationError, type AppResourceConfig } from './server-features/apps.js';
-export { APPS_EXTENSION, APP_MIME_TYPE, APPS_PROTOCOL_VERSION, appsCapability, clientRendersApps, appContentSecurityPolicy, appToolMeta, type AppCsp, type AppPermissions, type AppResourceMeta, type AppToolMeta, type AppToolVisibility } from './protocol/apps.js';
-export { SKILLS_EXTENSION, SkillFrontmatterError, MAX_SKILL_FILES, MAX_SKILL_BYTES, type Skill, type SkillResource } from './protocol/skills.js';
+export { APPS_EXTENSION, APP_MIME_TYPE, APPS_PROTOCOL_VERSION, appsCapability, clientRendersApps, appContentSecurityPolicy, appToolMeta, type AppCsp, type AppPermissions, type AppResourceMeta, type AppToolMeta, type AppToolVisibility } from './protocol/apps-extension.js';
+export { SKILLS_EXTENSION, SkillFrontmatterError, MAX_SKILL_FILES, MAX_SKILL_BYTES, type Skill, type SkillResource } from './protocol/skills-extension.js';
 export { readSkillDirectory } from './server-features/skill-directory.js';
 export { serveDirectory, type ServeDirectoryOptions, type ResourceTemplateRegistrar } from './server-features/file-resources.js';
 export type { Listing, ListParams, CallToolParams } from './client-features/sdk-shapes.js';
@@ -107,17 +107,17 @@ export type { RawShape, InferShape, StandardSchemaV1 } from './server-features/j
 export { text, image, audio, resourceLink, embeddedResource } from './server-features/content.js';
 export type { ToolHandle, ToolHandler } from './server-features/tools.js';
 export type { PromptHandle, PromptHandler } from './server-features/prompts.js';
-export type { FeatureContext } from './server-features/context.js';
+export type { FeatureContext } from './server-features/feature-context.js';
 export { InvalidLogMessageError, LoggingConfigurationError, RequestLogLevelError, type Logger, type LogRedaction } from './server-features/logging.js';
 export type { ServerDiagnostic } from './server-features/diagnostics.js';
 export type { CursorScope } from './server-features/session-cursors.js';
 export { completeFrom, rankCompletions, type CompleteFromOptions } from './server-features/complete-from.js';
 export { trackRoots, RootsTracker, OutsideRootsError, rootContaining, type KnownRoots } from './server-features/roots-cache.js';
-export { runChain, type Interceptor, type InterceptedRequest, type InterceptorCaller, type InterceptorNext, type ChainObserver } from './server-features/interceptors/chain.js';
-export { runClientChain, type ClientInterceptor, type ClientInterceptorNext, type OutgoingRequest } from './client-features/interceptors/chain.js';
-export { logging, type InterceptLogEntry, type InterceptLogger, type LoggingOptions } from './server-features/interceptors/logging.js';
-export { rateLimitPerCaller, RateLimitedError, RATE_LIMITED, type RateLimitOptions } from './server-features/interceptors/rate-limit.js';
-export { redactArguments, REDACTED } from './server-features/interceptors/redact.js';
+export { runChain, type Interceptor, type InterceptedRequest, type InterceptorCaller, type InterceptorNext, type ChainObserver } from './server-features/interceptors/server-chain.js';
+export { runClientChain, type ClientInterceptor, type ClientInterceptorNext, type OutgoingRequest } from './client-features/interceptors/client-chain.js';
+export { logging, type InterceptLogEntry, type InterceptLogger, type LoggingOptions } from './server-features/interceptors/request-logging.js';
+export { rateLimitPerCaller, RateLimitedError, RATE_LIMITED, type RateLimitOptions } from './server-features/interceptors/rate-limit-per-caller.js';
+export { redactArguments, REDACTED } from './server-features/interceptors/redact-arguments.js';
 export { perCallerView, type PerCallerViewOptions, type VisibleTo } from './server-features/interceptors/views.js';
 export { retry, isTransportFailure, RETRYABLE_CODES, type RetryOptions } from './client-features/interceptors/retry.js';
 export {
@@ -190,7 +190,7 @@ export type {
   Unstamped,
 } from './journal/entry.js';
 export { replay, type ReplayOptions, type ReplayResult } from './journal/replay.js';
-export { listen, type ListenOptions, type Listening } from './http/listen.js';
+export { listen, type ListenOptions, type Listening } from './http/listen-port.js';
 export { answerClientError } from './http/client-error.js';
 export { serveFetch, type FetchHandler, type ServeFetchOptions, type ServedFetch } from './http/serve-fetch.js';
 // The protocol's own types; `ProgressToken` comes from the session module above.

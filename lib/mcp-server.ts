@@ -15,7 +15,7 @@
  *
  * @see https://modelcontextprotocol.io/specification/2025-11-25/server
  */
-import type { Interceptor } from './server-features/interceptors/chain.js';
+import type { Interceptor } from './server-features/interceptors/server-chain.js';
 import { guarded } from '../streams/guarded.js';
 import type { Observable } from 'rxjs';
 import type { Transport } from '../streams/transport.js';
@@ -25,7 +25,7 @@ import type { RequestHandler } from './session/session.js';
 import type { RequestRecord } from './session/server-request.js';
 import { CompletionFeature, type ResourceCompletionSource } from './server-features/completion.js';
 import { ServerDiagnostics, type ServerDiagnostic } from './server-features/diagnostics.js';
-import type { FeatureHost } from './server-features/host.js';
+import type { FeatureHost } from './server-features/feature-host.js';
 import type { ListKind } from './server-features/list-changed.js';
 import { LoggingFeature, type Logger, type LoggingLevel, type LoggingOptions, type LoggingState } from './server-features/logging.js';
 import { checkPageSize } from './server-features/pagination.js';

@@ -16,7 +16,7 @@ import type { ParamHeader } from './modern/param-headers.js';
 import { InMemoryServerEventBus, type ServerEvent, type ServerEventBus } from './modern/server-events.js';
 import type { SharedSessions } from './server-features/shared-sessions.js';
 import { interceptHooks } from './server-features/interceptors/dispatch.js';
-import type { Interceptor } from './server-features/interceptors/chain.js';
+import type { Interceptor } from './server-features/interceptors/server-chain.js';
 import { modernOptionsWithStore, type ServerStore } from './server-store.js';
 import { ErrorCode } from './jsonrpc/error-codes.js';
 import { errorResponse, type JsonRpcRequest, type JsonRpcResponse } from './jsonrpc/message.js';

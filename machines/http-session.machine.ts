@@ -10,7 +10,7 @@
  * The server does not run this machine as an actor per session (an actor costs kilobytes and tens
  * of microseconds; sessions are many and mostly idle): `streams/http-session.ts` executes the same
  * states and transitions on a plain record with one clock timer, and
- * `spec/http-server/http-session.model.spec.ts` walks this machine and checks the record agrees.
+ * `spec/server-bindings/http-session.model.spec.ts` walks this machine and checks the record agrees.
  *
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#session-management
  */

@@ -120,7 +120,7 @@ export { type ClientInputRoundsContext, type ClientInputRoundsEvent, clientInput
 export type RequestMachine = typeof requestMachine;
 export type SessionMachine = typeof sessionMachine;
 
-export { machines, type MachineName } from './registry.js';
+export { machines, type MachineName } from './machine-table.js';
 
 // The machines as JSON for Stately's editor (docs/machines/README.md says how to open them).
 export { machinesJSON, machineConfigJSON, renderMachineJSON, type Json } from './json.js';

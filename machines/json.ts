@@ -13,7 +13,7 @@
  * @see https://stately.ai/docs/inspector
  */
 import type { AnyStateMachine } from 'xstate';
-import { machines } from './registry.js';
+import { machines } from './machine-table.js';
 
 /** A JSON value. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

@@ -7,7 +7,7 @@
  * @see https://stately.ai/docs/setup
  */
 import type { AnyStateMachine } from 'xstate';
-import { machines } from './registry.js';
+import { machines } from './machine-table.js';
 import { machineConfigJSON, type Json } from './json.js';
 
 export type ManifestKind = 'guards' | 'actions' | 'actors' | 'delays';

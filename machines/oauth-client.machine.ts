@@ -31,7 +31,7 @@
  */
 import { assign, setup } from 'xstate';
 import type { AuthorizationDiscovery } from '../lib/auth/discovery-types.js';
-import { AuthorizationError } from '../lib/auth/errors.js';
+import { AuthorizationError } from '../lib/auth/authorization-errors.js';
 import { selectScopes } from '../lib/auth/scope-selection.js';
 import { resourceChallenge, type BearerChallenge } from '../lib/auth/www-authenticate.js';
 

@@ -27,7 +27,7 @@ export const LAYERS: ReadonlyArray<{ readonly name: string; readonly files: read
       'lib/jsonrpc/**',
       'streams/transport.ts', 'streams/inbound.ts', 'streams/decode.ts', 'streams/parse-json.ts',
       'streams/ndjson-encode.ts', 'streams/ndjson-split.ts', 'streams/sse-parse.ts', 'streams/sse-encode.ts',
-      'streams/correlate.ts', 'streams/classify.ts', 'streams/route.ts', 'streams/receive.ts',
+      'streams/correlate.ts', 'streams/frame-kind.ts', 'streams/route.ts', 'streams/receive.ts',
       'streams/journal-tap.ts',
       'lib/crypto/bytes.ts', // UTF-8 and byte helpers, which the frame codec needs; imports nothing
     ],
@@ -36,7 +36,7 @@ export const LAYERS: ReadonlyArray<{ readonly name: string; readonly files: read
     name: 'protocol', // revisions, schemas, era rules; OAuth's and elicitation's pure wire rules
     files: [
       'lib/protocol/**', 'lib/client-features/form-schema.ts',
-      'lib/auth/www-authenticate.ts', 'lib/auth/scope-selection.ts', 'lib/auth/errors.ts', 'lib/auth/discovery-types.ts',
+      'lib/auth/www-authenticate.ts', 'lib/auth/scope-selection.ts', 'lib/auth/authorization-errors.ts', 'lib/auth/discovery-types.ts',
     ],
   },
   {

@@ -13,7 +13,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Client } from '../lib/entries/client.js';
-import { listen } from '../lib/http/listen.js';
+import { listen } from '../lib/http/listen-port.js';
 import { createMcpServer } from '../lib/mcp-server.js';
 import { SUPPORTED_REVISIONS, type Revision } from '../lib/protocol/revisions.js';
 import { createStdioClientTransport } from '../streams/stdio-client.js';
@@ -36,7 +36,7 @@ const SESSIONS = arg('--sessions', short ? 2_000 : 10_000);
 /** The fuzzed servers' resident memory must stay under this (huge lines and bodies included). */
 const PEAK_RSS_MIB = 512;
 const SOAK_SERVER = fileURLToPath(new URL('./robustness/soak-server.ts', import.meta.url));
-const STRESS_SPEC = fileURLToPath(new URL('../spec/http/resumability-stress.spec.ts', import.meta.url));
+const STRESS_SPEC = fileURLToPath(new URL('../spec/server-bindings/resumability-stress.spec.ts', import.meta.url));
 const failures: string[] = [];
 const log = (line: string) => process.stdout.write(line + '\n');
 
@@ -214,7 +214,7 @@ async function idleSessions(): Promise<void> {
 // ------------------------------------------------------------------------------------ SSE cuts
 
 async function sseCuts(): Promise<void> {
-  log('== 1,000 SSE cuts (spec/http/resumability-stress.spec.ts with 10,000 messages)');
+  log('== 1,000 SSE cuts (spec/server-bindings/resumability-stress.spec.ts with 10,000 messages)');
   const code = await new Promise<number | null>((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../node_modules/mocha/bin/mocha.js', import.meta.url)), '--no-config', '--extension', 'ts', '--exit', '--reporter', 'dot', STRESS_SPEC], {
       stdio: ['ignore', 'inherit', 'inherit'],

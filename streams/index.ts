@@ -17,7 +17,7 @@ export { createSocketTransport, type SocketTransportOptions } from './socket.js'
 export { ndjsonSplit } from './ndjson-split.js';
 export { ndjsonEncode, toNdjsonLine } from './ndjson-encode.js';
 export { decode } from './decode.js';
-export { ofKind, isKind } from './classify.js';
+export { ofKind, isKind } from './frame-kind.js';
 export { parseJson } from './parse-json.js';
 export { journalTap } from './journal-tap.js';
 export { correlate, type Routable, type RoutableSingle } from './correlate.js';

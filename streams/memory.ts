@@ -11,6 +11,18 @@ import { TransportError } from '../lib/errors.js';
 import { GuardedObservable, warnObserverFault } from './guarded.js';
 import type { RawFrame, Transport, TransportPhase, TransportState } from './transport.js';
 
+const NONE: readonly never[] = Object.freeze([]);
+
+/**
+ * `subscribers` with `added`, less those that unsubscribed. The streams register no teardown:
+ * RxJS would give every subscription a finalizer array and a closure (~0.4 KB for each of an
+ * idle HTTP session's two), so an unsubscribed subscriber (closed, and a no-op to call) is
+ * dropped here or at the next value instead. The array is exact-size (a spread reserves 16 slots).
+ */
+function withSubscriber<T>(subscribers: readonly Subscriber<T>[], added: Subscriber<T>): readonly Subscriber<T>[] {
+  return subscribers.length === 0 ? [added] : subscribers.filter((s) => !s.closed).concat([added]);
+}
+
 /**
  * A hot stream that holds everything pushed before its first subscriber and hands it over, in
  * order, on that subscription; afterwards it is a plain multicast stream. A transport starts
@@ -21,8 +33,8 @@ export class HotInbound<T> {
   private buffer: T[] | null = [];
   private ended = false;
   // Subscribers kept by hand rather than in a Subject: a transport nearly always has exactly one
-  // (its session), and this is the per-frame hot path.
-  private subscribers: Subscriber<T>[] = [];
+  // (its session), and this is the per-frame hot path. No teardown (see `withSubscriber`).
+  private subscribers: readonly Subscriber<T>[] = NONE;
 
   readonly observable: Observable<T> = new Observable<T>((subscriber) => {
     const buffer = this.buffer;
@@ -41,10 +53,7 @@ export class HotInbound<T> {
       subscriber.complete();
       return;
     }
-    this.subscribers = [...this.subscribers, subscriber];
-    return () => {
-      this.subscribers = this.subscribers.filter((s) => s !== subscriber);
-    };
+    this.subscribers = withSubscriber(this.subscribers, subscriber);
   });
 
   push(value: T): void {
@@ -54,15 +63,21 @@ export class HotInbound<T> {
       return;
     }
     const subs = this.subscribers;
-    if (subs.length === 1) subs[0]!.next(value);
-    else for (const s of subs) s.next(value);
+    if (subs.length === 1) {
+      const only = subs[0]!;
+      if (only.closed) this.subscribers = NONE;
+      else only.next(value);
+    } else {
+      for (const s of subs) s.next(value);
+      if (subs.some((s) => s.closed)) this.subscribers = subs.filter((s) => !s.closed);
+    }
   }
 
   complete(): void {
     if (this.ended) return;
     this.ended = true;
     if (this.buffer === null) for (const s of this.subscribers) s.complete();
-    this.subscribers = [];
+    this.subscribers = NONE;
   }
 }
 
@@ -74,7 +89,7 @@ export class HotInbound<T> {
 export class StateCell {
   // Subscribers kept by hand rather than in a ReplaySubject: every transport has one cell, and
   // an idle HTTP session should cost as little as possible.
-  private subscribers: Subscriber<TransportState>[] = [];
+  private subscribers: readonly Subscriber<TransportState>[] = NONE;
   private state: TransportState;
   readonly observable: Observable<TransportState> = new GuardedObservable<TransportState>((subscriber) => {
     subscriber.next(this.state);
@@ -82,10 +97,7 @@ export class StateCell {
       subscriber.complete();
       return;
     }
-    this.subscribers = [...this.subscribers, subscriber];
-    return () => {
-      this.subscribers = this.subscribers.filter((s) => s !== subscriber);
-    };
+    this.subscribers = withSubscriber(this.subscribers, subscriber);
   }, 'transport.state$', warnObserverFault);
 
   constructor(initial: TransportState) {
@@ -107,11 +119,13 @@ export class StateCell {
   set(next: TransportState): void {
     if (this.terminal) return;
     this.state = next;
-    for (const s of this.subscribers) s.next(next);
+    const subs = this.subscribers;
+    for (const s of subs) s.next(next);
     if (this.terminal) {
-      const subs = this.subscribers;
-      this.subscribers = [];
+      this.subscribers = NONE;
       for (const s of subs) s.complete();
+    } else if (subs.some((s) => s.closed)) {
+      this.subscribers = subs.filter((s) => !s.closed);
     }
   }
 }

@@ -22,7 +22,7 @@
 import { createHash } from 'node:crypto';
 import type { Observable, Subscription } from 'rxjs';
 import { createActor, type Actor } from 'xstate';
-import { AuthorizationError } from '../lib/auth/errors.js';
+import { AuthorizationError } from '../lib/auth/authorization-errors.js';
 import { oauthClientFor, type HttpClientAuth, type OAuthClient } from '../lib/auth/oauth-client.js';
 import { systemClock, type Clock } from '../lib/clock.js';
 import { TransportError } from '../lib/errors.js';

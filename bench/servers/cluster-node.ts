@@ -8,9 +8,9 @@
  * - `tick {n}`: a server log message `{ n }` to every session (a fan-out through the store), and
  *   answers only once Redis has processed it: an answered tick was sent.
  */
-import { listen } from '../../lib/http/listen.js';
+import { listen } from '../../lib/http/listen-port.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
-import { connectRedis } from '../../lib/redis/connection.js';
+import { connectRedis } from '../../lib/redis/redis-connection.js';
 import { RedisHttpSessions } from '../../lib/redis/http-sessions.js';
 import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 

@@ -14,7 +14,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createMcpHandler } from '@modelcontextprotocol/server';
-import { listen } from '../../lib/http/listen.js';
+import { listen } from '../../lib/http/listen-port.js';
 import { serveFetch } from '../../lib/http/serve-fetch.js';
 import { runtimeName } from '../../lib/runtime.js';
 import { createMcpFetchHandler } from '../../lib/server-bindings/fetch-handler.js';

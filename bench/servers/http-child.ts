@@ -34,7 +34,7 @@ export function serveParent(url: string, sessions: () => number): void {
         last = used;
       }
       const mu = process.memoryUsage();
-      send({ type: 'memory', heapUsed: mu.heapUsed, rss: mu.rss, external: mu.external, sessions: sessions() });
+      send({ type: 'memory', heapUsed: mu.heapUsed, heapTotal: mu.heapTotal, rss: mu.rss, external: mu.external, sessions: sessions() });
     })();
   });
   process.on('disconnect', () => process.exit(0));

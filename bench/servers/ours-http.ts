@@ -4,7 +4,7 @@
  * its own. Forked by the bench: `--mode json|sse`; `--modern` leaves the response mode at its
  * default (as the SDK v2 server's modern rows do), the same handler serving both eras.
  */
-import { listen } from '../../lib/http/listen.js';
+import { listen } from '../../lib/http/listen-port.js';
 import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { createOursServer } from '../echo/ours.js';
 import { modeArg, serveParent } from './http-child.js';

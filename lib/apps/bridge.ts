@@ -13,7 +13,7 @@
  */
 import { createActor, type Actor, type InspectionEvent } from 'xstate';
 import { appBridgeMachine } from '../../machines/app-bridge.machine.js';
-import { APPS_PROTOCOL_VERSION, appToolMeta, type AppResourceMeta } from '../protocol/apps.js';
+import { APPS_PROTOCOL_VERSION, appToolMeta, type AppResourceMeta } from '../protocol/apps-extension.js';
 
 /** What the bridge uses of the page (structural, so it type-checks without the DOM library). */
 interface FrameLike {

@@ -22,4 +22,4 @@ export {
   type AppResourceMeta,
   type AppToolMeta,
   type AppToolVisibility,
-} from '../protocol/apps.js';
+} from '../protocol/apps-extension.js';

@@ -9,7 +9,7 @@
  *
  * @see https://modelcontextprotocol.io/extensions/apps
  */
-import { appContentSecurityPolicy } from '../protocol/apps.js';
+import { appContentSecurityPolicy } from '../protocol/apps-extension.js';
 
 /**
  * The proxy page. `hostOrigin` is the only origin it talks to (messages from elsewhere are

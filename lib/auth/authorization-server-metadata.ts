@@ -9,7 +9,7 @@
  * @see https://datatracker.ietf.org/doc/html/rfc8414#section-3
  */
 import type { FetchLike } from '../../streams/http-fetch.js';
-import { AuthorizationError } from './errors.js';
+import { AuthorizationError } from './authorization-errors.js';
 import { fetchMetadataDocument, isStringArray } from './well-known-document.js';
 import type { AuthorizationServerMetadata } from './discovery-types.js';
 

@@ -11,7 +11,7 @@
  * @see https://datatracker.ietf.org/doc/html/draft-ietf-oauth-v2-1-13#section-4.2
  * @see https://www.rfc-editor.org/rfc/rfc7523.html#section-2.2
  */
-import { AuthorizationError } from './errors.js';
+import { AuthorizationError } from './authorization-errors.js';
 import { InMemoryGrantProvider, grantScope, requireGrantType, type GrantRequest } from './grant-provider.js';
 import { clientCredentialsGrant } from './grants/client-credentials.js';
 import type { JwtAlgorithm } from './grants/jwt-assertion.js';

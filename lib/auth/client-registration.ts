@@ -12,7 +12,7 @@
 import type { FetchLike } from '../../streams/http-fetch.js';
 import type { AuthorizationServerMetadata } from './authorization-server-metadata.js';
 import { clientIdMetadataUrlProblem } from './client-id-metadata-document.js';
-import { AuthorizationError, oauthErrorOf } from './errors.js';
+import { AuthorizationError, oauthErrorOf } from './authorization-errors.js';
 import type { OAuthClientInformation, OAuthClientProvider } from './provider.js';
 
 /** How the client id was obtained. */

@@ -17,7 +17,7 @@
  * @see https://www.rfc-editor.org/rfc/rfc7523.html#section-2.1
  * @see https://datatracker.ietf.org/doc/draft-ietf-oauth-identity-assertion-authz-grant/
  */
-import { AuthorizationError } from './errors.js';
+import { AuthorizationError } from './authorization-errors.js';
 import { InMemoryGrantProvider, grantScope, requireGrantType, type GrantRequest } from './grant-provider.js';
 import { JWT_BEARER_GRANT, jwtBearerGrant } from './grants/jwt-bearer.js';
 import { exchangeIdTokenForIdJag } from './grants/token-exchange.js';

@@ -14,7 +14,7 @@
 import { undiciFetch, type FetchLike } from '../../streams/http-fetch.js';
 import { discoverAuthorizationServerMetadata } from './authorization-server-metadata.js';
 import { serverResourceUri } from './canonical-resource.js';
-import { AuthorizationError } from './errors.js';
+import { AuthorizationError } from './authorization-errors.js';
 import { discoverProtectedResourceMetadata } from './protected-resource-discovery.js';
 import type { AuthorizationDiscovery, AuthorizationServerMetadata } from './discovery-types.js';
 import { requireSecureAuthorizationServer, requireSecureEndpoint } from './secure-endpoint.js';

@@ -10,7 +10,7 @@
  * @see https://github.com/modelcontextprotocol/modelcontextprotocol/pull/1932
  */
 import { createHash, generateKeyPairSync, randomUUID, sign, type KeyObject } from 'node:crypto';
-import { AuthorizationError } from './errors.js';
+import { AuthorizationError } from './authorization-errors.js';
 import { parseWwwAuthenticate } from './www-authenticate.js';
 
 /** The one algorithm the prover signs with. */

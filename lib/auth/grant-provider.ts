@@ -10,7 +10,7 @@
  */
 import type { FetchLike } from '../../streams/http-fetch.js';
 import type { AuthorizationDiscovery } from './discovery.js';
-import { AuthorizationError } from './errors.js';
+import { AuthorizationError } from './authorization-errors.js';
 import type { StoredTokens } from './provider.js';
 import type { DpopProver } from './dpop.js';
 import type { OAuthTokens } from './token-endpoint.js';

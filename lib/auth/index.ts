@@ -44,7 +44,7 @@ export {
   isResourceNonceChallenge,
   useDpopWith,
 } from './dpop.js';
-export { AuthorizationError, type AuthorizationErrorCode, oauthErrorOf, TokenEndpointError } from './errors.js';
+export { AuthorizationError, type AuthorizationErrorCode, oauthErrorOf, TokenEndpointError } from './authorization-errors.js';
 export {
   type GrantRequest,
   grantScope,

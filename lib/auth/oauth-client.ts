@@ -20,7 +20,7 @@ import { resourceCovers } from './canonical-resource.js';
 import { resolveClient } from './client-registration.js';
 import { discoverAuthorization, type AuthorizationDiscovery } from './discovery.js';
 import { DpopProver, isResourceNonceChallenge, useDpopWith, type DpopMode } from './dpop.js';
-import { AuthorizationError } from './errors.js';
+import { AuthorizationError } from './authorization-errors.js';
 import { isGrantProvider, type OAuthGrantProvider } from './grant-provider.js';
 import { createPkce, requireS256 } from './pkce.js';
 import type { OAuthClientInformation, OAuthClientProvider, StoredTokens } from './provider.js';

@@ -6,7 +6,7 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#authorization-code-protection
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { AuthorizationError } from './errors.js';
+import { AuthorizationError } from './authorization-errors.js';
 
 export interface Pkce {
   /** 43 characters of base64url (32 random bytes): kept by the client, sent to the token endpoint. */

@@ -10,7 +10,7 @@
  */
 import type { FetchLike } from '../../streams/http-fetch.js';
 import { resourceCovers } from './canonical-resource.js';
-import { AuthorizationError } from './errors.js';
+import { AuthorizationError } from './authorization-errors.js';
 import { protectedResourceMetadataUrls, type ProtectedResourceMetadata } from './protected-resource-metadata.js';
 import { fetchMetadataDocument, isStringArray } from './well-known-document.js';
 

@@ -9,7 +9,7 @@
  */
 import { undiciFetch, type FetchLike } from '../../streams/http-fetch.js';
 import { requireClientIdMetadataUrl } from './client-id-metadata-document.js';
-import { AuthorizationError } from './errors.js';
+import { AuthorizationError } from './authorization-errors.js';
 import { requireSecureRedirectUrl } from './secure-endpoint.js';
 import type { OAuthClientInformation, OAuthClientMetadata, OAuthTokens } from './client-types.js';
 

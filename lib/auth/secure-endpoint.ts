@@ -8,7 +8,7 @@
  * @see https://datatracker.ietf.org/doc/html/draft-ietf-oauth-v2-1-13#section-1.5
  */
 import type { AuthorizationServerMetadata } from './authorization-server-metadata.js';
-import { AuthorizationError } from './errors.js';
+import { AuthorizationError } from './authorization-errors.js';
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 

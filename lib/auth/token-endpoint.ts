@@ -11,7 +11,7 @@
 import type { FetchLike } from '../../streams/http-fetch.js';
 import type { AuthorizationServerMetadata } from './authorization-server-metadata.js';
 import type { DpopProver } from './dpop.js';
-import { TokenEndpointError } from './errors.js';
+import { TokenEndpointError } from './authorization-errors.js';
 import { clientAssertion, type JwtAlgorithm } from './grants/jwt-assertion.js';
 import type { OAuthClientInformation, OAuthTokens } from './client-types.js';
 import { requireSecureEndpoint } from './secure-endpoint.js';

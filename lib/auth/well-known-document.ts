@@ -3,7 +3,7 @@
  * the next well-known location may be tried), or an error that ends discovery.
  */
 import type { FetchLike } from '../../streams/http-fetch.js';
-import { AuthorizationError } from './errors.js';
+import { AuthorizationError } from './authorization-errors.js';
 
 export type DocumentOutcome = { found: true; json: Record<string, unknown> } | { found: false; status: number };
 

@@ -15,11 +15,11 @@ import { dirname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Client } from '../client.js';
 import { sandboxProxyHeaders, sandboxProxyHtml } from '../apps/sandbox-proxy.js';
-import type { AppResourceMeta } from '../protocol/apps.js';
+import type { AppResourceMeta } from '../protocol/apps-extension.js';
 import { CliError, ExitCode } from './exit-codes.js';
 
 /** The compiled modules the page imports (paths under the package's compiled root). */
-const MODULES = ['lib/apps/bridge.js', 'lib/protocol/apps.js', 'machines/app-bridge.machine.js'];
+const MODULES = ['lib/apps/bridge.js', 'lib/protocol/apps-extension.js', 'machines/app-bridge.machine.js'];
 
 export interface AppPreview {
   url: string;

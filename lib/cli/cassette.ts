@@ -28,7 +28,7 @@ import { createMockServer } from './mock-server.js';
 import { Normalizer } from './normalize.js';
 import { readExchanges } from './recorded-exchanges.js';
 import { RecordingWriter } from './recording.js';
-import { Redactor } from './redact.js';
+import { Redactor } from '../shared/redactor.js';
 
 export interface CassetteOptions {
   /** The real server, spawned over stdio when recording. */

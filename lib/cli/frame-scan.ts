@@ -15,7 +15,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { SECRET_KEY_WORDS } from '../server-features/redaction.js';
-import { MAX_EMBEDDED_JSON_CHARS } from './redact.js';
+import { MAX_EMBEDDED_JSON_CHARS } from '../shared/redactor.js';
 
 const MAX_DEPTH = 512;
 /** The open containers: 0 an object, 1 an array (one buffer: the scan runs on one thread at a time). */

@@ -6,7 +6,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { CliContext, Command } from './context.js';
+import type { CliContext, Command } from './cli-context.js';
 import { CliError, EXIT_CODES_HELP, ExitCode } from './exit-codes.js';
 import { colorsWanted, makeStyle } from './style.js';
 import { commands } from './commands/index.js';

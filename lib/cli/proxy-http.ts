@@ -12,7 +12,7 @@
  */
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { listen, type Listening } from '../http/listen.js';
+import { listen, type Listening } from '../http/listen-port.js';
 import { SseParser } from '../../streams/sse-parse.js';
 import type { RecordingWriter } from './recording.js';
 

@@ -11,7 +11,7 @@ import { plainObjectLine } from './frame-scan.js';
 import { JournalOut } from './journal-out.js';
 
 export { stampText } from './journal-out.js';
-import type { Redactor } from './redact.js';
+import type { Redactor } from '../shared/redactor.js';
 
 /** The header fields a proxy recording adds to the journal header. */
 export interface ProxyRecorderInfo {

@@ -9,7 +9,7 @@ import type { JournalEntry } from '../journal/entry.js';
 import type { Session } from '../session/session.js';
 import { abortedIn, replayEntries, replaySetup, type ReplayHeader, type ReplayResult } from '../journal/replay-run.js';
 import type { Parsed } from './args.js';
-import type { CliContext } from './context.js';
+import type { CliContext } from './cli-context.js';
 import { ExitCode } from './exit-codes.js';
 import { readEntryLine, readHeaderLine, readJournalFile, reportProblems, type JournalFile } from './journal-file.js';
 import { LineReader, linesHolding } from './journal-lines.js';

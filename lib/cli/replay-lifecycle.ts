@@ -4,7 +4,7 @@
  * would run them) and the first frame they would not let through is the divergence.
  */
 import type { Parsed } from './args.js';
-import type { CliContext } from './context.js';
+import type { CliContext } from './cli-context.js';
 import { ExitCode } from './exit-codes.js';
 import { short } from './format.js';
 import type { JournalFile } from './journal-file.js';

@@ -1,9 +1,9 @@
 /** `mcp-actors replay FILE --as server | --as client`: a recording served as a mock server, or a live server verified against it. */
-import { listen } from '../http/listen.js';
+import { listen } from '../http/listen-port.js';
 import { createStdioServerTransport } from '../../streams/stdio-server.js';
 import { createStreamableHttpHandler } from '../server-bindings/streamable-http-server.js';
 import { int, type Parsed } from './args.js';
-import type { CliContext } from './context.js';
+import type { CliContext } from './cli-context.js';
 import { CliError, ExitCode } from './exit-codes.js';
 import { short } from './format.js';
 import type { JournalFile } from './journal-file.js';

@@ -12,7 +12,7 @@
 import { closeSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { RecordingWriter } from './recording.js';
-import { Redactor } from './redact.js';
+import { Redactor } from '../shared/redactor.js';
 import { DONE, journalRing, OWNER, TapRing, type TapEvent } from './tap-ring.js';
 
 /** What the capturing thread passes to the worker. */

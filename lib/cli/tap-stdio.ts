@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, existsSync, fstatSync, openSync, readSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
 import { JOURNAL_FORMAT, JOURNAL_VERSION } from '../journal/entry.js';
 import { TAP_ENV, type TapConfig } from './record-tap.js';
-import type { Redactor } from './redact.js';
+import type { Redactor } from '../shared/redactor.js';
 
 export interface InProcessOptions {
   command: string;

@@ -22,7 +22,7 @@ import { allows, type Revision } from '../protocol/revisions.js';
 import type { ElicitAction, ElicitRequestedSchema, ElicitRequestURLParams, ElicitResult } from '../protocol/schema/elicitation.js';
 import type { RateLimit } from '../server-features/rate-limit.js';
 import type { RequestHandlerContext } from '../session/session.js';
-import { ElicitationNotCompletedError } from './errors.js';
+import { ElicitationNotCompletedError } from './client-feature-errors.js';
 import { checkRequestedSchema, formDefaults, type FieldError, type FormContent } from './form-schema.js';
 
 /**

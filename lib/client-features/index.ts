@@ -3,8 +3,8 @@
  * sampling checks, roots validation, form schemas and the elicitation runtime.
  * @see https://modelcontextprotocol.io/specification/2025-11-25/client
  */
-export * from './errors.js';
-export * from './pagination.js';
+export * from './client-feature-errors.js';
+export * from './list-pages.js';
 export * from './output-schema.js';
 export * from './live-list.js';
 export * from './sampling.js';
@@ -18,5 +18,5 @@ export * from './model-preferences.js';
 export * from './elicitation-text.js';
 export * from './task-journal.js';
 export * from './task-watch.js';
-export { ClientSkills, LoadedSkill, SkillVerificationError, SkillsNotSupportedError, type SkillFile, type LoadSkillOptions, type SkillVerificationReason, type SkillsRequester } from './skills.js';
-export { SKILLS_EXTENSION, type Skill, type SkillResource } from '../protocol/skills.js';
+export { ClientSkills, LoadedSkill, SkillVerificationError, SkillsNotSupportedError, type SkillFile, type LoadSkillOptions, type SkillVerificationReason, type SkillsRequester } from './client-skills.js';
+export { SKILLS_EXTENSION, type Skill, type SkillResource } from '../protocol/skills-extension.js';

@@ -8,7 +8,7 @@
 import { Validator, type Schema } from '@cfworker/json-schema';
 import { describeSchemaProblems, schemaDialect, schemaProblems } from '../protocol/json-schema-rules.js';
 import type { Revision } from '../protocol/revisions.js';
-import { OutputSchemaError, UnusableOutputSchemaError, type SchemaIssue } from './errors.js';
+import { OutputSchemaError, UnusableOutputSchemaError, type SchemaIssue } from './client-feature-errors.js';
 
 export { schemaDialect } from '../protocol/json-schema-rules.js';
 

@@ -7,7 +7,7 @@ import type { PeerInfo } from '../../machines/session.machine.js';
 import { McpError } from '../errors.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type { JsonObject } from '../jsonrpc/message.js';
-import { InvalidSamplingResultError, SamplingRejectedError } from './errors.js';
+import { InvalidSamplingResultError, SamplingRejectedError } from './client-feature-errors.js';
 import type { RateLimit } from '../server-features/rate-limit.js';
 import type { RequestHandlerContext } from '../session/session.js';
 import type { CreateMessageRequestParams, CreateMessageResult } from '../protocol/schema/sampling.js';

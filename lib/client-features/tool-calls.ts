@@ -17,7 +17,7 @@ import type { CallToolResult, Tool } from '../protocol/schema/index.js';
 import type { TraceOptions } from '../client-modern/modern-era.js';
 import type { RequestOptions } from '../session/session.js';
 import type { ElicitationService, UrlElicitationHandler } from './elicitation.js';
-import { asUrlElicitationRequired } from './errors.js';
+import { asUrlElicitationRequired } from './client-feature-errors.js';
 import type { OutputValidators } from './output-schema.js';
 import { ToolCallDeniedError, readDecision, type ToolCallApprover } from './tool-approval.js';
 import { auditError, type ToolCallOutcome, type ToolCallRecord } from './tool-audit.js';

@@ -16,7 +16,7 @@ import type { JsonObject, JsonRpcErrorObject } from '../jsonrpc/message.js';
 import type { Task } from '../protocol/schema/tasks.js';
 import type { TaskHandle, TaskHandleOptions, TaskRequester } from '../client-features/tasks.js';
 import type { InputAnswerer } from './input-rounds.js';
-import { UnsupportedInputRequestError } from './errors.js';
+import { UnsupportedInputRequestError } from './modern-client-errors.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 

@@ -11,7 +11,7 @@
 import { createActor, initialTransition, transition, type AnyActorRef, type SnapshotFrom } from 'xstate';
 import { clientInputRoundsMachine } from '../../machines/client-input-rounds.machine.js';
 import type { JsonObject } from '../jsonrpc/message.js';
-import { InputRoundsExceededError, InvalidInputRequiredError, MalformedResultTypeError, UnsupportedInputRequestError } from './errors.js';
+import { InputRoundsExceededError, InvalidInputRequiredError, MalformedResultTypeError, UnsupportedInputRequestError } from './modern-client-errors.js';
 
 /** Methods a server may answer with `input_required`. */
 export const MRTR_METHODS: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'resources/read']);

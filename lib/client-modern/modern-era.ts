@@ -19,7 +19,7 @@ import type { RequestOptions } from '../session/request-registry.js';
 import type { Transport } from '../../streams/transport.js';
 import { MRTR_METHODS, readResultType, runInputRounds, type InputAnswerer, type InputRoundProgress } from './input-rounds.js';
 import { TASKS_EXTENSION, TASK_METHODS } from './extension-tasks.js';
-import { ListenStream, type ListenBackoff } from './listen.js';
+import { ListenStream, type ListenBackoff } from './listen-stream.js';
 import type { ModernLink } from './modern-link.js';
 import { ResultCache } from './result-cache.js';
 import { malformedTraceKey, malformedTraceMessage } from '../protocol/trace-context.js';

@@ -28,7 +28,7 @@ import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type { JsonObject } from '../jsonrpc/message.js';
 import { MODERN_REVISIONS } from '../protocol/revisions.js';
 import type { Transport } from '../../streams/transport.js';
-import { NoCommonVersionError, ServerExitedOnProbeError } from './errors.js';
+import { NoCommonVersionError, ServerExitedOnProbeError } from './modern-client-errors.js';
 import { ModernLink } from './modern-link.js';
 import type { JournalEntryInput } from '../journal/entry.js';
 

@@ -38,6 +38,7 @@ export {
   ServerUnavailableError,
 } from '../host/host.js';
 export { createGateway, DEFAULT_MAX_SESSION_UPSTREAMS, type Gateway, type GatewayOptions, type UpstreamSharing } from '../gateway/gateway.js';
+export type { NameFunction, NameRules, ServerView, UriRules } from '../gateway/server-views.js';
 export {
   DEFAULT_RESTART_OPTIONS,
   hostServerMachine,

@@ -24,12 +24,12 @@ export { ResourceTemplate, type ResourceTemplateCallbacks } from '../server-feat
 export { ResourceNotFoundError } from '../server-features/resources.js';
 export { SkillRegistrationError, type SkillSource, type RegisteredSkill } from '../server-features/skills.js';
 export { AppRegistrationError, type AppResourceConfig } from '../server-features/apps.js';
-export { APPS_EXTENSION, APP_MIME_TYPE, APPS_PROTOCOL_VERSION, appsCapability, clientRendersApps, appContentSecurityPolicy, appToolMeta, type AppCsp, type AppPermissions, type AppResourceMeta, type AppToolMeta, type AppToolVisibility } from '../protocol/apps.js';
-export { SKILLS_EXTENSION, SkillFrontmatterError, MAX_SKILL_FILES, MAX_SKILL_BYTES, type Skill, type SkillResource } from '../protocol/skills.js';
+export { APPS_EXTENSION, APP_MIME_TYPE, APPS_PROTOCOL_VERSION, appsCapability, clientRendersApps, appContentSecurityPolicy, appToolMeta, type AppCsp, type AppPermissions, type AppResourceMeta, type AppToolMeta, type AppToolVisibility } from '../protocol/apps-extension.js';
+export { SKILLS_EXTENSION, SkillFrontmatterError, MAX_SKILL_FILES, MAX_SKILL_BYTES, type Skill, type SkillResource } from '../protocol/skills-extension.js';
 export { text, image, audio, resourceLink, embeddedResource } from '../server-features/content.js';
 export type { ToolHandle, ToolHandler } from '../server-features/tools.js';
 export type { PromptHandle, PromptHandler } from '../server-features/prompts.js';
-export type { FeatureContext } from '../server-features/context.js';
+export type { FeatureContext } from '../server-features/feature-context.js';
 export { completeFrom, type CompleteFromOptions } from '../server-features/complete-from.js';
 export type { RawShape, InferShape, StandardSchemaV1 } from '../server-features/json-schema.js';
 export {
@@ -50,4 +50,4 @@ export {
   protectedResourceMetadata,
   type ProtectedResourceMetadataFetchHandler,
   type ProtectedResourceMetadataOptions,
-} from '../auth/server/protected-resource-metadata.js';
+} from '../auth/server/protected-resource-handler.js';

@@ -12,12 +12,18 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/architecture
  */
 import { firstValueFrom, timeout, type Observable, type Subscription } from 'rxjs';
+import { principalOf } from '../auth/principal.js';
+import { systemClock } from '../clock.js';
 import { serverEntries, type ServerConfig } from '../host/config.js';
 import { createHost, type Host, type HostOptions } from '../host/host.js';
 import { isModernRevision } from '../protocol/revisions.js';
 import { createMcpServer, type McpServer } from '../mcp-server.js';
 import type { PeerInfo } from '../../machines/session.machine.js';
+import type { Client } from '../client.js';
 import { InputBridge } from './input-bridge.js';
+import { GatewayRecorder } from './record.js';
+import { compileView, viewOfEntry, type ServerView } from './server-views.js';
+import { perCallerView, type PerCallerViewOptions } from '../server-features/interceptors/views.js';
 import { mountPrompts } from './mount-prompts.js';
 import { mountResources } from './mount-resources.js';
 import { mountTemplates } from './mount-templates.js';
@@ -33,6 +39,9 @@ export type UpstreamSharing = 'shared' | 'perSession';
 /** Default bound on per-session upstreams running at once. */
 export const DEFAULT_MAX_SESSION_UPSTREAMS = 32;
 
+/** Default idle time after which a 2026-07-28 principal's own upstreams close. */
+export const DEFAULT_PRINCIPAL_IDLE_MS = 300_000;
+
 export interface GatewayOptions extends Omit<HostOptions, 'onClient'> {
   /** The name and version downstream clients see. */
   info?: PeerInfo;
@@ -44,6 +53,30 @@ export interface GatewayOptions extends Omit<HostOptions, 'onClient'> {
   upstreams?: UpstreamSharing | Record<string, UpstreamSharing>;
   /** At most this many per-session upstreams at once; a call beyond fails (default 32). */
   maxSessionUpstreams?: number;
+  /**
+   * `perSession` for 2026-07-28 callers, which have no session: the unit is the authenticated
+   * principal, whose upstreams close once they have had no call for this long (ms, on the
+   * host's `clock`; default 300000). Unauthenticated 2026-07-28 callers use the shared upstream.
+   */
+  principalIdleMs?: number;
+  /**
+   * A directory to journal both sides of every bridged exchange into: one file per downstream
+   * session and per upstream client, each readable by `mcp-actors inspect` (see record.ts).
+   * It must be new or hold no journals yet.
+   */
+  record?: string;
+  /**
+   * Per server, which tools, prompts, resources and templates are mounted and under which names
+   * (see {@link ServerView}); the same keys in a server's `mcpServers` entry work too (this option
+   * wins for a server given both ways).
+   */
+  views?: Record<string, ServerView>;
+  /**
+   * Per caller: what each downstream caller sees, by a predicate over the names the gateway shows
+   * and the request (its caller, principal, scopes): {@link perCallerView}. Hidden names are
+   * unknown to that caller (-32602) and it hears `list_changed` only when what it sees changed.
+   */
+  callerView?: PerCallerViewOptions;
 }
 
 export interface Gateway {
@@ -56,32 +89,56 @@ export interface Gateway {
   start(): Promise<void>;
   /** Per-session upstreams running now. */
   readonly sessionUpstreams: number;
+  /** The journal files written so far (with `record`). */
+  readonly recorded: readonly string[];
   close(): Promise<void>;
 }
 
 export function createGateway(options: GatewayOptions): Gateway {
-  const { info = { name: 'mcp-actors-gateway', version: '0.1.0' }, upstreams = 'shared', maxSessionUpstreams = DEFAULT_MAX_SESSION_UPSTREAMS, ...hostOptions } = options;
+  const { info = { name: 'mcp-actors-gateway', version: '0.1.0' }, upstreams = 'shared', maxSessionUpstreams = DEFAULT_MAX_SESSION_UPSTREAMS, record, views: viewOptions, callerView, principalIdleMs = DEFAULT_PRINCIPAL_IDLE_MS, ...given } = options;
+  const recorder = record === undefined ? undefined : new GatewayRecorder(record);
+  const hostOptions: typeof given = recorder ? { ...given, clientOptions: { ...given.clientOptions, journal: true } } : given;
   const bridge = new InputBridge();
-  const host = createHost({ ...hostOptions, onClient: (client, name) => bridge.attach(client, name) });
+  const onClient = (client: Client, name: string, key: string) => {
+    bridge.attach(client, key);
+    recorder?.track(client, 'upstream', name);
+  };
+  const host = createHost({ ...hostOptions, onClient: (client, name) => onClient(client, name, name) });
   const configs = new Map(serverEntries(hostOptions.servers ?? { mcpServers: hostOptions.mcpServers ?? {} }));
-  const perSession = new SessionUpstreams((name, key) => {
-    const { servers: _s, mcpServers: _m, ...rest } = hostOptions;
-    return createHost({ ...rest, servers: { [name]: configs.get(name) as ServerConfig }, onClient: (client) => bridge.attach(client, key) });
-  }, maxSessionUpstreams);
+  if (!(principalIdleMs > 0)) throw new TypeError(`principalIdleMs must be a positive number of ms; got ${String(principalIdleMs)}`);
+  const perSession = new SessionUpstreams(
+    (name, key) => {
+      const { servers: _s, mcpServers: _m, ...rest } = hostOptions;
+      return createHost({ ...rest, servers: { [name]: configs.get(name) as ServerConfig }, onClient: (client) => onClient(client, name, key) });
+    },
+    maxSessionUpstreams,
+    { idleMs: principalIdleMs, clock: hostOptions.clock ?? systemClock, busy: (key) => bridge.busy(key) },
+  );
+  for (const name of Object.keys(viewOptions ?? {})) if (!configs.has(name)) throw new TypeError(`views: no server is named "${name}"; the servers are ${[...configs.keys()].join(', ')}`);
+  const compiled = new Map([...configs].map(([name, entry]) => [name, compileView(name, viewOptions?.[name] ?? viewOfEntry(entry))]));
+  const views = (name: string) => compiled.get(name) ?? compileView(name, undefined);
   if (typeof upstreams !== 'string') {
     for (const name of Object.keys(upstreams)) if (!configs.has(name)) throw new TypeError(`upstreams: no server is named "${name}"; the servers are ${[...configs.keys()].join(', ')}`);
   }
   const sharingOf = (name: string): UpstreamSharing => (typeof upstreams === 'string' ? upstreams : (upstreams[name] ?? 'shared'));
-  const route: Route = async (ctx, name) => (sharingOf(name) === 'perSession' && !isModernRevision(ctx.revision) ? perSession.for(ctx.session, name) : { host, key: name });
+  const route: Route = async (ctx, name) => {
+    if (sharingOf(name) !== 'perSession') return { host, key: name };
+    if (!isModernRevision(ctx.revision)) return perSession.for(ctx.session, name);
+    // No session in 2026-07-28: the caller's principal is the unit; an anonymous caller cannot be told apart.
+    const who = principalOf(ctx.authInfo);
+    return who === undefined ? { host, key: name } : perSession.for(who, name);
+  };
   // Declared up front: tools arrive after downstream sessions may have initialized.
-  const server = createMcpServer({ info, capabilities: { tools: { listChanged: true } } });
+  const server = createMcpServer({ info, capabilities: { tools: { listChanged: true } }, ...(recorder && { journal: true }) });
+  if (callerView !== undefined) server.server.use(perCallerView(callerView));
+  const recording = recorder && server.server.sessions$.subscribe((session) => recorder.track(session, 'downstream', session.callerLabel ?? 'session'));
   let mounted: Subscription | undefined;
   let templatesListed: Promise<unknown> = Promise.resolve();
   const mountAll = () => {
-    const all = mountTools(host, server, bridge, route);
-    all.add(mountPrompts(host, server, bridge, route));
-    all.add(mountResources(host, server));
-    const templates = mountTemplates(host, server);
+    const all = mountTools(host, server, bridge, route, views);
+    all.add(mountPrompts(host, server, bridge, route, views));
+    all.add(mountResources(host, server, views));
+    const templates = mountTemplates(host, server, views);
     all.add(templates.subscription);
     templatesListed = templates.listed;
     return all;
@@ -106,11 +163,15 @@ export function createGateway(options: GatewayOptions): Gateway {
     get sessionUpstreams() {
       return perSession.size;
     },
+    get recorded() {
+      return recorder?.written ?? [];
+    },
     async close() {
       mounted?.unsubscribe();
       await perSession.close();
       await host.close();
       await server.close();
+      recording?.unsubscribe();
     },
   };
 }

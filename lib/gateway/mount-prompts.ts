@@ -6,17 +6,25 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/server/prompts
  * @see https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/completion
  */
-import type { Subscription } from 'rxjs';
+import { map, type Subscription } from 'rxjs';
 import type { Host, HostPrompt } from '../host/host.js';
 import type { McpServer } from '../mcp-server.js';
 import type { CompleteCallback } from '../server-features/completion.js';
 import type { PromptArgumentConfig, PromptHandle } from '../server-features/prompts.js';
 import type { InputBridge } from './input-bridge.js';
 import { mountList } from './mount-list.js';
+import type { CompiledView } from './server-views.js';
 import type { Route } from './session-upstreams.js';
 
-export function mountPrompts(host: Host, server: McpServer, bridge: InputBridge, route: Route): Subscription {
-  return mountList(host.prompts$, (prompt) => prompt.name, (prompt) => register(host, server, bridge, route, prompt));
+/** A prompt with the name callers see (its server's view may rename it). */
+type ShownPrompt = HostPrompt & { shown: string };
+
+export function mountPrompts(host: Host, server: McpServer, bridge: InputBridge, route: Route, views: (server: string) => CompiledView): Subscription {
+  const shown$ = host.prompts$.pipe(map((prompts) => prompts.flatMap((p): ShownPrompt[] => {
+    const shown = views(p.server).prompt(p.originalName);
+    return shown === undefined ? [] : [{ ...p, shown: host.qualify(p.server, shown) }];
+  })));
+  return mountList(shown$, (prompt) => prompt.name, (prompt) => register(host, server, bridge, route, prompt));
 }
 
 /** Completion of one argument of `prompt`, asked of its server; undefined when it offers none. */
@@ -29,7 +37,7 @@ function completer(host: Host, prompt: HostPrompt, argument: string): CompleteCa
   };
 }
 
-function register(host: Host, server: McpServer, bridge: InputBridge, route: Route, prompt: HostPrompt): PromptHandle {
+function register(host: Host, server: McpServer, bridge: InputBridge, route: Route, prompt: ShownPrompt): PromptHandle {
   const args: PromptArgumentConfig[] = (prompt.arguments ?? []).map((a) => {
     const complete = completer(host, prompt, a.name);
     return { ...a, ...(complete && { complete }) };
@@ -40,7 +48,7 @@ function register(host: Host, server: McpServer, bridge: InputBridge, route: Rou
     ...(prompt.icons !== undefined ? { icons: prompt.icons } : {}),
     arguments: args,
   };
-  return server.registerPrompt(prompt.name, config, async (values, ctx) => {
+  return server.registerPrompt(prompt.shown, config, async (values, ctx) => {
     // Only the arguments the caller gave: the upstream decides about the missing optional ones.
     const given = Object.fromEntries(Object.entries(values).filter((e): e is [string, string] => typeof e[1] === 'string'));
     const upstream = await route(ctx, prompt.server);

@@ -7,13 +7,15 @@
  * its updates go to the downstream sessions subscribed to it.
  * @see https://modelcontextprotocol.io/specification/2025-11-25/server/resources
  */
-import type { Subscription } from 'rxjs';
+import { map, type Subscription } from 'rxjs';
 import type { Host, HostResource } from '../host/host.js';
 import type { McpServer } from '../mcp-server.js';
 import { mountList } from './mount-list.js';
+import type { CompiledView } from './server-views.js';
 
-export function mountResources(host: Host, server: McpServer, onSkipped?: (resource: HostResource, error: Error) => void): Subscription {
-  return mountList(host.resources$, (r) => r.uri, (r) => register(host, server, r), onSkipped);
+export function mountResources(host: Host, server: McpServer, views: (server: string) => CompiledView, onSkipped?: (resource: HostResource, error: Error) => void): Subscription {
+  const shown$ = host.resources$.pipe(map((list) => list.filter((r) => views(r.server).resource(r.uri))));
+  return mountList(shown$, (r) => r.uri, (r) => register(host, server, r), onSkipped);
 }
 
 function register(host: Host, server: McpServer, resource: HostResource) {

@@ -13,6 +13,7 @@ import type { McpServer } from '../mcp-server.js';
 import type { ResourceTemplate } from '../protocol/schema/index.js';
 import type { CompleteVariableCallback } from '../server-features/resources.js';
 import { mountList } from './mount-list.js';
+import type { CompiledView } from './server-views.js';
 
 type HostTemplate = ResourceTemplate & { server: string };
 
@@ -46,10 +47,11 @@ function templatesOf(host: Host, name: string): Observable<HostTemplate[]> {
 }
 
 /** Mount the templates; `listed` resolves once every server's current list has been mounted. */
-export function mountTemplates(host: Host, server: McpServer): { subscription: Subscription; listed: Promise<unknown> } {
+export function mountTemplates(host: Host, server: McpServer, views: (server: string) => CompiledView): { subscription: Subscription; listed: Promise<unknown> } {
   const names = host.serverNames;
   const all$ = names.length === 0 ? of([]) : combineLatest(names.map((n) => templatesOf(host, n))).pipe(map((lists) => lists.flat()), shareReplay({ bufferSize: 1, refCount: true }));
-  const subscription = mountList(all$, (t) => `${t.server}\u0000${t.uriTemplate}`, (t) => register(host, server, t));
+  const shown$ = all$.pipe(map((list) => list.filter((t) => views(t.server).template(t.uriTemplate))));
+  const subscription = mountList(shown$, (t) => `${t.server}\u0000${t.uriTemplate}`, (t) => register(host, server, t));
   return { subscription, listed: firstValueFrom(all$) };
 }
 

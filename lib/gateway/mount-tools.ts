@@ -6,27 +6,40 @@
  * progress and cancellation.
  * @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools#list-changed-notification
  */
-import type { Subscription } from 'rxjs';
+import { map, type Subscription } from 'rxjs';
 import type { Host, HostTool } from '../host/host.js';
 import type { McpServer } from '../mcp-server.js';
 import type { SchemaInput } from '../server-features/json-schema.js';
 import type { ToolHandle } from '../server-features/tools.js';
 import type { InputBridge } from './input-bridge.js';
 import { mountList } from './mount-list.js';
+import type { CompiledView } from './server-views.js';
 import type { Route } from './session-upstreams.js';
 
-export function mountTools(host: Host, server: McpServer, bridge: InputBridge, route: Route): Subscription {
-  return mountList(host.tools$, (tool) => tool.name, (tool) => register(server, bridge, route, tool));
+/** A tool with the name callers see (`shown`; its server's view may rename it). */
+type ShownTool = HostTool & { shown: string };
+
+export function mountTools(host: Host, server: McpServer, bridge: InputBridge, route: Route, views: (server: string) => CompiledView): Subscription {
+  const shown$ = host.tools$.pipe(map((tools) => tools.flatMap((t): ShownTool[] => {
+    const shown = views(t.server).tool(t.originalName);
+    return shown === undefined ? [] : [{ ...t, shown: host.qualify(t.server, shown) }];
+  })));
+  return mountList(shown$, (tool) => tool.name, (tool) => register(server, bridge, route, tool));
 }
 
-function register(server: McpServer, bridge: InputBridge, route: Route, tool: HostTool): ToolHandle {
+function register(server: McpServer, bridge: InputBridge, route: Route, tool: ShownTool): ToolHandle {
   const config = {
     ...(tool.title !== undefined ? { title: tool.title } : {}),
     ...(tool.description !== undefined ? { description: tool.description } : {}),
     ...(tool.annotations !== undefined ? { annotations: tool.annotations } : {}),
+    // Task support carries over: a downstream task-augmented call becomes a task of the gateway
+    // (create, poll, result, cancel), whose forwarded call runs the upstream's own task when
+    // the upstream requires one (the client polls it) and is cancelled with it. "required" is
+    // offered as "optional": the gateway serves a plain call too, so callers without tasks can.
+    ...(tool.execution !== undefined ? { execution: tool.execution.taskSupport === 'required' ? { ...tool.execution, taskSupport: 'optional' as const } : tool.execution } : {}),
     inputSchema: tool.inputSchema as SchemaInput,
   };
-  return server.registerTool(tool.name, config, async (args, ctx) => {
+  return server.registerTool(tool.shown, config, async (args, ctx) => {
     const { host, key } = await route(ctx, tool.server);
     return bridge.run(key, ctx, () =>
       host.callTool(tool.name, args, {

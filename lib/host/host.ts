@@ -12,8 +12,8 @@
  *
  * @see https://modelcontextprotocol.io/specification/2025-11-25/architecture#hosts
  */
-import type { LoadSkillOptions, LoadedSkill } from '../client-features/skills.js';
-import type { Skill } from '../protocol/skills.js';
+import type { LoadSkillOptions, LoadedSkill } from '../client-features/client-skills.js';
+import type { Skill } from '../protocol/skills-extension.js';
 import { guarded } from '../../streams/guarded.js';
 import {
   BehaviorSubject,
@@ -46,7 +46,7 @@ import { createStreamableHttpClientTransport } from '../../streams/streamable-ht
 import type { Transport, TransportState } from '../../streams/transport.js';
 import { Client, type CallToolOptions, type ClientOptions } from '../client.js';
 import type { RequestOptions } from '../session/session.js';
-import { ServerExitedOnProbeError } from '../client-modern/errors.js';
+import { ServerExitedOnProbeError } from '../client-modern/modern-client-errors.js';
 import type { ToolCallApprover } from '../client-features/tool-approval.js';
 import type { ToolCallRecord } from '../client-features/tool-audit.js';
 import { systemClock, type Clock } from '../clock.js';

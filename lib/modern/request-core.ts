@@ -1,7 +1,7 @@
 /**
  * The request-scoped core of revision 2026-07-28: one modern request in, its notifications and
  * its answer out, with no session state kept. Every transport hands it requests that claim the
- * modern era (`lib/modern/classify.ts`); the legacy session is a layer beside it that the same
+ * modern era (`lib/modern/classify-era.ts`); the legacy session is a layer beside it that the same
  * handlers serve.
  *
  * The steps, in the order the suite's ladder checks them:
@@ -38,7 +38,9 @@ import { EnvelopeRefusal, hasVersionClaim, readEnvelope, type Envelope } from '.
 import { InputRound } from './input-round.js';
 import { InvalidRequestStateError, RequestStateCodec, paramsDigest, type ReplayGuard, type RequestStateOptions } from './request-state.js';
 import { discoverResult } from './discover.js';
-import { listen, type ListenExtension } from './listen.js';
+import { listen, type ListenExtension } from './subscriptions-listen.js';
+import { listenView } from '../server-features/interceptors/listen-view.js';
+import { answerThroughChain } from '../server-features/interceptors/core-chain.js';
 import { principalOf } from '../auth/principal.js';
 import type { TransportPeer } from '../../streams/transport.js';
 
@@ -230,17 +232,11 @@ export class RequestCore implements ModernDispatch {
     if (!this.serves(method)) {
       return { response: error(id, ErrorCode.MethodNotFound, `Method not found: ${method}${REMOVED_IN_MODERN.has(method) ? ' (revision 2026-07-28 removed it)' : ''}`), status: 404 };
     }
-    if (method === 'server/discover') return this.complete(id, method, discoverResult(this.server));
-    const extension = this.extensionMethods.get(method);
-    if (extension !== undefined) return this.answerExtension(id, method, extension, msg.params, envelope, io);
-    if (method === 'subscriptions/listen') {
-      const track = (end: () => void) => {
-        this.listens.add(end);
-        return () => this.listens.delete(end);
-      };
-      const call = { clientCapabilities: envelope.clientCapabilities, authInfo: io.authInfo };
-      const closed = await listen(msg, this.server.events, this.server.declaredCapabilities, io, track, { list: this.listenExtensions, call });
-      return closed === undefined ? { response: undefined, status: 200 } : this.shape(closed, method);
+    if (method === 'server/discover' || method === 'subscriptions/listen' || this.extensionMethods.has(method)) {
+      // Answered here, without a handler: through the interceptor chain all the same (when there is one).
+      const own = (m: JsonRpcRequest) => this.answerOwn(m, envelope, io);
+      const chain = this.server.interceptorList;
+      return chain.length === 0 ? own(msg) : answerThroughChain(chain, msg, io, this.server.options.clock, own, (i, r) => this.complete(i, method, r));
     }
     const params = msg.params;
     const answers: JsonObject = Object.create(null) as JsonObject;
@@ -339,6 +335,21 @@ export class RequestCore implements ModernDispatch {
       const err = e instanceof McpError ? wireErrorOf(e) : { code: ErrorCode.InternalError, message: `Internal error: the server could not apply log level "${level}"` };
       return { response: { jsonrpc: '2.0', id, error: err }, status: 200 };
     }
+  }
+
+  /** The answers of this core's own (`server/discover`, `subscriptions/listen`, extension methods). */
+  private async answerOwn(msg: JsonRpcRequest, envelope: Envelope, io: RequestIo): Promise<Answer> {
+    const { id, method } = msg;
+    if (method === 'server/discover') return this.complete(id, method, discoverResult(this.server));
+    const extension = this.extensionMethods.get(method);
+    if (extension !== undefined) return this.answerExtension(id, method, extension, msg.params, envelope, io);
+    const track = (end: () => void) => {
+      this.listens.add(end);
+      return () => this.listens.delete(end);
+    };
+    const call = { clientCapabilities: envelope.clientCapabilities, authInfo: io.authInfo };
+    const closed = await listen(msg, this.server.events, this.server.declaredCapabilities, io, track, { list: this.listenExtensions, call }, listenView(this.server, io.authInfo, io.peerFacts));
+    return closed === undefined ? { response: undefined, status: 200 } : this.shape(closed, method);
   }
 
   private async answerExtension(id: RequestId, method: string, handler: ExtensionMethod, params: JsonObject | undefined, envelope: Envelope, io: RequestIo): Promise<Answer> {

@@ -11,7 +11,7 @@ import type { AnyActorRef } from 'xstate';
 import type { ServerRequest } from '../session/server-request.js';
 import type { HandlerTable, SessionOptions } from '../session/session.js';
 import type { ServerEventBus } from './server-events.js';
-import type { Interceptor } from '../server-features/interceptors/chain.js';
+import type { Interceptor } from '../server-features/interceptors/server-chain.js';
 
 export interface ServedServer {
   /** The server's options, which its request-scoped sessions are made with. */

@@ -10,9 +10,10 @@ import type { Attributes, Context, Histogram, Link, MeterProvider, Span, SpanCon
 export type { OtelApi } from './otel-api.js';
 import type { JsonObject } from '../jsonrpc/message.js';
 import type { TransportPeer } from '../../streams/transport.js';
-import type { ClientInterceptor, ClientInterceptorNext, OutgoingRequest } from '../client-features/interceptors/chain.js';
-import type { InterceptedRequest, Interceptor, InterceptorNext } from '../server-features/interceptors/chain.js';
+import type { ClientInterceptor, ClientInterceptorNext, OutgoingRequest } from '../client-features/interceptors/client-chain.js';
+import type { InterceptedRequest, Interceptor, InterceptorNext } from '../server-features/interceptors/server-chain.js';
 import { META } from '../protocol/schema/modern.js';
+import { withOutgoing } from '../server-features/interceptors/outgoing.js';
 import { extractFromMeta, injectIntoMeta, metaOf } from './meta-carrier.js';
 import { SpanIndex } from './round-links.js';
 import { timeSession, type EndingSession, type SessionSource } from './session-durations.js';
@@ -126,24 +127,27 @@ export function createMcpTelemetry(api: OtelApi, options: McpTelemetryOptions = 
   const run = (side: 'client' | 'server', req: Seen, next: (p: JsonObject | undefined) => Promise<JsonObject>, peer?: PeerView): Promise<JsonObject> => {
     const { method, params } = req;
     const facts = factsOf(req, peer);
-    const metricAttrs = operationAttributes(method, params, facts, side);
-    const spanAttrs: SemconvAttributes = { ...metricAttrs, ...spanOnlyAttributes(method, params, facts, side) };
+    // The metrics' attributes repeat from call to call: one frozen object per kind of request.
+    const metricAttrs = attributeCache.get(side, method, params, facts);
+    const spanAttrs: SemconvAttributes = Object.assign(spanOnlyAttributes(method, params, facts, side), metricAttrs);
     if (options.captureToolContent && method === 'tools/call' && params?.arguments !== undefined) {
       spanAttrs['gen_ai.tool.call.arguments'] = JSON.stringify(params.arguments);
     }
     const index = side === 'client' ? clientIndex : serverIndex;
-    const links: Link[] = [];
+    let links: Link[] | undefined;
     // The retry of a round carries the requestState the previous round answered with: this is the round after it.
-    const previous = index.rounds.recall(params?.requestState);
+    const previous = params?.requestState === undefined ? undefined : index.rounds.recall(params.requestState);
     const round = previous ? previous.round + 1 : 0;
     if (previous) {
-      links.push({ context: previous.span, attributes: { 'mcp.link.kind': 'input_round' } });
+      (links ??= []).push({ context: previous.span, attributes: { 'mcp.link.kind': 'input_round' } });
       spanAttrs['mcp.input_round'] = round;
     }
     const taskId = typeof params?.taskId === 'string' ? params.taskId : undefined;
-    const task = index.tasks.recall(taskId);
-    if (task) links.push({ context: task.span, attributes: { 'mcp.link.kind': 'task' } });
-    if (taskId) spanAttrs['mcp.task.id'] = taskId;
+    if (taskId) {
+      const task = index.tasks.recall(taskId);
+      if (task) (links ??= []).push({ context: task.span, attributes: { 'mcp.link.kind': 'task' } });
+      spanAttrs['mcp.task.id'] = taskId;
+    }
 
     const active = api.context.active();
     let parent: Context;
@@ -152,14 +156,14 @@ export function createMcpTelemetry(api: OtelApi, options: McpTelemetryOptions = 
       parent = extractFromMeta(propagatorNow(), active, params);
       const ambient = api.trace.getSpanContext(active);
       const remote = api.trace.getSpanContext(parent);
-      if (parent !== active && ambient && api.trace.isSpanContextValid(ambient) && ambient.spanId !== remote?.spanId) links.push({ context: ambient, attributes: { 'mcp.link.kind': 'transport' } });
+      if (parent !== active && ambient && api.trace.isSpanContextValid(ambient) && ambient.spanId !== remote?.spanId) (links ??= []).push({ context: ambient, attributes: { 'mcp.link.kind': 'transport' } });
     } else {
       // A caller that already put a traceparent in _meta (and has no span of its own) named its parent.
       parent = api.trace.getSpan(active) ? active : extractFromMeta(propagatorNow(), active, params);
     }
     const span = tracer.startSpan(
       spanName(method, params, options.resourceUriInSpanName),
-      { kind: side === 'client' ? api.SpanKind.CLIENT : api.SpanKind.SERVER, attributes: spanAttrs, links },
+      links === undefined ? { kind: side === 'client' ? api.SpanKind.CLIENT : api.SpanKind.SERVER, attributes: spanAttrs } : { kind: side === 'client' ? api.SpanKind.CLIENT : api.SpanKind.SERVER, attributes: spanAttrs, links },
       parent,
     );
     const ctx = api.trace.setSpan(parent, span);
@@ -204,9 +208,14 @@ export function createMcpTelemetry(api: OtelApi, options: McpTelemetryOptions = 
     );
   };
 
+  const attributeCache = new AttributeCache();
   const serverIndex = { rounds: new SpanIndex<Begun>(), tasks: new SpanIndex<Begun>() };
   const clientIndex = { rounds: new SpanIndex<Begun>(), tasks: new SpanIndex<Begun>() };
-  const server: Interceptor = Object.assign((req: InterceptedRequest, next: InterceptorNext) => run('server', req, next), { interceptorName: 'otel-server' });
+  // The requests the server sends its client (legacy elicitation, sampling, roots): a CLIENT span each, the trace in their _meta.
+  const server: Interceptor = withOutgoing(
+    Object.assign((req: InterceptedRequest, next: InterceptorNext) => run('server', req, next), { interceptorName: 'otel-server' }),
+    (req, next) => run('client', req, next),
+  );
   const clientOf = (peer?: PeerView): ClientInterceptor =>
     Object.assign((req: OutgoingRequest, next: ClientInterceptorNext) => run('client', req, next, peer), { interceptorName: 'otel-client' });
   return {
@@ -216,6 +225,33 @@ export function createMcpTelemetry(api: OtelApi, options: McpTelemetryOptions = 
     watchSessions: (source) => source.sessions$.subscribe((session) => timeSession(sessionDurations.server, session, options.network)),
     watchClient: (session, network) => timeSession(sessionDurations.client, session, network ?? options.network),
   };
+}
+
+/**
+ * The operation attributes (metrics and spans share them) by side, method, target, protocol
+ * version and network: the same few objects call after call instead of a new one each. Bounded:
+ * a peer naming ever new tools cannot grow it (past the bound, each call builds its own).
+ */
+class AttributeCache {
+  private readonly byNetwork = new WeakMap<NetworkFacts, Map<string, SemconvAttributes>>();
+  private readonly noNetwork = new Map<string, SemconvAttributes>();
+  private size = 0;
+  constructor(private readonly limit = 2048) {}
+
+  get(side: 'client' | 'server', method: string, params: JsonObject | undefined, facts: RequestFacts): SemconvAttributes {
+    const name = params?.name;
+    const key = `${side}\u0000${method}\u0000${typeof name === 'string' ? name : ''}\u0000${facts.protocolVersion ?? ''}`;
+    const net = facts.network;
+    let map = net === undefined ? this.noNetwork : this.byNetwork.get(net);
+    const hit = map?.get(key);
+    if (hit !== undefined) return hit;
+    const built = Object.freeze(operationAttributes(method, params, facts, side)) as SemconvAttributes;
+    if (this.size >= this.limit) return built;
+    if (map === undefined) this.byNetwork.set(net!, (map = new Map()));
+    map.set(key, built);
+    this.size++;
+    return built;
+  }
 }
 
 /** An answer that begins something later requests refer to: an input round (its `requestState`) or a task (its id). */

@@ -18,7 +18,7 @@ import type { Server, ServerSession } from '../server.js';
 import type { SharedListKind, SharedSessions } from '../server-features/shared-sessions.js';
 import type { Session } from '../session/session.js';
 import type { ClusterMessage, Follow, SessionCluster, SessionRecord, Touched } from '../server-bindings/http-cluster.js';
-import type { RedisClient } from './connection.js';
+import type { RedisClient } from './redis-connection.js';
 import { RedisKeys } from './keys.js';
 import { ProcessLease } from './process-lease.js';
 import { RedisRouter } from './router.js';

@@ -5,7 +5,7 @@
  * the limits, a sweep of what expired.
  */
 import { createHash } from 'node:crypto';
-import type { RedisClient } from './connection.js';
+import type { RedisClient } from './redis-connection.js';
 
 export class LuaScript {
   readonly sha: string;

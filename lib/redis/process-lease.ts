@@ -10,7 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { systemClock, type Clock } from '../clock.js';
-import type { RedisClient } from './connection.js';
+import type { RedisClient } from './redis-connection.js';
 import type { RedisKeys } from './keys.js';
 
 export interface ProcessLeaseOptions {

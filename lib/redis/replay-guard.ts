@@ -4,7 +4,7 @@
  * at any process finds the claim and is refused (-32602, `InvalidRequestStateError('replayed')`).
  * One round trip to Redis per retry that carries a state; nothing for other requests.
  *
- * Across a Redis restart without persistence (issue 32): the claims in Redis are lost with its
+ * Across a Redis restart without persistence: the claims in Redis are lost with its
  * data, so each process also keeps the nonces it claimed itself, each until its state expires
  * (bounded: `maxLocalClaims`), refuses those without asking Redis, and puts them back into Redis
  * (`SET NX`, the time they have left) whenever its connection is ready again. A consumed state
@@ -14,7 +14,7 @@
  */
 import { systemClock, type Clock } from '../clock.js';
 import type { ReplayGuard } from '../modern/request-state.js';
-import { RedisUnavailableError, type RedisClient } from './connection.js';
+import { RedisUnavailableError, type RedisClient } from './redis-connection.js';
 
 export interface RedisReplayGuardOptions {
   /** Key prefix (default `mcp-actors:`). */

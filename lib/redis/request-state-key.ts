@@ -13,7 +13,7 @@
  * and a process started afterwards adopts it rather than making another.
  */
 import { randomBytes } from 'node:crypto';
-import type { RedisClient } from './connection.js';
+import type { RedisClient } from './redis-connection.js';
 
 /** Read (or create once) the shared key under `<prefix>request-state-key`. */
 export async function sharedRequestStateKey(client: RedisClient, prefix = 'mcp-actors:'): Promise<Uint8Array> {

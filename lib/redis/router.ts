@@ -6,7 +6,7 @@
  */
 import { Subject, type Observable } from 'rxjs';
 import type { ClusterMessage } from '../server-bindings/http-cluster.js';
-import { closeConnection, type RedisClient } from './connection.js';
+import { closeConnection, type RedisClient } from './redis-connection.js';
 import type { RedisKeys } from './keys.js';
 
 export class RedisRouter {

@@ -7,7 +7,7 @@
  */
 import { Subject, type Observable } from 'rxjs';
 import type { ServerEvent, ServerEventBus } from '../modern/server-events.js';
-import { closeConnection, type RedisClient } from './connection.js';
+import { closeConnection, type RedisClient } from './redis-connection.js';
 
 export interface RedisServerEventBusOptions {
   /** Channel name (default `mcp-actors:server-events`); give each deployment its own. */

@@ -5,7 +5,7 @@
  * idle TTL, renewed by every touch: a session expires everywhere at once.
  */
 import type { SessionRecord, Touched } from '../server-bindings/http-cluster.js';
-import type { RedisClient } from './connection.js';
+import type { RedisClient } from './redis-connection.js';
 import type { RedisKeys } from './keys.js';
 import { APPEND_STANDALONE, CREATE_SESSION, END_SESSION, FAN_OUT, SET_FIELD, SUBSCRIBE, TOUCH_SESSION } from './scripts.js';
 

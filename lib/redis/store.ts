@@ -24,11 +24,11 @@
  */
 import { systemClock, type Clock } from '../clock.js';
 import type { ServerStore } from '../server-store.js';
-import { closeConnection, connectRedis, type RedisClient } from './connection.js';
+import { closeConnection, connectRedis, type RedisClient } from './redis-connection.js';
 import { RedisReplayGuard } from './replay-guard.js';
 import { republishOnReconnect, sharedRequestStateKey } from './request-state-key.js';
 import { RedisServerEventBus } from './server-event-bus.js';
-import { RedisTaskStore, type RedisTaskStoreOptions } from './task-store.js';
+import { RedisTaskStore, type RedisTaskStoreOptions } from './redis-task-store.js';
 import { RedisHttpSessions, type RedisHttpSessionsOptions } from './http-sessions.js';
 
 export interface RedisStoreOptions {

@@ -9,7 +9,7 @@
  */
 import type { StoredEvent } from '../../streams/event-store.js';
 import type { ClusterEventStore } from '../server-bindings/http-cluster.js';
-import type { RedisClient } from './connection.js';
+import type { RedisClient } from './redis-connection.js';
 import type { RedisKeys } from './keys.js';
 import { APPEND_EVENT, END_STREAM, FAIL_STREAM, OPEN_STREAM } from './scripts.js';
 

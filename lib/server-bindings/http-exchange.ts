@@ -34,7 +34,8 @@ export interface ExchangeSession {
   nextStreamNo: number;
   readonly primes: boolean;
   readonly resumable: boolean;
-  readonly exchanges: Map<RequestId, Exchange>;
+  readonly exchanges: ReadonlyMap<RequestId, Exchange>;
+  removeExchange(id: RequestId): void;
   exchangeOpened(): void;
   exchangeClosed(): void;
   deleted(): void;
@@ -236,8 +237,8 @@ export class Exchange {
       this.closeTimer = undefined;
     }
     const ids = this.ids;
-    if (Array.isArray(ids)) for (const id of ids) session.exchanges.delete(id);
-    else session.exchanges.delete(ids);
+    if (Array.isArray(ids)) for (const id of ids) session.removeExchange(id);
+    else session.removeExchange(ids);
     if (wasSse && this.streamNo !== 0) session.storeEnded(String(this.streamNo), this.seq);
     if (wasSse) {
       const sink = this.sink;

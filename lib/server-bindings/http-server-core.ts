@@ -15,7 +15,7 @@ import { systemClock, type Clock } from '../clock.js';
 import { classifyValue } from '../jsonrpc/codec.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type { RequestId } from '../jsonrpc/message.js';
-import { eraOf } from '../modern/classify.js';
+import { eraOf } from '../modern/classify-era.js';
 import { refusedUnanswerable, serveModernPost, type ModernPostOptions } from './modern-http.js';
 import { REVISION_WITHOUT_VERSION_HEADER, allows, isLegacyRevision, isModernRevision, isSupportedRevision, MODERN_REVISIONS } from '../protocol/revisions.js';
 import type { Server, ServerSession } from '../server.js';
@@ -23,7 +23,7 @@ import { defaultIdentity, messagesOf, methodsOf, writeAuthFailure, type Authenti
 import { DEFAULT_BODY_TIMEOUT_MS, acceptedTypes, errorBody, isJsonContentType, readJsonBody, writeEmpty, writeError, writeJson, type BodyDeadline } from '../../streams/http-body.js';
 import { HostOriginGuard } from '../../streams/http-security.js';
 import { refusesMalformedHeader } from '../../streams/http-malformed-header.js';
-import { STORE_RETRY_AFTER_SECONDS, storeOutageResponse, storeUnavailable } from '../../streams/store-outage.js';
+import { STORE_RETRY_AFTER_SECONDS, storeOutageResponse, storeUnavailable } from './store-outage-response.js';
 import { KeepAliveTicker } from '../../streams/http-sse-sink.js';
 import { MemoryEventStore, type EventStore } from '../../streams/event-store.js';
 import { ClusterSessions, type TouchNeeds } from './http-cluster-sessions.js';

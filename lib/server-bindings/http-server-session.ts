@@ -1,7 +1,7 @@
 /**
  * One Streamable HTTP session (or one stateless POST): the transport actor of one `ServerSession`
- * and the executor of `machines/http-session.machine.ts` (idle / busy / terminated, one idle
- * timer). It routes what the server session sends to the POST exchange of its request or to the
+ * and the executor of `machines/http-session.machine.ts` (idle / busy / terminated, its idle
+ * timer a place in the clock's idle queue). It routes what the server session sends to the POST exchange of its request or to the
  * standalone GET stream, keeps events for resumption, and works for the handler's core through
  * what {@link SessionCore} names of it.
  *
@@ -49,8 +49,8 @@ export class HttpSession extends HttpSessionLifecycle implements Transport {
   readonly identity: string | undefined;
   authInfo: unknown;
   serverSession: ServerSession | undefined;
-  /** Live requests → the POST exchange carrying them. */
-  readonly exchanges = new Map<RequestId, Exchange>();
+  /** Live requests → the POST exchange carrying them; made by the first, dropped when empty (an idle session holds no map). */
+  private live: Map<RequestId, Exchange> | undefined;
   /** The standalone GET stream's open connection, if any. */
   private getSink: SseSink | undefined;
   /** Last seq used on stream 0 (the standalone stream). */
@@ -72,6 +72,21 @@ export class HttpSession extends HttpSessionLifecycle implements Transport {
     super(core.clock, idleTtlMs);
     this.identity = caller?.identity;
     this.authInfo = caller?.authInfo;
+  }
+
+  /** Live requests → the POST exchange carrying them (read-only: see {@link addExchange}, {@link removeExchange}). */
+  get exchanges(): ReadonlyMap<RequestId, Exchange> {
+    return this.live ?? NO_EXCHANGES;
+  }
+
+  private addExchange(id: RequestId, exchange: Exchange): void {
+    (this.live ??= new Map()).set(id, exchange);
+  }
+
+  /** @internal An exchange is done with request `id`. */
+  removeExchange(id: RequestId): void {
+    const live = this.live;
+    if (live !== undefined && live.delete(id) && live.size === 0) this.live = undefined;
   }
 
   get stateless(): boolean {
@@ -232,7 +247,7 @@ export class HttpSession extends HttpSessionLifecycle implements Transport {
           return;
         }
         const exchange = new Exchange(this, res, id, 1, creating && inbound.msg.method === 'initialize', streamNo);
-        this.exchanges.set(id, exchange);
+        this.addExchange(id, exchange);
         this.push(value);
         return;
       }
@@ -278,7 +293,7 @@ export class HttpSession extends HttpSessionLifecycle implements Transport {
       }
     }
     const exchange = new Exchange(this, res, ids.length === 1 ? ids[0] : ids, ids.length, false, streamNo);
-    for (const id of ids) this.exchanges.set(id, exchange);
+    for (const id of ids) this.addExchange(id, exchange);
     this.push(values);
     this.afterNotifications(cancels);
   }
@@ -513,7 +528,7 @@ export class HttpSession extends HttpSessionLifecycle implements Transport {
   protected terminate(): void {
     if (this.id !== '' && this.core.sessions.get(this.id) === this) this.core.sessions.delete(this.id);
     const exchanges = new Set(this.exchanges.values());
-    this.exchanges.clear();
+    this.live = undefined;
     for (const exchange of exchanges) exchange.abandon();
     this.getSink?.end();
     this.getSink = undefined;
@@ -531,6 +546,8 @@ export class HttpSession extends HttpSessionLifecycle implements Transport {
     if (s !== undefined) void s.close().catch(() => {});
   }
 }
+
+const NO_EXCHANGES: ReadonlyMap<RequestId, Exchange> = new Map();
 
 function cancelledId(msg: { method: string; params?: JsonObject }): RequestId | undefined {
   if (msg.method !== 'notifications/cancelled') return undefined;

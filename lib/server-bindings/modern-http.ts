@@ -10,10 +10,10 @@
  */
 import type { HttpHeadersOut, HttpRequestIn, HttpResponseOut } from '../../streams/http-shape.js';
 import type { TransportPeer } from '../../streams/transport.js';
-import { STORE_RETRY_AFTER_SECONDS, storeOutageResponse, storeUnavailable } from '../../streams/store-outage.js';
+import { STORE_RETRY_AFTER_SECONDS, storeOutageResponse, storeUnavailable } from './store-outage-response.js';
 import type { Envelope } from '../modern/envelope.js';
 import { EnvelopeRefusal, readEnvelope } from '../modern/envelope.js';
-import { checkVersionHeader } from '../modern/classify.js';
+import { checkVersionHeader } from '../modern/classify-era.js';
 import type { RequestCancellation, RequestCore } from '../modern/request-core.js';
 import { argumentAt, type ParamHeader } from '../modern/param-headers.js';
 import { MCP_NAME_SOURCE } from '../modern/name-header.js';

@@ -7,7 +7,7 @@
  *
  * @see https://modelcontextprotocol.io/extensions/apps
  */
-import { APP_MIME_TYPE, type AppResourceMeta, type AppToolMeta, type AppToolVisibility } from '../protocol/apps.js';
+import { APP_MIME_TYPE, type AppResourceMeta, type AppToolMeta, type AppToolVisibility } from '../protocol/apps-extension.js';
 
 /** An app's view: its HTML (or a function giving it on each read) and its `_meta.ui`. */
 export interface AppResourceConfig extends AppResourceMeta {

@@ -40,6 +40,8 @@ import {
   unbindElicitation,
   type ElicitationCompleter,
 } from './elicitation-identity.js';
+import { callerOf } from './interceptors/dispatch.js';
+import { sendThroughOutgoing } from './interceptors/outgoing.js';
 import { samplingParamsProblem, samplingResultProblem } from './sampling-checks.js';
 
 export { toolBalanceProblem } from './sampling-checks.js';
@@ -112,8 +114,9 @@ function inspectParentOf(t: ClientCallTarget): AnyActorRef | undefined {
 }
 
 function targetOf(t: ClientCallTarget): Target {
-  if (t instanceof Session) return { session: t, send: (m, p, o) => t.request(m, p, o) };
-  return { session: t.session, send: (m, p, o) => t.sendRequest(m, p, o) };
+  // Legacy asks pass the outgoing stages of the server's interceptors (OpenTelemetry's CLIENT span).
+  if (t instanceof Session) return { session: t, send: (m, p, o) => sendThroughOutgoing(t, () => callerOf(t), m, p, (q) => t.request(m, q, o)) };
+  return { session: t.session, send: (m, p, o) => sendThroughOutgoing(t.session, () => callerOf(t.session), m, p, (q) => t.sendRequest(m, q, o)) };
 }
 
 /**

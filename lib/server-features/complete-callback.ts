@@ -5,7 +5,7 @@
  *
  * @see https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/completion
  */
-import type { FeatureContext } from './context.js';
+import type { FeatureContext } from './feature-context.js';
 
 /** Suggestions, possibly with the total number known and whether more exist. */
 export interface CompletionValues {

@@ -12,8 +12,8 @@ import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type { JsonObject } from '../jsonrpc/message.js';
 import type { ResourceTemplateReference } from '../protocol/schema/completion.js';
 import type { RequestHandlerContext } from '../session/session.js';
-import { HandlerFeatureContext } from './context.js';
-import type { FeatureHost } from './host.js';
+import { HandlerFeatureContext } from './feature-context.js';
+import type { FeatureHost } from './feature-host.js';
 import type { PromptsFeature } from './prompts.js';
 import type { CompletionContext, CompletionValues } from './complete-callback.js';
 

@@ -13,6 +13,7 @@ import type { Server, ServerSession } from '../server.js';
 import { listEpochsOf } from './list-epochs.js';
 import { callerOf } from './interceptors/dispatch.js';
 import { viewsOf, type VisibleTo } from './interceptors/views.js';
+import { provideListing, sameEntries, type ListKind } from './listings.js';
 
 /**
  * Trailing debounce on `clock`: emits the last value once `ms` pass without a new one. So that
@@ -50,8 +51,7 @@ export function debounceOnClock<T>(ms: number, clock: Clock, name: string, maxWa
     });
 }
 
-/** Which list a notification is about: its capability key and method. */
-export type ListKind = 'tools' | 'prompts' | 'resources';
+export type { ListKind } from './listings.js';
 
 /** The notification method of each list. */
 export const LIST_CHANGED_METHOD: Record<ListKind, string> = {
@@ -59,6 +59,12 @@ export const LIST_CHANGED_METHOD: Record<ListKind, string> = {
   prompts: 'notifications/prompts/list_changed',
   resources: 'notifications/resources/list_changed',
 };
+
+/** The predicate `session`'s caller sees a list's entries by: all of `views`, asked with the `<kind>/list` request it would send. */
+export function seesFor(views: readonly VisibleTo[], kind: ListKind, session: ServerSession): (name: string) => boolean {
+  const req = { method: `${kind}/list`, params: undefined, caller: callerOf(session) };
+  return (name) => views.every((v) => v(name, req));
+}
 
 export interface ListChangedOptions {
   server: Server;
@@ -86,8 +92,12 @@ export function broadcastListChanged(kind: ListKind, listed$: Observable<unknown
     last = epochs.changed();
     if (options.server.sharedSessions !== undefined) sharedChange = true;
   };
+  // The registry now (not what sessions were last told): what a listen stream compares against.
+  let latest: readonly unknown[] = [];
+  provideListing(options.server, kind, (sees) => latest.filter((e) => sees(String((e as { name?: unknown }).name))));
   let first = true;
   const settle = (v: unknown) => {
+    latest = Array.isArray(v) ? v : [];
     if (first) settled = Array.isArray(v) ? v : [];
     first = false;
   };
@@ -120,9 +130,7 @@ export function broadcastListChanged(kind: ListKind, listed$: Observable<unknown
 
 /** Whether the entries of `before` and `now` that `session`'s caller can see differ. */
 function visibleChange(views: readonly VisibleTo[], kind: ListKind, session: ServerSession, before: readonly unknown[], now: readonly unknown[]): boolean {
-  const req = { method: `${kind}/list`, params: undefined, caller: callerOf(session) };
-  const seen = (list: readonly unknown[]) => list.filter((e) => views.every((v) => v(String((e as { name?: unknown }).name), req)));
-  const a = seen(before);
-  const b = seen(now);
-  return a.length !== b.length || a.some((e, i) => e !== b[i]);
+  const sees = seesFor(views, kind, session);
+  const seen = (list: readonly unknown[]) => list.filter((e) => sees(String((e as { name?: unknown }).name)));
+  return !sameEntries(seen(before), seen(now));
 }

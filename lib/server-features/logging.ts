@@ -339,7 +339,6 @@ export class LoggingFeature {
       });
     }
     server.sessions$.subscribe((session) => {
-      session.state$.subscribe({ complete: () => this.forget(session) });
       // A shared session's copies elsewhere need the access rule's verdict for server-wide logs.
       const canReceive = this.canReceive;
       if (canReceive !== undefined) {
@@ -362,12 +361,17 @@ export class LoggingFeature {
 
   /** Set `session`'s level (what `logging/setLevel` does). */
   setLevel(session: Session, level: LoggingLevel): void {
-    if (this.subject.value.levels.get(session) === level) return;
+    const levels = this.subject.value.levels;
+    if (levels.get(session) === level) return;
+    const first = !levels.has(session);
     this.subject.next(
       produce(this.subject.value, (d) => {
         (d.levels as Map<Session, LoggingLevel>).set(session, level);
       }),
     );
+    // Forgotten when the session ends (at once if it has): a session that never sets a level
+    // holds no watcher here (a state$ subscription per session was ~1.2 KB of an idle one).
+    if (first) session.onEnd(() => this.forget(session));
   }
 
   /** Whether a message at `level` would be sent to `session` now. */

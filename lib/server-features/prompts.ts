@@ -15,8 +15,8 @@ import type { GetPromptResult, Prompt, PromptArgument, PromptMessage } from '../
 import type { RequestHandlerContext } from '../session/session.js';
 import type { CompleteCallback } from './complete-callback.js';
 import { blockForRevision, contentBlockProblem, text } from './content.js';
-import { HandlerFeatureContext, revisionOf, type FeatureContext } from './context.js';
-import type { FeatureHost } from './host.js';
+import { HandlerFeatureContext, revisionOf, type FeatureContext } from './feature-context.js';
+import type { FeatureHost } from './feature-host.js';
 import { CompiledSchema, type InferSchema, type SchemaInput } from './json-schema.js';
 import { broadcastListChanged } from './list-changed.js';
 import { paginate } from './pagination.js';

@@ -11,164 +11,59 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/pagination
  */
 import { produce } from 'immer';
-import { BehaviorSubject, Observable, Subject, distinctUntilChanged, map, merge, skip, tap, type MonoTypeOperatorFunction, type Subscription } from 'rxjs';
+import { BehaviorSubject, Observable, Subject, distinctUntilChanged, map, merge, skip, tap, type Subscription } from 'rxjs';
 import { systemClock, type Clock } from '../clock.js';
 import { McpError, ResourceNotFoundError } from '../errors.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type { JsonObject } from '../jsonrpc/message.js';
 import { hasCapability } from '../protocol/methods.js';
-import { allows, isSupportedRevision, type Revision } from '../protocol/revisions.js';
-import type { Annotations, Icon, Meta } from '../protocol/schema/base.js';
-import type { BlobResourceContents, TextResourceContents } from '../protocol/schema/resources.js';
-import type { Resource, ResourceTemplate } from '../protocol/schema/resources.js';
+import type { ResourceTemplate } from '../protocol/schema/resources.js';
 import type { Server } from '../server.js';
-import type { RequestCaller, RequestHandlerContext, Session } from '../session/session.js';
+import type { RequestHandlerContext, Session } from '../session/session.js';
 import { DEFAULT_MAX_URI_LENGTH, UriTemplate, UriTemplateError, uriProblem, type MatchedVariables } from './uri-template.js';
 import { listEpochsOf, type ListEpochs } from './list-epochs.js';
-import { base64Decode, base64Encode, utf8Decode, utf8ToBase64url } from '../crypto/bytes.js';
+import { debounceOnClock, seesFor } from './list-changed.js';
+import { provideListing } from './listings.js';
+import { viewsOf } from './interceptors/views.js';
+import { checkMetadata, checkName, checkUri, finishRead, listedResource, metadataOf, positiveInt, revisionOf, sameJson } from './resource-checks.js';
+import { listResources, listTemplates, listing, sameItems, type SortedEntries } from './resource-listing.js';
+import { ResourceSubscriptions } from './resource-subscribers.js';
+import type {
+  CompletionValues,
+  ListedResource,
+  ReadResourceCallback,
+  ReadTemplateCallback,
+  RegisteredResource,
+  RegisteredResourceTemplate,
+  ResourceEntry,
+  ResourceMetadata,
+  ResourcesInstallOptions,
+  ResourcesState,
+  ResourceTemplateMetadata,
+  TemplateEntry,
+} from './resource-types.js';
 
-// ---------------------------------------------------------------- public types
-
-/** Descriptive fields of a resource (everything but `uri` and `name`). */
-export interface ResourceMetadata {
-  /** Display name (sent from 2025-06-18). */
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  /** Raw size in bytes, when known. */
-  size?: number;
-  annotations?: Annotations;
-  /** Sent from 2025-11-25. */
-  icons?: Icon[];
-  /** Sent from 2025-06-18. */
-  _meta?: Meta;
-}
-
-/** One content of a read: text, or binary as base64 or as bytes (encoded to base64 for you). */
-export type ResourceContentsInput =
-  | (Omit<TextResourceContents, 'uri'> & { uri?: string })
-  | (Omit<BlobResourceContents, 'uri' | 'blob'> & { uri?: string; blob: string | Uint8Array });
-
-/** What a read callback returns. A content without `uri` gets the URI that was read. */
-export interface ReadResourceOutput {
-  contents: ResourceContentsInput[];
-  _meta?: Meta;
-  /**
-   * 2026-07-28 caching hints for this read (sent only to modern requests; the server's per-method
-   * default otherwise): how long the result stays fresh, and whether shared caches may keep it.
-   * @see https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/caching
-   */
-  ttlMs?: number;
-  cacheScope?: 'public' | 'private';
-}
-
-export type ReadResourceCallback = (uri: string, ctx: RequestHandlerContext) => ReadResourceOutput | Promise<ReadResourceOutput>;
-export type ReadTemplateCallback = (
-  uri: string,
-  variables: MatchedVariables,
-  ctx: RequestHandlerContext,
-) => ReadResourceOutput | Promise<ReadResourceOutput>;
-
-/** A resource a template's `list` callback reports (the template's mimeType etc. fill gaps). */
-export type ListedResource = { uri: string; name: string } & ResourceMetadata;
-export type ListTemplateCallback = (ctx: RequestHandlerContext) => ListedResource[] | Promise<ListedResource[]>;
-
-/** Context of a completion request: arguments the client already resolved. */
-export interface CompletionContext {
-  arguments: Record<string, string>;
-}
-export type CompleteVariableCallback = (
-  value: string,
-  context: CompletionContext,
-  ctx: RequestHandlerContext | undefined,
-) => string[] | Promise<string[]>;
-
-/** Descriptive fields of a template plus its optional `list` and per-variable `complete`. */
-export interface ResourceTemplateMetadata extends Omit<ResourceMetadata, 'size'> {
-  /** Enumerate concrete resources of this template for `resources/list`. */
-  list?: ListTemplateCallback;
-  /** Completion of template variables, by variable name. */
-  complete?: { [variable: string]: CompleteVariableCallback };
-}
-
-/** Handle of a registered resource. */
-export interface RegisteredResource {
-  readonly name: string;
-  readonly uri: string;
-  /** Change fields; a key given as `undefined` removes that field. */
-  update(changes: Partial<ResourceMetadata> & { name?: string; uri?: string; read?: ReadResourceCallback }): void;
-  remove(): void;
-}
-
-/** Handle of a registered resource template. */
-export interface RegisteredResourceTemplate {
-  readonly name: string;
-  readonly uriTemplate: string;
-  /** Change fields; a key given as `undefined` removes that field. */
-  update(changes: Partial<ResourceTemplateMetadata> & { name?: string; uriTemplate?: string; read?: ReadTemplateCallback }): void;
-  remove(): void;
-}
-
-export interface ResourcesInstallOptions {
-  /** Items per `resources/list` and `resources/templates/list` page. Default 50. */
-  pageSize?: number;
-  /** Quiet time before `notifications/resources/list_changed` goes out. Default 0 (one timer turn). */
-  listChangedDebounceMs?: number;
-  /** Offer `resources/subscribe` (capability `resources.subscribe`). Default true. */
-  subscribe?: boolean;
-  /** Send `list_changed` (capability `resources.listChanged`). Default true. */
-  listChanged?: boolean;
-  /** Declare `resources` even while nothing is registered. Default false: on first registration. */
-  declareWhenEmpty?: boolean;
-  /** Longest URI accepted in requests. Default 65 536. */
-  maxUriLength?: number;
-  /** Most subscriptions one session may hold. Default 10 000. */
-  maxSubscriptionsPerSession?: number;
-  /** The clock for the debounce. Default: the server's clock, else the system clock. */
-  clock?: Clock;
-}
-
-/** What `complete` returns: the `completion` object of a `completion/complete` result. */
-export interface CompletionValues {
-  values: string[];
-  total?: number;
-  hasMore?: boolean;
-}
-
+export type {
+  CompleteVariableCallback,
+  CompletionContext,
+  CompletionValues,
+  ListedResource,
+  ListTemplateCallback,
+  ReadResourceCallback,
+  ReadResourceOutput,
+  ReadTemplateCallback,
+  RegisteredResource,
+  RegisteredResourceTemplate,
+  ResourceContentsInput,
+  ResourceMetadata,
+  ResourcesInstallOptions,
+  ResourcesState,
+  ResourceTemplateMetadata,
+} from './resource-types.js';
 export { ResourceNotFoundError };
-
-// ---------------------------------------------------------------- state
-
-interface ResourceEntry {
-  readonly seq: number;
-  /** The `Resource` object as listed (newest revision's shape). */
-  readonly listed: Resource;
-  readonly read: ReadResourceCallback;
-}
-
-interface TemplateEntry {
-  readonly seq: number;
-  readonly listed: ResourceTemplate;
-  readonly template: UriTemplate;
-  readonly read: ReadTemplateCallback;
-  readonly list: ListTemplateCallback | undefined;
-  readonly complete: Readonly<Record<string, CompleteVariableCallback>> | undefined;
-}
-
-/** The registry: immutable, replaced on every change. */
-export interface ResourcesState {
-  /** By URI. */
-  readonly resources: Readonly<Record<string, ResourceEntry>>;
-  /** By name. */
-  readonly templates: Readonly<Record<string, TemplateEntry>>;
-  readonly nextSeq: number;
-}
 
 const DEFAULT_PAGE_SIZE = 50;
 const MAX_COMPLETION_VALUES = 100;
-const MAX_CURSOR_LENGTH = 256;
-
-type CursorKey = [group: number, seq: number, index: number];
 
 // ---------------------------------------------------------------- the feature
 
@@ -182,7 +77,10 @@ export class ResourcesFeature {
   readonly state$: Observable<ResourcesState> = this.stateSubject.asObservable();
 
   private readonly manualListChanged = new Subject<void>();
-  private readonly subscriptions = new Map<Session, Set<string>>();
+  private readonly subscriptions = new ResourceSubscriptions(
+    () => this.server,
+    () => this.options.maxSubscriptionsPerSession,
+  );
   private server: Server | undefined;
   private options: Required<Omit<ResourcesInstallOptions, 'clock'>> & { clock: Clock } = {
     pageSize: DEFAULT_PAGE_SIZE,
@@ -195,6 +93,10 @@ export class ResourcesFeature {
     clock: systemClock,
   };
   private declared = false;
+  // Replaced by each notifyListChanged: a change no listing shows, which every caller is told of.
+  private manualChange: object = {};
+  // What sessions were last told of (per-caller views compare what each can see of it with now).
+  private settled: { state: ResourcesState; manual: object } | undefined;
   private listChangedSubscription: Subscription | undefined;
   private sorted: { state: ResourcesState; resources: ResourceEntry[]; templates: TemplateEntry[] } | undefined;
 
@@ -346,6 +248,7 @@ export class ResourcesFeature {
    * callback now returns something else). Debounced with registry changes.
    */
   notifyListChanged(): void {
+    this.manualChange = {};
     this.manualListChanged.next();
   }
 
@@ -355,26 +258,12 @@ export class ResourcesFeature {
    * @see https://modelcontextprotocol.io/specification/2025-11-25/server/resources#subscriptions
    */
   notifyUpdated(uri: string): number {
-    this.server?.publish({ type: 'resourceUpdated', uri });
-    // Sessions shared by several processes keep their subscriptions in their store, which tells them.
-    const shared = this.server?.sharedSessions;
-    shared?.resourceUpdated(uri);
-    let sent = 0;
-    for (const [session, uris] of this.subscriptions) {
-      if (!uris.has(uri) || session.currentPhase !== 'operating' || shared?.covers(session)) continue;
-      try {
-        session.notify('notifications/resources/updated', { uri });
-        sent++;
-      } catch {
-        // The session is closing; its subscriptions go with it.
-      }
-    }
-    return sent;
+    return this.subscriptions.updated(uri);
   }
 
   /** The URIs `session` is subscribed to. */
   subscriptionsOf(session: Session): ReadonlySet<string> {
-    return this.subscriptions.get(session) ?? new Set();
+    return this.subscriptions.of(session);
   }
 
   /**
@@ -434,8 +323,8 @@ export class ResourcesFeature {
       maxSubscriptionsPerSession: positiveInt(options.maxSubscriptionsPerSession, 10_000, 'maxSubscriptionsPerSession'),
       clock: options.clock ?? server.options.clock ?? systemClock,
     };
-    server.onRequest('resources/list', (p, ctx) => this.handleList(p, ctx));
-    server.onRequest('resources/templates/list', (p, ctx) => this.handleTemplatesList(p, ctx));
+    server.onRequest('resources/list', (p, ctx) => listResources(this.sortedEntries(), this.options.pageSize, p, ctx));
+    server.onRequest('resources/templates/list', (p, ctx) => listTemplates(this.sortedEntries(), this.options.pageSize, p, ctx));
     server.onRequest('resources/read', (p, ctx) => this.handleRead(p, ctx));
     if (this.options.subscribe) {
       server.onRequest('resources/subscribe', (p, ctx) => this.handleSubscribe(p, ctx));
@@ -443,12 +332,14 @@ export class ResourcesFeature {
     }
     if (this.options.declareWhenEmpty || this.isNonEmpty()) this.declare();
     if (this.options.listChanged) {
+      this.settled = { state: this.state, manual: this.manualChange };
+      provideListing(server, 'resources', (sees) => [...listing(this.state, sees), this.manualChange]);
       const epochs = listEpochsOf(server);
       let last = 0;
       // Shared sessions hear of changes made once this process served them (not of its start-up registrations).
       let sharedChange = false;
       this.listChangedSubscription = merge(
-        this.state$.pipe(map(listing), distinctUntilChanged(sameItems), skip(1)),
+        this.state$.pipe(map((s) => listing(s)), distinctUntilChanged(sameItems), skip(1)),
         this.manualListChanged,
       )
         .pipe(
@@ -456,7 +347,8 @@ export class ResourcesFeature {
             last = epochs.changed();
             if (server.sharedSessions !== undefined) sharedChange = true;
           }),
-          debounceOn(this.options.clock, this.options.listChangedDebounceMs, 'resources:list_changed'),
+          // No maximum wait: a burst is told once it settles.
+          debounceOnClock(this.options.listChangedDebounceMs, this.options.clock, 'resources:list_changed', Infinity),
         )
         .subscribe(() => {
           this.broadcastListChanged(epochs, last, sharedChange);
@@ -508,8 +400,14 @@ export class ResourcesFeature {
     }
   }
 
-  /** Tell operating sessions that began before change `last` (later ones listed it already). */
+  /**
+   * Tell operating sessions that began before change `last` (later ones listed it already) and,
+   * with per-caller views, only those that can see what changed.
+   */
   private broadcastListChanged(epochs: ListEpochs, last: number, sharedChange: boolean): void {
+    const before = this.settled!;
+    const now = (this.settled = { state: this.state, manual: this.manualChange });
+    const views = viewsOf(this.server?.interceptorList ?? [], 'resources');
     this.server?.publish({ type: 'listChanged', kind: 'resources' });
     const shared = this.server?.sharedSessions;
     if (sharedChange) shared?.listChanged('resources');
@@ -517,6 +415,10 @@ export class ResourcesFeature {
       if (session.currentPhase !== 'operating' || shared?.covers(session)) continue;
       if (!epochs.isNewTo(session, last)) continue;
       if (!hasCapability(session.localCapabilities, ['resources', 'listChanged'])) continue;
+      if (views.length > 0 && before.manual === now.manual) {
+        const sees = seesFor(views, 'resources', session);
+        if (sameItems(listing(before.state, sees), listing(now.state, sees))) continue;
+      }
       try {
         session.notify('notifications/resources/list_changed');
       } catch {
@@ -543,7 +445,7 @@ export class ResourcesFeature {
     return { seq, listed, template, read, list, complete: complete ? { ...complete } : undefined };
   }
 
-  private sortedEntries(): { resources: ResourceEntry[]; templates: TemplateEntry[] } {
+  private sortedEntries(): SortedEntries {
     const state = this.state;
     if (this.sorted?.state !== state) {
       this.sorted = {
@@ -553,70 +455,6 @@ export class ResourcesFeature {
       };
     }
     return this.sorted;
-  }
-
-  /** @see https://modelcontextprotocol.io/specification/2025-11-25/server/resources#listing-resources */
-  private async handleList(params: JsonObject | undefined, ctx: RequestHandlerContext): Promise<JsonObject> {
-    const after = readCursor(params, 'r');
-    const rev = revisionOf(ctx.session);
-    const size = this.options.pageSize;
-    const { resources, templates } = this.sortedEntries();
-    const page: Resource[] = [];
-    let last: CursorKey | undefined;
-    let more = false;
-    const take = (key: CursorKey, item: Resource): boolean => {
-      if (after && compareKeys(key, after) <= 0) return true;
-      if (page.length === size) {
-        more = true;
-        return false;
-      }
-      page.push(shapeForRevision(item, rev));
-      last = key;
-      return true;
-    };
-    for (const e of resources) if (!take([0, e.seq, 0], e.listed)) break;
-    if (!more) {
-      for (const t of templates) {
-        if (!t.list || (after && (after[0] > 1 || (after[0] === 1 && after[1] > t.seq)))) continue;
-        const items = await t.list(ctx);
-        if (!Array.isArray(items)) throw new Error(`The list callback of resource template "${t.listed.name}" must return an array`);
-        const { uriTemplate: _u, name: _n, ...defaults } = t.listed;
-        let i = 0;
-        for (; i < items.length; i++) {
-          const item = items[i]!;
-          if (!item || typeof item.uri !== 'string' || typeof item.name !== 'string') {
-            throw new Error(`The list callback of resource template "${t.listed.name}" returned an item without a string "uri" and "name"`);
-          }
-          if (!take([1, t.seq, i], { ...defaults, ...item } as Resource)) break;
-        }
-        if (more) break;
-      }
-    }
-    const result: JsonObject = { resources: page };
-    if (more && last) result.nextCursor = writeCursor('r', last);
-    return result;
-  }
-
-  /** @see https://modelcontextprotocol.io/specification/2025-11-25/server/resources#resource-templates */
-  private handleTemplatesList(params: JsonObject | undefined, ctx: RequestHandlerContext): JsonObject {
-    const after = readCursor(params, 't');
-    const rev = revisionOf(ctx.session);
-    const page: ResourceTemplate[] = [];
-    let more = false;
-    let last: CursorKey | undefined;
-    for (const t of this.sortedEntries().templates) {
-      const key: CursorKey = [0, t.seq, 0];
-      if (after && compareKeys(key, after) <= 0) continue;
-      if (page.length === this.options.pageSize) {
-        more = true;
-        break;
-      }
-      page.push(shapeForRevision(t.listed, rev));
-      last = key;
-    }
-    const result: JsonObject = { resourceTemplates: page };
-    if (more && last) result.nextCursor = writeCursor('t', last);
-    return result;
   }
 
   /** The URI of a request, checked: a string, not too long. */
@@ -670,218 +508,15 @@ export class ResourcesFeature {
   private handleSubscribe(params: JsonObject | undefined, ctx: RequestHandlerContext): JsonObject | Promise<JsonObject> {
     const uri = this.requestedUri(params);
     if (!this.resolve(uri)) throw new ResourceNotFoundError(uri);
-    const session = ctx.session;
-    const shared = this.server?.sharedSessions;
-    if (shared?.covers(session)) return shared.subscribe(session, uri, this.options.maxSubscriptionsPerSession).then(() => ({}));
-    let uris = this.subscriptions.get(session);
-    if (!uris) {
-      uris = new Set();
-      this.subscriptions.set(session, uris);
-      session.state$.subscribe({ complete: () => this.subscriptions.delete(session) });
-    }
-    if (!uris.has(uri) && uris.size >= this.options.maxSubscriptionsPerSession) {
-      throw new McpError(ErrorCode.InvalidParams, `Too many subscriptions: a session may hold at most ${this.options.maxSubscriptionsPerSession}`);
-    }
-    uris.add(uri);
-    return {};
+    return done(this.subscriptions.subscribe(ctx.session, uri));
   }
 
   private handleUnsubscribe(params: JsonObject | undefined, ctx: RequestHandlerContext): JsonObject | Promise<JsonObject> {
-    const uri = this.requestedUri(params);
-    const shared = this.server?.sharedSessions;
-    if (shared?.covers(ctx.session)) return shared.unsubscribe(ctx.session, uri).then(() => ({}));
-    this.subscriptions.get(ctx.session)?.delete(uri);
-    return {};
+    return done(this.subscriptions.unsubscribe(ctx.session, this.requestedUri(params)));
   }
 }
 
-// ---------------------------------------------------------------- helpers
-
-function revisionOf(session: RequestCaller): Revision | undefined {
-  const v = session.protocolVersion;
-  return isSupportedRevision(v) ? v : undefined;
-}
-
-function positiveInt(v: number | undefined, fallback: number, name: string): number {
-  if (v === undefined) return fallback;
-  if (!Number.isSafeInteger(v) || v < 1) throw new RangeError(`${name} must be a positive integer`);
-  return v;
-}
-
-function checkName(name: unknown, what: string): void {
-  if (typeof name !== 'string' || name.length === 0) throw new TypeError(`A ${what} needs a non-empty string name`);
-}
-
-/** Registered URIs must be RFC 3986 URIs with a scheme (custom schemes included). */
-function checkUri(uri: unknown): asserts uri is string {
-  if (typeof uri !== 'string') throw new TypeError('A resource URI must be a string');
-  const problem = uriProblem(uri);
-  if (problem) throw new Error(`Invalid resource URI "${uri.slice(0, 256)}": ${problem}`);
-}
-
-function checkMetadata(meta: ResourceMetadata | undefined): void {
-  if (meta === undefined || meta === null) return;
-  if (typeof meta !== 'object') throw new TypeError('Resource metadata must be an object');
-  for (const k of ['title', 'description', 'mimeType'] as const) {
-    if (meta[k] !== undefined && typeof meta[k] !== 'string') throw new TypeError(`"${k}" must be a string`);
-  }
-  if (meta.size !== undefined && !(Number.isSafeInteger(meta.size) && meta.size >= 0)) throw new TypeError('"size" must be a non-negative integer (bytes)');
-  const a = meta.annotations;
-  if (a !== undefined) {
-    if (a.priority !== undefined && !(typeof a.priority === 'number' && a.priority >= 0 && a.priority <= 1)) {
-      throw new RangeError('"annotations.priority" must be a number from 0 to 1');
-    }
-    if (a.audience !== undefined && !(Array.isArray(a.audience) && a.audience.every((r) => r === 'user' || r === 'assistant'))) {
-      throw new TypeError('"annotations.audience" must be an array of "user" and "assistant"');
-    }
-  }
-  if (meta.icons !== undefined && !(Array.isArray(meta.icons) && meta.icons.every((i) => i && typeof i.src === 'string'))) {
-    throw new TypeError('"icons" must be an array of { src: string, ... }');
-  }
-}
-
-function listedResource(uri: string, name: string, meta: ResourceMetadata | undefined): Resource {
-  const out: Resource = { uri, name };
-  for (const [k, v] of Object.entries(meta ?? {})) if (v !== undefined) (out as Record<string, unknown>)[k] = structuredClone(v);
-  return out;
-}
-
-function sameJson(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
-}
-
-function metadataOf(e: TemplateEntry): ResourceTemplateMetadata {
-  const { uriTemplate: _u, name: _n, ...meta } = e.listed;
-  const out: ResourceTemplateMetadata = { ...meta } as ResourceTemplateMetadata;
-  if (e.list) out.list = e.list;
-  if (e.complete) out.complete = { ...e.complete };
-  return out;
-}
-
-/** Drop the fields `rev` does not have (title, icons, `_meta` on objects, `lastModified`). */
-function shapeForRevision<T extends { title?: string; icons?: Icon[]; _meta?: Meta; annotations?: Annotations }>(obj: T, rev: Revision | undefined): T {
-  if (!rev) return obj;
-  let out = obj;
-  const copy = (): T => (out === obj ? (out = { ...obj }) : out);
-  if (obj.title !== undefined && !allows(rev, 'title')) delete copy().title;
-  if (obj.icons !== undefined && !allows(rev, 'icons')) delete copy().icons;
-  if (obj._meta !== undefined && !allows(rev, 'metaOnObjects')) delete copy()._meta;
-  if (obj.annotations?.lastModified !== undefined && !allows(rev, 'annotationsLastModified')) {
-    const { lastModified: _l, ...rest } = obj.annotations;
-    copy().annotations = rest;
-  }
-  return out;
-}
-
-/** Ids keyed in state must stay the same list for `distinctUntilChanged`: the listed objects, by reference. */
-function listing(s: ResourcesState): object[] {
-  const out: object[] = [];
-  for (const e of Object.values(s.resources)) out.push(e.listed);
-  for (const t of Object.values(s.templates)) out.push(t.listed, t.list ?? NO_LIST);
-  return out;
-}
-const NO_LIST = {};
-
-function sameItems(a: object[], b: object[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-/** Debounce on a {@link Clock} (so a ManualClock drives it and replay reproduces it). */
-function debounceOn<T>(clock: Clock, ms: number, name: string): MonoTypeOperatorFunction<T> {
-  return (source) =>
-    new Observable<T>((subscriber) => {
-      let timer: unknown;
-      let last: T;
-      const fire = () => {
-        timer = undefined;
-        subscriber.next(last);
-      };
-      const sub = source.subscribe({
-        next: (v) => {
-          last = v;
-          if (timer !== undefined) clock.clearTimeout(timer);
-          timer = clock.setTimeout(fire, ms, name);
-        },
-        error: (e) => subscriber.error(e),
-        complete: () => subscriber.complete(),
-      });
-      return () => {
-        sub.unsubscribe();
-        if (timer !== undefined) clock.clearTimeout(timer);
-      };
-    });
-}
-
-function compareKeys(a: CursorKey, b: CursorKey): number {
-  return a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
-}
-
-/** An opaque cursor: base64url of the last item's position (stable when items come and go). */
-function writeCursor(kind: 'r' | 't', key: CursorKey): string {
-  return utf8ToBase64url(JSON.stringify({ k: kind, p: key }));
-}
-
-/** The position a cursor stands for; -32602 for anything this server did not hand out. */
-function readCursor(params: JsonObject | undefined, kind: 'r' | 't'): CursorKey | undefined {
-  const cursor = params?.cursor;
-  if (cursor === undefined) return undefined;
-  const bad = () => new McpError(ErrorCode.InvalidParams, 'Invalid cursor: pass back a "nextCursor" from a previous page of this list, unchanged');
-  if (typeof cursor !== 'string' || cursor.length === 0 || cursor.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw bad();
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(utf8Decode(base64Decode(cursor)));
-  } catch {
-    throw bad();
-  }
-  const p = (parsed as { p?: unknown })?.p;
-  if (
-    (parsed as { k?: unknown })?.k !== kind ||
-    !Array.isArray(p) ||
-    p.length !== 3 ||
-    !p.every((n) => Number.isSafeInteger(n) && (n as number) >= 0) ||
-    (p[0] as number) > 1
-  ) {
-    throw bad();
-  }
-  return p as CursorKey;
-}
-
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-
-/** Check and complete a read callback's output: URIs, MIME types, text or properly encoded blobs. */
-function finishRead(output: ReadResourceOutput, uri: string, mimeType: string | undefined, rev: Revision | undefined): JsonObject {
-  if (!output || typeof output !== 'object' || !Array.isArray(output.contents)) {
-    throw new Error(`The read callback for "${uri.slice(0, 256)}" must return { contents: [...] }`);
-  }
-  const metaAllowed = rev === undefined || allows(rev, 'metaOnObjects');
-  const contents = output.contents.map((c, i) => {
-    if (!c || typeof c !== 'object') throw new Error(`Resource contents #${i} of "${uri.slice(0, 256)}" must be an object`);
-    const out: JsonObject = { uri: c.uri ?? uri };
-    if (typeof out.uri !== 'string') throw new Error(`Resource contents #${i}: "uri" must be a string`);
-    const mt = c.mimeType ?? mimeType;
-    if (mt !== undefined) out.mimeType = mt;
-    const hasText = 'text' in c && c.text !== undefined;
-    const hasBlob = 'blob' in c && c.blob !== undefined;
-    if (hasText === hasBlob) throw new Error(`Resource contents #${i} of "${uri.slice(0, 256)}" must have exactly one of "text" and "blob"`);
-    if (hasText) {
-      if (typeof (c as { text: unknown }).text !== 'string') throw new Error(`Resource contents #${i}: "text" must be a string`);
-      out.text = (c as { text: string }).text;
-    } else {
-      const blob = (c as { blob: unknown }).blob;
-      if (blob instanceof Uint8Array) out.blob = base64Encode(blob);
-      else if (typeof blob === 'string' && blob.length % 4 === 0 && BASE64.test(blob)) out.blob = blob;
-      else throw new Error(`Resource contents #${i} of "${uri.slice(0, 256)}": "blob" must be base64 (or bytes, which are encoded for you)`);
-    }
-    if (c._meta !== undefined && metaAllowed) out._meta = c._meta;
-    return out;
-  });
-  const result: JsonObject = { contents };
-  if (output._meta !== undefined) result._meta = output._meta;
-  if (rev !== undefined && allows(rev, 'cachingHints')) {
-    if (typeof output.ttlMs === 'number' && Number.isInteger(output.ttlMs) && output.ttlMs >= 0) result.ttlMs = output.ttlMs;
-    if (output.cacheScope === 'public' || output.cacheScope === 'private') result.cacheScope = output.cacheScope;
-  }
-  return result;
+/** The empty result, once `pending` (a shared store's write) is done. */
+function done(pending: Promise<void> | void): JsonObject | Promise<JsonObject> {
+  return pending === undefined ? {} : pending.then(() => ({}));
 }

@@ -7,7 +7,7 @@
  */
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import { MAX_SKILL_FILES } from '../protocol/skills.js';
+import { MAX_SKILL_FILES } from '../protocol/skills-extension.js';
 import { SkillRegistrationError, type SkillSource } from './skills.js';
 
 /** Read the skill in `directory` for `McpServer.registerSkill`; `prefix` goes before its name in its URI. */

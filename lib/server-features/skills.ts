@@ -22,7 +22,7 @@ import {
   parseFrontmatter,
   type Skill,
   type SkillResource,
-} from '../protocol/skills.js';
+} from '../protocol/skills-extension.js';
 import { paginate } from './pagination.js';
 
 /** A skill to publish: its files by path relative to the skill's root (SKILL.md among them). */

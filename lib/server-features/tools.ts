@@ -10,7 +10,7 @@
  *
  * @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools
  */
-import { clientRendersApps, type AppToolMeta } from '../protocol/apps.js';
+import { clientRendersApps, type AppToolMeta } from '../protocol/apps-extension.js';
 import { appToolMetaFor, withoutAppLink } from './apps.js';
 import { McpError } from '../errors.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
@@ -23,8 +23,8 @@ import type { CallToolResult, ObjectJsonSchema, Tool, ToolAnnotations, ToolExecu
 import type { RequestHandlerContext } from '../session/session.js';
 import { scanParamHeaders, type ParamHeader } from '../modern/param-headers.js';
 import { contentBlockProblem, contentForRevision, text } from './content.js';
-import { HandlerFeatureContext, revisionOf, type FeatureContext } from './context.js';
-import type { FeatureHost } from './host.js';
+import { HandlerFeatureContext, revisionOf, type FeatureContext } from './feature-context.js';
+import type { FeatureHost } from './feature-host.js';
 import { CompiledSchema, type InferSchema, type SchemaInput, type StandardSchemaV1 } from './json-schema.js';
 import { broadcastListChanged } from './list-changed.js';
 import { paginate } from './pagination.js';

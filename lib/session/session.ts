@@ -225,7 +225,7 @@ export interface HandlerTable {
 }
 
 /**
- * How a session hands a request or notification to the Server's interceptor chain (issue 29).
+ * How a session hands a request or notification to the Server's interceptor chain.
  * The chain lives with the server's features; a session only calls these.
  */
 export interface InterceptHooks {
@@ -263,7 +263,9 @@ export class Session {
   private readonly maxFrameBytes: number;
   private readonly maxFrameDepth: number;
   private readonly enforceCapabilities: boolean;
-  private readonly registry: RequestRegistry;
+  // Our requests to the peer; made by the first (an idle server session holds none).
+  private registryInstance: RequestRegistry | undefined;
+  private readonly requestTimeout: number;
   // The machine runs as pure transitions on `snapshot`, or as `actor` when an inspector is attached.
   protected readonly actor: SessionActor | undefined;
   private snapshot!: SessionSnapshot;
@@ -274,7 +276,8 @@ export class Session {
   private ownNotificationHandlers: Map<string, NotificationHandler> | undefined;
   private readonly shared: HandlerTable | undefined;
   private readonly incoming: Map<RequestId, Incoming> = new Map();
-  private readonly subscriptions: Subscription[] = [];
+  // Arrays of waiters and subscriptions made to size: a push onto an empty array reserves 17 slots.
+  private subscriptions: Subscription[] = [];
   // Created on first subscription (see Channel): an idle session carries no Subjects.
   private readonly stateChannel = new Channel<SessionSnapshot>();
   private readonly journalSubject = new Channel<JournalEntry>();
@@ -500,17 +503,7 @@ export class Session {
     }
     if (supportedVersions.length === 0) throw new Error('supportedVersions must name at least one revision');
 
-    this.registry = new RequestRegistry(
-      this.clock,
-      {
-        sendCancelled: (id, reason) => {
-          this.diagnose('cancelled', `Cancelled our request ${JSON.stringify(id)}: ${reason}`);
-          this.sendFrame({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } });
-        },
-        timerFired: (name) => this.record({ kind: 'timer', name }),
-      },
-      options.timeout ?? DEFAULT_TIMEOUT,
-    );
+    this.requestTimeout = options.timeout ?? DEFAULT_TIMEOUT;
 
     const input = {
       role,
@@ -580,7 +573,21 @@ export class Session {
   }
   /** Number of our requests waiting for an answer. */
   get pendingRequests(): number {
-    return this.registry.size;
+    return this.registryInstance?.size ?? 0;
+  }
+
+  private get registry(): RequestRegistry {
+    return (this.registryInstance ??= new RequestRegistry(
+      this.clock,
+      {
+        sendCancelled: (id, reason) => {
+          this.diagnose('cancelled', `Cancelled our request ${JSON.stringify(id)}: ${reason}`);
+          this.sendFrame({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } });
+        },
+        timerFired: (name) => this.record({ kind: 'timer', name }),
+      },
+      this.requestTimeout,
+    ));
   }
   /** The error the session failed with, if it failed. */
   get error(): Error | undefined {
@@ -621,7 +628,7 @@ export class Session {
   async connect(transport: Transport): Promise<void> {
     if (this.transport) throw new Error('This session is already connected; create a new one for another transport');
     this.transport = transport;
-    this.subscriptions.push(
+    this.subscriptions = [
       transport.state$.subscribe((s) => this.onTransportState(s)),
       // parse → record → decode → correlate → route as one step per frame (streams/receive.ts),
       // subscribed directly: operator subscribers would cost every idle session kilobytes.
@@ -637,7 +644,7 @@ export class Session {
           invalid: (item) => this.replyToInvalid(item),
         },
       }))),
-    );
+    ];
     await transport.start();
     if (this.role === 'client') await this.whenOperating();
   }
@@ -667,7 +674,7 @@ export class Session {
   /** @internal Call `fn` once when the session ends (cheaper than a promise per session). */
   onEnd(fn: () => void): void {
     if (this.phase === 'closed' || this.phase === 'failed') fn();
-    else this.doneWaiters.push(fn);
+    else this.doneWaiters = this.doneWaiters.concat(fn);
   }
 
   /** Resolves when the session has ended (closed or failed). */
@@ -1017,7 +1024,7 @@ export class Session {
   private releaseAll(): void {
     if (this.keepAliveTimer !== undefined) this.clock.clearTimeout(this.keepAliveTimer);
     const cause = this.transportError ?? this.failure;
-    this.registry.closeAll(
+    this.registryInstance?.closeAll(
       cause
         ? new ConnectionClosedError(`Connection closed: ${cause.message}`, cause)
         : undefined,
@@ -1193,7 +1200,8 @@ export class Session {
     if (scoped !== undefined) return this.serveRequest(msg, inBatch, scoped, false);
     // A legacy request: this session owns it and says when it ends (a handler's answer ends it
     // where it is made; what is answered at once, here).
-    const request = new ServerRequest(id, method, msg.params, (this.requestOwner ??= this.ownerOfRequests()));
+    // initialize's owner is not kept: a session that stays idle after it holds none.
+    const request = new ServerRequest(id, method, msg.params, method === 'initialize' ? this.ownerOfRequests() : (this.requestOwner ??= this.ownerOfRequests()));
     const out = this.serveRequest(msg, inBatch, request, true);
     if (!isPromise(out) && !request.done) endRequest(request, out);
     return out;

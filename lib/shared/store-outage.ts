@@ -1,7 +1,7 @@
 /**
  * A shared store (Redis) that is down, told apart from other failures so that every path answers
  * it alike: HTTP 503 with `Retry-After`, the request's id, and a message that says the store is
- * unavailable (issue 32). Here, below the task store and the HTTP bindings alike, so both can
+ * unavailable. Here, below the task store and the HTTP bindings alike, so both can
  * tell it. node-redis's own messages may name hosts or credentials, so only their error name is
  * said; our own `RedisUnavailableError` messages are written to be shown.
  */

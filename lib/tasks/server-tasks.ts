@@ -21,7 +21,7 @@ import type { JsonObject } from '../jsonrpc/message.js';
 import { hasCapability } from '../protocol/methods.js';
 import { allows, isModernRevision } from '../protocol/revisions.js';
 import type { Server } from '../server.js';
-import { revisionOf, type FeatureContext } from '../server-features/context.js';
+import { revisionOf, type FeatureContext } from '../server-features/feature-context.js';
 import type { LoggingFeature } from '../server-features/logging.js';
 import { RateLimiter, type RateLimit } from '../server-features/rate-limit.js';
 import type { RequestHandlerContext, Session } from '../session/session.js';

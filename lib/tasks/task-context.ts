@@ -13,7 +13,7 @@ import type { Clock } from '../clock.js';
 import type { JsonObject } from '../jsonrpc/message.js';
 import type { ProgressToken } from '../protocol/schema/base.js';
 import { elicit, listRoots, sample } from '../server-features/client-calls.js';
-import { ReadThroughContext, type FeatureContext } from '../server-features/context.js';
+import { ReadThroughContext, type FeatureContext } from '../server-features/feature-context.js';
 import type { Logger, LoggingFeature } from '../server-features/logging.js';
 import type { RequestHandlerContext, RequestOptions, Session } from '../session/session.js';
 import type { TaskStore } from './task-store.js';

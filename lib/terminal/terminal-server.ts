@@ -18,7 +18,7 @@ import { realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { systemClock, type Clock } from '../clock.js';
 import type { McpServer } from '../mcp-server.js';
-import type { FeatureContext } from '../server-features/context.js';
+import type { FeatureContext } from '../server-features/feature-context.js';
 import type { ToolResult } from '../server-features/tools.js';
 import type { Session } from '../session/session.js';
 import { taskOwner } from '../tasks/identity.js';

@@ -3,7 +3,7 @@
  * (the heap in use after a full collection; run with --expose-gc), over stdio, or over
  * Streamable HTTP on a free port when given `--http` (it prints the URL on stdout).
  */
-import { listen } from '../../lib/http/listen.js';
+import { listen } from '../../lib/http/listen-port.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
 import { createStdioServerTransport } from '../../streams/stdio-server.js';
 import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';

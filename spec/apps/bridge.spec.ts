@@ -13,7 +13,7 @@ import { build } from 'esbuild';
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
 import { createClient, type Client } from '../../lib/entries/client.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
-import { appsCapability } from '../../lib/protocol/apps.js';
+import { appsCapability } from '../../lib/protocol/apps-extension.js';
 import { sandboxProxyHeaders, sandboxProxyHtml } from '../../lib/apps/sandbox-proxy.js';
 import { createMemoryPair } from '../../streams/memory.js';
 

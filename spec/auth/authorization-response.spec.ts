@@ -2,7 +2,7 @@
 // HTTP transport's `auth` option, against an in-test authorization server on 127.0.0.1 whose
 // redirect carries a chosen `iss` (and, for some tests, an error instead of a code).
 import { expect } from 'chai';
-import { AuthorizationError } from '../../lib/auth/errors.js';
+import { AuthorizationError } from '../../lib/auth/authorization-errors.js';
 import { OAuthClient } from '../../lib/auth/oauth-client.js';
 import { headlessAuthorize, InMemoryOAuthClientProvider } from '../../lib/auth/provider.js';
 import { Client } from '../../lib/entries/client.js';

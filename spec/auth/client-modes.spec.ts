@@ -7,7 +7,7 @@ import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { createClientCredentialsProvider } from '../../lib/auth/client-credentials-provider.js';
 import { createCrossAppAccessProvider } from '../../lib/auth/cross-app-access-provider.js';
 import { createWorkloadIdentityProvider } from '../../lib/auth/workload-identity-provider.js';
-import { AuthorizationError, TokenEndpointError } from '../../lib/auth/errors.js';
+import { AuthorizationError, TokenEndpointError } from '../../lib/auth/authorization-errors.js';
 import type { OAuthGrantProvider } from '../../lib/auth/grant-provider.js';
 import { OAuthClient } from '../../lib/auth/oauth-client.js';
 import { Client } from '../../lib/entries/client.js';

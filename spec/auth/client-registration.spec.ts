@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { AuthorizationServerMetadata } from '../../lib/auth/authorization-server-metadata.js';
 import { clientIdMetadataDocument, clientIdMetadataUrlProblem } from '../../lib/auth/client-id-metadata-document.js';
 import { applicationTypeFor, registrationAuthMethod, resolveClient } from '../../lib/auth/client-registration.js';
-import { AuthorizationError } from '../../lib/auth/errors.js';
+import { AuthorizationError } from '../../lib/auth/authorization-errors.js';
 import { headlessAuthorize, InMemoryOAuthClientProvider, type OAuthClientProvider } from '../../lib/auth/provider.js';
 import { OAuthClient } from '../../lib/auth/oauth-client.js';
 import { Client } from '../../lib/entries/client.js';

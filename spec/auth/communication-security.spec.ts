@@ -2,7 +2,7 @@
 // endpoints, redirect URLs and the MCP server a token goes to must be https, except on loopback
 // hosts. A fetch stub plays the MCP server and the authorization server, so no network is used.
 import { expect } from 'chai';
-import { AuthorizationError } from '../../lib/auth/errors.js';
+import { AuthorizationError } from '../../lib/auth/authorization-errors.js';
 import { OAuthClient } from '../../lib/auth/oauth-client.js';
 import { createHeadlessOAuthProvider, InMemoryOAuthClientProvider, type OAuthClientProvider } from '../../lib/auth/provider.js';
 import { requestToken } from '../../lib/auth/token-endpoint.js';

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { authorizationServerMetadataUrls } from '../../lib/auth/authorization-server-metadata.js';
 import { discoverAuthorization } from '../../lib/auth/discovery.js';
-import { AuthorizationError } from '../../lib/auth/errors.js';
+import { AuthorizationError } from '../../lib/auth/authorization-errors.js';
 import { startStaticServer, type StaticServer } from './helpers.js';
 
 const asMetadata = (issuer: string) => ({

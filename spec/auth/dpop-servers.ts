@@ -7,9 +7,9 @@
 import { createHash, createPublicKey, verify as verifySignature } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createProtectedResourceMetadataHandler, type ProtectedResourceMetadataHandler } from '../../lib/auth/server/protected-resource-metadata.js';
+import { createProtectedResourceMetadataHandler, type ProtectedResourceMetadataHandler } from '../../lib/auth/server/protected-resource-handler.js';
 import type { ManualClock } from '../../lib/clock.js';
-import { listen } from '../../lib/http/listen.js';
+import { listen } from '../../lib/http/listen-port.js';
 import { Server } from '../../lib/server.js';
 import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 

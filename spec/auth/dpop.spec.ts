@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { createClientCredentialsProvider } from '../../lib/auth/client-credentials-provider.js';
 import { DpopProver, dpopHtu } from '../../lib/auth/dpop.js';
-import { AuthorizationError, TokenEndpointError } from '../../lib/auth/errors.js';
+import { AuthorizationError, TokenEndpointError } from '../../lib/auth/authorization-errors.js';
 import { OAuthClient, type OAuthClientOptions } from '../../lib/auth/oauth-client.js';
 import { InMemoryOAuthClientProvider } from '../../lib/auth/provider.js';
 import { Client } from '../../lib/entries/client.js';

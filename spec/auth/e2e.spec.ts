@@ -1,7 +1,7 @@
 // Our client, through the Streamable HTTP transport's `auth` option, against an in-test
 // authorization server and a protected MCP server on 127.0.0.1.
 import { expect } from 'chai';
-import { AuthorizationError } from '../../lib/auth/errors.js';
+import { AuthorizationError } from '../../lib/auth/authorization-errors.js';
 import { OAuthClient } from '../../lib/auth/oauth-client.js';
 import { headlessAuthorize, InMemoryOAuthClientProvider, type StoredTokens } from '../../lib/auth/provider.js';
 import { Client } from '../../lib/entries/client.js';

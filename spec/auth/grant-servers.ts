@@ -8,9 +8,9 @@ import { createServer, type IncomingMessage, type Server as HttpServer, type Ser
 import type { AddressInfo } from 'node:net';
 import { bearerAuthInfo, type VerifiedToken } from '../../lib/auth/server/auth-info.js';
 import { requireBearerAuth } from '../../lib/auth/server/bearer-auth.js';
-import { createProtectedResourceMetadataHandler, type ProtectedResourceMetadataHandler } from '../../lib/auth/server/protected-resource-metadata.js';
+import { createProtectedResourceMetadataHandler, type ProtectedResourceMetadataHandler } from '../../lib/auth/server/protected-resource-handler.js';
 import type { ManualClock } from '../../lib/clock.js';
-import { listen } from '../../lib/http/listen.js';
+import { listen } from '../../lib/http/listen-port.js';
 import { Server } from '../../lib/server.js';
 import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 

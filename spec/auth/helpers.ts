@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ManualClock } from '../../lib/clock.js';
-import { listen, type Listening } from '../../lib/http/listen.js';
+import { listen, type Listening } from '../../lib/http/listen-port.js';
 import { Server } from '../../lib/server.js';
 import type { AuthOutcome, Authenticate } from '../../streams/http-auth.js';
 import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createActor, waitFor } from 'xstate';
 import type { AuthorizationDiscovery } from '../../lib/auth/discovery.js';
-import { AuthorizationError } from '../../lib/auth/errors.js';
+import { AuthorizationError } from '../../lib/auth/authorization-errors.js';
 import { oauthClientMachine, type OAuthClientContext, type OAuthClientEvent, type OAuthClientInput, type TokenGrantSummary } from '../../machines/oauth-client.machine.js';
 
 const discovery = (scopes?: string[]): AuthorizationDiscovery => ({

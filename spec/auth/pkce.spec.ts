@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { AuthorizationError } from '../../lib/auth/errors.js';
+import { AuthorizationError } from '../../lib/auth/authorization-errors.js';
 import { OAuthClient } from '../../lib/auth/oauth-client.js';
 import { createPkce, requireS256, s256Challenge } from '../../lib/auth/pkce.js';
 import { headlessAuthorize, InMemoryOAuthClientProvider } from '../../lib/auth/provider.js';

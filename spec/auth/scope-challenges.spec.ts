@@ -1,7 +1,7 @@
 // Scope selection and step-up against an in-test authorization server and protected MCP server on
 // 127.0.0.1, through the Streamable HTTP transport's `auth` option (2026-07-28 scope strategy).
 import { expect } from 'chai';
-import { AuthorizationError } from '../../lib/auth/errors.js';
+import { AuthorizationError } from '../../lib/auth/authorization-errors.js';
 import { OAuthClient } from '../../lib/auth/oauth-client.js';
 import { headlessAuthorize, InMemoryOAuthClientProvider } from '../../lib/auth/provider.js';
 import { Client } from '../../lib/entries/client.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { AuthorizationServerMetadata } from '../../lib/auth/authorization-server-metadata.js';
-import { AuthorizationError } from '../../lib/auth/errors.js';
+import { AuthorizationError } from '../../lib/auth/authorization-errors.js';
 import { exchangeAuthorizationCode, refreshAccessToken, tokenEndpointAuthMethod } from '../../lib/auth/token-endpoint.js';
 import type { FetchLike } from '../../streams/http-fetch.js';
 

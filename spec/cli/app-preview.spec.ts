@@ -15,7 +15,7 @@ const EVERYTHING = [process.execPath, '--import', 'tsx', join(ROOT, 'examples', 
 
 /** The preview serves the compiled bridge: build when dist is missing or older than the sources it serves. */
 function ensureBuilt(): void {
-  const pairs = [['lib/apps/bridge.ts', 'dist/lib/apps/bridge.js'], ['lib/protocol/apps.ts', 'dist/lib/protocol/apps.js'], ['machines/app-bridge.machine.ts', 'dist/machines/app-bridge.machine.js']];
+  const pairs = [['lib/apps/bridge.ts', 'dist/lib/apps/bridge.js'], ['lib/protocol/apps-extension.ts', 'dist/lib/protocol/apps-extension.js'], ['machines/app-bridge.machine.ts', 'dist/machines/app-bridge.machine.js']];
   const stale = pairs.some(([src, out]) => !existsSync(join(ROOT, out!)) || statSync(join(ROOT, out!)).mtimeMs < statSync(join(ROOT, src!)).mtimeMs);
   if (stale) execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { stdio: 'ignore' });
 }

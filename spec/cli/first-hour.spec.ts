@@ -6,7 +6,7 @@ import { Client } from '../../lib/entries/client.js';
 import { TransportError } from '../../lib/errors.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import { everythingEntry } from '../fixtures/interop-everything/everything.js';
-import { listen } from '../../lib/http/listen.js';
+import { listen } from '../../lib/http/listen-port.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
 import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { plain, runCli, runInProcess, Terminal, TERMINAL_SERVER_CMD } from './helpers.js';

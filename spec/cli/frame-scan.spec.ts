@@ -8,7 +8,7 @@
 import { expect } from 'chai';
 import { mutated, random } from './text-mutations.js';
 import { plainObjectLine } from '../../lib/cli/frame-scan.js';
-import { Redactor } from '../../lib/cli/redact.js';
+import { Redactor } from '../../lib/shared/redactor.js';
 
 /** The line with its line feed, as bytes; the scan's answer, as "journal as it came" or not. */
 function asIs(line: string | Uint8Array, extra: string[] = []): boolean {
@@ -172,7 +172,7 @@ describe('record: the one look that lets a captured line be journaled as it came
   });
 
   it('bounds the look into strings holding JSON: too long or nested in too many strings, one that may hold a secret is hidden whole', async () => {
-    const { MAX_EMBEDDED_JSON_CHARS, MAX_EMBEDDED_JSON_LEVELS } = await import('../../lib/cli/redact.js');
+    const { MAX_EMBEDDED_JSON_CHARS, MAX_EMBEDDED_JSON_LEVELS } = await import('../../lib/shared/redactor.js');
     const enc = JSON.stringify;
     const long = enc({ token: 'hunter2', pad: 'x'.repeat(MAX_EMBEDDED_JSON_CHARS) });
     expect(asIs(enc({ a: long }))).to.equal(false);

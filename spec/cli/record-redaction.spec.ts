@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLI, runInProcess, TERMINAL_SERVER_CMD } from './helpers.js';
-import { Redactor } from '../../lib/cli/redact.js';
+import { Redactor } from '../../lib/shared/redactor.js';
 
 const q = (words: string[]) => words.map((w) => JSON.stringify(w)).join(' ');
 const recordCmd = (out: string) => q([process.execPath, '--import', 'tsx', CLI, 'record', '--out', out, '--', ...TERMINAL_SERVER_CMD]);

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMcpServer } from '../../lib/mcp-server.js';
-import { listen } from '../../lib/http/listen.js';
+import { listen } from '../../lib/http/listen-port.js';
 import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { background, CLI, runInProcess, TERMINAL_SERVER_CMD } from './helpers.js';
 
@@ -207,7 +207,7 @@ describe('mcp-actors record: a legacy HTTP+SSE server that announces an absolute
 
 describe('record: the redaction pre-check', () => {
   it('lets no secret-named key through the fast path that writes lines as they came', async () => {
-    const { Redactor } = await import('../../lib/cli/redact.js');
+    const { Redactor } = await import('../../lib/shared/redactor.js');
     const { isSecretKey } = await import('../../lib/server-features/redaction.js');
     const r = new Redactor(['city']);
     const keys = ['password', 'passwd', 'db_passphrase', 'clientSecret', 'access_token', 'Token', 'api__key', 'X-Api-Key', 'Authorization', 'set-cookie', 'credentials', 'private_key', 'session-id', 'city'];

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { JournalOut } from '../../lib/cli/journal-out.js';
 import { RecordingWriter, stampText } from '../../lib/cli/recording.js';
-import { Redactor } from '../../lib/cli/redact.js';
+import { Redactor } from '../../lib/shared/redactor.js';
 import { Tap, type TapJournal } from '../../lib/cli/tap-handover.js';
 import { journalRing, TapRing } from '../../lib/cli/tap-ring.js';
 

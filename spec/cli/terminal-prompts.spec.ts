@@ -1,4 +1,4 @@
-// The CLI's elicitation prompts (lib/cli/terminal.ts) on a scripted terminal: who asks, the
+// The CLI's elicitation prompts (lib/cli/terminal-io.ts) on a scripted terminal: who asks, the
 // decline and cancel ways out, a review of the form before it is sent, and a URL that is shown,
 // never fetched.
 import { expect } from 'chai';
@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import type { FormElicitationRequest, UrlElicitationRequest } from '../../lib/client-features/elicitation.js';
-import { askForm, askUrlConsent, type TerminalIO } from '../../lib/cli/terminal.js';
+import { askForm, askUrlConsent, type TerminalIO } from '../../lib/cli/terminal-io.js';
 import { makeStyle } from '../../lib/cli/style.js';
 
 /** A terminal whose person answers each prompt (matched by text) with the next scripted line. */

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import sinon from 'sinon';
-import { ElicitationNotCompletedError, UrlElicitationRequiredError } from '../../lib/client-features/errors.js';
+import { ElicitationNotCompletedError, UrlElicitationRequiredError } from '../../lib/client-features/client-feature-errors.js';
 import type {
   FormElicitationContext,
   FormElicitationRequest,

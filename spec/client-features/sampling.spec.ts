@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import sinon from 'sinon';
-import { SamplingRejectedError } from '../../lib/client-features/errors.js';
+import { SamplingRejectedError } from '../../lib/client-features/client-feature-errors.js';
 import type { Diagnostic } from '../../lib/session/session.js';
 import type { CreateMessageRequestParams, CreateMessageResult } from '../../lib/protocol/schema/index.js';
 import { flush, pair, rejection } from './helpers.js';

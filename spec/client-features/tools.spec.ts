@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Client } from '../../lib/entries/client.js';
-import { OutputSchemaError, PaginationLoopError } from '../../lib/client-features/errors.js';
+import { OutputSchemaError, PaginationLoopError } from '../../lib/client-features/client-feature-errors.js';
 import { CapabilityError, RequestTimeoutError } from '../../lib/errors.js';
 import type { Tool } from '../../lib/protocol/schema/index.js';
 import { flush, pair, rejection } from './helpers.js';

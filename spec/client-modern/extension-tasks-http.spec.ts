@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Client } from '../../lib/entries/client.js';
 import { ManualClock } from '../../lib/clock.js';
-import { listen, type Listening } from '../../lib/http/listen.js';
+import { listen, type Listening } from '../../lib/http/listen-port.js';
 import { createMcpServer, type McpServer } from '../../lib/mcp-server.js';
 import { startTask } from '../../lib/tasks/modern-tasks.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';

@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { Client } from '../../lib/entries/client.js';
 import { ManualClock } from '../../lib/clock.js';
-import { MalformedResultTypeError } from '../../lib/client-modern/errors.js';
+import { MalformedResultTypeError } from '../../lib/client-modern/modern-client-errors.js';
 import { createMemoryPair } from '../../streams/memory.js';
 
 type Msg = { jsonrpc: '2.0'; id?: number | string; method?: string; params?: Record<string, any> };

@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { Client, type InputRoundEvent } from '../../lib/entries/client.js';
 import { ManualClock } from '../../lib/clock.js';
-import { InputRoundsExceededError, MalformedResultTypeError, NoCommonVersionError, ServerExitedOnProbeError, UnsupportedInputRequestError } from '../../lib/client-modern/errors.js';
+import { InputRoundsExceededError, MalformedResultTypeError, NoCommonVersionError, ServerExitedOnProbeError, UnsupportedInputRequestError } from '../../lib/client-modern/modern-client-errors.js';
 import { createMemoryPair } from '../../streams/memory.js';
 
 type Msg = { jsonrpc: '2.0'; id?: number | string; method?: string; params?: Record<string, any>; result?: unknown; error?: unknown };

@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { fileURLToPath } from 'node:url';
 import { Client } from '../../lib/entries/client.js';
-import { LegacyServerError } from '../../lib/client-modern/errors.js';
+import { LegacyServerError } from '../../lib/client-modern/modern-client-errors.js';
 import { createStdioClientTransport, type StdioClientTransport } from '../../streams/stdio-client.js';
 
 const LAX = fileURLToPath(new URL('../fixtures/client-modern/lax-legacy-server.mjs', import.meta.url));

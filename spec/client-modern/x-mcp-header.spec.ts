@@ -3,7 +3,7 @@
 // tool with an invalid annotation is left out of listTools, with a warning naming it.
 import { expect } from 'chai';
 import { Client, type ClientWarning } from '../../lib/entries/client.js';
-import { listen, type Listening } from '../../lib/http/listen.js';
+import { listen, type Listening } from '../../lib/http/listen-port.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
 import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';

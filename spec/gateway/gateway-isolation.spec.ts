@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { filter, firstValueFrom } from 'rxjs';
 import { Client } from '../../lib/entries/client.js';
 import { createGateway, type Gateway } from '../../lib/gateway/gateway.js';
-import { listen, type Listening } from '../../lib/http/listen.js';
+import { listen, type Listening } from '../../lib/http/listen-port.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { everythingEntry } from '../fixtures/interop-everything/everything.js';

@@ -4,8 +4,9 @@
 import { expect } from 'chai';
 import { fileURLToPath } from 'node:url';
 import { Client } from '../../lib/client.js';
+import { ManualClock } from '../../lib/clock.js';
 import { createGateway, type Gateway, type GatewayOptions } from '../../lib/gateway/gateway.js';
-import { listen, type Listening } from '../../lib/http/listen.js';
+import { listen, type Listening } from '../../lib/http/listen-port.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 
@@ -31,11 +32,13 @@ describe('gateway: shared and per-session upstreams', function () {
   async function start(options: Partial<GatewayOptions>): Promise<void> {
     gateway = createGateway({ servers: { counter: COUNTER }, stderr: 'ignore', ...options });
     await gateway.start();
-    web = await listen(createStreamableHttpHandler(gateway.server.server), { port: 0, logger: false });
+    // The caller is who the x-user header names (none: unauthenticated).
+    const authenticate = (req: { headers: Record<string, string | string[] | undefined> }) => (req.headers['x-user'] === undefined ? { ok: true as const, authInfo: undefined } : { ok: true as const, authInfo: { sub: String(req.headers['x-user']) } });
+    web = await listen(createStreamableHttpHandler(gateway.server.server, { authenticate }), { port: 0, logger: false });
   }
-  async function downstream(): Promise<Client> {
-    const client = new Client({ info: { name: 'downstream', version: '1.0.0' }, era: 'legacy' });
-    await client.connect(createStreamableHttpClientTransport(web.url));
+  async function downstream(era: 'legacy' | 'modern' = 'legacy', user?: string): Promise<Client> {
+    const client = new Client({ info: { name: 'downstream', version: '1.0.0' }, era });
+    await client.connect(createStreamableHttpClientTransport(web.url, user === undefined ? {} : { headers: { 'x-user': user } }));
     clients.push(client);
     return client;
   }
@@ -74,6 +77,22 @@ describe('gateway: shared and per-session upstreams', function () {
     );
     expect(refused).to.contain('maxSessionUpstreams');
     expect(await next(a)).to.equal('2');
+  });
+
+  it("'perSession' for 2026-07-28 callers: one upstream per principal, closed when idle; anonymous callers share one", async () => {
+    const clock = new ManualClock(0);
+    await start({ upstreams: 'perSession', clock, principalIdleMs: 60_000 });
+    const [ada, bo, ada2, anon1, anon2] = [await downstream('modern', 'ada'), await downstream('modern', 'bo'), await downstream('modern', 'ada'), await downstream('modern'), await downstream('modern')];
+    expect([await next(ada), await next(bo), await next(ada2), await next(bo)]).to.deep.equal(['1', '1', '2', '2']);
+    expect([await next(anon1), await next(anon2)]).to.deep.equal(['1', '2']);
+    expect(gateway.sessionUpstreams).to.equal(2);
+    clock.advance(30_000);
+    expect(await next(bo)).to.equal('3');
+    clock.advance(30_000);
+    // ada idle for 60 s: her upstream closed; bo called 30 s ago keeps his.
+    await eventually(() => gateway.sessionUpstreams === 1);
+    expect(await next(bo)).to.equal('4');
+    expect(await next(ada)).to.equal('1');
   });
 
   it('a per-server setting that names no server is refused', () => {

@@ -6,7 +6,8 @@ import { expect } from 'chai';
 import { fileURLToPath } from 'node:url';
 import { Client } from '../../lib/client.js';
 import { createGateway, type Gateway } from '../../lib/gateway/gateway.js';
-import { listen, type Listening } from '../../lib/http/listen.js';
+import { listen, type Listening } from '../../lib/http/listen-port.js';
+import { createMcpServer, type McpServer } from '../../lib/mcp-server.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 
@@ -55,5 +56,47 @@ describe('gateway: roots asked of the downstream caller', function () {
     expect(result).to.match(/roots/i);
     const other = clients[0]!;
     expect(textOf(await other.callTool('asker__roots', {}))).to.equal('file:///home/alice/project');
+  });
+});
+
+describe('gateway: a 2026-07-28 upstream asks for roots in an input round', function () {
+  this.timeout(60_000);
+  let upstream: McpServer;
+  let upstreamWeb: Listening;
+  let gateway: Gateway;
+  let web: Listening;
+  const clients: Client[] = [];
+
+  before(async () => {
+    upstream = createMcpServer({ info: { name: 'modern-roots', version: '1.0.0' }, supportedVersions: ['2026-07-28'] });
+    upstream.registerTool('roots', {}, async (_args, ctx) => {
+      const { roots } = await ctx.listRoots();
+      return { content: [{ type: 'text', text: roots.map((r) => r.uri).join('\n') }] };
+    });
+    upstreamWeb = await listen(createStreamableHttpHandler(upstream.server), { port: 0, logger: false });
+    gateway = createGateway({ servers: { asker: { url: upstreamWeb.url } } });
+    await gateway.start();
+    web = await listen(createStreamableHttpHandler(gateway.server.server), { port: 0, logger: false });
+  });
+  after(async () => {
+    await Promise.all(clients.map((c) => c.close()));
+    await web?.close();
+    await gateway?.close();
+    await upstreamWeb?.close();
+    await upstream?.close();
+  });
+
+  it('answered with the roots of the downstream caller of that call, in either era', async () => {
+    expect(gateway.host.client('asker')?.era).to.equal('modern');
+    const alice = new Client({ info: { name: 'alice', version: '1.0.0' }, era: 'modern' });
+    alice.setRoots([{ uri: 'file:///home/alice/project' }]);
+    const bob = new Client({ info: { name: 'bob', version: '1.0.0' }, era: 'legacy' });
+    bob.setRoots([{ uri: 'file:///home/bob/a' }, { uri: 'file:///home/bob/b' }]);
+    for (const c of [alice, bob]) {
+      await c.connect(createStreamableHttpClientTransport(web.url));
+      clients.push(c);
+    }
+    expect(textOf(await alice.callTool('asker__roots', {}))).to.equal('file:///home/alice/project');
+    expect(textOf(await bob.callTool('asker__roots', {}))).to.equal('file:///home/bob/a\nfile:///home/bob/b');
   });
 });

@@ -3,7 +3,7 @@
 // default; bad command lines and config files refused with a clear error and an exit code.
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,7 @@ import { Client } from '../../lib/client.js';
 import { createStdioClientTransport } from '../../streams/stdio-client.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import { createWebSocketClientTransport } from '../../streams/websocket-client.js';
+import { ExitCode } from '../../lib/cli/exit-codes.js';
 import { CLI, runCli } from '../cli/helpers.js';
 
 const path = (p: string) => fileURLToPath(new URL(p, import.meta.url));
@@ -122,6 +123,33 @@ describe('mcp-actors serve', function () {
     }
   });
 
+  it('--record DIR: a journal per downstream session and upstream client, which inspect reads', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'serve-record-'));
+    try {
+      const served = await serve(['--http', '0', '--record', join(dir, 'rec'), '--name', 'echo', '--', ...ECHO]);
+      const client = new Client({ info: { name: 'downstream', version: '1.0.0' }, era: 'legacy' });
+      await client.connect(createStreamableHttpClientTransport(served.url));
+      expect(textOf(await client.callTool('echo__echo', { text: 'recorded' }))).to.equal('recorded');
+      await client.close();
+      expect(await stop(served)).to.equal(0);
+      expect(served.stderr()).to.match(/Recorded 2 journal\(s\) in /);
+      const files = readdirSync(join(dir, 'rec')).sort();
+      expect(files).to.have.length(2);
+      for (const f of files) {
+        expect(readFileSync(join(dir, 'rec', f), 'utf8')).to.contain('recorded');
+        const shown = await runCli(['inspect', join(dir, 'rec', f)]);
+        expect(shown.code, shown.stderr).to.equal(0);
+        expect(shown.stdout).to.contain('tools/call');
+      }
+      // The same directory again: refused, the recording kept.
+      const again = await runCli(['serve', '--http', '0', '--record', join(dir, 'rec'), '--', ...ECHO]);
+      expect(again.code).to.equal(ExitCode.BadInput);
+      expect(again.stderr).to.contain('already holds journals');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('over WebSocket', async () => {
     const served = await serve(['--ws', '0', '--name', 'echo', '--', ...ECHO]);
     try {
@@ -163,6 +191,21 @@ describe('mcp-actors serve', function () {
     }
   });
 
+  it('--tools-exclude / --tools-rename: the view of the served tools; a hidden one is unknown', async () => {
+    const served = await serve(['--http', '0', '--name', 'echo', '--tools-exclude', 'sl*', '--tools-rename', 'echo=say', '--', ...ECHO]);
+    const client = new Client({ info: { name: 'downstream', version: '1.0.0' }, era: 'modern' });
+    try {
+      await client.connect(createStreamableHttpClientTransport(served.url));
+      const names = (await client.listTools()).map((t) => t.name);
+      expect(names).to.include('echo__say').and.not.include.members(['echo__echo', 'echo__slow']);
+      expect(textOf(await client.callTool('echo__say', { text: 'renamed' }))).to.equal('renamed');
+      expect(await client.callTool('echo__slow', {}).then(() => 0, (e: { code?: number }) => e.code)).to.equal(-32602);
+    } finally {
+      await client.close();
+      await stop(served);
+    }
+  });
+
   describe('bad input: a clear error and an exit code, nothing started', () => {
     let dir: string;
     before(() => {
@@ -199,6 +242,17 @@ describe('mcp-actors serve', function () {
       const run2 = await runCli(['serve', '--config', wrong]);
       expect(run2.code).to.equal(5);
       expect(run2.stderr).to.contain('MCP server "a__b"').and.to.contain('namespace separator');
+    });
+
+    it('a bad view: in a config entry, bad input (5) naming the file; --tools-* without -- or --url, usage error (2)', async () => {
+      const config = join(dir, 'views.json');
+      writeFileSync(config, JSON.stringify({ mcpServers: { echo: { command: ECHO[0], args: ECHO.slice(1), tools: { exclude: 'slow' } } } }));
+      const run1 = await runCli(['serve', '--config', config]);
+      expect(run1.code).to.equal(5);
+      expect(run1.stderr).to.contain(config).and.to.contain('echo.tools.exclude must be an array');
+      const run2 = await runCli(['serve', '--config', config, '--tools-exclude', 'x']);
+      expect(run2.code).to.equal(2);
+      expect(run2.stderr).to.contain('--tools-include, --tools-exclude and --tools-rename are for the server given after --');
     });
 
     it('a port in use: connection error (3)', async () => {

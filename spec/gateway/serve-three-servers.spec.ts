@@ -17,7 +17,7 @@ import type { Tool } from '../../lib/protocol/schema/index.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import { CLI } from '../cli/helpers.js';
 import { everythingEntry } from '../fixtures/interop-everything/everything.js';
-import { runInspector } from '../interop-demo/helpers.js';
+import { runInspector } from '../interop/demo/helpers.js';
 
 const path = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 const textOf = (r: object) => (((r as { content?: unknown }).content ?? []) as { text?: string }[]).map((b) => b.text ?? '').join('\n');

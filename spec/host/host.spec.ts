@@ -4,7 +4,7 @@ import { filter, firstValueFrom, map } from 'rxjs';
 import { ManualClock, systemClock } from '../../lib/clock.js';
 import { McpError, TransportError } from '../../lib/errors.js';
 import { createHost, ServerUnavailableError, type Host, type HostOptions, type HostServerState, type HostTool } from '../../lib/entries/host.js';
-import { listen, type Listening } from '../../lib/http/listen.js';
+import { listen, type Listening } from '../../lib/http/listen-port.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
 import type { FrameEvent } from '../../lib/session/session.js';
 import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';

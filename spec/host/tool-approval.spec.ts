@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { approveReadOnlyFromTrustedServers, ToolCallDeniedError, type ToolCallApprovalRequest } from '../../lib/client-features/tool-approval.js';
 import type { ToolCallRecord } from '../../lib/client-features/tool-audit.js';
 import { createHost, type Host } from '../../lib/entries/host.js';
-import { listen, type Listening } from '../../lib/http/listen.js';
+import { listen, type Listening } from '../../lib/http/listen-port.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
 import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 

@@ -5,7 +5,7 @@
 // elicitation and sampling as server requests, the update after resources/subscribe). The same
 // script runs everywhere: every tool, a resource, a prompt, a completion, a subscription update.
 // (server-everything, the reference legacy server, runs the whole of its surface with default
-// options in spec/interop-everything.)
+// options in spec/interop/everything.)
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Client } from '../../lib/entries/client.js';

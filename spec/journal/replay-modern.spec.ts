@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { fileURLToPath } from 'node:url';
 import { Client } from '../../lib/client.js';
 import { ManualClock } from '../../lib/clock.js';
-import { listen, type Listening } from '../../lib/http/listen.js';
+import { listen, type Listening } from '../../lib/http/listen-port.js';
 import { Journal } from '../../lib/journal/journal.js';
 import { replay, UnreplayableJournalError } from '../../lib/journal/replay.js';
 import type { McpServer } from '../../lib/mcp-server.js';

@@ -21,4 +21,13 @@ describe('layers: comments link what a reader can open', () => {
       .map((l) => `${l.file}:${l.line}`);
     expect(found).to.deep.equal([]);
   });
+
+  it('no comment cites an internal tracker id (issue 29): an outsider cannot open it; the comment says the why itself', () => {
+    const found = ['lib', 'streams', 'machines']
+      .flatMap((dir) => sources(dir))
+      .flatMap((file) => readFileSync(file, 'utf8').split('\n').map((line, i) => ({ file, line: i + 1, text: line })))
+      .filter((l) => /^\s*(\/\/|\/?\*)/.test(l.text) && /\bissues? #?\d+/i.test(l.text))
+      .map((l) => `${l.file}:${l.line}`);
+    expect(found).to.deep.equal([]);
+  });
 });

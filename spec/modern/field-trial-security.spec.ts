@@ -9,7 +9,7 @@ import { requireBearerAuth } from '../../lib/auth/server/bearer-auth.js';
 import { createMcpServer, type McpServer } from '../../lib/mcp-server.js';
 import type { StreamableHttpOptions } from '../../lib/server-bindings/streamable-http-server.js';
 import { createMcpFetchHandler } from '../../lib/server-bindings/fetch-handler.js';
-import { mountInProcess, type AdapterName, type Mounted } from '../http-fetch/adapters.js';
+import { mountInProcess, type AdapterName, type Mounted } from '../server-bindings/adapters.js';
 import { openSession, post } from '../fixtures/http-server/raw.js';
 
 const V = '2026-07-28';

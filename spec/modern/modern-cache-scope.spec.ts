@@ -4,7 +4,7 @@
 // caller, whatever an earlier caller was answered.
 import { expect } from 'chai';
 import { McpError } from '../../lib/errors.js';
-import { listen, type Listening } from '../../lib/http/listen.js';
+import { listen, type Listening } from '../../lib/http/listen-port.js';
 import { ErrorCode } from '../../lib/jsonrpc/error-codes.js';
 import { createMcpServer, type McpServer } from '../../lib/mcp-server.js';
 import type { AuthOutcome } from '../../streams/http-auth.js';

@@ -3,7 +3,7 @@
 // headers are expected only for arguments with a value and compared numerically; a foreign
 // Origin is refused before anything else.
 import { expect } from 'chai';
-import { listen, type Listening } from '../../lib/http/listen.js';
+import { listen, type Listening } from '../../lib/http/listen-port.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
 import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { post, postStream } from '../fixtures/http-server/raw.js';

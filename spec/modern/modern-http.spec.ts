@@ -1,7 +1,7 @@
 // Revision 2026-07-28 over Streamable HTTP: stateless requests beside legacy sessions on one
 // endpoint, from the same createMcpServer registrations.
 import { expect } from 'chai';
-import { listen, type Listening } from '../../lib/http/listen.js';
+import { listen, type Listening } from '../../lib/http/listen-port.js';
 import { createMcpServer, type McpServer } from '../../lib/mcp-server.js';
 import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { InMemoryReplayGuard } from '../../lib/modern/request-state.js';

@@ -9,7 +9,7 @@
 // logging/setLevel (LOG-003). A careful user expects it to see the levels modern clients ask for
 // too, and a failure there to refuse the request rather than serve it at a level not applied.
 import { expect } from 'chai';
-import { listen, type Listening } from '../../lib/http/listen.js';
+import { listen, type Listening } from '../../lib/http/listen-port.js';
 import type { JsonObject } from '../../lib/jsonrpc/message.js';
 import { createMcpServer, type McpServer } from '../../lib/mcp-server.js';
 import { createMemoryPair } from '../../streams/memory.js';

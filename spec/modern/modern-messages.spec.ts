@@ -2,7 +2,7 @@
 // the request's id, lists are the same for every caller, a bad log level or bad inputResponses is
 // a JSON-RPC error, and a retry that lacks an answer the handler needs is asked again.
 import { expect } from 'chai';
-import { listen, type Listening } from '../../lib/http/listen.js';
+import { listen, type Listening } from '../../lib/http/listen-port.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
 import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { post } from '../fixtures/http-server/raw.js';

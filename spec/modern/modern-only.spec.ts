@@ -5,7 +5,7 @@ import { Client } from '../../lib/entries/client.js';
 import { McpError } from '../../lib/errors.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
 import { ErrorCode } from '../../lib/jsonrpc/error-codes.js';
-import { listen } from '../../lib/http/listen.js';
+import { listen } from '../../lib/http/listen-port.js';
 import { createMemoryPair } from '../../streams/memory.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';

@@ -3,7 +3,7 @@
 // operator must hear of it: the HTTP handler's `onError` gets an error naming the method and the
 // problem (never the params), and the server stays up.
 import { expect } from 'chai';
-import { listen, type Listening } from '../../lib/http/listen.js';
+import { listen, type Listening } from '../../lib/http/listen-port.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
 import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { McpError } from '../../lib/errors.js';

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Client } from '../../lib/entries/client.js';
-import { listen, type Listening } from '../../lib/http/listen.js';
+import { listen, type Listening } from '../../lib/http/listen-port.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
 import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';

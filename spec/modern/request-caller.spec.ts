@@ -6,7 +6,7 @@ import { Client } from '../../lib/entries/client.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
 import { createMemoryPair } from '../../streams/memory.js';
 import type { RequestCaller } from '../../lib/session/session.js';
-import { revisionOf } from '../../lib/server-features/context.js';
+import { revisionOf } from '../../lib/server-features/feature-context.js';
 import { UNIDENTIFIED_OWNER, isIdentified, taskOwner } from '../../lib/tasks/identity.js';
 import { CLIENT_INFO, SERVER_INFO } from '../helpers/raw-peer.js';
 

@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { PassThrough } from 'node:stream';
 import { ManualClock } from '../../lib/clock.js';
-import { listen, type Listening } from '../../lib/http/listen.js';
+import { listen, type Listening } from '../../lib/http/listen-port.js';
 import { createMcpServer, type McpServer } from '../../lib/mcp-server.js';
 import type { RequestRecord } from '../../lib/session/server-request.js';
 import { createStdioServerTransport } from '../../streams/stdio-server.js';

@@ -6,7 +6,7 @@ import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
 import { Client } from '../../lib/client.js';
-import { listen } from '../../lib/http/listen.js';
+import { listen } from '../../lib/http/listen-port.js';
 import { createMcpServer, type McpServer } from '../../lib/mcp-server.js';
 import { text } from '../../lib/server-features/content.js';
 import { createStdioClientTransport } from '../../streams/stdio-client.js';

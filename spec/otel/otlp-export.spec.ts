@@ -5,7 +5,7 @@ import * as api from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { createMcpTelemetry } from '../../lib/otel/index.js';
-import { runChain } from '../../lib/server-features/interceptors/chain.js';
+import { runChain } from '../../lib/server-features/interceptors/server-chain.js';
 import { ensureContextManager } from './otel-harness.js';
 
 interface OtlpAttribute { key: string; value: { stringValue?: string; intValue?: string | number } }

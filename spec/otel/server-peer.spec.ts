@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { PassThrough } from 'node:stream';
 import { Client } from '../../lib/client.js';
-import { listen } from '../../lib/http/listen.js';
+import { listen } from '../../lib/http/listen-port.js';
 import { createMcpServer, type McpServer } from '../../lib/mcp-server.js';
 import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { createStdioServerTransport } from '../../streams/stdio-server.js';

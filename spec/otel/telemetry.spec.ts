@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { McpError, RequestTimeoutError } from '../../lib/errors.js';
 import type { JsonObject } from '../../lib/jsonrpc/message.js';
-import { runClientChain } from '../../lib/client-features/interceptors/chain.js';
+import { runClientChain } from '../../lib/client-features/interceptors/client-chain.js';
 import type { NetworkFacts } from '../../lib/otel/index.js';
-import { runChain } from '../../lib/server-features/interceptors/chain.js';
+import { runChain } from '../../lib/server-features/interceptors/server-chain.js';
 import { api, harness, type Harness } from './otel-harness.js';
 
 type Handler = (params: JsonObject | undefined) => Promise<JsonObject>;

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createServer, type Server as HttpServer } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
-import { UnusableOutputSchemaError } from '../../lib/client-features/errors.js';
+import { UnusableOutputSchemaError } from '../../lib/client-features/client-feature-errors.js';
 import { schemaDialect, schemaProblems } from '../../lib/protocol/json-schema-rules.js';
 import type { Tool } from '../../lib/protocol/schema/index.js';
 import { connect, makeServer } from '../server-features/helpers.js';

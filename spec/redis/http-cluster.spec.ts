@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import type { OutgoingHttpHeaders } from 'node:http';
 import { ManualClock } from '../../lib/clock.js';
-import { connectRedis } from '../../lib/redis/connection.js';
+import { connectRedis } from '../../lib/redis/redis-connection.js';
 import { PROCESS_ENDED_MESSAGE } from '../../lib/redis/stream-event-store.js';
 import { startRedis, type RunningRedis } from '../../scripts/real-parts/redis-server.js';
 import { startCluster, type ClusterProcess } from '../fixtures/cluster/in-process.js';

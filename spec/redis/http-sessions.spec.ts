@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { firstValueFrom, filter, take, toArray } from 'rxjs';
 import { ManualClock } from '../../lib/clock.js';
-import { connectRedis, type RedisClient } from '../../lib/redis/connection.js';
+import { connectRedis, type RedisClient } from '../../lib/redis/redis-connection.js';
 import { RedisHttpSessions } from '../../lib/redis/http-sessions.js';
 import { PROCESS_ENDED_MESSAGE } from '../../lib/redis/stream-event-store.js';
 import type { Follow, SessionRecord } from '../../lib/server-bindings/http-cluster.js';

@@ -3,7 +3,7 @@
 // the request's id, and a message naming the store, through the node handler and the fetch
 // handler alike; with a real redis-server stopped mid-run.
 import { expect } from 'chai';
-import { listen, type Listening } from '../../lib/http/listen.js';
+import { listen, type Listening } from '../../lib/http/listen-port.js';
 import { serveFetch, type ServedFetch } from '../../lib/http/serve-fetch.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
 import { createRedisStore, type RedisStore } from '../../lib/redis/store.js';

@@ -1,7 +1,7 @@
 // The tasks extension's behaviour with its tasks in Redis: the same spec as in memory.
 import { randomBytes } from 'node:crypto';
-import { connectRedis, type RedisClient } from '../../lib/redis/connection.js';
-import { RedisTaskStore } from '../../lib/redis/task-store.js';
+import { connectRedis, type RedisClient } from '../../lib/redis/redis-connection.js';
+import { RedisTaskStore } from '../../lib/redis/redis-task-store.js';
 import { startRedis, type RunningRedis } from '../../scripts/real-parts/redis-server.js';
 import { describeModernTasks } from '../tasks/modern-tasks.behaviour.js';
 

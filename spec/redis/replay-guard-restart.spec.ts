@@ -5,9 +5,9 @@
 // reconnects, so the state is refused on the other process too, and a fresh round still starts
 // on one process and completes on the other.
 import { expect } from 'chai';
-import { listen, type Listening } from '../../lib/http/listen.js';
+import { listen, type Listening } from '../../lib/http/listen-port.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
-import { connectRedis } from '../../lib/redis/connection.js';
+import { connectRedis } from '../../lib/redis/redis-connection.js';
 import { createRedisStore, type RedisStore } from '../../lib/redis/store.js';
 import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { startRedis, type RunningRedis } from '../../scripts/real-parts/redis-server.js';

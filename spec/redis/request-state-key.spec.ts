@@ -3,7 +3,7 @@
 // on it. Here Redis loses everything and drops its connections (what a restart does to a running
 // process); the running store puts its key back, and a store made afterwards adopts it.
 import { expect } from 'chai';
-import { connectRedis } from '../../lib/redis/connection.js';
+import { connectRedis } from '../../lib/redis/redis-connection.js';
 import { createRedisStore } from '../../lib/redis/store.js';
 import { startRedis, type RunningRedis } from '../../scripts/real-parts/redis-server.js';
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { firstValueFrom, take, toArray } from 'rxjs';
-import { connectRedis, RedisUnavailableError, type RedisClient } from '../../lib/redis/connection.js';
+import { connectRedis, RedisUnavailableError, type RedisClient } from '../../lib/redis/redis-connection.js';
 import { RedisServerEventBus } from '../../lib/redis/server-event-bus.js';
 import { startRedis, type RunningRedis } from '../../scripts/real-parts/redis-server.js';
 

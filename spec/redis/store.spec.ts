@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { JsonObject, JsonRpcNotification, JsonRpcResponse } from '../../lib/jsonrpc/message.js';
 import { createMcpServer, type McpServer } from '../../lib/mcp-server.js';
 import { META } from '../../lib/protocol/schema/modern.js';
-import { RedisUnavailableError } from '../../lib/redis/connection.js';
+import { RedisUnavailableError } from '../../lib/redis/redis-connection.js';
 import { createRedisStore, type RedisStore } from '../../lib/redis/store.js';
 import { RedisReplayGuard } from '../../lib/redis/replay-guard.js';
 import { TASKS_EXTENSION, startTask } from '../../lib/tasks/modern-tasks.js';

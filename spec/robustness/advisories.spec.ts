@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { request } from 'node:http';
 import { Client } from '../../lib/entries/client.js';
-import { listen, type Listening } from '../../lib/http/listen.js';
+import { listen, type Listening } from '../../lib/http/listen-port.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
 import { UriTemplate } from '../../lib/server-features/uri-template.js';
 import { createMemoryPair } from '../../streams/memory.js';

@@ -1,7 +1,7 @@
 // HTTP faults: a body that trickles (slowloris), deleted and guessed session ids, a Last-Event-ID
 // of another session, and colliding JSON-RPC ids across 100 concurrent sessions. Forged
-// Host/Origin are in spec/http-server/security.spec.ts (and the advisories spec); 1,000 SSE cuts
-// in spec/http/resumability-stress.spec.ts (RESUMABILITY_MESSAGES=10000 runs 1,000 cuts).
+// Host/Origin are in spec/server-bindings/security.spec.ts (and the advisories spec); 1,000 SSE cuts
+// in spec/server-bindings/resumability-stress.spec.ts (RESUMABILITY_MESSAGES=10000 runs 1,000 cuts).
 import { expect } from 'chai';
 import { connect as tcpConnect, type Socket } from 'node:net';
 import { ManualClock } from '../../lib/clock.js';

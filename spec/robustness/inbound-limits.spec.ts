@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { decodeText, decodeValue, sniffRequestId } from '../../lib/jsonrpc/codec.js';
 import { DEFAULT_MAX_FRAME_DEPTH, nestsDeeperThan } from '../../lib/jsonrpc/depth.js';
 import { ErrorCode } from '../../lib/jsonrpc/error-codes.js';
-import { listen, type Listening } from '../../lib/http/listen.js';
+import { listen, type Listening } from '../../lib/http/listen-port.js';
 import { Journal } from '../../lib/journal/journal.js';
 import { replay } from '../../lib/journal/replay.js';
 import { Server } from '../../lib/server.js';

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { config, filter, firstValueFrom, map, type Observable } from 'rxjs';
 import type { Client } from '../../lib/entries/client.js';
 import { createHost, type Host } from '../../lib/entries/host.js';
-import { listen, type Listening } from '../../lib/http/listen.js';
+import { listen, type Listening } from '../../lib/http/listen-port.js';
 import type { McpServer } from '../../lib/mcp-server.js';
 import type { Diagnostic } from '../../lib/session/session.js';
 import type { ServerSession } from '../../lib/server.js';

@@ -1,5 +1,5 @@
 // Process faults of a stdio server, seen from our Client as a user holds it. The transport's own
-// specs cover the mechanics (spec/transports/stdio-client.spec.ts: escalation on a simulated
+// specs cover the mechanics (spec/streams/stdio-client.spec.ts: escalation on a simulated
 // clock, stderr drained with nobody listening, non-JSON lines passed on) and
 // spec/session/stdio.spec.ts a crash with its exit code and stderr tail; here each fault meets
 // the whole stack: requests keep being answered, the fault is reported, nothing is left running.

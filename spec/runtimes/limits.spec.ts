@@ -3,7 +3,7 @@
 // answers), so opening a terminal fails at once with a TerminalDependencyError that says so.
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { BUN, DENO, bundle, removeBundles } from '../http-fetch/adapters.js';
+import { BUN, DENO, bundle, removeBundles } from '../server-bindings/adapters.js';
 
 function run(command: string, args: string[]): Promise<string> {
   return new Promise((resolve, reject) =>

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { createClient, type Client } from '../../lib/entries/client.js';
 import { McpError } from '../../lib/errors.js';
 import { createMcpServer, type McpServer } from '../../lib/mcp-server.js';
-import { APP_MIME_TYPE, appContentSecurityPolicy, appsCapability } from '../../lib/protocol/apps.js';
+import { APP_MIME_TYPE, appContentSecurityPolicy, appsCapability } from '../../lib/protocol/apps-extension.js';
 import { AppRegistrationError } from '../../lib/server-features/apps.js';
 import { createMemoryPair } from '../../streams/memory.js';
 

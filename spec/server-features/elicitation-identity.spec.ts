@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import type { IncomingMessage } from 'node:http';
 import { Client } from '../../lib/entries/client.js';
 import { McpError } from '../../lib/errors.js';
-import { listen, type Listening } from '../../lib/http/listen.js';
+import { listen, type Listening } from '../../lib/http/listen-port.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
 import type { ServerSession } from '../../lib/server.js';
 import {

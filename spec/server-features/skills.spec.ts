@@ -12,7 +12,7 @@ import { McpError } from '../../lib/errors.js';
 import { createMcpServer, type McpServer } from '../../lib/mcp-server.js';
 import { readSkillDirectory } from '../../lib/server-features/skill-directory.js';
 import { SkillRegistrationError } from '../../lib/server-features/skills.js';
-import { SkillVerificationError } from '../../lib/client-features/skills.js';
+import { SkillVerificationError } from '../../lib/client-features/client-skills.js';
 import { createMemoryPair } from '../../streams/memory.js';
 
 const SKILL_MD = `---

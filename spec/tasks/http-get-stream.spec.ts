@@ -9,7 +9,7 @@ import { ManualClock } from '../../lib/clock.js';
 import { RELATED_TASK } from '../../lib/tasks/wire-2025-11-25.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import { json, sseEvent, sseStart, startRawServer, type RawServer } from '../fixtures/http-client/raw-server.js';
-import { until } from '../http-client/helpers.js';
+import { until } from '../streams/http-client-helpers.js';
 
 const task = (status: string) => ({ taskId: 't-1', status, createdAt: '2026-11-27T00:00:00Z', lastUpdatedAt: '2026-11-27T00:00:00Z', ttl: 60_000, pollInterval: 1_000 });
 

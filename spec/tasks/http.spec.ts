@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import type { IncomingMessage } from 'node:http';
 import { Client } from '../../lib/entries/client.js';
-import { listen, type Listening } from '../../lib/http/listen.js';
+import { listen, type Listening } from '../../lib/http/listen-port.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
 import type { AuthOutcome } from '../../streams/http-auth.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';

@@ -4,7 +4,7 @@
 // may list the tasks of the others. Before, each POST's session was the owner: the task was
 // created, and every later tasks/get said "not found".
 import { expect } from 'chai';
-import { listen, type Listening } from '../../lib/http/listen.js';
+import { listen, type Listening } from '../../lib/http/listen-port.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
 import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { SERVER_INFO } from '../helpers/raw-peer.js';

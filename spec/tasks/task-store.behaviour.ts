@@ -1,5 +1,5 @@
 // The behaviour every TaskStore must have, run against each store (memory-task-store.spec.ts,
-// spec/redis/task-store.spec.ts): what a requestor would notice through tasks/get, tasks/list,
+// spec/redis/redis-task-store.spec.ts): what a requestor would notice through tasks/get, tasks/list,
 // tasks/cancel and the changes a server acts on.
 import { expect } from 'chai';
 import { firstValueFrom } from 'rxjs';

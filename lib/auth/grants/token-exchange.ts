@@ -6,7 +6,7 @@
  * @see https://www.rfc-editor.org/rfc/rfc8693.html#section-2
  * @see https://datatracker.ietf.org/doc/draft-ietf-oauth-identity-assertion-authz-grant/
  */
-import { TokenEndpointError } from '../errors.js';
+import { TokenEndpointError } from '../authorization-errors.js';
 import { requestToken, type ClientAuthentication, type TokenRequestOptions } from '../token-endpoint.js';
 
 export const TOKEN_EXCHANGE_GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange';

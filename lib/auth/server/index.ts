@@ -14,7 +14,7 @@ export {
   type ProtectedResourceMetadataFetchHandler,
   type ProtectedResourceMetadataOptions,
   type ServedProtectedResourceMetadata,
-} from './protected-resource-metadata.js';
+} from './protected-resource-handler.js';
 export { impliedScopes, OFFLINE_ACCESS, type ScopeHierarchy } from './scope-hierarchy.js';
 export { introspectionVerifier, type IntrospectionVerifierOptions } from './introspection.js';
 export { checkDpopProof, DpopReplayCache, InvalidDpopProofError, type DpopProofCheck } from './dpop-proof.js';

@@ -5,9 +5,9 @@
  */
 import { int, str } from '../args.js';
 import { startAppPreview } from '../app-preview.js';
-import { parseArguments } from '../connection.js';
+import { parseArguments } from '../cli-connection.js';
 import { CliError, ExitCode, UsageError } from '../exit-codes.js';
-import { appToolMeta, appsCapability } from '../../protocol/apps.js';
+import { appToolMeta, appsCapability } from '../../protocol/apps-extension.js';
 import { talkCommand } from './talk.js';
 
 export const appCommand = talkCommand(

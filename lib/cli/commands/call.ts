@@ -1,6 +1,6 @@
 /** `mcp-actors call TOOL [key=value...]`: call a tool, with progress and cancellation. */
 import { str } from '../args.js';
-import { parseArguments } from '../connection.js';
+import { parseArguments } from '../cli-connection.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { formatContent, json } from '../format.js';
 import { talkCommand } from './talk.js';

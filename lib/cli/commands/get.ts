@@ -1,6 +1,6 @@
 /** `mcp-actors get PROMPT [key=value...]`: get a prompt's messages. */
 import { str } from '../args.js';
-import { parseArguments } from '../connection.js';
+import { parseArguments } from '../cli-connection.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { formatBlock, json } from '../format.js';
 import { talkCommand } from './talk.js';

@@ -2,7 +2,7 @@
  * Every subcommand, in the order `mcp-actors --help` lists them. Each module is loaded only when
  * its command runs, so `call` does not pay for the viewer or the mock server at start-up.
  */
-import type { Command } from '../context.js';
+import type { Command } from '../cli-context.js';
 
 function lazy(name: string, summary: string, load: () => Promise<Command>): Command {
   return { name, summary, run: async (argv, ctx) => (await load()).run(argv, ctx) };

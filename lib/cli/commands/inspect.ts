@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { int, parseCommand, str } from '../args.js';
-import type { Command } from '../context.js';
+import type { Command } from '../cli-context.js';
 import { CliError, EXIT_CODES_HELP, ExitCode, UsageError } from '../exit-codes.js';
 import { readJournalFile, reportProblems } from '../journal-file.js';
 import { NO_SESSION, trackStates } from '../session-states.js';

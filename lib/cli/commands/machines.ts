@@ -5,7 +5,7 @@ import { machines } from '../../../machines/index.js';
 import { machineConfigJSON } from '../../../machines/json.js';
 import { renderAll } from '../../../machines/readme.js';
 import { parseCommand, str } from '../args.js';
-import type { Command } from '../context.js';
+import type { Command } from '../cli-context.js';
 import { CliError, EXIT_CODES_HELP, ExitCode, UsageError } from '../exit-codes.js';
 
 const USAGE = `Usage: mcp-actors machines [NAME] [--out DIR]

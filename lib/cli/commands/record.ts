@@ -2,12 +2,12 @@
 import { openSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { int, list, parseCommand, str } from '../args.js';
-import type { Command } from '../context.js';
+import type { Command } from '../cli-context.js';
 import { CliError, EXIT_CODES_HELP, ExitCode, UsageError } from '../exit-codes.js';
 import { proxyHttp } from '../proxy-http.js';
 import { proxyStdio } from '../proxy-stdio.js';
 import { RecordingWriter } from '../recording.js';
-import { Redactor } from '../redact.js';
+import { Redactor } from '../../shared/redactor.js';
 import { Tap } from '../tap-handover.js';
 import { recordInProcess } from '../tap-stdio.js';
 

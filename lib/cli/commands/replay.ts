@@ -1,7 +1,7 @@
 /** `mcp-actors replay FILE`: serve a recording (--as server), verify a live server (--as client), or re-execute it (--check). */
 import { resolve } from 'node:path';
 import { list, parseCommand, str } from '../args.js';
-import type { Command } from '../context.js';
+import type { Command } from '../cli-context.js';
 import { EXIT_CODES_HELP, ExitCode, UsageError } from '../exit-codes.js';
 import { readJournalFile, reportProblems } from '../journal-file.js';
 import { Normalizer } from '../normalize.js';

@@ -5,11 +5,11 @@
  */
 import type { ServerConfig } from '../../host/config.js';
 import { createGateway } from '../../gateway/gateway.js';
-import { listen } from '../../http/listen.js';
+import { listen } from '../../http/listen-port.js';
 import { createStdioServerTransport } from '../../../streams/stdio-server.js';
 import { createStreamableHttpHandler } from '../../server-bindings/streamable-http-server.js';
 import { createWebSocketServer } from '../../server-bindings/websocket-server.js';
-import type { CliContext } from '../context.js';
+import type { CliContext } from '../cli-context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 
 export type ServeListen = { kind: 'stdio' } | { kind: 'http' | 'ws'; port: number; host: string };
@@ -19,6 +19,8 @@ export interface ServeRun {
   /** Per-call timeout towards the upstreams (ms). */
   timeout: number | undefined;
   upstreams: 'shared' | 'perSession';
+  /** `--record DIR` (absolute). */
+  record?: string;
   listen: ServeListen;
   allowedHosts: string[];
   allowedOrigins: string[];
@@ -29,8 +31,13 @@ export interface ServeRun {
 const ALL_INTERFACES = new Set(['0.0.0.0', '::', '']);
 
 export async function runGateway(ctx: CliContext, run: ServeRun): Promise<number> {
-  const gateway = createGateway({ servers: run.servers, upstreams: run.upstreams, ...(run.timeout !== undefined ? { clientOptions: { timeout: run.timeout } } : {}) });
   const err = (line: string) => ctx.stderr.write(line + '\n');
+  let gateway: ReturnType<typeof createGateway>;
+  try {
+    gateway = createGateway({ servers: run.servers, upstreams: run.upstreams, ...(run.record !== undefined && { record: run.record }), ...(run.timeout !== undefined ? { clientOptions: { timeout: run.timeout } } : {}) });
+  } catch (e) {
+    throw new CliError((e as Error).message, ExitCode.BadInput);
+  }
   gateway.host.stderr$.subscribe(({ server, line }) => err(`[${server}] ${line}`));
   const phases = new Map<string, string>();
   gateway.host.state$.subscribe((all) => {
@@ -77,5 +84,6 @@ export async function runGateway(ctx: CliContext, run: ServeRun): Promise<number
   await ended;
   await close();
   await gateway.close();
+  if (run.record !== undefined) err(`Recorded ${gateway.recorded.length} journal(s) in ${run.record} (mcp-actors inspect FILE)`);
   return ExitCode.Ok;
 }

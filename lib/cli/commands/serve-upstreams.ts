@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { resolveServerConfig, serverEntries, type ServerConfig } from '../../host/config.js';
 import { DEFAULT_NAMESPACE_SEPARATOR } from '../../host/host.js';
+import { compileView, viewOfEntry, type NameRules } from '../../gateway/server-views.js';
 import { CliError, ExitCode, UsageError } from '../exit-codes.js';
 
 export interface UpstreamArgs {
@@ -23,6 +24,8 @@ export interface UpstreamArgs {
   headers: readonly string[];
   /** `--env KEY=VALUE` for the `--` command. */
   env: readonly string[];
+  /** `--tools-include`, `--tools-exclude`, `--tools-rename OLD=NEW`: the view of the `--`/`--url` server's tools. */
+  tools?: { include: readonly string[]; exclude: readonly string[]; rename: readonly string[] };
   cwd: string;
 }
 
@@ -69,6 +72,9 @@ export function resolveUpstreams(args: UpstreamArgs): Record<string, ServerConfi
   if (!single && args.name !== undefined) throw new UsageError('--name names the server given after -- or with --url', 'serve');
   if (args.command.length === 0 && args.env.length > 0) throw new UsageError('--env is for a server command given after --', 'serve');
   if (args.url === undefined && args.headers.length > 0) throw new UsageError('--header is for a server given with --url', 'serve');
+  const toolFlags = args.tools ?? { include: [], exclude: [], rename: [] };
+  const anyToolFlag = toolFlags.include.length + toolFlags.exclude.length + toolFlags.rename.length > 0;
+  if (!single && anyToolFlag) throw new UsageError('--tools-include, --tools-exclude and --tools-rename are for the server given after -- or with --url (in a --config file, give "tools" in its entry)', 'serve');
   if (single) {
     const name = args.name ?? DEFAULT_UPSTREAM_NAME;
     if (name in servers) throw new UsageError(`--name ${JSON.stringify(name)} is also a server of ${where[name]}; choose another --name`, 'serve');
@@ -76,12 +82,21 @@ export function resolveUpstreams(args: UpstreamArgs): Record<string, ServerConfi
       args.url !== undefined
         ? { url: args.url, ...(args.headers.length > 0 ? { headers: pairs(args.headers, ':', '--header') } : {}) }
         : { command: args.command[0]!, args: args.command.slice(1), ...(args.env.length > 0 ? { env: pairs(args.env, '=', '--env') } : {}) };
+    if (anyToolFlag) {
+      const tools: NameRules = {
+        ...(toolFlags.include.length > 0 && { include: [...toolFlags.include] }),
+        ...(toolFlags.exclude.length > 0 && { exclude: [...toolFlags.exclude] }),
+        ...(toolFlags.rename.length > 0 && { rename: pairs(toolFlags.rename, '=', '--tools-rename') }),
+      };
+      Object.assign(servers[name], { tools });
+    }
     where[name] = args.url !== undefined ? '--url' : 'the command after --';
   }
   if (Object.keys(servers).length === 0) throw new UsageError('Give the server(s) to serve: -- SERVER_COMMAND [ARGS], --url URL, or --config mcpServers.json', 'serve');
   for (const [name, config] of Object.entries(servers)) {
     try {
       resolveServerConfig(name, config, DEFAULT_NAMESPACE_SEPARATOR);
+      compileView(name, viewOfEntry(config));
     } catch (e) {
       throw where[name] === '--url' || where[name] === 'the command after --' ? new UsageError((e as Error).message, 'serve') : new CliError(`${where[name]}: ${(e as Error).message}`, ExitCode.BadInput);
     }

@@ -4,8 +4,9 @@
  * tools namespaced `<server>__<tool>`.
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports
  */
+import { resolve } from 'node:path';
 import { int, list, parseCommand, str } from '../args.js';
-import type { Command } from '../context.js';
+import type { Command } from '../cli-context.js';
 import { EXIT_CODES_HELP, ExitCode, UsageError } from '../exit-codes.js';
 import { DEFAULT_UPSTREAM_NAME, resolveUpstreams } from './serve-upstreams.js';
 
@@ -27,11 +28,22 @@ Upstreams (combine --config with one of the others):
   --name NAME          the namespace of the server given by -- or --url
   --env KEY=VALUE      extra environment variable for the -- server (repeatable)
   --header "K: V"      extra HTTP header for the --url server (repeatable)
+  --tools-include P    mount only the tools of the -- or --url server named P (* matches
+                       anything; repeatable)
+  --tools-exclude P    do not mount its tools named P (repeatable)
+  --tools-rename A=B   show its tool A as <server>__B (repeatable). In a --config file, give
+                       "tools", "prompts" ({ include, exclude, rename }), "resources",
+                       "templates" ({ include, exclude } by URI) in a server's entry
   --timeout MS         how long a call to an upstream may take (default 60000)
+  --record DIR         journal both sides of every bridged exchange into DIR (new or without
+                       journals): a file per downstream session and per upstream client,
+                       written as each ends; read them with mcp-actors inspect
   --upstreams shared|perSession
                        shared (default): one upstream serves every downstream session;
                        perSession: each downstream session gets its own (stateful servers),
-                       started on its first call, closed when it ends (at most 32 at once)
+                       started on its first call, closed when it ends (at most 32 at once);
+                       a 2026-07-28 caller has no session: its unit is its authenticated
+                       principal (closed after 5 idle minutes), an anonymous one shares
 
 Served over (one of; default --stdio):
   --stdio              stdin/stdout: launch this command in place of the server
@@ -64,6 +76,10 @@ const OPTIONS = {
   header: { type: 'string', multiple: true },
   timeout: { type: 'string' },
   upstreams: { type: 'string' },
+  record: { type: 'string' },
+  'tools-include': { type: 'string', multiple: true },
+  'tools-exclude': { type: 'string', multiple: true },
+  'tools-rename': { type: 'string', multiple: true },
 } as const;
 
 /** Resolves on SIGINT, SIGTERM or SIGHUP (each handler removed then). */
@@ -98,13 +114,16 @@ export const serveCommand: Command = {
     }
     const upstreams = str(p, 'upstreams') ?? 'shared';
     if (upstreams !== 'shared' && upstreams !== 'perSession') throw new UsageError(`--upstreams must be shared or perSession; got ${JSON.stringify(upstreams)}`, 'serve');
-    const servers = resolveUpstreams({ config: str(p, 'config'), command: p.rest, url: str(p, 'url'), name: str(p, 'name'), headers: list(p, 'header'), env: list(p, 'env'), cwd: ctx.cwd });
+    const servers = resolveUpstreams({ config: str(p, 'config'), command: p.rest, url: str(p, 'url'), name: str(p, 'name'), headers: list(p, 'header'), env: list(p, 'env'), cwd: ctx.cwd,
+      tools: { include: list(p, 'tools-include'), exclude: list(p, 'tools-exclude'), rename: list(p, 'tools-rename') },
+    });
     // Loaded only now: --help and usage errors do not pay for the host and the transports.
     const { runGateway } = await import('./serve-run.js');
     return runGateway(ctx, {
       servers,
       timeout,
       upstreams,
+      ...(str(p, 'record') !== undefined && { record: resolve(ctx.cwd, str(p, 'record')!) }),
       stopped: signalled(),
       listen: httpPort !== undefined ? { kind: 'http', port: httpPort, host } : wsPort !== undefined ? { kind: 'ws', port: wsPort, host } : { kind: 'stdio' },
       allowedHosts: list(p, 'allowed-host'),

@@ -3,8 +3,8 @@
  * `--timeout`, connecting, one action, closing, and the exit code.
  */
 import { int, parseCommand, str, type CommandSpec, type OptionSpec, type Parsed } from '../args.js';
-import { connect, type CliConnection } from '../connection.js';
-import type { CliContext, Command } from '../context.js';
+import { connect, type CliConnection } from '../cli-connection.js';
+import type { CliContext, Command } from '../cli-context.js';
 import { EXIT_CODES_HELP, ExitCode, UsageError } from '../exit-codes.js';
 import { resolveTarget, TARGET_HELP, TARGET_OPTIONS } from '../target.js';
 

@@ -5,9 +5,9 @@
  */
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { listen } from '../../http/listen.js';
+import { listen } from '../../http/listen-port.js';
 import type { JournalEntry } from '../../journal/entry.js';
-import type { CliContext } from '../context.js';
+import type { CliContext } from '../cli-context.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { parseJournalText, type JournalFile } from '../journal-file.js';
 import { StateTracker } from '../session-states.js';

@@ -12,7 +12,7 @@ import { sessionMachine } from '../../../machines/session.machine.js';
 import type { JournalEntry } from '../../journal/entry.js';
 import type { JournalFile } from '../journal-file.js';
 import type { StateTracker } from '../session-states.js';
-import { VIEWER_CSS } from './style.js';
+import { VIEWER_CSS } from './viewer-css.js';
 import { VIEWER_SCRIPT } from './script.js';
 import { printable } from '../printable.js';
 

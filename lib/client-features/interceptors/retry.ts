@@ -9,7 +9,7 @@ import { systemClock } from '../../clock.js';
 import { McpError, TransportError } from '../../errors.js';
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import type { JsonObject } from '../../jsonrpc/message.js';
-import type { ClientInterceptor, ClientInterceptorNext, OutgoingRequest } from './chain.js';
+import type { ClientInterceptor, ClientInterceptorNext, OutgoingRequest } from './client-chain.js';
 
 /** The server's rate-limit refusal (`rateLimitPerCaller`), retried by default. */
 export const RETRYABLE_CODES: readonly number[] = [-32090];

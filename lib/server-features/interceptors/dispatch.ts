@@ -1,5 +1,5 @@
 /**
- * Where a session meets the Server's interceptors (issue 29): builds the {@link InterceptedRequest}
+ * Where a session meets the Server's interceptors: builds the {@link InterceptedRequest}
  * from what the session knows (era, caller, id, `_meta`, the request's signal and life) and runs
  * the chain around the handler. One dispatch point serves both eras: a 2026-07-28 request reaches
  * it through the request core's request-scoped session.
@@ -9,7 +9,8 @@ import { principalOf } from '../../auth/principal.js';
 import type { JsonObject, JsonRpcRequest } from '../../jsonrpc/message.js';
 import type { HandlerContext } from '../../session/handler-context.js';
 import type { InterceptHooks, NotificationHandler, RequestHandler, RequestHandlerContext, Session } from '../../session/session.js';
-import { runChain, type InterceptedRequest, type Interceptor, type InterceptorCaller } from './chain.js';
+import { runChain, type InterceptedRequest, type Interceptor, type InterceptorCaller } from './server-chain.js';
+import { noteInterceptors } from './outgoing.js';
 
 /** The caller of a request served on `session` (a legacy session, or a 2026-07-28 request-scoped one). */
 export function callerOf(session: Session): InterceptorCaller {
@@ -24,6 +25,7 @@ export function callerOf(session: Session): InterceptorCaller {
 export function interceptHooks(list: readonly Interceptor[]): InterceptHooks {
   return {
     request(handler: RequestHandler, msg: JsonRpcRequest, ctx: RequestHandlerContext, session: Session): Promise<JsonObject | void> {
+      noteInterceptors(session, list);
       const request = ctx.request;
       const scope = session.requestScope;
       const req: InterceptedRequest = {

@@ -4,9 +4,11 @@
  * session...): hidden entries leave `tools/list`, `prompts/list`, `resources/list` and
  * `resources/templates/list`, and a call, get, read or completion naming one is refused exactly as
  * if it did not exist (-32602 `Unknown tool: …`, `Unknown prompt: …`; a resource: -32002, which a
- * 2026-07-28 request gets as -32602). A legacy session is told `notifications/tools/list_changed` and
- * `notifications/prompts/list_changed` only when what it can see changed (the predicate is asked
- * with the `tools/list` or `prompts/list` request it would send: `method`, `caller`, no params).
+ * 2026-07-28 request gets as -32602). A legacy session, and a 2026-07-28 `subscriptions/listen`
+ * stream, is told `notifications/{tools,prompts,resources}/list_changed` only when what it can see
+ * changed (the predicate is asked with the `<kind>/list` request it would send: `method`, `caller`,
+ * no params; a `notifyListChanged` the registry cannot see goes to all), and
+ * `notifications/resources/updated` only for a resource it can see (asked with `resources/read`).
  * Pages are cut by the server's `pageSize` before the view
  * filters them, so a page may hold fewer entries (even none) while its `nextCursor` still leads to
  * the rest: clients follow cursors until there is none (an interceptor calls its handler once, so
@@ -16,7 +18,7 @@
 import { McpError } from '../../errors.js';
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import type { JsonObject } from '../../jsonrpc/message.js';
-import type { InterceptedRequest, Interceptor, InterceptorNext } from './chain.js';
+import type { InterceptedRequest, InterceptorCaller, Interceptor, InterceptorNext } from './server-chain.js';
 
 /** Whether the caller of `req` may see the entry named `name` (a tool or prompt name, a resource uri or uri template). */
 export type VisibleTo = (name: string, req: InterceptedRequest) => boolean;
@@ -93,4 +95,10 @@ function keep(result: JsonObject, key: string, visible: (entry: Record<string, u
   const list = result[key];
   if (!Array.isArray(list)) return result;
   return { ...result, [key]: list.filter((e) => e !== null && typeof e === 'object' && visible(e as Record<string, unknown>)) };
+}
+
+/** Whether `caller` sees the resource `uri`: all of `views`, asked with the `resources/read` it would send on hearing of an update. */
+export function seesResource(views: readonly VisibleTo[], uri: string, caller: InterceptorCaller): boolean {
+  const req = { method: 'resources/read', params: { uri }, caller };
+  return views.every((v) => v(uri, req));
 }

@@ -1,0 +1,48 @@
+/**
+ * Recording at the gateway (`record: DIR`, `serve --record DIR`): both sides of every bridged
+ * exchange, as journals `mcp-actors inspect` reads. Each downstream session is journaled on the
+ * server side (`downstream-<n>-<label>.jsonl`, role server) and each upstream client, either era,
+ * on the client side (`upstream-<n>-<server>.jsonl`, role client; a restart or a per-session
+ * upstream is a new file). Entries carry the gateway clock's time, so a downstream request and
+ * the upstream requests it caused line up across files. A file is written when its session ends
+ * (the gateway's `close()` ends them all). Secrets are hidden as every journal hides them.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle
+ */
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Session } from '../session/session.js';
+
+/** Names stay file-safe whatever a server or session is called. */
+const safe = (name: string) => name.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 64);
+
+export class GatewayRecorder {
+  private count = 0;
+  /** Files written so far (full paths), in order. */
+  readonly written: string[] = [];
+
+  /** Throws when `dir` cannot be made or already holds journals (an older recording is never overwritten). */
+  constructor(readonly dir: string) {
+    try {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+    } catch (e) {
+      throw new Error(`record: cannot create ${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { cause: e });
+    }
+    if (readdirSync(dir).some((f) => f.endsWith('.jsonl'))) throw new Error(`record: ${dir} already holds journals; give a new or empty directory`);
+  }
+
+  /** Journal `session` (whose `journal` option is on) into its own file when it ends. */
+  track(session: Session, side: 'downstream' | 'upstream', name: string): void {
+    const file = join(this.dir, `${side}-${++this.count}-${safe(name)}.jsonl`);
+    session.onEnd(() => {
+      // A session that never initialized has nothing worth reading.
+      if (session.journal === undefined || session.journal.entries.length === 0) return;
+      try {
+        writeFileSync(file, session.journal.toJSONL(), { mode: 0o600 });
+        this.written.push(file);
+      } catch (e) {
+        // A full disk must not take the gateway down; say so once per file.
+        process.emitWarning(`record: cannot write ${file}: ${(e as Error).message}`);
+      }
+    });
+  }
+}
