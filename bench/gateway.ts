@@ -1,35 +1,60 @@
 /**
- * What the gateway costs over HTTP: our Client calls the echo tool of our HTTP bench server
- * (bench/servers/ours-http) directly, and through `mcp-actors serve --http 0` (a separate
- * process, as users run it) in front of that server (`--url`) or of the same echo over stdio
- * (bench/servers/ours-stdio, the re-serving case), sequentially (one call at a time: the extra hop shows
- * fully) and pipelined (WINDOW calls in flight). The two paths take turns in short blocks, the
- * order reversed every round, so the machine's drift falls on both alike; the figure is the
- * median block of each.
+ * What the gateway costs over HTTP. Our Client calls the echo tool three ways, for each upstream:
  *
- * Then the memory an idle downstream session costs the gateway: a gateway in this process, N
- * legacy sessions opened with bare fetch requests (initialize + initialized, nothing else kept
- * here), the heap after GC before and after, divided by N.
+ * - **direct**: the echo itself, `bench/servers/ours-http` over HTTP (`--url` rows) or
+ *   `bench/servers/ours-stdio` over stdio (`--` rows: what a user runs without a gateway);
+ * - **floor**: through `bench/servers/forwarder` (a bare JSON-RPC forwarder, no MCP: one hop
+ *   and nothing else) in front of the same echo;
+ * - **gateway**: through `mcp-actors serve --http 0` (a separate process, as users run it) in
+ *   front of the same echo (`--url`, or `--` re-serving the stdio echo);
+ *
+ * sequentially (one call at a time: the extra hop shows fully) and pipelined (WINDOW calls in
+ * flight). The paths take turns in short blocks, the order rotating every round, so the machine's
+ * drift falls on all alike; the figure is the median block of each. Besides latency, the CPU time
+ * (user + system, from /proc, 10 ms ticks) of the process in the middle per call: the
+ * forwarder's, the gateway's, and the HTTP echo's own on the direct path, to compare the
+ * gateway's own work with a hop's and a server's.
+ *
+ * Then the HTTP rows again with every part in this process, CPU from `process.cpuUsage()`
+ * (see {@link inProcess}), and the memory an idle downstream session costs: N legacy sessions
+ * opened with bare fetch requests (initialize + initialized, nothing else kept here) on the echo
+ * server alone and on a gateway in this process, the heap after GC before and after, divided by N.
  *
  *   npm run build && node --expose-gc dist/bench/gateway.js
- * Settings: GATEWAY_ROUNDS (8), GATEWAY_BLOCK (400 calls), GATEWAY_WINDOW (32), GATEWAY_SESSIONS (500).
+ * Settings: GATEWAY_ROUNDS (8), GATEWAY_BLOCK (400 calls), GATEWAY_WINDOW (32), GATEWAY_SESSIONS (500),
+ * GATEWAY_UPSTREAMS (`http,stdio`; empty: none of the separate-process rows),
+ * GATEWAY_WORKLOADS (`sequential,pipelined`), GATEWAY_IN_PROCESS (`no` skips the one-process rows;
+ * 0 sessions skip the memory), GATEWAY_NODE_ARGS (node flags for the gateway process, e.g.
+ * `--cpu-prof --cpu-prof-dir=/tmp/gw`), GATEWAY_BASELINE (the `lib/cli/main.js` of another build,
+ * e.g. a copy of dist made before a change: its gateway runs as a fourth path, interleaved with
+ * the others, for a before/after under the same load).
  */
 import { spawn, fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Client } from '../lib/client.js';
 import { createGateway } from '../lib/gateway/gateway.js';
 import { listen } from '../lib/http/listen-port.js';
+import { createStdioClientTransport } from '../streams/stdio-client.js';
 import { createStreamableHttpClientTransport } from '../streams/streamable-http-client.js';
 import { createStreamableHttpHandler } from '../lib/server-bindings/streamable-http-server.js';
+import type { McpServer } from '../lib/mcp-server.js';
+import { createOursServer } from './echo/ours.js';
+import { listenForwarder, toHttp } from './servers/forwarder.js';
 import { CLIENT_INFO, serverModule, TEXT, TOOL, type FromHttpServer } from './common.js';
 
 const ROUNDS = Number(process.env.GATEWAY_ROUNDS ?? 8);
 const BLOCK = Number(process.env.GATEWAY_BLOCK ?? 400);
 const WINDOW = Number(process.env.GATEWAY_WINDOW ?? 32);
 const SESSIONS = Number(process.env.GATEWAY_SESSIONS ?? 500);
+const UPSTREAMS = (process.env.GATEWAY_UPSTREAMS ?? 'http,stdio').split(',').filter(Boolean);
+const BASELINE = process.env.GATEWAY_BASELINE;
+const WORKLOADS = (process.env.GATEWAY_WORKLOADS ?? 'sequential,pipelined').split(',');
+const NODE_ARGS = process.env.GATEWAY_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
 const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 const execArgv = ext === '.ts' ? ['--import', 'tsx'] : [];
 const CLI = fileURLToPath(new URL(`../lib/cli/main${ext}`, import.meta.url));
+const FORWARDER = fileURLToPath(new URL(`./servers/forwarder${ext}`, import.meta.url));
 
 function upstream(): Promise<{ child: ChildProcess; url: string }> {
   const { path, execArgv: argv } = serverModule('ours-http');
@@ -40,18 +65,35 @@ function upstream(): Promise<{ child: ChildProcess; url: string }> {
   });
 }
 
-/** `mcp-actors serve --http 0` in front of `upstreamArgs` (`--url URL` or `-- CMD...`). */
-function gateway(upstreamArgs: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [...execArgv, CLI, 'serve', '--http', '0', '--name', 'u', ...upstreamArgs], { stdio: ['ignore', 'ignore', 'pipe'] });
+/** A process in the middle that prints `<pattern> URL` on stderr once it listens. */
+function middle(args: string[], pattern: RegExp): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
   return new Promise((resolve, reject) => {
     child.stderr!.on('data', (d) => {
       err += d;
-      const m = /Serving .* at (http:\/\/\S+)/.exec(err);
+      const m = pattern.exec(err);
       if (m) resolve({ child, url: m[1]! });
     });
-    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
+    child.on('exit', (code) => reject(new Error(`${args.at(-1)} exited with ${code}: ${err}`)));
   });
+}
+
+/** `mcp-actors serve --http 0` in front of `upstreamArgs` (`--url URL` or `-- CMD...`). */
+const gateway = (upstreamArgs: string[], cli = CLI) => middle([...execArgv, ...NODE_ARGS, cli, 'serve', '--http', '0', '--name', 'u', ...upstreamArgs], /Serving .* at (http:\/\/\S+)/);
+/** The bare forwarder in front of `upstreamArgs` (`--url URL` or `-- CMD...`). */
+const forwarder = (upstreamArgs: string[]) => middle([...execArgv, FORWARDER, ...upstreamArgs], /Forwarding at (http:\/\/\S+)/);
+
+/** User + system CPU time of a process so far, in ms (Linux /proc; 10 ms ticks). */
+function cpuMs(pid: number | undefined): number {
+  if (pid === undefined) return NaN;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return NaN;
+  }
 }
 
 /** Milliseconds per call for `n` calls, `window` at a time. */
@@ -70,43 +112,87 @@ async function block(client: Client, tool: string, n: number, window: number): P
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-async function latency(): Promise<void> {
-  const up = await upstream();
+interface Path {
+  label: 'direct' | 'floor' | 'gateway' | 'baseline';
+  client: Client;
+  tool: string;
+  /** The process whose CPU per call is reported (the one in the middle, or the direct server). */
+  pid: number | undefined;
+  close(): Promise<void>;
+}
+
+async function viaHttp(label: Path['label'], url: string, tool: string, child: ChildProcess | undefined, pid: number | undefined): Promise<Path> {
+  const client = new Client({ info: CLIENT_INFO });
+  await client.connect(createStreamableHttpClientTransport(url));
+  return {
+    label,
+    client,
+    tool,
+    pid,
+    async close() {
+      await client.close();
+      child?.kill('SIGTERM');
+    },
+  };
+}
+
+async function paths(kind: string, up: { child: ChildProcess; url: string }): Promise<Path[]> {
   const stdio = serverModule('ours-stdio');
-  const gateways = [
-    { label: 'gateway→http ', gw: await gateway(['--url', up.url]) },
-    { label: 'gateway→stdio', gw: await gateway(['--', process.execPath, ...stdio.execArgv, stdio.path]) },
-  ];
-  const direct = new Client({ info: CLIENT_INFO });
-  await direct.connect(createStreamableHttpClientTransport(up.url));
+  const target = kind === 'http' ? ['--url', up.url] : ['--', process.execPath, ...stdio.execArgv, stdio.path];
+  const floor = await forwarder(target);
+  const gw = await gateway(target);
+  let direct: Path;
+  if (kind === 'http') direct = await viaHttp('direct', up.url, TOOL, undefined, up.child.pid);
+  else {
+    const client = new Client({ info: CLIENT_INFO });
+    const transport = createStdioClientTransport({ command: process.execPath, args: [...stdio.execArgv, stdio.path] });
+    await client.connect(transport);
+    direct = { label: 'direct', client, tool: TOOL, pid: transport.pid, close: () => client.close() };
+  }
+  const all = [direct, await viaHttp('floor', floor.url, TOOL, floor.child, floor.child.pid), await viaHttp('gateway', gw.url, `u__${TOOL}`, gw.child, gw.child.pid)];
+  if (BASELINE !== undefined) {
+    const base = await gateway(target, BASELINE);
+    all.push(await viaHttp('baseline', base.url, `u__${TOOL}`, base.child, base.child.pid));
+  }
+  return all;
+}
+
+const us = (ms: number) => (Number.isNaN(ms) ? '   -' : (ms * 1000).toFixed(0).padStart(4));
+
+async function latency(): Promise<void> {
+  if (UPSTREAMS.length === 0) return;
+  const up = await upstream();
+  console.log(`gateway bench: ${ROUNDS} rounds of ${BLOCK}-call blocks, pipelined ${WINDOW} in flight; µs per call (median block), cpu = µs of CPU per call of the process named`);
   try {
-    for (const { label: path, gw } of gateways) {
-      const via = new Client({ info: CLIENT_INFO });
-      await via.connect(createStreamableHttpClientTransport(gw.url));
+    for (const kind of UPSTREAMS) {
+      const all = await paths(kind, up);
       try {
-        for (const [label, window] of [['sequential', 1], ['pipelined', WINDOW]] as const) {
-          await block(direct, TOOL, BLOCK, window);
-          await block(via, `u__${TOOL}`, BLOCK, window);
-          const d: number[] = [];
-          const g: number[] = [];
+        for (const [label, window] of ([['sequential', 1], ['pipelined', WINDOW]] as const).filter(([w]) => WORKLOADS.includes(w))) {
+          for (const p of all) await block(p.client, p.tool, BLOCK, window);
+          const times = all.map(() => [] as number[]);
+          const cpu = all.map(() => 0);
           for (let round = 0; round < ROUNDS; round++) {
-            const turns = [() => block(direct, TOOL, BLOCK, window).then((x) => d.push(x)), () => block(via, `u__${TOOL}`, BLOCK, window).then((x) => g.push(x))];
-            if (round % 2 === 1) turns.reverse();
-            for (const turn of turns) await turn();
+            for (let i = 0; i < all.length; i++) {
+              const at = (i + round) % all.length;
+              const p = all[at]!;
+              const before = cpuMs(p.pid);
+              times[at]!.push(await block(p.client, p.tool, BLOCK, window));
+              cpu[at]! += cpuMs(p.pid) - before;
+            }
           }
-          const md = median(d);
-          const mg = median(g);
+          const [d, f, g, b] = times.map(median) as [number, number, number, number | undefined];
+          const [cd, cf, cg, cb] = cpu.map((c) => c / (ROUNDS * BLOCK)) as [number, number, number, number | undefined];
+          const base = b === undefined ? '' : `  | baseline gateway ${us(b)} (cpu ${us(cb!)})  gateway/baseline ${(g / b).toFixed(2)}`;
           console.log(
-            `${path}  ${label.padEnd(10)} (${window} in flight)  direct ${(md * 1000).toFixed(0)} µs/call  gateway ${(mg * 1000).toFixed(0)} µs/call  added ${((mg - md) * 1000).toFixed(0)} µs (${(((mg - md) / md) * 100).toFixed(1)}%)  era ${via.era}`,
+            `${kind.padEnd(5)} ${label.padEnd(10)}  direct ${us(d)}  floor ${us(f)}  gateway ${us(g)}  gateway/direct ${(g / d).toFixed(2)}  gateway/floor ${(g / f).toFixed(2)}  ` +
+              `cpu: ${kind === 'http' ? `echo server ${us(cd)}` : `stdio echo ${us(cd)}`}  forwarder ${us(cf)}  gateway ${us(cg)}  era ${all[2]!.client.era}${base}`,
           );
         }
       } finally {
-        await via.close();
-        gw.child.kill('SIGTERM');
+        for (const p of all) await p.close();
       }
     }
   } finally {
-    await direct.close();
     up.child.kill();
   }
 }
@@ -125,11 +211,65 @@ async function settledHeap(): Promise<number> {
   return last;
 }
 
-async function idleMemory(): Promise<void> {
-  const up = await upstream();
-  const gw = createGateway({ servers: { u: { url: up.url } } });
+/**
+ * The same calls with everything in this process (echo server, forwarder, gateway, client; real
+ * HTTP on 127.0.0.1), timed by `process.cpuUsage()` per block: microsecond CPU figures that no
+ * other process's scheduling blurs. What the forwarder adds to a direct call's CPU is a hop's
+ * cost; what the gateway adds is its own; their ratio is how many hops the gateway costs.
+ * (No baseline here: another build's gateway loaded beside ours measured 1.6x our own build's
+ * added CPU when that build was a copy of ours; a second module graph in one process is not a
+ * fair comparison.)
+ */
+async function inProcess(): Promise<void> {
+  const echoHandler = createStreamableHttpHandler(createOursServer().server, { responseMode: 'json' });
+  const echo = await listen(echoHandler, { port: 0, logger: false });
+  const fwd = await listenForwarder(toHttp(new URL(echo.url)));
+  const gw = createGateway({ servers: { u: { url: echo.url } } });
   await gw.start();
-  const handler = createStreamableHttpHandler(gw.server.server);
+  // As `serve --http` serves it.
+  const gwWeb = await listen(createStreamableHttpHandler(gw.server.server, { legacySse: true }), { port: 0, logger: false });
+  const targets: { label: string; url: string; tool: string }[] = [
+    { label: 'direct', url: echo.url, tool: TOOL },
+    { label: 'floor', url: fwd.url, tool: TOOL },
+    { label: 'gateway', url: gwWeb.url, tool: `u__${TOOL}` },
+  ];
+  const closers = [() => gwWeb.close(), () => gw.close(), () => fwd.close(), () => echo.close()];
+  const clients = await Promise.all(
+    targets.map(async (t) => {
+      const client = new Client({ info: CLIENT_INFO });
+      await client.connect(createStreamableHttpClientTransport(t.url));
+      return client;
+    }),
+  );
+  try {
+    for (const [label, window] of ([['sequential', 1], ['pipelined', WINDOW]] as const).filter(([w]) => WORKLOADS.includes(w))) {
+      for (let i = 0; i < targets.length; i++) await block(clients[i]!, targets[i]!.tool, BLOCK, window);
+      const cpu = targets.map(() => [] as number[]);
+      const wall = targets.map(() => [] as number[]);
+      for (let round = 0; round < ROUNDS; round++) {
+        for (let i = 0; i < targets.length; i++) {
+          const at = (i + round) % targets.length;
+          const before = process.cpuUsage();
+          wall[at]!.push(await block(clients[at]!, targets[at]!.tool, BLOCK, window));
+          const used = process.cpuUsage(before);
+          cpu[at]!.push((used.user + used.system) / BLOCK);
+        }
+      }
+      const c = cpu.map(median);
+      const w = wall.map(median);
+      const added = (i: number) => c[i]! - c[0]!;
+      const cols = targets.map((t, i) => `${t.label} ${c[i]!.toFixed(0)}${i > 0 ? ` (+${added(i).toFixed(0)})` : ''} cpu, ${(w[i]! * 1000).toFixed(0)} wall`);
+      console.log(`one process ${label.padEnd(10)}  µs/call: ${cols.join('  ')}  gateway added/floor added ${(added(2) / added(1)).toFixed(2)}`);
+    }
+  } finally {
+    await Promise.all(clients.map((cl) => cl.close()));
+    for (const close of closers) await close();
+  }
+}
+
+/** The heap after GC per idle legacy session (initialize + initialized by bare fetch) on `server`. */
+async function idleHeap(server: McpServer): Promise<{ sessions: number; kb: number }> {
+  const handler = createStreamableHttpHandler(server.server);
   const web = await listen(handler, { port: 0, logger: false });
   const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
   const open = async () => {
@@ -139,15 +279,45 @@ async function idleMemory(): Promise<void> {
     const done = await fetch(web.url, { method: 'POST', headers: { ...headers, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
     await done.text();
   };
-  await open();
-  const before = await settledHeap();
-  for (let i = 0; i < SESSIONS; i++) await open();
-  const after = await settledHeap();
-  console.log(`idle downstream sessions: ${handler.sessionCount} open, ${((after - before) / SESSIONS / 1024).toFixed(1)} KB each (heap after GC)`);
-  await web.close();
-  await gw.close();
-  up.child.kill();
+  try {
+    await open();
+    const before = await settledHeap();
+    for (let i = 0; i < SESSIONS; i++) await open();
+    const after = await settledHeap();
+    return { sessions: handler.sessionCount, kb: (after - before) / SESSIONS / 1024 };
+  } finally {
+    await web.close();
+  }
+}
+
+/**
+ * The heap an idle downstream session costs: on the echo server alone (what any server of ours
+ * costs per session, the legacy HTTP session's share) and on a gateway in front of it, shared and
+ * perSession (an idle session has started no upstream of its own yet); the difference is what
+ * the gateway adds.
+ */
+async function idleMemory(): Promise<void> {
+  const up = await upstream();
+  try {
+    // Once untimed first: the first sessions of a process also pay for code and caches made once.
+    await idleHeap(createOursServer());
+    const plain = await idleHeap(createOursServer());
+    console.log(`idle downstream sessions: echo server alone ${plain.kb.toFixed(1)} KB each (${plain.sessions} open, heap after GC)`);
+    for (const upstreams of ['shared', 'perSession'] as const) {
+      const gw = createGateway({ servers: { u: { url: up.url } }, upstreams });
+      await gw.start();
+      try {
+        const r = await idleHeap(gw.server);
+        console.log(`idle downstream sessions: gateway (${upstreams}) ${r.kb.toFixed(1)} KB each (${r.sessions} open; ${(r.kb - plain.kb).toFixed(1)} KB more than the echo server's)`);
+      } finally {
+        await gw.close();
+      }
+    }
+  } finally {
+    up.child.kill();
+  }
 }
 
 await latency();
-await idleMemory();
+if (process.env.GATEWAY_IN_PROCESS !== 'no') await inProcess();
+if (SESSIONS > 0) await idleMemory();

@@ -21,14 +21,18 @@ import { ModernEra, type DiscoveredServer, type InputRoundEvent, type TraceOptio
 import { TASKS_EXTENSION } from './client-modern/extension-tasks.js';
 import type { ModernLink } from './client-modern/modern-link.js';
 import { isHttpTransport, negotiateEra } from './client-modern/negotiate.js';
-import type { JournalEntryInput, RecordedRequestOptions } from './journal/entry.js';
+import type { JournalEntryInput } from './journal/entry.js';
+import type { ClientEra } from './client-era/era.js';
+import { ClientRequest } from './client-era/client-request.js';
+import { LegacyEra } from './client-era/legacy.js';
+import { ModernClientEra, errorOf } from './client-era/modern.js';
 import { eraCacheKey, sharedEraCache } from './client-modern/era-cache.js';
 import type { ClientOptions, ClientWarning } from './client-options.js';
 import { systemClock, type Clock } from './clock.js';
 import { ConnectionClosedError, McpError, undeliveredAsTransportError } from './errors.js';
 import { answerRelatedTask } from './tasks/wire-2025-11-25.js';
 import { ErrorCode } from './jsonrpc/error-codes.js';
-import type { JsonObject, RequestId } from './jsonrpc/message.js';
+import type { JsonObject } from './jsonrpc/message.js';
 import { hasCapability } from './protocol/methods.js';
 import { allows, isSupportedRevision, type Revision } from './protocol/revisions.js';
 import type { LoggingMessageNotificationParams, ResourceUpdatedNotificationParams, Root } from './protocol/schema/index.js';
@@ -56,34 +60,17 @@ export interface ModernReplayHooks {
   listen(): JsonObject | undefined;
 }
 
-/** The options of a request that shape its frames, as journaled (signals and callbacks are not data). */
-function recordedOptions(options: (RequestOptions & TraceOptions) | undefined): RecordedRequestOptions | undefined {
-  if (options === undefined) return undefined;
-  const out: RecordedRequestOptions = {};
-  if (options.timeout !== undefined) out.timeout = options.timeout;
-  if (options.maxTotalTimeout !== undefined) out.maxTotalTimeout = options.maxTotalTimeout;
-  if (options.resetTimeoutOnProgress !== undefined) out.resetTimeoutOnProgress = options.resetTimeoutOnProgress;
-  if (options.onprogress !== undefined) out.progress = true;
-  if (options.fresh !== undefined) out.fresh = options.fresh;
-  if (options.trace !== undefined) out.trace = options.trace;
-  return Object.keys(out).length > 0 ? out : undefined;
-}
-
-/** An error as a journal keeps it: its message, and its JSON-RPC code when it has one. */
-function errorOf(e: unknown): { message: string; code?: number } {
-  const message = e instanceof Error ? e.message : String(e);
-  const code = (e as { code?: unknown } | null)?.code;
-  return typeof code === 'number' ? { message, code } : { message };
-}
-
 /** See {@link ClientOptions.probeTimeoutMs}. */
 const DEFAULT_PROBE_TIMEOUT_MS = 30_000;
 
 export class ClientCore extends Session {
   protected readonly clientClock: Clock;
   protected readonly clientOptions: ClientOptions;
-  /** The modern era (2026-07-28): set once negotiation settles on it. */
-  protected modern: ModernEra | undefined;
+  /**
+   * The era in use: the session era (an `initialize` session) until negotiation settles on
+   * 2026-07-28, then the modern one. Every era-dependent step goes through it.
+   */
+  protected current: ClientEra;
   protected logLevel: LoggingLevel | undefined;
   protected readonly elicitation: ElicitationService;
   protected tornDown = false;
@@ -100,8 +87,6 @@ export class ClientCore extends Session {
   private heard: Subscription | undefined;
   /** The last `_meta` envelope built, and what it was built for. */
   private envelope: { key: string; meta: JsonObject } | undefined;
-  /** Modern era with a journal: user calls so far (they are named `c1`, `c2`, ...). */
-  private journaledCalls = 0;
   /** The listen filter last journaled (a change is a `listen` call entry). */
   private journaledListen = 'null';
   /** The link's frames go into the journal (the modern era with `journal: true`). */
@@ -132,6 +117,20 @@ export class ClientCore extends Session {
     this.clientOptions = options;
     this.logLevel = options.logLevel;
     this.clientClock = options.clock ?? systemClock;
+    this.current = new LegacyEra({
+      request: (m, p, o) => super.request(m, p, o),
+      send: (m, p, o) => this.request(m, p, o),
+      ping: (o) => super.ping(o),
+      keepAliveProbe: (timeout) => super.keepAliveProbe(timeout),
+      whenOperating: () => this.whenOperating(),
+      notify: (method) => this.notify(method),
+      operating: () => this.currentPhase === 'operating',
+      warn: (kind, message, detail) => this.warn(kind, message, detail),
+      protocolVersion: () => super.protocolVersion,
+      peerInfo: () => this.peerInfo,
+      peerCapabilities: () => this.peerCapabilities,
+      instructions: () => this.instructions,
+    });
     this.logs$ = this.guard('client.logs$', this.logSubject.asObservable());
     this.warnings$ = this.guard('client.warnings$', this.warningSubject.asObservable());
     this.inputRounds$ = this.guard('client.inputRounds$', this.inputRoundSubject.asObservable());
@@ -160,20 +159,19 @@ export class ClientCore extends Session {
 
   /** The server's name and version, once initialized (legacy) or discovered (modern). */
   get serverInfo(): PeerInfo | undefined {
-    return this.modern ? this.modern.discovered.serverInfo : this.peerInfo;
+    return this.current.serverInfo;
   }
   /** The server's capabilities, once initialized (legacy) or discovered (modern). */
   get serverCapabilities(): Record<string, unknown> | undefined {
-    return this.modern ? this.modern.discovered.capabilities : this.peerCapabilities;
+    return this.current.serverCapabilities;
   }
   /** The revision in use: negotiated by `initialize` (legacy) or per request (modern). */
   override get protocolVersion(): string | undefined {
-    return this.modern ? this.modern.version : super.protocolVersion;
+    return this.current.protocolVersion;
   }
   /** 'modern' (2026-07-28, per-request metadata), 'legacy' (an `initialize` session), or undefined before connecting. */
   get era(): 'modern' | 'legacy' | undefined {
-    if (this.modern) return 'modern';
-    return super.protocolVersion !== undefined ? 'legacy' : undefined;
+    return this.current.name;
   }
   /** Every frame in and out, in either era: from the era probe on, whenever one subscribes. */
   override get frames$(): Observable<FrameEvent> {
@@ -231,7 +229,7 @@ export class ClientCore extends Session {
       timeoutMs: this.clientOptions.timeout ?? 60_000,
       probeTimeoutMs: this.clientOptions.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
       meta: (version) => this.requestMeta(version),
-      onNotification: (method, params) => this.modern?.onNotification(method, params),
+      onNotification: (method, params) => this.current.onNotification(method, params),
       onLink: (link) => this.link.next(link),
     }).catch(async (e: unknown) => {
       await this.giveUp(transport);
@@ -259,7 +257,7 @@ export class ClientCore extends Session {
       for (const { entry, t } of probeEntries!) this.record(entry, t);
       journalTo = (entry) => this.record(entry);
     }
-    this.modern = new ModernEra(
+    const modern = new ModernEra(
       {
         clock: this.clientClock,
         random: this.clientOptions.random ?? Math.random,
@@ -292,7 +290,11 @@ export class ClientCore extends Session {
       outcome.version,
       outcome.discover,
     );
-    const found = this.modern.discovered;
+    this.current = new ModernClientEra(modern, {
+      send: (m, p, o) => this.request(m, p, o),
+      ...(this.journal && { record: (entry: JournalEntryInput) => this.record(entry) }),
+    });
+    const found = modern.discovered;
     // The keep-alive waits for a quiet interval: the modern link reads the frames the session would have seen.
     if (this.clientOptions.keepAlive) this.heard = transport.inbound$.subscribe(() => this.heardFromPeer());
     this.adoptModern(transport, {
@@ -301,7 +303,7 @@ export class ClientCore extends Session {
       serverInfo: found.serverInfo,
       ...(found.instructions !== undefined && { instructions: found.instructions }),
     });
-    this.modern.refreshListen();
+    this.current.refreshListen();
   }
 
   /** Negotiation failed: the transport is closed and the session ends (nothing waits for it). */
@@ -317,13 +319,12 @@ export class ClientCore extends Session {
    * @see https://modelcontextprotocol.io/specification/2026-07-28/changelog
    */
   override async ping(options?: RequestOptions): Promise<void> {
-    if (!this.modern) return super.ping(options);
-    await this.modern.discover({ ...options, fresh: true }, (m, p, o) => this.request(m, p, o));
+    return this.current.ping(options);
   }
 
   /** The keep-alive (`keepAlive` option) checks the server as {@link ping} does: `server/discover` in 2026-07-28. */
   protected override keepAliveProbe(timeout: number): Promise<unknown> {
-    return this.modern ? this.ping({ timeout }) : super.keepAliveProbe(timeout);
+    return this.current.keepAliveProbe(timeout);
   }
 
   /**
@@ -332,11 +333,7 @@ export class ClientCore extends Session {
    * @see https://modelcontextprotocol.io/specification/2026-07-28/server/discover
    */
   async discover(options?: RequestOptions & TraceOptions): Promise<DiscoveredServer> {
-    if (this.modern) return this.modern.discover(options, (m, p, o) => this.request(m, p, o));
-    await this.whenOperating();
-    const out: DiscoveredServer = { era: 'legacy', supportedVersions: [super.protocolVersion!], capabilities: this.peerCapabilities ?? {}, serverInfo: this.peerInfo };
-    if (this.instructions !== undefined) out.instructions = this.instructions;
-    return out;
+    return this.current.discover(options);
   }
 
   /**
@@ -345,38 +342,10 @@ export class ClientCore extends Session {
    * `tools/call`, `prompts/get` and `resources/read` are fulfilled by the client's handlers.
    */
   override request(method: string, params?: JsonObject, options?: RequestOptions & TraceOptions): Promise<JsonObject> {
-    if (!this.modern) return super.request(method, params, options);
-    return this.journal ? this.journaledRequest(this.modern, method, params, options) : this.modern.request(method, params, options);
-  }
-
-  /**
-   * A modern request with a journal: the call, its abort and how it ended are entries (the
-   * frames, timers and input answers are journaled as they happen).
-   */
-  private journaledRequest(modern: ModernEra, method: string, params: JsonObject | undefined, options: (RequestOptions & TraceOptions) | undefined): Promise<JsonObject> {
-    const id: RequestId = `c${++this.journaledCalls}`;
-    const recorded = recordedOptions(options);
-    this.record({ kind: 'call', op: 'request', id, method, ...(params !== undefined && { params }), ...(recorded && { options: recorded }) });
-    let settled = false;
-    const signal = options?.signal;
-    const onAbort = () => {
-      if (!settled) this.record({ kind: 'call', op: 'abort', id, reason: String(signal!.reason ?? '') });
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-    return modern.request(method, params, options).then(
-      (result) => {
-        settled = true;
-        signal?.removeEventListener('abort', onAbort);
-        this.record({ kind: 'result', call: id, result });
-        return result;
-      },
-      (e: unknown) => {
-        settled = true;
-        signal?.removeEventListener('abort', onAbort);
-        this.record({ kind: 'result', call: id, error: errorOf(e) });
-        throw e;
-      },
-    );
+    // With an inspector: the request is an actor too, a child of the session's (its input rounds its own children).
+    if (this.actor === undefined) return this.current.request(method, params, options);
+    const request = new ClientRequest(method, this.actor);
+    return request.follow(this.current.request(method, params, options, request));
   }
 
   /** Who answers an input request: the client's handler (its answer journaled), or on replay the recorded answer. */
@@ -399,20 +368,20 @@ export class ClientCore extends Session {
   override async close(): Promise<void> {
     // Modern era: the listen and pending requests end first; the session closes the transport.
     // Typed as in the legacy era: calls made after (or pending at) close reject with ConnectionClosedError.
-    this.modern?.stop(new ConnectionClosedError('The client was closed'));
+    this.current.stop(new ConnectionClosedError('The client was closed'));
     return super.close();
   }
 
   /** @internal Replay reached a journaled change of the listen filter. */
   refreshListenForReplay(): void {
-    this.modern?.refreshListen();
+    this.current.refreshListen();
   }
 
   /** A live list is observed: in the modern era the listen stream carries its changes. */
   protected wantLists(): void {
     if (this.listsWanted) return;
     this.listsWanted = true;
-    this.modern?.refreshListen();
+    this.current.refreshListen();
   }
 
   /** The notifications to ask `subscriptions/listen` for, or undefined when none is wanted. */
@@ -445,7 +414,7 @@ export class ClientCore extends Session {
 
   /** The envelope every modern request carries in `_meta` (built once per version and log level). */
   private requestMeta(version: string): JsonObject {
-    const tasks = this.modern?.tasksExtension === true;
+    const tasks = this.current.tasksExtension;
     const key = `${version} ${this.logLevel ?? ''} ${tasks}`;
     if (this.envelope?.key === key) return this.envelope.meta;
     const caps = structuredClone(this.localCapabilities) as JsonObject;
@@ -496,7 +465,7 @@ export class ClientCore extends Session {
 
   /** In the modern era with the tasks extension: how a task's input requests are answered. */
   protected tasksExtension(): { answererFor(method: string): InputAnswerer | undefined } | undefined {
-    return this.modern?.tasksExtension ? { answererFor: (m) => this.inputAnswerers.get(m) } : undefined;
+    return this.current.tasksExtension ? { answererFor: (m) => this.inputAnswerers.get(m) } : undefined;
   }
 
   /** The URIs whose updates the client wants (the typed API's resource subscriptions). */
@@ -559,10 +528,7 @@ export class ClientCore extends Session {
   setRoots(roots: readonly Root[] | Observable<readonly Root[]>, options: SetRootsOptions = {}): this {
     if (!this.rootsProvider) {
       const provider = new RootsProvider({
-        // 2026-07-28 has no roots notification: each request carries what it needs.
-        changed: () => {
-          if (this.currentPhase === 'operating' && !this.modern) this.notify('notifications/roots/list_changed');
-        },
+        changed: () => this.current.rootsChanged(),
         warn: (kind, message, detail) => this.warn(kind, message, detail),
       });
       // Checked before anything is declared: an invalid list throws and changes nothing.
@@ -677,7 +643,7 @@ export class ClientCore extends Session {
   protected teardown(): void {
     if (this.tornDown) return;
     this.tornDown = true;
-    this.modern?.stop(this.error ?? new Error('The connection ended'));
+    this.current.stop(this.error ?? new Error('The connection ended'));
     this.heard?.unsubscribe();
     this.rootsProvider?.close();
     this.elicitation.close();

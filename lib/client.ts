@@ -209,20 +209,9 @@ export class Client extends ClientCore {
       unknownDialect: (tool, dialect) => this.warn('unknown-schema-dialect', `Tool "${tool}" has an outputSchema in an unknown dialect (${String(dialect)}); its result was not checked`),
     });
     this.resourceSubs = new ResourceSubscriptions({
-      // Modern era: the URI joins the listen stream's resourceSubscriptions.
-      subscribe: (uri, options) => (this.modern ? Promise.resolve(this.modern.refreshListen()) : this.request('resources/subscribe', { uri }, options).then(() => undefined)),
-      unsubscribe: (uri, ready) => {
-        if (this.modern) return this.modern.refreshListen();
-        if (this.currentPhase !== 'operating') return;
-        ready.then(
-          () =>
-            this.request('resources/unsubscribe', { uri }).then(
-              () => undefined,
-              (err: unknown) => this.warn('unsubscribe-failed', `resources/unsubscribe for ${uri} failed: ${(err as Error)?.message}`, err),
-            ),
-          () => undefined,
-        );
-      },
+      // The era says how: resources/subscribe in a session, the listen stream's resourceSubscriptions in 2026-07-28.
+      subscribe: (uri, options) => this.current.subscribe(uri, options),
+      unsubscribe: (uri, ready) => this.current.unsubscribe(uri, ready),
     });
   }
 
@@ -479,7 +468,7 @@ export class Client extends ClientCore {
     }
     // 2026-07-28 has no setLevel: every request names the level it wants.
     this.logLevel = level;
-    if (this.modern) return;
+    if (!this.current.setsLogLevel) return;
     await this.request('logging/setLevel', { level }, options);
     this.sessionLogLevel = level;
   }
@@ -498,7 +487,7 @@ export class Client extends ClientCore {
     let tools = await listAll<Tool>(this.pageRequester, 'tools/list', 'tools', options);
     this.toolIndex.clear();
     // A tool with an invalid x-mcp-header annotation is left out: it cannot be called correctly.
-    if (this.modern) tools = this.modern.admitTools(tools);
+    tools = this.current.admitTools(tools);
     for (const tool of tools) this.toolIndex.set(tool.name, tool);
     return tools;
   }

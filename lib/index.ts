@@ -190,6 +190,7 @@ export type {
   Unstamped,
 } from './journal/entry.js';
 export { replay, type ReplayOptions, type ReplayResult } from './journal/replay.js';
+export { ServerFactoryMissingError, type ServerFactory, type ServerReplayOptions, type ServerReplayResult } from './journal/replay.js';
 export { listen, type ListenOptions, type Listening } from './http/listen-port.js';
 export { answerClientError } from './http/client-error.js';
 export { serveFetch, type FetchHandler, type ServeFetchOptions, type ServedFetch } from './http/serve-fetch.js';

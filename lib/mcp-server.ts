@@ -23,6 +23,8 @@ import { systemClock, type Clock } from './clock.js';
 import { Server, type ServerOptions, type ServerSession } from './server.js';
 import type { RequestHandler } from './session/session.js';
 import type { RequestRecord } from './session/server-request.js';
+import type { Journal } from './journal/journal.js';
+import type { JournalEntry } from './journal/entry.js';
 import { CompletionFeature, type ResourceCompletionSource } from './server-features/completion.js';
 import { ServerDiagnostics, type ServerDiagnostic } from './server-features/diagnostics.js';
 import type { FeatureHost } from './server-features/feature-host.js';
@@ -400,6 +402,16 @@ export class McpServer {
   /** Each new session as it connects. */
   get sessions$(): Observable<ServerSession> {
     return this.server.sessions$;
+  }
+
+  /** With `journal: true`, the 2026-07-28 requests served, on every transport (see {@link Server.journal}). */
+  get journal(): Journal | undefined {
+    return this.server.journal;
+  }
+
+  /** Each entry of {@link journal} as it is recorded (see {@link Server.journal$}). */
+  get journal$(): Observable<JournalEntry> {
+    return this.server.journal$;
   }
 
   /** Every request served, as it ends, both eras, every transport (see {@link Server.requests$}). */

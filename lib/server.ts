@@ -11,6 +11,10 @@ import { guarded } from '../streams/guarded.js';
 import { Observable, Subject } from 'rxjs';
 import type { Transport } from '../streams/transport.js';
 import { RequestCore, type ModernOptions } from './modern/request-core.js';
+import { systemClock } from './clock.js';
+import { RequestJournal } from './journal/request-journal.js';
+import type { Journal } from './journal/journal.js';
+import type { JournalEntry } from './journal/entry.js';
 import { discoverResult } from './modern/discover.js';
 import type { ParamHeader } from './modern/param-headers.js';
 import { InMemoryServerEventBus, type ServerEvent, type ServerEventBus } from './modern/server-events.js';
@@ -128,6 +132,8 @@ export class Server {
    * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr
    */
   readonly requests$: Observable<RequestRecord> = guarded(this.requestChannel.asObservable(), 'server.requests$');
+  /** @internal The journal of the 2026-07-28 requests this server serves (see {@link journal}). */
+  readonly requestJournal: RequestJournal;
   private sessionCount = 0;
   /** The actor modern requests are parented to, made when an inspector is given. */
   private inspectRoot: AnyActorRef | undefined;
@@ -153,10 +159,28 @@ export class Server {
       this.declareCapabilities({ extensions: options.extensions });
     }
     this.events = options.events ?? options.store?.events ?? new InMemoryServerEventBus();
+    this.requestJournal = new RequestJournal({ clock: options.clock ?? systemClock, journal: options.journal, info: options.info, capabilities: () => this.capabilities });
     this.core = new RequestCore(this, modernOptionsWithStore(options.modern, options.store));
     this.handlers = { requests: this.requestHandlers, notifications: this.notificationHandlers, modern: this.core, requestEnded: this.requestEnded };
     // Both eras: a session may ask too (a legacy client probing what a server speaks).
     this.requestHandlers.set('server/discover', () => discoverResult(this));
+  }
+
+  /**
+   * With `journal: true`: the 2026-07-28 requests this server served, on every transport (each
+   * as received, its notifications, its answer, input rounds, the client going away, its
+   * machine's final state; a sealed `requestState` kept only as a placeholder). Replay it with
+   * `replay(journal, { server: ({ clock }) => ... })`. A legacy session keeps its own
+   * (`session.journal`). Undefined without the option.
+   * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr
+   */
+  get journal(): Journal | undefined {
+    return this.requestJournal.journal;
+  }
+
+  /** Each entry of {@link journal} as it is recorded (also without the `journal` option). */
+  get journal$(): Observable<JournalEntry> {
+    return guarded(this.requestJournal.journal$, 'server.journal$');
   }
 
   /** @internal A request ended (both eras): its record goes to {@link requests$} if anyone listens. */

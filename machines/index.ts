@@ -82,6 +82,7 @@ export {
   serverElicitationMachine,
   type ServerElicitationMachine,
 } from './server-elicitation.machine.js';
+export { type ClientRequestEvent, clientRequestMachine } from './client-request.machine.js';
 export { type ServerRequestEvent, serverRequestMachine } from './server-request.machine.js';
 export {
   type InitializeParamsLike,

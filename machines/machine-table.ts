@@ -6,6 +6,7 @@
 import { appBridgeMachine } from './app-bridge.machine.js';
 import { childProcessMachine } from './child-process.machine.js';
 import { clientElicitationMachine } from './client-elicitation.machine.js';
+import { clientRequestMachine } from './client-request.machine.js';
 import { hostServerMachine } from './host-server.machine.js';
 import { inputRoundMachine } from './input-round.machine.js';
 import { httpSessionMachine } from './http-session.machine.js';
@@ -38,6 +39,7 @@ export const machines = {
   clientInputRounds: clientInputRoundsMachine,
   appBridge: appBridgeMachine,
   serverRequest: serverRequestMachine,
+  clientRequest: clientRequestMachine,
 } as const;
 
 export type MachineName = keyof typeof machines;

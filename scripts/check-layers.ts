@@ -56,7 +56,7 @@ export const LAYERS: ReadonlyArray<{ readonly name: string; readonly files: read
     files: [
       'lib/server.ts', 'lib/modern/**', 'lib/mcp-server.ts', 'lib/server-store.ts', 'lib/server-features/**',
       'lib/client-core.ts', 'lib/client.ts', 'lib/client-options.ts', 'lib/client-features/**',
-      'lib/client-modern/**', 'lib/tasks/**', 'lib/auth/**', 'lib/journal/**',
+      'lib/client-modern/**', 'lib/client-era/**', 'lib/tasks/**', 'lib/auth/**', 'lib/journal/**',
       'lib/otel/**', // OpenTelemetry as interceptors (issue 29)
     ],
   },

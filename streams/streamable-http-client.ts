@@ -20,35 +20,25 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
  */
 import { createHash } from 'node:crypto';
-import type { Observable, Subscription } from 'rxjs';
-import { createActor, type Actor } from 'xstate';
 import { AuthorizationError } from '../lib/auth/authorization-errors.js';
-import { oauthClientFor, type HttpClientAuth, type OAuthClient } from '../lib/auth/oauth-client.js';
+import { oauthClientFor, type OAuthClient } from '../lib/auth/oauth-client.js';
 import { systemClock, type Clock } from '../lib/clock.js';
 import { TransportError } from '../lib/errors.js';
 import { DEFAULT_MAX_FRAME_BYTES } from '../lib/jsonrpc/codec.js';
-import type { Frame, JsonObject, JsonRpcRequest, RequestId } from '../lib/jsonrpc/message.js';
+import type { Frame, JsonRpcRequest, RequestId } from '../lib/jsonrpc/message.js';
 import { allows, isSupportedRevision } from '../lib/protocol/revisions.js';
-import { reconnectMachine, type ReconnectOptions } from '../machines/reconnect.machine.js';
-import {
-  bodySnippet,
-  customHeaders,
-  describeFrame,
-  describeHttpFailure,
-  localErrorResponse,
-  mediaType,
-  messageOf,
-  parseFrame,
-  requestIdOf,
-  requestIdsOf,
-  type HeadersOption,
-  type HttpClientMethod,
-} from './http-client-common.js';
+import type { ReconnectOptions } from '../machines/reconnect.machine.js';
+import { bodySnippet, customHeaders, describeFrame, describeHttpFailure, localErrorResponse, mediaType, messageOf } from './http-client-common.js';
+import { parseFrame, requestIdOf, requestIdsOf, type HeadersOption, type HttpClientMethod } from './http-client-common.js';
+import type { HttpTransportMode, StreamableHttpClientTransport, StreamableHttpClientTransportOptions } from './http-client-options.js';
+import { errorBodyResponse, isInitializedNotification, isInitializeRequest } from './http-client-frames.js';
+import { deleteSession, SessionRenewal } from './http-client-renewal.js';
+import { SseStreams, type Abortable, type SseStream } from './http-client-streams.js';
 import { undiciFetch, type FetchLike } from './http-fetch.js';
-import { LegacySseChannel } from './legacy-sse-client.js';
+import { openLegacyFallback } from './http-client-fallback.js';
+import type { LegacySseChannel } from './legacy-sse-client.js';
 import { HotInbound, StateCell } from './memory.js';
-import { fromWebStream, sseParse, type SseItem } from './sse-parse.js';
-import { OversizeFrame, type RawFrame, type RestoreAnswer, type SendOptions, type SessionRestorer, type Transport, type TransportState } from './transport.js';
+import { type RawFrame, type SendOptions, type SessionRestorer, type TransportState } from './transport.js';
 import { modernClaim, modernHeaders, type ParamHeaderSource } from '../lib/client-modern/wire-headers.js';
 import { postModern, type ModernPostHost } from './modern-post.js';
 import { fromReadable } from './stdio-server.js';
@@ -56,116 +46,13 @@ import { fromReadable } from './stdio-server.js';
 export type { HeadersOption, HttpClientMethod } from './http-client-common.js';
 export type { RestoreAnswer, SessionRestorer } from './transport.js';
 export type { FetchLike } from './http-fetch.js';
-
-/** Which wire protocol the transport speaks. */
-export type HttpTransportMode = 'streamable' | 'legacy-sse';
-
-export interface StreamableHttpClientTransportOptions {
-  /**
-   * Extra headers for every request: a fixed set, or a function called per request (where an
-   * OAuth client adds `Authorization`). The transport's own headers win over these.
-   */
-  headers?: HeadersOption;
-  /** The fetch to use (wrap it to watch or change requests). Default: {@link undiciFetch}. */
-  fetch?: FetchLike;
-  /**
-   * OAuth 2.1 authorization (`lib/auth/`): every request (POST, GET, DELETE) carries
-   * `Authorization: Bearer` once a token exists; a 401 runs the authorization flow (or a refresh)
-   * and a 403 `insufficient_scope` a step-up, then the request is sent again. A user's
-   * authorization (`createHeadlessOAuthProvider`, `InMemoryOAuthClientProvider`) or a client
-   * without a user (`createClientCredentialsProvider`, `createCrossAppAccessProvider`), or an
-   * `OAuthClient` made from one. When the flow
-   * fails, requests fail with the {@link AuthorizationError}'s message. Without it the
-   * transport sends no credentials of its own.
-   *
-   * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization
-   */
-  auth?: HttpClientAuth;
-  /** How dropped SSE streams are resumed. Defaults: 6 attempts, 1 s → 30 s, ×2, jitter 0.3. */
-  reconnect?: Partial<ReconnectOptions>;
-  /** The clock reconnect waits run on (pass the session's; a ManualClock in tests). */
-  clock?: Clock;
-  /** Source of the backoff jitter, in [0, 1). Default Math.random. */
-  random?: () => number;
-  /** On a 404 for a session, initialize a new session and retry (default true); else fail. */
-  reinitializeOnExpiry?: boolean;
-  /** When POSTing `initialize` fails with a 4xx, try the HTTP+SSE transport (default true). */
-  fallbackToSse?: boolean;
-  /** Open the standalone GET stream after initialization (default true). */
-  openStandaloneStream?: boolean;
-  /** Largest accepted frame in bytes. Default 4 MiB. */
-  maxFrameBytes?: number;
-  /** Bound on the DELETE that ends the session on close, in ms (default 5000). */
-  closeTimeoutMs?: number;
-}
-
-/** A {@link Transport} over Streamable HTTP (or, after a fallback, HTTP+SSE). */
-export interface StreamableHttpClientTransport extends Transport {
-  /** The MCP endpoint. */
-  readonly url: URL;
-  /** 'streamable' until a fallback switched to 'legacy-sse'. */
-  readonly mode: HttpTransportMode;
-  /** The `Mcp-Session-Id` the server assigned, if any. */
-  readonly sessionId: string | undefined;
-  /** The revision sent as `MCP-Protocol-Version` (undefined before initialization or when the revision has no header). */
-  readonly protocolVersion: string | undefined;
-  /**
-   * Where the `x-mcp-header` arguments of a tool are looked up for modern `tools/call` POSTs
-   * (`Mcp-Param-*` headers); the client sets it from its tool list.
-   * @see https://modelcontextprotocol.io/specification/2026-07-28/server/tools#x-mcp-header
-   */
-  paramHeaders: ParamHeaderSource | undefined;
-  /**
-   * Run after a transparent re-initialization (see `reinitializeOnExpiry`), before the new
-   * session is used: a new session has none of the old one's state, so the client sets it again
-   * (a `Client` sets this when it connects).
-   */
-  restoreSession: SessionRestorer | undefined;
-  /** Close the response stream of a request (modern-era cancellation). */
-  closeRequestStream(id: RequestId): boolean;
-  /**
-   * Who the next request is made as: a digest of the Authorization header it will carry (the
-   * `auth` client's current token, or the `headers` option's), undefined without one. The client
-   * keeps `private` cached results per value.
-   * @see https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/caching#cache-scope-field
-   */
-  authContext(): Promise<string | undefined>;
-}
+export type { HttpTransportMode, StreamableHttpClientTransport, StreamableHttpClientTransportOptions } from './http-client-options.js';
 
 /** Statuses of the `initialize` POST that mean "maybe an HTTP+SSE server": 4xx but not auth, timeouts or rate limits. */
 const NO_FALLBACK_4XX = new Set([401, 403, 407, 408, 429]);
 
-/** How long restoring a new session's state (the subscriptions, the log level) may take in all. */
-const RESTORE_TIMEOUT_MS = 10_000;
-
 /** Visible ASCII only (0x21–0x7E), as the spec requires of session ids. */
 const SESSION_ID_RE = /^[\x21-\x7e]+$/;
-
-type ReconnectActor = Actor<typeof reconnectMachine>;
-/** What ends an HTTP exchange: an AbortController, or the modern POST's LeanAbort. */
-interface Abortable {
-  abort(): void;
-}
-
-/** One SSE stream we read: a request's (until its response) or the standalone GET stream. */
-interface SseStream {
-  kind: 'request' | 'standalone';
-  /** The request whose response this stream carries (request streams). */
-  requestId: RequestId | undefined;
-  /** The session generation the stream belongs to. */
-  generation: number;
-  lastEventId: string | undefined;
-  retryMs: number | undefined;
-  /** The response arrived, the request was cancelled, or the stream is otherwise done. */
-  finished: boolean;
-  subscription: Subscription | undefined;
-  controller: Abortable | undefined;
-  actor: ReconnectActor | undefined;
-  /** Called when the stream ends or breaks (internal requests wait on it). */
-  onEnd?: () => void;
-  /** It carries a modern (2026-07-28) request: never resumed; a loss is reported so the request is re-issued. */
-  modern?: boolean;
-}
 
 class StreamableHttpClient implements StreamableHttpClientTransport {
   private readonly inbound = new HotInbound<RawFrame>();
@@ -190,20 +77,14 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
   private negotiated: unknown;
   /** The `initialize` request the session sent: replayed to start a new session after a 404. */
   private initRequest: JsonRpcRequest | undefined;
-  /** Incremented by every re-initialization: requests of an older generation retry on the new session. */
-  private generation = 0;
-  private reinitCount = 0;
-  private reinitializing: Promise<void> | undefined;
-  /** Waiting for a response of ours (re-initialization), by id. */
-  private readonly internalWaiters = new Map<RequestId, { resolve: (value: object) => void; reject: (e: Error) => void }>();
   /** Set while `notifications/initialized` is in flight: later POSTs wait for it. */
   private initializedGate: Promise<void> | undefined;
   private falling: Promise<void> | undefined;
   private legacy: LegacySseChannel | undefined;
-  private readonly requestStreams = new Map<RequestId, SseStream>();
-  private standalone: SseStream | undefined;
-  /** The server answered 405 to the standalone GET: it offers none. */
-  private standaloneUnsupported = false;
+  /** The SSE streams being read (request streams, the standalone GET stream). */
+  private readonly streams: SseStreams;
+  /** Starts a new session when the server says the current one expired. */
+  private readonly renewal: SessionRenewal;
   private readonly controllers = new Set<Abortable>();
   /** Modern requests' POSTs until they are answered: cancelling one aborts it (closeRequestStream). */
   private readonly requestPosts = new Map<RequestId, Abortable>();
@@ -245,14 +126,58 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
       untrack: (abort) => this.release(abort),
       deliver: (text) => this.deliver(text),
       readSse: (id, body, abort) => {
-        const stream = this.newStream('request', id, this.generation, abort);
+        const stream = this.streams.create('request', id, this.renewal.generation, abort);
         stream.modern = true;
-        this.requestStreams.set(id, stream);
-        this.readFrom(stream, fromReadable(body));
+        this.streams.byRequest.set(id, stream);
+        this.streams.readFrom(stream, fromReadable(body));
       },
       deliverErrorBody: (frame, text, status) => this.deliverErrorBody(frame, text, status),
       undeliverable: (frame, message, data) => this.undeliverable(frame, message, data),
     };
+    const ended = () => this.closing !== undefined || this.state.terminal;
+    this.streams = new SseStreams({
+      url,
+      fetch: this.fetch,
+      clock: this.clock,
+      random: this.random,
+      maxFrameBytes: this.maxFrameBytes,
+      reconnect: this.reconnect,
+      standaloneWanted: this.openStandalone,
+      ended,
+      generation: () => this.renewal.generation,
+      sessionId: () => this.session,
+      headersFor: (method) => this.headersFor(method),
+      controller: () => this.controller(),
+      release: (c) => this.release(c),
+      deliver: (text, stream) => this.deliver(text, stream),
+      push: (raw) => this.inbound.push(raw),
+      details: (d) => this.details(d),
+      sessionExpired: (generation, what) => this.renewal.sessionExpired(generation, what),
+    });
+    this.renewal = new SessionRenewal({
+      url,
+      fetch: this.fetch,
+      clock: this.clock,
+      streams: this.streams,
+      reinitializeOnExpiry: this.reinitializeOnExpiry,
+      standaloneWanted: this.openStandalone,
+      ended,
+      fail: (e) => this.fail(e),
+      sessionId: () => this.session,
+      forgetSession: () => {
+        this.session = undefined;
+      },
+      initRequest: () => this.initRequest,
+      negotiated: () => this.negotiated,
+      restorer: () => this.restoreSession,
+      headersFor: (method, extra) => this.headersFor(method, extra),
+      controller: () => this.controller(),
+      release: (c) => this.release(c),
+      captureSession: (res) => this.captureSession(res),
+      deliver: (text, stream) => this.deliver(text, stream),
+      push: (raw) => this.inbound.push(raw),
+      details: (d) => this.details(d),
+    });
   }
 
   get mode(): HttpTransportMode {
@@ -266,7 +191,6 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
   }
   paramHeaders: ParamHeaderSource | undefined = undefined;
   restoreSession: SessionRestorer | undefined = undefined;
-  private restoreCount = 0;
 
   private readonly oauth: OAuthClient | undefined;
 
@@ -305,7 +229,7 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
       if (!this.legacy) throw new TransportError(`Cannot send ${describeFrame(frame)}: the HTTP+SSE fallback failed.`);
       return this.legacy.send(frame, (raw) => this.inbound.push(raw));
     }
-    if (this.reinitializing) await this.reinitializing.catch(() => {});
+    if (this.renewal.pending) await this.renewal.pending.catch(() => {});
     if (this.initializedGate && !isInitializedNotification(frame)) await this.initializedGate;
     if (this.state.terminal || this.closing) return;
     if (isInitializedNotification(frame)) {
@@ -338,8 +262,8 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
     if (f.method === 'initialize' && f.id !== undefined && !this.initRequest) this.initRequest = frame as JsonRpcRequest;
     if (f.method === 'notifications/cancelled' && f.params?.requestId !== undefined) {
       // A cancelled request's stream is not worth resuming.
-      const stream = this.requestStreams.get(f.params.requestId);
-      if (stream) this.finishStream(stream);
+      const stream = this.streams.byRequest.get(f.params.requestId);
+      if (stream) this.streams.finish(stream);
     }
   }
 
@@ -358,7 +282,7 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
     // A modern message on the default stack: the lean path (it hands back what it cannot take).
     if (this.lean && !Array.isArray(frame) && modernClaim(frame) !== undefined && (await postModern(this.leanHost, frame))) return;
     const initialize = isInitializeRequest(frame);
-    const generation = this.generation;
+    const generation = this.renewal.generation;
     let headers: Headers;
     try {
       headers = await this.headersFor('POST', { initialize });
@@ -394,7 +318,7 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
 
     if (res.status === 404 && sentSession !== undefined && !initialize) {
       await res.body?.cancel().catch(() => {});
-      if (!retried && (await this.sessionExpired(generation, `POST ${describeFrame(frame)}`))) return this.post(frame, true);
+      if (!retried && (await this.renewal.sessionExpired(generation, `POST ${describeFrame(frame)}`))) return this.post(frame, true);
       if (this.state.terminal) return;
       return this.undeliverable(frame, `POST ${describeFrame(frame)} got HTTP 404 again right after the session was re-initialized.`, {
         status: 404,
@@ -404,7 +328,7 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
       initialize &&
       this.fallbackToSse &&
       sentSession === undefined &&
-      this.generation === 0 &&
+      this.renewal.generation === 0 &&
       res.status >= 400 &&
       res.status < 500 &&
       !NO_FALLBACK_4XX.has(res.status)
@@ -436,12 +360,12 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
     if (res.status === 202 || !res.body || ids.length === 0) {
       // Notifications and responses: nothing to read (a stray stream is still read if one came).
       if (type === 'text/event-stream' && res.body) {
-        this.readStream(this.newStream('request', undefined, generation, controller), res.body);
+        this.streams.read(this.streams.create('request', undefined, generation, controller), res.body);
       } else {
         this.release(controller);
         await res.body?.cancel().catch(() => {});
       }
-      if (isInitializedNotification(frame) && this.openStandalone) this.openStandaloneStream(this.generation);
+      if (isInitializedNotification(frame) && this.openStandalone) this.streams.openStandalone(this.renewal.generation);
       if (ids.length > 0 && res.status === 202) {
         // A request answered 202 gets its response some other way (the standalone stream), if at all.
         this.details({ event: 'request-accepted-without-body', requestIds: ids });
@@ -449,10 +373,10 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
       return;
     }
     if (type === 'text/event-stream') {
-      const stream = this.newStream('request', requestIdOf(frame), generation, controller);
+      const stream = this.streams.create('request', requestIdOf(frame), generation, controller);
       if (modernClaim(frame) !== undefined) stream.modern = true;
-      if (stream.requestId !== undefined) this.requestStreams.set(stream.requestId, stream);
-      this.readStream(stream, res.body);
+      if (stream.requestId !== undefined) this.streams.byRequest.set(stream.requestId, stream);
+      this.streams.read(stream, res.body);
       return;
     }
     if (type === 'application/json') {
@@ -494,20 +418,9 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
 
   /** Deliver a 4xx body that is a JSON-RPC error as the response to `frame`; false if it is not one. */
   private deliverErrorBody(frame: Frame, text: string, status: number): boolean {
-    const id = requestIdOf(frame);
-    if (id === undefined) return false;
-    let body: { error?: { code?: unknown; message?: unknown; data?: unknown } };
-    try {
-      body = JSON.parse(text) as typeof body;
-    } catch {
-      return false;
-    }
-    const e = body?.error;
-    if (e === null || typeof e !== 'object' || typeof e.code !== 'number' || !Number.isInteger(e.code)) return false;
-    const error: { code: number; message: string; data?: unknown } = { code: e.code, message: typeof e.message === 'string' ? e.message : `HTTP ${status}` };
-    if (e.data !== undefined) error.data = e.data;
-    this.inbound.push({ jsonrpc: '2.0', id, error } as RawFrame);
-    return true;
+    const answer = errorBodyResponse(frame, text, status);
+    if (answer) this.inbound.push(answer);
+    return answer !== undefined;
   }
 
   private captureSession(res: Response): void {
@@ -540,307 +453,16 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
     const m = value as { id?: RequestId | null; method?: unknown; result?: { protocolVersion?: unknown }; error?: unknown };
     if (m.method !== undefined || m.id === undefined || m.id === null) return false;
     if (!('result' in m) && !('error' in m)) return false;
-    const waiter = this.internalWaiters.get(m.id);
-    if (waiter) {
-      this.internalWaiters.delete(m.id);
-      waiter.resolve(value);
-      return true;
-    }
-    if (this.initRequest && m.id === this.initRequest.id && this.generation === 0) {
+    if (this.renewal.answer(m.id, value)) return true;
+    if (this.initRequest && m.id === this.initRequest.id && this.renewal.generation === 0) {
       const version = m.result?.protocolVersion;
       this.negotiated = version;
       if (isSupportedRevision(version) && allows(version, 'protocolVersionHeader')) this.versionHeader = version;
     }
-    const owner = this.requestStreams.get(m.id);
-    if (owner) this.finishStream(owner);
-    else if (stream && stream.requestId === m.id) this.finishStream(stream);
+    const owner = this.streams.byRequest.get(m.id);
+    if (owner) this.streams.finish(owner);
+    else if (stream && stream.requestId === m.id) this.streams.finish(stream);
     return false;
-  }
-
-  private newStream(kind: SseStream['kind'], requestId: RequestId | undefined, generation: number, controller: Abortable | undefined): SseStream {
-    return {
-      kind,
-      requestId,
-      generation,
-      lastEventId: undefined,
-      retryMs: undefined,
-      finished: false,
-      subscription: undefined,
-      controller,
-      actor: undefined,
-    };
-  }
-
-  private readStream(stream: SseStream, body: ReadableStream<Uint8Array>): void {
-    this.readFrom(stream, fromWebStream(body));
-  }
-
-  /** Parse a stream's bytes as SSE events (a fetch body's web stream, or a Node readable). */
-  private readFrom(stream: SseStream, bytes: Observable<Uint8Array | string>): void {
-    const sub = bytes
-      .pipe(sseParse({ maxEventChars: this.maxFrameBytes }))
-      .subscribe({
-        next: (item) => this.onSseItem(stream, item),
-        error: (e: unknown) => this.onStreamEnd(stream, sub, `broke: ${messageOf(e)}`),
-        complete: () => this.onStreamEnd(stream, sub, undefined),
-      });
-    stream.subscription = sub;
-  }
-
-  private onSseItem(stream: SseStream, item: SseItem): void {
-    if (item.type === 'retry') {
-      stream.retryMs = item.ms;
-      stream.actor?.send({ type: 'RETRY', ms: item.ms });
-      return;
-    }
-    if (item.type === 'oversize') {
-      // The session reports it (and the JSON-RPC size error) like any oversize frame.
-      this.inbound.push(new OversizeFrame(item.size, item.limit));
-      return;
-    }
-    if (item.hasId) {
-      // An empty id resets the cursor: no Last-Event-ID then, as in EventSource.
-      stream.lastEventId = item.lastEventId === '' ? undefined : item.lastEventId;
-      if (stream.lastEventId !== undefined) stream.actor?.send({ type: 'EVENT_ID', id: stream.lastEventId });
-    }
-    // Events without data prime the stream for resumption (an id) or keep it alive.
-    if (item.data === '' || item.event !== 'message') return;
-    this.deliver(item.data, stream);
-  }
-
-  /** A stream ended (`error` set when it broke): resume it unless it is done. */
-  private onStreamEnd(stream: SseStream, sub: Subscription | undefined, error: string | undefined): void {
-    if (stream.subscription === sub) stream.subscription = undefined;
-    if (stream.controller) {
-      this.release(stream.controller);
-      stream.controller = undefined;
-    }
-    stream.onEnd?.();
-    if (stream.finished || this.closing || this.state.terminal || (stream.kind === 'request' && stream.requestId === undefined)) {
-      this.dropStream(stream);
-      return;
-    }
-    if (stream.modern && stream.requestId !== undefined) {
-      // 2026-07-28 streams are not resumable: the request is lost, and the client must re-issue
-      // it with a new id. The local error says so (data.streamBroken); the client's link does it.
-      const id = stream.requestId;
-      this.finishStream(stream);
-      this.details({ event: 'stream-lost', stream: 'request', requestId: id, resumable: false, modern: true });
-      this.inbound.push(
-        localErrorResponse(id, `The response stream of request ${JSON.stringify(id)} ${error ?? 'ended'} before its response; the request was lost.`, {
-          transport: 'streamable-http',
-          streamBroken: true,
-        }),
-      );
-      return;
-    }
-    if (stream.generation !== this.generation) {
-      this.finishStream(stream);
-      return;
-    }
-    if (stream.kind === 'request' && stream.lastEventId === undefined) {
-      // No event id: the server did not make this stream resumable. The request stays pending
-      // (its timeout or a cancel settles it); a disconnect is not a cancellation.
-      this.details({
-        event: 'stream-lost',
-        stream: 'request',
-        requestId: stream.requestId,
-        resumable: false,
-        message: `The SSE stream of request ${JSON.stringify(stream.requestId)} ${error ?? 'ended'} before its response, without an event id to resume from.`,
-      });
-      this.finishStream(stream);
-      return;
-    }
-    this.resume(stream, error ?? 'ended');
-  }
-
-  // ---------------------------------------------------------------- resumption
-
-  private resume(stream: SseStream, why: string): void {
-    if (!stream.actor) {
-      const actor = createActor(
-        reconnectMachine.provide({
-          actions: {
-            openStream: ({ context }) => void this.reopen(stream, context.lastEventId),
-            reportWaiting: ({ context }) =>
-              this.details({
-                event: 'reconnecting',
-                stream: stream.kind,
-                ...(stream.requestId !== undefined && { requestId: stream.requestId }),
-                attempt: context.attempts + 1,
-                delayMs: context.delayMs,
-                ...(context.lastEventId !== undefined && { lastEventId: context.lastEventId }),
-                ...(context.serverRetryMs !== undefined && { serverRetryMs: context.serverRetryMs }),
-                reason: context.lastError,
-              }),
-            reportExhausted: ({ context }) => {
-              this.details({
-                event: 'reconnect-exhausted',
-                stream: stream.kind,
-                ...(stream.requestId !== undefined && { requestId: stream.requestId }),
-                attempts: context.attempts,
-                message:
-                  `Gave up resuming the ${stream.kind === 'standalone' ? 'standalone GET' : `request ${JSON.stringify(stream.requestId)}`} ` +
-                  `SSE stream after ${context.attempts} attempts (last: ${context.lastError ?? 'unknown'}). ` +
-                  'Pending requests stay pending until their timeout.',
-              });
-              // Not from inside the actor's own transition.
-              queueMicrotask(() => this.dropStream(stream));
-            },
-            reportFailed: ({ context }) => {
-              this.details({
-                event: 'reconnect-failed',
-                stream: stream.kind,
-                ...(stream.requestId !== undefined && { requestId: stream.requestId }),
-                message: `The server refused to resume the SSE stream: ${context.lastError ?? 'unknown'}.`,
-              });
-              queueMicrotask(() => this.dropStream(stream));
-            },
-          },
-        }),
-        {
-          input: { ...this.reconnect, lastEventId: stream.lastEventId, serverRetryMs: stream.retryMs },
-          clock: this.clock,
-        },
-      );
-      stream.actor = actor;
-      actor.start();
-    }
-    stream.actor.send({ type: 'DROPPED', sample: this.random(), error: why });
-  }
-
-  /** The reconnecting GET (with Last-Event-ID); reports CONNECTED or CONNECT_FAILED to the stream's actor. */
-  private async reopen(stream: SseStream, lastEventId: string | undefined): Promise<void> {
-    const actor = stream.actor;
-    if (!actor || stream.finished || this.closing || this.state.terminal) return;
-    const failed = (retryable: boolean, error: string) => {
-      if (!stream.finished && actor.getSnapshot().status === 'active') actor.send({ type: 'CONNECT_FAILED', retryable, sample: this.random(), error });
-    };
-    const outcome = await this.getStream(lastEventId);
-    if (stream.finished || this.closing || this.state.terminal) {
-      await this.discard(outcome);
-      return;
-    }
-    switch (outcome.kind) {
-      case 'stream':
-        stream.controller = outcome.controller;
-        actor.send({ type: 'CONNECTED' });
-        this.details({ event: 'reconnected', stream: stream.kind, ...(stream.requestId !== undefined && { requestId: stream.requestId }) });
-        this.readStream(stream, outcome.body);
-        return;
-      case 'expired': {
-        // Re-initializing drops the old session's streams and answers their requests with an error.
-        const renewed = await this.sessionExpired(stream.generation, 'GET (resuming an SSE stream)');
-        if (!stream.finished) this.dropStream(stream);
-        if (renewed && stream.kind === 'standalone' && this.openStandalone) this.openStandaloneStream(this.generation);
-        return;
-      }
-      case 'failed':
-        failed(outcome.retryable, outcome.message);
-        return;
-    }
-  }
-
-  private async getStream(
-    lastEventId: string | undefined,
-  ): Promise<
-    | { kind: 'stream'; body: ReadableStream<Uint8Array>; controller: AbortController }
-    | { kind: 'expired' }
-    | { kind: 'failed'; retryable: boolean; status?: number; message: string }
-  > {
-    let headers: Headers;
-    try {
-      headers = await this.headersFor('GET');
-    } catch (e) {
-      return { kind: 'failed', retryable: true, message: `the \`headers\` option failed for GET: ${messageOf(e)}` };
-    }
-    const sentSession = this.session;
-    headers.set('accept', 'text/event-stream');
-    if (lastEventId !== undefined) headers.set('last-event-id', lastEventId);
-    const controller = this.controller();
-    let res: Response;
-    try {
-      res = await this.fetch(this.url, { method: 'GET', headers, signal: controller.signal });
-    } catch (e) {
-      this.release(controller);
-      // Without a token the GET cannot succeed: not worth retrying.
-      if (e instanceof AuthorizationError) return { kind: 'failed', retryable: false, message: `GET ${this.url.href}: authorization failed: ${e.message}` };
-      return { kind: 'failed', retryable: true, message: `GET ${this.url.href} failed: ${messageOf(e)}` };
-    }
-    if (res.ok && mediaType(res) === 'text/event-stream' && res.body) return { kind: 'stream', body: res.body, controller };
-    this.release(controller);
-    if (res.status === 404 && sentSession !== undefined) {
-      await res.body?.cancel().catch(() => {});
-      return { kind: 'expired' };
-    }
-    if (res.ok) {
-      await res.body?.cancel().catch(() => {});
-      return {
-        kind: 'failed',
-        retryable: false,
-        status: res.status,
-        message: `GET ${this.url.href} answered ${JSON.stringify(res.headers.get('content-type'))} instead of text/event-stream`,
-      };
-    }
-    const snippet = await bodySnippet(res);
-    const retryable = res.status >= 500 || res.status === 408 || res.status === 409 || res.status === 429;
-    return { kind: 'failed', retryable, status: res.status, message: `GET ${this.url.href}: ${describeHttpFailure(res, snippet)}` };
-  }
-
-  /** A GET that opened after nobody wants it any more: let its connection go. */
-  private async discard(outcome: Awaited<ReturnType<typeof this.getStream>>): Promise<void> {
-    if (outcome.kind !== 'stream') return;
-    this.release(outcome.controller);
-    await outcome.body.cancel().catch(() => {});
-  }
-
-  /** Open the standalone GET stream (after initialization). 405 means the server offers none. */
-  private openStandaloneStream(generation: number): void {
-    if (this.standaloneUnsupported || this.standalone || this.closing || this.state.terminal) return;
-    const stream = this.newStream('standalone', undefined, generation, undefined);
-    this.standalone = stream;
-    void this.getStream(undefined).then(async (outcome) => {
-      if (this.closing || this.state.terminal || stream.finished) {
-        await this.discard(outcome);
-        return;
-      }
-      switch (outcome.kind) {
-        case 'stream':
-          stream.controller = outcome.controller;
-          this.readStream(stream, outcome.body);
-          return;
-        case 'expired':
-          this.dropStream(stream);
-          if (await this.sessionExpired(generation, 'GET (opening the standalone SSE stream)')) this.openStandaloneStream(this.generation);
-          return;
-        case 'failed':
-          if (outcome.status === 405) {
-            // The server offers no standalone stream: fine, it talks on request streams only.
-            this.standaloneUnsupported = true;
-            this.dropStream(stream);
-            return;
-          }
-          if (!outcome.retryable) {
-            this.details({ event: 'standalone-stream-refused', message: outcome.message, status: outcome.status });
-            this.dropStream(stream);
-            return;
-          }
-          this.resume(stream, outcome.message);
-          return;
-      }
-    });
-  }
-
-  /** Done with a stream: stop its reconnects and forget it (its current read goes on, if any). */
-  private finishStream(stream: SseStream): void {
-    stream.finished = true;
-    if (stream.actor) {
-      if (stream.actor.getSnapshot().status === 'active') stream.actor.send({ type: 'STOP' });
-      stream.actor.stop();
-      stream.actor = undefined;
-    }
-    if (stream.requestId !== undefined && this.requestStreams.get(stream.requestId) === stream) this.requestStreams.delete(stream.requestId);
-    if (this.standalone === stream) this.standalone = undefined;
   }
 
   /**
@@ -849,9 +471,9 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
    * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http
    */
   closeRequestStream(id: RequestId): boolean {
-    const stream = this.requestStreams.get(id);
+    const stream = this.streams.byRequest.get(id);
     if (stream) {
-      this.dropStream(stream);
+      this.streams.drop(stream);
       return true;
     }
     // No stream (yet): the POST still waits for its answer (a JSON body comes whole, at the
@@ -864,224 +486,20 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
     return true;
   }
 
-  /** Finish a stream and stop reading it. */
-  private dropStream(stream: SseStream): void {
-    this.finishStream(stream);
-    stream.subscription?.unsubscribe();
-    stream.subscription = undefined;
-    if (stream.controller) {
-      stream.controller.abort();
-      this.release(stream.controller);
-      stream.controller = undefined;
-    }
-  }
-
-  // ---------------------------------------------------------------- session expiry
-
-  /**
-   * The server answered 404 for our session. Re-initialize (once for all the requests that saw
-   * it) and return true, or fail the transport and return false.
-   */
-  private async sessionExpired(generation: number, what: string): Promise<boolean> {
-    if (this.closing || this.state.terminal) return false;
-    if (generation !== this.generation) {
-      // A newer session exists; its state may still be being restored.
-      if (this.reinitializing) await this.reinitializing.catch(() => {});
-      return true;
-    }
-    const expired = this.session;
-    if (!this.reinitializeOnExpiry || !this.initRequest) {
-      this.fail(
-        new TransportError(
-          `The MCP session ${JSON.stringify(expired)} expired: the server answered HTTP 404 to ${what}. ` +
-            'Connect a new client session, or create the transport with `reinitializeOnExpiry: true` to start a new one by itself.',
-          { status: 404, sessionId: expired },
-        ),
-      );
-      return false;
-    }
-    this.reinitializing ??= this.reinitialize(expired).finally(() => {
-      this.reinitializing = undefined;
-    });
-    try {
-      await this.reinitializing;
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
-  /** Start a new session: initialize (our own id, answer kept), initialized, reopen the GET stream. */
-  private async reinitialize(expired: string | undefined): Promise<void> {
-    this.session = undefined;
-    // Streams of the old session carry nothing more; their requests' answers are lost with it.
-    if (this.standalone) this.dropStream(this.standalone);
-    for (const stream of [...this.requestStreams.values()]) {
-      this.dropStream(stream);
-      if (stream.requestId !== undefined) {
-        this.inbound.push(
-          localErrorResponse(
-            stream.requestId,
-            `The server ended MCP session ${JSON.stringify(expired)} while request ${JSON.stringify(stream.requestId)} was in progress; ` +
-              'its response is lost. A new session was started: retry the request if it is safe to repeat.',
-            { transport: 'streamable-http', status: 404, sessionId: expired },
-          ),
-        );
-      }
-    }
-    const id = `mcp-actors/reinitialize/${++this.reinitCount}`;
-    const init: JsonRpcRequest = { ...this.initRequest!, id };
-    try {
-      const answer = (await this.internalRequest(init)) as { result?: { protocolVersion?: unknown }; error?: { message?: string } };
-      if (answer.error || !answer.result) throw new Error(`the server answered the new initialize with an error: ${answer.error?.message ?? 'no result'}`);
-      const version = answer.result.protocolVersion;
-      if (version !== this.negotiated) {
-        throw new Error(`the server answered the new initialize with protocol version ${JSON.stringify(version)}, not the one negotiated before`);
-      }
-      await this.internalNotify({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    } catch (e) {
-      const error = new TransportError(
-        `The MCP session ${JSON.stringify(expired)} expired and starting a new one failed: ${messageOf(e)}. Connect a new client session.`,
-        { sessionId: expired },
-      );
-      this.fail(error);
-      throw error;
-    }
-    this.generation++;
-    // The GET stream first: what the restored subscriptions bring may come on it.
-    if (this.openStandalone) this.openStandaloneStream(this.generation);
-    await this.restore();
-    this.details({ event: 'session-reinitialized', sessionId: this.session, previousSessionId: expired });
-  }
-
-  /** Let the client set up the new session as the old one was (queued frames wait for it). */
-  private async restore(): Promise<void> {
-    const restorer = this.restoreSession;
-    if (!restorer) return;
-    // Bounded as a whole: every frame the client sends waits for the restore.
-    const deadline = this.clock.now() + RESTORE_TIMEOUT_MS;
-    const request = (method: string, params?: Record<string, unknown>): Promise<RestoreAnswer> => {
-      const frame: JsonRpcRequest = { jsonrpc: '2.0', id: `mcp-actors/restore/${++this.restoreCount}`, method, ...(params && { params: params as JsonObject }) };
-      const late = () => new TransportError(`${describeFrame(frame)}: restoring the new session took longer than ${RESTORE_TIMEOUT_MS} ms`);
-      const left = deadline - this.clock.now();
-      if (left <= 0) return Promise.reject(late());
-      return new Promise<RestoreAnswer>((resolve, reject) => {
-        const timer = this.clock.setTimeout(
-          () => {
-            this.internalWaiters.delete(frame.id);
-            reject(late());
-          },
-          left,
-          'session-restore',
-        );
-        this.internalRequest(frame).then(
-          (answer) => {
-            this.clock.clearTimeout(timer);
-            resolve(answer as RestoreAnswer);
-          },
-          (e: unknown) => {
-            this.clock.clearTimeout(timer);
-            reject(e as Error);
-          },
-        );
-      });
-    };
-    try {
-      await restorer(request);
-    } catch (e) {
-      // The restorer reports what it lost itself; this is its own failure, not the session's.
-      this.details({ event: 'session-restore-failed', message: messageOf(e) });
-    }
-  }
-
-  /** POST a request of the transport's own and wait for its answer (in a JSON body or on its SSE stream). */
-  private internalRequest(frame: JsonRpcRequest): Promise<object> {
-    return new Promise<object>((resolve, reject) => {
-      this.internalWaiters.set(frame.id, { resolve, reject });
-      const unanswered = (why: string) => {
-        if (!this.internalWaiters.has(frame.id)) return;
-        this.internalWaiters.delete(frame.id);
-        reject(new TransportError(`${describeFrame(frame)}: ${why}`));
-      };
-      this.postInternal(frame, unanswered).catch((e: unknown) => unanswered(messageOf(e)));
-    });
-  }
-
-  private async postInternal(frame: JsonRpcRequest, unanswered: (why: string) => void): Promise<void> {
-    const headers = await this.headersFor('POST', { initialize: frame.method === 'initialize' });
-    headers.set('content-type', 'application/json');
-    headers.set('accept', 'application/json, text/event-stream');
-    const controller = this.controller();
-    let res: Response;
-    try {
-      res = await this.fetch(this.url, { method: 'POST', headers, body: JSON.stringify(frame), signal: controller.signal });
-    } catch (e) {
-      this.release(controller);
-      throw e;
-    }
-    if (frame.method === 'initialize') this.captureSession(res);
-    const type = mediaType(res);
-    if (res.ok && res.body && type === 'text/event-stream') {
-      const stream = this.newStream('request', frame.id, this.generation, controller);
-      stream.finished = true; // not resumed: if it breaks, the re-initialization fails
-      stream.onEnd = () => unanswered('its SSE stream ended without the response');
-      this.readStream(stream, res.body);
-      return;
-    }
-    this.release(controller);
-    if (!res.ok) {
-      const snippet = await bodySnippet(res);
-      throw new Error(`POST failed: ${describeHttpFailure(res, snippet)}`);
-    }
-    if (type !== 'application/json' || !res.body) {
-      await res.body?.cancel().catch(() => {});
-      throw new Error(`the answer has content type ${JSON.stringify(res.headers.get('content-type'))}`);
-    }
-    this.deliver(await res.text());
-    unanswered('the JSON answer was not its response');
-  }
-
-  private async internalNotify(frame: Frame): Promise<void> {
-    const headers = await this.headersFor('POST');
-    headers.set('content-type', 'application/json');
-    headers.set('accept', 'application/json, text/event-stream');
-    const controller = this.controller();
-    try {
-      const res = await this.fetch(this.url, { method: 'POST', headers, body: JSON.stringify(frame), signal: controller.signal });
-      if (!res.ok) {
-        const snippet = await bodySnippet(res);
-        throw new Error(`POST ${describeFrame(frame)} failed: ${describeHttpFailure(res, snippet)}`);
-      }
-      await res.body?.cancel().catch(() => {});
-    } finally {
-      this.release(controller);
-    }
-  }
-
   // ---------------------------------------------------------------- legacy fallback
 
   /** POST initialize failed with a 4xx: try the HTTP+SSE transport at the same URL. */
   private fallBack(initialize: Frame, why: string): Promise<void> {
     const attempt = (async () => {
-      const channel = new LegacySseChannel(this.url, {
-        fetch: this.fetch,
-        headers: this.headersOption,
-        maxFrameBytes: this.maxFrameBytes,
-        onFrame: (raw) => this.inbound.push(raw),
-        onEnd: (error) => this.fail(error),
-      });
-      let endpoint: URL;
+      let opened: Awaited<ReturnType<typeof openLegacyFallback>>;
       try {
-        endpoint = await channel.open();
+        const onFrame = (raw: RawFrame) => this.inbound.push(raw);
+        opened = await openLegacyFallback(this.url, { fetch: this.fetch, headers: this.headersOption, maxFrameBytes: this.maxFrameBytes, onFrame, onEnd: (e) => this.fail(e) }, why);
       } catch (e) {
-        const error = new TransportError(
-          `${this.url.href} speaks neither transport: POST initialize (Streamable HTTP) got ${why}; ` +
-            `GET for the HTTP+SSE fallback: ${messageOf(e)}`,
-          { url: this.url.href },
-        );
-        this.fail(error);
-        throw error;
+        this.fail(e as Error);
+        throw e;
       }
+      const { channel, endpoint } = opened;
       if (this.closing || this.state.terminal) {
         channel.close();
         return;
@@ -1112,14 +530,11 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
   }
 
   private stopEverything(): void {
-    if (this.standalone) this.dropStream(this.standalone);
-    for (const stream of [...this.requestStreams.values()]) this.dropStream(stream);
+    this.streams.dropAll();
     this.legacy?.close();
     for (const c of this.controllers) c.abort();
     this.controllers.clear();
-    const waiters = [...this.internalWaiters.values()];
-    this.internalWaiters.clear();
-    for (const w of waiters) w.reject(new TransportError('The transport closed.'));
+    this.renewal.rejectAll();
   }
 
   private async shutdown(): Promise<void> {
@@ -1130,31 +545,12 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
     try {
       this.stopEverything();
       if (wasOpen && this.currentMode === 'streamable' && this.session !== undefined) {
-        details.deleteSession = await this.deleteSession();
+        details.deleteSession = await deleteSession(this.url, this.fetch, () => this.headersFor('DELETE'), this.clock, this.closeTimeoutMs);
       }
     } finally {
       const final: TransportState = { phase: 'closed', details };
       this.state.set(final);
       this.inbound.complete();
-    }
-  }
-
-  /** DELETE the session (405: the server does not let clients end sessions, fine). */
-  private async deleteSession(): Promise<string> {
-    const controller = new AbortController();
-    const timer = this.clock.setTimeout(() => controller.abort(), this.closeTimeoutMs, 'http-client:delete');
-    try {
-      const headers = await this.headersFor('DELETE');
-      const res = await this.fetch(this.url, { method: 'DELETE', headers, signal: controller.signal });
-      await res.body?.cancel().catch(() => {});
-      if (res.ok) return 'deleted';
-      if (res.status === 405) return 'not-allowed';
-      if (res.status === 404) return 'already-gone';
-      return `HTTP ${res.status}`;
-    } catch (e) {
-      return `failed: ${messageOf(e)}`;
-    } finally {
-      this.clock.clearTimeout(timer);
     }
   }
 
@@ -1177,16 +573,6 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
     this.requestPosts.set(id, c);
     this.postIds.set(c, id);
   }
-}
-
-function isInitializeRequest(frame: Frame): frame is JsonRpcRequest {
-  const f = frame as { method?: unknown; id?: unknown };
-  return !Array.isArray(frame) && f.method === 'initialize' && f.id !== undefined && f.id !== null;
-}
-
-function isInitializedNotification(frame: Frame): boolean {
-  const f = frame as { method?: unknown; id?: unknown };
-  return !Array.isArray(frame) && f.method === 'notifications/initialized' && f.id === undefined;
 }
 
 /**

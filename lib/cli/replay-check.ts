@@ -8,10 +8,13 @@ import type { RequestId } from '../jsonrpc/message.js';
 import type { JournalEntry } from '../journal/entry.js';
 import type { Session } from '../session/session.js';
 import { abortedIn, replayEntries, replaySetup, type ReplayHeader, type ReplayResult } from '../journal/replay-run.js';
-import type { Parsed } from './args.js';
+import { str, type Parsed } from './args.js';
 import type { CliContext } from './cli-context.js';
-import { ExitCode } from './exit-codes.js';
-import { readEntryLine, readHeaderLine, readJournalFile, reportProblems, type JournalFile } from './journal-file.js';
+import { CliError, ExitCode, UsageError } from './exit-codes.js';
+import { readEntryLine, readHeaderLine, readJournalFile, reportProblems, toJournal, type JournalFile } from './journal-file.js';
+import type { ServerFactory } from '../journal/replay-server.js';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { LineReader, linesHolding } from './journal-lines.js';
 import { differences } from './normalize.js';
 import { short } from './format.js';
@@ -104,6 +107,7 @@ function abortedInFile(path: string): Set<RequestId> {
 async function checkWhole(file: JournalFile, p: Parsed, ctx: CliContext): Promise<number> {
   reportProblems(file, ctx.stderr, ctx.errStyle.yellow);
   if (!file.header.session) return (await import('./replay-lifecycle.js')).checkLifecycle(file, p, ctx);
+  if (file.header.era === 'modern' && file.header.role === 'server') return checkServer(file, p, ctx);
   if (file.header.era === 'modern') {
     const { replayModern } = await import('../journal/replay-modern.js');
     const start = performance.now();
@@ -121,6 +125,33 @@ async function checkWhole(file: JournalFile, p: Parsed, ctx: CliContext): Promis
 }
 
 /**
+ * A server's journal of 2026-07-28 requests: replayed through the user's server, which the module
+ * `--factory` names builds (its default export, `({ clock }) => server`, as `replay()` takes it).
+ */
+async function checkServer(file: JournalFile, p: Parsed, ctx: CliContext): Promise<number> {
+  const module = str(p, 'factory');
+  if (module === undefined) {
+    throw new UsageError('This is a server journal of 2026-07-28 requests: it replays through your server. Give --factory MODULE, a module whose default export builds it on the given clock: export default ({ clock }) => createMcpServer({ ..., clock })', 'replay');
+  }
+  let factory: unknown;
+  try {
+    factory = ((await import(pathToFileURL(resolve(ctx.cwd, module)).href)) as { default?: unknown }).default;
+  } catch (e) {
+    throw new CliError(`Could not load --factory ${module}: ${(e as Error).message}`, ExitCode.BadInput);
+  }
+  if (typeof factory !== 'function') throw new CliError(`--factory ${module} has no default export that builds the server: export default ({ clock }) => createMcpServer({ ..., clock })`, ExitCode.BadInput);
+  const journal = toJournal(file);
+  journal.era = 'modern';
+  if (file.header.redacted === true) journal.redacted = true;
+  const { replayServer } = await import('../journal/replay-server.js');
+  const start = performance.now();
+  const result = await replayServer(journal, { server: factory as ServerFactory, keepFrames: false });
+  const ms = performance.now() - start;
+  void result.server.close().catch(() => undefined);
+  return report(file.entries.length, ms, result, p, ctx);
+}
+
+/**
  * Close the replayed session without waiting for it: its transport closes when the journal says
  * so, and a journal cut off before that line (a truncated recording) would wait forever (the
  * command used to hang there, or exit 13 with nothing printed).
@@ -130,17 +161,20 @@ function done(result: ReplayResult): void {
 }
 
 /** Whether a replay ran a modern client (its session has no `initialize` era). */
-function isModern(result: ReplayResult): boolean {
-  return (result.session as { era?: string }).era === 'modern';
+function isModern(result: Reported): boolean {
+  return (result.session as { era?: string } | undefined)?.era === 'modern';
 }
 
-function report(entries: number, ms: number, result: ReplayResult, p: Parsed, ctx: CliContext): number {
+/** A replay's result: of a session or a client, or (no session) of a server's requests. */
+type Reported = Omit<ReplayResult, 'session'> & { session?: ReplayResult['session'] };
+
+function report(entries: number, ms: number, result: Reported, p: Parsed, ctx: CliContext): number {
   const rate = Math.round(entries / (ms / 1000));
   const s = ctx.style;
   if (p.values.json) {
     ctx.stdout.write(JSON.stringify({ entries, ms: Math.round(ms), entriesPerSecond: rate, matches: result.matches, firstDifference: result.firstDifference ?? null }, null, 2) + '\n');
   } else if (result.matches) {
-    const what = result.firstDifference === undefined && isModern(result) ? 'frames, input-round moves and call outcomes' : 'frames';
+    const what = result.session === undefined ? 'frames and request states' : result.firstDifference === undefined && isModern(result) ? 'frames, input-round moves and call outcomes' : 'frames';
     ctx.stdout.write(`${s.green('✓')} ${entries} entries re-executed on a simulated clock in ${ms.toFixed(0)} ms (${rate} entries/s): all ${result.compared} ${what} identical\n`);
   } else {
     const d = result.firstDifference!;

@@ -71,6 +71,11 @@ export function rowOf(e: JournalEntry, index: number, clientKind: 'in' | 'out', 
       return { ...base, dir: 'timer', label: e.name };
     case 'note':
       return { ...base, dir: 'note', label: `${e.note}${e.detail ? ` ${printable(e.detail).slice(0, 80)}` : ''}` };
+    // A server's journal of 2026-07-28 requests: the client going away from request `rq`, and the request machine's final state.
+    case 'cancel':
+      return { ...base, dir: 'cancel', label: `request ${e.rq} cancelled${e.reason !== undefined ? `: ${e.reason}` : ''}` };
+    case 'state':
+      return { ...base, dir: 'state', label: `request ${e.rq} ${e.state}` };
   }
 }
 

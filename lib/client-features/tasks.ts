@@ -1,20 +1,18 @@
 /**
- * The requestor side of 2025-11-25 tasks: a handle on one task of the server that polls
- * `tasks/get` at the server's `pollInterval` (on the client's clock), shows every status on
- * `status$`, opens `tasks/result` as soon as the task needs input (the server's elicitation or
- * sampling requests arrive on it and are answered by the client's existing handlers) or
- * finishes, and returns exactly what the underlying request would have returned.
+ * The requestor side of tasks: one handle on one task of the server that polls `tasks/get` at the
+ * server's interval (on the client's clock), shows every status on `status$`, and returns exactly
+ * what the underlying request would have returned. The messages are the wire's: 2025-11-25 tasks
+ * (`task-wire-2025-11-25.ts`) or the 2026-07-28 tasks extension (`client-modern/extension-tasks.ts`).
  *
  * A handle is made from a `CreateTaskResult` or from a bare task id (`client.task(id)`), so a
  * task can be picked up again after a reconnect or a restart: the server finds it for the same
  * identity (the authorization's subject; without authorization, only in the same session).
  *
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#getting-tasks
+ * @see https://modelcontextprotocol.io/specification/2026-07-28/extensions/tasks/overview
  */
 import { BehaviorSubject, filter, type Observable } from 'rxjs';
 import type { Clock } from '../clock.js';
-import { McpError } from '../errors.js';
-import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type { JsonObject } from '../jsonrpc/message.js';
 import type { Task } from '../protocol/schema/tasks.js';
 import type { RequestOptions } from '../session/request-registry.js';
@@ -47,7 +45,8 @@ export interface TaskHandle<R extends JsonObject = JsonObject> {
   cancel(): Promise<Task>;
 }
 
-const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+/** The statuses a task does not leave. */
+export const TERMINAL: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
 
 /** Whether a result is a `CreateTaskResult` (2025-11-25 form). */
 export function isCreateTaskResult(result: JsonObject): result is JsonObject & { task: Task } {
@@ -55,14 +54,34 @@ export function isCreateTaskResult(result: JsonObject): result is JsonObject & {
   return task !== null && typeof task === 'object' && typeof task.taskId === 'string' && typeof task.status === 'string';
 }
 
+/**
+ * How one task is followed on the wire: 2025-11-25 tasks (`task-wire-2025-11-25.ts`) or the
+ * 2026-07-28 tasks extension (`client-modern/extension-tasks.ts`). The handle owns the polling,
+ * the status and the clock; the wire owns the messages.
+ */
+export interface TaskWire {
+  /** A task just created is looked at after one poll interval (its `pollIntervalMs` says when); else at once. */
+  readonly waitsBeforeFirstLook: boolean;
+  /**
+   * One look at the task (`tasks/get`), `show`n as soon as it is read. Returns its outcome once
+   * there is one (the result, or a rejection), `again` to look again without waiting (input was
+   * just answered), or nothing: wait one interval.
+   */
+  look(show: (task: Task) => void, signal: AbortSignal | undefined): Promise<{ task: Task; outcome?: Promise<JsonObject>; again?: boolean }>;
+  /** `tasks/cancel`; resolves with the task as it is then. */
+  cancel(): Promise<Task>;
+  /** The error the handle rejects with when its `signal` stops it. */
+  stopError(signal: AbortSignal): Error;
+}
+
+/** The one client task handle, over either wire. */
 export class ClientTaskHandle<R extends JsonObject = JsonObject> implements TaskHandle<R> {
   private readonly statusSubject: BehaviorSubject<Task | undefined>;
   private running: Promise<R> | undefined;
-  private pendingResult: Promise<JsonObject> | undefined;
 
   constructor(
     readonly taskId: string,
-    private readonly send: TaskRequester,
+    private readonly wire: TaskWire,
     private readonly clock: Clock,
     initial: Task | undefined,
     private readonly options: TaskHandleOptions = {},
@@ -86,36 +105,25 @@ export class ClientTaskHandle<R extends JsonObject = JsonObject> implements Task
   }
 
   async cancel(): Promise<Task> {
-    const task = (await this.send('tasks/cancel', { taskId: this.taskId })) as unknown as Task;
+    const task = await this.wire.cancel();
     this.show(task);
     return task;
   }
 
   private async follow(): Promise<R> {
     const signal = this.options.signal;
+    const show = (task: Task) => this.show(task);
     try {
+      const created = this.current;
+      if (this.wire.waitsBeforeFirstLook && created !== undefined && !TERMINAL.has(created.status)) await this.sleep(this.intervalOf(created), signal);
       for (;;) {
-        const task = (await this.send('tasks/get', { taskId: this.taskId }, signal ? { signal } : undefined)) as unknown as Task;
-        this.show(task);
-        // Input needed: open tasks/result now, the server's requests for the task travel on it.
-        if (task.status === 'input_required' || TERMINAL.has(task.status)) this.openResult(task);
-        if (TERMINAL.has(task.status)) return (await this.pendingResult!) as R;
-        await this.sleep(this.intervalOf(task), signal);
+        const { task, outcome, again } = await this.wire.look(show, signal);
+        if (outcome) return (await outcome) as R;
+        if (!again) await this.sleep(this.intervalOf(task), signal);
       }
     } finally {
       if (TERMINAL.has(this.current?.status ?? '')) this.statusSubject.complete();
     }
-  }
-
-  private openResult(task: Task): void {
-    if (this.pendingResult) return;
-    // It blocks until the task ends: as long as the task may live, not the default 60 s.
-    const timeout = Math.max(60_000, typeof task.ttl === 'number' ? task.ttl : 86_400_000);
-    const options: RequestOptions = { timeout };
-    if (this.options.signal) options.signal = this.options.signal;
-    this.pendingResult = this.send('tasks/result', { taskId: this.taskId }, options);
-    // Observed in follow(); a rejection before that must not go unhandled.
-    this.pendingResult.catch(() => undefined);
   }
 
   private show(task: Task): void {
@@ -132,10 +140,10 @@ export class ClientTaskHandle<R extends JsonObject = JsonObject> implements Task
 
   private sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
     return new Promise((resolve, reject) => {
-      if (signal?.aborted) return reject(abortError(signal));
+      if (signal?.aborted) return reject(this.wire.stopError(signal));
       const onAbort = () => {
         this.clock.clearTimeout(timer);
-        reject(abortError(signal!));
+        reject(this.wire.stopError(signal!));
       };
       const timer = this.clock.setTimeout(() => {
         signal?.removeEventListener('abort', onAbort);
@@ -144,8 +152,4 @@ export class ClientTaskHandle<R extends JsonObject = JsonObject> implements Task
       signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
-}
-
-function abortError(signal: AbortSignal): Error {
-  return signal.reason instanceof Error ? signal.reason : new McpError(ErrorCode.RequestTimeout, `Stopped following the task: ${String(signal.reason ?? 'aborted')}`);
 }

@@ -15,7 +15,8 @@ import { hasCapability } from '../protocol/methods.js';
 import { allows, type Revision } from '../protocol/revisions.js';
 import type { CallToolResult, Tool } from '../protocol/schema/tools.js';
 import type { Progress, ProgressToken } from '../session/request-registry.js';
-import { ExtensionTaskHandle, isExtensionTaskResult } from '../client-modern/extension-tasks.js';
+import { ExtensionTaskWire, isExtensionTaskResult } from '../client-modern/extension-tasks.js';
+import { TaskWire20251125 } from './task-wire-2025-11-25.js';
 import type { InputAnswerer } from '../client-modern/input-rounds.js';
 import { ClientTaskHandle, isCreateTaskResult, type Task, type TaskHandle, type TaskHandleOptions, type TaskRequester } from './tasks.js';
 import type { TaskJournal } from './task-journal.js';
@@ -147,8 +148,8 @@ export class ToolTasks {
   resume(taskId: string, options: TaskHandleOptions): ToolTaskHandle {
     const extension = this.host.extension();
     const handle: ToolTaskHandle = extension
-      ? new ExtensionTaskHandle(taskId, this.host.request, this.host.clock(), (m) => extension.answererFor(m), undefined, options)
-      : new ClientTaskHandle(taskId, this.host.request, this.host.clock(), undefined, options);
+      ? new ClientTaskHandle(taskId, new ExtensionTaskWire(taskId, this.host.request, (m) => extension.answererFor(m)), this.host.clock(), undefined, options)
+      : new ClientTaskHandle(taskId, new TaskWire20251125(taskId, this.host.request, options.signal), this.host.clock(), undefined, options);
     return this.watch(handle, undefined);
   }
 
@@ -160,7 +161,8 @@ export class ToolTasks {
   }
 
   private follow(task: Task, signal: AbortSignal | undefined, tracked?: Tracked): ToolTaskHandle {
-    const handle = new ClientTaskHandle<CallToolResult & JsonObject>(task.taskId, this.host.request, this.host.clock(), task, signal ? { signal } : {});
+    const wire = new TaskWire20251125(task.taskId, this.host.request, signal);
+    const handle = new ClientTaskHandle<CallToolResult & JsonObject>(task.taskId, wire, this.host.clock(), task, signal ? { signal } : {});
     if (tracked) {
       (this.progress ??= new Map()).set(tracked.token, tracked.onprogress);
       const release = () => this.progress?.delete(tracked.token);
@@ -170,7 +172,9 @@ export class ToolTasks {
   }
 
   private followExtension(created: JsonObject, extension: NonNullable<ReturnType<ToolTasksHost['extension']>>, signal: AbortSignal | undefined): ToolTaskHandle {
-    return new ExtensionTaskHandle(created.taskId as string, this.host.request, this.host.clock(), (m) => extension.answererFor(m), created, signal ? { signal } : {});
+    const taskId = created.taskId as string;
+    const wire = new ExtensionTaskWire(taskId, this.host.request, (m) => extension.answererFor(m));
+    return new ClientTaskHandle(taskId, wire, this.host.clock(), ExtensionTaskWire.initial(created), signal ? { signal } : {});
   }
 
   private taskParam(name: string, asked: TaskRequest): JsonObject | undefined {

@@ -4,17 +4,15 @@
  * with `taskId`, `status`, `ttlMs`, `pollIntervalMs`); the handle polls `tasks/get` at the
  * server's interval on the client clock, answers the task's `inputRequests` with the client's own
  * handlers through `tasks/update`, and resolves with the `result` inlined once `completed` (or
- * rejects with the inlined `error` once `failed`). Same `TaskHandle` as the 2025-11-25 one.
+ * rejects with the inlined `error` once `failed`). The wire of the one `ClientTaskHandle`.
  *
  * @see https://modelcontextprotocol.io/specification/2026-07-28/extensions/tasks/overview
  */
-import { BehaviorSubject, filter, type Observable } from 'rxjs';
-import type { Clock } from '../clock.js';
 import { McpError } from '../errors.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type { JsonObject, JsonRpcErrorObject } from '../jsonrpc/message.js';
 import type { Task } from '../protocol/schema/tasks.js';
-import type { TaskHandle, TaskHandleOptions, TaskRequester } from '../client-features/tasks.js';
+import type { TaskRequester, TaskWire } from '../client-features/tasks.js';
 import type { InputAnswerer } from './input-rounds.js';
 import { UnsupportedInputRequestError } from './modern-client-errors.js';
 
@@ -27,8 +25,6 @@ export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
  * @see https://modelcontextprotocol.io/extensions/tasks#supported-methods
  */
 export const TASK_METHODS: ReadonlySet<string> = new Set(['tools/call']);
-
-const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
 /** Whether a result is the extension's `CreateTaskResult`. */
 export function isExtensionTaskResult(result: JsonObject): boolean {
@@ -49,79 +45,58 @@ function asTask(wire: JsonObject): Task {
   return task as unknown as Task;
 }
 
-export class ExtensionTaskHandle<R extends JsonObject = JsonObject> implements TaskHandle<R> {
-  private readonly statusSubject: BehaviorSubject<Task | undefined>;
-  private running: Promise<R> | undefined;
+/** The tasks extension on the requestor's wire (a task of a modern request). */
+export class ExtensionTaskWire implements TaskWire {
+  readonly waitsBeforeFirstLook = true;
   /** Input keys answered already (a task asks each once). */
   private readonly answered = new Set<string>();
 
   constructor(
-    readonly taskId: string,
+    private readonly taskId: string,
     private readonly send: TaskRequester,
-    private readonly clock: Clock,
     private readonly answererFor: (method: string) => InputAnswerer | undefined,
-    initial: JsonObject | undefined,
-    private readonly options: TaskHandleOptions = {},
-  ) {
-    this.statusSubject = new BehaviorSubject<Task | undefined>(initial ? asTask(initial) : undefined);
+  ) {}
+
+  /** The extension's `CreateTaskResult` (flat) as the handle's first status. */
+  static initial(created: JsonObject | undefined): Task | undefined {
+    return created ? asTask(created) : undefined;
   }
 
-  get current(): Task | undefined {
-    return this.statusSubject.value;
-  }
-
-  get status$(): Observable<Task> {
-    void this.result().catch(() => undefined);
-    return this.statusSubject.pipe(filter((t): t is Task => t !== undefined));
-  }
-
-  result(): Promise<R> {
-    this.running ??= this.follow();
-    return this.running;
+  async look(show: (task: Task) => void, signal: AbortSignal | undefined): Promise<{ task: Task; outcome?: Promise<JsonObject>; again?: boolean }> {
+    const detailed = await this.send('tasks/get', { taskId: this.taskId }, signal ? { signal } : undefined);
+    const task = asTask(detailed);
+    show(task);
+    switch (task.status) {
+      case 'completed':
+        return { task, outcome: Promise.resolve((detailed.result ?? {}) as JsonObject) };
+      case 'failed': {
+        const e = (detailed.error ?? { code: ErrorCode.InternalError, message: task.statusMessage ?? 'The task failed' }) as JsonRpcErrorObject;
+        return { task, outcome: Promise.reject(McpError.fromError(e)) };
+      }
+      case 'cancelled':
+        return { task, outcome: Promise.reject(new McpError(ErrorCode.InternalError, `Task ${this.taskId} was cancelled${task.statusMessage ? `: ${task.statusMessage}` : ''}`)) };
+      case 'input_required':
+        // Answered: look again at once; nothing new to answer: wait as usual.
+        return { task, again: await this.answer((detailed.inputRequests ?? {}) as JsonObject, signal) };
+      default:
+        return { task };
+    }
   }
 
   async cancel(): Promise<Task> {
     await this.send('tasks/cancel', { taskId: this.taskId });
     // The acknowledgment says nothing of the state: ask for it.
-    const task = asTask(await this.send('tasks/get', { taskId: this.taskId }));
-    this.show(task);
-    return task;
+    return asTask(await this.send('tasks/get', { taskId: this.taskId }));
   }
 
-  private async follow(): Promise<R> {
-    const signal = this.options.signal;
-    try {
-      // A task just created says when to look first (its pollIntervalMs); one picked up by id is looked at now.
-      const created = this.current;
-      if (created !== undefined && !TERMINAL.has(created.status)) await this.sleep(this.intervalOf(created), signal);
-      for (;;) {
-        const detailed = await this.send('tasks/get', { taskId: this.taskId }, signal ? { signal } : undefined);
-        const task = asTask(detailed);
-        this.show(task);
-        switch (task.status) {
-          case 'completed':
-            return (detailed.result ?? {}) as R;
-          case 'failed': {
-            const e = (detailed.error ?? { code: ErrorCode.InternalError, message: task.statusMessage ?? 'The task failed' }) as JsonRpcErrorObject;
-            throw McpError.fromError(e);
-          }
-          case 'cancelled':
-            throw new McpError(ErrorCode.InternalError, `Task ${this.taskId} was cancelled${task.statusMessage ? `: ${task.statusMessage}` : ''}`);
-          case 'input_required':
-            await this.answer((detailed.inputRequests ?? {}) as JsonObject, signal);
-            continue;
-        }
-        await this.sleep(this.intervalOf(task), signal);
-      }
-    } finally {
-      if (TERMINAL.has(this.current?.status ?? '')) this.statusSubject.complete();
-    }
+  stopError(signal: AbortSignal): Error {
+    return new McpError(ErrorCode.RequestTimeout, `Stopped following the task: ${String(signal.reason ?? 'aborted')}`);
   }
 
-  /** Answer the requests not answered yet with the client's handlers, in one `tasks/update`. */
-  private async answer(requests: JsonObject, signal: AbortSignal | undefined): Promise<void> {
+  /** Answer the requests not answered yet with the client's handlers, in one `tasks/update`; false when none was new. */
+  private async answer(requests: JsonObject, signal: AbortSignal | undefined): Promise<boolean> {
     const pending = Object.entries(requests).filter(([key]) => !this.answered.has(key));
-    if (pending.length === 0) return this.sleep(this.intervalOf(this.current!), signal);
+    if (pending.length === 0) return false;
     const planned = pending.map(([key, req]) => {
       const r = req as { method?: unknown; params?: JsonObject } | null;
       const method = typeof r?.method === 'string' ? r.method : String(r?.method);
@@ -132,32 +107,6 @@ export class ExtensionTaskHandle<R extends JsonObject = JsonObject> implements T
     const responses = await Promise.all(planned.map((p) => p.answer(p.method, p.params, p.key, signal)));
     for (const p of planned) this.answered.add(p.key);
     await this.send('tasks/update', { taskId: this.taskId, inputResponses: Object.fromEntries(planned.map((p, i) => [p.key, responses[i]!])) });
-  }
-
-  private show(task: Task): void {
-    const prev = this.current;
-    if (prev && TERMINAL.has(prev.status)) return;
-    if (!prev || prev.status !== task.status || prev.statusMessage !== task.statusMessage || prev.lastUpdatedAt !== task.lastUpdatedAt) this.statusSubject.next(task);
-  }
-
-  private intervalOf(task: Task): number {
-    const min = this.options.minPollInterval ?? 10;
-    const suggested = typeof task.pollInterval === 'number' ? task.pollInterval : (this.options.defaultPollInterval ?? 1_000);
-    return Math.max(min, suggested);
-  }
-
-  private sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-    return new Promise((resolve, reject) => {
-      if (signal?.aborted) return reject(new McpError(ErrorCode.RequestTimeout, `Stopped following the task: ${String(signal.reason ?? 'aborted')}`));
-      const onAbort = () => {
-        this.clock.clearTimeout(timer);
-        reject(new McpError(ErrorCode.RequestTimeout, `Stopped following the task: ${String(signal!.reason ?? 'aborted')}`));
-      };
-      const timer = this.clock.setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, ms, this.clock.namesTimers ? `task:${this.taskId}:poll` : undefined);
-      signal?.addEventListener('abort', onAbort, { once: true });
-    });
+    return true;
   }
 }

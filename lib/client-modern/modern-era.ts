@@ -36,6 +36,12 @@ export interface TraceOptions {
   fresh?: boolean;
 }
 
+/** A request's own watcher (with an inspector): told of its input rounds, the parent of their actor. */
+export interface RequestWatcher {
+  round(progress: InputRoundProgress): void;
+  readonly inspectActor: AnyActorRef;
+}
+
 /** One move of a request through its input rounds, on `Client.inputRounds$`. */
 export interface InputRoundEvent extends InputRoundProgress {
   /** `tools/call`, `prompts/get` or `resources/read`. */
@@ -144,7 +150,7 @@ export class ModernEra {
    * and `resources/read` are fulfilled by the client's handlers; fresh cached results are
    * served without asking (unless `fresh`).
    */
-  request(method: string, params: JsonObject | undefined, options?: RequestOptions & TraceOptions & { reissue?: boolean }): Promise<JsonObject> {
+  request(method: string, params: JsonObject | undefined, options?: RequestOptions & TraceOptions & { reissue?: boolean; watcher?: RequestWatcher }): Promise<JsonObject> {
     if (ResultCache.cacheable(method)) return this.cachedRequest(method, params, options);
     return this.send(method, params, options);
   }
@@ -169,7 +175,7 @@ export class ModernEra {
   }
 
   private send(method: string, params: JsonObject | undefined, options?: RequestOptions & TraceOptions & { reissue?: boolean }, onSend?: () => void): Promise<JsonObject> {
-    const { trace, fresh: _fresh, ...requestOptions } = options ?? {};
+    const { trace, fresh: _fresh, watcher, ...requestOptions } = (options ?? {}) as RequestOptions & TraceOptions & { reissue?: boolean; watcher?: RequestWatcher };
     const bad = trace && malformedTraceKey(trace);
     if (bad) return Promise.reject(new TypeError(malformedTraceMessage(bad, trace[bad])));
     const send = (extra: JsonObject) => {
@@ -185,10 +191,10 @@ export class ModernEra {
         }
       : send;
     return MRTR_METHODS.has(method)
-      ? runInputRounds(method, counted, this.inputRoundOptions(method, params, requestOptions.signal))
+      ? runInputRounds(method, counted, this.inputRoundOptions(method, params, requestOptions.signal, watcher))
       : counted({}).then((result) => {
           if (readResultType(method, result, this.taskResultTypes(method)) === 'input_required') {
-            return runInputRounds(method, async () => result, this.inputRoundOptions(method, params, requestOptions.signal));
+            return runInputRounds(method, async () => result, this.inputRoundOptions(method, params, requestOptions.signal, watcher));
           }
           return result;
         });
@@ -256,17 +262,23 @@ export class ModernEra {
     return this.acceptsTasks() && TASK_METHODS.has(method) ? TASK_RESULT : undefined;
   }
 
-  private inputRoundOptions(method: string, params: JsonObject | undefined, signal: AbortSignal | undefined) {
-    const report = this.host.reportInputRound?.bind(this.host);
+  private inputRoundOptions(method: string, params: JsonObject | undefined, signal: AbortSignal | undefined, watcher: RequestWatcher | undefined) {
+    const told = this.host.reportInputRound?.bind(this.host);
     const named = params?.name ?? params?.uri;
     const name = typeof named === 'string' ? named : undefined;
     return {
       maxRounds: this.host.maxInputRounds,
-      ...(report !== undefined && { report: (p: InputRoundProgress) => report({ method, name, ...p }) }),
+      ...((told !== undefined || watcher !== undefined) && {
+        report: (p: InputRoundProgress) => {
+          watcher?.round(p);
+          told?.({ method, name, ...p });
+        },
+      }),
       answererFor: (m: string) => this.host.answererFor(m),
       ...(this.taskResultTypes(method) !== undefined && { extraResultTypes: TASK_RESULT }),
       ...(signal !== undefined && { signal }),
-      ...(this.host.inspectParent !== undefined && { inspectParent: this.host.inspectParent }),
+      // With an inspector the rounds are the request's children (its actor), else the session's.
+      ...(watcher !== undefined ? { inspectParent: () => watcher.inspectActor } : this.host.inspectParent !== undefined && { inspectParent: this.host.inspectParent }),
     };
   }
 }

@@ -26,7 +26,7 @@ export interface JournalHeader {
   format: typeof JOURNAL_FORMAT;
   version: number;
   role: 'client' | 'server';
-  /** The negotiated revision, when the session got that far. */
+  /** The negotiated revision, when the session got that far (a server's request journal: `2026-07-28`). */
   revision?: string;
   /** Clock time when the session was created. */
   startedAt: number;
@@ -34,7 +34,8 @@ export interface JournalHeader {
   session?: RecordedSessionOptions;
   /**
    * `modern`: a client of the 2026-07-28 request era (no `initialize`; each request carries its
-   * own `_meta`). Absent: a session (legacy era).
+   * own `_meta`), or (`role: 'server'`) the requests of that era a server served, on every
+   * transport (`Server.journal`). Absent: a session (legacy era).
    */
   era?: 'modern';
   /** The modern era's exchange: over HTTP (one POST per request) or a byte stream (stdio), and the era probe's id. */
@@ -71,15 +72,23 @@ interface Stamp {
   t: number;
 }
 
+/**
+ * A server's journal of 2026-07-28 requests: which request (numbered in the order they arrived,
+ * from 1) an `in` or `out` frame belongs to. Requests of several clients may share a wire id.
+ */
+interface Served {
+  rq?: number;
+}
+
 /** An inbound frame as the transport delivered it: parsed, unparseable text, or too large. */
-export type InEntry = Stamp & { kind: 'in' } & (
+export type InEntry = Stamp & Served & { kind: 'in' } & (
     | { frame: unknown }
     | { text: string }
     | { oversize: { size: number; limit: number; head?: string } }
     // A frame nested deeper than the limit: its value is not kept (see lib/jsonrpc/depth.ts).
     | { tooDeep: { limit: number; id: string | number | null; respond: boolean } }
   );
-export type OutEntry = Stamp & { kind: 'out'; frame: Frame };
+export type OutEntry = Stamp & Served & { kind: 'out'; frame: Frame };
 export type TimerEntry = Stamp & { kind: 'timer'; name: string };
 export type TransportEntry = Stamp & { kind: 'transport'; phase: TransportPhase; error?: string };
 
@@ -136,7 +145,20 @@ export type RoundEntry = Stamp & { kind: 'round'; method: string; name?: string;
  */
 export type ResultEntry = Stamp & { kind: 'result'; call: RequestId } & ({ result: JsonObject } | { error: { message: string; code?: number } });
 
-export type JournalEntry = InEntry | OutEntry | TimerEntry | TransportEntry | CallEntry | NoteEntry | AnswerEntry | RoundEntry | ResultEntry;
+/**
+ * A server's journal of 2026-07-28 requests: the client went away from request `rq` (HTTP: its
+ * response stream closed; stdio: `notifications/cancelled`). An input; replay cancels it at `t`.
+ */
+export type CancelEntry = Stamp & { kind: 'cancel'; rq: number; reason?: string };
+
+/**
+ * A server's journal of 2026-07-28 requests: the final state of request `rq`'s machine
+ * (`machines/server-request.machine.ts`: answered, inputRequired, failed, cancelled). Derived;
+ * replay compares it.
+ */
+export type StateEntry = Stamp & { kind: 'state'; rq: number; state: string };
+
+export type JournalEntry = InEntry | OutEntry | TimerEntry | TransportEntry | CallEntry | NoteEntry | AnswerEntry | RoundEntry | ResultEntry | CancelEntry | StateEntry;
 
 /** Distributes Omit over the union so each variant keeps its own fields. */
 export type Unstamped<E> = E extends Stamp ? Omit<E, 'seq' | 't'> : never;

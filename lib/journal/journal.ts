@@ -18,7 +18,14 @@ import { JOURNAL_FORMAT, JOURNAL_VERSION, MODERN_JOURNAL_VERSION, READABLE_JOURN
  * @see https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/logging#security
  */
 export class Journal {
-  readonly entries: JournalEntry[] = [];
+  /** Entries as objects (those read, parsed or pushed unredacted). */
+  private readonly parsed: JournalEntry[] = [];
+  /**
+   * Entries pushed since `entries` was last read, as their JSON text (redacted): writing the text
+   * is the copy redaction needs anyway, and most journals are saved, not read, so the objects are
+   * made only when someone reads {@link entries}.
+   */
+  private texts: string[] = [];
   role: 'client' | 'server' = 'client';
   revision: string | undefined;
   startedAt = 0;
@@ -50,15 +57,29 @@ export class Journal {
     return h;
   }
 
+  /** The entries, in order (an array you may change: `toJSONL` writes what it holds). */
+  get entries(): JournalEntry[] {
+    if (this.texts.length > 0) {
+      for (const text of this.texts) this.parsed.push(JSON.parse(text) as JournalEntry);
+      this.texts = [];
+    }
+    return this.parsed;
+  }
+
   push(entry: JournalEntry): void {
+    if (this.redactor === undefined) {
+      this.entries.push(entry);
+      return;
+    }
     // A copy with the secrets hidden: nothing that reads `entries` (or the live frame, changed later) sees them.
-    this.entries.push(this.redactor ? (this.redactor.value(entry) as JournalEntry) : entry);
+    this.texts.push(redactedText(this.redactor, entry));
   }
 
   /** The journal as JSONL text (header first). */
   toJSONL(): string {
     let out = JSON.stringify(this.header) + '\n';
-    for (const e of this.entries) out += JSON.stringify(e) + '\n';
+    for (const e of this.parsed) out += JSON.stringify(e) + '\n';
+    for (const text of this.texts) out += text + '\n';
     return out;
   }
 
@@ -89,8 +110,24 @@ export class Journal {
       if (typeof e.seq !== 'number' || typeof e.t !== 'number' || typeof e.kind !== 'string') {
         throw new Error(`Journal line ${i + 1} lacks seq, t or kind`);
       }
-      j.entries.push(e);
+      j.parsed.push(e);
     }
     return j;
   }
+}
+
+/**
+ * An entry's JSON text with its secrets hidden. Most entries hold nothing a secret could be in:
+ * their text, tested once, is kept as it is (the check is the Redactor's, which every secret key
+ * and credential matches); the rest are walked and written again.
+ */
+function redactedText(redactor: Redactor, entry: JournalEntry): string {
+  let text: string;
+  try {
+    text = JSON.stringify(entry);
+  } catch {
+    // Too deep to write (or a cycle): the walk replaces what it cannot look through.
+    return JSON.stringify(redactor.value(entry));
+  }
+  return redactor.mayHoldSecrets(text) ? JSON.stringify(redactor.value(entry)) : text;
 }

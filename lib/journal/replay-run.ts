@@ -12,6 +12,7 @@ import { DeepFrame, OversizeFrame } from '../../streams/transport.js';
 import type { JournalEntry, RecordedSessionOptions } from './entry.js';
 import { ReplayTransport } from './replay-transport.js';
 import { Redactor } from '../shared/redactor.js';
+import { OpaqueMap } from './opaque.js';
 
 export interface ReplayOptions {
   /** Prepare the fresh session before inputs flow (register the handlers a server had). */
@@ -140,6 +141,12 @@ function immediatePending(): boolean {
 }
 
 
+/**
+ * Connects the session to replay through to the replay transport itself: a server's session,
+ * made by the server the user's factory builds (`replay(journal, { server })`).
+ */
+export type SessionConnector = (transport: ReplayTransport) => { session: Session; connected: Promise<unknown> };
+
 /** What a replay needs of a journal's header. */
 export interface ReplayHeader {
   role: 'client' | 'server';
@@ -165,9 +172,36 @@ export function replaySetup(header: ReplayHeader): { clock: ManualClock; session
  * none kept), given the ids of the requests they abort (see {@link abortedIn}: a request gets
  * its signal when it starts, before its abort is read).
  */
-export async function replayEntries(session: Session, clock: ManualClock, entries: Iterable<JournalEntry>, aborted: ReadonlySet<RequestId>, options: ReplayOptions = {}, redacted = false): Promise<ReplayResult> {
+export async function replayEntries(
+  target: Session | SessionConnector,
+  clock: ManualClock,
+  entries: Iterable<JournalEntry>,
+  aborted: ReadonlySet<RequestId>,
+  options: ReplayOptions = {},
+  redacted = false,
+): Promise<ReplayResult> {
   // A redacted journal's frames are compared with the replayed ones redacted alike (the rules are deterministic).
   const redactor = redacted ? new Redactor() : undefined;
+  // A server's session made by the user's factory: its task ids are its own, compared and sent back as opaque values.
+  const opaque = typeof target === 'function' ? new OpaqueMap() : undefined;
+  const same = opaque ? (replayed: unknown, rec: unknown) => opaque.same(rec, replayed) : sameJson;
+  let session: Session;
+  let connecting: Promise<unknown>;
+  const pending: Frame[] = [];
+  const onSent = (sent: Frame) => {
+    const frame = redactor ? (redactor.value(sent) as Frame) : sent;
+    if (unmatchedRecorded.length > 0) compare(frame, unmatchedRecorded.shift());
+    else unmatchedOut.push(frame);
+  };
+  const keep = options.keepFrames !== false;
+  const transport = new ReplayTransport(keep, (sent) => (ready ? onSent(sent) : pending.push(sent)));
+  let ready = false;
+  if (typeof target === 'function') {
+    ({ session, connected: connecting } = target(transport));
+  } else {
+    session = target;
+    connecting = Promise.resolve();
+  }
   options.setup?.(session);
   const answers = options.answers ?? (options.setup ? 'handlers' : 'recorded');
   // Recorded answers: each inbound request's handler waits until replay reaches the response
@@ -187,7 +221,6 @@ export async function replayEntries(session: Session, clock: ManualClock, entrie
       }),
     );
   };
-  const keep = options.keepFrames !== false;
   const recorded: Frame[] = [];
   // Frames are compared pairwise in order, as soon as both of a pair are known.
   const unmatchedOut: Frame[] = [];
@@ -195,15 +228,12 @@ export async function replayEntries(session: Session, clock: ManualClock, entrie
   let compared = 0;
   let firstDifference: ReplayResult['firstDifference'];
   const compare = (replayed: Frame | undefined, rec: Frame | undefined) => {
-    if (firstDifference === undefined && !sameJson(replayed, rec)) firstDifference = { index: compared, recorded: rec, replayed };
+    if (firstDifference === undefined && !same(replayed, rec)) firstDifference = { index: compared, recorded: rec, replayed };
     compared++;
   };
-  const transport = new ReplayTransport(keep, (sent) => {
-    const frame = redactor ? (redactor.value(sent) as Frame) : sent;
-    if (unmatchedRecorded.length > 0) compare(frame, unmatchedRecorded.shift());
-    else unmatchedOut.push(frame);
-  });
-  const connected = session.connect(transport).catch(() => {});
+  ready = true;
+  for (const sent of pending.splice(0)) onSent(sent);
+  const connected = (typeof target === 'function' ? connecting : session.connect(transport)).catch(() => {});
   // A signal only for the requests the recording aborts: most never are, and a signal per request is garbage.
   const aborts = new Map<RequestId, AbortController>();
 
@@ -235,7 +265,7 @@ export async function replayEntries(session: Session, clock: ManualClock, entrie
       case 'in':
         if ('frame' in entry) {
           if (answers === 'recorded') requestMethodsIn(entry.frame, answerRecorded);
-          transport.push(entry.frame as object);
+          transport.push((opaque ? opaque.substitute(entry.frame) : entry.frame) as object);
         } else if ('text' in entry) transport.push(entry.text);
         else if ('tooDeep' in entry) transport.push(new DeepFrame(entry.tooDeep.limit, entry.tooDeep.id, entry.tooDeep.respond));
         else transport.push(new OversizeFrame(entry.oversize.size, entry.oversize.limit, entry.oversize.head));

@@ -194,7 +194,10 @@ export class RequestCore implements ModernDispatch {
    * Serve a request whose envelope was checked already (the HTTP edge checks it before its
    * headers). The request is a {@link ServerRequest} from here to its answer, owned by the server.
    */
-  answerEnveloped(msg: JsonRpcRequest, envelope: Envelope, io: RequestIo): Promise<Answer> {
+  answerEnveloped(msg: JsonRpcRequest, envelope: Envelope, received: RequestIo): Promise<Answer> {
+    // Journaled (`journal: true`): the request as received, what its io carries, its end (lib/journal/request-journal.ts).
+    const tap = this.server.requestJournal.begin(msg, received);
+    const io = tap?.io ?? received;
     const principal = principalOf(io.authInfo);
     const request = new ServerRequest(msg.id, msg.method, msg.params, (this.owner ??= this.modernOwner()), principal);
     return this.serveRequest(msg, envelope, io, request, principal).then(
@@ -205,10 +208,12 @@ export class RequestCore implements ModernDispatch {
         else if (response !== undefined && 'error' in response) request.failed(response.error);
         else if (response?.result.resultType === 'input_required') request.inputRequired(Object.keys((response.result.inputRequests ?? {}) as JsonObject));
         else request.answered();
+        tap?.end(response, request.state);
         return answer;
       },
       (e: unknown) => {
         request.failed({ code: ErrorCode.InternalError, message: (e as Error)?.message ?? String(e) });
+        tap?.end(undefined, request.state);
         throw e;
       },
     );

@@ -12,6 +12,7 @@ import type { ServerRequest } from '../session/server-request.js';
 import type { HandlerTable, SessionOptions } from '../session/session.js';
 import type { ServerEventBus } from './server-events.js';
 import type { Interceptor } from '../server-features/interceptors/server-chain.js';
+import type { RequestJournal } from '../journal/request-journal.js';
 
 export interface ServedServer {
   /** The server's options, which its request-scoped sessions are made with. */
@@ -28,6 +29,8 @@ export interface ServedServer {
   readonly inspectParent: () => AnyActorRef | undefined;
   /** The interceptors registered with `use()`, in order (read per request). */
   readonly interceptorList: readonly Interceptor[];
+  /** Where the requests served are journaled (`journal: true`, or someone watching `journal$`). */
+  readonly requestJournal: RequestJournal;
   /** Whether a request handler is registered for `method`. */
   handlesRequest(method: string): boolean;
   /** A client is being served. */

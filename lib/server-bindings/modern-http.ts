@@ -14,7 +14,7 @@ import { STORE_RETRY_AFTER_SECONDS, storeOutageResponse, storeUnavailable } from
 import type { Envelope } from '../modern/envelope.js';
 import { EnvelopeRefusal, readEnvelope } from '../modern/envelope.js';
 import { checkVersionHeader } from '../modern/classify-era.js';
-import type { RequestCore } from '../modern/request-core.js';
+import type { RequestCancellation, RequestCore } from '../modern/request-core.js';
 import { argumentAt, type ParamHeader } from '../modern/param-headers.js';
 import { MCP_NAME_SOURCE } from '../modern/name-header.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
@@ -133,7 +133,7 @@ export function serveModernPost(core: RequestCore, req: HttpRequestIn, res: Http
     throw e;
   }
   const exchange = new ModernExchange(res, options.ticker);
-  core.answerEnveloped(msg, envelope, { notify: (frame) => exchange.notify(frame), authInfo, peerFacts: httpPeer(req), signal: exchange.signal }).then(
+  core.answerEnveloped(msg, envelope, { notify: (frame) => exchange.notify(frame), authInfo, peerFacts: httpPeer(req), cancellation: exchange }).then(
     // A store outage the core answered (the task store) is 503: a client is told when to retry.
     (answer) => exchange.answer(answer.response, answer.status, answer.status === 503 ? { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) } : undefined),
     (e: unknown) => {
@@ -155,25 +155,41 @@ export function refusedUnanswerable(value: unknown, error: { code: number; messa
   return new McpError(error.code, `Refused ${what} on the 2026-07-28 HTTP path (HTTP 400): ${error.message}`, method === undefined ? undefined : { method: method.slice(0, 200) });
 }
 
-/** One POST's response: JSON unless a notification comes first, then SSE. */
-class ModernExchange {
+/**
+ * One POST's response: JSON unless a notification comes first, then SSE. It is also the request's
+ * cancellation (the client closing the response before the answer), watched with a `close`
+ * listener: no AbortController per request, which was a tenth of the gateway's own work per call.
+ */
+class ModernExchange implements RequestCancellation {
   private sink: SseSink | undefined;
-  private controller: AbortController | undefined;
+  private gone = false;
 
   constructor(
     private readonly res: HttpResponseOut,
     private readonly ticker: KeepAliveTicker | undefined,
   ) {}
 
-  /** Aborted when the client closes the response before the answer (its cancellation). */
-  get signal(): AbortSignal {
-    if (this.controller === undefined) {
-      const controller = (this.controller = new AbortController());
-      this.res.on('close', () => {
-        if (!this.res.writableFinished) controller.abort('The client closed the response stream');
-      });
+  get aborted(): boolean {
+    return this.gone || (this.res.destroyed && !this.res.writableFinished);
+  }
+
+  get reason(): unknown {
+    return this.aborted ? 'The client closed the response stream' : undefined;
+  }
+
+  onAbort(end: () => void): () => void {
+    if (this.aborted) {
+      end();
+      return () => {};
     }
-    return this.controller.signal;
+    const res = this.res;
+    const closed = () => {
+      if (res.writableFinished) return;
+      this.gone = true;
+      end();
+    };
+    res.on('close', closed);
+    return () => res.off('close', closed);
   }
 
   notify(frame: JsonRpcNotification): void {

@@ -5,7 +5,10 @@
  * strings, the same inside strings that hold JSON (a tool argument `"{\"password\":\"…\"}"`),
  * and HTTP headers that carry credentials.
  */
-import { isSecretKey, REDACTED } from './secret-keys.js';
+import { isSecretKey, REDACTED, SECRET_KEY_WORDS } from './secret-keys.js';
+
+/** Anything but a letter or a digit, any number of times. */
+const SEP = '[^a-z0-9]*';
 
 export { REDACTED };
 
@@ -22,6 +25,35 @@ const UNREADABLE_JSON = `${REDACTED}: JSON text too long or nested in too many s
 /** An ASCII character spelled as a `\u` escape could spell a secret word, hidden from a look at the text. */
 const ESCAPED_ASCII = /\\u00[0-7]/i;
 const CREDENTIAL_IN_TEXT = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/g;
+/**
+ * The words of secret-named keys ({@link SECRET_KEY_WORDS}) as they may appear in a JSON text:
+ * any case, anything but a letter or digit between two letters (`pass_word`, `API-Key`), which
+ * `isSecretKey` drops before it looks. `token` right after `progress` is left to
+ * {@link otherProgressToken}; `Bearer` and `Basic` credentials too (`\t` is written `\\t`).
+ */
+const SECRET_WORDS_IN_TEXT = [
+  ...SECRET_KEY_WORDS.filter((w) => w !== 'token').map(spread),
+  `(?<!progress)${spread('token')}`,
+  'bearer',
+  'basic(?:\\s|\\\\)',
+].join('|');
+/** `progress`, then `token` (any case, any separators): only the exact key `"progressToken"` is no secret. */
+const PROGRESS_TOKEN = new RegExp(`progress${SEP}${spread('token')}`, 'gi');
+
+/** `word` with anything but letters and digits allowed between its letters. */
+function spread(word: string): string {
+  return word.split('').join(SEP);
+}
+
+/** Whether `text` holds a progress token key other than the exact, quoted `"progressToken"` (`myProgressToken`, `progress_token`). */
+function otherProgressToken(text: string): boolean {
+  if (!/progress/i.test(text)) return false;
+  for (const m of text.matchAll(PROGRESS_TOKEN)) {
+    if (m[0] !== 'progressToken' || text[m.index - 1] !== '"' || text[m.index + m[0].length] !== '"') return true;
+  }
+  return false;
+}
+
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'api-key']);
 
 export class Redactor {
@@ -34,8 +66,7 @@ export class Redactor {
   constructor(extraKeys: readonly string[] = []) {
     this.extra = new Set(extraKeys.map((k) => k.toLowerCase()));
     const escaped = extraKeys.map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-    // Words that every secret-named key or credential contains; `progressToken` is not one.
-    this.suspicious = new RegExp(['(?<!progress)token', 'passw', 'passphrase', 'secret', 'api[^a-z0-9]*key', 'authorization', 'cookie', 'credential', 'private[^a-z0-9]*key', 'session[^a-z0-9]*id', 'bearer', 'basic ', ...escaped].join('|'), 'i');
+    this.suspicious = new RegExp([SECRET_WORDS_IN_TEXT, ...escaped].join('|'), 'i');
   }
 
   /** The keys `--redact` names, in lower case (null when there are none). */
@@ -43,9 +74,13 @@ export class Redactor {
     return this.extra.size === 0 ? null : this.extra;
   }
 
-  /** Whether a JSON text may hold something to redact (when not, it can be written as it is). */
+  /**
+   * Whether a JSON text may hold something to redact (when not, it can be written as it is): a
+   * word every secret-named key ends in (as {@link isSecretKey} reads keys: any case, any
+   * separators between its letters), a credential scheme, a key the user named, or an escape.
+   */
   mayHoldSecrets(text: string): boolean {
-    return this.suspicious.test(text) || ESCAPED_ASCII.test(text);
+    return this.suspicious.test(text) || ESCAPED_ASCII.test(text) || otherProgressToken(text);
   }
 
   private secret(key: string): boolean {

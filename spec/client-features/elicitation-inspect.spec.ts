@@ -5,7 +5,7 @@ import { pair } from './helpers.js';
 const FORM = { mode: 'form', message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } };
 
 describe('client features: inspect reaches the elicitation actor', () => {
-  it('a legacy session with two tool calls and an elicitation: the elicitation actor is a child of the client session', async () => {
+  it('a legacy session with two tool calls and an elicitation: the elicitation actor and the request actors are children of the client session', async () => {
     const actors: Array<{ id: string; machine: string | undefined; parent: string | undefined }> = [];
     const inspect = (ev: InspectionEvent): void => {
       if (ev.type !== '@xstate.actor') return;
@@ -29,7 +29,11 @@ describe('client features: inspect reaches the elicitation actor', () => {
     const elicitations = actors.filter((a) => a.machine === 'clientElicitation');
     expect(elicitations).to.have.length(1);
     expect(elicitations[0]!.parent).to.equal(sessionActor!.id);
-    // The client's session and its one elicitation: tool calls are not actors (yet).
-    expect(actors, JSON.stringify(actors)).to.have.length(2);
+    // The client's session, its one elicitation and its requests (the two calls, and the tools/list
+    // a call may make first to learn output schemas), each request a child of the session.
+    const requests = actors.filter((a) => a.machine === 'clientRequest');
+    expect(requests.length).to.be.within(2, 3);
+    expect(requests.filter((r) => r.parent !== sessionActor!.id)).to.deep.equal([]);
+    expect(actors, JSON.stringify(actors)).to.have.length(2 + requests.length);
   });
 });

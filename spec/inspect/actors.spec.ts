@@ -85,6 +85,12 @@ async function scriptedSession(era: 'legacy' | 'auto') {
   await mcp.connect(a);
   const clock = new ManualClock(0);
   const c = new Client({ info: { name: 'c', version: '1' }, era, clock, inspect: client.inspect });
+  // Every request the client's API sends (tools/call, tools/list, tasks/get...): one request actor each.
+  let sent = 0;
+  c.use((_req, next) => {
+    sent++;
+    return next();
+  });
   c.onElicitation({ form: async () => ({ action: 'accept', content: { ok: true } }) });
   const { warnings } = await quietly(async () => {
     await c.connect(b);
@@ -102,14 +108,14 @@ async function scriptedSession(era: 'legacy' | 'auto') {
     await c.close();
     await mcp.close();
   });
-  return { server, client, warnings, received, modern: c.era === 'modern' };
+  return { server, client, warnings, received, sent, modern: c.era === 'modern' };
 }
 
 describe('inspection: every actor reaches the inspector, parented to its owner', () => {
   for (const era of ['legacy', 'auto'] as const) {
     const name = era === 'legacy' ? 'legacy' : '2026-07-28';
     it(`${name}: sessions, requests, elicitations, ${era === 'legacy' ? '' : 'input rounds, '}a task, each under its owner; no error or warning`, async () => {
-      const { server, client, warnings, received, modern } = await scriptedSession(era);
+      const { server, client, warnings, received, sent, modern } = await scriptedSession(era);
       expect(modern).to.equal(era === 'auto');
       // The server: one root. Legacy: the session's actor owns the requests; 2026-07-28 has no
       // session to own them (none is live between requests): the `server` actor does.
@@ -129,13 +135,19 @@ describe('inspection: every actor reaches the inspector, parented to its owner',
       const tasks = server.of('task');
       expect(tasks).to.have.length(1);
       expect(requestIds.has(tasks[0]!.parent!), 'the task under the request that made it').to.equal(true);
-      // The client: its session the only root; the elicitation it answered and (2026-07-28) the
-      // ask's input rounds are the session's children.
+      // The client: its session the only root; each request it sent, and the elicitation it
+      // answered, are the session's children; (2026-07-28) the ask's input rounds are its request's.
       const clientRoots = client.actors.filter((x) => x.parent === undefined);
       expect(clientRoots.map((x) => x.machine)).to.deep.equal(['session']);
+      const clientRequests = client.of('clientRequest');
+      expect(sent).to.be.greaterThan(4);
+      expect(clientRequests, 'one request actor per request sent').to.have.length(sent);
+      expect(clientRequests.filter((r) => r.parent !== clientRoots[0]!.id)).to.deep.equal([]);
       expect(client.of('clientElicitation').map((x) => x.parent)).to.deep.equal([clientRoots[0]!.id]);
-      expect(client.of('clientInputRounds').map((x) => x.parent)).to.deep.equal(modern ? [clientRoots[0]!.id] : []);
-      expect(client.actors).to.have.length(modern ? 3 : 2);
+      const rounds = client.of('clientInputRounds');
+      expect(rounds).to.have.length(modern ? 1 : 0);
+      expect(rounds.filter((r) => !clientRequests.some((q) => q.id === r.parent))).to.deep.equal([]);
+      expect(client.actors).to.have.length((modern ? 3 : 2) + sent);
       expect([...server.errors, ...client.errors]).to.deep.equal([]);
       expect(warnings).to.deep.equal([]);
     });

@@ -9,6 +9,7 @@ import { Journal } from '../../lib/journal/journal.js';
 import { replay } from '../../lib/journal/replay.js';
 import { createMcpServer, type McpServer } from '../../lib/mcp-server.js';
 import { Server } from '../../lib/server.js';
+import { isSecretKey, SECRET_KEY_WORDS } from '../../lib/shared/secret-keys.js';
 import { createMemoryPair } from '../../streams/memory.js';
 import { CLIENT_INFO, SERVER_INFO, settle } from '../helpers/raw-peer.js';
 
@@ -94,5 +95,29 @@ describe('journal redaction (a server session)', () => {
     const result = await replay(jsonl, { setup: (s) => s.onRequest('tools/call', handler) });
     expect(result.firstDifference).to.equal(undefined);
     expect(result.matches).to.equal(true);
+  });
+});
+
+describe('journal redaction: the quick check of an entry agrees with the walk', () => {
+  // A journal keeps an entry's text as it is when a quick look finds no secret word in it: every
+  // key the redaction hides must be found by that look, however it is cased or separated.
+  const keys = SECRET_KEY_WORDS.flatMap((w) => [w, w.toUpperCase(), `my_${w}`, `x${w[0]!.toUpperCase()}${w.slice(1)}`, `${w.slice(0, 2)}_${w.slice(2)}`, `${w.slice(0, 3)}-${w.slice(3, 4)}.${w.slice(4)}`]);
+  const progress = ['ProgressToken', 'progressTOKEN', 'progress_token', 'myProgressToken', 'progress-token'];
+  for (const key of [...keys, ...progress]) {
+    it(`hides the value of "${key}"`, () => {
+      expect(isSecretKey(key), `${key} names a secret`).to.equal(true);
+      const journal = new Journal({ redact: true });
+      journal.push({ kind: 'out', seq: 0, t: 0, frame: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 't', arguments: { [key]: 'hush-1234' } } } });
+      expect(journal.toJSONL()).to.not.include('hush-1234');
+      expect(JSON.stringify(journal.entries)).to.not.include('hush-1234');
+    });
+  }
+  it('keeps a progress token, and hides a credential after a tab or in JSON held in a string', () => {
+    const journal = new Journal({ redact: true });
+    journal.push({ kind: 'out', seq: 0, t: 0, frame: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 't', arguments: { h: 'Basic\tYWxhZGRpbjpvcGVu', c: JSON.stringify({ pass_word: 'hush-5678' }) }, _meta: { progressToken: 'p-1' } } } });
+    const text = journal.toJSONL();
+    expect(text).to.include('p-1');
+    expect(text).to.not.include('YWxhZGRpbjpvcGVu');
+    expect(text).to.not.include('hush-5678');
   });
 });

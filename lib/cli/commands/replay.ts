@@ -9,7 +9,7 @@ import { TARGET_HELP, TARGET_OPTIONS } from '../target-help.js';
 
 const USAGE = `Usage: mcp-actors replay FILE --as server [--port N]
        mcp-actors replay FILE --as client (-- SERVER_COMMAND | --stdio "CMD" | --url URL | --ws URL)
-       mcp-actors replay FILE --check
+       mcp-actors replay FILE --check [--factory MODULE]
 
 --as server   serve the recording as a mock server: over stdio (launch it in place of the real
               server), or over Streamable HTTP on 127.0.0.1 with --port N (0: a free one). Requests
@@ -21,7 +21,10 @@ const USAGE = `Usage: mcp-actors replay FILE --as server [--port N]
               machines on a simulated clock and print the first divergent frame; exit 1 if any.
               A proxy recording (no session options) goes through the session and request
               machines instead: the first frame they would refuse (out of lifecycle order, an
-              unknown or reused id, progress for no request) is the divergence.
+              unknown or reused id, progress for no request) is the divergence. A server's
+              journal of 2026-07-28 requests (Server.journal) replays through your server:
+              --factory MODULE names a module whose default export builds it on the clock it is
+              given, export default ({ clock }) => createMcpServer({ ..., clock }).
 
 Normalization: JSON-RPC ids, progress tokens, timestamps (ISO 8601 strings and time-named keys),
 session, task and elicitation ids are placeholders; --ignore PATH drops more (repeatable), e.g.
@@ -36,6 +39,7 @@ Options:
   --timeout MS    (--as client) how long to wait for each response (default 30000)
   --json          (--as client, --check) the report as JSON
   --strict        a corrupted or truncated line is an error (default: skipped with a warning)
+  --factory MODULE  (--check) the module that builds the server a server journal replays through
   -h, --help      this help
 
 ${TARGET_HELP}
@@ -51,7 +55,7 @@ export const replayCommand: Command = {
         name: 'replay',
         summary: '',
         usage: USAGE,
-        options: { ...TARGET_OPTIONS, as: { type: 'string' }, check: { type: 'boolean' }, ignore: { type: 'string', multiple: true }, port: { type: 'string' }, realtime: { type: 'boolean' }, fast: { type: 'boolean' }, timeout: { type: 'string' }, json: { type: 'boolean' }, strict: { type: 'boolean' }, 'no-color': { type: 'boolean' } },
+        options: { ...TARGET_OPTIONS, as: { type: 'string' }, check: { type: 'boolean' }, ignore: { type: 'string', multiple: true }, port: { type: 'string' }, realtime: { type: 'boolean' }, fast: { type: 'boolean' }, timeout: { type: 'string' }, json: { type: 'boolean' }, strict: { type: 'boolean' }, factory: { type: 'string' }, 'no-color': { type: 'boolean' } },
       },
       argv,
     );

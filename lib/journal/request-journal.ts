@@ -1,0 +1,173 @@
+/**
+ * A server's journal of the 2026-07-28 requests it serves, on every transport (stdio, HTTP, the
+ * fetch handler): each request as received (envelope and all), the notifications sent on its
+ * stream, its answer (an `input_required` result too), the client going away, and its machine's
+ * final state, stamped with the server's clock. The request-scoped core calls {@link RequestJournal.begin}
+ * at a request's entry and the returned tap's `end` at its exit; that is all it knows of journals.
+ *
+ * A sealed `requestState` is never opened and never kept: each one the server sends is recorded
+ * as a placeholder (`<requestState #1>`, ...), and a retry carrying it is recorded with the same
+ * placeholder. Replay maps the placeholders to what the replaying server seals (a fresh nonce each
+ * time); task ids, random too, are mapped alike (see `opaque.ts`).
+ * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr
+ */
+import { Channel } from '../session/channel.js';
+import type { Clock } from '../clock.js';
+import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../jsonrpc/message.js';
+import type { JournalEntry, JournalEntryInput } from './entry.js';
+import { Journal } from './journal.js';
+import { OpaqueValues } from './opaque.js';
+
+/** What a transport hands the core for one request, as far as the journal taps it (the core's `RequestIo`). */
+export interface TappableIo {
+  notify(frame: JsonRpcNotification): void;
+  authInfo?: unknown;
+  peerFacts?: unknown;
+  readonly signal?: AbortSignal | undefined;
+  readonly cancellation?: TappableCancellation | undefined;
+}
+
+/** The client going away, without a signal (the core's `RequestCancellation`). */
+export interface TappableCancellation {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  onAbort(end: () => void): () => void;
+}
+
+/** One journaled request: serve it with `io`, call `end` with its answer once it has one. */
+export interface RequestTap<Io extends TappableIo> {
+  readonly io: Io;
+  /** The answer (undefined: none sent, a listen stream that ended or a cancelled request) and the request machine's state. */
+  end(response: JsonRpcResponse | undefined, state: string): void;
+}
+
+/** What the server tells its request journal of itself. */
+export interface RequestJournalOptions {
+  clock: Clock;
+  /** `journal` of the server's options: keep the entries (`server.journal`), with or without redaction. */
+  journal?: boolean | { redact?: boolean } | undefined;
+  info: { name: string; version: string; [key: string]: unknown };
+  /** The capabilities declared when the first request comes (features register after construction). */
+  capabilities: () => Record<string, unknown>;
+}
+
+export const MODERN_REVISION = '2026-07-28';
+
+/**
+ * The journal of a server's 2026-07-28 requests (see the file comment). `journal` holds them when
+ * the server's `journal` option is on; `journal$` shows each entry as it is recorded, whether
+ * or not they are kept. Without either, `begin` returns undefined and costs nothing more.
+ */
+export class RequestJournal {
+  readonly journal: Journal | undefined;
+  private readonly channel = new Channel<JournalEntry>();
+  private seq = 0;
+  private requests = 0;
+  private readonly opaque = new OpaqueValues();
+
+  constructor(private readonly options: RequestJournalOptions) {
+    const j = options.journal;
+    if (j) {
+      this.journal = new Journal({ redact: j === true || j.redact !== false });
+      this.journal.role = 'server';
+      this.journal.era = 'modern';
+      this.journal.revision = MODERN_REVISION;
+      this.journal.startedAt = options.clock.now();
+    }
+  }
+
+  /** @internal Replay: the sealed state a placeholder of this server's journal stands for (held in memory only). */
+  tokenOf(placeholder: string): string | undefined {
+    return this.opaque.tokenOf(placeholder);
+  }
+
+  /** Every entry as it is recorded. */
+  get journal$(): ReturnType<Channel<JournalEntry>['asObservable']> {
+    return this.channel.asObservable();
+  }
+
+  /** A request arrived: record it and tap its io, or undefined when nobody keeps or watches the journal. */
+  begin<Io extends TappableIo>(msg: JsonRpcRequest, io: Io): RequestTap<Io> | undefined {
+    if (this.journal === undefined && !this.channel.observed) return undefined;
+    if (this.journal !== undefined && this.journal.session === undefined) {
+      this.journal.session = { info: this.options.info, capabilities: this.options.capabilities(), supportedVersions: [MODERN_REVISION] };
+    }
+    const rq = ++this.requests;
+    this.record({ kind: 'in', rq, frame: this.opaque.inbound(msg) });
+    let ended = false;
+    let cancelled = false;
+    const cancel = (reason: unknown) => {
+      if (cancelled || ended) return;
+      cancelled = true;
+      this.record(reason === undefined ? { kind: 'cancel', rq } : { kind: 'cancel', rq, reason: String(reason) });
+    };
+    const given = io.cancellation;
+    const notify = (f: JsonRpcNotification) => {
+      this.record({ kind: 'out', rq, frame: f });
+      io.notify(f);
+    };
+    let tapped: TappableIo;
+    if (given !== undefined) {
+      const cancellation: TappableCancellation = {
+        get aborted() {
+          return given.aborted;
+        },
+        get reason() {
+          return given.reason;
+        },
+        onAbort: (end) =>
+          given.onAbort(() => {
+            cancel(given.reason);
+            end();
+          }),
+      };
+      tapped = new TappedIo(io, notify, cancellation);
+    } else {
+      const signal = io.signal;
+      signal?.addEventListener('abort', () => cancel(signal.reason), { once: true });
+      tapped = new TappedIo(io, notify, undefined);
+    }
+    return {
+      // (The core's io has no more than a TappableIo names: the tapped one stands for it.)
+      io: tapped as Io,
+      end: (response, state) => {
+        if (ended) return;
+        // The client went away though nothing watched for it (the core checks only at its exit).
+        const gone = given ?? (given === undefined ? io.signal : undefined);
+        if (gone?.aborted === true) cancel(gone.reason);
+        ended = true;
+        if (response !== undefined && !cancelled) this.record({ kind: 'out', rq, frame: this.opaque.outbound(response) });
+        this.record({ kind: 'state', rq, state });
+      },
+    };
+  }
+
+  private record(entry: JournalEntryInput): void {
+    const stamped = entry as JournalEntry;
+    stamped.seq = this.seq++;
+    stamped.t = this.options.clock.now();
+    this.journal?.push(stamped);
+    this.channel.next(stamped);
+  }
+}
+
+/**
+ * The io a journaled request is served with: the transport's, its notifications and cancellation
+ * tapped. Its `signal` is read from the transport's only when read (a session makes it lazily).
+ */
+class TappedIo implements TappableIo {
+  constructor(
+    private readonly io: TappableIo,
+    readonly notify: (frame: JsonRpcNotification) => void,
+    readonly cancellation: TappableCancellation | undefined,
+  ) {}
+  get authInfo(): unknown {
+    return this.io.authInfo;
+  }
+  get peerFacts(): unknown {
+    return this.io.peerFacts;
+  }
+  get signal(): AbortSignal | undefined {
+    return this.io.signal;
+  }
+}
