@@ -71,6 +71,11 @@ export async function listen(
     return { jsonrpc: '2.0', id: msg.id, error: { code: ErrorCode.InvalidParams, message: 'Invalid params: "notifications" must be an object of opt-ins' } };
   }
   const filter = honoured(requested, capabilities) as JsonObject;
+  // A resource the caller's view hides is not honoured (its updates never reach this stream), so
+  // it is left out of the acknowledgment as any unoffered opt-in is: naming it tells nothing.
+  if (admits !== undefined && Array.isArray(filter.resourceSubscriptions)) {
+    filter.resourceSubscriptions = (filter.resourceSubscriptions as string[]).filter((uri) => admits({ type: 'resourceUpdated', uri }));
+  }
   const starts: ((notify: (method: string, params: JsonObject) => void) => () => void)[] = [];
   for (const ext of extensions.list) {
     const asked = (requested as JsonObject)[ext.key];

@@ -153,6 +153,32 @@ describe('perCallerView: notifications tell each caller only what it can see', (
       await http.close();
     }
   });
+
+  it('2026-07-28 listen over HTTP: the acknowledgment names only the resources the caller can see; a hidden one is left out like any opt-in not honoured', async () => {
+    const { mcp, clock } = makeServer();
+    mcp.registerResource('readme', 'notes://shared/readme', {}, (uri) => ({ contents: [{ uri, text: 'hi' }] }));
+    mcp.registerResource('keys', 'notes://admin/keys', {}, (uri) => ({ contents: [{ uri, text: 'k' }] }));
+    mcp.use(perCallerView({ resources: adminView(new Set()) }));
+    clock.advance(1000);
+    const http = await serve(mcp);
+    const streams: Awaited<ReturnType<typeof openListen>>[] = [];
+    try {
+      // A uri no resource has yet: acknowledged when the caller would see it, like a known one.
+      const asked = ['notes://shared/readme', 'notes://admin/keys', 'notes://shared/later', 'notes://admin/later'];
+      for (const user of ['ada', 'bo']) streams.push(await openListen(http.url, user, { resourceSubscriptions: asked }));
+      const [ada, bo] = streams as [(typeof streams)[0], (typeof streams)[0]];
+      await until(() => ada.frames.length === 1 && bo.frames.length === 1, 'acknowledgments');
+      const acked = (s: typeof ada) => (s.frames[0]!.params?.notifications as { resourceSubscriptions?: string[] }).resourceSubscriptions;
+      expect(ada.frames[0]!.method).to.equal('notifications/subscriptions/acknowledged');
+      expect(acked(ada)).to.deep.equal(asked);
+      expect(acked(bo)).to.deep.equal(['notes://shared/readme', 'notes://shared/later']);
+      expect(JSON.stringify(bo.frames[0])).to.not.include('admin');
+    } finally {
+      for (const s of streams) s.stop();
+      await mcp.close();
+      await http.close();
+    }
+  });
 });
 
 /** POST `subscriptions/listen` as `user` and collect the stream's frames (SSE) as they come. */
