@@ -42,6 +42,12 @@ function frameLabel(f: AnyFrame, method: string | undefined): { label: string; e
  * The row of entry `e`; its time is counted from `start` (the header's `startedAt`: a library
  * journal stamps entries with its clock's time, a proxy recording from 0).
  */
+/** The interceptor stages a request met (` via a > b`), and the one that answered (`, short-circuited by b`). */
+function stagesLabel(stages: readonly string[] | undefined, shortCircuitBy: string | undefined): string {
+  if (stages === undefined || stages.length === 0) return shortCircuitBy === undefined ? '' : ` short-circuited by ${printable(shortCircuitBy)}`;
+  return ` via ${stages.map((s) => printable(s)).join(' > ')}${shortCircuitBy === undefined ? '' : `, short-circuited by ${printable(shortCircuitBy)}`}`;
+}
+
 export function rowOf(e: JournalEntry, index: number, clientKind: 'in' | 'out', tracker: StateTracker | undefined, start = 0): Row {
   const base = { seq: e.seq, t: e.t - start };
   switch (e.kind) {
@@ -75,7 +81,7 @@ export function rowOf(e: JournalEntry, index: number, clientKind: 'in' | 'out', 
     case 'cancel':
       return { ...base, dir: 'cancel', label: `request ${e.rq} cancelled${e.reason !== undefined ? `: ${e.reason}` : ''}` };
     case 'state':
-      return { ...base, dir: 'state', label: `request ${e.rq} ${e.state}` };
+      return { ...base, dir: 'state', label: `request ${e.rq} ${e.state}${stagesLabel(e.stages, e.shortCircuitBy)}` };
   }
 }
 

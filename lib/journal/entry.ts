@@ -156,7 +156,12 @@ export type CancelEntry = Stamp & { kind: 'cancel'; rq: number; reason?: string 
  * (`machines/server-request.machine.ts`: answered, inputRequired, failed, cancelled). Derived;
  * replay compares it.
  */
-export type StateEntry = Stamp & { kind: 'state'; rq: number; state: string };
+/**
+ * A 2026-07-28 request's end: the request machine's final state and the interceptor stages
+ * (`Server.use`) it went through, in order, and the one that answered without `next`; both
+ * absent when no stage ran.
+ */
+export type StateEntry = Stamp & { kind: 'state'; rq: number; state: string; stages?: string[]; shortCircuitBy?: string };
 
 export type JournalEntry = InEntry | OutEntry | TimerEntry | TransportEntry | CallEntry | NoteEntry | AnswerEntry | RoundEntry | ResultEntry | CancelEntry | StateEntry;
 

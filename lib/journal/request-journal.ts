@@ -14,7 +14,7 @@
 import { Channel } from '../session/channel.js';
 import type { Clock } from '../clock.js';
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../jsonrpc/message.js';
-import type { JournalEntry, JournalEntryInput } from './entry.js';
+import type { JournalEntry, JournalEntryInput, StateEntry, Unstamped } from './entry.js';
 import { Journal } from './journal.js';
 import { OpaqueValues } from './opaque.js';
 
@@ -34,11 +34,20 @@ export interface TappableCancellation {
   onAbort(end: () => void): () => void;
 }
 
+/** The interceptor stages a request went through, in order, and the one that short-circuited it. */
+export interface StagePath {
+  readonly interceptors?: readonly string[] | undefined;
+  readonly shortCircuitBy?: string | undefined;
+}
+
 /** One journaled request: serve it with `io`, call `end` with its answer once it has one. */
 export interface RequestTap<Io extends TappableIo> {
   readonly io: Io;
-  /** The answer (undefined: none sent, a listen stream that ended or a cancelled request) and the request machine's state. */
-  end(response: JsonRpcResponse | undefined, state: string): void;
+  /**
+   * The answer (undefined: none sent, a listen stream that ended or a cancelled request), the
+   * request machine's state and the interceptor stages it met (undefined: none ran).
+   */
+  end(response: JsonRpcResponse | undefined, state: string, path?: StagePath): void;
 }
 
 /** What the server tells its request journal of itself. */
@@ -130,14 +139,17 @@ export class RequestJournal {
     return {
       // (The core's io has no more than a TappableIo names: the tapped one stands for it.)
       io: tapped as Io,
-      end: (response, state) => {
+      end: (response, state, path) => {
         if (ended) return;
         // The client went away though nothing watched for it (the core checks only at its exit).
         const gone = given ?? (given === undefined ? io.signal : undefined);
         if (gone?.aborted === true) cancel(gone.reason);
         ended = true;
         if (response !== undefined && !cancelled) this.record({ kind: 'out', rq, frame: this.opaque.outbound(response) });
-        this.record({ kind: 'state', rq, state });
+        const entry: Unstamped<StateEntry> = { kind: 'state', rq, state };
+        if (path?.interceptors !== undefined && path.interceptors.length > 0) entry.stages = [...path.interceptors];
+        if (path?.shortCircuitBy !== undefined) entry.shortCircuitBy = path.shortCircuitBy;
+        this.record(entry);
       },
     };
   }

@@ -208,12 +208,12 @@ export class RequestCore implements ModernDispatch {
         else if (response !== undefined && 'error' in response) request.failed(response.error);
         else if (response?.result.resultType === 'input_required') request.inputRequired(Object.keys((response.result.inputRequests ?? {}) as JsonObject));
         else request.answered();
-        tap?.end(response, request.state);
+        tap?.end(response, request.state, request);
         return answer;
       },
       (e: unknown) => {
         request.failed({ code: ErrorCode.InternalError, message: (e as Error)?.message ?? String(e) });
-        tap?.end(undefined, request.state);
+        tap?.end(undefined, request.state, request);
         throw e;
       },
     );
