@@ -80,6 +80,8 @@ export function rowOf(e: JournalEntry, index: number, clientKind: 'in' | 'out', 
     // A server's journal of 2026-07-28 requests: the client going away from request `rq`, and the request machine's final state.
     case 'cancel':
       return { ...base, dir: 'cancel', label: `request ${e.rq} cancelled${e.reason !== undefined ? `: ${e.reason}` : ''}` };
+    case 'stages':
+      return { ...base, dir: 'stages', label: `${e.method} #${JSON.stringify(e.id)}${stagesLabel(e.stages, e.shortCircuitBy)}` };
     case 'state':
       return { ...base, dir: 'state', label: `request ${e.rq} ${e.state}${stagesLabel(e.stages, e.shortCircuitBy)}` };
   }

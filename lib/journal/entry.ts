@@ -163,7 +163,14 @@ export type CancelEntry = Stamp & { kind: 'cancel'; rq: number; reason?: string 
  */
 export type StateEntry = Stamp & { kind: 'state'; rq: number; state: string; stages?: string[]; shortCircuitBy?: string };
 
-export type JournalEntry = InEntry | OutEntry | TimerEntry | TransportEntry | CallEntry | NoteEntry | AnswerEntry | RoundEntry | ResultEntry | CancelEntry | StateEntry;
+/**
+ * A legacy session's request `id` that met interceptor stages (`Server.use`): the stages, in
+ * order, and the one that answered without `next`. Written when the request ends, only for a
+ * request that met a stage; derived on replay (the same stages run again), so never replayed.
+ */
+export type StagesEntry = Stamp & { kind: 'stages'; id: RequestId; method: string; stages: string[]; shortCircuitBy?: string };
+
+export type JournalEntry = InEntry | OutEntry | TimerEntry | TransportEntry | CallEntry | NoteEntry | AnswerEntry | RoundEntry | ResultEntry | CancelEntry | StateEntry | StagesEntry;
 
 /** Distributes Omit over the union so each variant keeps its own fields. */
 export type Unstamped<E> = E extends Stamp ? Omit<E, 'seq' | 't'> : never;

@@ -258,7 +258,7 @@ export async function replayEntries(
       if (gave) await drain();
       continue;
     }
-    if (entry.kind === 'note') continue;
+    if (entry.kind === 'note' || entry.kind === 'stages') continue;
     // Move time forward, but never so far that a timer fires that the recording fired later.
     clock.advanceTo(Math.min(entry.t, clock.nextDue() - 1e-6));
     switch (entry.kind) {

@@ -465,7 +465,11 @@ export class Session extends SessionCore {
       clock: this.clock,
       era: 'legacy',
       caller: () => this.callerLabel ?? 'session',
-      ended: (r) => this.shared?.requestEnded?.(r),
+      ended: (r) => {
+        // A request that met interceptor stages says so in the journal (none met: nothing written).
+        if (r.interceptors !== undefined) this.record({ kind: 'stages', id: r.id, method: r.method, stages: [...r.interceptors], ...(r.shortCircuitBy !== undefined && { shortCircuitBy: r.shortCircuitBy }) });
+        this.shared?.requestEnded?.(r);
+      },
       inspectParent: () => this.actor,
     };
   }
