@@ -60,8 +60,9 @@ export interface GatewayOptions extends Omit<HostOptions, 'onClient'> {
    */
   principalIdleMs?: number;
   /**
-   * session (2026-07-28 requests in one, `downstream-modern.jsonl`) and per upstream client, each readable by `mcp-actors inspect` (see record.ts).
-   * session and per upstream client, each readable by `mcp-actors inspect` (see record.ts).
+   * A directory to journal both sides of every bridged exchange into: one file per downstream
+   * session (the 2026-07-28 requests, which have none, in `downstream-modern.jsonl`) and per
+   * upstream client, each readable by `mcp-actors inspect` (see record.ts).
    * It must be new or hold no journals yet.
    */
   record?: string;
