@@ -14,7 +14,7 @@ const { CLIENT, SERVER } = api.SpanKind;
 describe('otel: requests the server sends its client', function () {
   this.timeout(30_000);
   for (const wire of [...new Set(MATRIX.map((m) => m.wire))]) {
-    it(`legacy over ${wire}: elicitation/create, sampling/createMessage and roots/list are CLIENT spans under the tool's SERVER span, their trace in _meta`, async () => {
+    it(`[OTEL-004] legacy over ${wire}: elicitation/create, sampling/createMessage and roots/list are CLIENT spans under the tool's SERVER span, their trace in _meta, the client's answers SERVER spans under them`, async () => {
       const h = harness();
       const mcp = createMcpServer({ info: { name: 'asks', version: '1' } });
       mcp.registerTool('book', {}, async (_args, ctx) => {
@@ -65,7 +65,7 @@ describe('otel: requests the server sends its client', function () {
       }
     });
 
-    it(`legacy over ${wire}: an answer that fails is a SERVER span with error.type on the client`, async () => {
+    it(`[OTEL-008] [OTEL-013] legacy over ${wire}: an answer that fails is a SERVER span with error.type on the client`, async () => {
       const h = harness();
       const mcp = createMcpServer({ info: { name: 'asks', version: '1' } });
       mcp.registerTool('book', {}, async (_args, ctx) => {
