@@ -133,7 +133,16 @@ export function serveModernPost(core: RequestCore, req: HttpRequestIn, res: Http
     throw e;
   }
   const exchange = new ModernExchange(res, options.ticker);
-  core.answerEnveloped(msg, envelope, { notify: (frame) => exchange.notify(frame), authInfo, peerFacts: httpPeer(req), cancellation: exchange }).then(
+  core.answerEnveloped(msg, envelope, {
+    notify: (frame) => exchange.notify(frame),
+    authInfo,
+    peerFacts: httpPeer(req),
+    cancellation: exchange,
+    // Made only when read (a listen stream, a handler's ctx.signal): a listen stream ends by it.
+    get signal() {
+      return exchange.signal;
+    },
+  }).then(
     // A store outage the core answered (the task store) is 503: a client is told when to retry.
     (answer) => exchange.answer(answer.response, answer.status, answer.status === 503 ? { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) } : undefined),
     (e: unknown) => {
@@ -168,6 +177,17 @@ class ModernExchange implements RequestCancellation {
     private readonly res: HttpResponseOut,
     private readonly ticker: KeepAliveTicker | undefined,
   ) {}
+
+  private controller: AbortController | undefined;
+
+  /** Aborted when the client closes the response before the answer; made on first read. */
+  get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      const controller = (this.controller = new AbortController());
+      this.onAbort(() => controller.abort(this.reason));
+    }
+    return this.controller.signal;
+  }
 
   get aborted(): boolean {
     return this.gone || (this.res.destroyed && !this.res.writableFinished);

@@ -41,10 +41,14 @@ export function revisionOf(session: RequestCaller): Revision {
 export type RequestFacts = Pick<RequestHandlerContext, 'session' | 'requestId' | 'method' | 'meta' | 'authInfo'>;
 
 /**
- * Base of the feature contexts: the request's facts read through (never copied) from the
- * context it wraps, and the session's revision.
+ * The one feature context: the request's facts read through (never copied) from the context it
+ * wraps, the session's revision, and what every handler does the same way (progress, sampling,
+ * elicitation, roots through its own `sendRequest`). Each way of running a handler is a small
+ * adapter over it that says only what differs (signal, logger, progress, notifications,
+ * requests): a plain handler (`HandlerFeatureContext`), a task (`TaskFeatureContext`), a
+ * task-supporting call on a 2026-07-28 request (`ModernTaskContext`).
  */
-export abstract class ReadThroughContext {
+export abstract class BaseFeatureContext implements FeatureContext {
   constructor(private readonly facts: RequestFacts) {}
   get session(): Session {
     return this.facts.session;
@@ -64,10 +68,28 @@ export abstract class ReadThroughContext {
   get revision(): Revision {
     return revisionOf(this.facts.session);
   }
+  abstract readonly signal: AbortSignal;
+  abstract readonly log: Logger;
+  abstract sendProgress(progress: number, total?: number, message?: string): void;
+  abstract sendNotification(method: string, params?: JsonObject): void;
+  abstract sendRequest(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject>;
+
+  progress(progress: number, total?: number, message?: string): void {
+    this.sendProgress(progress, total, message);
+  }
+  sample(params: Parameters<typeof sample>[1], options?: Parameters<typeof sample>[2]): ReturnType<typeof sample> {
+    return sample(this, params, options);
+  }
+  elicit(params: Parameters<typeof elicit>[1], options?: Parameters<typeof elicit>[2]): ReturnType<typeof elicit> {
+    return elicit(this, params, options);
+  }
+  listRoots(options?: Parameters<typeof listRoots>[1]): ReturnType<typeof listRoots> {
+    return listRoots(this, options);
+  }
 }
 
 /** Wraps the session's context; reads through to it, so its lazy parts (`signal`) stay lazy. */
-export class HandlerFeatureContext extends ReadThroughContext implements FeatureContext {
+export class HandlerFeatureContext extends BaseFeatureContext {
   private logger: Logger | undefined;
 
   constructor(
@@ -95,22 +117,10 @@ export class HandlerFeatureContext extends ReadThroughContext implements Feature
   sendProgress(progress: number, total?: number, message?: string): void {
     this.base.sendProgress(progress, total, message);
   }
-  progress(progress: number, total?: number, message?: string): void {
-    this.base.sendProgress(progress, total, message);
-  }
   sendNotification(method: string, params?: JsonObject): void {
     this.base.sendNotification(method, params);
   }
   sendRequest(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject> {
     return this.base.sendRequest(method, params, options);
-  }
-  sample(params: Parameters<typeof sample>[1], options?: Parameters<typeof sample>[2]): ReturnType<typeof sample> {
-    return sample(this.base, params, options);
-  }
-  elicit(params: Parameters<typeof elicit>[1], options?: Parameters<typeof elicit>[2]): ReturnType<typeof elicit> {
-    return elicit(this.base, params, options);
-  }
-  listRoots(options?: Parameters<typeof listRoots>[1]): ReturnType<typeof listRoots> {
-    return listRoots(this.base, options);
   }
 }

@@ -95,7 +95,7 @@ export class RequestRegistry {
   private recentPos = 0;
 
   constructor(
-    private readonly clock: Clock,
+    protected readonly clock: Clock,
     private readonly effects: RegistryEffects,
     private readonly defaultTimeout: number,
   ) {}

@@ -26,8 +26,8 @@ import type { JsonObject } from '../jsonrpc/message.js';
 import type { Envelope } from '../modern/envelope.js';
 import { answers as answersMethod } from '../modern/input-round.js';
 import type { Server } from '../server.js';
-import { carryOnAsTask, elicit, listRoots, sample } from '../server-features/client-calls.js';
-import { HandlerFeatureContext, ReadThroughContext, type FeatureContext } from '../server-features/feature-context.js';
+import { carryOnAsTask } from '../server-features/client-calls.js';
+import { HandlerFeatureContext, BaseFeatureContext, type FeatureContext } from '../server-features/feature-context.js';
 import type { Logger, LoggingFeature } from '../server-features/logging.js';
 import type { RequestHandlerContext, RequestOptions } from '../session/session.js';
 import { MCP_NAME_SOURCE } from '../modern/name-header.js';
@@ -267,7 +267,7 @@ export class ModernTaskRun {
 }
 
 /** A tool handler's context in a task-supporting call on a modern request. */
-export class ModernTaskContext extends ReadThroughContext implements FeatureContext {
+export class ModernTaskContext extends BaseFeatureContext {
   /** A protocol error (an `McpError` thrown) fails the task with that JSON-RPC error. */
   readonly failsTaskOnProtocolError = true;
 
@@ -288,26 +288,14 @@ export class ModernTaskContext extends ReadThroughContext implements FeatureCont
   get log(): Logger {
     return this.base.log;
   }
-  progress(progress: number, total?: number, message?: string): void {
-    if (this.run.taskId === undefined) this.base.progress(progress, total, message);
-  }
   sendProgress(progress: number, total?: number, message?: string): void {
-    this.progress(progress, total, message);
+    if (this.run.taskId === undefined) this.base.sendProgress(progress, total, message);
   }
   sendNotification(method: string, params?: JsonObject): void {
     if (this.run.taskId === undefined) this.base.sendNotification(method, params);
   }
   sendRequest(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject> {
     return this.run.ask(method, params, options);
-  }
-  sample(params: Parameters<typeof sample>[1], options?: Parameters<typeof sample>[2]): ReturnType<typeof sample> {
-    return sample(this, params, options);
-  }
-  elicit(params: Parameters<typeof elicit>[1], options?: Parameters<typeof elicit>[2]): ReturnType<typeof elicit> {
-    return elicit(this, params, options);
-  }
-  listRoots(options?: Parameters<typeof listRoots>[1]): ReturnType<typeof listRoots> {
-    return listRoots(this, options);
   }
 }
 

@@ -12,8 +12,7 @@
 import type { Clock } from '../clock.js';
 import type { JsonObject } from '../jsonrpc/message.js';
 import type { ProgressToken } from '../protocol/schema/base.js';
-import { elicit, listRoots, sample } from '../server-features/client-calls.js';
-import { ReadThroughContext, type FeatureContext } from '../server-features/feature-context.js';
+import { BaseFeatureContext } from '../server-features/feature-context.js';
 import type { Logger, LoggingFeature } from '../server-features/logging.js';
 import type { RequestHandlerContext, RequestOptions, Session } from '../session/session.js';
 import type { TaskStore } from './task-store.js';
@@ -82,7 +81,7 @@ export class TaskExecution {
 }
 
 /** A tool handler's context while it runs as a task. */
-export class TaskFeatureContext extends ReadThroughContext implements FeatureContext {
+export class TaskFeatureContext extends BaseFeatureContext {
   private logger: Logger | undefined;
   private lastProgress = -Infinity;
 
@@ -118,9 +117,6 @@ export class TaskFeatureContext extends ReadThroughContext implements FeatureCon
     return this.store.apply(this.execution.taskId, event).then(() => undefined);
   }
 
-  progress(progress: number, total?: number, message?: string): void {
-    this.sendProgress(progress, total, message);
-  }
   sendProgress(progress: number, total?: number, message?: string): void {
     const token = this.origin.meta?.progressToken as ProgressToken | undefined;
     if (token === undefined || this.signal.aborted) return;
@@ -134,14 +130,5 @@ export class TaskFeatureContext extends ReadThroughContext implements FeatureCon
   }
   sendRequest(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject> {
     return this.execution.request(method, params, options);
-  }
-  sample(params: Parameters<typeof sample>[1], options?: Parameters<typeof sample>[2]): ReturnType<typeof sample> {
-    return sample(this, params, options);
-  }
-  elicit(params: Parameters<typeof elicit>[1], options?: Parameters<typeof elicit>[2]): ReturnType<typeof elicit> {
-    return elicit(this, params, options);
-  }
-  listRoots(options?: Parameters<typeof listRoots>[1]): ReturnType<typeof listRoots> {
-    return listRoots(this, options);
   }
 }
