@@ -39,7 +39,8 @@ import type { LoggingMessageNotificationParams, ResourceUpdatedNotificationParam
 import type { LoggingLevel } from './protocol/schema/logging.js';
 import { META } from './protocol/schema/modern.js';
 import { RateLimiter } from './server-features/rate-limit.js';
-import { Session, type FrameEvent, type NotificationHandler, type RequestHandlerContext, type RequestOptions } from './session/session.js';
+import { Session, type FrameEvent, type NotificationHandler, type RequestHandler, type RequestHandlerContext, type RequestOptions } from './session/session.js';
+import { runAnswerStages, type AnswerStage } from './client-features/interceptors/client-chain.js';
 
 /** Notifications the client handles itself (a user handler for them runs as well). */
 export const OWN_NOTIFICATIONS = [
@@ -81,6 +82,8 @@ export class ClientCore extends Session {
   private readonly link = new BehaviorSubject<ModernLink | undefined>(undefined);
   private readonly userNotificationHandlers = new Map<string, NotificationHandler>();
   private readonly inputAnswerers = new Map<string, InputAnswerer>();
+  /** Stages around each request the client answers (`Client.use` of an interceptor with `answering`); none costs nothing. */
+  protected answerStages: AnswerStage[] | undefined;
   private rootsProvider: RootsProvider | undefined;
   private listsWanted = false;
   /** With `keepAlive` in the modern era: every frame from the server postpones the keep-alive. */
@@ -351,7 +354,7 @@ export class ClientCore extends Session {
   /** Who answers an input request: the client's handler (its answer journaled), or on replay the recorded answer. */
   private answererFor(method: string): InputAnswerer | undefined {
     if (this.replaying) return this.replaying.answerer;
-    const answer = this.inputAnswerers.get(method);
+    const answer = this.staged(this.inputAnswerers.get(method));
     if (!answer || !this.journal) return answer;
     return async (m, params, key, signal) => {
       try {
@@ -465,7 +468,28 @@ export class ClientCore extends Session {
 
   /** In the modern era with the tasks extension: how a task's input requests are answered. */
   protected tasksExtension(): { answererFor(method: string): InputAnswerer | undefined } | undefined {
-    return this.current.tasksExtension ? { answererFor: (m) => this.inputAnswerers.get(m) } : undefined;
+    return this.current.tasksExtension ? { answererFor: (m) => this.staged(this.inputAnswerers.get(m)) } : undefined;
+  }
+
+  /**
+   * Serve requests for `method` (a server-to-client request); the answer passes the answer stages
+   * of the client's interceptors (see {@link staged}).
+   */
+  override onRequest(method: string, handler: RequestHandler): this {
+    return super.onRequest(method, (params, ctx) => {
+      const stages = this.answerStages;
+      if (stages === undefined) return handler(params, ctx);
+      return runAnswerStages(stages, { kind: 'answer', method, params, id: ctx.requestId, era: 'legacy' }, async () => (await handler(params, ctx)) ?? {});
+    });
+  }
+
+  /** An input answerer through the answer stages, read when it answers (stages added later count). */
+  private staged(answer: InputAnswerer | undefined): InputAnswerer | undefined {
+    if (answer === undefined) return undefined;
+    return (m, params, key, signal) => {
+      const stages = this.answerStages;
+      return stages === undefined ? answer(m, params, key, signal) : runAnswerStages(stages, { kind: 'answer', method: m, params, era: 'modern' }, () => answer(m, params, key, signal));
+    };
   }
 
   /** The URIs whose updates the client wants (the typed API's resource subscriptions). */
@@ -535,7 +559,7 @@ export class ClientCore extends Session {
       provider.set(roots, options);
       this.rootsProvider = provider;
       this.declareCapabilities({ roots: { listChanged: true } });
-      super.onRequest('roots/list', async (params) => answerRelatedTask(params, await provider.answer()));
+      this.onRequest('roots/list', async (params) => answerRelatedTask(params, await provider.answer()));
       this.inputAnswerers.set('roots/list', () => provider.answer());
       return this;
     }
@@ -571,7 +595,7 @@ export class ClientCore extends Session {
       return serveSampling(handler, params, ctx, options, { toolsDeclared, server: this.serverInfo });
     };
     // Answers to a task's requests carry its related-task _meta (2025-11-25 tasks).
-    super.onRequest('sampling/createMessage', async (params, ctx) => answerRelatedTask(params, await serve(params, ctx)));
+    this.onRequest('sampling/createMessage', async (params, ctx) => answerRelatedTask(params, await serve(params, ctx)));
     this.inputAnswerers.set('sampling/createMessage', async (m, params, key, signal) => serve(params, this.inputContext(m, key, signal)));
     return this;
   }
@@ -595,7 +619,7 @@ export class ClientCore extends Session {
       }
       return this.elicitation.handleRequest(params, ctx) as Promise<JsonObject>;
     };
-    super.onRequest('elicitation/create', async (params, ctx) => answerRelatedTask(params, await serve(params, ctx)));
+    this.onRequest('elicitation/create', async (params, ctx) => answerRelatedTask(params, await serve(params, ctx)));
     this.inputAnswerers.set('elicitation/create', async (m, params, key, signal) => serve(params, this.inputContext(m, key, signal)));
     return this;
   }

@@ -87,6 +87,7 @@ export class Client extends ClientCore {
   use(interceptor: ClientInterceptor): this {
     if (typeof interceptor !== 'function') throw new TypeError(`Client.use() takes an interceptor function, got ${interceptor === null ? 'null' : typeof interceptor}`);
     (this.clientInterceptors ??= []).push(interceptor);
+    if (interceptor.answering) (this.answerStages ??= []).push(interceptor.answering);
     return this;
   }
 

@@ -61,7 +61,8 @@ export interface GatewayOptions extends Omit<HostOptions, 'onClient'> {
   principalIdleMs?: number;
   /**
    * A directory to journal both sides of every bridged exchange into: one file per downstream
-   * session and per upstream client, each readable by `mcp-actors inspect` (see record.ts).
+   * session (the 2026-07-28 requests, which have none, in `downstream-modern.jsonl`) and per
+   * upstream client, each readable by `mcp-actors inspect` (see record.ts).
    * It must be new or hold no journals yet.
    */
   record?: string;
@@ -172,6 +173,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       await host.close();
       await server.close();
       recording?.unsubscribe();
+      recorder?.writeModern(server.journal);
     },
   };
 }

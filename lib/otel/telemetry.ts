@@ -10,7 +10,7 @@ import type { Attributes, Context, Histogram, Link, MeterProvider, Span, SpanCon
 export type { OtelApi } from './otel-api.js';
 import type { JsonObject } from '../jsonrpc/message.js';
 import type { TransportPeer } from '../../streams/transport.js';
-import type { ClientInterceptor, ClientInterceptorNext, OutgoingRequest } from '../client-features/interceptors/client-chain.js';
+import type { AnsweredRequest, ClientInterceptor, ClientInterceptorNext, OutgoingRequest } from '../client-features/interceptors/client-chain.js';
 import type { InterceptedRequest, Interceptor, InterceptorNext } from '../server-features/interceptors/server-chain.js';
 import { META } from '../protocol/schema/modern.js';
 import { withOutgoing } from '../server-features/interceptors/outgoing.js';
@@ -57,7 +57,10 @@ export interface McpTelemetryOptions {
 export interface McpTelemetry {
   /** Spans for requests served (SERVER kind): the trace in `params._meta` is their parent. */
   readonly server: Interceptor;
-  /** Spans for requests sent (CLIENT kind): their context is written into `params._meta`. */
+  /**
+   * Spans for requests sent (CLIENT kind): their context is written into `params._meta`. The
+   * requests the client answers get a SERVER span, a child of the context in their `_meta`.
+   */
   readonly client: ClientInterceptor;
   /**
    * The client interceptor for one client, reading what it knows at each request (its protocol
@@ -216,8 +219,13 @@ export function createMcpTelemetry(api: OtelApi, options: McpTelemetryOptions = 
     Object.assign((req: InterceptedRequest, next: InterceptorNext) => run('server', req, next), { interceptorName: 'otel-server' }),
     (req, next) => run('client', req, next),
   );
+  // The requests the client answers (the server's asks, a round's input requests) are served: a SERVER span
+  // each, its parent the trace in their _meta (the server's CLIENT span), as the conventions ask of a receiver.
   const clientOf = (peer?: PeerView): ClientInterceptor =>
-    Object.assign((req: OutgoingRequest, next: ClientInterceptorNext) => run('client', req, next, peer), { interceptorName: 'otel-client' });
+    Object.assign((req: OutgoingRequest, next: ClientInterceptorNext) => run('client', req, next, peer), {
+      interceptorName: 'otel-client',
+      answering: (req: AnsweredRequest, next: () => Promise<JsonObject>) => run('server', req, () => next(), peer),
+    });
   return {
     server,
     client: clientOf(),

@@ -3,7 +3,7 @@
 // file `mcp-actors inspect` reads: the downstream session (role server) and both upstream clients
 // (role client, one of them modern-era).
 import { expect } from 'chai';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,7 @@ import { createMcpServer, type McpServer } from '../../lib/mcp-server.js';
 import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import { runInProcess } from '../cli/helpers.js';
+import { everythingEntry } from '../fixtures/interop-everything/everything.js';
 
 const path = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 const COUNTER = { command: process.execPath, args: ['--import', 'tsx', path('fixtures/counter-server.ts')] };
@@ -80,6 +81,43 @@ describe('gateway: record journals both sides of every bridged exchange', functi
       expect(shown.code, `${f}: ${shown.stderr}`).to.equal(0);
       expect(shown.stdout).to.contain('tools/call');
     }
+  });
+
+  it('writes the 2026-07-28 downstream requests (request, input round, answer) as a journal inspect reads', async () => {
+    const out = join(dir, 'modern');
+    const ELICIT = 'everything__trigger-elicitation-request';
+    const gateway = createGateway({ servers: { everything: { command: process.execPath, args: [everythingEntry(), 'stdio'] } }, stderr: 'ignore', record: out });
+    await gateway.start();
+    const web = await listen(createStreamableHttpHandler(gateway.server.server), { port: 0 });
+    const client = new Client({ info: { name: 'downstream-modern', version: '1.0.0' }, era: 'modern' });
+    client.onElicitation({ form: () => ({ action: 'accept', content: { name: 'Grace Hopper' } }) });
+    await client.connect(createStreamableHttpClientTransport(web.url));
+    expect(textOf(await client.callTool(ELICIT, {}))).to.contain('Grace Hopper');
+    await client.close();
+    await web.close();
+    await gateway.close();
+
+    const file = join(out, 'downstream-modern.jsonl');
+    expect(gateway.recorded).to.include(file);
+    expect(statSync(file).mode & 0o777).to.equal(0o600);
+    const down = Journal.parse(readFileSync(file, 'utf8'));
+    expect(down.role).to.equal('server');
+    expect(down.era).to.equal('modern');
+    const frames = down.entries.flatMap((e) => ('frame' in e ? [{ kind: e.kind, rq: e.rq, frame: e.frame as { method?: string; params?: { name?: string; inputResponses?: unknown }; result?: { resultType?: string; inputRequests?: unknown; content?: unknown } } }] : []));
+    const calls = frames.filter((f) => f.kind === 'in' && f.frame.method === 'tools/call' && f.frame.params?.name === ELICIT);
+    // The first round asks for input; the retry carries the answer and gets the tool's result.
+    expect(calls).to.have.length(2);
+    const [first, retry] = calls as [(typeof calls)[0], (typeof calls)[0]];
+    const asked = frames.find((f) => f.kind === 'out' && f.rq === first.rq && f.frame.result !== undefined);
+    expect(asked?.frame.result?.resultType).to.equal('input_required');
+    expect(JSON.stringify(asked?.frame.result?.inputRequests)).to.contain('elicitation/create');
+    expect(JSON.stringify(retry.frame.params?.inputResponses)).to.contain('Grace Hopper');
+    const answer = frames.find((f) => f.kind === 'out' && f.rq === retry.rq && f.frame.result !== undefined);
+    expect(JSON.stringify(answer?.frame.result?.content)).to.contain('Grace Hopper');
+
+    const shown = await runInProcess(['inspect', file, '--json']);
+    expect(shown.code, shown.stderr).to.equal(0);
+    expect(shown.stdout).to.contain('tools/call');
   });
 
   it('refuses a directory that already holds journals (an older recording is never overwritten)', () => {

@@ -35,7 +35,41 @@ export interface OutgoingRequest {
 export type ClientInterceptorNext = (params?: JsonObject | undefined) => Promise<JsonObject>;
 
 /** A client stage: return `next()`'s result (possibly rewritten) or its own. Errors reach the caller as thrown. */
-export type ClientInterceptor = ((req: OutgoingRequest, next: ClientInterceptorNext) => Promise<JsonObject>) & { readonly interceptorName?: string };
+export type ClientInterceptor = ((req: OutgoingRequest, next: ClientInterceptorNext) => Promise<JsonObject>) & {
+  readonly interceptorName?: string;
+  /** Also run around each request the client answers (OpenTelemetry's SERVER span for it). */
+  readonly answering?: AnswerStage;
+};
+
+/**
+ * A request the client answers: a server-to-client request (legacy era: `elicitation/create`,
+ * `sampling/createMessage`, `roots/list`, ...) or an input request of a 2026-07-28 round.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/client
+ */
+export interface AnsweredRequest {
+  readonly kind: 'answer';
+  readonly method: string;
+  readonly params: JsonObject | undefined;
+  /** The JSON-RPC id (legacy era); an input request has its round's key instead, and no id. */
+  readonly id?: RequestId | undefined;
+  readonly era: 'legacy' | 'modern';
+}
+
+/** A stage around the client's answer: return `next()`'s result (or throw its error). */
+export type AnswerStage = (req: AnsweredRequest, next: () => Promise<JsonObject>) => Promise<JsonObject>;
+
+/** Run `stages` (the first is the outermost) around `answer`. */
+export function runAnswerStages(stages: readonly AnswerStage[], req: AnsweredRequest, answer: () => Promise<JsonObject>): Promise<JsonObject> {
+  const step = (i: number): Promise<JsonObject> => {
+    if (i === stages.length) return answer();
+    try {
+      return Promise.resolve(stages[i]!(req, () => step(i + 1)));
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  };
+  return step(0);
+}
 
 /** Run `interceptors` in registration order (the first is the outermost) around `send`. */
 export function runClientChain(interceptors: readonly ClientInterceptor[], req: OutgoingRequest, send: (params: JsonObject | undefined) => Promise<JsonObject>): Promise<JsonObject> {
