@@ -3,11 +3,12 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import * as pty from 'node-pty';
+import { tsArgs } from '../helpers/ts-child.js';
 
 export const CLI = fileURLToPath(new URL('../../lib/cli/main.ts', import.meta.url));
 export const TERMINAL_SERVER = fileURLToPath(new URL('../fixtures/cli/terminal-server.ts', import.meta.url));
 /** The command line of the fixture server, after `--`. */
-export const TERMINAL_SERVER_CMD = [process.execPath, '--import', 'tsx', TERMINAL_SERVER];
+export const TERMINAL_SERVER_CMD = [process.execPath, ...tsArgs(TERMINAL_SERVER)];
 
 export interface Run {
   code: number | null;
@@ -18,7 +19,7 @@ export interface Run {
 /** Run the CLI with pipes (not a terminal); resolves when it exits. */
 export function runCli(args: string[], options: { env?: Record<string, string>; input?: string; timeoutMs?: number } = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { env: { ...process.env, NO_COLOR: '1', ...options.env }, stdio: 'pipe' });
+    const child = spawn(process.execPath, [...tsArgs(CLI), ...args], { env: { ...process.env, NO_COLOR: '1', ...options.env }, stdio: 'pipe' });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -46,7 +47,7 @@ export class Terminal {
     const base = { ...process.env } as Record<string, string>;
     delete base.NO_COLOR;
     delete base.FORCE_COLOR;
-    this.term = pty.spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { name: 'xterm-256color', cols: 100, rows: 30, env: { ...base, ...env } });
+    this.term = pty.spawn(process.execPath, [...tsArgs(CLI), ...args], { name: 'xterm-256color', cols: 100, rows: 30, env: { ...base, ...env } });
     this.term.onData((d) => (this.output += d));
     this.exited = new Promise((resolve) => this.term.onExit(({ exitCode }) => resolve(exitCode)));
   }

@@ -9,8 +9,9 @@ import { Client } from '../../lib/entries/client.js';
 import { createStdioClientTransport } from '../../streams/stdio-client.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import type { Transport } from '../../streams/transport.js';
+import { tsArgs } from '../helpers/ts-child.js';
 
-export const EVERYTHING_STDIO = [process.execPath, '--import', 'tsx', 'examples/everything.ts', '--stdio'];
+export const EVERYTHING_STDIO = [process.execPath, ...tsArgs('examples/everything.ts'), '--stdio'];
 export const ELICITED = { title: 'Dawn count', priority: 'high' };
 export const SAMPLED = 'Herons are nesting.';
 

@@ -11,8 +11,9 @@ import { createStdioClientTransport } from '../../streams/stdio-client.js';
 import type { Transport } from '../../streams/transport.js';
 import { background, CLI, runInProcess } from './helpers.js';
 import { EVERYTHING_STDIO, oursModernSession, SAMPLED, sdkServerSession, sdkV2Session, type SessionOutcome } from './modern-sessions.js';
+import { tsArgs } from '../helpers/ts-child.js';
 
-const cli = (...args: string[]) => ({ command: process.execPath, args: ['--import', 'tsx', CLI, ...args] });
+const cli = (...args: string[]) => ({ command: process.execPath, args: [...tsArgs(CLI), ...args] });
 const lines = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
 /**
  * The session without its progress count. The SDK v2 client handles a notification a microtask
@@ -23,7 +24,7 @@ const noProgress = (o: SessionOutcome) => ({ ...o, progress: undefined });
 const ENVELOPE = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } } };
 
 /** Everything.ts over HTTP on a free port. */
-const everythingHttp = () => background(['--import', 'tsx', 'examples/everything.ts'], /(http:\/\/127\.0\.0\.1:\d+\/mcp)/, { PORT: '0' });
+const everythingHttp = () => background([...tsArgs('examples/everything.ts')], /(http:\/\/127\.0\.0\.1:\d+\/mcp)/, { PORT: '0' });
 
 /** Frames in, answers out, over a raw stdio transport (for what no client would send). */
 async function rawSession(server: { command: string; args: string[] }) {
@@ -62,7 +63,7 @@ describe('mcp-actors in the 2026-07-28 era: record, replay, verify, check, inspe
     recordedSdk = await sdkV2Session(cli('record', '--out', stdioRec, '--', ...EVERYTHING_STDIO));
     const server = await everythingHttp();
     try {
-      const proxy = await background(['--import', 'tsx', CLI, 'record', '--out', httpRec, '--target', server.match[1]!], /Point your client at (\S+)/);
+      const proxy = await background([...tsArgs(CLI), 'record', '--out', httpRec, '--target', server.match[1]!], /Point your client at (\S+)/);
       try {
         recordedOurs = await oursModernSession({ url: proxy.match[1]! });
         // The proxy sees the listen stream's socket close a moment after the client has closed: wait for
@@ -125,7 +126,7 @@ describe('mcp-actors in the 2026-07-28 era: record, replay, verify, check, inspe
   });
 
   it('replay --as server --port (HTTP): both clients get the recorded answers, the listen notifications on their stream', async () => {
-    const mock = await background(['--import', 'tsx', CLI, 'replay', httpRec, '--as', 'server', '--port', '0'], /mock server at (\S+)/);
+    const mock = await background([...tsArgs(CLI), 'replay', httpRec, '--as', 'server', '--port', '0'], /mock server at (\S+)/);
     try {
       const ours = await oursModernSession({ url: mock.match[1]! });
       expect(ours).to.deep.equal(recordedOurs);
@@ -239,7 +240,7 @@ describe('mcp-actors in the 2026-07-28 era: record, replay, verify, check, inspe
 
 describe('mcp-actors in the 2026-07-28 era against the official SDK v2 server', function () {
   this.timeout(120000);
-  const SDK_SERVER = [process.execPath, '--import', 'tsx', 'spec/fixtures/client-modern/sdk-v2-server.ts'];
+  const SDK_SERVER = [process.execPath, ...tsArgs('spec/fixtures/client-modern/sdk-v2-server.ts')];
   let dir: string;
   let rec: string;
   let recorded: string[];
@@ -260,7 +261,7 @@ describe('mcp-actors in the 2026-07-28 era against the official SDK v2 server', 
   it('verifies the recording against the SDK v2 server over stdio and over HTTP: zero differences after normalization', async () => {
     const stdio = await runInProcess(['replay', rec, '--as', 'client', '--', ...SDK_SERVER, '--stdio']);
     expect(stdio.stdout, stdio.stdout + stdio.stderr).to.match(/\d+ requests, no differences after normalization/);
-    const server = await background(['--import', 'tsx', 'spec/fixtures/client-modern/sdk-v2-server.ts'], /URL (\S+)/);
+    const server = await background([...tsArgs('spec/fixtures/client-modern/sdk-v2-server.ts')], /URL (\S+)/);
     try {
       const http = await runInProcess(['replay', rec, '--as', 'client', '--url', server.match[1]!]);
       expect(http.stdout, http.stdout + http.stderr).to.match(/\d+ requests, no differences after normalization/);

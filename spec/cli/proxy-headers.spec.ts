@@ -11,6 +11,7 @@ import { createMcpServer } from '../../lib/mcp-server.js';
 import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { post } from '../fixtures/http-server/raw.js';
 import { background, CLI } from './helpers.js';
+import { tsArgs } from '../helpers/ts-child.js';
 
 const V = '2026-07-28';
 
@@ -26,7 +27,7 @@ describe('mcp-actors record as an HTTP intermediary', function () {
       if (req.method === 'POST') seen.push(req.headers);
     });
     const dir = mkdtempSync(join(tmpdir(), 'mcp-proxy-headers-'));
-    const recorder = await background(['--import', 'tsx', CLI, 'record', '--out', join(dir, 'h.jsonl'), '--target', server.url], /Point your client at (\S+)/);
+    const recorder = await background([...tsArgs(CLI), 'record', '--out', join(dir, 'h.jsonl'), '--target', server.url], /Point your client at (\S+)/);
     try {
       const url = recorder.match[1]!;
       const body = {

@@ -8,10 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CLI, runCli, runInProcess, TERMINAL_SERVER_CMD } from './helpers.js';
+import { tsArgs } from '../helpers/ts-child.js';
 
 const LAUNCHER = fileURLToPath(new URL('../fixtures/cli/launcher.ts', import.meta.url));
 const q = (words: string[]) => words.map((w) => JSON.stringify(w)).join(' ');
-const recordCmd = (out: string, server: string[] = TERMINAL_SERVER_CMD) => q([process.execPath, '--import', 'tsx', CLI, 'record', '--in-process', '--out', out, '--', ...server]);
+const recordCmd = (out: string, server: string[] = TERMINAL_SERVER_CMD) => q([process.execPath, ...tsArgs(CLI), 'record', '--in-process', '--out', out, '--', ...server]);
 const lines = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
 
 describe('mcp-actors record --in-process', function () {
@@ -70,7 +71,7 @@ describe('mcp-actors record --in-process', function () {
 
   it('behind a launcher (as npx is), only the process that speaks on stdio records', async () => {
     const out = join(dir, 'launched.jsonl');
-    const run = await runInProcess(['call', 'echo', 'a=1', '--era', 'legacy', '--stdio', recordCmd(out, [process.execPath, '--import', 'tsx', LAUNCHER, ...TERMINAL_SERVER_CMD])]);
+    const run = await runInProcess(['call', 'echo', 'a=1', '--era', 'legacy', '--stdio', recordCmd(out, [process.execPath, ...tsArgs(LAUNCHER), ...TERMINAL_SERVER_CMD])]);
     expect(run.code, run.stderr).to.equal(0);
     const entries = lines(out).slice(1);
     expect(entries.filter((e) => e.kind === 'transport' && e.phase === 'open')).to.have.length(1);

@@ -7,9 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLI, runInProcess, TERMINAL_SERVER_CMD } from './helpers.js';
 import { Redactor } from '../../lib/shared/redactor.js';
+import { tsArgs } from '../helpers/ts-child.js';
 
 const q = (words: string[]) => words.map((w) => JSON.stringify(w)).join(' ');
-const recordCmd = (out: string) => q([process.execPath, '--import', 'tsx', CLI, 'record', '--out', out, '--', ...TERMINAL_SERVER_CMD]);
+const recordCmd = (out: string) => q([process.execPath, ...tsArgs(CLI), 'record', '--out', out, '--', ...TERMINAL_SERVER_CMD]);
 const lines = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
 
 describe('mcp-actors record: secrets inside strings that hold JSON (issue 32, 7f)', function () {

@@ -9,12 +9,13 @@ import { createMcpServer } from '../../lib/mcp-server.js';
 import { listen } from '../../lib/http/listen-port.js';
 import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { background, CLI, runInProcess, TERMINAL_SERVER_CMD } from './helpers.js';
+import { tsArgs } from '../helpers/ts-child.js';
 
 const q = (words: string[]) => words.map((w) => JSON.stringify(w)).join(' ');
-const recordCmd = (out: string, extra: string[] = []) => q([process.execPath, '--import', 'tsx', CLI, 'record', '--out', out, ...extra, '--', ...TERMINAL_SERVER_CMD]);
+const recordCmd = (out: string, extra: string[] = []) => q([process.execPath, ...tsArgs(CLI), 'record', '--out', out, ...extra, '--', ...TERMINAL_SERVER_CMD]);
 /** `record --target` started on a free port; `url` is where clients go. */
 async function recordHttp(out: string, target: string) {
-  const started = await background(['--import', 'tsx', CLI, 'record', '--out', out, '--target', target], /Point your client at (\S+)/);
+  const started = await background([...tsArgs(CLI), 'record', '--out', out, '--target', target], /Point your client at (\S+)/);
   return { ...started, url: started.match[1]! };
 }
 const lines = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));

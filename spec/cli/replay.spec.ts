@@ -14,9 +14,10 @@ import { Server } from '../../lib/server.js';
 import { createMemoryPair } from '../../streams/memory.js';
 import { everythingEntry } from '../fixtures/interop-everything/everything.js';
 import { CLI, runInProcess } from './helpers.js';
+import { tsArgs } from '../helpers/ts-child.js';
 
 const EVERYTHING = [process.execPath, everythingEntry(), 'stdio'];
-const cli = (...args: string[]) => ({ command: process.execPath, args: ['--import', 'tsx', CLI, ...args] });
+const cli = (...args: string[]) => ({ command: process.execPath, args: [...tsArgs(CLI), ...args] });
 
 /** One SDK client session: the same calls each time, their results in order. */
 async function sdkSession(server: { command: string; args: string[] }): Promise<unknown[]> {

@@ -8,6 +8,7 @@ import { everythingEntry } from '../fixtures/interop-everything/everything.js';
 import { Client } from '../../lib/entries/client.js';
 import { createStdioClientTransport } from '../../streams/stdio-client.js';
 import { CLI, runInProcess, TERMINAL_SERVER_CMD } from './helpers.js';
+import { tsArgs } from '../helpers/ts-child.js';
 
 const EVERYTHING = [process.execPath, everythingEntry(), 'stdio'];
 
@@ -47,7 +48,7 @@ describe('mcp-actors list/call/read/get/complete', function () {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-cli-'));
     try {
       const q = (w: string[]) => w.map((x) => JSON.stringify(x)).join(' ');
-      const record = (out: string) => [process.execPath, '--import', 'tsx', CLI, 'record', '--out', out, '--', ...TERMINAL_SERVER_CMD];
+      const record = (out: string) => [process.execPath, ...tsArgs(CLI), 'record', '--out', out, '--', ...TERMINAL_SERVER_CMD];
       const first = (file: string) => (readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).find((e) => e.kind === 'in')?.frame?.method as string);
       const cliRec = join(dir, 'cli.jsonl');
       const run = await runInProcess(['call', 'echo', 'a=1', '--json', '--stdio', q(record(cliRec))]);

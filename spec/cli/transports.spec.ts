@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { createMcpServer } from '../../lib/mcp-server.js';
 import { createWebSocketServer } from '../../lib/server-bindings/websocket-server.js';
 import { CLI, runInProcess, TERMINAL_SERVER_CMD } from './helpers.js';
+import { tsArgs } from '../helpers/ts-child.js';
 
 describe('mcp-actors over WebSocket and the HTTP mock server', function () {
   this.timeout(30000);
@@ -31,8 +32,8 @@ describe('mcp-actors over WebSocket and the HTTP mock server', function () {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-mock-'));
     const file = join(dir, 's.jsonl');
     const q = (w: string[]) => w.map((x) => JSON.stringify(x)).join(' ');
-    await runInProcess(['call', 'echo', 'a=1', '--stdio', q([process.execPath, '--import', 'tsx', CLI, 'record', '--out', file, '--', ...TERMINAL_SERVER_CMD])]);
-    const mock = spawn(process.execPath, ['--import', 'tsx', CLI, 'replay', file, '--as', 'server', '--port', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    await runInProcess(['call', 'echo', 'a=1', '--stdio', q([process.execPath, ...tsArgs(CLI), 'record', '--out', file, '--', ...TERMINAL_SERVER_CMD])]);
+    const mock = spawn(process.execPath, [...tsArgs(CLI), 'replay', file, '--as', 'server', '--port', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let err = '';

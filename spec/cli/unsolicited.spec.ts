@@ -15,8 +15,9 @@ import { createStreamableHttpClientTransport } from '../../streams/streamable-ht
 import type { Transport } from '../../streams/transport.js';
 import { background, CLI } from './helpers.js';
 import { EVERYTHING_STDIO } from './modern-sessions.js';
+import { tsArgs } from '../helpers/ts-child.js';
 
-const cli = (...args: string[]) => ({ command: process.execPath, args: ['--import', 'tsx', CLI, ...args] });
+const cli = (...args: string[]) => ({ command: process.execPath, args: [...tsArgs(CLI), ...args] });
 const lines = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -98,9 +99,9 @@ describe('replay --as server: notifications sent outside any request come at the
 
   it('Streamable HTTP: they come on the standalone GET stream of the live session', async () => {
     const rec = join(dir, 'http.jsonl');
-    const server = await background(['--import', 'tsx', 'examples/everything.ts'], /(http:\/\/127\.0\.0\.1:\d+\/mcp)/, { PORT: '0' });
+    const server = await background([...tsArgs('examples/everything.ts')], /(http:\/\/127\.0\.0\.1:\d+\/mcp)/, { PORT: '0' });
     try {
-      const proxy = await background(['--import', 'tsx', CLI, 'record', '--out', rec, '--target', server.match[1]!], /Point your client at (\S+)/);
+      const proxy = await background([...tsArgs(CLI), 'record', '--out', rec, '--target', server.match[1]!], /Point your client at (\S+)/);
       try {
         await recordLegacy(createStreamableHttpClientTransport(proxy.match[1]!));
       } finally {
@@ -112,7 +113,7 @@ describe('replay --as server: notifications sent outside any request come at the
     const update = lines(rec).find((e) => e.frame?.method === 'notifications/resources/updated');
     expect(update.http.method).to.equal('GET');
 
-    const mock = await background(['--import', 'tsx', CLI, 'replay', rec, '--as', 'server', '--port', '0'], /mock server at (\S+)/);
+    const mock = await background([...tsArgs(CLI), 'replay', rec, '--as', 'server', '--port', '0'], /mock server at (\S+)/);
     const client = new Client({ info: { name: 'ours-legacy', version: '1.0.0' }, era: 'legacy' });
     const seen: string[] = [];
     // The mock can only send on a standalone GET stream that is open: wait for the client's (a

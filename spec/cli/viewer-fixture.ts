@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CLI, runInProcess, TERMINAL_SERVER_CMD } from './helpers.js';
+import { tsArgs } from '../helpers/ts-child.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -23,7 +24,7 @@ export async function recordedSessionInChromium(prefix: string): Promise<ViewerF
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const recording = join(dir, 's.jsonl');
   const q = (w: string[]) => w.map((x) => JSON.stringify(x)).join(' ');
-  const run = await runInProcess(['call', 'slow', 'steps=2', 'ms=20', '--era', 'legacy', '--stdio', q([process.execPath, '--import', 'tsx', CLI, 'record', '--out', recording, '--', ...TERMINAL_SERVER_CMD])]);
+  const run = await runInProcess(['call', 'slow', 'steps=2', 'ms=20', '--era', 'legacy', '--stdio', q([process.execPath, ...tsArgs(CLI), 'record', '--out', recording, '--', ...TERMINAL_SERVER_CMD])]);
   expect(run.code).to.equal(0);
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { CLI, runInProcess } from './helpers.js';
 import { recordedSessionInChromium, type ViewerFixture } from './viewer-fixture.js';
+import { tsArgs } from '../helpers/ts-child.js';
 
 
 describe('mcp-actors inspect: terminal timeline and the viewer in chromium', function () {
@@ -215,7 +216,7 @@ describe('mcp-actors inspect: terminal timeline and the viewer in chromium', fun
     const live = join(dir, 'live.jsonl');
     const all = readFileSync(recording, 'utf8').trim().split('\n');
     writeFileSync(live, all.slice(0, 4).join('\n') + '\n');
-    const server = spawn(process.execPath, ['--import', 'tsx', CLI, 'inspect', live, '--serve'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const server = spawn(process.execPath, [...tsArgs(CLI), 'inspect', live, '--serve'], { stdio: ['ignore', 'ignore', 'pipe'] });
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let err = '';

@@ -8,6 +8,7 @@ import { Client } from '../../lib/entries/client.js';
 import { createStdioClientTransport } from '../../streams/stdio-client.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import type { FrameEvent } from '../../lib/session/session.js';
+import { tsArgs } from '../helpers/ts-child.js';
 
 const ENTRY = 'examples/everything.ts';
 const textOf = (r: { content?: unknown }) => ((r.content ?? []) as { type: string; text?: string }[]).filter((b) => b.type === 'text').map((b) => b.text).join('\n');
@@ -70,7 +71,7 @@ describe('client: the 2026-07-28 era against a dual-era server (examples/everyth
 
   it('[DISC-002] over stdio: the server/discover probe finds the modern era; tools, MRTR rounds, resources, prompts', async () => {
     const { client, asked } = makeClient();
-    await client.connect(createStdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', ENTRY, '--stdio'], stderr: 'ignore' }));
+    await client.connect(createStdioClientTransport({ command: process.execPath, args: [...tsArgs(ENTRY), '--stdio'], stderr: 'ignore' }));
     try {
       await exercise(client, asked);
     } finally {
@@ -82,7 +83,7 @@ describe('client: the 2026-07-28 era against a dual-era server (examples/everyth
     let child: ChildProcess;
     let url: string;
     before(async () => {
-      child = spawn(process.execPath, ['--import', 'tsx', ENTRY], { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'ignore'] });
+      child = spawn(process.execPath, [...tsArgs(ENTRY)], { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'ignore'] });
       url = await new Promise<string>((resolve, reject) => {
         let out = '';
         child.stdout!.setEncoding('utf8');

@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Client } from '../../lib/entries/client.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
+import { tsArgs } from '../helpers/ts-child.js';
 
 const FIXTURE = 'spec/fixtures/client-modern/sdk-v2-server.ts';
 
@@ -13,7 +14,7 @@ describe('client-modern: ping() against an SDK v2 (2.4.0) server over Streamable
   let child: ChildProcess;
   let url: string;
   before(async () => {
-    child = spawn(process.execPath, ['--import', 'tsx', FIXTURE], { stdio: ['ignore', 'pipe', 'ignore'] });
+    child = spawn(process.execPath, [...tsArgs(FIXTURE)], { stdio: ['ignore', 'pipe', 'ignore'] });
     url = await new Promise<string>((resolve, reject) => {
       let out = '';
       child.stdout!.setEncoding('utf8');

@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { Client } from '../../lib/entries/client.js';
 import { createStdioClientTransport } from '../../streams/stdio-client.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
+import { tsArgs } from '../helpers/ts-child.js';
 
 const FIXTURE = 'spec/fixtures/client-modern/sdk-v2-server.ts';
 const textOf = (r: { content?: unknown }) => ((r.content ?? []) as { type: string; text?: string }[]).map((b) => b.text).join('\n');
@@ -38,7 +39,7 @@ describe('interop: our client in the 2026-07-28 era against an SDK v2 (2.4.0) se
 
   it('over stdio', async () => {
     const client = makeClient();
-    await client.connect(createStdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', FIXTURE, '--stdio'], stderr: 'ignore' }));
+    await client.connect(createStdioClientTransport({ command: process.execPath, args: [...tsArgs(FIXTURE), '--stdio'], stderr: 'ignore' }));
     try {
       await exercise(client);
     } finally {
@@ -48,7 +49,7 @@ describe('interop: our client in the 2026-07-28 era against an SDK v2 (2.4.0) se
 
   it('over stdio, a hand-wired (legacy-only) SDK v2 server: server/discover is refused, the client falls back to initialize', async () => {
     const client = makeClient();
-    await client.connect(createStdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', FIXTURE, '--stdio-legacy'], stderr: 'ignore' }));
+    await client.connect(createStdioClientTransport({ command: process.execPath, args: [...tsArgs(FIXTURE), '--stdio-legacy'], stderr: 'ignore' }));
     try {
       expect(client.era).to.equal('legacy');
       expect(client.protocolVersion).to.equal('2025-11-25');
@@ -62,7 +63,7 @@ describe('interop: our client in the 2026-07-28 era against an SDK v2 (2.4.0) se
     let child: ChildProcess;
     let url: string;
     before(async () => {
-      child = spawn(process.execPath, ['--import', 'tsx', FIXTURE], { stdio: ['ignore', 'pipe', 'ignore'] });
+      child = spawn(process.execPath, [...tsArgs(FIXTURE)], { stdio: ['ignore', 'pipe', 'ignore'] });
       url = await new Promise<string>((resolve, reject) => {
         let out = '';
         child.stdout!.setEncoding('utf8');

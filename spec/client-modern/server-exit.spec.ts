@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { filter, firstValueFrom } from 'rxjs';
 import { Client } from '../../lib/entries/client.js';
 import { createStdioClientTransport } from '../../streams/stdio-client.js';
+import { tsArgs } from '../helpers/ts-child.js';
 
 const GROWING = fileURLToPath(new URL('../fixtures/host/growing-server.ts', import.meta.url));
 
@@ -18,7 +19,7 @@ describe('client: a modern stdio server that exits with a listen open', function
       const method = (f.frame as { method?: string }).method;
       if (f.direction === 'out' && method !== undefined) sent.push(method);
     });
-    await client.connect(createStdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', GROWING], stderr: 'pipe' }));
+    await client.connect(createStdioClientTransport({ command: process.execPath, args: [...tsArgs(GROWING)], stderr: 'pipe' }));
     expect(client.era).to.equal('modern');
     client.tools$.subscribe({ error: () => {} });
     await firstValueFrom(client.tools$.pipe(filter((t) => t.length === 2)));

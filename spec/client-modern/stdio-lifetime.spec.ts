@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import { fileURLToPath } from 'node:url';
 import { Client } from '../../lib/entries/client.js';
 import { createStdioClientTransport } from '../../streams/stdio-client.js';
+import { tsArgs } from '../helpers/ts-child.js';
 
 const SERVER = fileURLToPath(new URL('../fixtures/client-modern/lifetime-server.ts', import.meta.url));
 const alive = (pid: number) => {
@@ -23,7 +24,7 @@ describe('client: the lifetime of a stdio server process', function () {
   for (const era of ['modern', 'legacy'] as const) {
     it(`[BASE-082] (${era}) outlives every call, cancelled ones and concurrent conversations included, and ends with the client`, async () => {
       const client = new Client({ info: { name: 'spec', version: '1' }, era });
-      const transport = createStdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', SERVER], stderr: 'pipe' });
+      const transport = createStdioClientTransport({ command: process.execPath, args: [...tsArgs(SERVER)], stderr: 'pipe' });
       await client.connect(transport);
       expect(client.era).to.equal(era);
       const pid = transport.pid!;

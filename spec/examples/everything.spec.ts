@@ -4,6 +4,7 @@ import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { Client } from '../../lib/entries/client.js';
 import { createStdioClientTransport, type StdioClientTransport } from '../../streams/stdio-client.js';
+import { tsArgs } from '../helpers/ts-child.js';
 
 const EVERYTHING = fileURLToPath(new URL('../../examples/everything.ts', import.meta.url));
 
@@ -14,7 +15,7 @@ describe('examples/everything.ts over stdio', function () {
   const stderr: string[] = [];
 
   before(async () => {
-    transport = createStdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', EVERYTHING, '--stdio'], stderr: 'pipe' });
+    transport = createStdioClientTransport({ command: process.execPath, args: [...tsArgs(EVERYTHING), '--stdio'], stderr: 'pipe' });
     transport.stderr$.subscribe((line) => stderr.push(line));
     client = new Client({ info: { name: 'everything-smoke', version: '0.0.1' } });
     client.onSampling((params) => ({

@@ -10,6 +10,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client } from '../../lib/entries/client.js';
 import { createStdioClientTransport } from '../../streams/stdio-client.js';
+import { tsArgs } from '../helpers/ts-child.js';
 
 const TERMINAL = fileURLToPath(new URL('../../examples/terminal.ts', import.meta.url));
 /** The names of a process's descendants (Linux /proc; empty where it cannot be read). */
@@ -37,7 +38,7 @@ describe('examples/terminal.ts', function () {
   this.timeout(60_000);
 
   it('over stdio with our client: echo, a command with progress, the screen resource', async () => {
-    const transport = createStdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', TERMINAL, '--stdio'], stderr: 'pipe' });
+    const transport = createStdioClientTransport({ command: process.execPath, args: [...tsArgs(TERMINAL), '--stdio'], stderr: 'pipe' });
     const stderr: string[] = [];
     transport.stderr$.subscribe((l) => stderr.push(l));
     // Terminals live as long as the session that opened them: the legacy era (in 2026-07-28 each
@@ -69,7 +70,7 @@ describe('examples/terminal.ts', function () {
     let sdk: SdkClient;
 
     before(async () => {
-      child = spawn(process.execPath, ['--import', 'tsx', TERMINAL], { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      child = spawn(process.execPath, [...tsArgs(TERMINAL)], { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
       url = await new Promise<string>((resolve, reject) => {
         let out = '';
         child.stdout!.on('data', (d: Buffer) => {

@@ -12,6 +12,7 @@ import type { Tool } from '../../lib/protocol/schema/index.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { everythingEntry } from '../fixtures/interop-everything/everything.js';
+import { tsArgs } from '../helpers/ts-child.js';
 
 const path = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 const textOf = (r: { content?: unknown }) => ((r.content ?? []) as { text?: string }[]).map((b) => b.text ?? '').join('\n');
@@ -27,7 +28,7 @@ describe('gateway: two upstreams composed, one dies and returns', function () {
     gateway = createGateway({
       servers: {
         everything: { command: process.execPath, args: [everythingEntry(), 'stdio'] },
-        calc: { command: process.execPath, args: ['--import', 'tsx', path('../fixtures/host/calc-server.ts')] },
+        calc: { command: process.execPath, args: [...tsArgs(path('../fixtures/host/calc-server.ts'))] },
       },
       stderr: 'ignore',
       restart: { initialDelayMs: 500, maxDelayMs: 500, jitter: 0 },

@@ -9,9 +9,10 @@ import { createGateway, type Gateway } from '../../lib/gateway/gateway.js';
 import { listen, type Listening } from '../../lib/http/listen-port.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
+import { tsArgs } from '../helpers/ts-child.js';
 
 const path = (p: string) => fileURLToPath(new URL(p, import.meta.url));
-const stdio = (file: string) => ({ command: process.execPath, args: ['--import', 'tsx', file] });
+const stdio = (file: string) => ({ command: process.execPath, args: [...tsArgs(file)] });
 const textOf = (r: { content?: unknown }) => ((r.content ?? []) as { text?: string }[]).map((b) => b.text ?? '').join('\n');
 
 /** What a downstream caller sees of a call: its error (thrown or an isError result), or undefined. */

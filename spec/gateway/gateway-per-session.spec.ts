@@ -9,10 +9,11 @@ import { createGateway, type Gateway, type GatewayOptions } from '../../lib/gate
 import { listen, type Listening } from '../../lib/http/listen-port.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
+import { tsArgs } from '../helpers/ts-child.js';
 
 const path = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 const textOf = (r: { content?: unknown }) => ((r.content ?? []) as { text?: string }[]).map((b) => b.text ?? '').join('\n');
-const COUNTER = { command: process.execPath, args: ['--import', 'tsx', path('./fixtures/counter-server.ts')] };
+const COUNTER = { command: process.execPath, args: [...tsArgs(path('./fixtures/counter-server.ts'))] };
 
 /** Resolves once `check()` holds (real child processes exit in their own time), or fails after 10 s. */
 async function eventually(check: () => boolean): Promise<void> {

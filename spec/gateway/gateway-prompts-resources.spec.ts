@@ -11,6 +11,7 @@ import { listen, type Listening } from '../../lib/http/listen-port.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { everythingEntry } from '../fixtures/interop-everything/everything.js';
+import { tsArgs } from '../helpers/ts-child.js';
 
 const path = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 const ARCHITECTURE = 'demo://resource/static/document/architecture.md';
@@ -101,7 +102,7 @@ describe('gateway: prompts, resources and completion mounted', function () {
   }
 
   it('an upstream with tools only: the gateway declares no prompts, resources or completions', async () => {
-    const toolsOnly = createGateway({ servers: { echo: { command: process.execPath, args: ['--import', 'tsx', path('../../examples/echo-server.ts')] } }, stderr: 'ignore' });
+    const toolsOnly = createGateway({ servers: { echo: { command: process.execPath, args: [...tsArgs(path('../../examples/echo-server.ts'))] } }, stderr: 'ignore' });
     await toolsOnly.start();
     const served = await listen(createStreamableHttpHandler(toolsOnly.server.server), { port: 0, logger: false });
     const client = new Client({ info: { name: 'downstream', version: '1.0.0' } });

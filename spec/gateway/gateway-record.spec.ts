@@ -17,9 +17,10 @@ import { createStreamableHttpHandler } from '../../lib/server-bindings/streamabl
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import { runInProcess } from '../cli/helpers.js';
 import { everythingEntry } from '../fixtures/interop-everything/everything.js';
+import { tsArgs } from '../helpers/ts-child.js';
 
 const path = (p: string) => fileURLToPath(new URL(p, import.meta.url));
-const COUNTER = { command: process.execPath, args: ['--import', 'tsx', path('fixtures/counter-server.ts')] };
+const COUNTER = { command: process.execPath, args: [...tsArgs(path('fixtures/counter-server.ts'))] };
 const textOf = (r: { content?: unknown }) => ((r.content ?? []) as { text?: string }[]).map((b) => b.text ?? '').join('\n');
 /** The JSON of every entry of a journal file, one string each. */
 const linesOf = (file: string) => readFileSync(file, 'utf8').trim().split('\n');

@@ -10,6 +10,7 @@ import { listen, type Listening } from '../../lib/http/listen-port.js';
 import { createMcpServer, type McpServer } from '../../lib/mcp-server.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
+import { tsArgs } from '../helpers/ts-child.js';
 
 const path = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 const textOf = (r: { content?: unknown }) => ((r.content ?? []) as { text?: string }[]).map((b) => b.text ?? '').join('\n');
@@ -29,7 +30,7 @@ describe('gateway: roots asked of the downstream caller', function () {
   }
 
   before(async () => {
-    gateway = createGateway({ servers: { asker: { command: process.execPath, args: ['--import', 'tsx', path('./fixtures/roots-server.ts')] } }, stderr: 'ignore' });
+    gateway = createGateway({ servers: { asker: { command: process.execPath, args: [...tsArgs(path('./fixtures/roots-server.ts'))] } }, stderr: 'ignore' });
     await gateway.start();
     web = await listen(createStreamableHttpHandler(gateway.server.server), { port: 0, logger: false });
   });

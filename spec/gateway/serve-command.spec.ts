@@ -13,10 +13,11 @@ import { createStreamableHttpClientTransport } from '../../streams/streamable-ht
 import { createWebSocketClientTransport } from '../../streams/websocket-client.js';
 import { ExitCode } from '../../lib/cli/exit-codes.js';
 import { CLI, runCli } from '../cli/helpers.js';
+import { tsArgs } from '../helpers/ts-child.js';
 
 const path = (p: string) => fileURLToPath(new URL(p, import.meta.url));
-const ECHO = [process.execPath, '--import', 'tsx', path('../../examples/echo-server.ts')];
-const CALC = [process.execPath, '--import', 'tsx', path('../fixtures/host/calc-server.ts')];
+const ECHO = [process.execPath, ...tsArgs(path('../../examples/echo-server.ts'))];
+const CALC = [process.execPath, ...tsArgs(path('../fixtures/host/calc-server.ts'))];
 const textOf = (r: { content?: unknown }) => ((r.content ?? []) as { text?: string }[]).map((b) => b.text ?? '').join('\n');
 
 interface Served {
@@ -28,7 +29,7 @@ interface Served {
 
 /** Start `mcp-actors serve ARGS` and wait for the URL it prints. */
 async function serve(args: string[]): Promise<Served> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', ...args], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...tsArgs(CLI), 'serve', ...args], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   const exited = new Promise<number | null>((done) => child.on('close', done));
   const url = await new Promise<string>((resolve, reject) => {
@@ -168,7 +169,7 @@ describe('mcp-actors serve', function () {
 
   it('over stdio (the default): a client launches it in place of the server', async () => {
     const client = new Client({ info: { name: 'downstream', version: '1.0.0' } });
-    await client.connect(createStdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', CLI, 'serve', '--name', 'echo', '--', ...ECHO], stderr: 'ignore' }));
+    await client.connect(createStdioClientTransport({ command: process.execPath, args: [...tsArgs(CLI), 'serve', '--name', 'echo', '--', ...ECHO], stderr: 'ignore' }));
     try {
       expect(textOf(await client.callTool('echo__echo', { text: 'over stdio' }))).to.equal('over stdio');
     } finally {
@@ -177,7 +178,7 @@ describe('mcp-actors serve', function () {
   });
 
   it('--upstreams perSession: each downstream session gets its own upstream', async () => {
-    const counter = [process.execPath, '--import', 'tsx', path('./fixtures/counter-server.ts')];
+    const counter = [process.execPath, ...tsArgs(path('./fixtures/counter-server.ts'))];
     const served = await serve(['--http', '0', '--upstreams', 'perSession', '--name', 'counter', '--', ...counter]);
     const clients = [new Client({ info: { name: 'a', version: '1.0.0' }, era: 'legacy' }), new Client({ info: { name: 'b', version: '1.0.0' }, era: 'legacy' })];
     try {

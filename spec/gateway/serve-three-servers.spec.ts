@@ -18,6 +18,7 @@ import { createStreamableHttpClientTransport } from '../../streams/streamable-ht
 import { CLI } from '../cli/helpers.js';
 import { everythingEntry } from '../fixtures/interop-everything/everything.js';
 import { runInspector } from '../interop/demo/helpers.js';
+import { tsArgs } from '../helpers/ts-child.js';
 
 const path = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 const textOf = (r: object) => (((r as { content?: unknown }).content ?? []) as { text?: string }[]).map((b) => b.text ?? '').join('\n');
@@ -41,11 +42,11 @@ describe('mcp-actors serve: three servers, official clients, one killed', functi
         mcpServers: {
           everything: { command: process.execPath, args: [everythingEntry(), 'stdio'] },
           files: { command: process.execPath, args: [FILESYSTEM, dir] },
-          calc: { command: process.execPath, args: ['--import', 'tsx', path('../fixtures/host/calc-server.ts')] },
+          calc: { command: process.execPath, args: [...tsArgs(path('../fixtures/host/calc-server.ts'))] },
         },
       }),
     );
-    child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--http', '0', '--config', config], { stdio: ['ignore', 'ignore', 'pipe'] });
+    child = spawn(process.execPath, [...tsArgs(CLI), 'serve', '--http', '0', '--config', config], { stdio: ['ignore', 'ignore', 'pipe'] });
     url = await new Promise<string>((resolve, reject) => {
       child.stderr!.on('data', (d) => {
         stderr += d;

@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { fileURLToPath } from 'node:url';
 import { createHost, ServerUnavailableError } from '../../lib/entries/host.js';
 import { ConnectionClosedError, McpError } from '../../lib/errors.js';
+import { tsArgs } from '../helpers/ts-child.js';
 
 const ECHO = fileURLToPath(new URL('../../examples/echo-server.ts', import.meta.url));
 
@@ -11,7 +12,7 @@ describe('host: calls after close()', function () {
 
   for (const era of ['modern', 'legacy'] as const) {
     it(`the host refuses with ServerUnavailableError, a kept client with ConnectionClosedError (era ${era})`, async () => {
-      const host = createHost({ servers: { echo: { command: process.execPath, args: ['--import', 'tsx', ECHO] } }, clientOptions: { era }, stderr: 'ignore' });
+      const host = createHost({ servers: { echo: { command: process.execPath, args: [...tsArgs(ECHO)] } }, clientOptions: { era }, stderr: 'ignore' });
       await host.start();
       await host.whenReady();
       expect(host.state.echo!.era).to.equal(era);

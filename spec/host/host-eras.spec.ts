@@ -11,9 +11,10 @@ import { createHost, type Host, type HostServerState } from '../../lib/entries/h
 import { listen, type Listening } from '../../lib/http/listen-port.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
 import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
+import { tsArgs } from '../helpers/ts-child.js';
 
 const path = (p: string) => fileURLToPath(new URL(p, import.meta.url));
-const stdio = (file: string) => ({ command: process.execPath, args: ['--import', 'tsx', file] });
+const stdio = (file: string) => ({ command: process.execPath, args: [...tsArgs(file)] });
 const ECHO = path('../../examples/echo-server.ts');
 const SDK_V1 = path('../fixtures/interop/sdk-server.ts');
 const STRICT = path('../fixtures/host/strict-legacy-server.ts');

@@ -3,6 +3,7 @@
 // that serves the skill.
 import { expect } from 'chai';
 import { createHost } from '../../lib/host/host.js';
+import { tsArgs } from '../helpers/ts-child.js';
 
 const FIXTURE = 'spec/fixtures/skills/skill-server.ts';
 
@@ -13,8 +14,8 @@ describe('host: skills per server', function () {
     const reads: string[] = [];
     const host = createHost({
       servers: {
-        billing: { command: process.execPath, args: ['--import', 'tsx', FIXTURE, 'Billing refunds'] },
-        support: { command: process.execPath, args: ['--import', 'tsx', FIXTURE, 'Support refunds'] },
+        billing: { command: process.execPath, args: [...tsArgs(FIXTURE), 'Billing refunds'] },
+        support: { command: process.execPath, args: [...tsArgs(FIXTURE), 'Support refunds'] },
       },
       stderr: 'ignore',
       onClient: (client, server) =>

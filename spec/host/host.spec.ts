@@ -8,11 +8,12 @@ import { listen, type Listening } from '../../lib/http/listen-port.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
 import type { FrameEvent } from '../../lib/session/session.js';
 import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
+import { tsArgs } from '../helpers/ts-child.js';
 
 const ECHO = fileURLToPath(new URL('../../examples/echo-server.ts', import.meta.url));
 const CALC = fileURLToPath(new URL('../fixtures/host/calc-server.ts', import.meta.url));
 const GROWING = fileURLToPath(new URL('../fixtures/host/growing-server.ts', import.meta.url));
-const stdio = (path: string) => ({ command: process.execPath, args: ['--import', 'tsx', path] });
+const stdio = (path: string) => ({ command: process.execPath, args: [...tsArgs(path)] });
 
 // Every host made here is closed after its test, so no child outlives the spec.
 const hosts: Host[] = [];

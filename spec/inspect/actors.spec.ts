@@ -13,6 +13,7 @@ import { ManualClock } from '../../lib/clock.js';
 import { createMcpServer } from '../../lib/mcp-server.js';
 import { startTask } from '../../lib/tasks/modern-tasks.js';
 import { createMemoryPair } from '../../streams/memory.js';
+import { tsArgs } from '../helpers/ts-child.js';
 
 /** What an inspector learns of one actor: its id, its parent's id, its machine's id. */
 interface SeenActor {
@@ -157,7 +158,7 @@ describe('inspection: every actor reaches the inspector, parented to its owner',
     this.timeout(20_000);
     const seen = collector();
     const echo = fileURLToPath(new URL('../../examples/echo-server.ts', import.meta.url));
-    const stdio = { command: process.execPath, args: ['--import', 'tsx', echo] };
+    const stdio = { command: process.execPath, args: [...tsArgs(echo)] };
     const host = createHost({ servers: { a: stdio, b: stdio }, inspect: seen.inspect });
     try {
       await host.start();

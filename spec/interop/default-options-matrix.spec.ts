@@ -12,6 +12,7 @@ import { Client } from '../../lib/entries/client.js';
 import { createStdioClientTransport } from '../../streams/stdio-client.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import type { Transport } from '../../streams/transport.js';
+import { tsArgs } from '../helpers/ts-child.js';
 
 const SDK_V2 = 'spec/fixtures/client-modern/sdk-v2-server.ts';
 const SDK_V1 = 'spec/fixtures/interop/sdk-v1-full-server.ts';
@@ -57,7 +58,7 @@ async function exercise(client: Client, era: 'modern' | 'legacy', server: string
 
 /** Start an HTTP fixture process; resolves with its URL. */
 function startHttp(entry: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [...tsArgs(entry)], { stdio: ['ignore', 'pipe', 'ignore'] });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.setEncoding('utf8');
@@ -82,7 +83,7 @@ describe('interop: our client with default options against the official SDKs\' s
     describe(s.name, () => {
       it(`over stdio: the ${s.era} era, every tool, a resource, a prompt, a completion, a subscription update`, async () => {
         const client = defaultClient();
-        const transport: Transport = createStdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', s.entry, '--stdio'], stderr: 'ignore' });
+        const transport: Transport = createStdioClientTransport({ command: process.execPath, args: [...tsArgs(s.entry), '--stdio'], stderr: 'ignore' });
         await client.connect(transport);
         try {
           await exercise(client, s.era, s.info);

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import process from 'node:process';
 import type { Readable } from 'node:stream';
 import { createInterface } from 'node:readline';
+import { tsArgs } from '../helpers/ts-child.js';
 
 export const REVISIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
 
@@ -11,7 +12,7 @@ export const SDK_SERVER = fileURLToPath(new URL('../fixtures/interop/sdk-server.
 
 /** How to run a TypeScript fixture as a child: node itself, with tsx as a loader. */
 export function fixtureCommand(path: string): { command: string; args: string[] } {
-  return { command: process.execPath, args: ['--import', 'tsx', path] };
+  return { command: process.execPath, args: [...tsArgs(path)] };
 }
 
 /**

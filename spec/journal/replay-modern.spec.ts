@@ -16,6 +16,7 @@ import { createStreamableHttpClientTransport } from '../../streams/streamable-ht
 import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { askerServer } from '../fixtures/journal/asker.js';
 import { scriptedRun } from '../fixtures/journal/scripted-run.js';
+import { tsArgs } from '../helpers/ts-child.js';
 
 const askerStdio = fileURLToPath(new URL('../fixtures/journal/asker-stdio.ts', import.meta.url));
 
@@ -88,7 +89,7 @@ for (const era of ['modern', 'legacy'] as const) {
     });
 
     it('over a real stdio child process: journal then replay identical', async () => {
-      const transport = createStdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', askerStdio], stderr: 'pipe' });
+      const transport = createStdioClientTransport({ command: process.execPath, args: [...tsArgs(askerStdio)], stderr: 'pipe' });
       const { journal } = await scriptedRun(era, transport);
       const result = await replay(journal.toJSONL());
       expect(result.firstDifference).to.equal(undefined);
@@ -215,7 +216,7 @@ describe('frames$ of a journaling modern client', () => {
 describe('journal of a modern client: progress and a timeout over stdio', () => {
   it('records the timer that fired and the progress, and replays them to the same frames and outcomes', async () => {
     const echoServer = fileURLToPath(new URL('../../examples/echo-server.ts', import.meta.url));
-    const transport = createStdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', echoServer], stderr: 'pipe' });
+    const transport = createStdioClientTransport({ command: process.execPath, args: [...tsArgs(echoServer)], stderr: 'pipe' });
     const client = new Client({ info: { name: 'journal-spec', version: '1' }, era: 'modern', journal: true });
     await client.connect(transport);
     const progress: number[] = [];

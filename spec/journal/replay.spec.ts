@@ -9,6 +9,7 @@ import { Server } from '../../lib/server.js';
 import { createMemoryPair } from '../../streams/memory.js';
 import { createStdioClientTransport } from '../../streams/stdio-client.js';
 import { CLIENT_INFO, SERVER_INFO, settle } from '../helpers/raw-peer.js';
+import { tsArgs } from '../helpers/ts-child.js';
 
 const echoServer = fileURLToPath(new URL('../../examples/echo-server.ts', import.meta.url));
 
@@ -123,7 +124,7 @@ describe('journal and replay', () => {
 
   it('records a real stdio session (progress, timeout, cancellation) and the replay emits the same frames', async function () {
     this.timeout(30_000);
-    const transport = createStdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', echoServer], stderr: 'pipe' });
+    const transport = createStdioClientTransport({ command: process.execPath, args: [...tsArgs(echoServer)], stderr: 'pipe' });
     const client = new Client({ era: 'legacy', info: CLIENT_INFO, journal: true });
     await client.connect(transport);
     const progress: number[] = [];

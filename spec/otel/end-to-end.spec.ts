@@ -13,6 +13,7 @@ import { createStdioClientTransport } from '../../streams/stdio-client.js';
 import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import { api, harness, type Harness } from './otel-harness.js';
+import { tsArgs } from '../helpers/ts-child.js';
 
 const { CLIENT, SERVER } = api.SpanKind;
 
@@ -148,7 +149,7 @@ describe('otel: across processes', function () {
     client.use(h.telemetry.clientOf(client));
     try {
       await client.connect(
-        createStdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', 'spec/otel/fixtures/stdio-server.ts'], env: { OTLP_URL: url } }),
+        createStdioClientTransport({ command: process.execPath, args: [...tsArgs('spec/otel/fixtures/stdio-server.ts')], env: { OTLP_URL: url } }),
       );
       const out = await client.callTool('echo', { text: 'hi' });
       expect(out.content).to.deep.equal([{ type: 'text', text: 'echo hi' }]);

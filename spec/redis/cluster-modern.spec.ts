@@ -21,6 +21,7 @@ import { undiciFetch, type FetchLike } from '../../streams/http-fetch.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import { startHaproxy, type RunningHaproxy } from '../../scripts/real-parts/haproxy.js';
 import { startRedis, type RunningRedis } from '../../scripts/real-parts/redis-server.js';
+import { tsArgs } from '../helpers/ts-child.js';
 
 const ENTRY = 'examples/everything.ts';
 /** Short leases, so that a killed process's task fails within seconds (swept every 500 ms). */
@@ -42,7 +43,7 @@ interface Served {
 }
 
 function startBackend(name: string, redisUrl: string): Promise<Backend> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, '--redis', redisUrl], {
+  const child = spawn(process.execPath, [...tsArgs(ENTRY), '--redis', redisUrl], {
     env: { ...process.env, PORT: '0', MCP_TASK_LEASE_MS: String(LEASE_MS) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

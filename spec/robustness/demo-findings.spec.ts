@@ -4,6 +4,7 @@
 import { expect } from 'chai';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { EVERYTHING } from './fuzz/stdio-run.js';
+import { tsArgs } from '../helpers/ts-child.js';
 
 interface Line {
   id?: unknown;
@@ -13,7 +14,7 @@ interface Line {
 }
 
 function start(): { child: ChildProcessWithoutNullStreams; lines: Line[]; send(frame: string): void; next(id: unknown, ms?: number): Promise<Line> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', EVERYTHING, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...tsArgs(EVERYTHING), '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
   child.stderr.resume();
   const lines: Line[] = [];
   let rest = '';

@@ -9,6 +9,7 @@ import { Client, type Diagnostic } from '../../lib/entries/client.js';
 import { ConnectionClosedError } from '../../lib/errors.js';
 import { createStdioClientTransport } from '../../streams/stdio-client.js';
 import { CLIENT_INFO } from '../helpers/raw-peer.js';
+import { tsArgs } from '../helpers/ts-child.js';
 
 const crashy = fileURLToPath(new URL('../fixtures/session/crashy-server.ts', import.meta.url));
 const unruly = fileURLToPath(new URL('../fixtures/session/unruly-server.ts', import.meta.url));
@@ -33,7 +34,7 @@ describe('robustness: process faults of a stdio server', function () {
   this.timeout(30_000);
 
   it('killed (SIGKILL) with requests in flight: they fail at once, naming the signal, not after their timeout', async () => {
-    const transport = createStdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', crashy], stderr: 'pipe' });
+    const transport = createStdioClientTransport({ command: process.execPath, args: [...tsArgs(crashy)], stderr: 'pipe' });
     // A ten-minute request timeout: only the process's end can settle these within the test.
     const client = new Client({ era: 'legacy', info: CLIENT_INFO, timeout: 600_000 });
     await client.connect(transport);
@@ -56,7 +57,7 @@ describe('robustness: process faults of a stdio server', function () {
     const client = new Client({ era: 'legacy', info: CLIENT_INFO });
     const diags: Diagnostic[] = [];
     client.diagnostics$.subscribe((d) => diags.push(d));
-    await client.connect(createStdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', unruly, 'garbage'] }));
+    await client.connect(createStdioClientTransport({ command: process.execPath, args: [...tsArgs(unruly), 'garbage'] }));
     try {
       expect(await echoes(client, 50)).to.deep.equal(Array.from({ length: 50 }, (_, i) => `call ${i}`));
       expect(client.currentPhase).to.equal('operating');
@@ -68,7 +69,7 @@ describe('robustness: process faults of a stdio server', function () {
   });
 
   it('floods stderr (64 KiB a millisecond) with nobody reading it: calls are still answered', async () => {
-    const transport = createStdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', unruly, 'stderr-flood'], stderr: 'pipe' });
+    const transport = createStdioClientTransport({ command: process.execPath, args: [...tsArgs(unruly), 'stderr-flood'], stderr: 'pipe' });
     const client = new Client({ era: 'legacy', info: CLIENT_INFO });
     await client.connect(transport);
     try {
@@ -85,7 +86,7 @@ describe('robustness: process faults of a stdio server', function () {
   });
 
   it('ignores the end of its stdin and SIGTERM: close() still ends it (SIGKILL after the grace periods) and returns', async () => {
-    const transport = createStdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', unruly, 'stubborn'], stderr: 'pipe', closeTimeout: 300, termTimeout: 300 });
+    const transport = createStdioClientTransport({ command: process.execPath, args: [...tsArgs(unruly), 'stubborn'], stderr: 'pipe', closeTimeout: 300, termTimeout: 300 });
     const client = new Client({ era: 'legacy', info: CLIENT_INFO });
     await client.connect(transport);
     expect(await echoes(client, 3)).to.have.length(3);

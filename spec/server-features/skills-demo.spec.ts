@@ -9,6 +9,7 @@ import { Client } from '../../lib/entries/client.js';
 import { createStdioClientTransport } from '../../streams/stdio-client.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import type { Transport } from '../../streams/transport.js';
+import { tsArgs } from '../helpers/ts-child.js';
 
 const ENTRY = 'examples/everything.ts';
 
@@ -43,7 +44,7 @@ describe('skills on the demo server, both eras, stdio and HTTP', function () {
 
   for (const era of ['modern', 'legacy'] as const) {
     it(`over stdio, ${era} era: listed without reads, loaded and verified, a file read on demand`, async () => {
-      await readSkill(createStdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', ENTRY, '--stdio'], stderr: 'ignore' }), era);
+      await readSkill(createStdioClientTransport({ command: process.execPath, args: [...tsArgs(ENTRY), '--stdio'], stderr: 'ignore' }), era);
     });
   }
 
@@ -51,7 +52,7 @@ describe('skills on the demo server, both eras, stdio and HTTP', function () {
     let child: ChildProcess;
     let url: string;
     before(async () => {
-      child = spawn(process.execPath, ['--import', 'tsx', ENTRY], { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'ignore'] });
+      child = spawn(process.execPath, [...tsArgs(ENTRY)], { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'ignore'] });
       url = await new Promise<string>((resolve, reject) => {
         let out = '';
         child.stdout!.setEncoding('utf8');

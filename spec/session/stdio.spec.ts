@@ -6,6 +6,7 @@ import { ConnectionClosedError } from '../../lib/errors.js';
 import type { Diagnostic } from '../../lib/session/session.js';
 import { createStdioClientTransport } from '../../streams/stdio-client.js';
 import { CLIENT_INFO } from '../helpers/raw-peer.js';
+import { tsArgs } from '../helpers/ts-child.js';
 
 const crashy = fileURLToPath(new URL('../fixtures/session/crashy-server.ts', import.meta.url));
 const everything = fileURLToPath(new URL('../../examples/everything.ts', import.meta.url));
@@ -14,7 +15,7 @@ const pushy = fileURLToPath(new URL('../fixtures/client-modern/pushy-modern-serv
 describe('sessions over stdio', () => {
   it('a crash with requests in flight rejects them all, naming the exit code and the last stderr lines', async function () {
     this.timeout(20_000);
-    const transport = createStdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', crashy], stderr: 'pipe' });
+    const transport = createStdioClientTransport({ command: process.execPath, args: [...tsArgs(crashy)], stderr: 'pipe' });
     const client = new Client({ era: 'legacy', info: CLIENT_INFO });
     const diags: Diagnostic[] = [];
     client.diagnostics$.subscribe((d) => diags.push(d));
@@ -49,7 +50,7 @@ describe('sessions over stdio', () => {
 
   it('[LIFE-119] [STDIO-020] a server process answers what it was asked and exits on its own once its stdin ends', async function () {
     this.timeout(20_000);
-    const child = spawn(process.execPath, ['--import', 'tsx', everything, '--stdio'], { stdio: ['pipe', 'pipe', 'ignore'] });
+    const child = spawn(process.execPath, [...tsArgs(everything), '--stdio'], { stdio: ['pipe', 'pipe', 'ignore'] });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

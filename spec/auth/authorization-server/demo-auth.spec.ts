@@ -9,6 +9,7 @@ import { Client } from '../../../lib/client.js';
 import { createStreamableHttpClientTransport } from '../../../streams/streamable-http-client.js';
 import { freePort } from '../../../scripts/real-parts/free-port.js';
 import { browserAuthorize, launchChromium, USER } from './helpers.js';
+import { tsArgs } from '../../helpers/ts-child.js';
 
 describe('the demo server with --auth (real process, chromium)', function () {
   this.timeout(60_000);
@@ -21,7 +22,7 @@ describe('the demo server with --auth (real process, chromium)', function () {
   before(async () => {
     browser = await launchChromium();
     [port, authPort] = [await freePort(), await freePort()];
-    child = spawn(process.execPath, ['--import', 'tsx', 'examples/everything.ts', '--auth'], {
+    child = spawn(process.execPath, [...tsArgs('examples/everything.ts'), '--auth'], {
       env: { ...process.env, PORT: String(port), AUTH_PORT: String(authPort), MCP_DEMO_USER: USER.name, MCP_DEMO_PASSWORD: USER.password },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -5,6 +5,7 @@ import { createServer, connect } from 'node:net';
 import { dirname } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
+import { tsArgs } from '../../helpers/ts-child.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const EVERYTHING = fileURLToPath(new URL('../../../examples/everything.ts', import.meta.url));
@@ -17,7 +18,7 @@ export const INSPECTOR_CLI = fileURLToPath(new URL('../../../node_modules/@model
 export const INSPECTOR_CWD = dirname(INSPECTOR_CLI);
 
 /** The demo server over stdio: node itself, tsx as a loader. */
-export const STDIO_COMMAND = { command: process.execPath, args: ['--import', 'tsx', EVERYTHING, '--stdio'] };
+export const STDIO_COMMAND = { command: process.execPath, args: [...tsArgs(EVERYTHING), '--stdio'] };
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -78,7 +79,7 @@ export interface HttpDemo {
 /** Start the demo server over Streamable HTTP on a free port; resolves once it prints its URL and accepts connections. */
 export async function startHttpDemo(): Promise<HttpDemo> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', EVERYTHING], {
+  const child = spawn(process.execPath, [...tsArgs(EVERYTHING)], {
     cwd: REPO_ROOT,
     env: { ...process.env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],

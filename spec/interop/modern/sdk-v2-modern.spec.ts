@@ -8,6 +8,7 @@ import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@mo
 import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { tsArgs } from '../../helpers/ts-child.js';
 
 const ENTRY = 'examples/everything.ts';
 const ELICITED = { title: 'Dawn count', priority: 'high' };
@@ -75,7 +76,7 @@ describe('interop: SDK v2 client in the 2026-07-28 era against our everything se
 
   it('over stdio: every tool (elicitation and sampling through MRTR), resource and prompt', async () => {
     const { client, asked } = modernClient();
-    const transport = new StdioV2({ command: process.execPath, args: ['--import', 'tsx', ENTRY, '--stdio'], stderr: 'ignore' });
+    const transport = new StdioV2({ command: process.execPath, args: [...tsArgs(ENTRY), '--stdio'], stderr: 'ignore' });
     await client.connect(transport);
     try {
       expect(client.getServerVersion()?.name).to.be.a('string');
@@ -89,7 +90,7 @@ describe('interop: SDK v2 client in the 2026-07-28 era against our everything se
     let child: ChildProcess;
     let url: string;
     before(async () => {
-      child = spawn(process.execPath, ['--import', 'tsx', ENTRY], { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'ignore'] });
+      child = spawn(process.execPath, [...tsArgs(ENTRY)], { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'ignore'] });
       url = await new Promise<string>((resolve, reject) => {
         let out = '';
         child.stdout!.setEncoding('utf8');

@@ -9,6 +9,7 @@ import type { Revision } from '../../../lib/protocol/revisions.js';
 import { AnswerChecker, CaseGenerator, type FuzzCase, type FuzzTally } from './cases.js';
 import { Prng } from './prng.js';
 import { EVERYTHING } from './stdio-run.js';
+import { tsArgs } from '../../helpers/ts-child.js';
 
 export interface HttpServerProcess {
   url: string;
@@ -18,7 +19,7 @@ export interface HttpServerProcess {
 
 /** Start examples/everything.ts over HTTP on a free port. */
 export async function startHttpServer(): Promise<HttpServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', EVERYTHING], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PORT: '0', NO_COLOR: '1' } });
+  const child = spawn(process.execPath, [...tsArgs(EVERYTHING)], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PORT: '0', NO_COLOR: '1' } });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     const t = setTimeout(() => reject(new Error(`no URL from the server within 60 s: ${out}`)), 60_000);

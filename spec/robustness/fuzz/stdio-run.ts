@@ -9,6 +9,7 @@ import type { Revision } from '../../../lib/protocol/revisions.js';
 import { AnswerChecker, CaseGenerator, type FuzzCase, type FuzzTally } from './cases.js';
 import { peakRssMiB } from './process-memory.js';
 import { Prng } from './prng.js';
+import { tsArgs } from '../../helpers/ts-child.js';
 
 export const EVERYTHING = fileURLToPath(new URL('../../../examples/everything.ts', import.meta.url));
 
@@ -36,7 +37,7 @@ export async function fuzzStdioServer(options: {
   statelessCases?: FuzzCase[];
 }): Promise<StdioRunResult> {
   const { seed, revision, count } = options;
-  const child = spawn(process.execPath, options.args ?? ['--import', 'tsx', EVERYTHING, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, options.args ?? [...tsArgs(EVERYTHING), '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
   const checker = new AnswerChecker();
   let stderr = '';
   child.stderr!.setEncoding('utf8');

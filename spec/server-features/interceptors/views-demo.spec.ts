@@ -10,6 +10,7 @@ import { McpError } from '../../../lib/errors.js';
 import { createStreamableHttpClientTransport } from '../../../streams/streamable-http-client.js';
 import { freePort } from '../../../scripts/real-parts/free-port.js';
 import { browserAuthorize, launchChromium, USER } from '../../auth/authorization-server/helpers.js';
+import { tsArgs } from '../../helpers/ts-child.js';
 
 describe('per-caller views over the demo with --auth (real process, real tokens, chromium)', function () {
   this.timeout(90_000);
@@ -23,7 +24,7 @@ describe('per-caller views over the demo with --auth (real process, real tokens,
     browser = await launchChromium();
     const [port, authPort] = [await freePort(), await freePort()];
     mcpUrl = `http://127.0.0.1:${port}/mcp`;
-    child = spawn(process.execPath, ['--import', 'tsx', 'examples/everything.ts', '--auth'], {
+    child = spawn(process.execPath, [...tsArgs('examples/everything.ts'), '--auth'], {
       env: { ...process.env, PORT: String(port), AUTH_PORT: String(authPort), MCP_DEMO_USER: USER.name, MCP_DEMO_PASSWORD: USER.password },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
