@@ -38,10 +38,26 @@ function walk(dir: string, into: { ts: string[]; other: string[] }): void {
   }
 }
 
+const PREFIX = 'mcp-actors-spec-js-';
+
+/** Copies left by processes that did not exit on their own (a parallel run's workers are killed). */
+function removeOrphans(): void {
+  for (const name of readdirSync(tmpdir())) {
+    const pid = name.startsWith(PREFIX) ? Number(name.slice(PREFIX.length).split('-')[0]) : NaN;
+    if (!Number.isSafeInteger(pid) || pid <= 0) continue;
+    try {
+      process.kill(pid, 0);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ESRCH') rmSync(join(tmpdir(), name), { recursive: true, force: true });
+    }
+  }
+}
+
 /** The compiled copy of the tree (built on first use, removed when this process exits). */
 function compiledTree(): string {
   if (built !== undefined) return built;
-  const out = mkdtempSync(join(tmpdir(), 'mcp-actors-spec-js-'));
+  removeOrphans();
+  const out = mkdtempSync(join(tmpdir(), `${PREFIX}${process.pid}-`));
   process.once('exit', () => rmSync(out, { recursive: true, force: true }));
   const files = { ts: [] as string[], other: [] as string[] };
   for (const tree of TREES) if (existsSync(join(REPO, tree))) walk(join(REPO, tree), files);
