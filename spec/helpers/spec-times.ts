@@ -21,6 +21,7 @@ class SpecTimes extends Mocha.reporters.Dot {
     super(runner, options);
     const files = new Map<string, FileTime>();
     const tests: Array<{ file: string; title: string; ms: number }> = [];
+    const failures: Array<{ file: string; title: string; error: string }> = [];
     const started = new Map<Mocha.Suite, number>();
     let runStart = 0;
     const fileOf = (file: string | undefined): FileTime => {
@@ -41,8 +42,9 @@ class SpecTimes extends Mocha.reporters.Dot {
       const t0 = started.get(suite);
       if (t0 !== undefined) fileOf(suite.file).ms += performance.now() - t0;
     });
-    const onTest = (failed: boolean) => (test: Mocha.Test): void => {
+    const onTest = (failed: boolean) => (test: Mocha.Test, error?: Error): void => {
       const entry = fileOf(test.file);
+      if (failed) failures.push({ file: relative(process.cwd(), test.file ?? ''), title: test.fullTitle(), error: String(error?.message ?? error).slice(0, 500) });
       entry.tests += 1;
       if (failed) entry.failed += 1;
       tests.push({ file: relative(process.cwd(), test.file ?? ''), title: test.fullTitle(), ms: test.duration ?? 0 });
@@ -60,12 +62,19 @@ class SpecTimes extends Mocha.reporters.Dot {
         node: process.version,
         wallMs: Math.round(performance.now() - runStart),
         sumOfFilesMs: sumMs,
+        failures,
         files: byFile,
         slowestTests: tests.slice(0, 200),
       }, null, 1));
     };
-    // Written after each file too, so a long run can be read before it ends.
-    runner.on(EVENT_SUITE_END, (suite: Mocha.Suite) => { if (topLevel(suite)) write(); });
+    // Written as it goes too (at most every 5 s), so a long run can be read before it ends.
+    let lastWrite = 0;
+    runner.on(EVENT_SUITE_END, () => {
+      if (performance.now() - lastWrite > 5000) {
+        lastWrite = performance.now();
+        write();
+      }
+    });
     runner.once(EVENT_RUN_END, write);
   }
 }
