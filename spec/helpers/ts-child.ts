@@ -78,6 +78,9 @@ function compiledTree(): string {
   return (built = out);
 }
 
+// Built while the spec files load, where no test's timeout runs (the first spawn may be in a test).
+if (process.env.MCP_SPEC_TSX !== '1') compiledTree();
+
 /**
  * The node arguments that run `file` (a `.ts` of this repository, absolute or relative to its root),
  * to put after `process.execPath`: `[compiled.js]`, or `['--import', 'tsx', file]` with
