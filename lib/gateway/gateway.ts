@@ -29,6 +29,7 @@ import { mountResources } from './mount-resources.js';
 import { mountTemplates } from './mount-templates.js';
 import { mountTools } from './mount-tools.js';
 import { SessionUpstreams, type Route } from './session-upstreams.js';
+import { sessionOf } from '../session/session.js';
 
 /** How long `start()` waits for a ready upstream's first tool listing. */
 const FIRST_LISTING_MS = 10_000;
@@ -124,7 +125,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   const sharingOf = (name: string): UpstreamSharing => (typeof upstreams === 'string' ? upstreams : (upstreams[name] ?? 'shared'));
   const route: Route = async (ctx, name) => {
     if (sharingOf(name) !== 'perSession') return { host, key: name };
-    if (!isModernRevision(ctx.revision)) return perSession.for(ctx.session, name);
+    const session = sessionOf(ctx.session);
+    if (session !== undefined && !isModernRevision(ctx.revision)) return perSession.for(session, name);
     // No session in 2026-07-28: the caller's principal is the unit; an anonymous caller cannot be told apart.
     const who = principalOf(ctx.authInfo);
     return who === undefined ? { host, key: name } : perSession.for(who, name);

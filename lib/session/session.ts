@@ -31,7 +31,7 @@ import type {
   RequestId,
 } from '../jsonrpc/message.js';
 import { errorResponse } from '../jsonrpc/message.js';
-import { ConnectionClosedError, PhaseError } from '../errors.js';
+import { ConnectionClosedError, McpError, PhaseError } from '../errors.js';
 import { initializeParams, initializeResult, invalidInitializeResult, refuseInitialize, toFailure } from './handshake.js';
 import { OutboundRequests } from './outbound.js';
 import { abandonIncoming, cancelIncoming, dispatchRequest, endRequest, isPromise, runNotification } from './request-dispatch.js';
@@ -39,7 +39,7 @@ import { HandlerContext, type Incoming } from './handler-context.js';
 import { serveModernOnSession } from './modern-on-session.js';
 import { operatingSnapshot, type ModernDispatch, type RequestScope } from './request-scope.js';
 import { ServerRequest, type RequestOwner } from './server-request.js';
-import type { RequestCaller } from './request-caller.js';
+import type { RequestCaller, ServerCaller } from './request-caller.js';
 import { allows, isSupportedRevision } from '../protocol/revisions.js';
 import { progressRate, type ProgressRateOptions } from './progress-rate.js';
 import {
@@ -52,20 +52,23 @@ export type { Progress, ProgressToken, RequestOptions, ProgressRateOptions };
 export type { SessionOptions, FrameEvent, Diagnostic } from './session-options.js';
 import type { SessionOptions} from './session-options.js';
 export type { ModernDispatch, RequestScope, RequestScopedInput } from './request-scope.js';
-export type { RequestCaller } from './request-caller.js';
+export type { RequestCaller, ServerCaller } from './request-caller.js';
 export { operatingSnapshot } from './request-scope.js';
 export type { SessionSnapshot } from './session-core.js';
 import { SessionCore, type SessionSnapshot } from './session-core.js';
 import type { HandlerTableOf, InterceptHooksOf, NotificationHandlerOf, RequestHandlerContextOf, RequestHandlerOf, RequestWithProgress } from './handler-types.js';
 
-/** What a request handler receives besides the params (see {@link RequestHandlerContextOf}). */
-export type RequestHandlerContext = RequestHandlerContextOf<Session>;
-export type RequestHandler = RequestHandlerOf<Session>;
+/**
+ * What a request handler receives besides the params (see {@link RequestHandlerContextOf});
+ * `ctx.session` is the request's {@link ServerCaller} (a `ServerSession` in the legacy era).
+ */
+export type RequestHandlerContext = RequestHandlerContextOf<ServerCaller>;
+export type RequestHandler = RequestHandlerOf<ServerCaller>;
 export type NotificationHandler = NotificationHandlerOf<Session>;
-/** Handlers a Server shares with all its sessions. */
-export type HandlerTable = HandlerTableOf<Session>;
-/** How a session hands a request or notification to the Server's interceptor chain. */
-export type InterceptHooks = InterceptHooksOf<Session>;
+/** Handlers a Server shares with all its sessions and its 2026-07-28 requests. */
+export type HandlerTable = HandlerTableOf<ServerCaller, Session>;
+/** How a session or a 2026-07-28 request hands a request or notification to the Server's interceptor chain. */
+export type InterceptHooks = InterceptHooksOf<ServerCaller, Session>;
 export type { RequestWithProgress } from './handler-types.js';
 
 const DEFAULT_TIMEOUT = 60_000;
@@ -581,5 +584,20 @@ export class Session extends SessionCore {
 
 // A Session is a RequestCaller: checked here rather than with `implements`, because the published
 // declarations strip the internal members the interface names (a consumer's compile would fail).
-const sessionIsCaller: (session: Session) => RequestCaller = (session) => session;
+const sessionIsCaller: (session: Session) => RequestCaller & ServerCaller = (session) => session;
 void sessionIsCaller;
+
+/**
+ * The session a legacy-only request arrived on (`logging/setLevel`, `resources/subscribe`: methods
+ * 2026-07-28 removed, so their caller is always a session). A modern request's caller here is a
+ * bug in the caller's routing: said plainly rather than failing on a missing member.
+ */
+export function legacySession(caller: ServerCaller, method: string): Session {
+  if (caller instanceof Session) return caller;
+  throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method} (revision 2026-07-28 removed it)`);
+}
+
+/** The session a request's caller is, or undefined for a 2026-07-28 request's caller (no session in that revision). */
+export function sessionOf(caller: ServerCaller): Session | undefined {
+  return caller instanceof Session ? caller : undefined;
+}
