@@ -120,12 +120,12 @@ function targetOf(t: ClientCallTarget): Target {
 }
 
 /**
- * Request-scoped sessions (2026-07-28) whose handler carries on as a task after the request was
- * answered: its asks go through the task (`tasks/update`), so the session's end does not refuse them.
+ * Callers of 2026-07-28 requests whose handler carries on as a task after the request was
+ * answered: its asks go through the task (`tasks/update`), so the request's end does not refuse them.
  */
 const carriedOn = new WeakSet<ServerCaller>();
 
-/** @internal A task carries on the handler of this request-scoped session (see `lib/tasks/modern-tasks.ts`). */
+/** @internal A task carries on the handler of this 2026-07-28 request (see `lib/tasks/modern-tasks.ts`). */
 export function carryOnAsTask(session: ServerCaller): void {
   carriedOn.add(session);
 }

@@ -24,7 +24,6 @@ import { Channel } from './channel.js';
 import { toFailure } from './handshake.js';
 import { KeepAlive, keepAliveOptions } from './keep-alive.js';
 import type { Progress } from './request-registry.js';
-import type { RequestScopedInput } from './request-scope.js';
 import type { Diagnostic, FrameEvent, SessionOptions } from './session-options.js';
 
 type SessionActor = Actor<typeof sessionMachine>;
@@ -62,8 +61,6 @@ export abstract class SessionCore {
   protected readonly progressSubject = new Channel<Progress & { requestId: RequestId; method: string }>();
   private isOver = false;
   protected transport: Transport | undefined;
-  /** A request-scoped session's machine input, until serveRequestScope places it. */
-  protected requestInput: RequestScopedInput | undefined;
   protected phase: SessionPhase = 'connecting';
   protected seq = 0;
   protected revision: string | undefined;
@@ -73,7 +70,7 @@ export abstract class SessionCore {
   protected readonly keepAlive: KeepAlive | undefined;
   protected doneWaiters: (() => void)[] = [];
 
-  constructor(role: SessionRole, options: SessionOptions & { instructions?: string }, requestScoped: boolean) {
+  constructor(role: SessionRole, options: SessionOptions & { instructions?: string }) {
     this.role = role;
     this.clock = options.clock ?? systemClock;
     this.enforceCapabilities = options.enforceCapabilities ?? true;
@@ -92,8 +89,7 @@ export abstract class SessionCore {
       });
     }
     const supportedVersions = options.supportedVersions ?? [...SUPPORTED_REVISIONS];
-    // A request-scoped session is dropped with its request: a journal of it would be lost.
-    if (options.journal && !requestScoped) {
+    if (options.journal) {
       this.journal = new Journal({ redact: options.journal === true || options.journal.redact !== false });
       this.journal.role = role;
       this.journal.startedAt = this.clock.now();
@@ -119,11 +115,7 @@ export abstract class SessionCore {
       localCapabilities: options.capabilities ?? {},
       instructions: options.instructions,
     };
-    if (requestScoped) {
-      // Placed straight in `operating` by serveRequestScope: no transitions to pay per request.
-      this.actor = undefined;
-      this.requestInput = input;
-    } else if (options.inspect !== undefined || options.inspectParent !== undefined) {
+    if (options.inspect !== undefined || options.inspectParent !== undefined) {
       // An inspector needs a live actor to watch.
       const parent = options.inspectParent;
       this.actor = createActor(SessionCore.machine, parent ? { input, parent, id: 'session' } : { input, clock: this.clock, inspect: options.inspect });
@@ -205,12 +197,6 @@ export abstract class SessionCore {
     } finally {
       this.mailbox = undefined;
     }
-  }
-
-  /** Stand the machine at `snapshot` without running it there (a request-scoped session's `operating`). */
-  protected placeAt(snapshot: SessionSnapshot): void {
-    this.snapshot = snapshot;
-    this.lastNotified = snapshot;
   }
 
   /** Every frame in and out, with sequence number, clock time and direction. */

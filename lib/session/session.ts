@@ -5,7 +5,7 @@
  *
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic
  */
-import { EMPTY, Subject } from 'rxjs';
+import { Subject } from 'rxjs';
 import {
   type InitializeParamsLike,
   type InitializeResultLike,
@@ -22,7 +22,6 @@ import { DEFAULT_MAX_FRAME_BYTES } from '../jsonrpc/codec.js';
 import { DEFAULT_MAX_FRAME_DEPTH } from '../jsonrpc/depth.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type {
-  Frame,
   JsonObject,
   JsonRpcBatch,
   JsonRpcNotification,
@@ -37,7 +36,7 @@ import { OutboundRequests } from './outbound.js';
 import { abandonIncoming, cancelIncoming, dispatchRequest, endRequest, isPromise, runNotification } from './request-dispatch.js';
 import { HandlerContext, type Incoming } from './handler-context.js';
 import { serveModernOnSession } from './modern-on-session.js';
-import { operatingSnapshot, type ModernDispatch, type RequestScope } from './request-scope.js';
+import type { ModernDispatch, RequestScope } from './request-scope.js';
 import { ServerRequest, type RequestOwner } from './server-request.js';
 import type { RequestCaller, ServerCaller } from './request-caller.js';
 import { allows, isSupportedRevision } from '../protocol/revisions.js';
@@ -51,9 +50,8 @@ import {
 export type { Progress, ProgressToken, RequestOptions, ProgressRateOptions };
 export type { SessionOptions, FrameEvent, Diagnostic } from './session-options.js';
 import type { SessionOptions} from './session-options.js';
-export type { ModernDispatch, RequestScope, RequestScopedInput } from './request-scope.js';
+export type { ModernDispatch, RequestScope } from './request-scope.js';
 export type { RequestCaller, ServerCaller } from './request-caller.js';
-export { operatingSnapshot } from './request-scope.js';
 export type { SessionSnapshot } from './session-core.js';
 import { SessionCore, type SessionSnapshot } from './session-core.js';
 import type { HandlerTableOf, InterceptHooksOf, NotificationHandlerOf, RequestHandlerContextOf, RequestHandlerOf, RequestWithProgress } from './handler-types.js';
@@ -89,7 +87,6 @@ export class Session extends SessionCore {
   private readonly shared: HandlerTable | undefined;
   /** @internal The requests this session serves, by id (the dispatch's). */
   readonly incoming: Map<RequestId, Incoming> = new Map();
-  private scope: RequestScope | undefined;
   /** How this session's requests report (made at the first request: an idle session holds none). */
   private requestOwner: RequestOwner | undefined;
   /** @internal Who this session's peer is in request records (`session-<n>`, set by its Server). */
@@ -100,8 +97,8 @@ export class Session extends SessionCore {
   /** The transport said the peer's input ended (stdin closed): answer what is owed, then close. */
   private inputEnded = false;
 
-  constructor(role: SessionRole, options: SessionOptions & { instructions?: string }, shared?: HandlerTable, requestScoped = false) {
-    super(role, options, requestScoped);
+  constructor(role: SessionRole, options: SessionOptions & { instructions?: string }, shared?: HandlerTable) {
+    super(role, options);
     this.shared = shared;
     this.maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
     this.maxFrameDepth = options.maxFrameDepth ?? DEFAULT_MAX_FRAME_DEPTH;
@@ -118,8 +115,7 @@ export class Session extends SessionCore {
 
   protected releaseRequests(cause: Error | undefined): void {
     this.registryInstance?.closeAll(cause ? new ConnectionClosedError(`Connection closed: ${cause.message}`, cause) : undefined);
-    // A request-scoped session closes at every request's end: its request's end is the core's to say.
-    if (this.incoming.size > 0) abandonIncoming(this.incoming, new ConnectionClosedError('The session closed'), this.scope === undefined);
+    if (this.incoming.size > 0) abandonIncoming(this.incoming, new ConnectionClosedError('The session closed'), true);
   }
 
   /** The session machine's named effects, whichever way the machine runs. */
@@ -246,13 +242,6 @@ export class Session extends SessionCore {
   /** Close the session: pending requests are rejected, the transport closed. */
   async close(): Promise<void> {
     if (this.phase === 'closed' || this.phase === 'failed') return;
-    if (this.requestInput !== undefined) {
-      // A request-scoped session ends with its request: abort what runs, complete the streams.
-      this.phase = 'closed';
-      this.releaseAll();
-      this.dispose();
-      return;
-    }
     this.record({ kind: 'call', op: 'close' });
     const done = new Promise<void>((resolve) => this.doneWaiters.push(resolve));
     if (!this.transport) {
@@ -452,8 +441,6 @@ export class Session extends SessionCore {
       if (modern !== undefined && this.role === 'server' && !inBatch && modern.claims(msg)) return this.handleModern(modern, msg);
     }
     if (this.role !== 'server') return this.serveRequest(msg, inBatch, undefined, false);
-    const scoped = this.scope?.request;
-    if (scoped !== undefined) return this.serveRequest(msg, inBatch, scoped, false);
     // A legacy request: this session owns it and says when it ends (a handler's answer ends it
     // where it is made; what is answered at once, here).
     // initialize's owner is not kept: a session that stays idle after it holds none.
@@ -477,7 +464,7 @@ export class Session extends SessionCore {
     };
   }
 
-  /** `owned`: this session ends `request` (its own legacy request, not a request-scoped one). */
+  /** `owned`: this session ends `request` (a server's requests; a client's have no actor). */
   private serveRequest(msg: JsonRpcRequest, inBatch: boolean, request: ServerRequest | undefined, owned: boolean): JsonRpcResponse | Promise<JsonRpcResponse | undefined> | undefined {
     if (msg.method === 'initialize') {
       request?.start();
@@ -503,36 +490,9 @@ export class Session extends SessionCore {
     return serveModernOnSession(this, modern, msg, (frame) => this.sendFrame(frame, msg.id));
   }
 
-  /**
-   * @internal The request-scoped core's dispatch: serve one modern request on this fresh server
-   * session. The request's `_meta` envelope stands in for `initialize` (no handshake, nothing
-   * negotiated beyond this request), and the handler runs exactly as on a session, with its
-   * phase, capability and parameter checks; its client calls become input requests.
-   */
-  serveRequestScope(msg: JsonRpcRequest, scope: RequestScope): JsonRpcResponse | Promise<JsonRpcResponse | undefined> | undefined {
-    const input = this.requestInput;
-    if (this.role !== 'server' || this.transport !== undefined || input === undefined) throw new Error('serveRequestScope needs a fresh, unconnected, request-scoped server session');
-    this.scope = scope;
-    this.transport = {
-      inbound$: EMPTY,
-      state$: EMPTY,
-      start: () => Promise.resolve(),
-      send: (frame: Frame) => scope.send(frame),
-      close: () => Promise.resolve(),
-      authInfo: scope.authInfo,
-      peerFacts: scope.peerFacts,
-    } as Transport;
-    // The snapshot a handshake would lead to, with this request's envelope in its context: no
-    // lifecycle events are replayed per request.
-    this.placeAt(operatingSnapshot(input, scope));
-    this.phase = 'operating';
-    this.onNegotiated(scope.revision);
-    return this.handleRequest(msg, false);
-  }
-
-  /** @internal The request scope of a request-scoped session (modern era), if this is one. */
+  /** A session serves legacy requests: no 2026-07-28 request scope (the modern core serves those with no session). */
   get requestScope(): RequestScope | undefined {
-    return this.scope;
+    return undefined;
   }
 
   protected handleInitialize(msg: JsonRpcRequest, inBatch: boolean): JsonRpcResponse | undefined {

@@ -2,7 +2,7 @@
  * Where a session meets the Server's interceptors: builds the {@link InterceptedRequest}
  * from what the session knows (era, caller, id, `_meta`, the request's signal and life) and runs
  * the chain around the handler. One dispatch point serves both eras: a 2026-07-28 request reaches
- * it through the request core's request-scoped session.
+ * it from the request core, which dispatches it over the request itself (no session).
  * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr
  */
 import { principalOf } from '../../auth/principal.js';
