@@ -295,7 +295,7 @@ export class RequestCore implements ModernDispatch {
       if (refused !== undefined) return refused;
     }
     const out = dispatchRequest(host, msg, request, false);
-    const unwatch = watchAbort(io, () => host.end('The client went away'));
+    const unwatch = watchAbort(io, () => host.end('The request was closed: the client went away or cancelled it'));
     try {
       // With interceptors, the chain answers a round that ends input-required itself (it sees, and may rewrite, that result).
       const intercepted = this.server.interceptorList.length > 0;
