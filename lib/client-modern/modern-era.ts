@@ -201,17 +201,22 @@ export class ModernEra {
   /**
    * The request's params with the envelope in `_meta`. Without the caller's own `_meta` or a trace
    * the envelope object itself is sent: it is built once per version and log level and never
-   * changed after (frames are immutable by contract), so a call copies nothing of it.
+   * changed after (frames are immutable by contract), so a call copies nothing of it. Copied key
+   * by key, not `{ ...params, _meta }`: on Node 20 a key added to a spread copy costs microseconds.
    */
   private enveloped(params: JsonObject | undefined, extra: JsonObject | undefined, trace: TraceOptions['trace']): JsonObject {
     const envelope = this.host.meta(this.version);
     const own = params?._meta as JsonObject | undefined;
     let meta = envelope;
     if (own !== undefined || trace !== undefined) {
-      meta = { ...own, ...envelope };
+      meta = copyInto({}, own);
+      copyInto(meta, envelope);
       if (trace) for (const [k, v] of Object.entries(trace)) if (typeof v === 'string') meta[k] = v;
     }
-    return extra === undefined ? { ...params, _meta: meta } : { ...params, ...extra, _meta: meta };
+    const out = copyInto({}, params);
+    if (extra !== undefined) copyInto(out, extra);
+    out._meta = meta;
+    return out;
   }
 
   /**
@@ -295,6 +300,12 @@ export class ModernEra {
       ...(watcher !== undefined ? { inspectParent: () => watcher.inspectActor } : this.host.inspectParent !== undefined && { inspectParent: this.host.inspectParent }),
     };
   }
+}
+
+/** `from`'s own keys set on `to` (a shallow copy without the cost of a spread on Node 20). */
+function copyInto(to: JsonObject, from: JsonObject | undefined): JsonObject {
+  if (from !== undefined) for (const k of Object.keys(from)) to[k] = from[k]!;
+  return to;
 }
 
 /** What a `DiscoverResult` says, in the client's terms. */
