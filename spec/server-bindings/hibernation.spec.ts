@@ -124,6 +124,18 @@ describe('Streamable HTTP server: hibernation of idle sessions (issue 26)', () =
     expect((await post(url, callTool(1, 'report'), h('no-such-session'))).status).to.equal(404);
   });
 
+  it('closing a hibernated ServerSession ends it as a live one ends: its id is then 404', async () => {
+    await start();
+    const sid = await openSession(url, VERSION);
+    const [session] = announced;
+    clock.advance(1000);
+    expect(handler.stats.hibernatedSessions).to.equal(1);
+    await session!.close();
+    expect(session!.currentPhase).to.equal('closed');
+    expect(handler.sessionCount).to.equal(0);
+    expect((await post(url, callTool(1, 'report'), h(sid))).status).to.equal(404);
+  });
+
   it('hibernateAfterMs: false keeps every session as it is', async () => {
     await start({ hibernateAfterMs: false });
     await openSession(url, VERSION);
