@@ -136,6 +136,25 @@ describe('Streamable HTTP server: hibernation of idle sessions (issue 26)', () =
     expect((await post(url, callTool(1, 'report'), h(sid))).status).to.equal(404);
   });
 
+  it("another principal's request for a hibernated session is 404, as for an unknown one, and does not wake it; its owner's revives it with the new credentials", async () => {
+    const users: Record<string, { sub: string; scopes: string[] }> = { alice: { sub: 'alice', scopes: ['a'] }, 'alice-2': { sub: 'alice', scopes: ['b'] }, bob: { sub: 'bob', scopes: [] } };
+    await start({
+      authenticate: (req) => {
+        const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
+        return users[token] === undefined ? { ok: false, status: 401 } : { ok: true, authInfo: { token, ...users[token] } };
+      },
+    });
+    mcp.registerTool('whoami', { description: 'The caller token', inputSchema: z.object({}) }, (_args, ctx) => String((ctx.authInfo as { token: string }).token));
+    const sid = await openSession(url, VERSION, { authorization: 'Bearer alice' });
+    clock.advance(1000);
+    expect(handler.stats.hibernatedSessions).to.equal(1);
+    expect((await post(url, callTool(1, 'whoami'), { ...h(sid), authorization: 'Bearer bob' })).status).to.equal(404);
+    expect(handler.stats.hibernatedSessions, 'still asleep').to.equal(1);
+    const res = await post(url, callTool(2, 'whoami'), { ...h(sid), authorization: 'Bearer alice-2' });
+    expect(res.status).to.equal(200);
+    expect(res.body).to.contain('alice-2');
+  });
+
   it('hibernateAfterMs: false keeps every session as it is', async () => {
     await start({ hibernateAfterMs: false });
     await openSession(url, VERSION);
