@@ -155,6 +155,24 @@ describe('Streamable HTTP server: hibernation of idle sessions (issue 26)', () =
     expect(res.body).to.contain('alice-2');
   });
 
+  it('the event ids of a session keep their meaning across hibernation (same tag and stream numbers)', async () => {
+    await start({ responseMode: 'sse' });
+    const sid = await openSession(url, VERSION);
+    const res = await post(url, callTool(2, 'report'), h(sid));
+    const ids = [...res.body.matchAll(/^id: (.+)$/gm)].map((m) => m[1]!);
+    expect(ids.length, 'two log lines and the answer').to.equal(3);
+    const [tag] = ids[0]!.split('.');
+    clock.advance(1000);
+    expect(handler.stats.hibernatedSessions).to.equal(1);
+    // Stream 1 was this session's and has ended: nothing more will come (204), as for a live session.
+    const ended = await getStream(url, { ...h(sid), 'last-event-id': ids[0]! });
+    await ended.done;
+    expect(ended.status).to.equal(204);
+    // A stream it never had, or another session's tag, is still refused.
+    expect((await getStream(url, { ...h(sid), 'last-event-id': `${tag}.2.1` })).status).to.equal(400);
+    expect((await getStream(url, { ...h(sid), 'last-event-id': `x${tag}.1.1` })).status).to.equal(400);
+  });
+
   it('hibernateAfterMs: false keeps every session as it is', async () => {
     await start({ hibernateAfterMs: false });
     await openSession(url, VERSION);
