@@ -211,24 +211,25 @@ class DeadlineQueue<T> {
  */
 class Interner {
   private readonly byJson = new Map<string, object>();
-  private readonly shared = new WeakSet<object>();
+  /** Values already looked at: shared ones and those kept as their own (each is serialized once). */
+  private readonly seen = new WeakSet<object>();
 
   constructor(private readonly max = 1024) {}
 
   share = <T>(value: T): T => {
-    if (value === null || typeof value !== 'object' || this.shared.has(value)) return value;
+    if (value === null || typeof value !== 'object' || this.seen.has(value)) return value;
+    this.seen.add(value);
     let key: string;
     try {
       key = JSON.stringify(value);
     } catch {
       return value;
     }
+    // A client's oversized info stays its own: the table holds only small, common values.
     if (key.length > 8192) return value;
     const known = this.byJson.get(key);
     if (known !== undefined) return known as T;
-    if (this.byJson.size >= this.max) return value;
-    this.byJson.set(key, value);
-    this.shared.add(value);
+    if (this.byJson.size < this.max) this.byJson.set(key, value);
     return value;
   };
 }

@@ -51,7 +51,8 @@ export interface StreamableHttpOptions {
    * subscriptions), and its next request revives it unchanged. It is still open (`sessions$`
    * shows no close, `sessionCount` counts it) and expires as before. Sessions shared through a
    * store, stateless handlers and sessions with an inspector or a keep-alive never hibernate.
-   * Default 1000 ms; `false`: never.
+   * `session.transportState$` follows the transport it was read from: a revived session has a
+   * new one (read it again). Default 1000 ms; `false`: never.
    * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#session-management
    */
   hibernateAfterMs?: number | false;
