@@ -24,7 +24,7 @@ import { Channel } from './channel.js';
 import { toFailure } from './handshake.js';
 import { KeepAlive, keepAliveOptions } from './keep-alive.js';
 import type { Progress } from './request-registry.js';
-import type { RequestScopedInput } from './request-scope.js';
+import { operatingSnapshot, type RequestScopedInput } from './request-scope.js';
 import type { Diagnostic, FrameEvent, SessionOptions } from './session-options.js';
 
 type SessionActor = Actor<typeof sessionMachine>;
@@ -211,6 +211,27 @@ export abstract class SessionCore {
   protected placeAt(snapshot: SessionSnapshot): void {
     this.snapshot = snapshot;
     this.lastNotified = snapshot;
+  }
+
+  /**
+   * @internal Hibernation of an idle legacy HTTP session (`lib/server-bindings/http-hibernation.ts`):
+   * the subscriptions to its transport end, `standIn` takes the transport's place until
+   * {@link Session.revive}, and the machine stands in the same `operating` state, its snapshot's
+   * parts those every operating session shares and its context's values passed through `share`
+   * (equal capabilities kept once). Journaled as a `hibernated` note.
+   */
+  hibernate(standIn: Transport, share: <T>(value: T) => T): void {
+    if (this.role !== 'server' || this.phase !== 'operating' || this.actor !== undefined) throw new Error(`Only an operating server session without an inspector hibernates (it is ${this.phase})`);
+    for (const s of this.subscriptions) s.unsubscribe();
+    this.subscriptions = [];
+    this.transport = standIn;
+    const c = this.snapshot.context;
+    const operating = operatingSnapshot(c, { revision: c.protocolVersion!, clientCapabilities: {}, clientInfo: c.peerInfo! });
+    this.placeAt({
+      ...operating,
+      context: { ...c, supportedVersions: share(c.supportedVersions), localCapabilities: share(c.localCapabilities), peerCapabilities: share(c.peerCapabilities), peerInfo: share(c.peerInfo) },
+    } as SessionSnapshot);
+    this.record({ kind: 'note', note: 'hibernated' });
   }
 
   /** Every frame in and out, with sequence number, clock time and direction. */
