@@ -90,6 +90,10 @@ for (const wire of ['stdio', 'http', 'fetch'] as const) {
       expect(server.entries.some((e) => e.kind === 'cancel')).to.equal(true);
       const states = server.entries.filter((e) => e.kind === 'state').map((e) => (e as { state: string }).state);
       expect(states).to.include.members(['inputRequired', 'answered', 'cancelled']);
+      // Every request ends in a final state, those answered without a handler too (server/discover, tasks/get).
+      const ended = new Map(server.entries.flatMap((e) => (e.kind === 'state' ? [[e.rq, e.state] as const] : [])));
+      const rqs = [...new Set(ins.map((e) => (e as { rq?: number }).rq))];
+      expect(rqs.map((rq) => [rq, methods[rqs.indexOf(rq)], ended.get(rq!)]).filter(([, , state]) => !['answered', 'inputRequired', 'failed', 'cancelled'].includes(state as string))).to.deep.equal([]);
 
       const clientReplay = await replay(client.toJSONL());
       expect(clientReplay.firstDifference).to.equal(undefined);
