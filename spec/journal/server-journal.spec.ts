@@ -104,10 +104,10 @@ for (const wire of ['stdio', 'http', 'fetch'] as const) {
       expect(serverReplay.outbound.length).to.equal(serverReplay.recorded.length).and.to.be.greaterThan(6);
     });
 
-    // Without the task: a legacy session sends its status notification a turn after the task ends,
-    // which a client's first poll may overtake; the session's journal does not record that race.
-    it('the same scenario in the legacy era (no task): client and server session journals replay identical', async () => {
-      const { client, server, sessions } = await recorded('legacy', wire, false);
+    // The task's status notification is the server's own doing (derived, not journaled as a call):
+    // the replaying server sends it as its task ends, once.
+    it('the same scenario in the legacy era: client and server session journals replay identical', async () => {
+      const { client, server, sessions } = await recorded('legacy', wire);
       expect(server.entries.length, 'no 2026-07-28 request').to.equal(0);
       const journals = sessions.map((s) => s.journal!).filter((j) => j.entries.some((e) => e.kind === 'in'));
       expect(journals.length).to.equal(1);
