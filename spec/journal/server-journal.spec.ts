@@ -188,3 +188,33 @@ describe('mcp-actors inspect and replay --check on a server journal of 2026-07-2
     expect(none.stderr).to.include('--factory MODULE');
   });
 });
+
+describe('mcp-actors inspect and replay --check on a legacy server session journal', () => {
+  let dir: string;
+  let file: string;
+  const factoryModule = fileURLToPath(new URL('../fixtures/journal/asker-factory.ts', import.meta.url));
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'server-session-cli-'));
+    const { sessions } = await recorded('legacy', 'stdio');
+    const journal = sessions.map((s) => s.journal!).find((j) => j.entries.some((e) => e.kind === 'in'))!;
+    file = join(dir, 'session.jsonl');
+    writeFileSync(file, journal.toJSONL());
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('inspect prints its entries at times since the start; replay --check --factory runs its handlers again (exit 0)', async () => {
+    const run = await runInProcess(['inspect', file, '--no-color']);
+    expect(run.code, run.stderr).to.equal(0);
+    expect(run.stdout).to.include('server session journal');
+    expect(run.stdout).to.match(/^# +\d+ +\+\d+\.\d+ ms +server → client +elicitation\/create/m);
+    const ok = await runInProcess(['replay', file, '--check', '--factory', factoryModule, '--no-color']);
+    expect(ok.code, ok.stdout + ok.stderr).to.equal(0);
+    expect(ok.stdout).to.match(/all \d+ frames identical/);
+  });
+
+  it('replay --check without --factory: the handlers\' own requests differ, and it says to give --factory (exit 1)', async () => {
+    const run = await runInProcess(['replay', file, '--check', '--no-color']);
+    expect(run.code).to.equal(1);
+    expect(run.stdout).to.include('elicitation/create').and.to.include('give --factory MODULE');
+  });
+});
