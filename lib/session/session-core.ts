@@ -388,7 +388,10 @@ export abstract class SessionCore {
   /** @internal Journal an entry (at `t`, default now): the client's modern era records its requests here. */
   protected record(entry: JournalEntryInput, t = this.clock.now()): void {
     if (!this.journal && !this.journalSubject.observed) return;
-    const stamped = { ...entry, seq: this.seq++, t } as JournalEntry;
+    // Stamped in place (no copy: each entry is a fresh object, recorded once).
+    const stamped = entry as JournalEntry;
+    stamped.seq = this.seq++;
+    stamped.t = t;
     this.journal?.push(stamped);
     this.journalSubject.next(stamped);
   }

@@ -596,6 +596,15 @@ export class Session extends SessionCore {
     this.notifyRelated('notifications/progress', params, related);
   }
 
+  /**
+   * @internal A notification the runtime sends of itself (a task's status): derived, so not
+   * journaled as a call (a replay's server sends it again as its task ends; issue 26).
+   */
+  notifyDerived(method: string, params: JsonObject): void {
+    this.check(method, 'notification');
+    this.sendFrame({ jsonrpc: '2.0', method, params });
+  }
+
   /** @internal A notification tied to an inbound request (for HTTP stream routing). */
   notifyRelated(method: string, params: JsonObject | undefined, related: RequestId): void {
     this.check(method, 'notification');
