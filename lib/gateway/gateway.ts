@@ -63,7 +63,8 @@ export interface GatewayOptions extends Omit<HostOptions, 'onClient'> {
   /**
    * A directory to journal both sides of every bridged exchange into: one file per downstream
    * session (the 2026-07-28 requests, which have none, in `downstream-modern.jsonl`) and per
-   * upstream client, each readable by `mcp-actors inspect` (see record.ts).
+   * upstream client, each readable by `mcp-actors inspect`, written entry by entry as it goes
+   * (a killed gateway leaves them readable; see record.ts).
    * It must be new or hold no journals yet.
    */
   record?: string;
@@ -139,6 +140,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const server = createMcpServer({ info, capabilities: { tools: { listChanged: true } }, ...(tasks && { tasks }), ...(recorder && { journal: true }) });
   if (callerView !== undefined) server.server.use(perCallerView(callerView));
   const recording = recorder && server.server.sessions$.subscribe((session) => recorder.track(session, 'downstream', session.callerLabel ?? 'session'));
+  recorder?.trackModern(server.server);
   let mounted: Subscription | undefined;
   let templatesListed: Promise<unknown> = Promise.resolve();
   const mountAll = () => {
@@ -179,7 +181,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       await host.close();
       await server.close();
       recording?.unsubscribe();
-      recorder?.writeModern(server.journal);
+      recorder?.close();
     },
   };
 }
