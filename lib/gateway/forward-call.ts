@@ -1,10 +1,13 @@
 /**
- * A downstream `tools/call` forwarded to its upstream. A 2026-07-28 upstream that offers the
- * tasks extension decides per call whether to answer with a task; the forwarded call follows
- * that task to its result, and when the downstream caller gives up (its request cancelled, or
- * its gateway task cancelled) the upstream task is cancelled with `tasks/cancel`. The client's
- * transparent follow (`callTool`) only stops watching a task when its signal aborts, which left
- * the upstream working for nobody (and the spec waiting for that cancellation hung).
+ * A downstream `tools/call` forwarded to its upstream. A call the upstream runs as a task (a
+ * 2026-07-28 upstream offering the tasks extension decides per call; a 2025-11-25 upstream's tool
+ * that requires one) is followed to its result, and when the downstream caller gives up (its
+ * request cancelled, or its gateway task cancelled) the upstream task is cancelled with
+ * `tasks/cancel`. The client's transparent follow (`callTool`) only stops watching a task when its
+ * signal aborts (by design: a stopped follow keeps the task for a later `task(id)`), which left
+ * the upstream working for nobody (and the spec waiting for that cancellation hung). Such a call's
+ * progress after the task is created is not forwarded (the client delivers it only to its own
+ * transparent follow).
  *
  * A caller that gives up while the upstream has not answered yet: closing the request at once
  * would lose a `CreateTaskResult` already on its way (the task would run on, its id unknown), so
@@ -20,13 +23,14 @@ import type { CallToolOptions } from '../client-features/tool-calls.js';
 import { McpError } from '../errors.js';
 import type { Host } from '../host/host.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
+import { hasCapability } from '../protocol/methods.js';
 import type { CallToolResult } from '../protocol/schema/tools.js';
 
 /** How long a request the caller gave up on stays open for its answer (a task to cancel). */
 export const CANCEL_GRACE_MS = 2_000;
 
 /** Whether `client` speaks 2026-07-28 to a server offering the tasks extension (any call may become a task). */
-export function runsExtensionTasks(client: Client | undefined): client is Client {
+export function runsExtensionTasks(client: Client | undefined): boolean {
   if (client?.era !== 'modern') return false;
   const extensions = client.serverCapabilities?.extensions as Record<string, unknown> | undefined;
   return extensions !== null && typeof extensions === 'object' && extensions[TASKS_EXTENSION] !== undefined;
@@ -41,16 +45,25 @@ export interface ForwardedCall {
   qualified: string;
   name: string;
   args: Record<string, unknown> | undefined;
+  /** The upstream tool's `execution.taskSupport` as listed (2025-11-25). */
+  taskSupport?: string | undefined;
+}
+
+/** Whether the call runs as a task upstream: any call under the extension, a "required" tool of a 2025-11-25 server that runs tool tasks. */
+function runsAsTask(client: Client | undefined, taskSupport: string | undefined): client is Client {
+  if (client === undefined) return false;
+  if (runsExtensionTasks(client)) return true;
+  return client.era === 'legacy' && taskSupport === 'required' && hasCapability(client.serverCapabilities, ['tasks', 'requests', 'tools', 'call']);
 }
 
 /**
- * Call the tool on `host`: through the host as before, or, for an upstream that runs extension
- * tasks, as a task whose cancellation (by `options.signal`) reaches it.
+ * Call the tool on `host`: through the host as before, or, when the upstream runs it as a task,
+ * as a task whose cancellation (by `options.signal`) reaches it.
  */
 export async function forwardToolCall(host: Host, clock: Clock, call: ForwardedCall, options: CallToolOptions & { signal: AbortSignal }): Promise<CallToolResult> {
   const client = host.state[call.server]?.phase === 'ready' ? host.client(call.server) : undefined;
-  // Not ready (the host's call says why), legacy, or no tasks: the host's own call.
-  if (!runsExtensionTasks(client)) return host.callTool(call.qualified, call.args, options);
+  // Not ready (the host's call says why), or no task upstream: the host's own call.
+  if (!runsAsTask(client, call.taskSupport)) return host.callTool(call.qualified, call.args, options);
   const { signal, ...rest } = options;
   // Ours, not the caller's: closed only once the grace is over, or the upstream task cancelled.
   const upstream = new AbortController();

@@ -50,7 +50,7 @@ function register(server: McpServer, bridge: InputBridge, route: Route, tool: Sh
   return server.registerTool(tool.shown, config, async (args, ctx) => {
     const { host, key } = await route(ctx, tool.server);
     return bridge.run(key, ctx, () =>
-      forwardToolCall(host, clock, { server: tool.server, qualified: tool.name, name: tool.originalName, args }, {
+      forwardToolCall(host, clock, { server: tool.server, qualified: tool.name, name: tool.originalName, args, taskSupport: tool.execution?.taskSupport }, {
         signal: ctx.signal,
         onprogress: (p) => ctx.progress(p.progress, p.total, p.message),
       }),

@@ -24,7 +24,8 @@ const quickTasks = () => ({ store: new MemoryTaskStore({ pollInterval: 20 }) });
 
 /**
  * An upstream whose `work` runs until `release()`, whose `forever` runs until cancelled
- * (`nextCancel()` resolves at the next cancellation), and whose `fails` fails as a task.
+ * (`nextCancel()` resolves at the next cancellation), `mustForever` likewise but only as a task,
+ * and whose `fails` fails as a task.
  */
 function upstreamServer(revisions: string[]) {
   let release!: () => void;
@@ -37,6 +38,12 @@ function upstreamServer(revisions: string[]) {
   });
   mcp.registerTool('must', { execution: { taskSupport: 'required' } }, async () => ({ content: [{ type: 'text', text: 'ran as a task' }] }));
   mcp.registerTool('forever', { execution: { taskSupport: 'optional' } }, (_a, ctx) =>
+    new Promise((_r, reject) => ctx.signal.addEventListener('abort', () => {
+      for (const w of waiters.splice(0)) w();
+      reject(ctx.signal.reason as Error);
+    })),
+  );
+  mcp.registerTool('mustForever', { execution: { taskSupport: 'required' } }, (_a, ctx) =>
     new Promise((_r, reject) => ctx.signal.addEventListener('abort', () => {
       for (const w of waiters.splice(0)) w();
       reject(ctx.signal.reason as Error);
@@ -103,6 +110,13 @@ for (const revision of ['2025-11-25', '2026-07-28']) {
       const handle = await client.callToolAsTask('up__forever', {}, { ttl: 60_000 });
       const task = await handle.cancel();
       expect(task.status).to.equal('cancelled');
+      await cancelled;
+    });
+
+    it('a cancelled task of a tool the upstream runs only as a task cancels the upstream task (tasks/cancel)', async () => {
+      const cancelled = upstream.nextCancel();
+      const handle = await client.callToolAsTask('up__mustForever', {}, { ttl: 60_000 });
+      expect((await handle.cancel()).status).to.equal('cancelled');
       await cancelled;
     });
 
