@@ -146,6 +146,27 @@ class Worker {
   }
 }
 
+/**
+ * One run that may fail (a peer's transport giving up under load, say): the failure is kept for
+ * the report and the run is left out, so that one implementation's error does not end the bench
+ * and lose every row already measured.
+ */
+const failures: { impl: ImplName; transport: string; workload: string; message: string }[] = [];
+async function attempt(w: Worker, transport: string, workload: string, run: () => Promise<RunResult>): Promise<RunResult | undefined> {
+  try {
+    return await run();
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    failures.push({ impl: w.impl, transport, workload, message });
+    process.stderr.write(`\n  [${w.impl}] ${transport} ${workload}: a run failed, left out: ${message.split('\n')[0]}\n`);
+    return undefined;
+  }
+}
+/** Rows of the implementations that have at least one run. */
+function rowsOf(transport: TransportName, workload: string, impls: readonly ImplName[], reps: Map<ImplName, RunResult[]>): Row[] {
+  return impls.filter((i) => (reps.get(i)?.length ?? 0) > 0).map((i) => summarize(transport, workload, i, reps.get(i)!));
+}
+
 async function benchTransport(transport: TransportName, placement?: Placement): Promise<Row[]> {
   const impls = IMPLS_BY_TRANSPORT[transport].filter((i) => IMPLS.includes(i));
   const workers: Worker[] = [];
@@ -160,18 +181,18 @@ async function benchTransport(transport: TransportName, placement?: Placement): 
   const rows: Row[] = [];
   for (const workload of WORKLOADS) {
     process.stderr.write(`  ${transport}${where} ${workload}: warm-up`);
-    for (const w of workers) await w.run(workload, true);
+    for (const w of workers) await attempt(w, transport, workload, () => w.run(workload, true));
     const reps = new Map<ImplName, RunResult[]>(impls.map((i) => [i, []]));
     for (let rep = 0; rep < REPS; rep++) {
       process.stderr.write(` ${rep + 1}`);
       for (let k = 0; k < workers.length; k++) {
         const w = workers[(k + rep) % workers.length]!;
-        reps.get(w.impl)!.push(await w.run(workload, false));
+        const r = await attempt(w, transport, workload, () => w.run(workload, false));
+        if (r) reps.get(w.impl)!.push(r);
       }
     }
     process.stderr.write('\n');
-    for (const impl of impls) {
-      const row = summarize(transport, workload, impl, reps.get(impl)!);
+    for (const row of rowsOf(transport, workload, impls, reps)) {
       if (placement !== undefined) row.placement = placement;
       rows.push(row);
     }
@@ -202,17 +223,18 @@ async function benchHttp(): Promise<Row[]> {
       process.stderr.write(', warm-up');
       // The first warm-up of a worker is longer: the SDK and ours take a few thousand calls to settle.
       const warm = sessions === HTTP_SESSIONS[0] ? HTTP_WARMUP_FIRST : 1;
-      for (const w of workers) for (let k = 0; k < warm; k++) await w.httpRun(perSession);
+      for (const w of workers) for (let k = 0; k < warm; k++) await attempt(w, 'http', workload, () => w.httpRun(perSession));
       const reps = new Map<ImplName, RunResult[]>(impls.map((i) => [i, []]));
       for (let rep = 0; rep < HTTP_REPS; rep++) {
         process.stderr.write(` ${rep + 1}`);
         for (let k = 0; k < workers.length; k++) {
           const w = workers[(k + rep) % workers.length]!;
-          reps.get(w.impl)!.push(await w.httpRun(perSession));
+          const r = await attempt(w, 'http', workload, () => w.httpRun(perSession));
+          if (r) reps.get(w.impl)!.push(r);
         }
       }
       process.stderr.write('\n');
-      for (const impl of impls) rows.push(summarize('http', workload, impl, reps.get(impl)!));
+      rows.push(...rowsOf('http', workload, impls, reps));
     }
     for (const w of workers) await w.ask({ cmd: 'close' });
   }
@@ -444,17 +466,18 @@ async function benchModern(): Promise<{ rows: Row[]; outcome: ModernOutcome }> {
       const name = client === 'sdk2' ? workload : `${workload}, ${client === 'native' ? 'own clients' : 'undici'}`;
       process.stderr.write(`  http 2026-07-28 ${name}: warm-up`);
       // Two warm-up runs before the first workload: both servers take a few thousand calls to settle.
-      for (const w of workers) for (let k = 0; k < (workload === WORKLOADS[0] ? 2 : 1); k++) await w.run(workload, true, MODERN_CALLS, MODERN_WINDOW);
+      for (const w of workers) for (let k = 0; k < (workload === WORKLOADS[0] ? 2 : 1); k++) await attempt(w, 'modern', name, () => w.run(workload, true, MODERN_CALLS, MODERN_WINDOW));
       const reps = new Map<ImplName, RunResult[]>(workers.map((w) => [w.impl, []]));
       for (let rep = 0; rep < MODERN_REPS; rep++) {
         process.stderr.write(` ${rep + 1}`);
         for (let k = 0; k < workers.length; k++) {
           const w = workers[(k + rep) % workers.length]!;
-          reps.get(w.impl)!.push(await w.run(workload, false, MODERN_CALLS, MODERN_WINDOW));
+          const r = await attempt(w, 'modern', name, () => w.run(workload, false, MODERN_CALLS, MODERN_WINDOW));
+          if (r) reps.get(w.impl)!.push(r);
         }
       }
       process.stderr.write('\n');
-      for (const w of workers) rows.push(summarize('modern', name, w.impl, reps.get(w.impl)!));
+      rows.push(...rowsOf('modern', name, workers.map((w) => w.impl), reps));
       // Memory after the sequential runs, on their one connection: after the pipelined runs the
       // server would drop the idle keep-alive connections (socket, parser) during the measurement.
       if (workload === 'sequential' && client === MODERN_CLIENTS[0]) await modernMemory(workers, outcome);
@@ -539,6 +562,11 @@ if (modern.memory.length > 0) {
   console.log(`Server memory per answered 2026-07-28 request (heap after ${fmtInt(MODERN_MEMORY_CALLS)} sequential requests minus before, after GC, per request):`);
   console.log(modernMemoryTable(modern.memory));
 }
+if (failures.length > 0) {
+  console.log('');
+  console.log(`Runs that failed and were left out (${failures.length}):`);
+  for (const f of failures) console.log(`  ${f.impl} ${f.transport} ${f.workload}: ${f.message.split('\n')[0]}`);
+}
 console.log('');
 console.log('Budget (ours vs sdk 1.x McpServer; the 2026-07-28 rows vs sdk v2):');
 for (const l of verdicts(rows, idle, modern)) console.log('  ' + l);
@@ -579,6 +607,7 @@ writeFileSync(
       rows,
       idle,
       modern,
+      failures,
     },
     null,
     2,
