@@ -162,12 +162,22 @@ export class RequestCore implements ModernDispatch {
   async answer(msg: JsonRpcRequest, io: RequestIo): Promise<Answer> {
     let envelope: Envelope;
     try {
-      envelope = readEnvelope(msg.params);
+      envelope = this.envelopeOf(msg);
     } catch (e) {
       if (e instanceof EnvelopeRefusal) return { response: { jsonrpc: '2.0', id: msg.id, error: e.toJSON() }, status: e.status };
       throw e;
     }
     return this.answerEnveloped(msg, envelope, io);
+  }
+
+  /** The request's envelope, checked; a refusal is journaled (`journal: true`) before it is thrown. */
+  envelopeOf(msg: JsonRpcRequest): Envelope {
+    try {
+      return readEnvelope(msg.params);
+    } catch (e) {
+      if (e instanceof EnvelopeRefusal) this.server.requestJournal.refused(msg, { jsonrpc: '2.0', id: msg.id, error: e.toJSON() });
+      throw e;
+    }
   }
 
   /** Serve an extension's opt-in of `subscriptions/listen` (see {@link ListenExtension}). */
@@ -241,6 +251,7 @@ export class RequestCore implements ModernDispatch {
     }
     if (method === 'server/discover' || method === 'subscriptions/listen' || this.extensionMethods.has(method)) {
       // Answered here, without a handler: through the interceptor chain all the same (when there is one).
+      request.start();
       const own = (m: JsonRpcRequest) => this.answerOwn(m, envelope, io);
       const chain = this.server.interceptorList;
       return chain.length === 0 ? own(msg) : answerThroughChain(chain, msg, io, this.server.options.clock, own, (i, r) => this.complete(i, method, r));

@@ -122,6 +122,11 @@ export class ModernRequest implements DispatchHost<RequestHandler>, ServerCaller
     this.notifyRelated(method, params, this.request.id);
   }
 
+  /** The runtime's own notifications (a task's status) go out related to the request too. */
+  notifyDerived(method: string, params: JsonObject): void {
+    this.notifyRelated(method, params, this.request.id);
+  }
+
   /** A notification goes out related to the request, while it is served; log messages only at or above its level. */
   notifyRelated(method: string, params: JsonObject | undefined, _related: RequestId): void {
     if (this.phase === 'closed') throw new ConnectionClosedError(`Cannot send "${method}": the request was answered`);

@@ -55,6 +55,8 @@ export interface ServerCaller extends RequestCaller {
   readonly callerLabel: string | undefined;
   /** @internal Call `fn` once when the caller ends (the session closes, or the modern request is answered). */
   onEnd(fn: () => void): void;
+  /** @internal A notification the runtime sends of itself (a task's status): not journaled as a call. */
+  notifyDerived(method: string, params: JsonObject): void;
   /** @internal A notification tied to the inbound request `related`. */
   notifyRelated(method: string, params: JsonObject | undefined, related: RequestId): void;
   /** @internal Progress of the inbound request `related`. */

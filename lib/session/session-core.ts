@@ -24,6 +24,7 @@ import { Channel } from './channel.js';
 import { toFailure } from './handshake.js';
 import { KeepAlive, keepAliveOptions } from './keep-alive.js';
 import type { Progress } from './request-registry.js';
+import { operatingSnapshot } from './operating-snapshot.js';
 import type { Diagnostic, FrameEvent, SessionOptions } from './session-options.js';
 
 type SessionActor = Actor<typeof sessionMachine>;
@@ -199,6 +200,33 @@ export abstract class SessionCore {
     }
   }
 
+  /** Stand the machine at `snapshot` without running it there (a hibernated session's `operating`). */
+  protected placeAt(snapshot: SessionSnapshot): void {
+    this.snapshot = snapshot;
+    this.lastNotified = snapshot;
+  }
+
+  /**
+   * @internal Hibernation of an idle legacy HTTP session (`lib/server-bindings/http-hibernation.ts`):
+   * the subscriptions to its transport end, `standIn` takes the transport's place until
+   * {@link Session.revive}, and the machine stands in the same `operating` state, its snapshot's
+   * parts those every operating session shares and its context's values passed through `share`
+   * (equal capabilities kept once). Journaled as a `hibernated` note.
+   */
+  hibernate(standIn: Transport, share: <T>(value: T) => T): void {
+    if (this.role !== 'server' || this.phase !== 'operating' || this.actor !== undefined) throw new Error(`Only an operating server session without an inspector hibernates (it is ${this.phase})`);
+    for (const s of this.subscriptions) s.unsubscribe();
+    this.subscriptions = [];
+    this.transport = standIn;
+    const c = this.snapshot.context;
+    const operating = operatingSnapshot(c, { revision: c.protocolVersion!, clientCapabilities: {}, clientInfo: c.peerInfo! });
+    this.placeAt({
+      ...operating,
+      context: { ...c, supportedVersions: share(c.supportedVersions), localCapabilities: share(c.localCapabilities), peerCapabilities: share(c.peerCapabilities), peerInfo: share(c.peerInfo) },
+    } as SessionSnapshot);
+    this.record({ kind: 'note', note: 'hibernated' });
+  }
+
   /** Every frame in and out, with sequence number, clock time and direction. */
   get frames$(): Observable<FrameEvent> {
     return this.guard('session.frames$', this.journalSubject.asObservable().pipe(
@@ -353,7 +381,10 @@ export abstract class SessionCore {
   /** @internal Journal an entry (at `t`, default now): the client's modern era records its requests here. */
   protected record(entry: JournalEntryInput, t = this.clock.now()): void {
     if (!this.journal && !this.journalSubject.observed) return;
-    const stamped = { ...entry, seq: this.seq++, t } as JournalEntry;
+    // Stamped in place (no copy: each entry is a fresh object, recorded once).
+    const stamped = entry as JournalEntry;
+    stamped.seq = this.seq++;
+    stamped.t = t;
     this.journal?.push(stamped);
     this.journalSubject.next(stamped);
   }

@@ -16,7 +16,7 @@ import {
 import type { InvalidInbound } from '../../streams/inbound.js';
 import { receiver } from '../../streams/receive.js';
 import type { Routed } from '../../streams/route.js';
-import type { RawFrame, Transport } from '../../streams/transport.js';
+import type { RawFrame, Transport, TransportState } from '../../streams/transport.js';
 import { capabilitiesForCaller } from './caller-capabilities.js';
 import { DEFAULT_MAX_FRAME_BYTES } from '../jsonrpc/codec.js';
 import { DEFAULT_MAX_FRAME_DEPTH } from '../jsonrpc/depth.js';
@@ -204,9 +204,35 @@ export class Session extends SessionCore {
    */
   async connect(transport: Transport): Promise<void> {
     if (this.transport) throw new Error('This session is already connected; create a new one for another transport');
+    this.attach(transport, false);
+    await transport.start();
+    if (this.role === 'client') await this.whenOperating();
+  }
+
+  /**
+   * @internal A hibernated HTTP session's next request (see {@link SessionCore.hibernate}):
+   * `transport` replaces the stand-in, already open, the machine still in `operating` (no
+   * lifecycle event runs). Journaled as a `revived` note.
+   */
+  revive(transport: Transport): void {
+    this.record({ kind: 'note', note: 'revived' });
+    this.attach(transport, true);
+  }
+
+  /** A revived session's transport says `open` first: not news to a session already operating. */
+  private stateAfterRevival(): (s: TransportState) => void {
+    let first = true;
+    return (s) => {
+      const skip = first && s.phase === 'open';
+      first = false;
+      if (!skip) this.onTransportState(s);
+    };
+  }
+
+  private attach(transport: Transport, revived: boolean): void {
     this.transport = transport;
     this.subscriptions = [
-      transport.state$.subscribe((s) => this.onTransportState(s)),
+      transport.state$.subscribe(revived ? this.stateAfterRevival() : (s) => this.onTransportState(s)),
       // parse → record → decode → correlate → route as one step per frame (streams/receive.ts),
       // subscribed directly: operator subscribers would cost every idle session kilobytes.
       transport.inbound$.subscribe(this.inboundObserver(receiver({
@@ -222,8 +248,6 @@ export class Session extends SessionCore {
         },
       }))),
     ];
-    await transport.start();
-    if (this.role === 'client') await this.whenOperating();
   }
 
   /**
@@ -533,6 +557,15 @@ export class Session extends SessionCore {
       params.message = message;
     }
     this.notifyRelated('notifications/progress', params, related);
+  }
+
+  /**
+   * @internal A notification the runtime sends of itself (a task's status): derived, so not
+   * journaled as a call (a replay's server sends it again as its task ends; issue 26).
+   */
+  notifyDerived(method: string, params: JsonObject): void {
+    this.check(method, 'notification');
+    this.sendFrame({ jsonrpc: '2.0', method, params });
   }
 
   /** @internal A notification tied to an inbound request (for HTTP stream routing). */

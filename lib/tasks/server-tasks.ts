@@ -241,7 +241,7 @@ export class ServerTasks {
     }
     if (change.effects.includes('notifyStatus') && change.record && execution && execution.session.currentPhase === 'operating') {
       try {
-        execution.session.notify('notifications/tasks/status', legacyTask(change.record));
+        execution.session.notifyDerived('notifications/tasks/status', legacyTask(change.record));
       } catch {
         // The session is closing: the requestor polls anyway (status notifications are optional).
       }
