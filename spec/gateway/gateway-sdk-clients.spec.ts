@@ -8,7 +8,7 @@ import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@mo
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { filter, firstValueFrom } from 'rxjs';
+import { filter, firstValueFrom, switchMap, timeout } from 'rxjs';
 import { createGateway, type Gateway } from '../../lib/gateway/gateway.js';
 import { listen, type Listening } from '../../lib/http/listen-port.js';
 import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
@@ -69,7 +69,24 @@ describe('gateway: the official SDK clients call every tool of server-everything
 
   before(async () => {
     gateway = createGateway({ mcpServers: { everything: { command: process.execPath, args: [everythingEntry(), 'stdio'] } }, stderr: 'ignore' });
+    // server-everything asks for roots/list once, 350 ms after it is initialized, for no call. With
+    // no call in flight the gateway refuses it; in flight, it would be asked of that caller, and a
+    // 2026-07-28 caller's call would end in an input round and run again (its progress starting
+    // over, after the SDK's own "round 1" progress). So no call starts before that ask is answered.
+    let asked: unknown;
+    const rootsSynced = firstValueFrom(gateway.host.sessions$.pipe(
+      filter((s) => s.server === 'everything'),
+      switchMap((s) => s.client.frames$),
+      filter((f) => {
+        const frame = f.frame as { id?: unknown; method?: string };
+        if (f.direction === 'in' && frame.method === 'roots/list') asked = frame.id;
+        return f.direction === 'out' && asked !== undefined && frame.method === undefined && frame.id === asked;
+      }),
+      // A server-everything that no longer asks: nothing to wait for.
+      timeout({ first: 10_000 }),
+    )).catch(() => undefined);
     await gateway.start();
+    await rootsSynced;
     await firstValueFrom(gateway.host.tools$.pipe(filter((ts) => ts.some((t) => t.name === 'everything__trigger-sampling-request'))));
     web = await listen(createStreamableHttpHandler(gateway.server.server), { port: 0 });
   });
