@@ -18,9 +18,12 @@
  * Then the HTTP rows again with every part in this process, CPU from `process.cpuUsage()`
  * (see {@link inProcess}), and the memory an idle downstream session costs: N legacy sessions
  * opened with bare fetch requests (initialize + initialized, nothing else kept here) on the echo
- * server alone and on a gateway in this process, the heap after GC before and after, divided by N.
+ * server alone and on a gateway in this process, the heap after GC before and after, divided by N;
+ * and for 2026-07-28 callers (no session), N idle listen streams the same way.
  *
  *   npm run build && node --expose-gc dist/bench/gateway.js
+ * Each row runs for a 2026-07-28 downstream client and a legacy one (initialize, an HTTP session),
+ * `GATEWAY_ERAS` (`modern,legacy`).
  * Settings: GATEWAY_ROUNDS (8), GATEWAY_BLOCK (400 calls), GATEWAY_WINDOW (32), GATEWAY_SESSIONS (500),
  * GATEWAY_UPSTREAMS (`http,stdio`; empty: none of the separate-process rows),
  * GATEWAY_WORKLOADS (`sequential,pipelined`), GATEWAY_IN_PROCESS (`no` skips the one-process rows;
@@ -50,6 +53,7 @@ const SESSIONS = Number(process.env.GATEWAY_SESSIONS ?? 500);
 const UPSTREAMS = (process.env.GATEWAY_UPSTREAMS ?? 'http,stdio').split(',').filter(Boolean);
 const BASELINE = process.env.GATEWAY_BASELINE;
 const WORKLOADS = (process.env.GATEWAY_WORKLOADS ?? 'sequential,pipelined').split(',');
+const ERAS = (process.env.GATEWAY_ERAS ?? 'modern,legacy').split(',').filter((e): e is 'modern' | 'legacy' => e === 'modern' || e === 'legacy');
 const NODE_ARGS = process.env.GATEWAY_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
 const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 const execArgv = ext === '.ts' ? ['--import', 'tsx'] : [];
@@ -121,43 +125,82 @@ interface Path {
   close(): Promise<void>;
 }
 
-async function viaHttp(label: Path['label'], url: string, tool: string, child: ChildProcess | undefined, pid: number | undefined): Promise<Path> {
-  const client = new Client({ info: CLIENT_INFO });
+/** How the downstream client speaks: 2026-07-28 requests, or a legacy session (initialize first). */
+type Era = 'modern' | 'legacy';
+
+async function viaHttp(label: Path['label'], url: string, tool: string, era: Era, pid: number | undefined): Promise<Path> {
+  const client = new Client({ info: CLIENT_INFO, era });
   await client.connect(createStreamableHttpClientTransport(url));
-  return {
-    label,
-    client,
-    tool,
-    pid,
-    async close() {
-      await client.close();
-      child?.kill('SIGTERM');
-    },
-  };
+  return { label, client, tool, pid, close: () => client.close() };
 }
 
-async function paths(kind: string, up: { child: ChildProcess; url: string }): Promise<Path[]> {
+/** The processes in the middle for one upstream kind, started once and shared by both eras' clients. */
+interface Middles {
+  floor: { child: ChildProcess; url: string };
+  gateway: { child: ChildProcess; url: string };
+  baseline: { child: ChildProcess; url: string } | undefined;
+  close(): void;
+}
+
+async function middles(kind: string, up: { child: ChildProcess; url: string }): Promise<Middles> {
   const stdio = serverModule('ours-stdio');
   const target = kind === 'http' ? ['--url', up.url] : ['--', process.execPath, ...stdio.execArgv, stdio.path];
   const floor = await forwarder(target);
   const gw = await gateway(target);
+  const baseline = BASELINE === undefined ? undefined : await gateway(target, BASELINE);
+  return {
+    floor,
+    gateway: gw,
+    baseline,
+    close() {
+      for (const m of [floor, gw, baseline]) m?.child.kill('SIGTERM');
+    },
+  };
+}
+
+/** One client per path, all speaking `era`. */
+async function paths(kind: string, up: { child: ChildProcess; url: string }, m: Middles, era: Era): Promise<Path[]> {
+  const stdio = serverModule('ours-stdio');
   let direct: Path;
-  if (kind === 'http') direct = await viaHttp('direct', up.url, TOOL, undefined, up.child.pid);
+  if (kind === 'http') direct = await viaHttp('direct', up.url, TOOL, era, up.child.pid);
   else {
-    const client = new Client({ info: CLIENT_INFO });
+    const client = new Client({ info: CLIENT_INFO, era });
     const transport = createStdioClientTransport({ command: process.execPath, args: [...stdio.execArgv, stdio.path] });
     await client.connect(transport);
     direct = { label: 'direct', client, tool: TOOL, pid: transport.pid, close: () => client.close() };
   }
-  const all = [direct, await viaHttp('floor', floor.url, TOOL, floor.child, floor.child.pid), await viaHttp('gateway', gw.url, `u__${TOOL}`, gw.child, gw.child.pid)];
-  if (BASELINE !== undefined) {
-    const base = await gateway(target, BASELINE);
-    all.push(await viaHttp('baseline', base.url, `u__${TOOL}`, base.child, base.child.pid));
-  }
+  const all = [direct, await viaHttp('floor', m.floor.url, TOOL, era, m.floor.child.pid), await viaHttp('gateway', m.gateway.url, `u__${TOOL}`, era, m.gateway.child.pid)];
+  if (m.baseline !== undefined) all.push(await viaHttp('baseline', m.baseline.url, `u__${TOOL}`, era, m.baseline.child.pid));
   return all;
 }
 
 const us = (ms: number) => (Number.isNaN(ms) ? '   -' : (ms * 1000).toFixed(0).padStart(4));
+
+/** Both workloads over `all` (direct, floor, gateway[, baseline]) in turns; one line each. */
+async function measure(kind: string, era: Era, all: Path[]): Promise<void> {
+  for (const [label, window] of ([['sequential', 1], ['pipelined', WINDOW]] as const).filter(([w]) => WORKLOADS.includes(w))) {
+    for (const p of all) await block(p.client, p.tool, BLOCK, window);
+    const times = all.map(() => [] as number[]);
+    const cpu = all.map(() => 0);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (let i = 0; i < all.length; i++) {
+        const at = (i + round) % all.length;
+        const p = all[at]!;
+        const before = cpuMs(p.pid);
+        times[at]!.push(await block(p.client, p.tool, BLOCK, window));
+        cpu[at]! += cpuMs(p.pid) - before;
+      }
+    }
+    const [d, f, g, b] = times.map(median) as [number, number, number, number | undefined];
+    const [cd, cf, cg, cb] = cpu.map((c) => c / (ROUNDS * BLOCK)) as [number, number, number, number | undefined];
+    const base = b === undefined ? '' : `  | baseline gateway ${us(b)} (cpu ${us(cb!)})  gateway/baseline ${(g / b).toFixed(2)}`;
+    const eras = all.map((p) => p.client.era).join('/');
+    console.log(
+      `${kind.padEnd(5)} ${era.padEnd(6)} ${label.padEnd(10)}  direct ${us(d)}  floor ${us(f)}  gateway ${us(g)}  gateway/direct ${(g / d).toFixed(2)}  gateway/floor ${(g / f).toFixed(2)}  ` +
+        `cpu: ${kind === 'http' ? `echo server ${us(cd)}` : `stdio echo ${us(cd)}`}  forwarder ${us(cf)}  gateway ${us(cg)}  eras ${eras}${base}`,
+    );
+  }
+}
 
 async function latency(): Promise<void> {
   if (UPSTREAMS.length === 0) return;
@@ -165,31 +208,18 @@ async function latency(): Promise<void> {
   console.log(`gateway bench: ${ROUNDS} rounds of ${BLOCK}-call blocks, pipelined ${WINDOW} in flight; µs per call (median block), cpu = µs of CPU per call of the process named`);
   try {
     for (const kind of UPSTREAMS) {
-      const all = await paths(kind, up);
+      const m = await middles(kind, up);
       try {
-        for (const [label, window] of ([['sequential', 1], ['pipelined', WINDOW]] as const).filter(([w]) => WORKLOADS.includes(w))) {
-          for (const p of all) await block(p.client, p.tool, BLOCK, window);
-          const times = all.map(() => [] as number[]);
-          const cpu = all.map(() => 0);
-          for (let round = 0; round < ROUNDS; round++) {
-            for (let i = 0; i < all.length; i++) {
-              const at = (i + round) % all.length;
-              const p = all[at]!;
-              const before = cpuMs(p.pid);
-              times[at]!.push(await block(p.client, p.tool, BLOCK, window));
-              cpu[at]! += cpuMs(p.pid) - before;
-            }
+        for (const era of ERAS) {
+          const all = await paths(kind, up, m, era);
+          try {
+            await measure(kind, era, all);
+          } finally {
+            for (const p of all) await p.close();
           }
-          const [d, f, g, b] = times.map(median) as [number, number, number, number | undefined];
-          const [cd, cf, cg, cb] = cpu.map((c) => c / (ROUNDS * BLOCK)) as [number, number, number, number | undefined];
-          const base = b === undefined ? '' : `  | baseline gateway ${us(b)} (cpu ${us(cb!)})  gateway/baseline ${(g / b).toFixed(2)}`;
-          console.log(
-            `${kind.padEnd(5)} ${label.padEnd(10)}  direct ${us(d)}  floor ${us(f)}  gateway ${us(g)}  gateway/direct ${(g / d).toFixed(2)}  gateway/floor ${(g / f).toFixed(2)}  ` +
-              `cpu: ${kind === 'http' ? `echo server ${us(cd)}` : `stdio echo ${us(cd)}`}  forwarder ${us(cf)}  gateway ${us(cg)}  era ${all[2]!.client.era}${base}`,
-          );
         }
       } finally {
-        for (const p of all) await p.close();
+        m.close();
       }
     }
   } finally {
@@ -291,6 +321,43 @@ async function idleHeap(server: McpServer): Promise<{ sessions: number; kb: numb
 }
 
 /**
+ * The 2026-07-28 era has no session: what an idle client holds on a server is its listen stream
+ * (`subscriptions/listen` for list changes, open while it is connected). N of them opened with
+ * bare fetch, the acknowledgment read and the stream held; the heap after GC per stream. The
+ * figure includes the fetch side of each held stream (undici's, in this process), the same on
+ * both servers, so their difference is what the gateway adds.
+ */
+async function idleListenHeap(server: McpServer): Promise<{ streams: number; kb: number }> {
+  const web = await listen(createStreamableHttpHandler(server.server), { port: 0, logger: false });
+  const stop = new AbortController();
+  const held: ReadableStreamDefaultReader<Uint8Array>[] = [];
+  let id = 0;
+  const open = async () => {
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': CLIENT_INFO };
+    const res = await fetch(web.url, {
+      method: 'POST',
+      signal: stop.signal,
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'subscriptions/listen' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true }, _meta: meta } }),
+    });
+    const reader = res.body!.getReader();
+    const first = await reader.read();
+    if (!new TextDecoder().decode(first.value).includes('notifications/subscriptions/acknowledged')) throw new Error(`listen was not acknowledged: ${res.status}`);
+    held.push(reader);
+  };
+  try {
+    await open();
+    const before = await settledHeap();
+    for (let i = 0; i < SESSIONS; i++) await open();
+    const after = await settledHeap();
+    return { streams: held.length, kb: (after - before) / SESSIONS / 1024 };
+  } finally {
+    stop.abort();
+    await web.close();
+  }
+}
+
+/**
  * The heap an idle downstream session costs: on the echo server alone (what any server of ours
  * costs per session, the legacy HTTP session's share) and on a gateway in front of it, shared and
  * perSession (an idle session has started no upstream of its own yet); the difference is what
@@ -302,13 +369,18 @@ async function idleMemory(): Promise<void> {
     // Once untimed first: the first sessions of a process also pay for code and caches made once.
     await idleHeap(createOursServer());
     const plain = await idleHeap(createOursServer());
-    console.log(`idle downstream sessions: echo server alone ${plain.kb.toFixed(1)} KB each (${plain.sessions} open, heap after GC)`);
+    console.log(`idle downstream sessions (legacy): echo server alone ${plain.kb.toFixed(1)} KB each (${plain.sessions} open, heap after GC)`);
+    await idleListenHeap(createOursServer());
+    const plainListen = await idleListenHeap(createOursServer());
+    console.log(`idle downstream listen streams (2026-07-28): echo server alone ${plainListen.kb.toFixed(1)} KB each (${plainListen.streams} open, heap after GC, the fetch side included)`);
     for (const upstreams of ['shared', 'perSession'] as const) {
       const gw = createGateway({ servers: { u: { url: up.url } }, upstreams });
       await gw.start();
       try {
         const r = await idleHeap(gw.server);
-        console.log(`idle downstream sessions: gateway (${upstreams}) ${r.kb.toFixed(1)} KB each (${r.sessions} open; ${(r.kb - plain.kb).toFixed(1)} KB more than the echo server's)`);
+        console.log(`idle downstream sessions (legacy): gateway (${upstreams}) ${r.kb.toFixed(1)} KB each (${r.sessions} open; ${(r.kb - plain.kb).toFixed(1)} KB more than the echo server's)`);
+        const l = await idleListenHeap(gw.server);
+        console.log(`idle downstream listen streams (2026-07-28): gateway (${upstreams}) ${l.kb.toFixed(1)} KB each (${l.streams} open; ${(l.kb - plainListen.kb).toFixed(1)} KB more than the echo server's)`);
       } finally {
         await gw.close();
       }

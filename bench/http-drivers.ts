@@ -284,11 +284,15 @@ export async function measureIdle(impl: ImplName, sessions: number, warmup: numb
         await rawSession(server.url, agent, getStream);
       });
     };
+    // Idle sessions hibernate once quiet for a second (ours; `hibernateAfterMs`): measured as they then stay.
+    const quiet = (): Promise<void> => new Promise((r) => setTimeout(r, 1500));
     await open(warmup);
+    await quiet();
     const base = await server.memory();
     const t0 = performance.now();
     await open(sessions);
     const openMs = performance.now() - t0;
+    await quiet();
     const end = await server.memory();
     if (end.sessions !== warmup + sessions) throw new Error(`${impl}: the server holds ${end.sessions} sessions, expected ${warmup + sessions}`);
     return {

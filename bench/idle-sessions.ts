@@ -25,6 +25,8 @@ const server = await forkServer('ours-http', ['--mode', 'json'], ['--expose-gc',
 const agent = new Agent({ connections: 16 });
 const mb = (bytes: number): string => (bytes / 2 ** 20).toFixed(1);
 const kb = (bytes: number): string => (bytes / 1024).toFixed(2);
+/** Idle sessions hibernate once quiet for `hibernateAfterMs` (default 1 s): measured as they then stay. */
+const quiet = (): Promise<void> => new Promise((r) => setTimeout(r, 1500));
 
 /** Opens `count` more sessions, `CONCURRENCY` in flight. */
 async function open(count: number): Promise<void> {
@@ -40,6 +42,7 @@ async function open(count: number): Promise<void> {
 
 try {
   await open(warmup);
+  await quiet();
   const base = await server.memory();
   console.log(`baseline (${warmup} sessions): RSS ${mb(base.rss)} MB, heap ${mb(base.heapUsed)} MB (committed ${mb(base.heapTotal)} MB)`);
   console.log('| sessions | RSS MB | heap MB | heap committed MB | external MB | RSS KB/session | heap KB/session | open s |');
@@ -50,6 +53,7 @@ try {
     await open(target - held);
     const seconds = (performance.now() - t0) / 1000;
     held = target;
+    await quiet();
     const m = await server.memory();
     if (m.sessions !== held) throw new Error(`the server holds ${m.sessions} sessions, expected ${held}`);
     const extra = held - warmup;

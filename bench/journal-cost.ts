@@ -6,7 +6,7 @@
  * (CPU time of the process: client and server), the entries a call adds, and CPU time and heap
  * per entry. Redaction is on, the default.
  *
- *   npx tsx --expose-gc bench/journal-cost.ts [calls per round, default 2000] [rounds, default 5]
+ *   npx tsx --expose-gc bench/journal-cost.ts [calls per round, default 2000] [rounds, default 5] [only, e.g. modern-server]
  */
 import { Client } from '../lib/client.js';
 import { createMcpServer } from '../lib/mcp-server.js';
@@ -14,6 +14,8 @@ import { createMemoryPair } from '../streams/memory.js';
 
 const CALLS = Number(process.argv[2] ?? 2000);
 const ROUNDS = Number(process.argv[3] ?? 5);
+/** One row only (`modern-client`, `legacy-server`, ...): a longer run of the row being worked on. */
+const ONLY = process.argv[4];
 
 type Side = 'client' | 'server';
 
@@ -49,6 +51,7 @@ async function run(era: 'modern' | 'legacy', side: Side, journal: boolean): Prom
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
 
 for (const [era, side] of [['modern', 'client'], ['legacy', 'client'], ['modern', 'server'], ['legacy', 'server']] as const) {
+  if (ONLY !== undefined && ONLY !== `${era}-${side}`) continue;
   const on: number[] = [];
   const off: number[] = [];
   const heap: number[] = [];

@@ -88,8 +88,8 @@ export class ClientCore extends Session {
   private listsWanted = false;
   /** With `keepAlive` in the modern era: every frame from the server postpones the keep-alive. */
   private heard: Subscription | undefined;
-  /** The last `_meta` envelope built, and what it was built for. */
-  private envelope: { key: string; meta: JsonObject } | undefined;
+  /** The last `_meta` envelope built, and what it was built for (compared field by field: read on every call). */
+  private envelope: { version: string; logLevel: LoggingLevel | undefined; tasks: boolean; meta: JsonObject } | undefined;
   /** The listen filter last journaled (a change is a `listen` call entry). */
   private journaledListen = 'null';
   /** The link's frames go into the journal (the modern era with `journal: true`). */
@@ -418,8 +418,8 @@ export class ClientCore extends Session {
   /** The envelope every modern request carries in `_meta` (built once per version and log level). */
   private requestMeta(version: string): JsonObject {
     const tasks = this.current.tasksExtension;
-    const key = `${version} ${this.logLevel ?? ''} ${tasks}`;
-    if (this.envelope?.key === key) return this.envelope.meta;
+    const kept = this.envelope;
+    if (kept !== undefined && kept.version === version && kept.logLevel === this.logLevel && kept.tasks === tasks) return kept.meta;
     const caps = structuredClone(this.localCapabilities) as JsonObject;
     // 2026-07-28 roots have no list-change notifications.
     if (caps.roots !== undefined) caps.roots = {};
@@ -429,7 +429,7 @@ export class ClientCore extends Session {
     const info = this.clientOptions.info;
     if (info !== undefined) meta[META.clientInfo] = info as unknown as JsonObject;
     if (this.logLevel !== undefined) meta[META.logLevel] = this.logLevel;
-    this.envelope = { key, meta };
+    this.envelope = { version, logLevel: this.logLevel, tasks, meta };
     return meta;
   }
 

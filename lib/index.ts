@@ -138,6 +138,7 @@ export {
   type RequestHandlerContext,
   type RequestOptions,
   type RequestWithProgress,
+  type ServerCaller,
   Session,
   type SessionOptions,
   type SessionSnapshot,

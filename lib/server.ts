@@ -117,7 +117,7 @@ export class Server {
   /** @internal `x-mcp-header` parameters of a tool (an McpServer supplies them). */
   paramHeaders: ((tool: string) => ReadonlyArray<ParamHeader> | undefined) | undefined;
   private readonly handlers: HandlerTable;
-  /** @internal The handlers a request-scoped session runs (no modern routing: it is inside it). */
+  /** @internal The handlers a 2026-07-28 request runs (no modern routing: it is inside it). */
   readonly requestHandlerTable: HandlerTable = { requests: this.requestHandlers, notifications: this.notificationHandlers };
   private readonly sessionSubject = new Subject<ServerSession>();
   /** Each new session as it connects. */

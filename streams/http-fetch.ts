@@ -24,6 +24,8 @@ const MAX_REDIRECTS = 5;
 const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
 
 let sharedAgent: Promise<Agent | undefined> | undefined;
+/** The agent once loaded (null: undici could not be loaded), so a request need not await it. */
+let loadedAgent: Agent | null | undefined;
 
 /**
  * The keep-alive agent behind {@link undiciFetch} (undici loaded and the agent created on first
@@ -32,10 +34,18 @@ let sharedAgent: Promise<Agent | undefined> | undefined;
  */
 export function defaultAgent(): Promise<Agent | undefined> {
   sharedAgent ??= import('undici').then(
-    ({ Agent }) => new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000 }),
-    () => undefined,
+    ({ Agent }) => (loadedAgent = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000 })),
+    () => {
+      loadedAgent = null;
+      return undefined;
+    },
   );
   return sharedAgent;
+}
+
+/** {@link defaultAgent} without waiting: the agent, null when undici cannot load, undefined before the first load settled. */
+export function defaultAgentNow(): Agent | null | undefined {
+  return loadedAgent;
 }
 
 function headersOf(init: ConstructorParameters<typeof Headers>[0]): Record<string, string> {

@@ -15,7 +15,7 @@ import type { Readable } from 'node:stream';
 import type { Frame, RequestId } from '../lib/jsonrpc/message.js';
 import { modernHeaders, type ParamHeaderSource } from '../lib/client-modern/wire-headers.js';
 import { describeFrame, messageOf, requestIdOf, type HeadersOption } from './http-client-common.js';
-import { defaultAgent } from './http-fetch.js';
+import { defaultAgent, defaultAgentNow } from './http-fetch.js';
 
 /** Aborts one request: undici takes an event emitter as its `signal` (an AbortSignal costs more to make). */
 export class LeanAbort extends EventEmitter {
@@ -67,11 +67,14 @@ async function plainHeaders(option: HeadersOption | undefined, url: URL): Promis
  * redirect): nothing was delivered then.
  */
 export async function postModern(host: ModernPostHost, frame: Frame): Promise<boolean> {
-  const agent = await defaultAgent();
+  // Awaited only until the agent is loaded, and the headers only when there is an option: each
+  // await is a turn of the microtask queue per request.
+  const loaded = defaultAgentNow();
+  const agent = loaded === undefined ? await defaultAgent() : (loaded ?? undefined);
   if (agent === undefined) return false;
   let headers: Record<string, string>;
   try {
-    headers = await plainHeaders(host.headersOption, host.url);
+    headers = host.headersOption === undefined ? {} : await plainHeaders(host.headersOption, host.url);
   } catch (e) {
     host.undeliverable(frame, `The \`headers\` option failed for POST ${describeFrame(frame)}: ${messageOf(e)}`, {});
     return true;

@@ -17,7 +17,7 @@ import { childProcessMachine } from '../machines/child-process.machine.js';
 import { HotInbound, StateCell } from './memory.js';
 import { ndjsonSplit } from './ndjson-split.js';
 import { FrameWriter, fromReadable, guardErrors } from './stdio-server.js';
-import { OversizeFrame, type RawFrame, type Transport, type TransportState } from './transport.js';
+import { OversizeFrame, type RawFrame, type Transport, type TransportPeer, type TransportState } from './transport.js';
 
 /**
  * Parent environment variables a server gets by default (the rest of the parent's environment,
@@ -88,7 +88,11 @@ export interface StdioClientTransport extends Transport {
   readonly machineState$: Observable<ChildProcessSnapshot>;
 }
 
+/** A stdio channel, as the OpenTelemetry conventions name it (`network.transport`). */
+const STDIO_CLIENT_PEER: TransportPeer = Object.freeze({ transport: 'pipe' });
+
 class StdioClient implements StdioClientTransport {
+  readonly peerFacts = STDIO_CLIENT_PEER;
   private readonly inbound = new HotInbound<RawFrame>();
   private readonly state = new StateCell({ phase: 'connecting' });
   private readonly stderrLines = new Subject<string>();

@@ -38,7 +38,7 @@ import { undiciFetch, type FetchLike } from './http-fetch.js';
 import { openLegacyFallback } from './http-client-fallback.js';
 import type { LegacySseChannel } from './legacy-sse-client.js';
 import { HotInbound, StateCell } from './memory.js';
-import { type RawFrame, type SendOptions, type SessionRestorer, type TransportState } from './transport.js';
+import { type RawFrame, type SendOptions, type SessionRestorer, type TransportPeer, type TransportState } from './transport.js';
 import { modernClaim, modernHeaders, type ParamHeaderSource } from '../lib/client-modern/wire-headers.js';
 import { postModern, type ModernPostHost } from './modern-post.js';
 import { fromReadable } from './stdio-server.js';
@@ -54,7 +54,11 @@ const NO_FALLBACK_4XX = new Set([401, 403, 407, 408, 429]);
 /** Visible ASCII only (0x21–0x7E), as the spec requires of session ids. */
 const SESSION_ID_RE = /^[\x21-\x7e]+$/;
 
+/** HTTP over TCP, as the OpenTelemetry conventions name it (`network.transport`, `network.protocol.name`). */
+const HTTP_CLIENT_PEER: TransportPeer = Object.freeze({ transport: 'tcp', protocolName: 'http' });
+
 class StreamableHttpClient implements StreamableHttpClientTransport {
+  readonly peerFacts = HTTP_CLIENT_PEER;
   private readonly inbound = new HotInbound<RawFrame>();
   private readonly state = new StateCell({ phase: 'connecting' });
   readonly inbound$ = this.inbound.observable;

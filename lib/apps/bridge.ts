@@ -367,10 +367,13 @@ export class AppBridge {
       case 'ui/update-model-context':
         this.modelContext = params;
         return run(() => this.options.handlers?.updateModelContext?.(params as never));
-      case 'ui/request-display-mode':
-        // Inline only: the answer is the mode in effect.
-        this.reply(id, { result: { mode: 'inline' } });
+      case 'ui/request-display-mode': {
+        // The bridge never switches: the answer is the mode in effect, the page's hostContext's
+        // (it told the view so in ui/initialize), else inline.
+        const mode = this.options.hostContext?.['displayMode'];
+        this.reply(id, { result: { mode: typeof mode === 'string' ? mode : 'inline' } });
         return;
+      }
       default:
         return refuse(`Method not found: ${method}`, -32601);
     }

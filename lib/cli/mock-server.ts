@@ -18,7 +18,7 @@ import type { JsonObject } from '../jsonrpc/message.js';
 import { METHODS, methodInfo } from '../protocol/methods.js';
 import { META } from '../protocol/schema/modern.js';
 import { Server } from '../server.js';
-import type { RequestHandlerContext } from '../session/session.js';
+import { sessionOf, type RequestHandlerContext } from '../session/session.js';
 import { MockRounds } from './mock-rounds.js';
 import { MockEventBus, UnsolicitedFrames } from './mock-unsolicited.js';
 import { differences, type Normalizer } from './normalize.js';
@@ -118,7 +118,7 @@ export function createMockServer(rec: RecordedSession, normalizer: Normalizer, o
     if (!ex) throw notRecorded(method, params);
     served.add(ex);
     const modern = typeof ctx.meta?.[META.protocolVersion] === 'string';
-    const session = modern ? undefined : ctx.session;
+    const session = modern ? undefined : sessionOf(ctx.session);
     const start = clock.now();
     const wait = async (t: number) => {
       if (!realtime) return tick();

@@ -36,8 +36,9 @@ export async function checkJournal(path: string, p: Parsed, ctx: CliContext): Pr
     reader.close();
     throw e;
   }
-  // A 2026-07-28 client's journal (no session: its requests) is replayed whole by a modern client.
-  if (!header.session || header.era === 'modern') {
+  // A 2026-07-28 client's journal (no session: its requests) is replayed whole by a modern client;
+  // a server session's with --factory, whole through a session of the user's server.
+  if (!header.session || header.era === 'modern' || (header.role === 'server' && str(p, 'factory') !== undefined)) {
     reader.close();
     return checkWhole(readJournalFile(path, false), p, ctx);
   }
@@ -77,7 +78,7 @@ export async function checkJournal(path: string, p: Parsed, ctx: CliContext): Pr
     reader.close();
   }
   done(result);
-  return report(count, ms, result, p, ctx);
+  return report(count, ms, result, p, ctx, undefined, header.role === 'server');
 }
 
 /**
@@ -108,6 +109,7 @@ async function checkWhole(file: JournalFile, p: Parsed, ctx: CliContext): Promis
   reportProblems(file, ctx.stderr, ctx.errStyle.yellow);
   if (!file.header.session) return (await import('./replay-lifecycle.js')).checkLifecycle(file, p, ctx);
   if (file.header.era === 'modern' && file.header.role === 'server') return checkServer(file, p, ctx);
+  if (file.header.role === 'server' && str(p, 'factory') !== undefined) return checkServerSession(file, p, ctx);
   if (file.header.era === 'modern') {
     const { replayModern } = await import('../journal/replay-modern.js');
     const start = performance.now();
@@ -121,7 +123,7 @@ async function checkWhole(file: JournalFile, p: Parsed, ctx: CliContext): Promis
   const result = await replayEntries(session, clock, file.entries, abortedIn(file.entries), { keepFrames: false });
   const ms = performance.now() - start;
   done(result);
-  return report(file.entries.length, ms, result, p, ctx);
+  return report(file.entries.length, ms, result, p, ctx, undefined, file.header.role === 'server');
 }
 
 /**
@@ -133,6 +135,37 @@ async function checkServer(file: JournalFile, p: Parsed, ctx: CliContext): Promi
   if (module === undefined) {
     throw new UsageError('This is a server journal of 2026-07-28 requests: it replays through your server. Give --factory MODULE, a module whose default export builds it on the given clock: export default ({ clock }) => createMcpServer({ ..., clock })', 'replay');
   }
+  const factory = await loadFactory(module, ctx);
+  const journal = toJournal(file);
+  journal.era = 'modern';
+  if (file.header.redacted === true) journal.redacted = true;
+  const { replayServer } = await import('../journal/replay-server.js');
+  const start = performance.now();
+  const result = await replayServer(journal, { server: factory, keepFrames: false });
+  const ms = performance.now() - start;
+  void result.server.close().catch(() => undefined);
+  return report(file.entries.length, ms, result, p, ctx);
+}
+
+/**
+ * A server's session journal (legacy era) with `--factory`: replayed through a session of the
+ * user's server, its handlers run again (what they ask the client is answered as recorded), as
+ * `replay(journal, { server })` does. Without it, a bare session gives the recorded answers.
+ */
+async function checkServerSession(file: JournalFile, p: Parsed, ctx: CliContext): Promise<number> {
+  const factory = await loadFactory(str(p, 'factory')!, ctx);
+  const journal = toJournal(file);
+  if (file.header.redacted === true) journal.redacted = true;
+  const { replay } = await import('../journal/replay.js');
+  const start = performance.now();
+  const result = await replay(journal, { server: factory, keepFrames: false });
+  const ms = performance.now() - start;
+  void result.server.close().catch(() => undefined);
+  return report(file.entries.length, ms, result, p, ctx, 'frames');
+}
+
+/** The server factory a `--factory` module exports (its default export, `({ clock }) => server`). */
+async function loadFactory(module: string, ctx: CliContext): Promise<ServerFactory> {
   let factory: unknown;
   try {
     factory = ((await import(pathToFileURL(resolve(ctx.cwd, module)).href)) as { default?: unknown }).default;
@@ -140,15 +173,7 @@ async function checkServer(file: JournalFile, p: Parsed, ctx: CliContext): Promi
     throw new CliError(`Could not load --factory ${module}: ${(e as Error).message}`, ExitCode.BadInput);
   }
   if (typeof factory !== 'function') throw new CliError(`--factory ${module} has no default export that builds the server: export default ({ clock }) => createMcpServer({ ..., clock })`, ExitCode.BadInput);
-  const journal = toJournal(file);
-  journal.era = 'modern';
-  if (file.header.redacted === true) journal.redacted = true;
-  const { replayServer } = await import('../journal/replay-server.js');
-  const start = performance.now();
-  const result = await replayServer(journal, { server: factory as ServerFactory, keepFrames: false });
-  const ms = performance.now() - start;
-  void result.server.close().catch(() => undefined);
-  return report(file.entries.length, ms, result, p, ctx);
+  return factory as ServerFactory;
 }
 
 /**
@@ -168,13 +193,17 @@ function isModern(result: Reported): boolean {
 /** A replay's result: of a session or a client, or (no session) of a server's requests. */
 type Reported = Omit<ReplayResult, 'session'> & { session?: ReplayResult['session'] };
 
-function report(entries: number, ms: number, result: Reported, p: Parsed, ctx: CliContext): number {
+/**
+ * `compared`: what the replay compared, when not what the result says; `bareServer`: a server
+ * session replayed without its handlers (no --factory), whose difference may be only that.
+ */
+function report(entries: number, ms: number, result: Reported, p: Parsed, ctx: CliContext, compared?: string, bareServer = false): number {
   const rate = Math.round(entries / (ms / 1000));
   const s = ctx.style;
   if (p.values.json) {
     ctx.stdout.write(JSON.stringify({ entries, ms: Math.round(ms), entriesPerSecond: rate, matches: result.matches, firstDifference: result.firstDifference ?? null }, null, 2) + '\n');
   } else if (result.matches) {
-    const what = result.session === undefined ? 'frames and request states' : result.firstDifference === undefined && isModern(result) ? 'frames, input-round moves and call outcomes' : 'frames';
+    const what = compared !== undefined ? compared : result.session === undefined ? 'frames and request states' : result.firstDifference === undefined && isModern(result) ? 'frames, input-round moves and call outcomes' : 'frames';
     ctx.stdout.write(`${s.green('✓')} ${entries} entries re-executed on a simulated clock in ${ms.toFixed(0)} ms (${rate} entries/s): all ${result.compared} ${what} identical\n`);
   } else {
     const d = result.firstDifference!;
@@ -184,6 +213,8 @@ function report(entries: number, ms: number, result: Reported, p: Parsed, ctx: C
       ctx.stdout.write(`${s.red('✗')} first divergent ${kind}: #${d.index}${d.seq !== undefined ? `, recorded entry #${d.seq}` : ''}${d.after !== undefined ? `, after input entry #${d.after}` : ''}\n  recorded: ${short(d.recorded)}\n  replayed: ${short(d.replayed)}\n`);
     } else ctx.stdout.write(`${s.red('✗')} first divergent frame: #${d.index} of ${result.compared} sent\n  recorded: ${short(d.recorded)}\n  replayed: ${short(d.replayed)}\n`);
     for (const x of differences(d.recorded, d.replayed)) ctx.stdout.write(`    ${s.bold(x.path)}: ${short(x.recorded)} → ${short(x.live)}\n`);
+    // What a server's handlers send of themselves (requests to the client, a task's status) needs them.
+    if (bareServer) ctx.stdout.write('  (replayed without the server\'s handlers, which gave their recorded answers: give --factory MODULE, whose default export builds your server on the given clock, to run them again)\n');
   }
   return result.matches ? ExitCode.Ok : ExitCode.Difference;
 }

@@ -13,6 +13,8 @@
  */
 import { BehaviorSubject, filter, type Observable } from 'rxjs';
 import type { Clock } from '../clock.js';
+import { McpError } from '../errors.js';
+import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type { JsonObject } from '../jsonrpc/message.js';
 import type { Task } from '../protocol/schema/tasks.js';
 import type { RequestOptions } from '../session/request-registry.js';
@@ -117,6 +119,10 @@ export class ClientTaskHandle<R extends JsonObject = JsonObject> implements Task
       const created = this.current;
       if (this.wire.waitsBeforeFirstLook && created !== undefined && !TERMINAL.has(created.status)) await this.sleep(this.intervalOf(created), signal);
       for (;;) {
+        // Seen cancelled (tasks/cancel answered so): there is no outcome to fetch, and the server
+        // may have forgotten the task already, so it is not asked again (TASK-054).
+        const seen = this.current;
+        if (seen?.status === 'cancelled') throw new McpError(ErrorCode.InternalError, `Task ${this.taskId} was cancelled${seen.statusMessage ? `: ${seen.statusMessage}` : ''}`);
         const { task, outcome, again } = await this.wire.look(show, signal);
         if (outcome) return (await outcome) as R;
         if (!again) await this.sleep(this.intervalOf(task), signal);

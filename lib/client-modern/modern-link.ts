@@ -23,6 +23,11 @@ export interface ModernLinkOptions {
   defaultTimeout: number;
   /** stdio sends `notifications/cancelled` for an aborted request; HTTP closes the response stream. */
   sendsCancelled: boolean;
+  /**
+   * The transport has response streams that can break (HTTP): such a request is re-issued. On a
+   * byte stream nothing breaks one request alone, so its requests skip the re-issue step.
+   */
+  reissues?: boolean;
   /** Notifications other than progress (log messages, list changes...). */
   onNotification(method: string, params: JsonObject | undefined): void;
   /** Journal what the link sees: frames out and in as they pass, its timers as they fire (the client's `journal` option). */
@@ -106,7 +111,7 @@ export class ModernLink {
 
   request(method: string, params: JsonObject, options?: LinkRequestOptions, id?: RequestId): Promise<JsonObject> {
     const first = this.once(method, params, options, id ?? this.nextId++);
-    if (options?.reissue === false) return first;
+    if (options?.reissue === false || this.options.reissues !== true) return first;
     const again = (attempt: number) => (e: unknown): Promise<JsonObject> => {
       if (!isStreamBroken(e) || attempt > MAX_REISSUES || options?.signal?.aborted === true || this.ended) throw e;
       return this.once(method, params, options, this.nextId++).catch(again(attempt + 1));

@@ -73,6 +73,7 @@ export async function negotiateEra(transport: Transport, options: NegotiationOpt
     clock: options.clock,
     defaultTimeout: options.timeoutMs,
     sendsCancelled: !http,
+    reissues: http,
     onNotification: options.onNotification,
     ...(options.record !== undefined && { record: options.record }),
   });

@@ -29,6 +29,8 @@ import { mountResources } from './mount-resources.js';
 import { mountTemplates } from './mount-templates.js';
 import { mountTools } from './mount-tools.js';
 import { SessionUpstreams, type Route } from './session-upstreams.js';
+import { sessionOf } from '../session/session.js';
+import type { ServerTaskOptions } from '../tasks/server-tasks.js';
 
 /** How long `start()` waits for a ready upstream's first tool listing. */
 const FIRST_LISTING_MS = 10_000;
@@ -62,7 +64,8 @@ export interface GatewayOptions extends Omit<HostOptions, 'onClient'> {
   /**
    * A directory to journal both sides of every bridged exchange into: one file per downstream
    * session (the 2026-07-28 requests, which have none, in `downstream-modern.jsonl`) and per
-   * upstream client, each readable by `mcp-actors inspect` (see record.ts).
+   * upstream client, each readable by `mcp-actors inspect`, written entry by entry as it goes
+   * (a killed gateway leaves them readable; see record.ts).
    * It must be new or hold no journals yet.
    */
   record?: string;
@@ -78,6 +81,11 @@ export interface GatewayOptions extends Omit<HostOptions, 'onClient'> {
    * unknown to that caller (-32602) and it hears `list_changed` only when what it sees changed.
    */
   callerView?: PerCallerViewOptions;
+  /**
+   * The gateway's own tasks (a downstream task-augmented call of a task-capable upstream tool is
+   * a task of the gateway's server): their store, rate limit, `tasks/list`. See {@link ServerTaskOptions}.
+   */
+  tasks?: ServerTaskOptions;
 }
 
 export interface Gateway {
@@ -96,7 +104,7 @@ export interface Gateway {
 }
 
 export function createGateway(options: GatewayOptions): Gateway {
-  const { info = { name: 'mcp-actors-gateway', version: '0.1.0' }, upstreams = 'shared', maxSessionUpstreams = DEFAULT_MAX_SESSION_UPSTREAMS, record, views: viewOptions, callerView, principalIdleMs = DEFAULT_PRINCIPAL_IDLE_MS, ...given } = options;
+  const { info = { name: 'mcp-actors-gateway', version: '0.1.0' }, upstreams = 'shared', maxSessionUpstreams = DEFAULT_MAX_SESSION_UPSTREAMS, record, views: viewOptions, callerView, principalIdleMs = DEFAULT_PRINCIPAL_IDLE_MS, tasks, ...given } = options;
   const recorder = record === undefined ? undefined : new GatewayRecorder(record);
   const hostOptions: typeof given = recorder ? { ...given, clientOptions: { ...given.clientOptions, journal: true } } : given;
   const bridge = new InputBridge();
@@ -124,19 +132,21 @@ export function createGateway(options: GatewayOptions): Gateway {
   const sharingOf = (name: string): UpstreamSharing => (typeof upstreams === 'string' ? upstreams : (upstreams[name] ?? 'shared'));
   const route: Route = async (ctx, name) => {
     if (sharingOf(name) !== 'perSession') return { host, key: name };
-    if (!isModernRevision(ctx.revision)) return perSession.for(ctx.session, name);
+    const session = sessionOf(ctx.session);
+    if (session !== undefined && !isModernRevision(ctx.revision)) return perSession.for(session, name);
     // No session in 2026-07-28: the caller's principal is the unit; an anonymous caller cannot be told apart.
     const who = principalOf(ctx.authInfo);
     return who === undefined ? { host, key: name } : perSession.for(who, name);
   };
   // Declared up front: tools arrive after downstream sessions may have initialized.
-  const server = createMcpServer({ info, capabilities: { tools: { listChanged: true } }, ...(recorder && { journal: true }) });
+  const server = createMcpServer({ info, capabilities: { tools: { listChanged: true } }, ...(tasks && { tasks }), ...(recorder && { journal: true }) });
   if (callerView !== undefined) server.server.use(perCallerView(callerView));
   const recording = recorder && server.server.sessions$.subscribe((session) => recorder.track(session, 'downstream', session.callerLabel ?? 'session'));
+  recorder?.trackModern(server.server);
   let mounted: Subscription | undefined;
   let templatesListed: Promise<unknown> = Promise.resolve();
   const mountAll = () => {
-    const all = mountTools(host, server, bridge, route, views);
+    const all = mountTools(host, server, bridge, route, views, hostOptions.clientOptions?.clock ?? hostOptions.clock ?? systemClock);
     all.add(mountPrompts(host, server, bridge, route, views));
     all.add(mountResources(host, server, views));
     const templates = mountTemplates(host, server, views);
@@ -173,7 +183,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       await host.close();
       await server.close();
       recording?.unsubscribe();
-      recorder?.writeModern(server.journal);
+      recorder?.close();
     },
   };
 }

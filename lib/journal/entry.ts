@@ -121,7 +121,8 @@ export type CallEntry = Stamp & { kind: 'call' } & (
 /** Things the session noticed and deliberately ignored (late or unknown responses, ...). */
 export type NoteEntry = Stamp & {
   kind: 'note';
-  note: 'late-response' | 'unknown-response' | 'unknown-progress' | 'unknown-cancel' | 'suppressed-response' | 'ignored';
+  /** `hibernated`/`revived`: an idle HTTP session's transport was dropped and later rebuilt (no frame; replay skips it). */
+  note: 'late-response' | 'unknown-response' | 'unknown-progress' | 'unknown-cancel' | 'suppressed-response' | 'ignored' | 'hibernated' | 'revived';
   detail?: unknown;
 };
 

@@ -62,6 +62,9 @@ export interface RequestJournalOptions {
 
 export const MODERN_REVISION = '2026-07-28';
 
+/** The io of a refused request: it sends nothing but its answer. */
+const NO_IO: TappableIo = { notify: () => {} };
+
 /**
  * The journal of a server's 2026-07-28 requests (see the file comment). `journal` holds them when
  * the server's `journal` option is on; `journal$` shows each entry as it is recorded, whether
@@ -152,6 +155,15 @@ export class RequestJournal {
         this.record(entry);
       },
     };
+  }
+
+  /**
+   * A request refused before dispatch (its envelope: a malformed `_meta`, a revision this server
+   * does not speak): recorded as received, with its answer and the `failed` state (a replay
+   * refuses it again, on the core's same check).
+   */
+  refused(msg: JsonRpcRequest, response: JsonRpcResponse): void {
+    this.begin(msg, NO_IO)?.end(response, 'failed');
   }
 
   private record(entry: JournalEntryInput): void {

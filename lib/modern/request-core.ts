@@ -8,9 +8,9 @@
  *   envelope (-32602 malformed, -32022 unsupported version; `envelope.ts`)
  *   → method (-32601 for a method 2026-07-28 removed or nobody serves; HTTP 404)
  *   → requestState of a retry (-32602 when tampered, foreign or expired; `request-state.ts`)
- *   → the handler, on a request-scoped server session standing in for the handshake (phase,
- *     capability and parameter checks as on a session; `ctx.elicit/sample/listRoots` become
- *     input requests of this round, `input-round.ts`)
+ *   → the handler, dispatched over the request itself (`request-host.ts`: no session; the
+ *     capability and parameter checks as on a session; `ctx.session` is the request's caller;
+ *     `ctx.elicit/sample/listRoots` become input requests of this round, `input-round.ts`)
  *   → the result: `resultType`, server info, caching hints; errors in this era's codes.
  *
  * @see https://modelcontextprotocol.io/specification/2026-07-28/basic
@@ -18,9 +18,9 @@
 import { isStoreOutageError } from '../shared/store-outage.js';
 import { McpError, wireErrorOf } from '../errors.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
-import type { Frame, JsonObject, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RequestId } from '../jsonrpc/message.js';
+import type { JsonObject, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RequestId } from '../jsonrpc/message.js';
 import { MODERN_CLIENT_REQUESTS, REMOVED_IN_MODERN, isKnownMethod } from '../protocol/methods.js';
-import { LOGGING_LEVELS, type LoggingLevel } from '../protocol/schema/logging.js';
+import type { LoggingLevel } from '../protocol/schema/logging.js';
 import {
   CACHEABLE_METHODS,
   INPUT_REQUIRED_METHODS,
@@ -30,9 +30,11 @@ import {
   type InputRequiredResult,
 } from '../protocol/schema/modern.js';
 import type { ServedServer } from './served-server.js';
-import type { ModernDispatch, Session } from '../session/session.js';
-import { ServerSessionForRequest } from './request-session.js';
+import type { ModernDispatch, ServerCaller } from '../session/session.js';
 import { ServerRequest, type RequestOwner } from '../session/server-request.js';
+import { dispatchRequest } from '../session/request-dispatch.js';
+import { progressRate } from '../session/progress-rate.js';
+import { ModernRequest, type ModernShared } from './request-host.js';
 import { systemClock } from '../clock.js';
 import { EnvelopeRefusal, hasVersionClaim, readEnvelope, type Envelope } from './envelope.js';
 import { InputRound } from './input-round.js';
@@ -98,8 +100,6 @@ export interface RequestCancellation {
 const DEFAULT_HINT: CacheHint = { ttlMs: 0, cacheScope: 'private' };
 const CACHEABLE = new Set<string>(CACHEABLE_METHODS);
 const INPUT_REQUIRED = new Set<string>(INPUT_REQUIRED_METHODS);
-const LEVEL_RANK = new Map<string, number>(LOGGING_LEVELS.map((l, i) => [l, i]));
-const ANONYMOUS = { name: 'anonymous-client', version: '0' };
 
 /**
  * A method an extension serves on the modern path itself (the tasks extension's `tasks/get`,
@@ -112,7 +112,7 @@ export type ExtensionMethod = (params: JsonObject | undefined, call: { envelope:
  * Applies the log level a modern request asks for (`io.modelcontextprotocol/logLevel`) before its
  * handler runs; a throw refuses the request (an `McpError` as it is, anything else -32603).
  */
-export type LogLevelHook = (level: LoggingLevel, session: Session) => void | Promise<void>;
+export type LogLevelHook = (level: LoggingLevel, session: ServerCaller) => void | Promise<void>;
 
 export class RequestCore implements ModernDispatch {
   private readonly states: RequestStateCodec;
@@ -126,6 +126,8 @@ export class RequestCore implements ModernDispatch {
   private readonly listenExtensions: ListenExtension[] = [];
   private logLevelHook: LogLevelHook | undefined;
   private owner: RequestOwner | undefined;
+  /** What every request of this server shares, made at the first (see {@link ModernShared}). */
+  private sharedParts: ModernShared | undefined;
 
   constructor(
     private readonly server: ServedServer,
@@ -160,12 +162,22 @@ export class RequestCore implements ModernDispatch {
   async answer(msg: JsonRpcRequest, io: RequestIo): Promise<Answer> {
     let envelope: Envelope;
     try {
-      envelope = readEnvelope(msg.params);
+      envelope = this.envelopeOf(msg);
     } catch (e) {
       if (e instanceof EnvelopeRefusal) return { response: { jsonrpc: '2.0', id: msg.id, error: e.toJSON() }, status: e.status };
       throw e;
     }
     return this.answerEnveloped(msg, envelope, io);
+  }
+
+  /** The request's envelope, checked; a refusal is journaled (`journal: true`) before it is thrown. */
+  envelopeOf(msg: JsonRpcRequest): Envelope {
+    try {
+      return readEnvelope(msg.params);
+    } catch (e) {
+      if (e instanceof EnvelopeRefusal) this.server.requestJournal.refused(msg, { jsonrpc: '2.0', id: msg.id, error: e.toJSON() });
+      throw e;
+    }
   }
 
   /** Serve an extension's opt-in of `subscriptions/listen` (see {@link ListenExtension}). */
@@ -239,6 +251,7 @@ export class RequestCore implements ModernDispatch {
     }
     if (method === 'server/discover' || method === 'subscriptions/listen' || this.extensionMethods.has(method)) {
       // Answered here, without a handler: through the interceptor chain all the same (when there is one).
+      request.start();
       const own = (m: JsonRpcRequest) => this.answerOwn(m, envelope, io);
       const chain = this.server.interceptorList;
       return chain.length === 0 ? own(msg) : answerThroughChain(chain, msg, io, this.server.options.clock, own, (i, r) => this.complete(i, method, r));
@@ -286,32 +299,14 @@ export class RequestCore implements ModernDispatch {
       },
       endRound: (r) => ended!(r),
     });
-    const session = new ServerSessionForRequest(this.server, io.authInfo);
+    // No session: the request is served over itself (its caller, its dispatch host, its scope).
+    const host = new ModernRequest((this.sharedParts ??= this.makeShared()), envelope, io, inputs, request, inputRequired as unknown as Promise<JsonObject>);
     if (envelope.logLevel !== undefined && this.logLevelHook !== undefined) {
-      const refused = await this.applyLogLevel(id, envelope.logLevel, session);
+      const refused = await this.applyLogLevel(id, envelope.logLevel, host);
       if (refused !== undefined) return refused;
     }
-    const threshold = envelope.logLevel === undefined ? undefined : LEVEL_RANK.get(envelope.logLevel);
-    let finished = false;
-    const out = session.serveRequestScope(msg, {
-      revision: envelope.revision,
-      clientCapabilities: envelope.clientCapabilities,
-      clientInfo: envelope.clientInfo ?? ANONYMOUS,
-      authInfo: io.authInfo,
-      peerFacts: io.peerFacts,
-      inputs,
-      send: (frame: Frame) => {
-        if (finished || !('method' in frame) || 'id' in frame) return; // the response comes back as the return value
-        // Log messages only for a request that asked for them, at or above its level.
-        if (frame.method === 'notifications/message' && !admits(threshold, frame.params?.level)) return;
-        io.notify(frame as JsonRpcNotification);
-      },
-      trace: envelope.trace,
-      request,
-      inputRequired: inputRequired as unknown as Promise<JsonObject>,
-    });
-    const abort = () => void session.close().catch(() => {});
-    const unwatch = watchAbort(io, abort);
+    const out = dispatchRequest(host, msg, request, false);
+    const unwatch = watchAbort(io, () => host.end('The request was closed: the client went away or cancelled it'));
     try {
       // With interceptors, the chain answers a round that ends input-required itself (it sees, and may rewrite, that result).
       const intercepted = this.server.interceptorList.length > 0;
@@ -324,14 +319,24 @@ export class RequestCore implements ModernDispatch {
       if (!inputs.settled(raced !== undefined && 'result' in raced)) return this.complete(id, method, (await inputRequired) as unknown as JsonObject);
       return this.shape(raced, method);
     } finally {
-      finished = true;
       unwatch();
-      void session.close().catch(() => {});
+      host.end();
     }
   }
 
+  /** The parts every request of this server shares: the handler table, the declared capabilities, the clock, the progress interval. */
+  private makeShared(): ModernShared {
+    const options = this.server.options;
+    return {
+      table: this.server.requestHandlerTable,
+      capabilities: this.server.declaredCapabilities,
+      clock: options.clock ?? systemClock,
+      progressInterval: progressRate(options.progress).minIntervalMs,
+    };
+  }
+
   /** The refusal when the log level hook throws (the handler never runs), or undefined. */
-  private async applyLogLevel(id: RequestId, level: LoggingLevel, session: Session): Promise<Answer | undefined> {
+  private async applyLogLevel(id: RequestId, level: LoggingLevel, session: ServerCaller): Promise<Answer | undefined> {
     try {
       await this.logLevelHook!(level, session);
       return undefined;
@@ -369,7 +374,7 @@ export class RequestCore implements ModernDispatch {
   /** A result as this era sends it: `resultType`, server info, caching hints when complete and cacheable. */
   private complete(id: RequestId, method: string, result: JsonObject): Answer {
     if (result.resultType === undefined) result.resultType = 'complete';
-    const meta = (result._meta !== null && typeof result._meta === 'object' ? { ...(result._meta as JsonObject) } : {}) as JsonObject;
+    const meta = (result._meta !== null && typeof result._meta === 'object' ? ownCopy(result._meta as JsonObject) : {}) as JsonObject;
     meta[META.serverInfo] = this.server.options.info as unknown as JsonObject;
     result._meta = meta;
     if (result.resultType === 'complete' && CACHEABLE.has(method)) {
@@ -382,7 +387,7 @@ export class RequestCore implements ModernDispatch {
 
   private shape(response: JsonRpcResponse | undefined, method: string): Answer {
     if (response === undefined) return { response: undefined, status: 200 };
-    if ('result' in response) return this.complete(response.id, method, { ...response.result });
+    if ('result' in response) return this.complete(response.id, method, ownCopy(response.result));
     const e = response.error;
     // This era's codes: an unknown resource is -32602 (with its uri), not -32002.
     if (e.code === ErrorCode.ResourceNotFound) {
@@ -403,16 +408,24 @@ function watchAbort(io: RequestIo, end: () => void): () => void {
 }
 const NOTHING = (): void => {};
 
-function admits(threshold: number | undefined, level: unknown): boolean {
-  if (threshold === undefined) return false;
-  const rank = typeof level === 'string' ? LEVEL_RANK.get(level as LoggingLevel) : undefined;
-  return rank !== undefined && rank >= threshold;
-}
-
 function error(id: RequestId, code: number, message: string): JsonRpcResponse {
   return { jsonrpc: '2.0', id, error: { code, message } };
 }
 
 function isPromise<T>(v: unknown): v is Promise<T> {
   return v !== null && typeof v === 'object' && typeof (v as Promise<T>).then === 'function';
+}
+
+/**
+ * A shallow copy that keys can then be added to. Key by key, not a spread: on Node 20 adding a key
+ * to a spread copy costs microseconds per answer (bench/spread-cost.ts). A `__proto__` own key
+ * (JSON.parse makes one) stays an own data property, as a spread keeps it.
+ */
+function ownCopy(source: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const key of Object.keys(source)) {
+    if (key === '__proto__') Object.defineProperty(out, key, { value: source[key], enumerable: true, writable: true, configurable: true });
+    else out[key] = source[key]!;
+  }
+  return out;
 }

@@ -1,5 +1,5 @@
 /**
- * What the request-scoped core, `server/discover` and the request-scoped sessions use of the
+ * What the request-scoped core and `server/discover` use of the
  * `Server` they serve. `Server` has all of it (the compiler checks where it makes its core; the
  * class does not say `implements`, since these members are internal and left out of its published
  * types); they take this rather than the class so that the server and its core do not import each
@@ -15,11 +15,11 @@ import type { Interceptor } from '../server-features/interceptors/server-chain.j
 import type { RequestJournal } from '../journal/request-journal.js';
 
 export interface ServedServer {
-  /** The server's options, which its request-scoped sessions are made with. */
+  /** The server's options (clock, progress interval, info). */
   readonly options: SessionOptions & { readonly instructions?: string };
   /** What sessions starting now declare (changed in place as features register). */
   readonly declaredCapabilities: Record<string, unknown>;
-  /** The handlers a request-scoped session runs. */
+  /** The handlers a 2026-07-28 request runs. */
   readonly requestHandlerTable: HandlerTable;
   /** Change events for `subscriptions/listen` streams. */
   readonly events: ServerEventBus;

@@ -78,6 +78,8 @@ export interface PeerView {
   readonly protocolVersion?: string | undefined;
   readonly sessionId?: string | undefined;
   readonly network?: NetworkFacts | undefined;
+  /** What the client's transport says of its channel (`pipe` for stdio, `tcp`/`http` for HTTP), when `network` does not. */
+  readonly transportPeer?: TransportPeer | undefined;
 }
 
 /** What both sides' requests have in common (a server request has a caller and an id, a client request neither). */
@@ -124,7 +126,7 @@ export function createMcpTelemetry(api: OtelApi, options: McpTelemetryOptions = 
     const protocolVersion = (typeof stated === 'string' ? stated : undefined) ?? req.caller?.protocolVersion ?? peer?.protocolVersion;
     // mcp.session.id is the transport's (HTTP Mcp-Session-Id), never the server's session-<n> label: none on stdio.
     const via = req.caller?.peer;
-    return { id: req.id, sessionId: via?.sessionId ?? peer?.sessionId, protocolVersion, network: peer?.network ?? networkOf(via) ?? options.network };
+    return { id: req.id, sessionId: via?.sessionId ?? peer?.sessionId, protocolVersion, network: peer?.network ?? networkOf(via) ?? networkOf(peer?.transportPeer) ?? options.network };
   };
 
   const run = (side: 'client' | 'server', req: Seen, next: (p: JsonObject | undefined) => Promise<JsonObject>, peer?: PeerView): Promise<JsonObject> => {

@@ -30,11 +30,12 @@ import { ClusterSessions, type TouchNeeds } from './http-cluster-sessions.js';
 import { LegacySseEndpoints } from './legacy-sse-server.js';
 import type { Transport } from '../../streams/transport.js';
 import { HttpSession, isPromise } from './http-server-session.js';
-import { DEFAULT_KEEPALIVE_MS, DEFAULT_MAX_BODY_BYTES, DEFAULT_RETRY_MS, DEFAULT_SESSION_IDLE_TTL_MS, SESSION_HEADER, parseEventId, type CorsOptions, type HandlerExtras, type HttpServerStats, type StreamableHttpOptions } from './http-server-options.js';
+import { Hibernation, type HibernatedState, type HibernationCore } from './http-hibernation.js';
+import { DEFAULT_HIBERNATE_AFTER_MS, DEFAULT_KEEPALIVE_MS, DEFAULT_MAX_BODY_BYTES, DEFAULT_RETRY_MS, DEFAULT_SESSION_IDLE_TTL_MS, SESSION_HEADER, parseEventId, type CorsOptions, type HandlerExtras, type HttpServerStats, type StreamableHttpOptions } from './http-server-options.js';
 import { httpStoreOf, isInitializeRequest, remoteOf, requestIdOf, touchNeeds } from './http-server-checks.js';
 
 /** @internal Shared by the Streamable HTTP and legacy endpoints. */
-export class HttpServerCore {
+export class HttpServerCore implements HibernationCore<HttpSession> {
   readonly path: string;
   readonly sessions = new Map<string, HttpSession>();
   readonly clock: Clock;
@@ -66,6 +67,8 @@ export class HttpServerCore {
   private readonly modernOptions: ModernPostOptions;
   /** Sessions shared with other processes through a store (undefined: this process only). */
   readonly cluster: ClusterSessions<HttpSession> | undefined;
+  /** Idle sessions put to sleep (undefined: stateless, shared through a store, or turned off). */
+  readonly hibernation: Hibernation<HttpSession> | undefined;
 
   constructor(
     readonly server: Server,
@@ -99,6 +102,36 @@ export class HttpServerCore {
     this.capture = server.sessions$.subscribe((s) => (this.lastConnected = s));
     this.modernOptions = { report: (e) => this.report(e), paramHeaders: options.paramHeaders ?? ((tool) => server.paramHeaders?.(tool)), ticker: this.ticker };
     this.cluster = shared !== undefined && !this.stateless ? new ClusterSessions(this, shared.httpSessions) : undefined;
+    const hibernateAfter = options.hibernateAfterMs === false ? Infinity : (options.hibernateAfterMs ?? DEFAULT_HIBERNATE_AFTER_MS);
+    if (!(hibernateAfter >= 0)) throw new Error(`hibernateAfterMs must be a number of ms >= 0 or false, got ${String(options.hibernateAfterMs)}`);
+    // A shared store's sessions have their own record there, renewed by this process while in use.
+    const hibernates = Number.isFinite(hibernateAfter) && !this.stateless && this.cluster === undefined && server.servesLegacy;
+    this.hibernation = hibernates ? new Hibernation<HttpSession>(this, hibernateAfter) : undefined;
+  }
+
+  /** Events of a session's standalone stream are kept for resumption. */
+  get resumable(): boolean {
+    return this.store !== undefined;
+  }
+
+  /** Sessions with a keep-alive ping have a timer of their own: they never hibernate. */
+  get keepsAlive(): boolean {
+    return Boolean(this.server.options.keepAlive);
+  }
+
+  /** @internal A hibernated session, live again: its ServerSession revived on a new HttpSession. */
+  revived(state: HibernatedState): HttpSession {
+    const session = HttpSession.revived(this, state, this.idleTtlMs);
+    this.sessions.set(state.id, session);
+    state.serverSession.revive(session);
+    // Revived and left unused (a refused request), it sleeps again.
+    this.hibernation?.wentQuiet(session);
+    return session;
+  }
+
+  /** Sessions open now, hibernated ones included. */
+  get sessionTotal(): number {
+    return this.sessions.size + (this.hibernation?.records.size ?? 0);
   }
 
   legacyCount(): number {
@@ -109,10 +142,11 @@ export class HttpServerCore {
   describe<H extends object>(handler: H): H & HandlerExtras {
     Object.defineProperties(handler, {
       path: { value: this.path, enumerable: true },
-      sessionCount: { get: () => this.sessions.size + this.legacyCount(), enumerable: true },
+      sessionCount: { get: () => this.sessionTotal + this.legacyCount(), enumerable: true },
       stats: {
         get: (): HttpServerStats => ({
-          sessions: this.sessions.size,
+          sessions: this.sessionTotal,
+          hibernatedSessions: this.hibernation?.records.size ?? 0,
           legacySessions: this.legacyCount(),
           openStreams: this.ticker.size,
           resumptions: this.resumptions,
@@ -340,7 +374,12 @@ export class HttpServerCore {
   }
 
   private lookup(id: string, res: HttpResponseOut, caller: Caller | undefined): HttpSession | undefined {
-    const session = this.sessions.get(id);
+    let session = this.sessions.get(id);
+    if (session === undefined && this.hibernation !== undefined) {
+      const record = this.hibernation.records.get(id);
+      // Revived before a byte of the request is read: nothing it carries can miss the session.
+      if (record !== undefined && record.identity === caller?.identity) session = this.hibernation.wake(record);
+    }
     // Another identity's session is answered exactly like an unknown one: no oracle, and a
     // compliant client starts its own session on 404.
     if (session === undefined || session.lifecycle === 'terminated' || session.identity !== caller?.identity) {
@@ -590,6 +629,8 @@ export class HttpServerCore {
     // With a shared store the sessions go on in the other processes: only this process's copies end.
     this.cluster?.close();
     this.server.core.close();
+    this.hibernation?.wakeAll();
+    this.hibernation?.stop();
     const ending: Promise<void>[] = [];
     for (const session of [...this.sessions.values()]) {
       const s = session.serverSession;

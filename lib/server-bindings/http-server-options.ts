@@ -44,6 +44,18 @@ export interface StreamableHttpOptions {
   stateless?: boolean;
   /** A session without open HTTP exchanges for this long is terminated. Default 30 minutes; `Infinity` never. */
   sessionIdleTtlMs?: number;
+  /**
+   * An idle session with nothing in flight (no request, no open stream, no pending request to the
+   * client) for this long hibernates: only a compact record of it stays (id, revision, client
+   * info and capabilities, auth binding, stream counters; its `ServerSession` with log level and
+   * subscriptions), and its next request revives it unchanged. It is still open (`sessions$`
+   * shows no close, `sessionCount` counts it) and expires as before. Sessions shared through a
+   * store, stateless handlers and sessions with an inspector or a keep-alive never hibernate.
+   * `session.transportState$` follows the transport it was read from: a revived session has a
+   * new one (read it again). Default 1000 ms; `false`: never.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#session-management
+   */
+  hibernateAfterMs?: number | false;
   /** Offer the standalone SSE stream on GET. Default true (false: GET → 405). */
   standaloneSse?: boolean;
   /** Let clients terminate sessions with DELETE. Default true (false: DELETE → 405). */
@@ -132,8 +144,10 @@ export interface HandlerExtras {
 }
 
 export interface HttpServerStats {
-  /** Streamable HTTP sessions open now. */
+  /** Streamable HTTP sessions open now (hibernated ones included). */
   sessions: number;
+  /** Of those, hibernated now (see {@link StreamableHttpOptions.hibernateAfterMs}). */
+  hibernatedSessions: number;
   /** Legacy HTTP+SSE sessions open now. */
   legacySessions: number;
   /** SSE responses open now (POST streams, GET streams, legacy streams). */
@@ -144,6 +158,7 @@ export interface HttpServerStats {
 
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_SESSION_IDLE_TTL_MS = 30 * 60 * 1000;
+export const DEFAULT_HIBERNATE_AFTER_MS = 1000;
 export const DEFAULT_KEEPALIVE_MS = 15_000;
 export const DEFAULT_RETRY_MS = 1000;
 

@@ -25,6 +25,7 @@ import { HotInbound, StateCell } from '../../streams/memory.js';
 import { SSE_HEADERS, sseEvent, sseStreamStart } from '../../streams/sse-encode.js';
 import type { RawFrame, SendOptions, Transport, TransportPeer } from '../../streams/transport.js';
 import { Exchange, type ExchangeCore } from './http-exchange.js';
+import type { Hibernatable, HibernatedState, Hibernation } from './http-hibernation.js';
 import { SESSION_HEADER, parseEventId } from './http-server-options.js';
 
 /** What an HTTP session uses of the handler's core (`HttpServerCore` has it all). @internal */
@@ -32,6 +33,8 @@ export interface SessionCore extends ExchangeCore {
   readonly cluster: ClusterSessions<HttpSession> | undefined;
   readonly store: EventStore | undefined;
   readonly sessions: Map<string, HttpSession>;
+  /** Puts idle sessions to sleep (undefined: sessions never hibernate). */
+  readonly hibernation: Hibernation<HttpSession> | undefined;
   report(error: unknown): void;
   internalError(res: HttpResponseOut, e: unknown, id?: RequestId | null): void;
 }
@@ -41,7 +44,7 @@ export interface SessionCore extends ExchangeCore {
  * executor of the http-session machine.
  * @internal
  */
-export class HttpSession extends HttpSessionLifecycle implements Transport {
+export class HttpSession extends HttpSessionLifecycle implements Transport, Hibernatable {
   private readonly inbound = new HotInbound<RawFrame>();
   private readonly state = new StateCell({ phase: 'open' });
   readonly inbound$ = this.inbound.observable;
@@ -59,6 +62,10 @@ export class HttpSession extends HttpSessionLifecycle implements Transport {
   private getOpened = false;
   /** Next request stream number (0 is the standalone stream). */
   nextStreamNo = 1;
+  /** @internal Clock time it last went idle (see {@link Hibernation}). */
+  quietSince: number;
+  /** @internal It waits in the hibernation queue. */
+  hibernateQueued = false;
 
   constructor(
     readonly core: SessionCore,
@@ -72,6 +79,46 @@ export class HttpSession extends HttpSessionLifecycle implements Transport {
     super(core.clock, idleTtlMs);
     this.identity = caller?.identity;
     this.authInfo = caller?.authInfo;
+    this.quietSince = core.clock.now();
+  }
+
+  /** @internal The session a hibernated one was, rebuilt for its next request: same id, tag, streams and ServerSession. */
+  static revived(core: SessionCore, state: HibernatedState, idleTtlMs: number): HttpSession {
+    const session = new HttpSession(core, state.id, state.tag, idleTtlMs, { identity: state.identity, authInfo: state.authInfo });
+    session.remote = state.remote;
+    session.getSeq = state.getSeq;
+    session.getOpened = state.getOpened;
+    session.nextStreamNo = state.nextStreamNo;
+    session.serverSession = state.serverSession;
+    return session;
+  }
+
+  /** EXCHANGE_CLOSED; going idle, the session may hibernate later. */
+  override exchangeClosed(): void {
+    const wasBusy = this.lifecycle === 'busy';
+    super.exchangeClosed();
+    if (wasBusy && this.lifecycle === 'idle') {
+      this.quietSince = this.clock.now();
+      this.core.hibernation?.wentQuiet(this);
+    }
+  }
+
+  /** @internal Nothing in flight on the transport's side: no exchange, no standalone stream open. */
+  get quiet(): boolean {
+    return this.live === undefined && this.getSink === undefined;
+  }
+
+  /** @internal What a hibernated session keeps (see {@link Hibernation}). */
+  hibernationState(): HibernatedState | undefined {
+    const s = this.serverSession;
+    if (s === undefined || this.id === '') return undefined;
+    return { id: this.id, tag: this.tag, identity: this.identity, authInfo: this.authInfo, serverSession: s, remote: this.remote, getSeq: this.getSeq, getOpened: this.getOpened, nextStreamNo: this.nextStreamNo };
+  }
+
+  /** @internal Hibernated: leave the idle queue without ending (the record carries the deadline); this object is dropped. */
+  retire(): void {
+    // EXCHANGE_OPENED is the machine's one way out of `idle` that does not terminate.
+    this.exchangeOpened();
   }
 
   /** Live requests → the POST exchange carrying them (read-only: see {@link addExchange}, {@link removeExchange}). */

@@ -12,7 +12,7 @@ import type { HttpHeadersOut, HttpRequestIn, HttpResponseOut } from '../../strea
 import type { TransportPeer } from '../../streams/transport.js';
 import { STORE_RETRY_AFTER_SECONDS, storeOutageResponse, storeUnavailable } from './store-outage-response.js';
 import type { Envelope } from '../modern/envelope.js';
-import { EnvelopeRefusal, readEnvelope } from '../modern/envelope.js';
+import { EnvelopeRefusal } from '../modern/envelope.js';
 import { checkVersionHeader } from '../modern/classify-era.js';
 import type { RequestCancellation, RequestCore } from '../modern/request-core.js';
 import { argumentAt, type ParamHeader } from '../modern/param-headers.js';
@@ -119,7 +119,7 @@ export function serveModernPost(core: RequestCore, req: HttpRequestIn, res: Http
   let envelope: Envelope;
   try {
     checkVersionHeader(msg.params, header(req, 'mcp-protocol-version'));
-    envelope = readEnvelope(msg.params);
+    envelope = core.envelopeOf(msg);
     if (!core.serves(msg.method)) {
       writeJson(res, 404, errorBody(ErrorCode.MethodNotFound, `Method not found: ${msg.method}`, msg.id));
       return;

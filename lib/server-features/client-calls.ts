@@ -29,7 +29,7 @@ import type { ElicitRequestedSchema, ElicitRequestURLParams, ElicitResult } from
 import type { ListRootsResult, Root } from '../protocol/schema/roots.js';
 import type { CreateMessageRequestParams, CreateMessageResult } from '../protocol/schema/sampling.js';
 import type { Server } from '../server.js';
-import { Session, type RequestHandlerContext, type RequestOptions } from '../session/session.js';
+import { Session, type RequestHandlerContext, type RequestOptions, type ServerCaller } from '../session/session.js';
 import { contentProblems, prepareRequestedSchema, urlProblem, warnClickableUrlsInForm } from './elicitation-schema.js';
 import {
   ElicitationIdentityError,
@@ -100,7 +100,7 @@ function urlElicitation(e: UrlElicitationSpec, where: string, allowSensitiveFiel
 // ---------------------------------------------------------------- common
 
 interface Target {
-  session: Session;
+  session: ServerCaller;
   send(method: string, params: JsonObject | undefined, options: RequestOptions | undefined): Promise<JsonObject>;
 }
 
@@ -120,18 +120,18 @@ function targetOf(t: ClientCallTarget): Target {
 }
 
 /**
- * Request-scoped sessions (2026-07-28) whose handler carries on as a task after the request was
- * answered: its asks go through the task (`tasks/update`), so the session's end does not refuse them.
+ * Callers of 2026-07-28 requests whose handler carries on as a task after the request was
+ * answered: its asks go through the task (`tasks/update`), so the request's end does not refuse them.
  */
-const carriedOn = new WeakSet<Session>();
+const carriedOn = new WeakSet<ServerCaller>();
 
-/** @internal A task carries on the handler of this request-scoped session (see `lib/tasks/modern-tasks.ts`). */
-export function carryOnAsTask(session: Session): void {
+/** @internal A task carries on the handler of this 2026-07-28 request (see `lib/tasks/modern-tasks.ts`). */
+export function carryOnAsTask(session: ServerCaller): void {
   carriedOn.add(session);
 }
 
 /** The session must be operating (or carried on by a task); its negotiated revision. */
-function operatingRevision(session: Session, method: string): Revision {
+function operatingRevision(session: ServerCaller, method: string): Revision {
   const phase = carriedOn.has(session) ? 'operating' : session.currentPhase;
   if (phase === 'closing' || phase === 'closed' || phase === 'failed') throw new ConnectionClosedError(`Cannot send "${method}": the session is ${phase}`);
   if (phase !== 'operating') throw new PhaseError(method, phase);
@@ -146,7 +146,7 @@ function operatingRevision(session: Session, method: string): Revision {
  * fails; the client can retry declaring it).
  * @see https://modelcontextprotocol.io/specification/2026-07-28/basic#capabilities
  */
-function missingCapability(session: Session, method: string, capability: string): McpError {
+function missingCapability(session: ServerCaller, method: string, capability: string): McpError {
   if (!isModernRevision(session.protocolVersion)) return new CapabilityError(method, capability, 'client');
   return new MissingClientCapabilityError(method, capability);
 }
@@ -279,22 +279,21 @@ interface TrackedElicitation {
 let elicitations = 0;
 
 /** URL elicitations per session: the only client a completion may be sent to. */
-const urlElicitations = new WeakMap<Session, Map<string, TrackedElicitation>>();
+const urlElicitations = new WeakMap<ServerCaller, Map<string, TrackedElicitation>>();
 
-function trackerOf(session: Session): Map<string, TrackedElicitation> {
+function trackerOf(session: ServerCaller): Map<string, TrackedElicitation> {
   let map = urlElicitations.get(session);
   if (!map) {
     const created = new Map<string, TrackedElicitation>();
     map = created;
     urlElicitations.set(session, created);
-    session.state$.subscribe({
-      complete: () => {
-        for (const [id, t] of created) {
-          if (t.actor?.getSnapshot().status === 'active') t.actor.send({ type: 'SESSION_CLOSED' });
-          if (t.identity !== undefined) unbindElicitation(t.identity, id);
-        }
-        created.clear();
-      },
+    // Both eras: a session's end, or a 2026-07-28 request's (its caller ends with it).
+    session.onEnd(() => {
+      for (const [id, t] of created) {
+        if (t.actor?.getSnapshot().status === 'active') t.actor.send({ type: 'SESSION_CLOSED' });
+        if (t.identity !== undefined) unbindElicitation(t.identity, id);
+      }
+      created.clear();
     });
   }
   return map;
@@ -302,7 +301,7 @@ function trackerOf(session: Session): Map<string, TrackedElicitation> {
 
 /** Check the mode against capabilities and revision; the params to send, shaped for the revision. */
 function prepareElicitation(
-  session: Session,
+  session: ServerCaller,
   params: ElicitParams,
   options: ElicitOptions | undefined,
 ): { rev: Revision; mode: 'form' | 'url'; wire: JsonObject; schema?: ElicitRequestedSchema; handlerId?: string } {
@@ -480,7 +479,7 @@ export function elicit(target: ClientCallTarget, params: ElicitParams, options?:
  * @see https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation#completion-notifications-for-url-mode-elicitation
  * @see https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation#phishing
  */
-export function completeElicitation(session: Session, elicitationId: string, by?: ElicitationCompleter): boolean {
+export function completeElicitation(session: ServerCaller, elicitationId: string, by?: ElicitationCompleter): boolean {
   const method = 'notifications/elicitation/complete';
   const rev = operatingRevision(session, method);
   if (!allows(rev, 'elicitationUrl')) throw notInRevision(method, '', rev, 'elicitationUrl');

@@ -9,7 +9,7 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation#phishing
  */
 import { defaultIdentity } from '../../streams/http-auth.js';
-import type { Session } from '../session/session.js';
+import type { ServerCaller } from '../session/session.js';
 
 /**
  * Who finished the out-of-band interaction, as the server verified it on its own route (its
@@ -57,10 +57,10 @@ export class ElicitationIdentityError extends Error {
 }
 
 /** Pending URL elicitations by identity, then id: the session each was asked in. */
-const pending = new Map<string, Map<string, Session>>();
+const pending = new Map<string, Map<string, ServerCaller>>();
 
 /** Remember that `identity`'s elicitation `id` waits in `session`. */
-export function bindElicitation(identity: string, id: string, session: Session): void {
+export function bindElicitation(identity: string, id: string, session: ServerCaller): void {
   let ids = pending.get(identity);
   if (!ids) pending.set(identity, (ids = new Map()));
   ids.set(id, session);
@@ -75,6 +75,6 @@ export function unbindElicitation(identity: string, id: string): void {
 }
 
 /** The session where `identity`'s pending elicitation `id` waits, if any. */
-export function sessionOfElicitation(identity: string, id: string): Session | undefined {
+export function sessionOfElicitation(identity: string, id: string): ServerCaller | undefined {
   return pending.get(identity)?.get(id);
 }

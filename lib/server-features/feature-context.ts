@@ -8,7 +8,7 @@
  */
 import type { JsonObject, RequestId } from '../jsonrpc/message.js';
 import { LATEST_REVISION, isSupportedRevision, type Revision } from '../protocol/revisions.js';
-import type { RequestCaller, RequestHandlerContext, RequestOptions, Session } from '../session/session.js';
+import type { RequestCaller, RequestHandlerContext, RequestOptions, ServerCaller } from '../session/session.js';
 import { elicit, listRoots, sample } from './client-calls.js';
 import type { Logger, LoggingFeature } from './logging.js';
 
@@ -50,7 +50,7 @@ export type RequestFacts = Pick<RequestHandlerContext, 'session' | 'requestId' |
  */
 export abstract class BaseFeatureContext implements FeatureContext {
   constructor(private readonly facts: RequestFacts) {}
-  get session(): Session {
+  get session(): ServerCaller {
     return this.facts.session;
   }
   get requestId(): RequestId {

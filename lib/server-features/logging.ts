@@ -19,7 +19,7 @@ import type { JsonObject, RequestId } from '../jsonrpc/message.js';
 import { hasCapability } from '../protocol/methods.js';
 import { LOGGING_LEVELS, type LoggingLevel } from '../protocol/schema/logging.js';
 import type { Server } from '../server.js';
-import type { Session } from '../session/session.js';
+import { legacySession, type ServerCaller } from '../session/session.js';
 import type { RateLimiter } from './rate-limit.js';
 import { redactSecrets, redactWithPaths } from './redaction.js';
 import './registry.js'; // enables immer's Map support
@@ -244,28 +244,29 @@ export interface LoggingOptions {
    * Which sessions may receive log messages at all (all by default). Log messages describe the
    * server's inner workings: on a server shared by several users, let only those entitled to
    * them (an operator, say, by `session.authInfo`) receive them. A request's own logger only
-   * ever reaches the session of that request.
+   * ever reaches the session of that request. For a 2026-07-28 request it is asked with the
+   * request's caller (`ServerCaller`: no session exists in that revision).
    * @see https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/logging#security
    */
-  canReceive?: (session: Session) => boolean;
+  canReceive?: (session: ServerCaller) => boolean;
   /**
    * Applies a level a client asked for to the server's own logging (a logging library, a
    * remote configuration). When it throws, `logging/setLevel` is answered -32603
    * ({@link LoggingConfigurationError}) and the session's level is unchanged. A 2026-07-28
    * request asks per request (`io.modelcontextprotocol/logLevel` in its `_meta`): the hook runs
-   * before that request's handler, with the request's session, and when it throws the request
+   * before that request's handler, with the request's caller (`ServerCaller`), and when it throws the request
    * is refused -32603 ({@link RequestLogLevelError}) without running.
    * @see https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/logging#error-handling
    * @see https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/logging#error-handling
    */
-  onSetLevel?: (level: LoggingLevel, session: Session) => void | Promise<void>;
+  onSetLevel?: (level: LoggingLevel, session: ServerCaller) => void | Promise<void>;
   /** The largest data sent, as JSON characters (larger data is cut, see {@link boundLogData}). Default 64 KiB. */
   maxDataChars?: number;
 }
 
 /** The per-session levels. */
 export interface LoggingState {
-  readonly levels: ReadonlyMap<Session, LoggingLevel>;
+  readonly levels: ReadonlyMap<ServerCaller, LoggingLevel>;
 }
 
 export class LoggingFeature {
@@ -278,7 +279,7 @@ export class LoggingFeature {
   private readonly limiter: RateLimiter | undefined;
   private readonly redact: ((data: unknown) => unknown) | undefined;
   private readonly customRedact: boolean;
-  private readonly canReceive: ((session: Session) => boolean) | undefined;
+  private readonly canReceive: ((session: ServerCaller) => boolean) | undefined;
   private readonly maxDataChars: number;
   private readonly redactionSubject = new Subject<LogRedaction>();
   /** Every redaction in a message sent, with the paths hidden (never their values). */
@@ -309,21 +310,23 @@ export class LoggingFeature {
         );
       }
       // A session shared by several processes keeps its level in its store: answered once it is there.
-      const shared = server.sharedSessions?.covers(ctx.session) ? server.sharedSessions : undefined;
+      // A legacy request (2026-07-28 removed logging/setLevel: a request carries its level).
+      const session = legacySession(ctx.session, 'logging/setLevel');
+      const shared = server.sharedSessions?.covers(session) ? server.sharedSessions : undefined;
       if (!onSetLevel) {
-        this.setLevel(ctx.session, level);
-        return shared ? shared.setLogLevel(ctx.session, level).then(() => ({})) : {};
+        this.setLevel(session, level);
+        return shared ? shared.setLogLevel(session, level).then(() => ({})) : {};
       }
       const failed = (e: unknown): never => {
         if (e instanceof McpError) throw e;
-        throw new LoggingConfigurationError(level, this.levelOf(ctx.session), e);
+        throw new LoggingConfigurationError(level, this.levelOf(session), e);
       };
       const applied = (): JsonObject | Promise<JsonObject> => {
-        this.setLevel(ctx.session, level);
-        return shared ? shared.setLogLevel(ctx.session, level).then(() => ({})) : {};
+        this.setLevel(session, level);
+        return shared ? shared.setLogLevel(session, level).then(() => ({})) : {};
       };
       try {
-        const r = onSetLevel(level, ctx.session);
+        const r = onSetLevel(level, session);
         return r instanceof Promise ? r.then(applied, failed) : applied();
       } catch (e) {
         return failed(e);
@@ -353,20 +356,20 @@ export class LoggingFeature {
   }
 
   /** The level messages must reach to be sent to `session`. */
-  levelOf(session: Session): LoggingLevel {
+  levelOf(session: ServerCaller): LoggingLevel {
     const shared = this.server.sharedSessions;
     if (shared?.covers(session)) return shared.logLevelOf(session) ?? this.defaultLevel;
     return this.subject.value.levels.get(session) ?? this.defaultLevel;
   }
 
   /** Set `session`'s level (what `logging/setLevel` does). */
-  setLevel(session: Session, level: LoggingLevel): void {
+  setLevel(session: ServerCaller, level: LoggingLevel): void {
     const levels = this.subject.value.levels;
     if (levels.get(session) === level) return;
     const first = !levels.has(session);
     this.subject.next(
       produce(this.subject.value, (d) => {
-        (d.levels as Map<Session, LoggingLevel>).set(session, level);
+        (d.levels as Map<ServerCaller, LoggingLevel>).set(session, level);
       }),
     );
     // Forgotten when the session ends (at once if it has): a session that never sets a level
@@ -375,7 +378,7 @@ export class LoggingFeature {
   }
 
   /** Whether a message at `level` would be sent to `session` now. */
-  wouldSend(session: Session, level: LoggingLevel): boolean {
+  wouldSend(session: ServerCaller, level: LoggingLevel): boolean {
     const phase = session.currentPhase;
     if (phase !== 'operating' && phase !== 'awaitingInitialized') return false;
     if (!hasCapability(session.localCapabilities, ['logging'])) return false;
@@ -389,7 +392,7 @@ export class LoggingFeature {
    * Returns whether it was sent. Throws {@link InvalidLogMessageError} for an unknown level or
    * a logger name {@link loggerNameProblem} refuses.
    */
-  send(session: Session, level: LoggingLevel, data: unknown, logger?: string, related?: RequestId, meta?: JsonObject): boolean {
+  send(session: ServerCaller, level: LoggingLevel, data: unknown, logger?: string, related?: RequestId, meta?: JsonObject): boolean {
     if (!isLoggingLevel(level)) throw new InvalidLogMessageError('level', `Unknown log level "${String(level)}"; expected one of ${LOGGING_LEVELS.join(', ')}`);
     if (logger !== undefined) checkLoggerName(logger);
     if (!this.wouldSend(session, level)) return false;
@@ -451,15 +454,15 @@ export class LoggingFeature {
   }
 
   /** A logger for one request of `session`: it reaches that session only. */
-  loggerFor(session: Session, related?: RequestId, meta?: JsonObject): Logger {
+  loggerFor(session: ServerCaller, related?: RequestId, meta?: JsonObject): Logger {
     return makeLogger((level, data, logger) => this.send(session, level, data, logger, related, meta));
   }
 
-  private forget(session: Session): void {
+  private forget(session: ServerCaller): void {
     if (!this.subject.value.levels.has(session)) return;
     this.subject.next(
       produce(this.subject.value, (d) => {
-        (d.levels as Map<Session, LoggingLevel>).delete(session);
+        (d.levels as Map<ServerCaller, LoggingLevel>).delete(session);
       }),
     );
   }

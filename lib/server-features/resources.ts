@@ -19,7 +19,7 @@ import type { JsonObject } from '../jsonrpc/message.js';
 import { hasCapability } from '../protocol/methods.js';
 import type { ResourceTemplate } from '../protocol/schema/resources.js';
 import type { Server } from '../server.js';
-import type { RequestHandlerContext, Session } from '../session/session.js';
+import { legacySession, type RequestHandlerContext, type Session } from '../session/session.js';
 import { DEFAULT_MAX_URI_LENGTH, UriTemplate, UriTemplateError, uriProblem, type MatchedVariables } from './uri-template.js';
 import { listEpochsOf, type ListEpochs } from './list-epochs.js';
 import { debounceOnClock, seesFor } from './list-changed.js';
@@ -508,11 +508,11 @@ export class ResourcesFeature {
   private handleSubscribe(params: JsonObject | undefined, ctx: RequestHandlerContext): JsonObject | Promise<JsonObject> {
     const uri = this.requestedUri(params);
     if (!this.resolve(uri)) throw new ResourceNotFoundError(uri);
-    return done(this.subscriptions.subscribe(ctx.session, uri));
+    return done(this.subscriptions.subscribe(legacySession(ctx.session, 'resources/subscribe'), uri));
   }
 
   private handleUnsubscribe(params: JsonObject | undefined, ctx: RequestHandlerContext): JsonObject | Promise<JsonObject> {
-    return done(this.subscriptions.unsubscribe(ctx.session, this.requestedUri(params)));
+    return done(this.subscriptions.unsubscribe(legacySession(ctx.session, 'resources/unsubscribe'), this.requestedUri(params)));
   }
 }
 

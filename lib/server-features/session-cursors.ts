@@ -14,7 +14,7 @@ import { base64Decode, utf8Decode, utf8ToBase64url } from '../crypto/bytes.js';
 import { McpError } from '../errors.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type { JsonObject } from '../jsonrpc/message.js';
-import type { RequestHandler, Session } from '../session/session.js';
+import type { RequestHandler, ServerCaller } from '../session/session.js';
 
 /** The list methods whose cursors are bound (every paginated method of the protocol). */
 export const PAGINATED_METHODS: ReadonlySet<string> = new Set(['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list']);
@@ -22,10 +22,10 @@ export const PAGINATED_METHODS: ReadonlySet<string> = new Set(['tools/list', 'pr
 /** Where a server's cursors are valid: in the session that received them, or anywhere on the server. */
 export type CursorScope = 'session' | 'server';
 
-const tags = new WeakMap<Session, string>();
+const tags = new WeakMap<ServerCaller, string>();
 
 /** The random tag of `session` its cursors are sealed with. */
-function tagOf(session: Session): string {
+function tagOf(session: ServerCaller): string {
   let tag = tags.get(session);
   if (tag === undefined) {
     tag = randomBase64url(12);
@@ -42,7 +42,7 @@ function invalid(why: string): McpError {
 }
 
 /** `cursor` sealed for `session`. */
-export function sealCursor(session: Session, cursor: string): string {
+export function sealCursor(session: ServerCaller, cursor: string): string {
   return utf8ToBase64url(JSON.stringify({ s: tagOf(session), c: cursor }));
 }
 
@@ -50,7 +50,7 @@ export function sealCursor(session: Session, cursor: string): string {
  * The inner cursor of a cursor sealed for `session`; -32602 when it was sealed for another
  * session or is not a sealed cursor at all.
  */
-export function unsealCursor(session: Session, sealed: unknown): string {
+export function unsealCursor(session: ServerCaller, sealed: unknown): string {
   if (typeof sealed !== 'string' || sealed.length === 0 || sealed.length > MAX_SEALED_LENGTH || !BASE64URL.test(sealed)) {
     throw invalid('pass back a "nextCursor" from a previous page of this list, unchanged');
   }

@@ -10,13 +10,13 @@
  */
 import type { JsonObject } from '../jsonrpc/message.js';
 import type { LoggingLevel } from '../protocol/schema/logging.js';
-import type { Session } from '../session/session.js';
+import type { ServerCaller, Session } from '../session/session.js';
 
 export type SharedListKind = 'tools' | 'prompts' | 'resources';
 
 export interface SharedSessions {
-  /** Whether `session` is a copy of a shared session (the store holds its state; fan-outs reach it). */
-  covers(session: Session): boolean;
+  /** Whether `session` is a copy of a shared session (the store holds its state; fan-outs reach it); never a 2026-07-28 request's caller. */
+  covers(session: ServerCaller): boolean;
   /** `notifications/<kind>/list_changed` to every shared session told `<kind>.listChanged`. */
   listChanged(kind: SharedListKind): void;
   /** `notifications/resources/updated` to every shared session subscribed to `uri`. */
@@ -31,7 +31,7 @@ export interface SharedSessions {
   subscribe(session: Session, uri: string, max: number): Promise<void>;
   unsubscribe(session: Session, uri: string): Promise<void>;
   /** The level a shared session's client set, as last read from the store; undefined when never set. */
-  logLevelOf(session: Session): LoggingLevel | undefined;
+  logLevelOf(session: ServerCaller): LoggingLevel | undefined;
   /** Store a shared session's level (durable when this resolves). */
   setLogLevel(session: Session, level: LoggingLevel): Promise<void>;
   /** Whether the server's log access rule admits the session (read by {@link log} with `requireAccess`). */

@@ -152,6 +152,9 @@ export class SkillsFeature {
     const prefixSegments = prefix === '' ? [] : checkPath(prefix, where);
     const authority = prefixSegments[0] ?? frontmatter.name;
     if (!REG_NAME.test(authority)) throw new SkillRegistrationError(where, `the first segment "${authority}" of the skill's path must be a lowercase host-like name`);
+    // The other segments are URI path segments: a "?" or "#" would end the path, cutting the skill's URI short.
+    const cut = prefixSegments.find((s) => /[?#]/.test(s));
+    if (cut !== undefined) throw new SkillRegistrationError(where, `the segment "${cut}" of the skill's path is not a URI path segment ("?" and "#" end a path)`);
     const root = `skill://${[...prefixSegments, frontmatter.name].join('/')}`;
     const uri = `${root}/SKILL.md`;
     if (this.skills.has(uri)) throw new SkillRegistrationError(where, `a skill is already registered at ${uri}`);

@@ -1,7 +1,7 @@
 /**
  * What a request handler gets besides its params (`RequestHandlerContext`), bound to one inbound
  * request of a session: progress (coalesced when asked), related notifications, requests to the
- * peer (or, on a request-scoped session, input requests of the round), and the request's lazy
+ * peer (or, for a 2026-07-28 request, input requests of the round), and the request's lazy
  * abort signal. Also how a response waits for the progress sent before it.
  *
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/progress

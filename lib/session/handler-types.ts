@@ -13,7 +13,10 @@ import type { ServerRequest } from './server-request.js';
 
 /** What a request handler receives besides the params. */
 export interface RequestHandlerContextOf<S> {
-  /** The session serving the request. */
+  /**
+   * The request's caller: the session it arrived on (legacy), or, for a 2026-07-28 request, a
+   * caller made from its envelope with no session behind it (see `ServerCaller`).
+   */
   readonly session: S;
   readonly requestId: RequestId;
   readonly method: string;
@@ -53,10 +56,13 @@ export interface RequestWithProgress {
 
 
 
-/** Handlers a Server shares with all its sessions. */
-export interface HandlerTableOf<S> {
+/**
+ * Handlers a Server shares with all its sessions: requests get their caller (`S`, a session or a
+ * 2026-07-28 request's caller), notifications the session they arrived on (`N`).
+ */
+export interface HandlerTableOf<S, N = S> {
   requests: ReadonlyMap<string, RequestHandlerOf<S>>;
-  notifications: ReadonlyMap<string, NotificationHandlerOf<S>>;
+  notifications: ReadonlyMap<string, NotificationHandlerOf<N>>;
   /**
    * Serves a request that claims the modern era (2026-07-28, a protocol version in `_meta`)
    * arriving on this session's transport (stdio, WebSocket...): such a request is answered by the
@@ -66,14 +72,14 @@ export interface HandlerTableOf<S> {
   /** Told of each request a session served once it ended (the Server's `requests$`). */
   requestEnded?(request: ServerRequest): void;
   /** The Server's interceptors (`Server.use`): set once one is registered, so none costs nothing. */
-  intercept?: InterceptHooksOf<S>;
+  intercept?: InterceptHooksOf<S, N>;
 }
 
 /**
  * How a session hands a request or notification to the Server's interceptor chain.
  * The chain lives with the server's features; a session only calls these.
  */
-export interface InterceptHooksOf<S> {
-  request(handler: RequestHandlerOf<S>, msg: JsonRpcRequest, ctx: RequestHandlerContextOf<S>, session: S): Promise<JsonObject | void>;
-  notification(handler: NotificationHandlerOf<S>, method: string, params: JsonObject | undefined, session: S): void | Promise<void>;
+export interface InterceptHooksOf<S, N = S> {
+  request(handler: RequestHandlerOf<S>, msg: JsonRpcRequest, ctx: RequestHandlerContextOf<S>, caller: S): Promise<JsonObject | void>;
+  notification(handler: NotificationHandlerOf<N>, method: string, params: JsonObject | undefined, session: N): void | Promise<void>;
 }

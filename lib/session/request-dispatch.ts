@@ -157,7 +157,7 @@ export function abandonIncoming(incoming: Map<RequestId, Incoming>, reason: Erro
 export function runNotification<S>(
   host: Pick<DispatchHost<unknown>, 'diagnose'>,
   handler: NotificationHandlerOf<S>,
-  intercept: InterceptHooksOf<S> | undefined,
+  intercept: Pick<InterceptHooksOf<unknown, S>, 'notification'> | undefined,
   method: string,
   params: JsonObject | undefined,
   session: S,

@@ -24,7 +24,7 @@ import { Channel } from './channel.js';
 import { toFailure } from './handshake.js';
 import { KeepAlive, keepAliveOptions } from './keep-alive.js';
 import type { Progress } from './request-registry.js';
-import type { RequestScopedInput } from './request-scope.js';
+import { operatingSnapshot } from './operating-snapshot.js';
 import type { Diagnostic, FrameEvent, SessionOptions } from './session-options.js';
 
 type SessionActor = Actor<typeof sessionMachine>;
@@ -62,8 +62,6 @@ export abstract class SessionCore {
   protected readonly progressSubject = new Channel<Progress & { requestId: RequestId; method: string }>();
   private isOver = false;
   protected transport: Transport | undefined;
-  /** A request-scoped session's machine input, until serveRequestScope places it. */
-  protected requestInput: RequestScopedInput | undefined;
   protected phase: SessionPhase = 'connecting';
   protected seq = 0;
   protected revision: string | undefined;
@@ -73,7 +71,7 @@ export abstract class SessionCore {
   protected readonly keepAlive: KeepAlive | undefined;
   protected doneWaiters: (() => void)[] = [];
 
-  constructor(role: SessionRole, options: SessionOptions & { instructions?: string }, requestScoped: boolean) {
+  constructor(role: SessionRole, options: SessionOptions & { instructions?: string }) {
     this.role = role;
     this.clock = options.clock ?? systemClock;
     this.enforceCapabilities = options.enforceCapabilities ?? true;
@@ -92,8 +90,7 @@ export abstract class SessionCore {
       });
     }
     const supportedVersions = options.supportedVersions ?? [...SUPPORTED_REVISIONS];
-    // A request-scoped session is dropped with its request: a journal of it would be lost.
-    if (options.journal && !requestScoped) {
+    if (options.journal) {
       this.journal = new Journal({ redact: options.journal === true || options.journal.redact !== false });
       this.journal.role = role;
       this.journal.startedAt = this.clock.now();
@@ -119,11 +116,7 @@ export abstract class SessionCore {
       localCapabilities: options.capabilities ?? {},
       instructions: options.instructions,
     };
-    if (requestScoped) {
-      // Placed straight in `operating` by serveRequestScope: no transitions to pay per request.
-      this.actor = undefined;
-      this.requestInput = input;
-    } else if (options.inspect !== undefined || options.inspectParent !== undefined) {
+    if (options.inspect !== undefined || options.inspectParent !== undefined) {
       // An inspector needs a live actor to watch.
       const parent = options.inspectParent;
       this.actor = createActor(SessionCore.machine, parent ? { input, parent, id: 'session' } : { input, clock: this.clock, inspect: options.inspect });
@@ -207,10 +200,31 @@ export abstract class SessionCore {
     }
   }
 
-  /** Stand the machine at `snapshot` without running it there (a request-scoped session's `operating`). */
+  /** Stand the machine at `snapshot` without running it there (a hibernated session's `operating`). */
   protected placeAt(snapshot: SessionSnapshot): void {
     this.snapshot = snapshot;
     this.lastNotified = snapshot;
+  }
+
+  /**
+   * @internal Hibernation of an idle legacy HTTP session (`lib/server-bindings/http-hibernation.ts`):
+   * the subscriptions to its transport end, `standIn` takes the transport's place until
+   * {@link Session.revive}, and the machine stands in the same `operating` state, its snapshot's
+   * parts those every operating session shares and its context's values passed through `share`
+   * (equal capabilities kept once). Journaled as a `hibernated` note.
+   */
+  hibernate(standIn: Transport, share: <T>(value: T) => T): void {
+    if (this.role !== 'server' || this.phase !== 'operating' || this.actor !== undefined) throw new Error(`Only an operating server session without an inspector hibernates (it is ${this.phase})`);
+    for (const s of this.subscriptions) s.unsubscribe();
+    this.subscriptions = [];
+    this.transport = standIn;
+    const c = this.snapshot.context;
+    const operating = operatingSnapshot(c, { revision: c.protocolVersion!, clientCapabilities: {}, clientInfo: c.peerInfo! });
+    this.placeAt({
+      ...operating,
+      context: { ...c, supportedVersions: share(c.supportedVersions), localCapabilities: share(c.localCapabilities), peerCapabilities: share(c.peerCapabilities), peerInfo: share(c.peerInfo) },
+    } as SessionSnapshot);
+    this.record({ kind: 'note', note: 'hibernated' });
   }
 
   /** Every frame in and out, with sequence number, clock time and direction. */
@@ -367,7 +381,10 @@ export abstract class SessionCore {
   /** @internal Journal an entry (at `t`, default now): the client's modern era records its requests here. */
   protected record(entry: JournalEntryInput, t = this.clock.now()): void {
     if (!this.journal && !this.journalSubject.observed) return;
-    const stamped = { ...entry, seq: this.seq++, t } as JournalEntry;
+    // Stamped in place (no copy: each entry is a fresh object, recorded once).
+    const stamped = entry as JournalEntry;
+    stamped.seq = this.seq++;
+    stamped.t = t;
     this.journal?.push(stamped);
     this.journalSubject.next(stamped);
   }

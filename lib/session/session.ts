@@ -5,7 +5,7 @@
  *
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic
  */
-import { EMPTY, Subject } from 'rxjs';
+import { Subject } from 'rxjs';
 import {
   type InitializeParamsLike,
   type InitializeResultLike,
@@ -16,13 +16,12 @@ import {
 import type { InvalidInbound } from '../../streams/inbound.js';
 import { receiver } from '../../streams/receive.js';
 import type { Routed } from '../../streams/route.js';
-import type { RawFrame, Transport } from '../../streams/transport.js';
+import type { RawFrame, Transport, TransportState } from '../../streams/transport.js';
 import { capabilitiesForCaller } from './caller-capabilities.js';
 import { DEFAULT_MAX_FRAME_BYTES } from '../jsonrpc/codec.js';
 import { DEFAULT_MAX_FRAME_DEPTH } from '../jsonrpc/depth.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type {
-  Frame,
   JsonObject,
   JsonRpcBatch,
   JsonRpcNotification,
@@ -31,15 +30,15 @@ import type {
   RequestId,
 } from '../jsonrpc/message.js';
 import { errorResponse } from '../jsonrpc/message.js';
-import { ConnectionClosedError, PhaseError } from '../errors.js';
+import { ConnectionClosedError, McpError, PhaseError } from '../errors.js';
 import { initializeParams, initializeResult, invalidInitializeResult, refuseInitialize, toFailure } from './handshake.js';
 import { OutboundRequests } from './outbound.js';
 import { abandonIncoming, cancelIncoming, dispatchRequest, endRequest, isPromise, runNotification } from './request-dispatch.js';
 import { HandlerContext, type Incoming } from './handler-context.js';
 import { serveModernOnSession } from './modern-on-session.js';
-import { operatingSnapshot, type ModernDispatch, type RequestScope } from './request-scope.js';
+import type { ModernDispatch, RequestScope } from './request-scope.js';
 import { ServerRequest, type RequestOwner } from './server-request.js';
-import type { RequestCaller } from './request-caller.js';
+import type { RequestCaller, ServerCaller } from './request-caller.js';
 import { allows, isSupportedRevision } from '../protocol/revisions.js';
 import { progressRate, type ProgressRateOptions } from './progress-rate.js';
 import {
@@ -51,21 +50,23 @@ import {
 export type { Progress, ProgressToken, RequestOptions, ProgressRateOptions };
 export type { SessionOptions, FrameEvent, Diagnostic } from './session-options.js';
 import type { SessionOptions} from './session-options.js';
-export type { ModernDispatch, RequestScope, RequestScopedInput } from './request-scope.js';
-export type { RequestCaller } from './request-caller.js';
-export { operatingSnapshot } from './request-scope.js';
+export type { ModernDispatch, RequestScope } from './request-scope.js';
+export type { RequestCaller, ServerCaller } from './request-caller.js';
 export type { SessionSnapshot } from './session-core.js';
 import { SessionCore, type SessionSnapshot } from './session-core.js';
 import type { HandlerTableOf, InterceptHooksOf, NotificationHandlerOf, RequestHandlerContextOf, RequestHandlerOf, RequestWithProgress } from './handler-types.js';
 
-/** What a request handler receives besides the params (see {@link RequestHandlerContextOf}). */
-export type RequestHandlerContext = RequestHandlerContextOf<Session>;
-export type RequestHandler = RequestHandlerOf<Session>;
+/**
+ * What a request handler receives besides the params (see {@link RequestHandlerContextOf});
+ * `ctx.session` is the request's {@link ServerCaller} (a `ServerSession` in the legacy era).
+ */
+export type RequestHandlerContext = RequestHandlerContextOf<ServerCaller>;
+export type RequestHandler = RequestHandlerOf<ServerCaller>;
 export type NotificationHandler = NotificationHandlerOf<Session>;
-/** Handlers a Server shares with all its sessions. */
-export type HandlerTable = HandlerTableOf<Session>;
-/** How a session hands a request or notification to the Server's interceptor chain. */
-export type InterceptHooks = InterceptHooksOf<Session>;
+/** Handlers a Server shares with all its sessions and its 2026-07-28 requests. */
+export type HandlerTable = HandlerTableOf<ServerCaller, Session>;
+/** How a session or a 2026-07-28 request hands a request or notification to the Server's interceptor chain. */
+export type InterceptHooks = InterceptHooksOf<ServerCaller, Session>;
 export type { RequestWithProgress } from './handler-types.js';
 
 const DEFAULT_TIMEOUT = 60_000;
@@ -86,7 +87,6 @@ export class Session extends SessionCore {
   private readonly shared: HandlerTable | undefined;
   /** @internal The requests this session serves, by id (the dispatch's). */
   readonly incoming: Map<RequestId, Incoming> = new Map();
-  private scope: RequestScope | undefined;
   /** How this session's requests report (made at the first request: an idle session holds none). */
   private requestOwner: RequestOwner | undefined;
   /** @internal Who this session's peer is in request records (`session-<n>`, set by its Server). */
@@ -97,8 +97,8 @@ export class Session extends SessionCore {
   /** The transport said the peer's input ended (stdin closed): answer what is owed, then close. */
   private inputEnded = false;
 
-  constructor(role: SessionRole, options: SessionOptions & { instructions?: string }, shared?: HandlerTable, requestScoped = false) {
-    super(role, options, requestScoped);
+  constructor(role: SessionRole, options: SessionOptions & { instructions?: string }, shared?: HandlerTable) {
+    super(role, options);
     this.shared = shared;
     this.maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
     this.maxFrameDepth = options.maxFrameDepth ?? DEFAULT_MAX_FRAME_DEPTH;
@@ -115,8 +115,7 @@ export class Session extends SessionCore {
 
   protected releaseRequests(cause: Error | undefined): void {
     this.registryInstance?.closeAll(cause ? new ConnectionClosedError(`Connection closed: ${cause.message}`, cause) : undefined);
-    // A request-scoped session closes at every request's end: its request's end is the core's to say.
-    if (this.incoming.size > 0) abandonIncoming(this.incoming, new ConnectionClosedError('The session closed'), this.scope === undefined);
+    if (this.incoming.size > 0) abandonIncoming(this.incoming, new ConnectionClosedError('The session closed'), true);
   }
 
   /** The session machine's named effects, whichever way the machine runs. */
@@ -205,9 +204,35 @@ export class Session extends SessionCore {
    */
   async connect(transport: Transport): Promise<void> {
     if (this.transport) throw new Error('This session is already connected; create a new one for another transport');
+    this.attach(transport, false);
+    await transport.start();
+    if (this.role === 'client') await this.whenOperating();
+  }
+
+  /**
+   * @internal A hibernated HTTP session's next request (see {@link SessionCore.hibernate}):
+   * `transport` replaces the stand-in, already open, the machine still in `operating` (no
+   * lifecycle event runs). Journaled as a `revived` note.
+   */
+  revive(transport: Transport): void {
+    this.record({ kind: 'note', note: 'revived' });
+    this.attach(transport, true);
+  }
+
+  /** A revived session's transport says `open` first: not news to a session already operating. */
+  private stateAfterRevival(): (s: TransportState) => void {
+    let first = true;
+    return (s) => {
+      const skip = first && s.phase === 'open';
+      first = false;
+      if (!skip) this.onTransportState(s);
+    };
+  }
+
+  private attach(transport: Transport, revived: boolean): void {
     this.transport = transport;
     this.subscriptions = [
-      transport.state$.subscribe((s) => this.onTransportState(s)),
+      transport.state$.subscribe(revived ? this.stateAfterRevival() : (s) => this.onTransportState(s)),
       // parse → record → decode → correlate → route as one step per frame (streams/receive.ts),
       // subscribed directly: operator subscribers would cost every idle session kilobytes.
       transport.inbound$.subscribe(this.inboundObserver(receiver({
@@ -223,8 +248,6 @@ export class Session extends SessionCore {
         },
       }))),
     ];
-    await transport.start();
-    if (this.role === 'client') await this.whenOperating();
   }
 
   /**
@@ -243,13 +266,6 @@ export class Session extends SessionCore {
   /** Close the session: pending requests are rejected, the transport closed. */
   async close(): Promise<void> {
     if (this.phase === 'closed' || this.phase === 'failed') return;
-    if (this.requestInput !== undefined) {
-      // A request-scoped session ends with its request: abort what runs, complete the streams.
-      this.phase = 'closed';
-      this.releaseAll();
-      this.dispose();
-      return;
-    }
     this.record({ kind: 'call', op: 'close' });
     const done = new Promise<void>((resolve) => this.doneWaiters.push(resolve));
     if (!this.transport) {
@@ -449,8 +465,6 @@ export class Session extends SessionCore {
       if (modern !== undefined && this.role === 'server' && !inBatch && modern.claims(msg)) return this.handleModern(modern, msg);
     }
     if (this.role !== 'server') return this.serveRequest(msg, inBatch, undefined, false);
-    const scoped = this.scope?.request;
-    if (scoped !== undefined) return this.serveRequest(msg, inBatch, scoped, false);
     // A legacy request: this session owns it and says when it ends (a handler's answer ends it
     // where it is made; what is answered at once, here).
     // initialize's owner is not kept: a session that stays idle after it holds none.
@@ -474,7 +488,7 @@ export class Session extends SessionCore {
     };
   }
 
-  /** `owned`: this session ends `request` (its own legacy request, not a request-scoped one). */
+  /** `owned`: this session ends `request` (a server's requests; a client's have no actor). */
   private serveRequest(msg: JsonRpcRequest, inBatch: boolean, request: ServerRequest | undefined, owned: boolean): JsonRpcResponse | Promise<JsonRpcResponse | undefined> | undefined {
     if (msg.method === 'initialize') {
       request?.start();
@@ -500,36 +514,9 @@ export class Session extends SessionCore {
     return serveModernOnSession(this, modern, msg, (frame) => this.sendFrame(frame, msg.id));
   }
 
-  /**
-   * @internal The request-scoped core's dispatch: serve one modern request on this fresh server
-   * session. The request's `_meta` envelope stands in for `initialize` (no handshake, nothing
-   * negotiated beyond this request), and the handler runs exactly as on a session, with its
-   * phase, capability and parameter checks; its client calls become input requests.
-   */
-  serveRequestScope(msg: JsonRpcRequest, scope: RequestScope): JsonRpcResponse | Promise<JsonRpcResponse | undefined> | undefined {
-    const input = this.requestInput;
-    if (this.role !== 'server' || this.transport !== undefined || input === undefined) throw new Error('serveRequestScope needs a fresh, unconnected, request-scoped server session');
-    this.scope = scope;
-    this.transport = {
-      inbound$: EMPTY,
-      state$: EMPTY,
-      start: () => Promise.resolve(),
-      send: (frame: Frame) => scope.send(frame),
-      close: () => Promise.resolve(),
-      authInfo: scope.authInfo,
-      peerFacts: scope.peerFacts,
-    } as Transport;
-    // The snapshot a handshake would lead to, with this request's envelope in its context: no
-    // lifecycle events are replayed per request.
-    this.placeAt(operatingSnapshot(input, scope));
-    this.phase = 'operating';
-    this.onNegotiated(scope.revision);
-    return this.handleRequest(msg, false);
-  }
-
-  /** @internal The request scope of a request-scoped session (modern era), if this is one. */
+  /** A session serves legacy requests: no 2026-07-28 request scope (the modern core serves those with no session). */
   get requestScope(): RequestScope | undefined {
-    return this.scope;
+    return undefined;
   }
 
   protected handleInitialize(msg: JsonRpcRequest, inBatch: boolean): JsonRpcResponse | undefined {
@@ -572,6 +559,15 @@ export class Session extends SessionCore {
     this.notifyRelated('notifications/progress', params, related);
   }
 
+  /**
+   * @internal A notification the runtime sends of itself (a task's status): derived, so not
+   * journaled as a call (a replay's server sends it again as its task ends; issue 26).
+   */
+  notifyDerived(method: string, params: JsonObject): void {
+    this.check(method, 'notification');
+    this.sendFrame({ jsonrpc: '2.0', method, params });
+  }
+
   /** @internal A notification tied to an inbound request (for HTTP stream routing). */
   notifyRelated(method: string, params: JsonObject | undefined, related: RequestId): void {
     this.check(method, 'notification');
@@ -581,5 +577,20 @@ export class Session extends SessionCore {
 
 // A Session is a RequestCaller: checked here rather than with `implements`, because the published
 // declarations strip the internal members the interface names (a consumer's compile would fail).
-const sessionIsCaller: (session: Session) => RequestCaller = (session) => session;
+const sessionIsCaller: (session: Session) => RequestCaller & ServerCaller = (session) => session;
 void sessionIsCaller;
+
+/**
+ * The session a legacy-only request arrived on (`logging/setLevel`, `resources/subscribe`: methods
+ * 2026-07-28 removed, so their caller is always a session). A modern request's caller here is a
+ * bug in the caller's routing: said plainly rather than failing on a missing member.
+ */
+export function legacySession(caller: ServerCaller, method: string): Session {
+  if (caller instanceof Session) return caller;
+  throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method} (revision 2026-07-28 removed it)`);
+}
+
+/** The session a request's caller is, or undefined for a 2026-07-28 request's caller (no session in that revision). */
+export function sessionOf(caller: ServerCaller): Session | undefined {
+  return caller instanceof Session ? caller : undefined;
+}

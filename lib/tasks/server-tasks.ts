@@ -24,7 +24,7 @@ import type { Server } from '../server.js';
 import { revisionOf, type FeatureContext } from '../server-features/feature-context.js';
 import type { LoggingFeature } from '../server-features/logging.js';
 import { RateLimiter, type RateLimit } from '../server-features/rate-limit.js';
-import type { RequestHandlerContext, Session } from '../session/session.js';
+import type { RequestHandlerContext, ServerCaller } from '../session/session.js';
 import { isIdentified, taskOwner, UNIDENTIFIED_OWNER } from './identity.js';
 import { taskLimitRefusal, taskRateRefusal } from './task-limit.js';
 import { MemoryTaskStore } from './memory-task-store.js';
@@ -87,7 +87,7 @@ export class ServerTasks {
   private readonly listed: boolean;
   private enabled = false;
   private changes: Subscription | undefined;
-  private readonly watchedSessions = new WeakSet<Session>();
+  private readonly watchedSessions = new WeakSet<ServerCaller>();
   /** The `io.modelcontextprotocol/tasks` extension on modern (2026-07-28) requests, over the same store. */
   readonly modern: ModernTasks;
   private readonly auditor: TaskAudit;
@@ -241,7 +241,7 @@ export class ServerTasks {
     }
     if (change.effects.includes('notifyStatus') && change.record && execution && execution.session.currentPhase === 'operating') {
       try {
-        execution.session.notify('notifications/tasks/status', legacyTask(change.record));
+        execution.session.notifyDerived('notifications/tasks/status', legacyTask(change.record));
       } catch {
         // The session is closing: the requestor polls anyway (status notifications are optional).
       }
@@ -251,7 +251,7 @@ export class ServerTasks {
   }
 
   /** Tasks bound to a session (no authorization) cannot be reached once it ends: cancel them. */
-  private watch(session: Session): void {
+  private watch(session: ServerCaller): void {
     if (this.watchedSessions.has(session)) return;
     this.watchedSessions.add(session);
     session.onEnd(() => {

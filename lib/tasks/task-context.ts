@@ -14,7 +14,7 @@ import type { JsonObject } from '../jsonrpc/message.js';
 import type { ProgressToken } from '../protocol/schema/base.js';
 import { BaseFeatureContext } from '../server-features/feature-context.js';
 import type { Logger, LoggingFeature } from '../server-features/logging.js';
-import type { RequestHandlerContext, RequestOptions, Session } from '../session/session.js';
+import type { RequestHandlerContext, RequestOptions, ServerCaller } from '../session/session.js';
 import type { TaskStore } from './task-store.js';
 import { withRelatedTask } from './wire-2025-11-25.js';
 
@@ -29,7 +29,7 @@ export class TaskExecution {
   constructor(
     readonly taskId: string,
     readonly owner: string,
-    readonly session: Session,
+    readonly session: ServerCaller,
     private readonly store: TaskStore,
     private readonly clock: Clock,
   ) {}

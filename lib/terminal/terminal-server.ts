@@ -20,7 +20,7 @@ import { systemClock, type Clock } from '../clock.js';
 import type { McpServer } from '../mcp-server.js';
 import type { FeatureContext } from '../server-features/feature-context.js';
 import type { ToolResult } from '../server-features/tools.js';
-import type { Session } from '../session/session.js';
+import type { ServerCaller } from '../session/session.js';
 import { taskOwner } from '../tasks/identity.js';
 import { Terminal, TerminalStateError, stripAnsi, type CommandResult, type TerminalSnapshot } from './terminal.js';
 
@@ -61,7 +61,7 @@ const DEFAULT_PASS_ENV = ['PATH', 'HOME', 'USER', 'LOGNAME', 'LANG', 'LC_ALL', '
 interface Entry {
   terminal: Terminal;
   owner: string;
-  session: Session;
+  session: ServerCaller;
   updateTimer: unknown;
 }
 
@@ -278,7 +278,7 @@ export class TerminalServer {
     return result.exitCode === 0 && !result.cancelled ? out : { ...out, isError: true };
   }
 
-  private owned(id: string, ctx: { session: Session; authInfo: unknown }): Entry | undefined {
+  private owned(id: string, ctx: { session: ServerCaller; authInfo: unknown }): Entry | undefined {
     const entry = this.terminals.get(id);
     return entry && entry.owner === taskOwner(ctx) ? entry : undefined;
   }
@@ -320,7 +320,7 @@ export class TerminalServer {
     return { ...env, ...this.config.env };
   }
 
-  private add(terminal: Terminal, owner: string, session: Session): void {
+  private add(terminal: Terminal, owner: string, session: ServerCaller): void {
     const entry: Entry = { terminal, owner, session, updateTimer: undefined };
     this.terminals.set(terminal.id, entry);
     terminal.state$.subscribe((state) => this.stateSubject.next({ id: terminal.id, state }));

@@ -18,7 +18,7 @@ const V = '2026-07-28';
 describe('mcp-actors record as an HTTP intermediary', function () {
   this.timeout(30_000);
 
-  it('[HTTP-163] forwards Mcp-Param-* headers it does not recognize, unchanged, with the standard ones', async () => {
+  it('[HTTP-163] [HTTP-179] forwards Mcp-Param-* headers it does not recognize, unchanged, with the standard ones; a header the body contradicts comes back 400', async () => {
     const mcp = createMcpServer({ info: { name: 'upstream', version: '1' } });
     mcp.registerTool('echo', { inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }, (a) => `echo:${String(a.text)}`);
     const server = await listen(createStreamableHttpHandler(mcp.server), { logger: false });
@@ -42,6 +42,10 @@ describe('mcp-actors record as an HTTP intermediary', function () {
       expect((r.json as { result: { content: unknown } }).result.content).to.deep.equal([{ type: 'text', text: 'echo:via proxy' }]);
       expect(seen).to.have.length(1);
       expect(seen[0]).to.include({ 'mcp-protocol-version': V, 'mcp-method': 'tools/call', 'mcp-name': 'echo', ...custom });
+      // A validation failure reaches the client through the proxy as an HTTP error status, not a 200.
+      const mismatch = await post(url, body, { 'mcp-protocol-version': V, 'mcp-method': 'tools/call', 'mcp-name': 'not-echo' });
+      expect(mismatch.status).to.equal(400);
+      expect((mismatch.json as { error: { code: number } }).error.code).to.equal(-32020);
     } finally {
       await recorder.stop();
       await server.close();

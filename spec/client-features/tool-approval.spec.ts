@@ -33,7 +33,7 @@ async function toolServer(client: Partial<ClientOptions> = {}) {
 }
 
 describe('client features: tool call approval and audit', () => {
-  it('[TOOL-001] [TOOL-004] [TOOL-016] [TOOL-017] the approver sees server, tool and exact arguments before anything is sent; a denial sends nothing', async () => {
+  it('[TOOL-001] [TOOL-004] [TOOL-016] [TOOL-017] [SEC-008] the approver sees server, tool and exact arguments before anything is sent; a denial sends nothing', async () => {
     const seen: ToolCallApprovalRequest[] = [];
     let decide!: (ok: boolean | { approved: boolean; reason?: string }) => void;
     const { client, calls } = await toolServer({
@@ -127,7 +127,7 @@ describe('client features: tool call approval and audit', () => {
     expect(records[3]!.error?.name).to.equal('ToolCallDeniedError');
   });
 
-  it('[TOOL-020] toolCalls$ hides secrets inside an argument that holds JSON, leaving other strings as they are', async () => {
+  it('[TOOL-020] [SEC-012] toolCalls$ hides secrets inside an argument that holds JSON, leaving other strings as they are', async () => {
     const { client, calls } = await toolServer();
     const records: ToolCallRecord[] = [];
     client.toolCalls$.subscribe((r) => records.push(r));

@@ -77,6 +77,22 @@ describe('client: modern requests (2026-07-28)', () => {
     await client.close();
   });
 
+  it("a request's own _meta and trace go with that request only: the next one carries the envelope alone, and the caller's params are left as given", async () => {
+    const s = server();
+    const client = new Client({ info: { name: 'spec', version: '1.2.3' }, era: 'auto' });
+    await client.connect(s.transport);
+    const params = { _meta: { 'example.com/mark': 'first' } };
+    const trace = { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' };
+    await client.request('tools/list', params, { trace });
+    await client.request('tools/list', {});
+    const [first, second] = s.seen.filter((m) => m.method === 'tools/list').map((m) => m.params!._meta);
+    expect(first).to.include({ 'example.com/mark': 'first', traceparent: trace.traceparent, 'io.modelcontextprotocol/protocolVersion': V });
+    expect(second).to.include({ 'io.modelcontextprotocol/protocolVersion': V });
+    expect(second).to.not.have.any.keys('example.com/mark', 'traceparent');
+    expect(params).to.deep.equal({ _meta: { 'example.com/mark': 'first' } });
+    await client.close();
+  });
+
   it('[BASE-061] concurrent requests get distinct ids', async () => {
     const s = server();
     const client = new Client({ info: { name: 'spec', version: '1' }, era: 'auto' });

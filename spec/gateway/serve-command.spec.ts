@@ -3,7 +3,7 @@
 // default; bad command lines and config files refused with a clear error and an exit code.
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +12,7 @@ import { createStdioClientTransport } from '../../streams/stdio-client.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import { createWebSocketClientTransport } from '../../streams/websocket-client.js';
 import { ExitCode } from '../../lib/cli/exit-codes.js';
-import { CLI, runCli } from '../cli/helpers.js';
+import { CLI, runCli, runInProcess } from '../cli/helpers.js';
 import { tsArgs } from '../helpers/ts-child.js';
 
 const path = (p: string) => fileURLToPath(new URL(p, import.meta.url));
@@ -146,6 +146,36 @@ describe('mcp-actors serve', function () {
       const again = await runCli(['serve', '--http', '0', '--record', join(dir, 'rec'), '--', ...ECHO]);
       expect(again.code).to.equal(ExitCode.BadInput);
       expect(again.stderr).to.contain('already holds journals');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('--record DIR is written as it goes: after SIGKILL each journal reads up to the last exchange (mode 0600)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'serve-killed-'));
+    try {
+      const served = await serve(['--http', '0', '--record', join(dir, 'rec'), '--name', 'echo', '--', ...ECHO]);
+      for (const era of ['legacy', 'modern'] as const) {
+        const client = new Client({ info: { name: 'downstream', version: '1.0.0' }, era });
+        await client.connect(createStreamableHttpClientTransport(served.url));
+        expect(textOf(await client.callTool('echo__echo', { text: `last ${era}` }))).to.equal(`last ${era}`);
+        // Not closed: the gateway dies with the session open.
+      }
+      served.child.kill('SIGKILL');
+      await served.exited;
+      const files = readdirSync(join(dir, 'rec')).sort();
+      expect(files).to.have.length(3);
+      expect(files).to.include('downstream-modern.jsonl');
+      for (const f of files) {
+        const file = join(dir, 'rec', f);
+        expect(statSync(file).mode & 0o777, f).to.equal(0o600);
+        const text = readFileSync(file, 'utf8');
+        // The answer is there, not only the call: the last exchange is whole.
+        expect(text.split('\n').filter((line) => line.includes('result') && line.includes('last ')), f).to.have.length.greaterThan(0);
+        const shown = await runInProcess(['inspect', file]);
+        expect(shown.code, `${f}: ${shown.stderr}`).to.equal(0);
+        expect(shown.stdout).to.contain('tools/call');
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

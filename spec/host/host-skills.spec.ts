@@ -10,7 +10,7 @@ const FIXTURE = 'spec/fixtures/skills/skill-server.ts';
 describe('host: skills per server', function () {
   this.timeout(60_000);
 
-  it('[SKILL-020] [SKILL-021] [SKILL-029] [SKILL-059] [SKILL-081] [SKILL-084] lists same-named skills of two servers apart, reads nothing, loads from the right one', async () => {
+  it('[SKILL-020] [SKILL-021] [SKILL-029] [SKILL-030] [SKILL-059] [SKILL-080] [SKILL-081] [SKILL-082] [SKILL-084] [SKILL-085] lists same-named skills of two servers (both calling themselves skills-fixture) apart by their host labels, reads nothing, loads from the right one', async () => {
     const reads: string[] = [];
     const host = createHost({
       servers: {

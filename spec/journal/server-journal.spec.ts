@@ -90,6 +90,10 @@ for (const wire of ['stdio', 'http', 'fetch'] as const) {
       expect(server.entries.some((e) => e.kind === 'cancel')).to.equal(true);
       const states = server.entries.filter((e) => e.kind === 'state').map((e) => (e as { state: string }).state);
       expect(states).to.include.members(['inputRequired', 'answered', 'cancelled']);
+      // Every request ends in a final state, those answered without a handler too (server/discover, tasks/get).
+      const ended = new Map(server.entries.flatMap((e) => (e.kind === 'state' ? [[e.rq, e.state] as const] : [])));
+      const rqs = [...new Set(ins.map((e) => (e as { rq?: number }).rq))];
+      expect(rqs.map((rq) => [rq, methods[rqs.indexOf(rq)], ended.get(rq!)]).filter(([, , state]) => !['answered', 'inputRequired', 'failed', 'cancelled'].includes(state as string))).to.deep.equal([]);
 
       const clientReplay = await replay(client.toJSONL());
       expect(clientReplay.firstDifference).to.equal(undefined);
@@ -100,10 +104,10 @@ for (const wire of ['stdio', 'http', 'fetch'] as const) {
       expect(serverReplay.outbound.length).to.equal(serverReplay.recorded.length).and.to.be.greaterThan(6);
     });
 
-    // Without the task: a legacy session sends its status notification a turn after the task ends,
-    // which a client's first poll may overtake; the session's journal does not record that race.
-    it('the same scenario in the legacy era (no task): client and server session journals replay identical', async () => {
-      const { client, server, sessions } = await recorded('legacy', wire, false);
+    // The task's status notification is the server's own doing (derived, not journaled as a call):
+    // the replaying server sends it as its task ends, once.
+    it('the same scenario in the legacy era: client and server session journals replay identical', async () => {
+      const { client, server, sessions } = await recorded('legacy', wire);
       expect(server.entries.length, 'no 2026-07-28 request').to.equal(0);
       const journals = sessions.map((s) => s.journal!).filter((j) => j.entries.some((e) => e.kind === 'in'));
       expect(journals.length).to.equal(1);
@@ -182,5 +186,35 @@ describe('mcp-actors inspect and replay --check on a server journal of 2026-07-2
     const none = await runInProcess(['replay', file, '--check', '--no-color']);
     expect(none.code).to.equal(2);
     expect(none.stderr).to.include('--factory MODULE');
+  });
+});
+
+describe('mcp-actors inspect and replay --check on a legacy server session journal', () => {
+  let dir: string;
+  let file: string;
+  const factoryModule = fileURLToPath(new URL('../fixtures/journal/asker-factory.ts', import.meta.url));
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'server-session-cli-'));
+    const { sessions } = await recorded('legacy', 'stdio');
+    const journal = sessions.map((s) => s.journal!).find((j) => j.entries.some((e) => e.kind === 'in'))!;
+    file = join(dir, 'session.jsonl');
+    writeFileSync(file, journal.toJSONL());
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('inspect prints its entries at times since the start; replay --check --factory runs its handlers again (exit 0)', async () => {
+    const run = await runInProcess(['inspect', file, '--no-color']);
+    expect(run.code, run.stderr).to.equal(0);
+    expect(run.stdout).to.include('server session journal');
+    expect(run.stdout).to.match(/^# +\d+ +\+\d+\.\d+ ms +server → client +elicitation\/create/m);
+    const ok = await runInProcess(['replay', file, '--check', '--factory', factoryModule, '--no-color']);
+    expect(ok.code, ok.stdout + ok.stderr).to.equal(0);
+    expect(ok.stdout).to.match(/all \d+ frames identical/);
+  });
+
+  it('replay --check without --factory: the handlers\' own requests differ, and it says to give --factory (exit 1)', async () => {
+    const run = await runInProcess(['replay', file, '--check', '--no-color']);
+    expect(run.code).to.equal(1);
+    expect(run.stdout).to.include('elicitation/create').and.to.include('give --factory MODULE');
   });
 });

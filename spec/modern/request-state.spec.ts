@@ -24,7 +24,7 @@ describe('modern/request-state', () => {
     expect(state.round).to.equal(1);
   });
 
-  it('[MRTR-008] [MRTR-009] [MRTR-010] refuses a tampered, foreign-key, other-request, other-caller or malformed state', () => {
+  it('[MRTR-008] [MRTR-009] [MRTR-010] [ELICIT-025] [ELICIT-084] refuses a tampered, foreign-key, other-request, other-caller or malformed state', () => {
     const codec = new RequestStateCodec({ key: KEY });
     const token = codec.seal({ ...FOR, principal: 'alice', answers: {}, round: 1 });
     const forAlice = { ...FOR, principal: 'alice' };

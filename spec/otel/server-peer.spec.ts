@@ -35,7 +35,7 @@ describe('otel: server spans know their caller with no option given', function (
   });
   afterEach(() => h.shutdown());
 
-  it('[OTEL-021] [OTEL-042] [OTEL-064] over Streamable HTTP: the negotiated protocol version, the Mcp-Session-Id, tcp and the client address and port, with no option given', async () => {
+  it('[OTEL-021] [OTEL-041] [OTEL-042] [OTEL-063] [OTEL-064] over Streamable HTTP: the negotiated protocol version, the Mcp-Session-Id, tcp and the client address and port, with no option given', async () => {
     const mcp = makeServer(h);
     const { url, close } = await listen(createStreamableHttpHandler(mcp.server), { port: 0, host: '127.0.0.1', logger: false });
     const client = new Client({ era: 'legacy', info: { name: 'otel-peer-client', version: '1.0.0' } });
@@ -70,6 +70,7 @@ describe('otel: server spans know their caller with no option given', function (
     expect(duration.dataPoints).to.have.length.greaterThan(0);
     for (const point of duration.dataPoints) {
       expect(point.attributes['network.transport']).to.equal('tcp');
+      expect(point.attributes['network.protocol.name']).to.equal('http');
       expect(point.attributes).to.not.have.property('client.port');
       expect(point.attributes).to.not.have.property('client.address');
     }
@@ -95,7 +96,7 @@ describe('otel: server spans know their caller with no option given', function (
     expectSameRequestId(h);
   });
 
-  it('[OTEL-090] over stdio: the negotiated protocol version and network.transport pipe, no mcp.session.id (stdio has none); the session duration says pipe too', async () => {
+  it('[OTEL-065] [OTEL-090] [OTEL-091] over stdio: the negotiated protocol version and network.transport pipe, no mcp.session.id (stdio has none); the session duration says pipe too', async () => {
     const mcp = makeServer(h);
     const watching = h.telemetry.watchSessions(mcp);
     const stdin = new PassThrough();
@@ -133,6 +134,9 @@ describe('otel: server spans know their caller with no option given', function (
     await new Promise((r) => setImmediate(r));
     const session = (await h.collect()).find((m) => m.descriptor.name === 'mcp.server.session.duration')!;
     expect(session.dataPoints.map((p) => p.attributes)).to.deep.equal([{ 'mcp.protocol.version': '2025-06-18', 'network.transport': 'pipe' }]);
+    const operations = (await h.collect()).find((m) => m.descriptor.name === 'mcp.server.operation.duration')!;
+    expect(operations.dataPoints.length).to.be.greaterThan(0);
+    for (const point of operations.dataPoints) expect(point.attributes['network.transport']).to.equal('pipe');
     const s = h.span('tools/call echo', SERVER);
     expect(s.attributes).to.include({ 'mcp.protocol.version': '2025-06-18', 'network.transport': 'pipe' });
     expect(s.attributes).to.not.have.property('mcp.session.id');

@@ -5,7 +5,7 @@ import { createMemoryPair } from '../../streams/memory.js';
 import { harness } from './otel-harness.js';
 
 describe('otel: session durations', () => {
-  it('records mcp.server.session.duration and mcp.client.session.duration once a legacy session ends, with its protocol version', async () => {
+  it('[OTEL-067] [OTEL-081] records mcp.server.session.duration and mcp.client.session.duration once a legacy session ends, with its protocol version and the advised buckets', async () => {
     const h = harness({ network: { transport: 'pipe' } });
     const mcp = createMcpServer({ info: { name: 's', version: '1' } });
     const watching = h.telemetry.watchSessions(mcp);
@@ -27,6 +27,8 @@ describe('otel: session durations', () => {
       expect(m, name).not.to.equal(undefined);
       expect(m!.dataPoints).to.have.length(1);
       expect(m!.dataPoints[0]!.value.count).to.equal(1);
+      expect(m!.descriptor.unit).to.equal('s');
+      expect(m!.dataPoints[0]!.value.buckets.boundaries).to.deep.equal([0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300]);
       expect(m!.dataPoints[0]!.attributes).to.deep.equal({ 'mcp.protocol.version': version, 'network.transport': 'pipe' });
     }
     watching.unsubscribe();

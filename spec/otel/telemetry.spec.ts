@@ -37,7 +37,7 @@ describe('otel: spans per the MCP semantic conventions', () => {
   });
   afterEach(() => h.shutdown());
 
-  it('[OTEL-002] [OTEL-005] [OTEL-012] [OTEL-018] [OTEL-021] [OTEL-027] [OTEL-032] [OTEL-040] [OTEL-043] a tool call: a CLIENT and a SERVER span named "tools/call {tool}", one trace, the server span the client span\'s child', async () => {
+  it('[OTEL-001] [OTEL-002] [OTEL-005] [OTEL-012] [OTEL-018] [OTEL-021] [OTEL-027] [OTEL-032] [OTEL-040] [OTEL-043] a tool call: a CLIENT and a SERVER span named "tools/call {tool}", one trace, the server span the client span\'s child', async () => {
     const { call, seen } = wire(h, async () => ({ content: [{ type: 'text', text: 'sunny' }] }), { transport: 'pipe' });
     await call('tools/call', { name: 'get-weather', arguments: { city: 'Oslo' } });
     const client = h.span('tools/call get-weather', api.SpanKind.CLIENT);
@@ -65,7 +65,7 @@ describe('otel: spans per the MCP semantic conventions', () => {
     }
   });
 
-  it('[OTEL-008] [OTEL-015] [OTEL-030] [OTEL-035] a failed tool (isError) sets error.type tool_error and the ERROR status on both sides', async () => {
+  it('[OTEL-008] [OTEL-014] [OTEL-015] [OTEL-030] [OTEL-034] [OTEL-035] a failed tool (isError) sets error.type tool_error and the ERROR status on both sides', async () => {
     const { call } = wire(h, async () => ({ isError: true, content: [{ type: 'text', text: 'no such city' }] }));
     const out = await call('tools/call', { name: 'get-weather', arguments: {} });
     expect(out.isError).to.equal(true);
@@ -168,17 +168,22 @@ describe('otel: spans per the MCP semantic conventions', () => {
     expect((seen[0]!._meta as JsonObject).progressToken).to.equal(7);
   });
 
-  it('[OTEL-045] [OTEL-048] [OTEL-057] [OTEL-060] records the operation-duration histograms with the advised buckets and the method, tool and error.type', async () => {
+  it('[OTEL-045] [OTEL-047] [OTEL-048] [OTEL-050] [OTEL-057] [OTEL-059] [OTEL-060] [OTEL-062] records the operation-duration histograms with the advised buckets and the method, tool, operation and error.type', async () => {
     const { call } = wire(h, async (p) => (p?.name === 'bad' ? { isError: true, content: [] } : { content: [] }));
     await call('tools/call', { name: 'ok' });
     await call('tools/call', { name: 'bad' });
+    await call('prompts/list', {});
     const metrics = await h.collect();
     for (const name of ['mcp.client.operation.duration', 'mcp.server.operation.duration']) {
       const m = metrics.find((x) => x.descriptor.name === name)!;
       expect(m, name).not.to.equal(undefined);
       expect(m.descriptor.unit).to.equal('s');
-      const points = m.dataPoints;
+      const points = m.dataPoints.filter((p) => p.attributes['mcp.method.name'] === 'tools/call');
       expect(points.map((p) => p.attributes['gen_ai.tool.name']).sort()).to.deep.equal(['bad', 'ok']);
+      // execute_tool on a tool call's points, and on no other.
+      for (const p of points) expect(p.attributes['gen_ai.operation.name']).to.equal('execute_tool');
+      const list = m.dataPoints.find((p) => p.attributes['mcp.method.name'] === 'prompts/list')!;
+      expect(list.attributes).not.to.have.property('gen_ai.operation.name');
       const bad = points.find((p) => p.attributes['gen_ai.tool.name'] === 'bad')!;
       expect(bad.attributes['error.type']).to.equal('tool_error');
       expect(bad.value.buckets.boundaries).to.deep.equal([0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300]);

@@ -119,7 +119,7 @@ describe('the Web-standard fetch handler (createMcpFetchHandler)', () => {
     expect(res.headers.get('mcp-session-id')).to.match(/^[A-Za-z0-9_-]{22}$/);
     expect(((await res.json()) as { result: { serverInfo: { name: string } } }).result.serverInfo.name).to.equal('fetch-spec');
     expect(handler.sessionCount).to.equal(1);
-    expect(handler.stats).to.deep.equal({ sessions: 1, legacySessions: 0, openStreams: 0, resumptions: 0 });
+    expect(handler.stats).to.deep.equal({ sessions: 1, hibernatedSessions: 0, legacySessions: 0, openStreams: 0, resumptions: 0 });
     await fromServer.close();
   });
 

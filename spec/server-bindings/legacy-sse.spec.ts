@@ -62,7 +62,7 @@ describe('legacy HTTP+SSE endpoints', () => {
     sse.close();
   });
 
-  it('is off unless asked for', async () => {
+  it('[HTTP-186] is off unless asked for (a new server does not adopt the deprecated transport)', async () => {
     fx = await startFixture();
     expect((await raw(`${fx.origin}/sse`, { headers: { accept: 'text/event-stream' } })).status).to.equal(404);
   });

@@ -18,7 +18,8 @@ describe('Streamable HTTP server: timing', () => {
   describe('idle sessions', () => {
     beforeEach(async () => {
       clock = new ManualClock(0);
-      fx = await startFixture({ sessionIdleTtlMs: 1000, keepAliveMs: false, clock });
+      // Timer counts here are the idle queue's alone (hibernation has its own spec: hibernation.spec.ts).
+      fx = await startFixture({ sessionIdleTtlMs: 1000, keepAliveMs: false, clock, hibernateAfterMs: false });
     });
 
     it('[HTTP-031] terminates a session idle for sessionIdleTtlMs (then 404) and closes its ServerSession', async () => {
@@ -75,7 +76,7 @@ describe('Streamable HTTP server: timing', () => {
   describe('keep-alive', () => {
     beforeEach(async () => {
       clock = new ManualClock(0);
-      fx = await startFixture({ keepAliveMs: 1000, sessionIdleTtlMs: Infinity, clock, legacySse: true });
+      fx = await startFixture({ keepAliveMs: 1000, sessionIdleTtlMs: Infinity, clock, legacySse: true, hibernateAfterMs: false });
     });
 
     it('writes a comment on open streams that were quiet for an interval, with one timer for all', async () => {

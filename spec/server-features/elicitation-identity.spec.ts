@@ -61,7 +61,7 @@ describe('server features: URL elicitations bound to the user', function () {
     return { client, completed, nextCompletion, asked: () => asked! };
   }
 
-  it('[ELICIT-023] [ELICIT-024] [ELICIT-034] [ELICIT-058] [ELICIT-059] only the user who was asked can complete it; another user with the id finds nothing', async () => {
+  it('[ELICIT-023] [ELICIT-024] [ELICIT-025] [ELICIT-034] [ELICIT-058] [ELICIT-059] [ELICIT-084] only the user who was asked can complete it; another user with the id finds nothing', async () => {
     const { client, completed, nextCompletion, asked } = await connectAs('alice-token');
     // The client claims to be bob: client-provided identification counts for nothing.
     const r = await client.callTool('connect_account', { user: 'bob' });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { InvalidLogMessageError, type LogRedaction } from '../../lib/server-features/logging.js';
-import type { Session } from '../../lib/session/session.js';
+import type { ServerCaller } from '../../lib/session/session.js';
 import { connect, makeServer, rejection, settle } from './helpers.js';
 
 const messages = (notes: { method: string; params: any }[]) => notes.filter((n) => n.method === 'notifications/message').map((n) => n.params);
@@ -122,7 +122,7 @@ describe('server features: logging (configuration errors, context, names, valida
   });
 
   it('[LOG-013] a request’s logger reaches only its own session; logAccess keeps the server’s logs to entitled sessions', async () => {
-    const operators = new Set<Session>();
+    const operators = new Set<ServerCaller>();
     const { mcp } = makeServer({ logAccess: (session) => operators.has(session) });
     mcp.registerTool('work', {}, (args, ctx) => {
       ctx.log.info(`working for ${String(args.who)}`);

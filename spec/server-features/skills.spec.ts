@@ -107,7 +107,7 @@ for (const era of ['legacy', 'modern'] as const) {
       expect(md).to.include({ name: 'pdf-processing', description: 'Extract, fill, and assemble PDF documents', mimeType: 'text/markdown' });
     });
 
-    it('[SKILL-053] [SKILL-055] [SKILL-056] [SKILL-059] load: SKILL.md read and verified only then; a listed file read on demand; an unlisted one refused without a read', async () => {
+    it('[SKILL-053] [SKILL-055] [SKILL-056] [SKILL-059] [SKILL-065] load: SKILL.md read and verified only then; a listed file read on demand; an unlisted one refused without a read', async () => {
       const [entry] = (await client.skills.list()).skills;
       expect(reads).to.deep.equal([]);
       const skill = await client.skills.load(entry!);
@@ -122,7 +122,7 @@ for (const era of ['legacy', 'modern'] as const) {
       expect(reads).to.deep.equal(['skill://pdf-processing/SKILL.md', 'skill://pdf-processing/references/FORMS.md']);
     });
 
-    it('[SKILL-036] [SKILL-054] [SKILL-057] [SKILL-058] load refuses content that does not match the entry: size, digest, frontmatter; an invalid entry is not loaded', async () => {
+    it('[SKILL-031] [SKILL-036] [SKILL-054] [SKILL-057] [SKILL-058] load refuses content that does not match the entry: size, digest, frontmatter; an invalid entry is not loaded', async () => {
       const [entry] = (await client.skills.list()).skills;
       const md = entry!.resources as { uri: string; digest: string; size: number }[];
       const wrongSize = { ...entry!, resources: md.map((r) => (r.uri.endsWith('SKILL.md') ? { ...r, size: r.size + 1 } : r)) };

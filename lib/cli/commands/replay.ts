@@ -24,7 +24,9 @@ const USAGE = `Usage: mcp-actors replay FILE --as server [--port N]
               unknown or reused id, progress for no request) is the divergence. A server's
               journal of 2026-07-28 requests (Server.journal) replays through your server:
               --factory MODULE names a module whose default export builds it on the clock it is
-              given, export default ({ clock }) => createMcpServer({ ..., clock }).
+              given, export default ({ clock }) => createMcpServer({ ..., clock }). A server's
+              session journal runs its handlers again with --factory (without, a bare session
+              gives the recorded answers, and what the handlers sent of themselves differs).
 
 Normalization: JSON-RPC ids, progress tokens, timestamps (ISO 8601 strings and time-named keys),
 session, task and elicitation ids are placeholders; --ignore PATH drops more (repeatable), e.g.

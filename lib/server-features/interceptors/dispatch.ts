@@ -2,18 +2,18 @@
  * Where a session meets the Server's interceptors: builds the {@link InterceptedRequest}
  * from what the session knows (era, caller, id, `_meta`, the request's signal and life) and runs
  * the chain around the handler. One dispatch point serves both eras: a 2026-07-28 request reaches
- * it through the request core's request-scoped session.
+ * it from the request core, which dispatches it over the request itself (no session).
  * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr
  */
 import { principalOf } from '../../auth/principal.js';
 import type { JsonObject, JsonRpcRequest } from '../../jsonrpc/message.js';
-import type { HandlerContext } from '../../session/handler-context.js';
-import type { InterceptHooks, NotificationHandler, RequestHandler, RequestHandlerContext, Session } from '../../session/session.js';
+import type { ContextSession, HandlerContext } from '../../session/handler-context.js';
+import type { InterceptHooks, NotificationHandler, RequestHandler, RequestHandlerContext, ServerCaller, Session } from '../../session/session.js';
 import { runChain, type InterceptedRequest, type Interceptor, type InterceptorCaller } from './server-chain.js';
 import { noteInterceptors } from './outgoing.js';
 
-/** The caller of a request served on `session` (a legacy session, or a 2026-07-28 request-scoped one). */
-export function callerOf(session: Session): InterceptorCaller {
+/** The caller of a request: a legacy session, or a 2026-07-28 request's own caller. */
+export function callerOf(session: ServerCaller): InterceptorCaller {
   const authInfo = session.authInfo;
   const principal = principalOf(authInfo);
   const peer = session.transportPeer;
@@ -24,7 +24,7 @@ export function callerOf(session: Session): InterceptorCaller {
 /** The hooks a Server gives its sessions once `use()` registered a stage; `list` is read per request (later registrations count). */
 export function interceptHooks(list: readonly Interceptor[]): InterceptHooks {
   return {
-    request(handler: RequestHandler, msg: JsonRpcRequest, ctx: RequestHandlerContext, session: Session): Promise<JsonObject | void> {
+    request(handler: RequestHandler, msg: JsonRpcRequest, ctx: RequestHandlerContext, session: ServerCaller): Promise<JsonObject | void> {
       noteInterceptors(session, list);
       const request = ctx.request;
       const scope = session.requestScope;
@@ -51,7 +51,7 @@ export function interceptHooks(list: readonly Interceptor[]): InterceptHooks {
       const observer = request === undefined ? undefined : { stage: (n: string) => request.intercepted(n), shortCircuit: (n: string) => request.shortCircuited(n) };
       // The session passes its own HandlerContext; the hook is declared with the public context type so
       // the published declarations name none of Session's internal members.
-      return runChain(list, req, terminal, observer, (fn) => (ctx as HandlerContext<Session>).whenCancelled(fn));
+      return runChain(list, req, terminal, observer, (fn) => (ctx as HandlerContext<ServerCaller & ContextSession>).whenCancelled(fn));
     },
     notification(handler: NotificationHandler, method: string, params: JsonObject | undefined, session: Session): Promise<void> {
       const req: InterceptedRequest = {

@@ -7,7 +7,7 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation
  */
 import type { JsonObject } from '../../jsonrpc/message.js';
-import type { Session } from '../../session/session.js';
+import type { ServerCaller } from '../../session/session.js';
 import type { Interceptor, InterceptorCaller } from './server-chain.js';
 
 /** A request the server sends its client, as an outgoing stage sees it. */
@@ -29,10 +29,10 @@ export function withOutgoing<T extends Interceptor>(interceptor: T, outgoing: Ou
 }
 
 // The interceptors of the server a legacy session serves, learnt when it first dispatches through them.
-const bySession = new WeakMap<Session, readonly Interceptor[]>();
+const bySession = new WeakMap<ServerCaller, readonly Interceptor[]>();
 
 /** @internal The dispatch point tells which interceptors serve `session`. */
-export function noteInterceptors(session: Session, list: readonly Interceptor[]): void {
+export function noteInterceptors(session: ServerCaller, list: readonly Interceptor[]): void {
   if (session.requestScope === undefined && !bySession.has(session)) bySession.set(session, list);
 }
 
@@ -41,7 +41,7 @@ export function noteInterceptors(session: Session, list: readonly Interceptor[])
  * interceptors (in registration order; none: `send` at once).
  */
 export function sendThroughOutgoing(
-  session: Session,
+  session: ServerCaller,
   caller: () => InterceptorCaller,
   method: string,
   params: JsonObject | undefined,
