@@ -25,8 +25,8 @@ export class Journal {
   /**
    * Entries pushed since `entries` was last read, as they were pushed (by reference): a sent or
    * received frame is never changed afterwards, so its JSON text (and the redaction that walks
-   * it) is made only when the journal is read or saved, not on the path of every frame (issue 26:
-   * at most 1 µs per entry). Most journals are saved once, and many never.
+   * it) is made only when the journal is read or saved, not on the path of every frame (the
+   * budget is 1 µs per entry). Most journals are saved once, and many never.
    */
   private pending: JournalEntry[] = [];
   role: 'client' | 'server' = 'client';

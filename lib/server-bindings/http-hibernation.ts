@@ -1,6 +1,6 @@
 /**
- * Hibernation of idle legacy Streamable HTTP sessions (issue 26: 100,000 idle sessions in one
- * process under 512 MB RSS). A session with nothing in flight (no request served or sent, no open
+ * Hibernation of idle legacy Streamable HTTP sessions (so that 100,000 idle sessions fit in
+ * one process under 512 MB RSS). A session with nothing in flight (no request served or sent, no open
  * stream, no timer but its idle expiry) for `hibernateAfterMs` is reduced to a
  * {@link HibernatedSession}: its `HttpSession` transport, the session's two subscriptions to it
  * and the machine snapshot's own parts are dropped; the `ServerSession` stays (the object

@@ -561,7 +561,7 @@ export class Session extends SessionCore {
 
   /**
    * @internal A notification the runtime sends of itself (a task's status): derived, so not
-   * journaled as a call (a replay's server sends it again as its task ends; issue 26).
+   * journaled as a call (a replay's server sends it again as its task ends).
    */
   notifyDerived(method: string, params: JsonObject): void {
     this.check(method, 'notification');
