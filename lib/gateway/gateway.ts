@@ -8,7 +8,8 @@
  *
  * Upstream clients are shared by every downstream session; an upstream's elicitation or
  * sampling request goes to the downstream caller whose call is in flight on that upstream, and
- * is refused when several are (see input-bridge.ts).
+ * is refused when several are; a 2026-07-28 caller answers it in an input round while the
+ * upstream call waits for its retry (see input-bridge.ts).
  * @see https://modelcontextprotocol.io/specification/2025-11-25/architecture
  */
 import { firstValueFrom, timeout, type Observable, type Subscription } from 'rxjs';
@@ -44,6 +45,9 @@ export const DEFAULT_MAX_SESSION_UPSTREAMS = 32;
 /** Default idle time after which a 2026-07-28 principal's own upstreams close. */
 export const DEFAULT_PRINCIPAL_IDLE_MS = 300_000;
 
+/** Default time an upstream call waits for a 2026-07-28 caller's retry with its input (the upstream client's request timeout). */
+export const DEFAULT_INPUT_WAIT_MS = 60_000;
+
 export interface GatewayOptions extends Omit<HostOptions, 'onClient'> {
   /** The name and version downstream clients see. */
   info?: PeerInfo;
@@ -61,6 +65,14 @@ export interface GatewayOptions extends Omit<HostOptions, 'onClient'> {
    * host's `clock`; default 300000). Unauthenticated 2026-07-28 callers use the shared upstream.
    */
   principalIdleMs?: number;
+  /**
+   * When an upstream asks a 2026-07-28 caller for input during a call, the caller's request ends
+   * `input_required` and the upstream call waits (it is not run again) for the caller's retry
+   * with the answer: at most this long (ms, on the host's `clock`; default 60000), then it is
+   * cancelled upstream. Keep it within the upstream clients' request `timeout`.
+   * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr
+   */
+  inputWaitMs?: number;
   /**
    * A directory to journal both sides of every bridged exchange into: one file per downstream
    * session (the 2026-07-28 requests, which have none, in `downstream-modern.jsonl`) and per
@@ -98,16 +110,19 @@ export interface Gateway {
   start(): Promise<void>;
   /** Per-session upstreams running now. */
   readonly sessionUpstreams: number;
+  /** Upstream calls waiting for a 2026-07-28 caller's retry with its input (see `inputWaitMs`). */
+  readonly parkedCalls: number;
   /** The journal files written so far (with `record`). */
   readonly recorded: readonly string[];
   close(): Promise<void>;
 }
 
 export function createGateway(options: GatewayOptions): Gateway {
-  const { info = { name: 'mcp-actors-gateway', version: '0.1.0' }, upstreams = 'shared', maxSessionUpstreams = DEFAULT_MAX_SESSION_UPSTREAMS, record, views: viewOptions, callerView, principalIdleMs = DEFAULT_PRINCIPAL_IDLE_MS, tasks, ...given } = options;
+  const { info = { name: 'mcp-actors-gateway', version: '0.1.0' }, upstreams = 'shared', maxSessionUpstreams = DEFAULT_MAX_SESSION_UPSTREAMS, record, views: viewOptions, callerView, principalIdleMs = DEFAULT_PRINCIPAL_IDLE_MS, inputWaitMs = DEFAULT_INPUT_WAIT_MS, tasks, ...given } = options;
   const recorder = record === undefined ? undefined : new GatewayRecorder(record);
   const hostOptions: typeof given = recorder ? { ...given, clientOptions: { ...given.clientOptions, journal: true } } : given;
-  const bridge = new InputBridge();
+  if (!(inputWaitMs > 0)) throw new TypeError(`inputWaitMs must be a positive number of ms; got ${String(inputWaitMs)}`);
+  const bridge = new InputBridge(hostOptions.clock ?? systemClock, inputWaitMs);
   const onClient = (client: Client, name: string, key: string) => {
     bridge.attach(client, key);
     recorder?.track(client, 'upstream', name);
@@ -174,11 +189,15 @@ export function createGateway(options: GatewayOptions): Gateway {
     get sessionUpstreams() {
       return perSession.size;
     },
+    get parkedCalls() {
+      return bridge.parkedCalls;
+    },
     get recorded() {
       return recorder?.written ?? [];
     },
     async close() {
       mounted?.unsubscribe();
+      bridge.close();
       await perSession.close();
       await host.close();
       await server.close();

@@ -52,6 +52,6 @@ function register(host: Host, server: McpServer, bridge: InputBridge, route: Rou
     // Only the arguments the caller gave: the upstream decides about the missing optional ones.
     const given = Object.fromEntries(Object.entries(values).filter((e): e is [string, string] => typeof e[1] === 'string'));
     const upstream = await route(ctx, prompt.server);
-    return bridge.run(upstream.key, ctx, () => upstream.host.getPrompt(prompt.name, given, { signal: ctx.signal }));
+    return bridge.run(upstream.key, ctx, { name: prompt.shown, arguments: given }, (call) => upstream.host.getPrompt(prompt.name, given, { signal: call.signal }));
   });
 }

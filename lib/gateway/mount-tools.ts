@@ -49,10 +49,11 @@ function register(server: McpServer, bridge: InputBridge, route: Route, tool: Sh
   };
   return server.registerTool(tool.shown, config, async (args, ctx) => {
     const { host, key } = await route(ctx, tool.server);
-    return bridge.run(key, ctx, () =>
+    // The call's own signal (a 2026-07-28 caller's input round does not cancel it) and its live caller's progress.
+    return bridge.run(key, ctx, { name: tool.shown, arguments: args }, (call) =>
       forwardToolCall(host, clock, { server: tool.server, qualified: tool.name, name: tool.originalName, args, taskSupport: tool.execution?.taskSupport }, {
-        signal: ctx.signal,
-        onprogress: (p) => ctx.progress(p.progress, p.total, p.message),
+        signal: call.signal,
+        onprogress: (p) => call.ctx.progress(p.progress, p.total, p.message),
       }),
     );
   });
