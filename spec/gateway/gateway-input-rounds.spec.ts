@@ -30,12 +30,14 @@ function legacyUpstream() {
   const mcp = createMcpServer({ info: { name: 'legacy', version: '1.0.0' }, supportedVersions: ['2025-11-25'] });
   mcp.registerTool('book', { inputSchema: { room: z.string(), note: z.boolean().optional() } }, async ({ room, note }, ctx) => {
     const run = ++seen.runs;
+    ctx.progress(1, 2, 'asking');
     ctx.signal.addEventListener('abort', () => {
       seen.cancelled++;
       cancelled();
     });
     const who = await ctx.elicit({ message: `Who is ${room} for?`, requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } });
     seen.answers.push(who);
+    ctx.progress(2, 2, 'answered');
     if (who.action !== 'accept') return { content: [{ type: 'text', text: 'not booked' }] };
     let said = '';
     if (note === true) {
@@ -48,7 +50,8 @@ function legacyUpstream() {
   return { mcp, seen, cancellation };
 }
 
-type Answer = { status: number; json: { result?: Record<string, any>; error?: { code: number; message: string } }; body: string };
+/** A response (from JSON, or the last event of a stream) and the progress the stream carried before it. */
+type Answer = { json: { result?: Record<string, any>; error?: { code: number; message: string } }; body: string; progress: number[] };
 
 describe('gateway: a legacy upstream call goes on across a 2026-07-28 caller\'s input rounds (issue 30)', function () {
   this.timeout(20_000);
@@ -76,9 +79,13 @@ describe('gateway: a legacy upstream call goes on across a 2026-07-28 caller\'s 
   });
 
   /** A tools/call of `legacy__book` as `user`, optionally a retry answering the round before. */
-  const book = async (user: string, args: Record<string, unknown>, retry?: { state: string; answers: Record<string, unknown> }): Promise<Answer> => {
-    const params = { name: 'legacy__book', arguments: args, ...(retry && { inputResponses: retry.answers, requestState: retry.state }), _meta: META };
-    return (await post(web.url, { jsonrpc: '2.0', id: ++id, method: 'tools/call', params }, { 'mcp-protocol-version': V, 'mcp-method': 'tools/call', 'mcp-name': 'legacy__book', 'x-user': user })) as Answer;
+  const book = async (user: string, args: Record<string, unknown>, retry?: { state: string; answers: Record<string, unknown> }, progressToken?: string): Promise<Answer> => {
+    const params = { name: 'legacy__book', arguments: args, ...(retry && { inputResponses: retry.answers, requestState: retry.state }), _meta: { ...META, ...(progressToken !== undefined && { progressToken }) } };
+    const { body, json } = await post(web.url, { jsonrpc: '2.0', id: ++id, method: 'tools/call', params }, { 'mcp-protocol-version': V, 'mcp-method': 'tools/call', 'mcp-name': 'legacy__book', 'x-user': user });
+    // With a progress token the answer is an event stream: its progress, then the response.
+    const events = body.split('\n').filter((l) => l.startsWith('data:')).map((l) => JSON.parse(l.slice(5)) as { method?: string; params?: { progress: number } });
+    const progress = events.flatMap((e) => (e.method === 'notifications/progress' ? [e.params!.progress] : []));
+    return { body, progress, json: (json ?? events.find((e) => e.method === undefined)) as Answer['json'] };
   };
   /** The one input request of a round, checked, with its key. */
   const roundOf = (r: Answer, method: string) => {
@@ -89,11 +96,13 @@ describe('gateway: a legacy upstream call goes on across a 2026-07-28 caller\'s 
   };
   const textOf = (r: Answer) => ((r.json.result?.content ?? []) as { text?: string }[]).map((b) => b.text).join('');
 
-  it('the upstream tool runs once across an elicitation round; its question gets the retry\'s answer', async () => {
+  it('the upstream tool runs once across an elicitation round; its question gets the retry\'s answer, its progress goes on', async () => {
     const round = roundOf(await book('ada', { room: 'A1' }), 'elicitation/create');
     expect(gateway.parkedCalls).to.equal(1);
-    const done = await book('ada', { room: 'A1' }, { state: round.state, answers: { [round.key]: { action: 'accept', content: ADA } } });
+    const done = await book('ada', { room: 'A1' }, { state: round.state, answers: { [round.key]: { action: 'accept', content: ADA } } }, 'p-1');
     expect(textOf(done), done.body).to.equal('A1 booked for Ada (run 1)');
+    // The retry hears the progress made after the answer, not a restart from the beginning.
+    expect(done.progress).to.deep.equal([2]);
     expect(upstream.seen).to.deep.include({ runs: 1, cancelled: 0 });
     expect(upstream.seen.answers).to.deep.equal([{ action: 'accept', content: ADA }]);
     expect(gateway.parkedCalls).to.equal(0);
@@ -113,6 +122,7 @@ describe('gateway: a legacy upstream call goes on across a 2026-07-28 caller\'s 
     const round = roundOf(await book('ada', { room: 'C3' }), 'elicitation/create');
     clock.advance(WAIT_MS - 1);
     expect(gateway.parkedCalls).to.equal(1);
+    expect(upstream.seen.cancelled).to.equal(0);
     clock.advance(1);
     expect(gateway.parkedCalls).to.equal(0);
     await upstream.cancellation;
