@@ -47,6 +47,11 @@ function legacyUpstream() {
     }
     return { content: [{ type: 'text', text: `${room} booked for ${String(who.content?.name)} (run ${run})${said}` }] };
   });
+  mcp.registerPrompt('greet', {}, async (_a, ctx) => {
+    seen.runs++;
+    const who = await ctx.elicit({ message: 'Whom to greet?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } });
+    return { messages: [{ role: 'user', content: { type: 'text', text: `hello ${String(who.content?.name)} (run ${seen.runs})` } }] };
+  });
   return { mcp, seen, cancellation };
 }
 
@@ -131,6 +136,16 @@ describe('gateway: a legacy upstream call goes on across a 2026-07-28 caller\'s 
     expect(late.json.result?.isError, late.body).to.equal(true);
     expect(textOf(late)).to.match(/upstream call this retry continues has ended/);
     expect(upstream.seen.runs).to.equal(1);
+  });
+
+  it('a prompts/get continues across its round the same way', async () => {
+    const get = (retry?: { state: string; answers: Record<string, unknown> }) => {
+      const params = { name: 'legacy__greet', ...(retry && { inputResponses: retry.answers, requestState: retry.state }), _meta: META };
+      return post(web.url, { jsonrpc: '2.0', id: ++id, method: 'prompts/get', params }, { 'mcp-protocol-version': V, 'mcp-method': 'prompts/get', 'mcp-name': 'legacy__greet', 'x-user': 'ada' }).then(({ body, json }) => ({ body, json: json as Answer['json'], progress: [] }));
+    };
+    const round = roundOf(await get(), 'elicitation/create');
+    const done = await get({ state: round.state, answers: { [round.key]: { action: 'accept', content: ADA } } });
+    expect(done.json.result?.messages?.[0]?.content?.text, done.body).to.equal('hello Ada (run 1)');
   });
 
   it("another principal's retry with a copied state does not resume the call; its caller's retry does", async () => {
