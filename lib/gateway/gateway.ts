@@ -121,7 +121,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   const { info = { name: 'mcp-actors-gateway', version: '0.1.0' }, upstreams = 'shared', maxSessionUpstreams = DEFAULT_MAX_SESSION_UPSTREAMS, record, views: viewOptions, callerView, principalIdleMs = DEFAULT_PRINCIPAL_IDLE_MS, inputWaitMs = DEFAULT_INPUT_WAIT_MS, tasks, ...given } = options;
   const recorder = record === undefined ? undefined : new GatewayRecorder(record);
   const hostOptions: typeof given = recorder ? { ...given, clientOptions: { ...given.clientOptions, journal: true } } : given;
-  if (!(inputWaitMs > 0)) throw new TypeError(`inputWaitMs must be a positive number of ms; got ${String(inputWaitMs)}`);
+  // (A timer beyond 2^31-1 ms would fire at once.)
+  if (!(inputWaitMs > 0 && inputWaitMs <= 2_147_483_647)) throw new TypeError(`inputWaitMs must be a positive number of ms, at most 2147483647; got ${String(inputWaitMs)}`);
   const bridge = new InputBridge(hostOptions.clock ?? systemClock, inputWaitMs);
   const onClient = (client: Client, name: string, key: string) => {
     bridge.attach(client, key);

@@ -161,6 +161,12 @@ describe('gateway: a legacy upstream call goes on across a 2026-07-28 caller\'s 
 });
 
 describe('gateway: parked calls', () => {
+  it('an inputWaitMs that is not a usable time is refused with a clear error', () => {
+    for (const bad of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => createGateway({ servers: {}, inputWaitMs: bad }), String(bad)).to.throw(TypeError, /inputWaitMs must be a positive number of ms/);
+    }
+  });
+
   const call = (owner: string) => new UpstreamCall({} as FeatureContext, owner, 'round-1', () => undefined);
 
   it('a retry by anyone but the owner is refused and leaves the call parked for its owner', () => {
