@@ -147,6 +147,8 @@ describe('three demo server processes behind HAProxy, no sticky sessions (real r
         expect(texts(added)).to.match(/^Added n\d+: "Otter tracks" \(high\)/);
       }
       // Each tools/call and the POST carrying its elicitation answer: some answers reached another process.
+      // (An answer POST is recorded when its 202 arrives, which may be after the call's result.)
+      await eventually(() => seen.filter((s) => s.rpc === 'response').length >= 3, 5000, 'three elicitation answers');
       const calls = seen.filter((s) => s.rpc === 'tools/call').slice(-3);
       const answers = seen.filter((s) => s.rpc === 'response');
       expect(answers).to.have.length(3);
