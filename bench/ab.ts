@@ -5,6 +5,7 @@
  *   cp -r dist /tmp/base && <change, rebuild> &&
  *   node dist/bench/ab.js memory,stdio sequential,pipelined /tmp/base/dist ./dist
  *   BENCH_CALLS=1500 node dist/bench/ab.js http-json,http-sse,modern sequential,pipelined /tmp/base/dist ./dist
+ *   node dist/bench/ab.js memory,stdio sequential,pipelined ./dist@legacy ./dist@modern   # the two eras side by side
  *
  * A build dir must hold bench/worker.js (and node_modules must resolve from it: link one
  * next to a copy outside the repo). BENCH_REPS (15), BENCH_CALLS (10000), BENCH_WINDOW (256).
@@ -28,8 +29,13 @@ class Variant {
   private readonly child: ChildProcess;
   private waiting: ((m: FromWorker) => void) | undefined;
   readonly runs: RunResult[] = [];
-  constructor(readonly dist: string) {
-    this.child = fork(resolve(dist, 'bench/worker.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  readonly dist: string;
+  /** `dist@legacy` / `dist@modern`: that build with our client pinned to one era (BENCH_ERA), to set the eras side by side. */
+  constructor(readonly label: string) {
+    const [dist, era] = label.split('@') as [string, string | undefined];
+    this.dist = dist;
+    const env = era === undefined ? process.env : { ...process.env, BENCH_ERA: era };
+    this.child = fork(resolve(dist, 'bench/worker.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env });
     this.child.on('message', (m: FromWorker) => {
       const w = this.waiting;
       this.waiting = undefined;
@@ -41,7 +47,7 @@ class Variant {
       this.waiting = res;
       this.child.send(msg);
     });
-    if (reply.type === 'error') throw new Error(`[${this.dist}] ${reply.message}`);
+    if (reply.type === 'error') throw new Error(`[${this.label}] ${reply.message}`);
     return reply;
   }
 }
@@ -89,7 +95,7 @@ for (const transport of transportsArg.split(',') as AbTransport[]) {
     for (const v of variants) {
       const cpus = v.runs.map(cpu);
       console.log(
-        `  ${v.dist.padEnd(24)} ${Math.round(median(v.runs.map((r) => r.callsPerSec))).toLocaleString('en-US').padStart(9)} calls/s` +
+        `  ${v.label.padEnd(24)} ${Math.round(median(v.runs.map((r) => r.callsPerSec))).toLocaleString('en-US').padStart(9)} calls/s` +
           `  p99 ${median(v.runs.map((r) => r.p99us)).toFixed(0).padStart(5)} µs` +
           `  cpu µs/call median ${median(cpus).toFixed(2)} min ${Math.min(...cpus).toFixed(2)}` +
           `  B/call ${Math.round(median(v.runs.map((r) => r.allocPerCall)))}`,
