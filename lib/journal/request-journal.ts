@@ -21,6 +21,8 @@ import { OpaqueValues } from './opaque.js';
 /** What a transport hands the core for one request, as far as the journal taps it (the core's `RequestIo`). */
 export interface TappableIo {
   notify(frame: JsonRpcNotification): void;
+  /** A timer fired for the request (its progress flush); the tapped io records it, a transport's has none. */
+  timerFired?(name: string): void;
   authInfo?: unknown;
   peerFacts?: unknown;
   readonly signal?: AbortSignal | undefined;
@@ -62,6 +64,13 @@ export interface RequestJournalOptions {
 
 export const MODERN_REVISION = '2026-07-28';
 
+/**
+ * The timers whose firings this journal records (by name prefix, the header's `timers`): a
+ * request's progress flush (`progress:<id>`, `ProgressCoalescer`), the one timer a request's
+ * own code sets on the server's clock. Replay fires these only at their entries.
+ */
+export const JOURNALED_TIMERS: readonly string[] = ['progress:'];
+
 /** The io of a refused request: it sends nothing but its answer. */
 const NO_IO: TappableIo = { notify: () => {} };
 
@@ -85,6 +94,7 @@ export class RequestJournal {
       this.journal.era = 'modern';
       this.journal.revision = MODERN_REVISION;
       this.journal.startedAt = options.clock.now();
+      this.journal.timers = [...JOURNALED_TIMERS];
     }
   }
 
@@ -118,6 +128,7 @@ export class RequestJournal {
       this.record({ kind: 'out', rq, frame: f });
       io.notify(f);
     };
+    const timerFired = (name: string) => this.record({ kind: 'timer', rq, name });
     let tapped: TappableIo;
     if (given !== undefined) {
       const cancellation: TappableCancellation = {
@@ -133,11 +144,11 @@ export class RequestJournal {
             end();
           }),
       };
-      tapped = new TappedIo(io, notify, cancellation);
+      tapped = new TappedIo(io, notify, timerFired, cancellation);
     } else {
       const signal = io.signal;
       signal?.addEventListener('abort', () => cancel(signal.reason), { once: true });
-      tapped = new TappedIo(io, notify, undefined);
+      tapped = new TappedIo(io, notify, timerFired, undefined);
     }
     return {
       // (The core's io has no more than a TappableIo names: the tapped one stands for it.)
@@ -176,13 +187,14 @@ export class RequestJournal {
 }
 
 /**
- * The io a journaled request is served with: the transport's, its notifications and cancellation
- * tapped. Its `signal` is read from the transport's only when read (a session makes it lazily).
+ * The io a journaled request is served with: the transport's, its notifications, timers and
+ * cancellation tapped. Its `signal` is read from the transport's only when read (a session makes it lazily).
  */
 class TappedIo implements TappableIo {
   constructor(
     private readonly io: TappableIo,
     readonly notify: (frame: JsonRpcNotification) => void,
+    readonly timerFired: (name: string) => void,
     readonly cancellation: TappableCancellation | undefined,
   ) {}
   get authInfo(): unknown {
