@@ -63,6 +63,11 @@ export class Journal {
     return h;
   }
 
+  /** How many entries it holds (without writing those kept as recorded, as reading `entries` would). */
+  get size(): number {
+    return this.parsed.length + this.pending.length;
+  }
+
   /** The entries, in order (an array you may change: `toJSONL` writes what it holds). */
   get entries(): JournalEntry[] {
     if (this.pending.length > 0) {
