@@ -21,9 +21,18 @@
  *   secrets checked, once): CPU per entry, the cost moved off the frame path (session 11).
  * The medians leave out what a round rarely pays (a major GC landing in one block); and since the
  * three arms share one heap, what the `on` arm's kept entries add to collections falls on all
- * arms alike: the heap bytes per entry (retained, measured apart after a full GC) show that cost.
+ * arms alike and cancels out of the differences: this pass measures the frame path. Hence a
+ * second pass, collections included: each arm alone in a process of its own (`--child`),
+ * `JOURNAL_COST_TRIPLES` triples (default 6) in rotating order; each child warms up, makes
+ * `JOURNAL_COST_PROCESS_CALLS` calls unmeasured (default 20,000: shorter runs measured the heap
+ * growing from nothing and the compiler's tiers, up to 8 µs per entry more) and then as many
+ * measured; the same paired medians, control and intervals, and the collectors' pauses (`gc`
+ * performance entries) on less off. Retained heap bytes per entry are measured apart (full GCs).
+ * Run it built (`npm run build`; `node --expose-gc dist/bench/journal-cost.js`): under tsx every
+ * closure is wrapped to keep its name (`__name`), which made the 2026-07-28 rows' per-request
+ * closures cost about three times as much as they do.
  *
- *   npx tsx --expose-gc bench/journal-cost.ts [calls per block, default 40] [rounds, default 200] [only, e.g. modern-server]
+ *   node --expose-gc dist/bench/journal-cost.js [calls per block, default 40] [rounds, default 200] [only, e.g. modern-server]
  */
 import { spawnSync } from 'node:child_process';
 import { PerformanceObserver } from 'node:perf_hooks';
@@ -38,8 +47,8 @@ const ROUNDS = Number((!CHILD && process.argv[3]) || 200);
 /** One row only (`modern-client`, `legacy-server`, ...): a longer run of the row being worked on. */
 const ONLY = CHILD ? undefined : process.argv[4];
 /** The whole-process pass: triples of processes (on, off, off2), calls measured in each. */
-const TRIPLES = Number(process.env.JOURNAL_COST_TRIPLES ?? 8);
-const PROCESS_CALLS = Number(process.env.JOURNAL_COST_PROCESS_CALLS ?? 5000);
+const TRIPLES = Number(process.env.JOURNAL_COST_TRIPLES ?? 6);
+const PROCESS_CALLS = Number(process.env.JOURNAL_COST_PROCESS_CALLS ?? 20000);
 
 type Era = 'modern' | 'legacy';
 type Side = 'client' | 'server';
@@ -143,25 +152,29 @@ function processPass(era: Era, side: Side): string {
   const run = (on: boolean) => {
     const r = spawnSync(process.execPath, [...process.execArgv, process.argv[1]!, '--child', era, side, on ? 'on' : 'off', String(PROCESS_CALLS)], { encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`child failed: ${r.stderr}`);
-    return JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { us: number; entries: number };
+    return JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { us: number; entries: number; gcUs: number };
   };
   const onLess: number[] = [];
   const controlLess: number[] = [];
+  const gcLess: number[] = [];
   let entries = 0;
   for (let r = 0; r < TRIPLES; r++) {
-    const t: { us: number; entries: number }[] = [];
+    const t: { us: number; entries: number; gcUs: number }[] = [];
     for (const i of ORDERS[r % ORDERS.length]!) t[i] = run(i === 2);
     onLess.push((t[2]!.us - t[0]!.us) / PROCESS_CALLS);
     controlLess.push((t[1]!.us - t[0]!.us) / PROCESS_CALLS);
+    gcLess.push((t[2]!.gcUs - (t[0]!.gcUs + t[1]!.gcUs) / 2) / PROCESS_CALLS);
     entries = t[2]!.entries / PROCESS_CALLS;
   }
   const d = medianCi(onLess);
   const c = medianCi(controlLess);
+  const g = medianCi(gcLess);
   const per = (x: number) => x / entries;
   return (
     `  processes (${TRIPLES} triples of ${PROCESS_CALLS} calls, collections included):\n` +
     `    on − off   ${fmt(d.median)} µs/call [${fmt(d.low)}, ${fmt(d.high)}] → ${fmt(per(d.median))} µs/entry [${fmt(per(d.low))}, ${fmt(per(d.high))}]\n` +
-    `    off2 − off ${fmt(c.median)} µs/call [${fmt(c.low)}, ${fmt(c.high)}] → ${fmt(per(c.median))} µs/entry [${fmt(per(c.low))}, ${fmt(per(c.high))}] (control)`
+    `    off2 − off ${fmt(c.median)} µs/call [${fmt(c.low)}, ${fmt(c.high)}] → ${fmt(per(c.median))} µs/entry [${fmt(per(c.low))}, ${fmt(per(c.high))}] (control)\n` +
+    `    of which collector pauses, on − off: ${fmt(per(g.median))} µs/entry [${fmt(per(g.low))}, ${fmt(per(g.high))}] (wall time of the main thread's pauses)`
   );
 }
 
