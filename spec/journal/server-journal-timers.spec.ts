@@ -2,12 +2,17 @@
 // flush) as entries, and replay fires each at its place in the sequence, not merely by time
 // (issue 26): a timer and an input in the same millisecond keep their recorded order.
 import { expect } from 'chai';
-import { ManualClock, type Clock } from '../../lib/clock.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ManualClock } from '../../lib/clock.js';
 import type { JsonRpcNotification, JsonRpcRequest } from '../../lib/jsonrpc/message.js';
 import { Journal } from '../../lib/journal/journal.js';
 import { replay } from '../../lib/journal/replay.js';
-import { Server } from '../../lib/server.js';
-import { SERVER_INFO, settle } from '../helpers/raw-peer.js';
+import { runInProcess } from '../cli/helpers.js';
+import progressServer from '../fixtures/journal/progress-factory.js';
+import { settle } from '../helpers/raw-peer.js';
 
 const META = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -17,17 +22,7 @@ const META = {
 };
 const CALL: JsonRpcRequest = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'work', _meta: META } };
 
-/** A server whose tool reports progress twice at once (the second kept for the 100 ms flush) and then runs until the client goes away. */
-const factory = ({ clock }: { clock: Clock }): Server => {
-  const server = new Server({ info: SERVER_INFO, capabilities: { tools: {} }, clock, journal: true, progress: { minIntervalMs: 100 } });
-  server.onRequest('tools/call', async (_params, ctx) => {
-    ctx.sendProgress(1);
-    ctx.sendProgress(2);
-    await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
-    return { content: [] };
-  });
-  return server;
-};
+const factory = progressServer;
 
 /**
  * The call served on a simulated clock, the client going away at 1100 (when the flush is due):
@@ -73,4 +68,18 @@ describe('server journal: timers as entries', () => {
     expect(again.outbound.map((f) => (f as JsonRpcNotification).params?.progress)).to.deep.equal([1, 2]);
   });
 
+
+  it('replay --check --factory keeps the order too (the header names the timers it holds)', async () => {
+    const { journal } = await record(true);
+    const dir = mkdtempSync(join(tmpdir(), 'server-journal-timers-'));
+    try {
+      const file = join(dir, 'server.jsonl');
+      writeFileSync(file, journal.toJSONL());
+      const run = await runInProcess(['replay', file, '--check', '--factory', fileURLToPath(new URL('../fixtures/journal/progress-factory.ts', import.meta.url)), '--no-color']);
+      expect(run.code, run.stdout + run.stderr).to.equal(0);
+      expect(run.stdout).to.include('frames and request states identical');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
