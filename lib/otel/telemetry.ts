@@ -233,7 +233,7 @@ export function createMcpTelemetry(api: OtelApi, options: McpTelemetryOptions = 
     client: clientOf(),
     clientOf,
     watchSessions: (source) => source.sessions$.subscribe((session) => timeSession(sessionDurations.server, session, options.network)),
-    watchClient: (session, network) => timeSession(sessionDurations.client, session, network ?? options.network),
+    watchClient: (session, network) => timeSession(sessionDurations.client, session, network ?? options.network, 'client'),
   };
 }
 
