@@ -39,6 +39,7 @@ export {
   ServerUnavailableError,
 } from '../host/host.js';
 export { AppViewError, readAppView, visibleToModel, type AppView } from '../host/app-view.js';
+export { DEFAULT_SKILL_CACHE_BYTES, SkillCache, type SkillCacheStats } from '../host/skill-cache.js';
 export { createGateway, DEFAULT_MAX_SESSION_UPSTREAMS, type Gateway, type GatewayOptions, type UpstreamSharing } from '../gateway/gateway.js';
 export type { NameFunction, NameRules, ServerView, UriRules } from '../gateway/server-views.js';
 export {

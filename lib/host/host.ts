@@ -12,7 +12,7 @@
  *
  * @see https://modelcontextprotocol.io/specification/2025-11-25/architecture#hosts
  */
-import type { LoadSkillOptions, LoadedSkill } from '../client-features/client-skills.js';
+import { ClientSkills, type LoadSkillOptions, type LoadedSkill } from '../client-features/client-skills.js';
 import type { Skill } from '../protocol/skills-extension.js';
 import { guarded } from '../../streams/guarded.js';
 import {
@@ -56,6 +56,7 @@ import { hasCapability } from '../protocol/methods.js';
 import type { CallToolResult, GetPromptResult, Prompt, ReadResourceResult, Resource, Tool } from '../protocol/schema/index.js';
 import { appsCapability } from '../protocol/apps-extension.js';
 import { readAppView, visibleToModel, type AppView } from './app-view.js';
+import { SkillCache } from './skill-cache.js';
 import { resolveServerConfig, serverEntries, type ResolvedServerConfig, type ServerConfig, type ServersConfig } from './config.js';
 
 export const DEFAULT_NAMESPACE_SEPARATOR = '__';
@@ -113,6 +114,12 @@ export interface HostOptions {
    * @see https://modelcontextprotocol.io/extensions/apps
    */
   apps?: boolean;
+  /**
+   * Where verified skill files are kept as they are read (by server, URI and digest): a cache of
+   * your own (to share or bound it), or `false` for none. Default an in-memory one of 32 MiB.
+   * @see https://modelcontextprotocol.io/extensions/skills
+   */
+  skillCache?: SkillCache | false;
 }
 
 /** What an app view may reach: its own server, nothing else (the bridge's `server` option). */
@@ -235,6 +242,8 @@ export class Host {
    */
   readonly toolCalls$: Observable<ToolCallRecord>;
   private readonly trusted: ReadonlySet<string>;
+  /** Verified skill files read so far (undefined with `skillCache: false`). */
+  readonly skillCache: SkillCache | undefined;
 
   constructor(private readonly options: HostOptions) {
     this.separator = options.namespaceSeparator ?? DEFAULT_NAMESPACE_SEPARATOR;
@@ -248,6 +257,7 @@ export class Host {
     this.clientClock = options.clientOptions?.clock ?? this.clock;
     this.random = options.random ?? Math.random;
     this.clientInfo = options.clientInfo ?? DEFAULT_HOST_CLIENT_INFO;
+    this.skillCache = options.skillCache === false ? undefined : (options.skillCache ?? new SkillCache());
     const restart = checkRestart({ ...DEFAULT_RESTART_OPTIONS, ...options.restart });
 
     const configured = options.servers ?? (options.mcpServers !== undefined ? { mcpServers: options.mcpServers } : undefined);
@@ -449,9 +459,17 @@ export class Host {
     return settled.flatMap((r, i) => (r.status === 'fulfilled' ? r.value.map((entry) => ({ ...entry, server: ready[i]![0] })) : []));
   }
 
-  /** Load a skill from the server that serves it (verified against its entry; see `ClientSkills.load`). */
-  loadSkill(server: string, entryOrUri: Skill | string, options?: LoadSkillOptions): Promise<LoadedSkill> {
-    return this.readyClient(this.hosted(server)).skills.load(entryOrUri, options);
+  /**
+   * Load a skill from the server that serves it (verified against its entry; see `ClientSkills.load`).
+   * Its files are read as they are needed and kept, once verified, in `skillCache`: a file the
+   * entry lists at a digest already held for that server is not fetched again.
+   * @see https://modelcontextprotocol.io/extensions/skills
+   */
+  async loadSkill(server: string, entryOrUri: Skill | string, options?: LoadSkillOptions): Promise<LoadedSkill> {
+    const client = this.readyClient(this.hosted(server));
+    if (this.skillCache === undefined) return client.skills.load(entryOrUri, options);
+    const entry = typeof entryOrUri === 'string' ? await client.skills.get(entryOrUri) : entryOrUri;
+    return new ClientSkills(this.skillCache.requesterFor(server, entry, client)).load(entry, options);
   }
 
   // ---------------------------------------------------------------------------- apps
