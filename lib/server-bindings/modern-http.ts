@@ -139,7 +139,7 @@ export function serveModernPost(core: RequestCore, req: HttpRequestIn, res: Http
   core.answerEnveloped(msg, envelope, {
     notify: (frame) => exchange.notify(frame),
     authInfo,
-    peerFacts: httpPeer(req, options.remoteOf ?? socketPeer),
+    peerFacts: httpPeer(req, options.remoteOf),
     cancellation: exchange,
     // Made only when read (a listen stream, a handler's ctx.signal): a listen stream ends by it.
     get signal() {
@@ -243,7 +243,9 @@ class ModernExchange implements RequestCancellation {
 const NO_KEEPALIVE = new KeepAliveTicker({ now: () => 0, setTimeout: () => 0, clearTimeout: () => {} }, undefined);
 
 /** A 2026-07-28 request over HTTP: no session id, the client's address (behind a trusted proxy, the one it forwarded). */
-function httpPeer(req: HttpRequestIn, remoteOf: RemoteOf): TransportPeer {
+function httpPeer(req: HttpRequestIn, remoteOf: RemoteOf | undefined): TransportPeer {
+  // No proxy trusted (the usual case): the socket's peer, with no object in between.
+  if (remoteOf === undefined || remoteOf === socketPeer) return { transport: 'tcp', protocolName: 'http', address: req.socket?.remoteAddress, port: req.socket?.remotePort };
   const { address, port } = remoteOf(req);
   return { transport: 'tcp', protocolName: 'http', address, port };
 }
