@@ -116,7 +116,8 @@ export interface HostOptions {
   apps?: boolean;
   /**
    * Where verified skill files are kept as they are read (by server, URI and digest): a cache of
-   * your own (to share or bound it), or `false` for none. Default an in-memory one of 32 MiB.
+   * your own (to bound it, or to share it among hosts whose server labels name the same servers:
+   * the label is the server's identity in it), or `false` for none. Default an in-memory one of 32 MiB.
    * @see https://modelcontextprotocol.io/extensions/skills
    */
   skillCache?: SkillCache | false;
