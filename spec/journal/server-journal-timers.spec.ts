@@ -69,7 +69,7 @@ describe('server journal: timers as entries', () => {
   });
 
 
-  it('replay --check --factory keeps the order too (the header names the timers it holds)', async () => {
+  it('replay --check --factory keeps the order too (the header names the timers it holds); inspect names the timer\'s request', async () => {
     const { journal } = await record(true);
     const dir = mkdtempSync(join(tmpdir(), 'server-journal-timers-'));
     try {
@@ -78,6 +78,11 @@ describe('server journal: timers as entries', () => {
       const run = await runInProcess(['replay', file, '--check', '--factory', fileURLToPath(new URL('../fixtures/journal/progress-factory.ts', import.meta.url)), '--no-color']);
       expect(run.code, run.stdout + run.stderr).to.equal(0);
       expect(run.stdout).to.include('frames and request states identical');
+      const { journal: fired } = await record(false);
+      writeFileSync(file, fired.toJSONL());
+      const inspect = await runInProcess(['inspect', file, '--no-color']);
+      expect(inspect.code, inspect.stderr).to.equal(0);
+      expect(inspect.stdout).to.match(/timer +progress:1 for request 1/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
