@@ -57,5 +57,7 @@ export {
   RequestTimeoutError,
   ResourceNotFoundError,
   TransportError,
+  UpstreamFaultError,
   VersionMismatchError,
 } from '../errors.js';
+export type { UpstreamFault } from '../errors.js';
