@@ -179,23 +179,30 @@ export class ModernEra {
     const bad = trace && malformedTraceKey(trace);
     if (bad) return Promise.reject(new TypeError(malformedTraceMessage(bad, trace[bad])));
     // The link reads only the request options it knows: `trace`, `fresh` and `watcher` ride along unread.
-    const send = (extra: JsonObject | undefined): Promise<JsonObject> => {
-      onSend?.();
-      return this.link.request(method, this.enveloped(params, extra, trace), options);
-    };
-    // Nearly every answer is complete at once: the input rounds are entered only when one is not.
-    return send(undefined).then((result) => {
-      const extraTypes = this.taskResultTypes(method);
-      if (readResultType(method, result, extraTypes) !== 'input_required') return result;
-      let first: JsonObject | undefined = result;
-      const again = (extra: JsonObject): Promise<JsonObject> => {
-        if (first === undefined) return send(extra);
-        const answered = first;
-        first = undefined;
-        return Promise.resolve(answered);
-      };
-      return runInputRounds(method, again, this.inputRoundOptions(method, params, options?.signal, options?.watcher));
+    onSend?.();
+    return this.link.request(method, this.enveloped(params, undefined, trace), options).then((result) => {
+      // Nearly every answer is complete at once (checked first: the task types are asked only
+      // for another type); the input rounds are entered only when one is not.
+      const type = result.resultType;
+      if (type === undefined || type === 'complete') return result;
+      if (readResultType(method, result, this.taskResultTypes(method)) !== 'input_required') return result;
+      return this.inputRounds(method, params, options, onSend, result);
     });
+  }
+
+  /** The rounds of a request whose first answer was `input_required`, until its complete result. */
+  private inputRounds(method: string, params: JsonObject | undefined, options: (RequestOptions & TraceOptions & { watcher?: RequestWatcher }) | undefined, onSend: (() => void) | undefined, result: JsonObject): Promise<JsonObject> {
+    let first: JsonObject | undefined = result;
+    const again = (extra: JsonObject): Promise<JsonObject> => {
+      if (first === undefined) {
+        onSend?.();
+        return this.link.request(method, this.enveloped(params, extra, options?.trace), options);
+      }
+      const answered = first;
+      first = undefined;
+      return Promise.resolve(answered);
+    };
+    return runInputRounds(method, again, this.inputRoundOptions(method, params, options?.signal, options?.watcher));
   }
 
   /**
