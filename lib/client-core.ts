@@ -33,6 +33,7 @@ import { ConnectionClosedError, McpError, undeliveredAsTransportError } from './
 import { answerRelatedTask } from './tasks/wire-2025-11-25.js';
 import { ErrorCode } from './jsonrpc/error-codes.js';
 import type { JsonObject } from './jsonrpc/message.js';
+import { sealJson } from './jsonrpc/sealed-json.js';
 import { hasCapability } from './protocol/methods.js';
 import { allows, isSupportedRevision, type Revision } from './protocol/revisions.js';
 import type { LoggingMessageNotificationParams, ResourceUpdatedNotificationParams, Root } from './protocol/schema/index.js';
@@ -427,8 +428,11 @@ export class ClientCore extends Session {
     if (tasks) caps.extensions = { ...(caps.extensions as JsonObject | undefined), [TASKS_EXTENSION]: {} };
     const meta: JsonObject = { [META.protocolVersion]: version, [META.clientCapabilities]: caps };
     const info = this.clientOptions.info;
-    if (info !== undefined) meta[META.clientInfo] = info as unknown as JsonObject;
+    // A copy: the envelope's text is made once (sealed), so it must not follow later changes.
+    if (info !== undefined) meta[META.clientInfo] = structuredClone(info) as unknown as JsonObject;
     if (this.logLevel !== undefined) meta[META.logLevel] = this.logLevel;
+    // Serialized once: stdio and HTTP splice this text into every request instead of encoding it again.
+    sealJson(meta);
     this.envelope = { version, logLevel: this.logLevel, tasks, meta };
     return meta;
   }

@@ -16,6 +16,7 @@ import type { Frame, RequestId } from '../lib/jsonrpc/message.js';
 import { modernHeaders, type ParamHeaderSource } from '../lib/client-modern/wire-headers.js';
 import { describeFrame, messageOf, requestIdOf, type HeadersOption } from './http-client-common.js';
 import { defaultAgent, defaultAgentNow } from './http-fetch.js';
+import { encodeFrame } from '../lib/jsonrpc/codec.js';
 
 /** Aborts one request: undici takes an event emitter as its `signal` (an AbortSignal costs more to make). */
 export class LeanAbort extends EventEmitter {
@@ -87,7 +88,7 @@ export async function postModern(host: ModernPostHost, frame: Frame): Promise<bo
   const url = host.url;
   let res: Awaited<ReturnType<typeof agent.request>>;
   try {
-    res = await agent.request({ origin: url.origin, path: url.pathname + url.search, method: 'POST', headers, body: JSON.stringify(frame), signal: abort });
+    res = await agent.request({ origin: url.origin, path: url.pathname + url.search, method: 'POST', headers, body: encodeFrame(frame), signal: abort });
   } catch (e) {
     host.untrack(abort);
     if (host.ended() || abort.aborted) return true;

@@ -24,7 +24,7 @@ import { AuthorizationError } from '../lib/auth/authorization-errors.js';
 import { oauthClientFor, type OAuthClient } from '../lib/auth/oauth-client.js';
 import { systemClock, type Clock } from '../lib/clock.js';
 import { TransportError } from '../lib/errors.js';
-import { DEFAULT_MAX_FRAME_BYTES } from '../lib/jsonrpc/codec.js';
+import { DEFAULT_MAX_FRAME_BYTES, encodeFrame } from '../lib/jsonrpc/codec.js';
 import type { Frame, JsonRpcRequest, RequestId } from '../lib/jsonrpc/message.js';
 import { allows, isSupportedRevision } from '../lib/protocol/revisions.js';
 import type { ReconnectOptions } from '../machines/reconnect.machine.js';
@@ -312,7 +312,7 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
     if (modernClaim(frame) !== undefined) this.track(controller, requestIdOf(frame));
     let res: Response;
     try {
-      res = await this.fetch(this.url, { method: 'POST', headers, body: JSON.stringify(frame), signal: controller.signal });
+      res = await this.fetch(this.url, { method: 'POST', headers, body: encodeFrame(frame), signal: controller.signal });
     } catch (e) {
       this.release(controller);
       if (this.closing || this.state.terminal || this.cancelledPosts.has(controller)) return;

@@ -20,7 +20,7 @@ import type { ClientRequest, IncomingMessage } from 'node:http';
 import WebSocket from 'ws';
 import { systemClock, type Clock } from '../lib/clock.js';
 import { TransportError } from '../lib/errors.js';
-import { DEFAULT_MAX_FRAME_BYTES } from '../lib/jsonrpc/codec.js';
+import { DEFAULT_MAX_FRAME_BYTES, encodeFrame } from '../lib/jsonrpc/codec.js';
 import type { Frame } from '../lib/jsonrpc/message.js';
 import { HotInbound, StateCell } from './memory.js';
 import type { RawFrame, Transport, TransportState } from './transport.js';
@@ -189,7 +189,7 @@ export class SocketTransport implements Transport {
       const phase = this.state.phase === 'open' ? 'closing (the peer started the close handshake)' : this.state.phase;
       throw new TransportError(`Cannot send: the WebSocket transport is ${phase}.`);
     }
-    const text = JSON.stringify(frame);
+    const text = encodeFrame(frame);
     if (ws.bufferedAmount < HIGH_WATER_BYTES) {
       ws.send(text);
       return;

@@ -17,6 +17,7 @@ import type { FrameEvent } from '../session/session.js';
 import type { RawFrame, Transport } from '../../streams/transport.js';
 import type { JournalEntryInput } from '../journal/entry.js';
 import { inEntryOf } from '../journal/in-entry.js';
+import { requestTimeoutClock } from '../client-era/deadline-clock.js';
 
 export interface ModernLinkOptions {
   clock: Clock;
@@ -64,7 +65,8 @@ export class ModernLink {
     private readonly options: ModernLinkOptions,
   ) {
     this.registry = new RequestRegistry(
-      options.clock,
+      // Over the system clock a request's timeout is a deadline in a queue, not a Node timer of its own.
+      requestTimeoutClock(options.clock),
       {
         sendCancelled: (id, reason) => {
           if (!this.options.sendsCancelled) {

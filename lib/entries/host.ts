@@ -60,5 +60,7 @@ export {
   RequestTimeoutError,
   ResourceNotFoundError,
   TransportError,
+  UpstreamFaultError,
   VersionMismatchError,
 } from '../errors.js';
+export type { UpstreamFault } from '../errors.js';

@@ -22,6 +22,7 @@ import type { Inbound, InvalidInbound, SingleInbound } from '../../streams/inbou
 import { DeepFrame, OVERSIZE_HEAD_CHARS, OversizeFrame } from '../../streams/transport.js';
 import { DEFAULT_MAX_FRAME_DEPTH, nestsDeeperThan, textMayNestDeeperThan, topLevelOf } from './depth.js';
 import { utf8ByteLength } from '../crypto/bytes.js';
+import { encodeJson } from './sealed-json.js';
 
 /** The default size limit of one frame: 4 MiB of UTF-8. */
 export const DEFAULT_MAX_FRAME_BYTES = 4 * 1024 * 1024;
@@ -376,8 +377,9 @@ function badParams(method: string, params: unknown, id: RequestId | null, respon
 /**
  * Encodes a frame as JSON text on one line. `JSON.stringify` escapes every control character,
  * so the text never holds a raw newline (U+2028 and U+2029 may appear raw; NDJSON splits on
- * `\n` only, so they are harmless).
+ * `\n` only, so they are harmless). Sealed parts (a modern client's `_meta` envelope) are
+ * spliced in as text made once (see `sealed-json.ts`).
  */
 export function encodeFrame(frame: Frame): string {
-  return JSON.stringify(frame);
+  return encodeJson(frame);
 }
