@@ -116,7 +116,7 @@ export class RequestJournal {
     }
     const rq = ++this.requests;
     this.record({ kind: 'in', rq, frame: this.opaque.inbound(msg) });
-    // One object is the tap and the io it serves with (no closures per request: issue 26's budget).
+    // One object is the tap and the io it serves with: closures per request were most of a journaled request's cost.
     return new JournaledRequest<Io>(this, rq, io);
   }
 
