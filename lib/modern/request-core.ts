@@ -37,7 +37,6 @@ import { progressRate } from '../session/progress-rate.js';
 import { ModernRequest, type ModernShared } from './request-host.js';
 import { systemClock } from '../clock.js';
 import { EnvelopeRefusal, hasVersionClaim, readEnvelope, type Envelope } from './envelope.js';
-import { InputRound } from './input-round.js';
 import { InvalidRequestStateError, RequestStateCodec, paramsDigest, type ReplayGuard, type RequestStateOptions } from './request-state.js';
 import { discoverResult } from './discover.js';
 import { listen, type ListenExtension } from './subscriptions-listen.js';
@@ -257,12 +256,10 @@ export class RequestCore implements ModernDispatch {
       return chain.length === 0 ? own(msg) : answerThroughChain(chain, msg, io, this.server.options.clock, own, (i, r) => this.complete(i, method, r));
     }
     const params = msg.params;
-    const answers: JsonObject = Object.create(null) as JsonObject;
+    // A retry's answers (of its state and its own): most requests carry none, and need no object for them.
+    let answers: JsonObject | undefined;
     let ids: Record<string, string> | undefined;
-    let round = 0;
-    // Computed when a state is opened or sealed: most requests never need it.
-    let digestMemo: string | undefined;
-    const digestOf = () => (digestMemo ??= paramsDigest(params));
+    let digest: string | undefined;
     if (INPUT_REQUIRED.has(method) && params !== undefined) {
       const given = params.inputResponses;
       if (given !== undefined && (given === null || typeof given !== 'object' || Array.isArray(given))) {
@@ -270,37 +267,30 @@ export class RequestCore implements ModernDispatch {
       }
       if (params.requestState !== undefined) {
         try {
-          const digest = digestOf();
+          digest = paramsDigest(params);
           const state = this.states.open(params.requestState, principal === undefined ? { method, digest } : { method, digest, principal });
           if (this.replayGuard !== undefined && !(await this.replayGuard.claim(state.nonce, state.expiresAt))) throw new InvalidRequestStateError('replayed');
+          answers = Object.create(null) as JsonObject;
           for (const key of Object.keys(state.answers)) if (key !== '__proto__') answers[key] = state.answers[key]!;
           if (state.ids !== undefined) ids = state.ids;
-          round = state.round;
-          request.round = round;
+          request.round = state.round;
         } catch (e) {
           if (e instanceof InvalidRequestStateError) return { response: { jsonrpc: '2.0', id, error: e.toJSON() }, status: 200 };
           throw e;
         }
       }
       // (Own keys only, and never `__proto__`: the answers object is client input.)
-      if (given) for (const key of Object.keys(given)) if (key !== '__proto__') answers[key] = (given as JsonObject)[key]!;
+      if (given) {
+        answers ??= Object.create(null) as JsonObject;
+        for (const key of Object.keys(given)) if (key !== '__proto__') answers[key] = (given as JsonObject)[key]!;
+      }
     }
 
-    let ended: ((r: InputRequiredResult) => void) | undefined;
-    const inputRequired = new Promise<InputRequiredResult>((resolve) => (ended = resolve));
-    const inputs = new InputRound({
-      method,
-      answers,
-      ...(ids !== undefined && { ids }),
-      sealState: (a, urlIds) => {
-        const digest = digestOf();
-        const sealed = { method, digest, answers: a, round: round + 1, ...(Object.keys(urlIds).length > 0 && { ids: urlIds }) };
-        return this.states.seal(principal === undefined ? sealed : { ...sealed, principal });
-      },
-      endRound: (r) => ended!(r),
-    });
-    // No session: the request is served over itself (its caller, its dispatch host, its scope).
-    const host = new ModernRequest((this.sharedParts ??= this.makeShared()), envelope, io, inputs, request, inputRequired as unknown as Promise<JsonObject>);
+    // No session: the request is served over itself (its caller, its dispatch host, its scope, its input round).
+    const host = new ModernRequest((this.sharedParts ??= this.makeShared()), envelope, io, request);
+    if (answers !== undefined) host.answers = answers;
+    if (ids !== undefined) host.ids = ids;
+    if (digest !== undefined) host.digest = digest;
     if (envelope.logLevel !== undefined && this.logLevelHook !== undefined) {
       const refused = await this.applyLogLevel(id, envelope.logLevel, host);
       if (refused !== undefined) return refused;
@@ -310,13 +300,13 @@ export class RequestCore implements ModernDispatch {
     try {
       // With interceptors, the chain answers a round that ends input-required itself (it sees, and may rewrite, that result).
       const intercepted = this.server.interceptorList.length > 0;
-      const raced: JsonRpcResponse | InputRequiredResult | undefined = isPromise(out) ? await (intercepted ? out : Promise.race([out, inputRequired])) : out;
+      const raced: JsonRpcResponse | InputRequiredResult | undefined = isPromise(out) ? await (intercepted ? out : host.raceRound(out)) : out;
       if (raced !== undefined && !('jsonrpc' in raced)) {
         // Input required: the handler is abandoned; nothing of this round stays behind.
         return this.complete(id, method, raced as unknown as JsonObject);
       }
       if (intercepted && raced !== undefined && 'result' in raced && raced.result.resultType === 'input_required') return this.complete(id, method, { ...raced.result });
-      if (!inputs.settled(raced !== undefined && 'result' in raced)) return this.complete(id, method, (await inputRequired) as unknown as JsonObject);
+      if (!host.roundSettled(raced !== undefined && 'result' in raced)) return this.complete(id, method, await host.inputRequired);
       return this.shape(raced, method);
     } finally {
       unwatch();
@@ -332,6 +322,7 @@ export class RequestCore implements ModernDispatch {
       capabilities: this.server.declaredCapabilities,
       clock: options.clock ?? systemClock,
       progressInterval: progressRate(options.progress).minIntervalMs,
+      seal: (state) => this.states.seal(state),
     };
   }
 

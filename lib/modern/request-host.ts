@@ -21,6 +21,9 @@ import type { ServerRequest } from '../session/server-request.js';
 import type { HandlerTable, RequestHandler, RequestScope, ServerCaller } from '../session/session.js';
 import type { TransportPeer } from '../../streams/transport.js';
 import type { Envelope } from './envelope.js';
+import type { InputRequiredResult } from '../protocol/schema/modern.js';
+import { InputRound, type InputRoundHost } from './input-round.js';
+import { paramsDigest, type RoundState } from './request-state.js';
 
 /** What every modern request of one server shares: made once per server, read per request. */
 export interface ModernShared {
@@ -31,6 +34,8 @@ export interface ModernShared {
   readonly clock: Clock;
   /** The outbound progress interval (`progress.minIntervalMs`; 0: every update is sent). */
   readonly progressInterval: number;
+  /** Signs the state a round that ends input-required hands the client. */
+  seal(state: Omit<RoundState, 'expiresAt' | 'nonce'>): string;
 }
 
 /** What the request host uses of its transport's io (`RequestIo` in `request-core.ts`). */
@@ -45,8 +50,10 @@ export type RequestInputs = RequestScope['inputs'];
 
 const LEVEL_RANK = new Map<string, number>(LOGGING_LEVELS.map((l, i) => [l, i]));
 const ANONYMOUS: PeerInfo = { name: 'anonymous-client', version: '0' };
+/** The answers of a first round: none (read only; a retry's own object replaces it). */
+const NO_ANSWERS: JsonObject = Object.freeze(Object.create(null) as JsonObject);
 
-export class ModernRequest implements DispatchHost<RequestHandler>, ServerCaller, RequestScope {
+export class ModernRequest implements DispatchHost<RequestHandler>, ServerCaller, RequestScope, InputRoundHost {
   readonly role = 'server' as const;
   /** The one request it serves (the dispatch's table; cancellation ends it through {@link end}). */
   readonly incoming = new Map<RequestId, Incoming>();
@@ -62,20 +69,80 @@ export class ModernRequest implements DispatchHost<RequestHandler>, ServerCaller
   private endWatchers: (() => void)[] | undefined;
   /** Log messages go out at or above the level the request asked for; none when it asked for none. */
   private readonly threshold: number | undefined;
+  // The input round, made on the first ask: most requests never need one (nor its promise).
+  /** Answers of earlier rounds and of this retry, by key (set by the core for a retry). */
+  answers: JsonObject = NO_ANSWERS;
+  /** The URL elicitation ids of earlier rounds (set by the core from a retry's state). */
+  ids: Readonly<Record<string, string>> | undefined = undefined;
+  /** The digest of the request's params, once computed (opening a state, or sealing one). */
+  digest: string | undefined = undefined;
+  private round: InputRound | undefined = undefined;
+  private roundResult: InputRequiredResult | undefined = undefined;
+  private roundPromise: Promise<JsonObject> | undefined = undefined;
+  private roundResolve: ((r: JsonObject) => void) | undefined = undefined;
+  private roundRace: ((r: InputRequiredResult) => void) | undefined = undefined;
 
   constructor(
     private readonly shared: ModernShared,
     envelope: Envelope,
     private readonly io: HostIo,
-    readonly inputs: RequestInputs,
     readonly request: ServerRequest,
-    readonly inputRequired: Promise<JsonObject>,
   ) {
     this.revision = envelope.revision;
     this.clientCapabilities = envelope.clientCapabilities;
     this.clientInfo = envelope.clientInfo ?? ANONYMOUS;
     this.trace = envelope.trace;
     this.threshold = envelope.logLevel === undefined ? undefined : LEVEL_RANK.get(envelope.logLevel);
+  }
+
+  // ---------------------------------------------------------------- the input round (InputRoundHost)
+
+  /** Where `ctx.elicit/sample/listRoots` go: this request's input round (`input-round.ts`). */
+  get inputs(): RequestInputs {
+    return (this.round ??= new InputRound(this));
+  }
+
+  /** The request's method: only tools/call, prompts/get and resources/read may end input-required. */
+  get method(): string {
+    return this.request.method;
+  }
+
+  /** The state for the next round, signed: the method, the params' digest, the answers, the principal. */
+  sealState(answers: JsonObject, urlIds: Record<string, string>): string {
+    const request = this.request;
+    const digest = (this.digest ??= paramsDigest(request.params));
+    const sealed = { method: request.method, digest, answers, round: request.round + 1, ...(Object.keys(urlIds).length > 0 && { ids: urlIds }) };
+    return this.shared.seal(request.principal === undefined ? sealed : { ...sealed, principal: request.principal });
+  }
+
+  /** The handler's asks ended the round: its `input_required` result stands for the handler. */
+  endRound(result: InputRequiredResult): void {
+    this.roundResult = result;
+    this.roundResolve?.(result as unknown as JsonObject);
+    this.roundRace?.(result);
+  }
+
+  /** Resolves with the round's `input_required` result, if the handler's asks end the round (see {@link RequestScope.inputRequired}). */
+  get inputRequired(): Promise<JsonObject> {
+    if (this.roundPromise === undefined) {
+      const ended = this.roundResult;
+      this.roundPromise = ended !== undefined ? Promise.resolve(ended as unknown as JsonObject) : new Promise<JsonObject>((resolve) => (this.roundResolve = resolve));
+    }
+    return this.roundPromise;
+  }
+
+  /** The handler's outcome, or the round's `input_required` result if its asks end the round first. */
+  raceRound<T>(out: Promise<T>): Promise<T | InputRequiredResult> {
+    if (this.roundResult !== undefined) return Promise.resolve(this.roundResult);
+    return new Promise<T | InputRequiredResult>((resolve, reject) => {
+      this.roundRace = resolve;
+      out.then(resolve, reject);
+    });
+  }
+
+  /** The handler settled: whether its outcome stands (false once the round ended input-required). */
+  roundSettled(ok: boolean): boolean {
+    return this.round === undefined || this.round.settled(ok);
   }
 
   // ---------------------------------------------------------------- the caller (ServerCaller)
