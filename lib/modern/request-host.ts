@@ -61,8 +61,13 @@ export class ModernRequest implements DispatchHost<RequestHandler>, ServerCaller
   readonly clientCapabilities: Record<string, unknown>;
   readonly clientInfo: PeerInfo;
   readonly trace: RequestScope['trace'];
-  /** A 2026-07-28 request has no session: nothing but `_meta` ties it to the caller's other requests. */
-  readonly stateless = false;
+  /**
+   * True: a 2026-07-28 request has no session, so nothing ties the caller's next request to this
+   * one (`_meta` only says who the client claims to be). Features that keep state per caller
+   * (`taskOwner`) then key it by the authenticated identity, or treat the caller as unidentified.
+   * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/lifecycle
+   */
+  readonly stateless = true;
   readonly inspectActor = undefined;
   readonly callerLabel = undefined;
   private phase: SessionPhase = 'operating';
