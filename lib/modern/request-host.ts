@@ -21,6 +21,7 @@ import type { ServerRequest } from '../session/server-request.js';
 import type { HandlerTable, RequestHandler, RequestScope, ServerCaller } from '../session/session.js';
 import type { TransportPeer } from '../../streams/transport.js';
 import type { Envelope } from './envelope.js';
+import type { Diagnostic } from '../session/session-options.js';
 import type { InputRequiredResult } from '../protocol/schema/modern.js';
 import { InputRound, type InputRoundHost } from './input-round.js';
 import { paramsDigest, type RoundState } from './request-state.js';
@@ -227,8 +228,13 @@ export class ModernRequest implements DispatchHost<RequestHandler>, ServerCaller
     const intercept = this.shared.table.intercept;
     return intercept === undefined ? handler(msg.params, ctx) : intercept.request(handler, msg, ctx, this);
   }
-  /** What a session notes on its `diagnostics$` has no watcher here: the client gets the error, and the request's record its outcome. */
-  diagnose(): void {}
+  /**
+   * What a session notes on its `diagnostics$` (a handler's throw, above all) goes to the
+   * request's record in `Server.requests$` (`RequestRecord.diagnostics`): a request has no session.
+   */
+  diagnose(kind: Diagnostic['kind'], message: string, detail?: unknown): void {
+    this.request.diagnosed(detail === undefined ? { kind, message } : { kind, message, detail });
+  }
 
   get progressInterval(): number {
     return this.shared.progressInterval;
