@@ -152,19 +152,14 @@ export class RequestCore implements ModernDispatch {
     return hasVersionClaim(msg.params);
   }
 
-  /** Serve a modern request arriving on a session's transport (stdio, WebSocket, memory). */
-  async serve(msg: JsonRpcRequest, io: RequestIo): Promise<JsonRpcResponse | undefined> {
-    return (await this.answer(msg, io)).response;
-  }
-
-  /** Serve one modern request: check its envelope, run its handler, shape its answer. */
-  async answer(msg: JsonRpcRequest, io: RequestIo): Promise<Answer> {
+  /** Serve one modern request (on any transport): check its envelope, run its handler, shape its answer. */
+  answer(msg: JsonRpcRequest, io: RequestIo): Promise<Answer> {
     let envelope: Envelope;
     try {
       envelope = this.envelopeOf(msg);
     } catch (e) {
-      if (e instanceof EnvelopeRefusal) return { response: { jsonrpc: '2.0', id: msg.id, error: e.toJSON() }, status: e.status };
-      throw e;
+      if (e instanceof EnvelopeRefusal) return Promise.resolve({ response: { jsonrpc: '2.0', id: msg.id, error: e.toJSON() }, status: e.status });
+      return Promise.reject(e);
     }
     return this.answerEnveloped(msg, envelope, io);
   }
@@ -205,29 +200,28 @@ export class RequestCore implements ModernDispatch {
    * Serve a request whose envelope was checked already (the HTTP edge checks it before its
    * headers). The request is a {@link ServerRequest} from here to its answer, owned by the server.
    */
-  answerEnveloped(msg: JsonRpcRequest, envelope: Envelope, received: RequestIo): Promise<Answer> {
+  async answerEnveloped(msg: JsonRpcRequest, envelope: Envelope, received: RequestIo): Promise<Answer> {
     // Journaled (`journal: true`): the request as received, what its io carries, its end (lib/journal/request-journal.ts).
     const tap = this.server.requestJournal.begin(msg, received);
     const io = tap?.io ?? received;
     const principal = principalOf(io.authInfo);
     const request = new ServerRequest(msg.id, msg.method, msg.params, (this.owner ??= this.modernOwner()), principal);
-    return this.serveRequest(msg, envelope, io, request, principal).then(
-      (answer) => {
-        const response = answer.response;
-        const gone = io.cancellation ?? io.signal;
-        if (gone?.aborted === true) request.cancelled(String(gone.reason ?? 'The client went away'));
-        else if (response !== undefined && 'error' in response) request.failed(response.error);
-        else if (response?.result.resultType === 'input_required') request.inputRequired(Object.keys((response.result.inputRequests ?? {}) as JsonObject));
-        else request.answered();
-        tap?.end(response, request.state, request);
-        return answer;
-      },
-      (e: unknown) => {
-        request.failed({ code: ErrorCode.InternalError, message: (e as Error)?.message ?? String(e) });
-        tap?.end(undefined, request.state, request);
-        throw e;
-      },
-    );
+    let answer: Answer;
+    try {
+      answer = await this.serveRequest(msg, envelope, io, request, principal);
+    } catch (e) {
+      request.failed({ code: ErrorCode.InternalError, message: (e as Error)?.message ?? String(e) });
+      tap?.end(undefined, request.state, request);
+      throw e;
+    }
+    const response = answer.response;
+    const gone = io.cancellation ?? io.signal;
+    if (gone?.aborted === true) request.cancelled(String(gone.reason ?? 'The client went away'));
+    else if (response !== undefined && 'error' in response) request.failed(response.error);
+    else if (response?.result.resultType === 'input_required') request.inputRequired(Object.keys((response.result.inputRequests ?? {}) as JsonObject));
+    else request.answered();
+    tap?.end(response, request.state, request);
+    return answer;
   }
 
   /** Who modern requests belong to: the server (one owner for all; each request names its principal). */

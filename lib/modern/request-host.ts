@@ -15,7 +15,7 @@ import { ConnectionClosedError } from '../errors.js';
 import type { JsonObject, JsonRpcNotification, JsonRpcRequest, RequestId } from '../jsonrpc/message.js';
 import { LOGGING_LEVELS, type LoggingLevel } from '../protocol/schema/logging.js';
 import { capabilityFor } from '../session/outbound.js';
-import { abandonIncoming, type DispatchHost } from '../session/request-dispatch.js';
+import { abandonIncoming, type DispatchHost, type IncomingTable } from '../session/request-dispatch.js';
 import { HandlerContext, type Incoming } from '../session/handler-context.js';
 import type { ServerRequest } from '../session/server-request.js';
 import type { HandlerTable, RequestHandler, RequestScope, ServerCaller } from '../session/session.js';
@@ -54,23 +54,10 @@ const ANONYMOUS: PeerInfo = { name: 'anonymous-client', version: '0' };
 /** The answers of a first round: none (read only; a retry's own object replaces it). */
 const NO_ANSWERS: JsonObject = Object.freeze(Object.create(null) as JsonObject);
 
+// (Constants and what the envelope says are prototype getters, not fields: one is made per request.)
 export class ModernRequest implements DispatchHost<RequestHandler>, ServerCaller, RequestScope, InputRoundHost {
-  readonly role = 'server' as const;
   /** The one request it serves (the dispatch's table; cancellation ends it through {@link end}). */
-  readonly incoming = new Map<RequestId, Incoming>();
-  readonly revision: string;
-  readonly clientCapabilities: Record<string, unknown>;
-  readonly clientInfo: PeerInfo;
-  readonly trace: RequestScope['trace'];
-  /**
-   * True: a 2026-07-28 request has no session, so nothing ties the caller's next request to this
-   * one (`_meta` only says who the client claims to be). Features that keep state per caller
-   * (`taskOwner`) then key it by the authenticated identity, or treat the caller as unidentified.
-   * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/lifecycle
-   */
-  readonly stateless = true;
-  readonly inspectActor = undefined;
-  readonly callerLabel = undefined;
+  readonly incoming = new OneIncoming();
   private phase: SessionPhase = 'operating';
   private endWatchers: (() => void)[] | undefined;
   /** Log messages go out at or above the level the request asked for; none when it asked for none. */
@@ -90,15 +77,42 @@ export class ModernRequest implements DispatchHost<RequestHandler>, ServerCaller
 
   constructor(
     private readonly shared: ModernShared,
-    envelope: Envelope,
+    private readonly envelope: Envelope,
     private readonly io: HostIo,
     readonly request: ServerRequest,
   ) {
-    this.revision = envelope.revision;
-    this.clientCapabilities = envelope.clientCapabilities;
-    this.clientInfo = envelope.clientInfo ?? ANONYMOUS;
-    this.trace = envelope.trace;
     this.threshold = envelope.logLevel === undefined ? undefined : LEVEL_RANK.get(envelope.logLevel);
+  }
+
+  get role(): 'server' {
+    return 'server';
+  }
+  get revision(): string {
+    return this.envelope.revision;
+  }
+  get clientCapabilities(): Record<string, unknown> {
+    return this.envelope.clientCapabilities;
+  }
+  get clientInfo(): PeerInfo {
+    return this.envelope.clientInfo ?? ANONYMOUS;
+  }
+  get trace(): RequestScope['trace'] {
+    return this.envelope.trace;
+  }
+  /**
+   * True: a 2026-07-28 request has no session, so nothing ties the caller's next request to this
+   * one (`_meta` only says who the client claims to be). Features that keep state per caller
+   * (`taskOwner`) then key it by the authenticated identity, or treat the caller as unidentified.
+   * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/lifecycle
+   */
+  get stateless(): boolean {
+    return true;
+  }
+  get inspectActor(): undefined {
+    return undefined;
+  }
+  get callerLabel(): undefined {
+    return undefined;
   }
 
   // ---------------------------------------------------------------- the input round (InputRoundHost)
@@ -252,10 +266,38 @@ export class ModernRequest implements DispatchHost<RequestHandler>, ServerCaller
   end(reason = 'The request ended'): void {
     if (this.phase === 'closed') return;
     this.phase = 'closed';
-    if (this.incoming.size > 0) abandonIncoming(this.incoming, new ConnectionClosedError(reason), false);
+    if (this.incoming.entry !== undefined) abandonIncoming(this.incoming, new ConnectionClosedError(reason), false);
     const watchers = this.endWatchers;
     this.endWatchers = undefined;
     if (watchers !== undefined) for (const fn of watchers) fn();
+  }
+}
+
+/** The dispatch's table of a modern request: one slot, not a `Map` per request. */
+class OneIncoming implements IncomingTable {
+  id: RequestId | undefined = undefined;
+  entry: Incoming | undefined = undefined;
+
+  get(id: RequestId): Incoming | undefined {
+    return this.id === id ? this.entry : undefined;
+  }
+  set(id: RequestId, entry: Incoming): this {
+    this.id = id;
+    this.entry = entry;
+    return this;
+  }
+  delete(id: RequestId): boolean {
+    if (this.id !== id || this.entry === undefined) return false;
+    this.id = undefined;
+    this.entry = undefined;
+    return true;
+  }
+  values(): Incoming[] {
+    return this.entry === undefined ? [] : [this.entry];
+  }
+  clear(): void {
+    this.id = undefined;
+    this.entry = undefined;
   }
 }
 

@@ -18,9 +18,9 @@ export interface ModernDispatch {
   claims(msg: JsonRpcRequest): boolean;
   /**
    * Answer it; `notify` carries its notifications; `cancellation` says when the peer cancels it,
-   * and `signal` (made on first read) aborts then.
+   * and `signal` (made on first read) aborts then. The answer's `response` is what to send.
    */
-  serve(
+  answer(
     msg: JsonRpcRequest,
     io: {
       notify(frame: JsonRpcNotification): void;
@@ -28,7 +28,7 @@ export interface ModernDispatch {
       readonly signal: AbortSignal;
       readonly cancellation: { readonly aborted: boolean; readonly reason: unknown; onAbort(end: () => void): () => void };
     },
-  ): Promise<JsonRpcResponse | undefined>;
+  ): Promise<{ readonly response: JsonRpcResponse | undefined }>;
 }
 
 /** A 2026-07-28 request as its handler's caller carries it (`ServerCaller.requestScope`). */
