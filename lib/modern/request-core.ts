@@ -207,8 +207,32 @@ export class RequestCore implements ModernDispatch {
     const principal = principalOf(io.authInfo);
     const request = new ServerRequest(msg.id, msg.method, msg.params, (this.owner ??= this.modernOwner()), principal);
     let answer: Answer;
+    // (One async function from here to the answer, the handler's run inline: each async step costs
+    // its frame and its promise, per request.)
     try {
-      answer = await this.serveRequest(msg, envelope, io, request, principal);
+      let ready = this.prepare(msg, envelope, io, request, principal);
+      if (isPromise(ready)) ready = await ready;
+      if (ready instanceof ModernRequest) {
+        const host = ready;
+        const out = dispatchRequest(host, msg, request, false);
+        const unwatch = watchAbort(io, host);
+        try {
+          // With interceptors, the chain answers a round that ends input-required itself (it sees, and may rewrite, that result).
+          const intercepted = this.server.interceptorList.length > 0;
+          const raced: JsonRpcResponse | InputRequiredResult | undefined = isPromise(out) ? await (intercepted ? out : host.raceRound(out)) : out;
+          if (raced !== undefined && !('jsonrpc' in raced)) {
+            // Input required: the handler is abandoned; nothing of this round stays behind.
+            answer = this.complete(msg.id, msg.method, raced as unknown as JsonObject);
+          } else if (intercepted && raced !== undefined && 'result' in raced && raced.result.resultType === 'input_required') {
+            answer = this.complete(msg.id, msg.method, { ...raced.result });
+          } else if (!host.roundSettled(raced !== undefined && 'result' in raced)) {
+            answer = this.complete(msg.id, msg.method, await host.inputRequired);
+          } else answer = this.shape(raced, msg.method);
+        } finally {
+          unwatch();
+          host.end();
+        }
+      } else answer = ready;
     } catch (e) {
       request.failed({ code: ErrorCode.InternalError, message: (e as Error)?.message ?? String(e) });
       tap?.end(undefined, request.state, request);
@@ -236,7 +260,12 @@ export class RequestCore implements ModernDispatch {
     };
   }
 
-  private async serveRequest(msg: JsonRpcRequest, envelope: Envelope, io: RequestIo, request: ServerRequest, principal: string | undefined): Promise<Answer> {
+  /**
+   * What a request needs before its handler runs: its answer already (a refusal, or the core's own
+   * methods, answered here), or the host its handler is served over. At once unless it must wait
+   * (a retry's replay guard, the log level hook).
+   */
+  private prepare(msg: JsonRpcRequest, envelope: Envelope, io: RequestIo, request: ServerRequest, principal: string | undefined): Prepared {
     const { id, method } = msg;
     this.server.markServing();
     if (!this.serves(method)) {
@@ -250,62 +279,50 @@ export class RequestCore implements ModernDispatch {
       return chain.length === 0 ? own(msg) : answerThroughChain(chain, msg, io, this.server.options.clock, own, (i, r) => this.complete(i, method, r));
     }
     const params = msg.params;
-    // A retry's answers (of its state and its own): most requests carry none, and need no object for them.
-    let answers: JsonObject | undefined;
-    let ids: Record<string, string> | undefined;
-    let digest: string | undefined;
     if (INPUT_REQUIRED.has(method) && params !== undefined) {
       const given = params.inputResponses;
       if (given !== undefined && (given === null || typeof given !== 'object' || Array.isArray(given))) {
         return { response: error(id, ErrorCode.InvalidParams, 'Invalid params: "inputResponses" must be an object of answers by input key'), status: 200 };
       }
-      if (params.requestState !== undefined) {
-        try {
-          digest = paramsDigest(params);
-          const state = this.states.open(params.requestState, principal === undefined ? { method, digest } : { method, digest, principal });
-          if (this.replayGuard !== undefined && !(await this.replayGuard.claim(state.nonce, state.expiresAt))) throw new InvalidRequestStateError('replayed');
-          answers = Object.create(null) as JsonObject;
-          for (const key of Object.keys(state.answers)) if (key !== '__proto__') answers[key] = state.answers[key]!;
-          if (state.ids !== undefined) ids = state.ids;
-          request.round = state.round;
-        } catch (e) {
-          if (e instanceof InvalidRequestStateError) return { response: { jsonrpc: '2.0', id, error: e.toJSON() }, status: 200 };
-          throw e;
-        }
-      }
-      // (Own keys only, and never `__proto__`: the answers object is client input.)
-      if (given) {
-        answers ??= Object.create(null) as JsonObject;
-        for (const key of Object.keys(given)) if (key !== '__proto__') answers[key] = (given as JsonObject)[key]!;
-      }
+      if (params.requestState !== undefined) return this.openRound(msg, params, envelope, io, request, principal);
+      // A retry's answers: most requests carry none, and need no object for them.
+      if (given) return this.hostFor(msg, envelope, io, request, copyAnswers(given as JsonObject, Object.create(null) as JsonObject));
     }
+    return this.hostFor(msg, envelope, io, request, undefined);
+  }
 
-    // No session: the request is served over itself (its caller, its dispatch host, its scope, its input round).
+  /** A retry with `requestState`: its state opened (and claimed, with a replay guard), then its host. */
+  private async openRound(msg: JsonRpcRequest, params: JsonObject, envelope: Envelope, io: RequestIo, request: ServerRequest, principal: string | undefined): Promise<Answer | ModernRequest> {
+    const method = msg.method;
+    let answers: JsonObject;
+    let ids: Record<string, string> | undefined;
+    let digest: string;
+    try {
+      digest = paramsDigest(params);
+      const state = this.states.open(params.requestState, principal === undefined ? { method, digest } : { method, digest, principal });
+      if (this.replayGuard !== undefined && !(await this.replayGuard.claim(state.nonce, state.expiresAt))) throw new InvalidRequestStateError('replayed');
+      answers = copyAnswers(state.answers, Object.create(null) as JsonObject);
+      if (state.ids !== undefined) ids = state.ids;
+      request.round = state.round;
+    } catch (e) {
+      if (e instanceof InvalidRequestStateError) return { response: { jsonrpc: '2.0', id: msg.id, error: e.toJSON() }, status: 200 };
+      throw e;
+    }
+    const given = params.inputResponses;
+    if (given) copyAnswers(given as JsonObject, answers);
+    return this.hostFor(msg, envelope, io, request, answers, ids, digest);
+  }
+
+  /** The host the handler is served over (no session: the request itself), after the log level hook if it applies. */
+  private hostFor(msg: JsonRpcRequest, envelope: Envelope, io: RequestIo, request: ServerRequest, answers: JsonObject | undefined, ids?: Record<string, string>, digest?: string): Prepared {
     const host = new ModernRequest((this.sharedParts ??= this.makeShared()), envelope, io, request);
     if (answers !== undefined) host.answers = answers;
     if (ids !== undefined) host.ids = ids;
     if (digest !== undefined) host.digest = digest;
     if (envelope.logLevel !== undefined && this.logLevelHook !== undefined) {
-      const refused = await this.applyLogLevel(id, envelope.logLevel, host);
-      if (refused !== undefined) return refused;
+      return this.applyLogLevel(msg.id, envelope.logLevel, host).then((refused) => refused ?? host);
     }
-    const out = dispatchRequest(host, msg, request, false);
-    const unwatch = watchAbort(io, () => host.end('The request was closed: the client went away or cancelled it'));
-    try {
-      // With interceptors, the chain answers a round that ends input-required itself (it sees, and may rewrite, that result).
-      const intercepted = this.server.interceptorList.length > 0;
-      const raced: JsonRpcResponse | InputRequiredResult | undefined = isPromise(out) ? await (intercepted ? out : host.raceRound(out)) : out;
-      if (raced !== undefined && !('jsonrpc' in raced)) {
-        // Input required: the handler is abandoned; nothing of this round stays behind.
-        return this.complete(id, method, raced as unknown as JsonObject);
-      }
-      if (intercepted && raced !== undefined && 'result' in raced && raced.result.resultType === 'input_required') return this.complete(id, method, { ...raced.result });
-      if (!host.roundSettled(raced !== undefined && 'result' in raced)) return this.complete(id, method, await host.inputRequired);
-      return this.shape(raced, method);
-    } finally {
-      unwatch();
-      host.end();
-    }
+    return host;
   }
 
   /** The parts every request of this server shares: the handler table, the declared capabilities, the clock, the progress interval. */
@@ -383,8 +400,9 @@ export class RequestCore implements ModernDispatch {
   }
 }
 
-/** Run `end` when the client goes away; returns how to stop watching. */
-function watchAbort(io: RequestIo, end: () => void): () => void {
+/** End `host` when the client goes away; returns how to stop watching. */
+function watchAbort(io: RequestIo, host: ModernRequest): () => void {
+  const end = () => host.end('The request was closed: the client went away or cancelled it');
   if (io.cancellation !== undefined) return io.cancellation.onAbort(end);
   const signal = io.signal;
   if (signal === undefined) return NOTHING;
@@ -392,6 +410,15 @@ function watchAbort(io: RequestIo, end: () => void): () => void {
   return () => signal.removeEventListener('abort', end);
 }
 const NOTHING = (): void => {};
+
+/** What a request needs before its handler runs (see `RequestCore.prepare`). */
+type Prepared = Answer | ModernRequest | Promise<Answer | ModernRequest>;
+
+/** Copy the answers of `from` into `to`: own keys only, and never `__proto__` (they are client input). */
+function copyAnswers(from: JsonObject, to: JsonObject): JsonObject {
+  for (const key of Object.keys(from)) if (key !== '__proto__') to[key] = from[key]!;
+  return to;
+}
 
 function error(id: RequestId, code: number, message: string): JsonRpcResponse {
   return { jsonrpc: '2.0', id, error: { code, message } };
