@@ -204,33 +204,24 @@ export class RequestCore implements ModernDispatch {
     // Journaled (`journal: true`): the request as received, what its io carries, its end (lib/journal/request-journal.ts).
     const tap = this.server.requestJournal.begin(msg, received);
     const io = tap?.io ?? received;
-    const principal = principalOf(io.authInfo);
-    const request = new ServerRequest(msg.id, msg.method, msg.params, (this.owner ??= this.modernOwner()), principal);
+    const request = new ServerRequest(msg.id, msg.method, msg.params, (this.owner ??= this.modernOwner()), principalOf(io.authInfo));
     let answer: Answer;
-    // (One async function from here to the answer, the handler's run inline: each async step costs
-    // its frame and its promise, per request.)
+    // One async function from here to the answer, and a small one (what it does at once is in
+    // the steps it calls): each async step costs its frame, its registers and its promise.
     try {
-      let ready = this.prepare(msg, envelope, io, request, principal);
+      let ready = this.prepare(msg, envelope, io, request);
       if (isPromise(ready)) ready = await ready;
       if (ready instanceof ModernRequest) {
-        const host = ready;
-        const out = dispatchRequest(host, msg, request, false);
-        const unwatch = watchAbort(io, host);
+        const out = dispatchRequest(ready, msg, request, false);
+        const unwatch = watchAbort(io, ready);
         try {
           // With interceptors, the chain answers a round that ends input-required itself (it sees, and may rewrite, that result).
-          const intercepted = this.server.interceptorList.length > 0;
-          const raced: JsonRpcResponse | InputRequiredResult | undefined = isPromise(out) ? await (intercepted ? out : host.raceRound(out)) : out;
-          if (raced !== undefined && !('jsonrpc' in raced)) {
-            // Input required: the handler is abandoned; nothing of this round stays behind.
-            answer = this.complete(msg.id, msg.method, raced as unknown as JsonObject);
-          } else if (intercepted && raced !== undefined && 'result' in raced && raced.result.resultType === 'input_required') {
-            answer = this.complete(msg.id, msg.method, { ...raced.result });
-          } else if (!host.roundSettled(raced !== undefined && 'result' in raced)) {
-            answer = this.complete(msg.id, msg.method, await host.inputRequired);
-          } else answer = this.shape(raced, msg.method);
+          const raced = isPromise(out) ? await (this.server.interceptorList.length > 0 ? out : ready.raceRound(out)) : out;
+          const settled = this.afterHandler(ready, msg, raced);
+          answer = isPromise(settled) ? await settled : settled;
         } finally {
           unwatch();
-          host.end();
+          ready.end();
         }
       } else answer = ready;
     } catch (e) {
@@ -238,14 +229,19 @@ export class RequestCore implements ModernDispatch {
       tap?.end(undefined, request.state, request);
       throw e;
     }
-    const response = answer.response;
-    const gone = io.cancellation ?? io.signal;
-    if (gone?.aborted === true) request.cancelled(String(gone.reason ?? 'The client went away'));
-    else if (response !== undefined && 'error' in response) request.failed(response.error);
-    else if (response?.result.resultType === 'input_required') request.inputRequired(Object.keys((response.result.inputRequests ?? {}) as JsonObject));
-    else request.answered();
-    tap?.end(response, request.state, request);
+    ended(request, io, answer.response);
+    tap?.end(answer.response, request.state, request);
     return answer;
+  }
+
+  /** The answer once the handler settled, or its round ended input-required. */
+  private afterHandler(host: ModernRequest, msg: JsonRpcRequest, raced: JsonRpcResponse | InputRequiredResult | undefined): Answer | Promise<Answer> {
+    const { id, method } = msg;
+    // Input required: the handler is abandoned; nothing of this round stays behind.
+    if (raced !== undefined && !('jsonrpc' in raced)) return this.complete(id, method, raced as unknown as JsonObject);
+    if (raced !== undefined && 'result' in raced && raced.result.resultType === 'input_required' && this.server.interceptorList.length > 0) return this.complete(id, method, { ...raced.result });
+    if (!host.roundSettled(raced !== undefined && 'result' in raced)) return host.inputRequired.then((r) => this.complete(id, method, r));
+    return this.shape(raced, method);
   }
 
   /** Who modern requests belong to: the server (one owner for all; each request names its principal). */
@@ -265,7 +261,7 @@ export class RequestCore implements ModernDispatch {
    * methods, answered here), or the host its handler is served over. At once unless it must wait
    * (a retry's replay guard, the log level hook).
    */
-  private prepare(msg: JsonRpcRequest, envelope: Envelope, io: RequestIo, request: ServerRequest, principal: string | undefined): Prepared {
+  private prepare(msg: JsonRpcRequest, envelope: Envelope, io: RequestIo, request: ServerRequest): Prepared {
     const { id, method } = msg;
     this.server.markServing();
     if (!this.serves(method)) {
@@ -284,7 +280,7 @@ export class RequestCore implements ModernDispatch {
       if (given !== undefined && (given === null || typeof given !== 'object' || Array.isArray(given))) {
         return { response: error(id, ErrorCode.InvalidParams, 'Invalid params: "inputResponses" must be an object of answers by input key'), status: 200 };
       }
-      if (params.requestState !== undefined) return this.openRound(msg, params, envelope, io, request, principal);
+      if (params.requestState !== undefined) return this.openRound(msg, params, envelope, io, request);
       // A retry's answers: most requests carry none, and need no object for them.
       if (given) return this.hostFor(msg, envelope, io, request, copyAnswers(given as JsonObject, Object.create(null) as JsonObject));
     }
@@ -292,8 +288,9 @@ export class RequestCore implements ModernDispatch {
   }
 
   /** A retry with `requestState`: its state opened (and claimed, with a replay guard), then its host. */
-  private async openRound(msg: JsonRpcRequest, params: JsonObject, envelope: Envelope, io: RequestIo, request: ServerRequest, principal: string | undefined): Promise<Answer | ModernRequest> {
+  private async openRound(msg: JsonRpcRequest, params: JsonObject, envelope: Envelope, io: RequestIo, request: ServerRequest): Promise<Answer | ModernRequest> {
     const method = msg.method;
+    const principal = request.principal;
     let answers: JsonObject;
     let ids: Record<string, string> | undefined;
     let digest: string;
@@ -400,6 +397,15 @@ export class RequestCore implements ModernDispatch {
   }
 }
 
+/** The request's final state from its answer: cancelled if the client went away, else failed, input required or answered. */
+function ended(request: ServerRequest, io: RequestIo, response: JsonRpcResponse | undefined): void {
+  const gone = io.cancellation ?? io.signal;
+  if (gone?.aborted === true) request.cancelled(String(gone.reason ?? 'The client went away'));
+  else if (response !== undefined && 'error' in response) request.failed(response.error);
+  else if (response?.result.resultType === 'input_required') request.inputRequired(Object.keys((response.result.inputRequests ?? {}) as JsonObject));
+  else request.answered();
+}
+
 /** End `host` when the client goes away; returns how to stop watching. */
 function watchAbort(io: RequestIo, host: ModernRequest): () => void {
   const end = () => host.end('The request was closed: the client went away or cancelled it');
@@ -435,7 +441,9 @@ function isPromise<T>(v: unknown): v is Promise<T> {
  */
 function ownCopy(source: JsonObject): JsonObject {
   const out: JsonObject = {};
-  for (const key of Object.keys(source)) {
+  // (for-in over own keys, not Object.keys: no array of keys per answer.)
+  for (const key in source) {
+    if (!Object.hasOwn(source, key)) continue;
     if (key === '__proto__') Object.defineProperty(out, key, { value: source[key], enumerable: true, writable: true, configurable: true });
     else out[key] = source[key]!;
   }

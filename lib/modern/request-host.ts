@@ -73,7 +73,8 @@ export class ModernRequest implements DispatchHost<RequestHandler>, ServerCaller
   private roundResult: InputRequiredResult | undefined = undefined;
   private roundPromise: Promise<JsonObject> | undefined = undefined;
   private roundResolve: ((r: JsonObject) => void) | undefined = undefined;
-  private roundRace: ((r: InputRequiredResult) => void) | undefined = undefined;
+  /** @internal Settles the race of {@link raceRound} with the round's result. */
+  roundRace: ((r: InputRequiredResult) => void) | undefined = undefined;
 
   constructor(
     private readonly shared: ModernShared,
@@ -154,10 +155,8 @@ export class ModernRequest implements DispatchHost<RequestHandler>, ServerCaller
   /** The handler's outcome, or the round's `input_required` result if its asks end the round first. */
   raceRound<T>(out: Promise<T>): Promise<T | InputRequiredResult> {
     if (this.roundResult !== undefined) return Promise.resolve(this.roundResult);
-    return new Promise<T | InputRequiredResult>((resolve, reject) => {
-      this.roundRace = resolve;
-      out.then(resolve, reject);
-    });
+    // (A module-level executor, handed its request and promise through `racing`: no closure per request.)
+    return racePromise(this, out) as Promise<T | InputRequiredResult>;
   }
 
   /** The handler settled: whether its outcome stands (false once the round ended input-required). */
@@ -271,6 +270,24 @@ export class ModernRequest implements DispatchHost<RequestHandler>, ServerCaller
     this.endWatchers = undefined;
     if (watchers !== undefined) for (const fn of watchers) fn();
   }
+}
+
+let racing: ModernRequest | undefined;
+let racingOut: Promise<unknown> | undefined;
+/** The race of {@link ModernRequest.raceRound}: `out`, or the round's result if it comes first. */
+function racePromise(host: ModernRequest, out: Promise<unknown>): Promise<unknown> {
+  racing = host;
+  racingOut = out;
+  return new Promise<unknown>(race);
+}
+/** Its executor, which `new Promise` runs at once. */
+function race(resolve: (v: unknown) => void, reject: (e: unknown) => void): void {
+  const host = racing!;
+  const out = racingOut!;
+  racing = undefined;
+  racingOut = undefined;
+  host.roundRace = resolve;
+  out.then(resolve, reject);
 }
 
 /** The dispatch's table of a modern request: one slot, not a `Map` per request. */
