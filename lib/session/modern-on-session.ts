@@ -95,20 +95,21 @@ class CarriedRequest implements Incoming {
 
   /** The session's cancellation (`notifications/cancelled`, or its end) calls this: the watcher runs once. */
   onCancel(): void {
+    if (this.done) return;
     const end = this.watcher;
     this.watcher = undefined;
     end?.();
   }
 
+  /**
+   * Watch for the peer's cancellation. The core watches once and stops when the request is
+   * answered; what it watches with then does nothing (its request has ended), so stopping needs
+   * no closure per request: the watcher is dropped with this entry once it is done.
+   */
   onAbort(end: () => void): () => void {
-    if (this.cancelled) {
-      end();
-      return NOTHING;
-    }
-    this.watcher = end;
-    return () => {
-      if (this.watcher === end) this.watcher = undefined;
-    };
+    if (this.cancelled) end();
+    else if (!this.done) this.watcher = end;
+    return NOTHING;
   }
 }
 
