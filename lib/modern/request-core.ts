@@ -154,14 +154,26 @@ export class RequestCore implements ModernDispatch {
 
   /** Serve one modern request (on any transport): check its envelope, run its handler, shape its answer. */
   answer(msg: JsonRpcRequest, io: RequestIo): Promise<Answer> {
-    let envelope: Envelope;
+    return this.run(msg, undefined, io, undefined) as Promise<Answer>;
+  }
+
+  /**
+   * Serve a modern request a carrier (a session) tracks: `finish` turns its answer, or the error
+   * it failed with, into what the carrier sends, as the last step of the same async function (a
+   * carrier awaiting the answer itself would cost another async frame per request).
+   */
+  serveCarried<I extends RequestIo, R>(msg: JsonRpcRequest, io: I, finish: CarrierFinish<I, R>): Promise<R> {
+    return this.run(msg, undefined, io, finish as CarrierFinish<RequestIo, R>) as Promise<R>;
+  }
+
+  /** The envelope, or the refusal to answer with. */
+  private envelopeOrRefusal(msg: JsonRpcRequest): Envelope | Answer {
     try {
-      envelope = this.envelopeOf(msg);
+      return this.envelopeOf(msg);
     } catch (e) {
-      if (e instanceof EnvelopeRefusal) return Promise.resolve({ response: { jsonrpc: '2.0', id: msg.id, error: e.toJSON() }, status: e.status });
-      return Promise.reject(e);
+      if (e instanceof EnvelopeRefusal) return { response: { jsonrpc: '2.0', id: msg.id, error: e.toJSON() }, status: e.status };
+      throw e;
     }
-    return this.answerEnveloped(msg, envelope, io);
   }
 
   /** The request's envelope, checked; a refusal is journaled (`journal: true`) before it is thrown. */
@@ -200,7 +212,21 @@ export class RequestCore implements ModernDispatch {
    * Serve a request whose envelope was checked already (the HTTP edge checks it before its
    * headers). The request is a {@link ServerRequest} from here to its answer, owned by the server.
    */
-  async answerEnveloped(msg: JsonRpcRequest, envelope: Envelope, received: RequestIo): Promise<Answer> {
+  answerEnveloped(msg: JsonRpcRequest, envelope: Envelope, received: RequestIo): Promise<Answer> {
+    return this.run(msg, envelope, received, undefined) as Promise<Answer>;
+  }
+
+  /** Serve one request (its envelope checked here unless given), answered as it is or through `finish`. */
+  private async run(msg: JsonRpcRequest, given: Envelope | undefined, received: RequestIo, finish: CarrierFinish<RequestIo, unknown> | undefined): Promise<unknown> {
+    let envelope: Envelope;
+    try {
+      const checked = given ?? this.envelopeOrRefusal(msg);
+      if ('response' in checked) return finish === undefined ? checked : finish.answered(checked, received);
+      envelope = checked;
+    } catch (e) {
+      if (finish === undefined) throw e;
+      return finish.failed(e, received);
+    }
     // Journaled (`journal: true`): the request as received, what its io carries, its end (lib/journal/request-journal.ts).
     const tap = this.server.requestJournal.begin(msg, received);
     const io = tap?.io ?? received;
@@ -227,11 +253,12 @@ export class RequestCore implements ModernDispatch {
     } catch (e) {
       request.failed({ code: ErrorCode.InternalError, message: (e as Error)?.message ?? String(e) });
       tap?.end(undefined, request.state, request);
-      throw e;
+      if (finish === undefined) throw e;
+      return finish.failed(e, received);
     }
     ended(request, io, answer.response);
     tap?.end(answer.response, request.state, request);
-    return answer;
+    return finish === undefined ? answer : finish.answered(answer, received);
   }
 
   /** The answer once the handler settled, or its round ended input-required. */
@@ -416,6 +443,12 @@ function watchAbort(io: RequestIo, host: ModernRequest): () => void {
   return () => signal.removeEventListener('abort', end);
 }
 const NOTHING = (): void => {};
+
+/** How a carrier turns a request's answer (or the error it failed with) into what it sends (see `RequestCore.serveCarried`). */
+export interface CarrierFinish<I, R> {
+  answered(answer: Answer, io: I): R;
+  failed(error: unknown, io: I): R;
+}
 
 /** What a request needs before its handler runs (see `RequestCore.prepare`). */
 type Prepared = Answer | ModernRequest | Promise<Answer | ModernRequest>;

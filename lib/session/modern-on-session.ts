@@ -23,22 +23,26 @@ export interface ModernCarrier {
 }
 
 /** Serve `msg` through `modern`, its notifications sent related to it. */
-export async function serveModernOnSession(host: ModernCarrier, modern: ModernDispatch, msg: JsonRpcRequest): Promise<JsonRpcResponse | undefined> {
+export function serveModernOnSession(host: ModernCarrier, modern: ModernDispatch, msg: JsonRpcRequest): Promise<JsonRpcResponse | undefined> {
   const carried = new CarriedRequest(host, msg);
   host.incoming.set(msg.id, carried);
-  let response: JsonRpcResponse | undefined;
-  try {
-    // (The answer, not a `serve` that unwraps it: one async step less per request.)
-    response = (await modern.answer(msg, carried)).response;
-  } catch (e) {
-    carried.done = true;
-    host.incoming.delete(msg.id);
-    return carried.cancelled ? undefined : errorFrom(host, msg.id, msg.method, e);
-  }
-  carried.done = true;
-  if (host.incoming.get(msg.id) === carried) host.incoming.delete(msg.id);
-  return carried.cancelled ? undefined : response;
+  return modern.serveCarried(msg, carried, FINISH);
 }
+
+/** The session's last step of a carried request, run by the core as its own (no closures, no async step of its own). */
+const FINISH = {
+  answered(answer: { readonly response: JsonRpcResponse | undefined }, carried: CarriedRequest): JsonRpcResponse | undefined {
+    carried.done = true;
+    const incoming = carried.host.incoming;
+    if (incoming.get(carried.msg.id) === carried) incoming.delete(carried.msg.id);
+    return carried.cancelled ? undefined : answer.response;
+  },
+  failed(e: unknown, carried: CarriedRequest): JsonRpcResponse | undefined {
+    carried.done = true;
+    carried.host.incoming.delete(carried.msg.id);
+    return carried.cancelled ? undefined : errorFrom(carried.host, carried.msg.id, carried.msg.method, e);
+  },
+};
 
 /**
  * One modern request as its session tracks it: at once the session's entry for it (`Incoming`),
@@ -59,8 +63,8 @@ class CarriedRequest implements Incoming {
   private watcher: (() => void) | undefined = undefined;
 
   constructor(
-    private readonly host: ModernCarrier,
-    private readonly msg: JsonRpcRequest,
+    readonly host: ModernCarrier,
+    readonly msg: JsonRpcRequest,
   ) {
     this.method = msg.method;
     this.authInfo = host.authInfo;
