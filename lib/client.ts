@@ -281,12 +281,14 @@ export class Client extends ClientCore {
   /**
    * Call a tool as a task (2025-11-25) and get a handle: `status$` (polled at the server's
    * `pollInterval`), `result()`, `cancel()`. Rejects with a {@link CapabilityError}-like
-   * `McpError` when the server does not run tool calls as tasks.
+   * `McpError` when the server does not run tool calls as tasks. As `callTool`: the approver
+   * (`approveToolCall`) is asked first, and `result()` rejects with `OutputSchemaError` when the
+   * tool's `outputSchema` is not met; `onprogress` hears the task's progress for its whole life.
    * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#creating-tasks
    */
   async callToolAsTask(name: string, args?: Record<string, unknown>, options: { ttl?: number; signal?: AbortSignal } & RequestOptions = {}): Promise<TaskHandle<CallToolResult & JsonObject>> {
     const { ttl, ...requestOptions } = options;
-    return this.toolTasks.callAsTask(name, args, ttl, requestOptions);
+    return this.toolCalls.callAsTask(name, args, ttl, requestOptions);
   }
 
   /**

@@ -20,8 +20,9 @@ export class McpError extends Error {
       ? { code: this.code, message: this.message }
       : { code: this.code, message: this.message, data: this.data };
   }
+  /** A peer's error object as an error: the typed class its code and `data` name, where one does. */
   static fromError(e: JsonRpcErrorObject): McpError {
-    return new McpError(e.code, e.message, e.data);
+    return UpstreamFaultError.from(new McpError(e.code, e.message, e.data));
   }
 }
 
@@ -160,5 +161,51 @@ export class ResourceNotFoundError extends McpError {
     const named = typeof e.data === 'object' && e.data !== null && (e.data as { uri?: unknown }).uri === uri;
     const notFound = e.code === ErrorCode.ResourceNotFound || (e.code === ErrorCode.InvalidParams && (named || /not found/i.test(e.message)));
     return notFound ? new ResourceNotFoundError(uri, e.code, e.message, e.data) : e;
+  }
+}
+
+/** What went wrong on a gateway's link to an upstream server (see {@link UpstreamFaultError}). */
+export type UpstreamFault = 'exited' | 'unreachable' | 'timedOut' | 'garbage';
+
+const UPSTREAM_FAULTS: readonly string[] = ['exited', 'unreachable', 'timedOut', 'garbage'] satisfies UpstreamFault[];
+
+/**
+ * A gateway could not get an answer from the upstream server a request was forwarded to: the
+ * upstream `exited` (or closed the connection) during the call, was `unreachable` (not connected,
+ * restarting, or its HTTP endpoint refused), `timedOut`, or sent `garbage` (a line that is not
+ * JSON-RPC) and no answer. `data` is `{ upstream, fault, method }`, so the caller can retry later,
+ * pick another server, or tell its user; our `Client` throws this class for such an answer in
+ * either era.
+ *
+ * The code is -32603 (internal error) with that `data`. The 2026-07-28 tools page counts "server
+ * errors" among protocol errors, answered as JSON-RPC errors, and keeps `isError` results for
+ * the tool's own failures (which the model may correct by calling differently): a dead link is
+ * not something a model fixes with other arguments. A server-defined code is not open to us:
+ * -32020..-32099 is reserved for codes the specification defines, -32000..-32019 is legacy that
+ * new implementations should not use, and new codes belong outside -32768..-32000; so the
+ * standard code carries it, told apart by `data`. A tool that ran upstream and reported an error
+ * (`isError`) is passed on as that result, not as this error.
+ * @see https://modelcontextprotocol.io/specification/2026-07-28/server/tools#error-handling
+ * @see https://modelcontextprotocol.io/specification/2026-07-28/basic#error-codes
+ */
+export class UpstreamFaultError extends McpError {
+  override readonly name = 'UpstreamFaultError';
+  constructor(
+    /** The upstream server's name (as the gateway configures it). */
+    readonly upstream: string,
+    readonly fault: UpstreamFault,
+    /** The method forwarded (`tools/call`, `prompts/get`, `resources/read`, `completion/complete`). */
+    readonly method: string,
+    message: string,
+  ) {
+    super(ErrorCode.InternalError, message, { upstream, fault, method });
+  }
+
+  /** `e` as an UpstreamFaultError when it is -32603 whose `data` names an upstream and its fault. */
+  static from(e: McpError): McpError {
+    if (e instanceof UpstreamFaultError || e.code !== ErrorCode.InternalError) return e;
+    const data = e.data as { upstream?: unknown; fault?: unknown; method?: unknown } | undefined;
+    if (data === null || typeof data !== 'object' || typeof data.upstream !== 'string' || typeof data.fault !== 'string' || !UPSTREAM_FAULTS.includes(data.fault)) return e;
+    return new UpstreamFaultError(data.upstream, data.fault as UpstreamFault, typeof data.method === 'string' ? data.method : '', e.message);
   }
 }

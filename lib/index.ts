@@ -151,8 +151,10 @@ export {
   RequestCancelledError,
   RequestTimeoutError,
   TransportError,
+  UpstreamFaultError,
   VersionMismatchError,
 } from './errors.js';
+export type { UpstreamFault } from './errors.js';
 export { ErrorCode } from './jsonrpc/error-codes.js';
 export type {
   errorResponse,

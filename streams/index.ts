@@ -66,5 +66,6 @@ export {
   RequestTimeoutError,
   ResourceNotFoundError,
   TransportError,
+  UpstreamFaultError,
   VersionMismatchError,
 } from '../lib/errors.js';

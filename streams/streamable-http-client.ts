@@ -54,11 +54,20 @@ const NO_FALLBACK_4XX = new Set([401, 403, 407, 408, 429]);
 /** Visible ASCII only (0x21–0x7E), as the spec requires of session ids. */
 const SESSION_ID_RE = /^[\x21-\x7e]+$/;
 
-/** HTTP over TCP, as the OpenTelemetry conventions name it (`network.transport`, `network.protocol.name`). */
-const HTTP_CLIENT_PEER: TransportPeer = Object.freeze({ transport: 'tcp', protocolName: 'http' });
+/**
+ * HTTP over TCP, as the OpenTelemetry conventions name it (`network.transport`, `network.protocol.name`),
+ * and the server: the host and port of the URL the user gave, which stay the server's behind a proxy
+ * the requests go through (`server.address` / `server.port` name the server behind intermediaries).
+ * @see https://opentelemetry.io/docs/specs/semconv/gen-ai/mcp/#client
+ */
+function httpClientPeer(url: URL): TransportPeer {
+  const address = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  const port = url.port !== '' ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
+  return Object.freeze({ transport: 'tcp', protocolName: 'http', address, port });
+}
 
 class StreamableHttpClient implements StreamableHttpClientTransport {
-  readonly peerFacts = HTTP_CLIENT_PEER;
+  readonly peerFacts: TransportPeer;
   private readonly inbound = new HotInbound<RawFrame>();
   private readonly state = new StateCell({ phase: 'connecting' });
   readonly inbound$ = this.inbound.observable;
@@ -105,6 +114,7 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
     readonly url: URL,
     options: StreamableHttpClientTransportOptions,
   ) {
+    this.peerFacts = httpClientPeer(url);
     this.headersOption = options.headers;
     const baseFetch = options.fetch ?? undiciFetch;
     this.clock = options.clock ?? systemClock;

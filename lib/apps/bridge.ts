@@ -13,7 +13,7 @@
  */
 import { createActor, type Actor, type InspectionEvent } from 'xstate';
 import { appBridgeMachine } from '../../machines/app-bridge.machine.js';
-import { APPS_PROTOCOL_VERSION, appToolMeta, type AppResourceMeta } from '../protocol/apps-extension.js';
+import { APPS_PROTOCOL_VERSION, appContentSecurityPolicy, appToolMeta, type AppCsp, type AppPermissions, type AppResourceMeta } from '../protocol/apps-extension.js';
 
 /** What the bridge uses of the page (structural, so it type-checks without the DOM library). */
 interface FrameLike {
@@ -80,6 +80,30 @@ export interface AppBridgeOptions {
   inspect?: (event: InspectionEvent) => void;
   /** Largest message (characters of its JSON) taken from the view; default 4 MiB. */
   maxMessageChars?: number;
+  /**
+   * The audit trail of the CSP each view is rendered under, for security review: called once per
+   * `show` with an {@link AppCspRecord} (also kept as `bridge.cspRecord`). Hand it to your logger.
+   * @see https://modelcontextprotocol.io/extensions/apps (UI Resource Format: Host Behavior, Audit Trail)
+   */
+  auditCsp?: (record: AppCspRecord) => void;
+}
+
+/**
+ * What a view was rendered under: the CSP the server declared, the policy the sandbox applies,
+ * the origins it dropped as malformed, the browser permissions asked for. Nothing of the view's
+ * HTML or the tool's input or result: the record is safe to keep in a log.
+ */
+export interface AppCspRecord {
+  /** The tool whose call the view renders, and the `ui://` resource it links to. */
+  readonly tool: string;
+  readonly resourceUri?: string | undefined;
+  /** `_meta.ui.csp` as the resource declared it; undefined: none (the restrictive default applies). */
+  readonly declared: AppCsp | undefined;
+  /** The Content-Security-Policy the view's document gets. */
+  readonly policy: string;
+  /** Declared origins left out of the policy (not an http(s) or ws(s) origin). */
+  readonly dropped: readonly string[];
+  readonly permissions: AppPermissions | undefined;
 }
 
 /** What the page shows: the app's HTML, its `_meta.ui`, and the tool call it renders. */
@@ -114,6 +138,8 @@ export class AppBridge {
   readonly errors: AppBridgeError[] = [];
   /** The last `ui/update-model-context` the view sent. */
   modelContext: Json | undefined;
+  /** The CSP the view shown is rendered under (the audit record `auditCsp` was given). */
+  cspRecord: AppCspRecord | undefined;
   private readonly listeners = new Set<(state: string) => void>();
 
   constructor(private readonly options: AppBridgeOptions) {
@@ -141,6 +167,7 @@ export class AppBridge {
   show(show: AppShowOptions): void {
     if (this.actor !== undefined) throw new Error('This bridge already shows a view: tear it down and make another');
     this.show_ = show;
+    this.auditCsp(show);
     const frame = this.options.container.ownerDocument.createElement('iframe');
     // Nested frames inherit these flags: the view's own (set by the proxy) can only narrow them.
     frame.setAttribute('sandbox', 'allow-scripts allow-same-origin allow-forms');
@@ -203,6 +230,29 @@ export class AppBridge {
       actor.send({ type: 'TEARDOWN', reason });
       if (actor.getSnapshot().status === 'done') done();
     });
+  }
+
+  /** The audit trail: the view's CSP as declared and as applied, before anything of it loads. */
+  private auditCsp(show: AppShowOptions): void {
+    const declared = show.meta?.csp;
+    const policy = appContentSecurityPolicy(declared);
+    const applied = new Set(policy.split(/[\s;]+/));
+    const all = declared ? [declared.connectDomains, declared.resourceDomains, declared.frameDomains, declared.baseUriDomains].flatMap((d) => (Array.isArray(d) ? d : [])) : [];
+    const uri = appToolMeta(show.tool._meta)?.resourceUri;
+    this.cspRecord = {
+      tool: show.tool.name,
+      resourceUri: typeof uri === 'string' ? uri : undefined,
+      declared: declared === undefined ? undefined : structuredClone(declared),
+      policy,
+      dropped: [...new Set(all.filter((d) => typeof d !== 'string' || !applied.has(d)).map(String))],
+      permissions: show.meta?.permissions === undefined ? undefined : structuredClone(show.meta.permissions),
+    };
+    try {
+      this.options.auditCsp?.(this.cspRecord);
+    } catch (e) {
+      // The page's logger failing is no reason not to show the view.
+      this.fail('failed', `auditCsp threw: ${(e as Error)?.message ?? String(e)}`);
+    }
   }
 
   private dispose(): void {

@@ -6,7 +6,7 @@
  *
  * @see https://modelcontextprotocol.io/extensions/apps
  */
-export { AppBridge, createAppBridge, type AppBridgeError, type AppBridgeOptions, type AppHostHandlers, type AppServerAccess, type AppShowOptions, type AppTool } from './bridge.js';
+export { AppBridge, createAppBridge, type AppBridgeError, type AppCspRecord, type AppBridgeOptions, type AppHostHandlers, type AppServerAccess, type AppShowOptions, type AppTool } from './bridge.js';
 export { sandboxProxyHtml, sandboxProxyHeaders } from './sandbox-proxy.js';
 export { appBridgeMachine, DEFAULT_APP_LOAD_TIMEOUT_MS, DEFAULT_APP_TEARDOWN_TIMEOUT_MS, type AppBridgeContext, type AppBridgeEvent, type AppBridgeInput } from '../../machines/app-bridge.machine.js';
 export {

@@ -21,7 +21,7 @@ import { asUrlElicitationRequired } from './client-feature-errors.js';
 import type { OutputValidators } from './output-schema.js';
 import { ToolCallDeniedError, readDecision, type ToolCallApprover } from './tool-approval.js';
 import { auditError, type ToolCallOutcome, type ToolCallRecord } from './tool-audit.js';
-import type { ToolTasks } from './tool-tasks.js';
+import type { ToolTaskHandle, ToolTasks } from './tool-tasks.js';
 
 /** Options of `Client.callTool`. */
 export interface CallToolOptions extends RequestOptions, TraceOptions {
@@ -120,6 +120,32 @@ export class ToolCalls {
       if (validateOutput) this.checkOutput(name, result);
       return result as CallToolResult;
     }
+  }
+
+  /**
+   * `callToolAsTask`: asked of the approver first and its result checked against the tool's
+   * `outputSchema`, as `callTool` does (a task's result is the tool's result).
+   */
+  async callAsTask(name: string, args: Record<string, unknown> | undefined, ttl: number | undefined, options: RequestOptions): Promise<ToolTaskHandle> {
+    if (this.deps.approver !== undefined) await this.approve(this.deps.approver, name, args);
+    const handle = await this.deps.tasks.callAsTask(name, args, ttl, options);
+    let checked: Promise<CallToolResult & JsonObject> | undefined;
+    const result = () =>
+      (checked ??= handle.result().then((r) => {
+        this.checkOutput(name, r);
+        return r;
+      }));
+    return {
+      taskId: handle.taskId,
+      get status$() {
+        return handle.status$;
+      },
+      get current() {
+        return handle.current;
+      },
+      result,
+      cancel: () => handle.cancel(),
+    };
   }
 
   /** Ask the approver; anything but an explicit approval (or a throw) refuses the call. */

@@ -84,6 +84,11 @@ export class ToolTasks {
     const task = this.taskParam(name, asked);
     if (!task) return undefined;
     params.task = task;
+    return this.track(params, onprogress);
+  }
+
+  /** A progress token of our own in `params`, to follow the task's progress beyond its request. */
+  private track(params: JsonObject, onprogress: ((p: Progress) => void) | undefined): Tracked | undefined {
     if (!onprogress) return undefined;
     const token = `task-progress-${++this.tokens}`;
     params._meta = { ...(params._meta as JsonObject | undefined), progressToken: token };
@@ -125,8 +130,11 @@ export class ToolTasks {
     });
   }
 
-  /** `callToolAsTask`: the call with `task`, and the handle of the task it created. */
-  async callAsTask(name: string, args: Record<string, unknown> | undefined, ttl: number | undefined, options: { signal?: AbortSignal; timeout?: number }): Promise<ToolTaskHandle> {
+  /**
+   * `callToolAsTask`: the call with `task`, and the handle of the task it created. With
+   * `onprogress`, a 2025-11-25 task's progress reaches it for the task's life (its token stays valid).
+   */
+  async callAsTask(name: string, args: Record<string, unknown> | undefined, ttl: number | undefined, options: { signal?: AbortSignal; timeout?: number; onprogress?: (p: Progress) => void }): Promise<ToolTaskHandle> {
     const extension = this.host.extension();
     if (extension) {
       // The server decides: a task handle, or the result at once (a handle already completed).
@@ -139,9 +147,10 @@ export class ToolTasks {
     }
     const params: JsonObject = args === undefined ? { name } : { name, arguments: args };
     params.task = ttl === undefined ? {} : { ttl };
+    const tracked = this.track(params, options.onprogress);
     const created = await this.host.request('tools/call', params, options);
     // A result instead of a task (a server at its task limit runs an optional tool at once): a handle already completed.
-    return this.created(name, created, options.signal) ?? settledHandle(created as CallToolResult & JsonObject);
+    return this.created(name, created, options.signal, tracked) ?? settledHandle(created as CallToolResult & JsonObject);
   }
 
   /** A handle on a task by id (resumption). */

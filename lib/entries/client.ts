@@ -27,8 +27,10 @@ export {
   RequestTimeoutError,
   ResourceNotFoundError,
   TransportError,
+  UpstreamFaultError,
   VersionMismatchError,
 } from '../errors.js';
+export type { UpstreamFault } from '../errors.js';
 export {
   type Diagnostic,
   type FrameEvent,

@@ -24,6 +24,7 @@ export {
   DEFAULT_HOST_CLIENT_INFO,
   DEFAULT_NAMESPACE_SEPARATOR,
   Host,
+  type HostAppServer,
   type HostOptions,
   type HostPrompt,
   type HostResource,
@@ -37,6 +38,8 @@ export {
   type RestartOptions,
   ServerUnavailableError,
 } from '../host/host.js';
+export { AppViewError, readAppView, visibleToModel, type AppView } from '../host/app-view.js';
+export { DEFAULT_SKILL_CACHE_BYTES, SkillCache, type SkillCacheStats } from '../host/skill-cache.js';
 export { createGateway, DEFAULT_MAX_SESSION_UPSTREAMS, type Gateway, type GatewayOptions, type UpstreamSharing } from '../gateway/gateway.js';
 export type { NameFunction, NameRules, ServerView, UriRules } from '../gateway/server-views.js';
 export {
@@ -57,5 +60,7 @@ export {
   RequestTimeoutError,
   ResourceNotFoundError,
   TransportError,
+  UpstreamFaultError,
   VersionMismatchError,
 } from '../errors.js';
+export type { UpstreamFault } from '../errors.js';

@@ -33,5 +33,6 @@ export {
   RequestTimeoutError,
   ResourceNotFoundError,
   TransportError,
+  UpstreamFaultError,
   VersionMismatchError,
 } from '../errors.js';

@@ -40,6 +40,7 @@ export {
   RequestCancelledError,
   RequestTimeoutError,
   TransportError,
+  UpstreamFaultError,
   VersionMismatchError,
 } from '../errors.js';
 export { ErrorCode } from '../jsonrpc/error-codes.js';

@@ -5,9 +5,13 @@
  * request cancelled, or its gateway task cancelled) the upstream task is cancelled with
  * `tasks/cancel`. The client's transparent follow (`callTool`) only stops watching a task when its
  * signal aborts (by design: a stopped follow keeps the task for a later `task(id)`), which left
- * the upstream working for nobody (and the spec waiting for that cancellation hung). Such a call's
- * progress after the task is created is not forwarded (the client delivers it only to its own
- * transparent follow).
+ * the upstream working for nobody (and the spec waiting for that cancellation hung).
+ * `callToolAsTask` asks the client's approver and checks the result against the tool's
+ * `outputSchema` as `callTool` does. The task's progress reaches the caller: a 2025-11-25 task's
+ * `notifications/progress` (its request's token stays valid for the task's life), and, as the
+ * tasks extension has no progress notifications, each new `statusMessage` of an extension task
+ * (the extension's "progress descriptions for working"), as a progress notification whose
+ * message it is.
  *
  * A caller that gives up while the upstream has not answered yet: closing the request at once
  * would lose a `CreateTaskResult` already on its way (the task would run on, its id unknown), so
@@ -16,7 +20,9 @@
  * cancels it upstream).
  * @see https://modelcontextprotocol.io/specification/2026-07-28/extensions/tasks/overview
  */
+import type { Observable, Subscription } from 'rxjs';
 import type { Client } from '../client.js';
+import type { Task } from '../client-features/tasks.js';
 import type { Clock } from '../clock.js';
 import { TASKS_EXTENSION } from '../client-modern/extension-tasks.js';
 import type { CallToolOptions } from '../client-features/tool-calls.js';
@@ -25,6 +31,7 @@ import type { Host } from '../host/host.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
 import { hasCapability } from '../protocol/methods.js';
 import type { CallToolResult } from '../protocol/schema/tools.js';
+import type { Progress } from '../session/request-registry.js';
 
 /** How long a request the caller gave up on stays open for its answer (a task to cancel). */
 export const CANCEL_GRACE_MS = 2_000;
@@ -64,7 +71,13 @@ export async function forwardToolCall(host: Host, clock: Clock, call: ForwardedC
   const client = host.state[call.server]?.phase === 'ready' ? host.client(call.server) : undefined;
   // Not ready (the host's call says why), or no task upstream: the host's own call.
   if (!runsAsTask(client, call.taskSupport)) return host.callTool(call.qualified, call.args, options);
-  const { signal, ...rest } = options;
+  const { signal, onprogress, ...rest } = options;
+  // The last progress value told: a status message is told as the next one (values must increase).
+  let told = 0;
+  const tell = onprogress && ((p: Progress) => {
+    told = Math.max(told, p.progress);
+    onprogress(p);
+  });
   // Ours, not the caller's: closed only once the grace is over, or the upstream task cancelled.
   const upstream = new AbortController();
   let grace: unknown;
@@ -76,7 +89,7 @@ export async function forwardToolCall(host: Host, clock: Clock, call: ForwardedC
   let handle;
   try {
     // The server decides: a handle on its task, or one already settled with the result.
-    handle = await client.callToolAsTask(call.name, call.args, { ...rest, signal: upstream.signal });
+    handle = await client.callToolAsTask(call.name, call.args, { ...rest, ...(tell && { onprogress: tell }), signal: upstream.signal });
   } finally {
     signal.removeEventListener('abort', giveUp);
     if (grace !== undefined) clock.clearTimeout(grace);
@@ -92,11 +105,24 @@ export async function forwardToolCall(host: Host, clock: Clock, call: ForwardedC
   };
   if (signal.aborted) cancel();
   else signal.addEventListener('abort', cancel, { once: true });
+  const statuses = tell && runsExtensionTasks(client) ? forwardStatusMessages(handle.status$, (message) => tell({ progress: told + 1, message })) : undefined;
   try {
     return await handle.result();
   } finally {
+    statuses?.unsubscribe();
     signal.removeEventListener('abort', cancel);
     // Keep the call in flight until the upstream has heard (an idle per-caller upstream is not closed under it).
     await cancelling;
   }
+}
+
+/** Each new `statusMessage` of a working task, told once. */
+function forwardStatusMessages(status$: Observable<Task>, tell: (message: string) => void): Subscription {
+  let last: string | undefined;
+  return status$.subscribe((task) => {
+    const message = task.statusMessage;
+    if (task.status !== 'working' || message === undefined || message === last) return;
+    last = message;
+    tell(message);
+  });
 }

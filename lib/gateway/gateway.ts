@@ -30,6 +30,7 @@ import { mountResources } from './mount-resources.js';
 import { mountTemplates } from './mount-templates.js';
 import { mountTools } from './mount-tools.js';
 import { SessionUpstreams, type Route } from './session-upstreams.js';
+import { UpstreamFaults } from './upstream-fault.js';
 import { sessionOf } from '../session/session.js';
 import type { ServerTaskOptions } from '../tasks/server-tasks.js';
 
@@ -124,8 +125,10 @@ export function createGateway(options: GatewayOptions): Gateway {
   // (A timer beyond 2^31-1 ms would fire at once.)
   if (!(inputWaitMs > 0 && inputWaitMs <= 2_147_483_647)) throw new TypeError(`inputWaitMs must be a positive number of ms, at most 2147483647; got ${String(inputWaitMs)}`);
   const bridge = new InputBridge(hostOptions.clock ?? systemClock, inputWaitMs);
+  const faults = new UpstreamFaults();
   const onClient = (client: Client, name: string, key: string) => {
     bridge.attach(client, key);
+    faults.watch(client);
     recorder?.track(client, 'upstream', name);
   };
   const host = createHost({ ...hostOptions, onClient: (client, name) => onClient(client, name, name) });
@@ -162,10 +165,10 @@ export function createGateway(options: GatewayOptions): Gateway {
   let mounted: Subscription | undefined;
   let templatesListed: Promise<unknown> = Promise.resolve();
   const mountAll = () => {
-    const all = mountTools(host, server, bridge, route, views, hostOptions.clientOptions?.clock ?? hostOptions.clock ?? systemClock);
-    all.add(mountPrompts(host, server, bridge, route, views));
-    all.add(mountResources(host, server, views));
-    const templates = mountTemplates(host, server, views);
+    const all = mountTools(host, server, bridge, route, views, hostOptions.clientOptions?.clock ?? hostOptions.clock ?? systemClock, faults);
+    all.add(mountPrompts(host, server, bridge, route, views, faults));
+    all.add(mountResources(host, server, views, faults));
+    const templates = mountTemplates(host, server, views, faults);
     all.add(templates.subscription);
     templatesListed = templates.listed;
     return all;

@@ -12,13 +12,14 @@ import type { Host, HostResource } from '../host/host.js';
 import type { McpServer } from '../mcp-server.js';
 import { mountList } from './mount-list.js';
 import type { CompiledView } from './server-views.js';
+import type { UpstreamFaults } from './upstream-fault.js';
 
-export function mountResources(host: Host, server: McpServer, views: (server: string) => CompiledView, onSkipped?: (resource: HostResource, error: Error) => void): Subscription {
+export function mountResources(host: Host, server: McpServer, views: (server: string) => CompiledView, faults: UpstreamFaults, onSkipped?: (resource: HostResource, error: Error) => void): Subscription {
   const shown$ = host.resources$.pipe(map((list) => list.filter((r) => views(r.server).resource(r.uri))));
-  return mountList(shown$, (r) => r.uri, (r) => register(host, server, r), onSkipped);
+  return mountList(shown$, (r) => r.uri, (r) => register(host, server, r, faults), onSkipped);
 }
 
-function register(host: Host, server: McpServer, resource: HostResource) {
+function register(host: Host, server: McpServer, resource: HostResource, faults: UpstreamFaults) {
   const { uri, name, server: owner, title, description, mimeType, size, annotations, icons } = resource;
   const metadata = {
     ...(title !== undefined ? { title } : {}),
@@ -28,7 +29,9 @@ function register(host: Host, server: McpServer, resource: HostResource) {
     ...(annotations !== undefined ? { annotations } : {}),
     ...(icons !== undefined ? { icons } : {}),
   };
-  const handle = server.registerResource(name, uri, metadata, (_uri, ctx) => host.readResource(uri, owner, { signal: ctx.signal }));
+  const handle = server.registerResource(name, uri, metadata, (_uri, ctx) =>
+    faults.guard(host, owner, 'resources/read', () => host.readResource(uri, owner, { signal: ctx.signal })),
+  );
   // Updates: subscribed upstream while mounted (the resources feature has no hook for a downstream
   // subscribe), passed on to the downstream sessions subscribed to the URI, and to no other.
   const client = host.client(owner);

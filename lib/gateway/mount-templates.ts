@@ -14,6 +14,7 @@ import type { ResourceTemplate } from '../protocol/schema/index.js';
 import type { CompleteVariableCallback } from '../server-features/resources.js';
 import { mountList } from './mount-list.js';
 import type { CompiledView } from './server-views.js';
+import type { UpstreamFaults } from './upstream-fault.js';
 
 type HostTemplate = ResourceTemplate & { server: string };
 
@@ -47,22 +48,26 @@ function templatesOf(host: Host, name: string): Observable<HostTemplate[]> {
 }
 
 /** Mount the templates; `listed` resolves once every server's current list has been mounted. */
-export function mountTemplates(host: Host, server: McpServer, views: (server: string) => CompiledView): { subscription: Subscription; listed: Promise<unknown> } {
+export function mountTemplates(host: Host, server: McpServer, views: (server: string) => CompiledView, faults: UpstreamFaults): { subscription: Subscription; listed: Promise<unknown> } {
   const names = host.serverNames;
   const all$ = names.length === 0 ? of([]) : combineLatest(names.map((n) => templatesOf(host, n))).pipe(map((lists) => lists.flat()), shareReplay({ bufferSize: 1, refCount: true }));
   const shown$ = all$.pipe(map((list) => list.filter((t) => views(t.server).template(t.uriTemplate))));
-  const subscription = mountList(shown$, (t) => `${t.server}\u0000${t.uriTemplate}`, (t) => register(host, server, t));
+  const subscription = mountList(shown$, (t) => `${t.server}\u0000${t.uriTemplate}`, (t) => register(host, server, t, faults));
   return { subscription, listed: firstValueFrom(all$) };
 }
 
-function register(host: Host, server: McpServer, template: HostTemplate) {
+function register(host: Host, server: McpServer, template: HostTemplate, faults: UpstreamFaults) {
   const { name, uriTemplate, server: owner, title, description, mimeType, annotations, icons } = template;
   const client = host.client(owner);
   const complete: Record<string, CompleteVariableCallback> = {};
   if (client?.serverCapabilities?.completions !== undefined) {
     for (const variable of templateVariables(uriTemplate)) {
       complete[variable] = async (value, context, ctx) =>
-        (await client.complete({ type: 'ref/resource', uri: uriTemplate }, { name: variable, value }, { arguments: context.arguments }, { ...(ctx && { signal: ctx.signal }) })).completion.values;
+        (
+          await faults.guard(host, owner, 'completion/complete', () =>
+            client.complete({ type: 'ref/resource', uri: uriTemplate }, { name: variable, value }, { arguments: context.arguments }, { ...(ctx && { signal: ctx.signal }) }),
+          )
+        ).completion.values;
     }
   }
   const metadata = {
@@ -73,5 +78,7 @@ function register(host: Host, server: McpServer, template: HostTemplate) {
     ...(icons !== undefined ? { icons } : {}),
     ...(Object.keys(complete).length > 0 ? { complete } : {}),
   };
-  return server.registerResourceTemplate(host.qualify(owner, name), uriTemplate, metadata, (uri, _vars, ctx) => host.readResource(uri, owner, { signal: ctx.signal }));
+  return server.registerResourceTemplate(host.qualify(owner, name), uriTemplate, metadata, (uri, _vars, ctx) =>
+    faults.guard(host, owner, 'resources/read', () => host.readResource(uri, owner, { signal: ctx.signal })),
+  );
 }

@@ -15,6 +15,7 @@ import type { ToolHandle } from '../server-features/tools.js';
 import { forwardToolCall, runsExtensionTasks } from './forward-call.js';
 import type { InputBridge } from './input-bridge.js';
 import { mountList } from './mount-list.js';
+import type { UpstreamFaults } from './upstream-fault.js';
 import type { CompiledView } from './server-views.js';
 import type { Route } from './session-upstreams.js';
 
@@ -25,15 +26,15 @@ import type { Route } from './session-upstreams.js';
  */
 type ShownTool = HostTool & { shown: string; extensionTasks: boolean };
 
-export function mountTools(host: Host, server: McpServer, bridge: InputBridge, route: Route, views: (server: string) => CompiledView, clock: Clock): Subscription {
+export function mountTools(host: Host, server: McpServer, bridge: InputBridge, route: Route, views: (server: string) => CompiledView, clock: Clock, faults: UpstreamFaults): Subscription {
   const shown$ = host.tools$.pipe(map((tools) => tools.flatMap((t): ShownTool[] => {
     const shown = views(t.server).tool(t.originalName);
     return shown === undefined ? [] : [{ ...t, shown: host.qualify(t.server, shown), extensionTasks: runsExtensionTasks(host.client(t.server)) }];
   })));
-  return mountList(shown$, (tool) => tool.name, (tool) => register(server, bridge, route, tool, clock));
+  return mountList(shown$, (tool) => tool.name, (tool) => register(server, bridge, route, tool, clock, faults));
 }
 
-function register(server: McpServer, bridge: InputBridge, route: Route, tool: ShownTool, clock: Clock): ToolHandle {
+function register(server: McpServer, bridge: InputBridge, route: Route, tool: ShownTool, clock: Clock, faults: UpstreamFaults): ToolHandle {
   const config = {
     ...(tool.title !== undefined ? { title: tool.title } : {}),
     ...(tool.description !== undefined ? { description: tool.description } : {}),
@@ -49,12 +50,15 @@ function register(server: McpServer, bridge: InputBridge, route: Route, tool: Sh
   };
   return server.registerTool(tool.shown, config, async (args, ctx) => {
     const { host, key } = await route(ctx, tool.server);
-    // The call's own signal (a 2026-07-28 caller's input round does not cancel it) and its live caller's progress.
+    // The call's own signal (a 2026-07-28 caller's input round does not cancel it) and its live
+    // caller's progress; a fault of the link is the caller's protocol error, not a tool result.
     return bridge.run(key, ctx, { name: tool.shown, arguments: args }, (call) =>
-      forwardToolCall(host, clock, { server: tool.server, qualified: tool.name, name: tool.originalName, args, taskSupport: tool.execution?.taskSupport }, {
-        signal: call.signal,
-        onprogress: (p) => call.ctx.progress(p.progress, p.total, p.message),
-      }),
+      faults.guard(host, tool.server, 'tools/call', () =>
+        forwardToolCall(host, clock, { server: tool.server, qualified: tool.name, name: tool.originalName, args, taskSupport: tool.execution?.taskSupport }, {
+          signal: call.signal,
+          onprogress: (p) => call.ctx.progress(p.progress, p.total, p.message),
+        }),
+      ),
     );
   });
 }

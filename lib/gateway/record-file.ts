@@ -10,6 +10,10 @@
  * The header is written once the journal knows its revision (a legacy session after
  * `initialize`); entries recorded before wait in memory until then. The file is created new
  * (`wx`, mode 0600): nothing is ever overwritten.
+ *
+ * The file is the record: once it is open, the journal stops keeping entries in memory (those it
+ * kept are dropped, later ones not kept; its header stays), so a long-running gateway's
+ * recording does not grow with its traffic. The same when the file cannot be written.
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle
  */
 import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
@@ -80,6 +84,13 @@ export class JournalFile {
     this.state = 'open';
     this.created(this.path);
     this.write(text);
+    this.release();
+  }
+
+  /** The journal keeps no entries from now on (its `push` only: recording sessions call nothing else). */
+  private release(): void {
+    this.journal.push = () => undefined;
+    this.journal.entries.length = 0;
   }
 
   private write(text: string): void {
@@ -96,6 +107,7 @@ export class JournalFile {
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
     this.state = 'failed';
+    this.release();
   }
 
   /** The entry's JSON text, secrets hidden as the journal hides them (only walked when its text may hold one). */

@@ -12,7 +12,7 @@
  *
  * @see https://modelcontextprotocol.io/specification/2025-11-25/architecture#hosts
  */
-import type { LoadSkillOptions, LoadedSkill } from '../client-features/client-skills.js';
+import { ClientSkills, type LoadSkillOptions, type LoadedSkill } from '../client-features/client-skills.js';
 import type { Skill } from '../protocol/skills-extension.js';
 import { guarded } from '../../streams/guarded.js';
 import {
@@ -54,6 +54,9 @@ import { ConnectionClosedError, McpError } from '../errors.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
 import { hasCapability } from '../protocol/methods.js';
 import type { CallToolResult, GetPromptResult, Prompt, ReadResourceResult, Resource, Tool } from '../protocol/schema/index.js';
+import { appsCapability } from '../protocol/apps-extension.js';
+import { readAppView, visibleToModel, type AppView } from './app-view.js';
+import { SkillCache } from './skill-cache.js';
 import { resolveServerConfig, serverEntries, type ResolvedServerConfig, type ServerConfig, type ServersConfig } from './config.js';
 
 export const DEFAULT_NAMESPACE_SEPARATOR = '__';
@@ -104,6 +107,28 @@ export interface HostOptions {
    * @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool
    */
   trustedServers?: readonly string[];
+  /**
+   * This host renders MCP Apps: each client declares the extension (`appsCapability()`), so servers
+   * list their app links and app-only tools. Either way, app-only tools are never in the agent's
+   * list (`tools$`, `listTools`); an app reaches them through `appServer(server)`.
+   * @see https://modelcontextprotocol.io/extensions/apps
+   */
+  apps?: boolean;
+  /**
+   * Where verified skill files are kept as they are read (by server, URI and digest): a cache of
+   * your own (to bound it, or to share it among hosts whose server labels name the same servers:
+   * the label is the server's identity in it), or `false` for none. Default an in-memory one of 32 MiB.
+   * @see https://modelcontextprotocol.io/extensions/skills
+   */
+  skillCache?: SkillCache | false;
+}
+
+/** What an app view may reach: its own server, nothing else (the bridge's `server` option). */
+export interface HostAppServer {
+  /** Every tool of the server, app-only ones included (the bridge lets the view call those whose visibility includes "app"). */
+  tools(): Promise<Tool[]>;
+  callTool(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>>;
+  readResource(uri: string): Promise<Record<string, unknown>>;
 }
 
 export type { HostServerPhase, RestartOptions };
@@ -218,6 +243,8 @@ export class Host {
    */
   readonly toolCalls$: Observable<ToolCallRecord>;
   private readonly trusted: ReadonlySet<string>;
+  /** Verified skill files read so far (undefined with `skillCache: false`). */
+  readonly skillCache: SkillCache | undefined;
 
   constructor(private readonly options: HostOptions) {
     this.separator = options.namespaceSeparator ?? DEFAULT_NAMESPACE_SEPARATOR;
@@ -231,6 +258,7 @@ export class Host {
     this.clientClock = options.clientOptions?.clock ?? this.clock;
     this.random = options.random ?? Math.random;
     this.clientInfo = options.clientInfo ?? DEFAULT_HOST_CLIENT_INFO;
+    this.skillCache = options.skillCache === false ? undefined : (options.skillCache ?? new SkillCache());
     const restart = checkRestart({ ...DEFAULT_RESTART_OPTIONS, ...options.restart });
 
     const configured = options.servers ?? (options.mcpServers !== undefined ? { mcpServers: options.mcpServers } : undefined);
@@ -286,7 +314,8 @@ export class Host {
     );
     this.stderr$ = guarded(this.stderrSubject.asObservable(), 'host.stderr$');
     this.toolCalls$ = guarded(this.sessions$.pipe(mergeMap(({ server, client }) => client.toolCalls$.pipe(map((r) => ({ ...r, serverName: server }))))), 'host.toolCalls$');
-    this.tools$ = guarded(this.aggregate((c) => c.tools$, 'tools', (server, t: Tool) => ({ ...t, name: this.qualify(server, t.name), server, originalName: t.name })), 'host.tools$');
+    // The agent's tool list: tools an app alone may call are not in it.
+    this.tools$ = guarded(this.aggregate((c) => c.tools$.pipe(map((ts) => ts.filter(visibleToModel))), 'tools', (server, t: Tool) => ({ ...t, name: this.qualify(server, t.name), server, originalName: t.name })), 'host.tools$');
     this.prompts$ = guarded(this.aggregate((c) => c.prompts$, 'prompts', (server, p: Prompt) => ({ ...p, name: this.qualify(server, p.name), server, originalName: p.name })), 'host.prompts$');
     this.resources$ = guarded(this.aggregate((c) => c.resources$, 'resources', (server, r: Resource) => ({ ...r, server })), 'host.resources$');
   }
@@ -353,10 +382,13 @@ export class Host {
     return best === undefined ? undefined : { server: best, name: qualified.slice(best.length + this.separator.length) };
   }
 
-  /** List the tools of every ready server now (servers that fail to answer are left out). */
+  /**
+   * List the tools of every ready server now (servers that fail to answer are left out): the agent's
+   * list, so without the tools only an app may call (MCP Apps `visibility: ["app"]`).
+   */
   async listTools(options?: RequestOptions): Promise<HostTool[]> {
     const lists = await this.fromReady('tools', (c) => c.listTools(options));
-    return lists.flatMap(([server, tools]) => tools.map((t) => ({ ...t, name: this.qualify(server, t.name), server, originalName: t.name })));
+    return lists.flatMap(([server, tools]) => tools.filter(visibleToModel).map((t) => ({ ...t, name: this.qualify(server, t.name), server, originalName: t.name })));
   }
 
   /** Call a namespaced tool on its server, with its original name. */
@@ -428,9 +460,47 @@ export class Host {
     return settled.flatMap((r, i) => (r.status === 'fulfilled' ? r.value.map((entry) => ({ ...entry, server: ready[i]![0] })) : []));
   }
 
-  /** Load a skill from the server that serves it (verified against its entry; see `ClientSkills.load`). */
-  loadSkill(server: string, entryOrUri: Skill | string, options?: LoadSkillOptions): Promise<LoadedSkill> {
-    return this.readyClient(this.hosted(server)).skills.load(entryOrUri, options);
+  /**
+   * Load a skill from the server that serves it (verified against its entry; see `ClientSkills.load`).
+   * Its files are read as they are needed and kept, once verified, in `skillCache`: a file the
+   * entry lists at a digest already held for that server is not fetched again.
+   * @see https://modelcontextprotocol.io/extensions/skills
+   */
+  async loadSkill(server: string, entryOrUri: Skill | string, options?: LoadSkillOptions): Promise<LoadedSkill> {
+    const client = this.readyClient(this.hosted(server));
+    if (this.skillCache === undefined) return client.skills.load(entryOrUri, options);
+    const entry = typeof entryOrUri === 'string' ? await client.skills.get(entryOrUri) : entryOrUri;
+    return new ClientSkills(this.skillCache.requesterFor(server, entry, client)).load(entry, options);
+  }
+
+  // ---------------------------------------------------------------------------- apps
+
+  /**
+   * The view a tool links to (`_meta.ui.resourceUri`), read from the tool's own server, for
+   * `bridge.show({ ...view, toolInput })`. A view the server does not serve, or that is not app
+   * HTML, is refused with `AppViewError`, never shown blank.
+   * @see https://modelcontextprotocol.io/extensions/apps
+   */
+  async appView(qualified: string, options?: RequestOptions): Promise<AppView> {
+    const { client, name } = await this.route(qualified, 'tool');
+    const server = this.parseName(qualified)!.server;
+    const tool = (await client.listTools(options)).find((t) => t.name === name);
+    if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${qualified}": ${server} lists no tool "${name}"`);
+    return readAppView(server, tool, (uri) => client.readResource(uri, options));
+  }
+
+  /**
+   * What an app view of `server` may reach, for the bridge's `server` option: that server's tools
+   * (app-only ones too) and resources, never another server's.
+   * @see https://modelcontextprotocol.io/extensions/apps
+   */
+  appServer(server: string): HostAppServer {
+    const hosted = this.hosted(server);
+    return {
+      tools: () => this.readyClient(hosted).listTools(),
+      callTool: (name, args) => this.readyClient(hosted).callTool(name, args) as Promise<Record<string, unknown>>,
+      readResource: (uri) => this.readyClient(hosted).readResource(uri) as Promise<Record<string, unknown>>,
+    };
   }
 
   // ---------------------------------------------------------------------------- closing
@@ -557,6 +627,7 @@ export class Host {
         info: this.clientInfo,
         clock: this.clientClock,
       });
+      if (this.options.apps) client.declareCapabilities(appsCapability());
       this.options.onClient?.(client, hosted.name);
     } catch (e) {
       // Not from inside the machine's transition.

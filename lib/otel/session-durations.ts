@@ -21,15 +21,23 @@ export interface SessionSource {
   readonly sessions$: { subscribe(next: (session: EndingSession) => void): { unsubscribe(): void } };
 }
 
-/** Record `session`'s duration on `histogram` once it ends. */
-export function timeSession(histogram: Histogram, session: EndingSession, fallback: NetworkFacts | undefined): void {
+/**
+ * Record `session`'s duration on `histogram` once it ends. A client's names the server (`server.address`,
+ * `server.port`: the one its transport addressed, behind any proxy); a server's never names its client
+ * (a port per connection is no metric attribute).
+ */
+export function timeSession(histogram: Histogram, session: EndingSession, fallback: NetworkFacts | undefined, side: 'client' | 'server' = 'server'): void {
   const started = performance.now();
   void session.ended().then(() => {
     const network = networkOf(session.transportPeer) ?? fallback;
-    const attrs: Record<string, string> = {};
+    const attrs: Record<string, string | number> = {};
     if (session.protocolVersion) attrs['mcp.protocol.version'] = session.protocolVersion;
     if (network?.transport) attrs['network.transport'] = network.transport;
     if (network?.protocolName) attrs['network.protocol.name'] = network.protocolName.toLowerCase();
+    if (side === 'client' && network?.peerAddress) {
+      attrs['server.address'] = network.peerAddress;
+      if (network.peerPort !== undefined) attrs['server.port'] = network.peerPort;
+    }
     histogram.record((performance.now() - started) / 1000, attrs);
   });
 }

@@ -14,7 +14,7 @@ import type { AnsweredRequest, ClientInterceptor, ClientInterceptorNext, Outgoin
 import type { InterceptedRequest, Interceptor, InterceptorNext } from '../server-features/interceptors/server-chain.js';
 import { META } from '../protocol/schema/modern.js';
 import { withOutgoing } from '../server-features/interceptors/outgoing.js';
-import { extractFromMeta, injectIntoMeta, metaOf } from './meta-carrier.js';
+import { extractFromMeta, injectIntoMeta, metaOf, officialFirst } from './meta-carrier.js';
 import { SpanIndex } from './round-links.js';
 import { timeSession, type EndingSession, type SessionSource } from './session-durations.js';
 import type { OtelApi } from './otel-api.js';
@@ -42,7 +42,8 @@ export interface McpTelemetryOptions {
   readonly meterProvider?: MeterProvider;
   /**
    * Reads and writes trace context in `params._meta`; when left out, the global propagator, or W3C Trace Context
-   * and Baggage while none is registered (the API's default propagates nothing).
+   * and Baggage while none is registered (the API's default propagates nothing). One of another format
+   * gets the W3C keys the MCP specification reserves in `_meta` added (written after its own, read first).
    */
   readonly propagator?: TextMapPropagator;
   /** Name resource spans `resources/read {uri}` (high cardinality: off by default, as the conventions ask). */
@@ -107,8 +108,9 @@ export function createMcpTelemetry(api: OtelApi, options: McpTelemetryOptions = 
   const tracer = (options.tracerProvider ?? api.trace.getTracerProvider()).getTracer(INSTRUMENTATION);
   const meter = (options.meterProvider ?? api.metrics.getMeterProvider()).getMeter(INSTRUMENTATION);
   const fallback = w3cPropagator(api);
-  // Asked per request: a global propagator registered after this call still counts.
-  const propagatorNow = (): TextMapPropagator => options.propagator ?? (api.propagation.fields().length > 0 ? api.propagation : fallback);
+  // Asked per request: a global propagator registered after this call still counts. Whichever it is,
+  // the MCP specification's keys (W3C traceparent, tracestate, baggage) are written and read first.
+  const propagatorNow = (): TextMapPropagator => officialFirst(options.propagator ?? (api.propagation.fields().length > 0 ? api.propagation : fallback), fallback);
   const histogram = (name: string, description: string): Histogram =>
     meter.createHistogram(name, { unit: 's', description, advice: { explicitBucketBoundaries: [...DURATION_BUCKETS] } });
   const sessionDurations = {
@@ -233,7 +235,7 @@ export function createMcpTelemetry(api: OtelApi, options: McpTelemetryOptions = 
     client: clientOf(),
     clientOf,
     watchSessions: (source) => source.sessions$.subscribe((session) => timeSession(sessionDurations.server, session, options.network)),
-    watchClient: (session, network) => timeSession(sessionDurations.client, session, network ?? options.network),
+    watchClient: (session, network) => timeSession(sessionDurations.client, session, network ?? options.network, 'client'),
   };
 }
 

@@ -4,7 +4,6 @@
  * server's store has a part for HTTP sessions, and whether an error means the store is down.
  */
 import type { JsonObject, RequestId } from '../jsonrpc/message.js';
-import type { HttpRequestIn } from '../../streams/http-shape.js';
 import type { TouchNeeds } from './http-cluster-sessions.js';
 import type { HttpSessionStore } from './http-cluster.js';
 
@@ -43,9 +42,4 @@ export function requestIdOf(value: unknown): RequestId | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
   const id = (value as { id?: unknown }).id;
   return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
-}
-
-/** The client's address and port as the socket saw them (a proxy's, behind one). */
-export function remoteOf(req: HttpRequestIn): { address?: string | undefined; port?: number | undefined } {
-  return { address: req.socket?.remoteAddress, port: req.socket?.remotePort };
 }

@@ -32,7 +32,8 @@ import type { Transport } from '../../streams/transport.js';
 import { HttpSession, isPromise } from './http-server-session.js';
 import { Hibernation, type HibernatedState, type HibernationCore } from './http-hibernation.js';
 import { DEFAULT_HIBERNATE_AFTER_MS, DEFAULT_KEEPALIVE_MS, DEFAULT_MAX_BODY_BYTES, DEFAULT_RETRY_MS, DEFAULT_SESSION_IDLE_TTL_MS, SESSION_HEADER, parseEventId, type CorsOptions, type HandlerExtras, type HttpServerStats, type StreamableHttpOptions } from './http-server-options.js';
-import { httpStoreOf, isInitializeRequest, remoteOf, requestIdOf, touchNeeds } from './http-server-checks.js';
+import { httpStoreOf, isInitializeRequest, requestIdOf, touchNeeds } from './http-server-checks.js';
+import { remoteResolver, type RemoteOf } from './forwarded-client.js';
 
 /** @internal Shared by the Streamable HTTP and legacy endpoints. */
 export class HttpServerCore implements HibernationCore<HttpSession> {
@@ -65,6 +66,8 @@ export class HttpServerCore implements HibernationCore<HttpSession> {
   /** GET requests with Last-Event-ID served. */
   resumptions = 0;
   private readonly modernOptions: ModernPostOptions;
+  /** The client of a request: its socket's peer, or the one a trusted proxy forwarded (`trustProxies`). */
+  private readonly remoteOf: RemoteOf;
   /** Sessions shared with other processes through a store (undefined: this process only). */
   readonly cluster: ClusterSessions<HttpSession> | undefined;
   /** Idle sessions put to sleep (undefined: stateless, shared through a store, or turned off). */
@@ -100,7 +103,8 @@ export class HttpServerCore implements HibernationCore<HttpSession> {
     }
     this.legacy = legacy === undefined ? undefined : new LegacySseEndpoints(this, legacy);
     this.capture = server.sessions$.subscribe((s) => (this.lastConnected = s));
-    this.modernOptions = { report: (e) => this.report(e), paramHeaders: options.paramHeaders ?? ((tool) => server.paramHeaders?.(tool)), ticker: this.ticker };
+    this.remoteOf = remoteResolver(options.trustProxies);
+    this.modernOptions = { report: (e) => this.report(e), paramHeaders: options.paramHeaders ?? ((tool) => server.paramHeaders?.(tool)), ticker: this.ticker, remoteOf: this.remoteOf };
     this.cluster = shared !== undefined && !this.stateless ? new ClusterSessions(this, shared.httpSessions) : undefined;
     const hibernateAfter = options.hibernateAfterMs === false ? Infinity : (options.hibernateAfterMs ?? DEFAULT_HIBERNATE_AFTER_MS);
     if (!(hibernateAfter >= 0)) throw new Error(`hibernateAfterMs must be a number of ms >= 0 or false, got ${String(options.hibernateAfterMs)}`);
@@ -409,7 +413,7 @@ export class HttpServerCore implements HibernationCore<HttpSession> {
     const id = base64urlEncode(bytes.subarray(0, 16));
     const tag = new DataView(bytes.buffer, bytes.byteOffset + 16, 4).getUint32(0).toString(36);
     const session = new HttpSession(this, id, tag, this.idleTtlMs, caller);
-    if (req !== undefined) session.remote = remoteOf(req);
+    if (req !== undefined) session.remote = this.remoteOf(req);
     this.sessions.set(id, session);
     return session;
   }
@@ -540,7 +544,7 @@ export class HttpServerCore implements HibernationCore<HttpSession> {
       }
     }
     const session = new HttpSession(this, '', '', Infinity, caller);
-    session.remote = remoteOf(req);
+    session.remote = this.remoteOf(req);
     const pending = this.connect(session);
     if (init) {
       session.post(res, value, true);

@@ -64,6 +64,14 @@ export interface StreamableHttpOptions {
   allowedHosts?: string[];
   /** DNS rebinding protection: accepted `Origin` values; `'*'` accepts any. */
   allowedOrigins?: string[];
+  /**
+   * The IP addresses of the reverse proxies in front of this server whose `Forwarded` (RFC 7239) or
+   * `X-Forwarded-For` header names the client: a request from one of them is the client it forwards
+   * (OpenTelemetry's `client.address` / `client.port`). Default none: the headers are anyone's to
+   * write, so they are never believed unless the request's socket peer is listed here.
+   * @see https://opentelemetry.io/docs/specs/semconv/gen-ai/mcp/#server
+   */
+  trustProxies?: readonly string[];
   /** CORS: answer preflights and expose `Mcp-Session-Id` to scripts of allowed origins. Default off. */
   cors?: boolean | CorsOptions;
   /** Largest accepted POST body in bytes (413 above). Default 4 MiB. */

@@ -25,6 +25,7 @@ import { errorBody, writeEmpty, writeJson } from '../../streams/http-body.js';
 import { KeepAliveTicker, SseSink } from '../../streams/http-sse-sink.js';
 import { sseEvent } from '../../streams/sse-encode.js';
 import { base64Decode, utf8Decode } from '../crypto/bytes.js';
+import { socketPeer, type RemoteOf } from './forwarded-client.js';
 
 /** Which tool parameters a tool mirrors into `Mcp-Param-*` headers (from its `x-mcp-header` annotations). */
 export type ParamHeaderLookup = (tool: string) => ReadonlyArray<ParamHeader> | undefined;
@@ -34,6 +35,8 @@ export interface ModernPostOptions {
   report?: (e: unknown) => void;
   /** The server's keep-alive ticker: `:` comments on SSE responses that sent nothing for a while (listen streams). */
   ticker?: KeepAliveTicker;
+  /** Who the client is: the socket's peer unless a trusted proxy forwarded one (`trustProxies`). */
+  remoteOf?: RemoteOf;
 }
 
 const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
@@ -136,7 +139,7 @@ export function serveModernPost(core: RequestCore, req: HttpRequestIn, res: Http
   core.answerEnveloped(msg, envelope, {
     notify: (frame) => exchange.notify(frame),
     authInfo,
-    peerFacts: httpPeer(req),
+    peerFacts: httpPeer(req, options.remoteOf),
     cancellation: exchange,
     // Made only when read (a listen stream, a handler's ctx.signal): a listen stream ends by it.
     get signal() {
@@ -239,7 +242,10 @@ class ModernExchange implements RequestCancellation {
 /** For handlers used without a server's ticker: no keep-alive comments. */
 const NO_KEEPALIVE = new KeepAliveTicker({ now: () => 0, setTimeout: () => 0, clearTimeout: () => {} }, undefined);
 
-/** A 2026-07-28 request over HTTP: no session id, the client's address as the socket saw it. */
-function httpPeer(req: HttpRequestIn): TransportPeer {
-  return { transport: 'tcp', protocolName: 'http', address: req.socket?.remoteAddress, port: req.socket?.remotePort };
+/** A 2026-07-28 request over HTTP: no session id, the client's address (behind a trusted proxy, the one it forwarded). */
+function httpPeer(req: HttpRequestIn, remoteOf: RemoteOf | undefined): TransportPeer {
+  // No proxy trusted (the usual case): the socket's peer, with no object in between.
+  if (remoteOf === undefined || remoteOf === socketPeer) return { transport: 'tcp', protocolName: 'http', address: req.socket?.remoteAddress, port: req.socket?.remotePort };
+  const { address, port } = remoteOf(req);
+  return { transport: 'tcp', protocolName: 'http', address, port };
 }

@@ -144,10 +144,8 @@ export class SkillsFeature {
     if (source.directoryName !== undefined && source.directoryName !== frontmatter.name) {
       throw new SkillRegistrationError(`${where}/SKILL.md`, `the name "${frontmatter.name}" must equal the skill's directory name "${source.directoryName}"`);
     }
-    const metadata = frontmatter['metadata'];
-    if (metadata !== null && typeof metadata === 'object' && Object.keys(metadata).some((k) => k.startsWith('io.modelcontextprotocol/'))) {
-      throw new SkillRegistrationError(`${where}/SKILL.md`, 'metadata keys starting with "io.modelcontextprotocol/" are reserved for MCP extensions');
-    }
+    // Metadata keys under io.modelcontextprotocol/ are for MCP extensions; this server knows none and
+    // ignores them (a skill written for a later extension is served as is, its frontmatter verbatim).
     const prefix = source.prefix ?? '';
     const prefixSegments = prefix === '' ? [] : checkPath(prefix, where);
     const authority = prefixSegments[0] ?? frontmatter.name;

@@ -12,7 +12,7 @@
  */
 import { clientRendersApps, type AppToolMeta } from '../protocol/apps-extension.js';
 import { appToolMetaFor, withoutAppLink } from './apps.js';
-import { McpError } from '../errors.js';
+import { McpError, UpstreamFaultError } from '../errors.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type { JsonObject } from '../jsonrpc/message.js';
 import { hasCapability } from '../protocol/methods.js';
@@ -246,6 +246,8 @@ export class ToolsFeature {
       if (ctx.signal.aborted || (e instanceof McpError && (e.code === ErrorCode.UrlElicitationRequired || e.code === ErrorCode.MissingRequiredClientCapability))) throw e;
       // A task of the tasks extension fails with a protocol error (its `failed` status), not a tool error.
       if (e instanceof McpError && 'failsTaskOnProtocolError' in fctx) throw e;
+      // A gateway's upstream that failed (exited, unreachable, timed out) is a server error: a protocol error.
+      if (e instanceof UpstreamFaultError) throw e;
       return toolError(`Tool "${name}" failed: ${(e as Error)?.message ?? String(e)}`);
     }
     const result = normalizeResult(returned);

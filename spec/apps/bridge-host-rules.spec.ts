@@ -1,17 +1,19 @@
 // The host rules of MCP Apps that the bridge keeps by itself, on a page made of plain objects (the
 // bridge's DOM needs are structural): no partial tool input after the complete one, a display
 // mode request answered with the mode in effect and never a switch, a ui/message handed to the
-// page with its role, and only the last ui/update-model-context kept for the model.
+// page with its role, only the last ui/update-model-context kept for the model, and the CSP each
+// view is rendered under handed to the page's audit log.
 // (The same bridge in a real browser: bridge.spec.ts.)
 import { expect } from 'chai';
-import { createAppBridge, type AppBridgeOptions, type AppHostHandlers } from '../../lib/apps/bridge.js';
+import { createAppBridge, type AppBridgeOptions, type AppCspRecord, type AppHostHandlers } from '../../lib/apps/bridge.js';
+import { appContentSecurityPolicy } from '../../lib/protocol/apps-extension.js';
 
 const PAGE = 'https://host.example';
 const SANDBOX = 'https://sandbox.example';
 type Json = Record<string, any>;
 
 /** A page with one container, a frame whose messages are kept, and a way for the "sandbox" to post back. */
-function page(options: { hostContext?: Json; handlers?: AppHostHandlers } = {}) {
+function page(options: { hostContext?: Json; handlers?: AppHostHandlers; auditCsp?: AppBridgeOptions['auditCsp'] } = {}) {
   const toView: Json[] = [];
   const listeners = new Set<(e: { data: unknown; origin: string; source: unknown }) => void>();
   const contentWindow = { postMessage: (m: Json) => void toView.push(m) };
@@ -29,6 +31,7 @@ function page(options: { hostContext?: Json; handlers?: AppHostHandlers } = {}) 
     hostInfo: { name: 'spec-host', version: '1' },
     ...(options.hostContext && { hostContext: options.hostContext }),
     ...(options.handlers && { handlers: options.handlers }),
+    ...(options.auditCsp && { auditCsp: options.auditCsp }),
   } as unknown as AppBridgeOptions);
   const fromView = (m: Json) => {
     for (const l of [...listeners]) l({ data: m, origin: SANDBOX, source: contentWindow });
@@ -52,7 +55,7 @@ function page(options: { hostContext?: Json; handlers?: AppHostHandlers } = {}) 
     await tick();
     return init;
   };
-  return { bridge, toView, request, start, tick };
+  return { bridge, toView, request, start, tick, fromView };
 }
 
 describe('MCP Apps: host rules the bridge keeps', () => {
@@ -92,5 +95,45 @@ describe('MCP Apps: host rules the bridge keeps', () => {
     await p.request('ui/update-model-context', { structuredContent: { selected: 'train-2' } });
     expect(p.bridge.modelContext).to.deep.equal({ structuredContent: { selected: 'train-2' } });
     expect(updates).to.have.length(2);
+  });
+
+  it('[APPS-008] logs the CSP a view is rendered under for security review: declared, applied, dropped origins and permissions, nothing of the view or the call', async () => {
+    const records: AppCspRecord[] = [];
+    const p = page({ auditCsp: (r) => void records.push(r) });
+    const csp = { connectDomains: ['https://api.weather.example', 'javascript:alert(1)'], resourceDomains: ['https://cdn.weather.example'] };
+    const tool = { name: 'weather', _meta: { ui: { resourceUri: 'ui://weather/dashboard' } } };
+    p.bridge.show({ html: '<!DOCTYPE html><p>secret view</p>', meta: { csp, permissions: { geolocation: {} } }, tool, toolInput: { city: 'Oslo', token: 'tok-123' } });
+    expect(records).to.have.length(1);
+    const r = records[0]!;
+    expect(r).to.deep.equal({
+      tool: 'weather',
+      resourceUri: 'ui://weather/dashboard',
+      declared: csp,
+      policy: appContentSecurityPolicy(csp),
+      dropped: ['javascript:alert(1)'],
+      permissions: { geolocation: {} },
+    });
+    expect(r.policy).to.include('connect-src https://api.weather.example;').and.not.include('javascript:');
+    // What the sandbox was told to apply is what the record says was applied.
+    expect(p.toView).to.deep.equal([]);
+    p.fromView({ jsonrpc: '2.0', method: 'ui/notifications/sandbox-proxy-ready', params: {} });
+    await p.tick();
+    const sent = p.toView.find((m) => m.method === 'ui/notifications/sandbox-resource-ready')!;
+    expect(appContentSecurityPolicy(sent.params.csp)).to.equal(r.policy);
+    expect(JSON.stringify(records)).to.not.include('secret view').and.not.include('tok-123');
+    expect(p.bridge.cspRecord).to.equal(r);
+  });
+
+  it('[APPS-008] a view with no declared CSP is logged under the restrictive default; a throwing logger does not stop the view', async () => {
+    const p = page({
+      auditCsp: () => {
+        throw new Error('log sink down');
+      },
+    });
+    await p.start();
+    expect(p.bridge.cspRecord).to.deep.include({ tool: 'weather', declared: undefined, dropped: [], policy: appContentSecurityPolicy(undefined) });
+    expect(p.bridge.cspRecord!.policy).to.include("default-src 'none'").and.include("connect-src 'none'");
+    expect(p.bridge.state).to.equal('ready');
+    expect(p.bridge.errors.map((e) => e.message)).to.deep.equal(['auditCsp threw: log sink down']);
   });
 });

@@ -1,12 +1,18 @@
 // Faults upstream: a server that hangs, writes garbage or exits in the middle of a call gives the
-// downstream caller an error for that call only; the other mounted server keeps serving, and the
-// gateway's HTTP server stays up.
+// downstream caller a typed protocol error for that call only (-32603 whose data names the
+// upstream and the fault; an UpstreamFaultError for our Client, in either era); a tool that ran
+// upstream and reported its own error stays an isError result; the other mounted server keeps
+// serving, and the gateway's HTTP server stays up.
 import { expect } from 'chai';
 import { fileURLToPath } from 'node:url';
 import { filter, firstValueFrom } from 'rxjs';
 import { Client } from '../../lib/entries/client.js';
+import { McpError, RequestTimeoutError, UpstreamFaultError, type UpstreamFault } from '../../lib/errors.js';
 import { createGateway, type Gateway } from '../../lib/gateway/gateway.js';
+import { faultOf } from '../../lib/gateway/upstream-fault.js';
+import { ServerUnavailableError } from '../../lib/host/host.js';
 import { listen, type Listening } from '../../lib/http/listen-port.js';
+import { ErrorCode } from '../../lib/jsonrpc/error-codes.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { tsArgs } from '../helpers/ts-child.js';
@@ -15,21 +21,32 @@ const path = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 const stdio = (file: string) => ({ command: process.execPath, args: [...tsArgs(file)] });
 const textOf = (r: { content?: unknown }) => ((r.content ?? []) as { text?: string }[]).map((b) => b.text ?? '').join('\n');
 
-/** What a downstream caller sees of a call: its error (thrown or an isError result), or undefined. */
-async function failureOf(call: Promise<{ isError?: boolean; content?: unknown }>): Promise<string | undefined> {
+/** The error a downstream call failed with (it must fail, not resolve to a result). */
+async function errorOf(call: Promise<unknown>): Promise<unknown> {
   try {
     const result = await call;
-    return result.isError ? textOf(result) : undefined;
+    expect.fail(`expected an error, got ${JSON.stringify(result).slice(0, 200)}`);
   } catch (e) {
-    return (e as Error).message;
+    return e;
   }
 }
 
-describe('gateway: upstream faults fail the call, nothing else', function () {
+/** The caller got the typed error: -32603 with data naming the upstream, the fault and the method. */
+function expectFault(e: unknown, fault: UpstreamFault, method: string, message: RegExp): void {
+  expect(e, String(e)).to.be.instanceOf(UpstreamFaultError);
+  const error = e as UpstreamFaultError;
+  expect(error.code).to.equal(ErrorCode.InternalError);
+  expect(error.data).to.deep.equal({ upstream: 'faulty', fault, method });
+  expect({ upstream: error.upstream, fault: error.fault, method: error.method }).to.deep.equal({ upstream: 'faulty', fault, method });
+  expect(error.message).to.match(message);
+}
+
+describe('gateway: upstream faults fail the call with a typed error, nothing else', function () {
   this.timeout(60_000);
   let gateway: Gateway;
   let web: Listening;
-  let client: Client;
+  let modern: Client;
+  let legacy: Client;
 
   before(async () => {
     gateway = createGateway({
@@ -41,29 +58,76 @@ describe('gateway: upstream faults fail the call, nothing else', function () {
     await gateway.start();
     await firstValueFrom(gateway.host.tools$.pipe(filter((ts) => ts.some((t) => t.name === 'faulty__exit') && ts.some((t) => t.name === 'echo__echo'))));
     web = await listen(createStreamableHttpHandler(gateway.server.server), { port: 0 });
-    client = new Client({ info: { name: 'downstream', version: '1.0.0' }, era: 'modern' });
-    await client.connect(createStreamableHttpClientTransport(web.url));
+    modern = new Client({ info: { name: 'downstream', version: '1.0.0' }, era: 'modern' });
+    await modern.connect(createStreamableHttpClientTransport(web.url));
+    legacy = new Client({ info: { name: 'downstream-legacy', version: '1.0.0' }, era: 'legacy' });
+    await legacy.connect(createStreamableHttpClientTransport(web.url));
   });
   after(async () => {
-    await client?.close();
+    await modern?.close();
+    await legacy?.close();
     await web?.close();
     await gateway?.close();
   });
 
-  const echoStillServes = async () => expect(textOf(await client.callTool('echo__echo', { text: 'alive' }))).to.equal('alive');
+  const echoStillServes = async () => {
+    expect(textOf(await modern.callTool('echo__echo', { text: 'alive' }))).to.equal('alive');
+    expect(textOf(await legacy.callTool('echo__echo', { text: 'alive' }))).to.equal('alive');
+  };
+  /** After `faulty` exited: its restart (a new client) has mounted its tools again. */
+  const restarted = async (before: unknown) => {
+    await firstValueFrom(gateway.host.tools$.pipe(filter((ts) => gateway.host.client('faulty') !== before && gateway.host.state.faulty?.phase === 'ready' && ts.some((t) => t.name === 'faulty__exit'))));
+  };
 
-  it('an upstream that hangs: the call fails with a timeout', async () => {
-    expect(await failureOf(client.callTool('faulty__hang', {}))).to.match(/faulty__hang.*timed out after 1000 ms/);
+  it('an upstream that hangs: tools/call, resources/read and completion each fail timedOut, in either era', async () => {
+    const [tool, legacyTool, read, complete] = await Promise.all([
+      errorOf(modern.callTool('faulty__hang', {})),
+      errorOf(legacy.callTool('faulty__hang', {})),
+      errorOf(modern.readResource('faulty://hang')),
+      errorOf(legacy.complete({ type: 'ref/prompt', name: 'faulty__exit' }, { name: 'topic', value: 'x' })),
+    ]);
+    expectFault(tool, 'timedOut', 'tools/call', /Upstream "faulty" did not answer within 1000 ms/);
+    expectFault(legacyTool, 'timedOut', 'tools/call', /did not answer within 1000 ms/);
+    expectFault(read, 'timedOut', 'resources/read', /did not answer/);
+    expectFault(complete, 'timedOut', 'completion/complete', /did not answer/);
+    // The caller's own timeout is another thing: this came from the gateway.
+    expect(tool).not.to.be.instanceOf(RequestTimeoutError);
     await echoStillServes();
   });
 
-  it('an upstream that writes garbage: the call fails, the gateway stays up', async () => {
-    expect(await failureOf(client.callTool('faulty__garbage', {}))).to.match(/faulty__garbage.*timed out/);
+  it('an upstream that writes garbage: the call fails "garbage", the gateway stays up', async () => {
+    expectFault(await errorOf(legacy.callTool('faulty__garbage', {})), 'garbage', 'tools/call', /sent something that is not JSON-RPC .* and no answer/);
     await echoStillServes();
   });
 
-  it('an upstream that exits mid-call: the call fails naming the closed connection', async () => {
-    expect(await failureOf(client.callTool('faulty__exit', {}))).to.match(/Connection closed.*"faulty".*exited with code 4/);
+  it('an upstream that exits mid-call: tools/call and prompts/get fail "exited", naming the exit', async () => {
+    let before = gateway.host.client('faulty');
+    expectFault(await errorOf(modern.callTool('faulty__exit', {})), 'exited', 'tools/call', /Upstream "faulty" closed the connection.*exited with code 4/);
     await echoStillServes();
+    await restarted(before);
+    before = gateway.host.client('faulty');
+    expectFault(await errorOf(legacy.getPrompt('faulty__exit', { topic: 'x' })), 'exited', 'prompts/get', /exited with code 4/);
+    await restarted(before);
+  });
+
+  it('a tool that ran upstream and reported an error stays an isError result', async () => {
+    const result = await modern.callTool('faulty__fails', {});
+    expect(result.isError).to.equal(true);
+    expect(textOf(result)).to.contain('the tool itself failed');
+  });
+
+  it('an upstream not connected (restarting, failed) or an HTTP endpoint that refuses is "unreachable"', () => {
+    const down = faultOf(new ServerUnavailableError('faulty', 'waiting', new Error('exited with code 4')), 'faulty', 'tools/call');
+    expect(down?.data).to.deep.equal({ upstream: 'faulty', fault: 'unreachable', method: 'tools/call' });
+    expect(down?.message).to.match(/not connected \(waiting\): exited with code 4/);
+    const refused = faultOf(new McpError(ErrorCode.ConnectionClosed, 'fetch failed: ECONNREFUSED', { transport: 'http' }), 'remote', 'resources/read');
+    expect(refused?.fault).to.equal('unreachable');
+    // The upstream's own answer is not a fault of the link.
+    expect(faultOf(new McpError(ErrorCode.InvalidParams, 'Unknown tool'), 'faulty', 'tools/call')).to.equal(undefined);
+  });
+
+  it("a peer's -32603 with other data stays a plain McpError", () => {
+    expect(McpError.fromError({ code: ErrorCode.InternalError, message: 'boom', data: { upstream: 'x', fault: 'melted' } })).not.to.be.instanceOf(UpstreamFaultError);
+    expect(McpError.fromError({ code: ErrorCode.InternalError, message: 'down', data: { upstream: 'x', fault: 'exited', method: 'tools/call' } })).to.be.instanceOf(UpstreamFaultError);
   });
 });

@@ -121,6 +121,42 @@ describe('gateway: record journals both sides of every bridged exchange', functi
     expect(shown.stdout).to.contain('tools/call');
   });
 
+  it('the files are the record: after many calls the journals in memory hold no entries (a long-running gateway does not grow)', async () => {
+    const out = join(dir, 'flat');
+    const gateway = createGateway({ servers: { echo: { url: upstreamWeb.url } }, record: out });
+    await gateway.start();
+    const web = await listen(createStreamableHttpHandler(gateway.server.server), { port: 0 });
+    const legacy = new Client({ info: { name: 'downstream', version: '1.0.0' }, era: 'legacy' });
+    const modern = new Client({ info: { name: 'downstream-modern', version: '1.0.0' }, era: 'modern' });
+    try {
+      await legacy.connect(createStreamableHttpClientTransport(web.url));
+      await modern.connect(createStreamableHttpClientTransport(web.url));
+      const CALLS = 20;
+      for (let i = 0; i < CALLS; i++) {
+        expect(textOf(await legacy.callTool('echo__echo', { text: `l${i}` }))).to.equal(`echo:l${i}`);
+        expect(textOf(await modern.callTool('echo__echo', { text: `m${i}` }))).to.equal(`echo:m${i}`);
+      }
+      // Kept in memory: nothing, on every side (the downstream session, the 2026-07-28 requests, the upstream client).
+      const session = [...gateway.server.server.sessions][0]!;
+      const journals = { downstream: session.journal, modern: gateway.server.server.journal, upstream: gateway.host.client('echo')!.journal };
+      for (const [side, journal] of Object.entries(journals)) {
+        expect(journal, side).not.to.equal(undefined);
+        expect(journal!.entries, side).to.have.length(0);
+      }
+      // Written: each call on each side, while the gateway runs.
+      const calls = (re: RegExp, text: string) => readFileSync(join(out, readdirSync(out).find((f) => re.test(f))!), 'utf8').split('\n').filter((l) => l.includes(text)).length;
+      expect(calls(/^downstream-\d+-/, '"method":"tools/call"')).to.equal(CALLS);
+      expect(calls(/^downstream-modern/, '"method":"tools/call"')).to.equal(CALLS);
+      // (A 2026-07-28 client journals each call and its frame: both name the arguments.)
+      for (let i = 0; i < CALLS; i++) for (const text of [`l${i}`, `m${i}`]) expect(calls(/^upstream-\d+-echo/, `"text":"${text}"`), text).to.be.greaterThan(0);
+    } finally {
+      await legacy.close();
+      await modern.close();
+      await web.close();
+      await gateway.close();
+    }
+  });
+
   it('refuses a directory that already holds journals (an older recording is never overwritten)', () => {
     const used = join(dir, 'used');
     const gateway = () => createGateway({ servers: { counter: COUNTER }, record: used });

@@ -31,7 +31,8 @@ function upstreamServer(revisions: string[]) {
   let release!: () => void;
   const released = new Promise<void>((r) => (release = r));
   const waiters: (() => void)[] = [];
-  const mcp = createMcpServer({ info: { name: 'tasker', version: '1.0.0' }, supportedVersions: revisions, tasks: quickTasks() });
+  const store = new MemoryTaskStore({ pollInterval: 20 });
+  const mcp = createMcpServer({ info: { name: 'tasker', version: '1.0.0' }, supportedVersions: revisions, tasks: { store } });
   mcp.registerTool('work', { execution: { taskSupport: 'optional' } }, async () => {
     await released;
     return { content: [{ type: 'text', text: 'done' }] };
@@ -53,7 +54,36 @@ function upstreamServer(revisions: string[]) {
     await startTask(ctx);
     throw new McpError(-32001, 'the upstream work failed');
   });
-  return { mcp, release, nextCancel: () => new Promise<void>((r) => waiters.push(r)) };
+  // Runs as a task, then (once polled) reports: a progress notification (2025-11-25) and a new
+  // status message (the extension's progress description), then waits for `report()`.
+  let report!: () => void;
+  const reported = new Promise<void>((r) => (report = r));
+  let polled: (() => void) | undefined;
+  mcp.registerTool('mustReport', { execution: { taskSupport: 'required' } }, async (_a, ctx) => {
+    await startTask(ctx);
+    // Once the task is polled, its creating request is over: what follows is after the task was created.
+    await new Promise<void>((r) => (polled = r));
+    ctx.progress(1, 2, 'progress: half way');
+    const taskId = (ctx as { task?: { taskId: string } }).task?.taskId;
+    if (taskId !== undefined) await store.apply(taskId, { type: 'STATUS', now: Date.now(), message: 'status: half way' });
+    await reported;
+    return { content: [{ type: 'text', text: 'reported' }] };
+  });
+  const ran: string[] = [];
+  mcp.registerTool('mustSecret', { execution: { taskSupport: 'required' } }, async () => {
+    ran.push('mustSecret');
+    return { content: [{ type: 'text', text: 'the secret' }] };
+  });
+  // Listed (below) with an outputSchema its results do not meet: a misbehaving upstream.
+  mcp.registerTool('mustShape', { execution: { taskSupport: 'required' } }, async () => ({ content: [], structuredContent: { n: 'not a number' } }));
+  mcp.server.use(async (req, next) => {
+    if (req.method === 'tasks/get') polled?.();
+    const answer = await next();
+    if (req.method !== 'tools/list') return answer;
+    const shape = { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] };
+    return { ...answer, tools: (answer.tools as { name: string }[]).map((t) => (t.name === 'mustShape' ? { ...t, outputSchema: shape } : t)) };
+  });
+  return { mcp, release, report, ran, nextCancel: () => new Promise<void>((r) => waiters.push(r)) };
 }
 
 for (const revision of ['2025-11-25', '2026-07-28']) {
@@ -69,7 +99,12 @@ for (const revision of ['2025-11-25', '2026-07-28']) {
     before(async () => {
       upstream = upstreamServer([revision]);
       upstreamWeb = await listen(createStreamableHttpHandler(upstream.mcp.server), { port: 0, logger: false });
-      gateway = createGateway({ servers: { up: { url: upstreamWeb.url } }, clientOptions: { era: revision === '2026-07-28' ? 'modern' : 'legacy' }, tasks: quickTasks() });
+      gateway = createGateway({
+        servers: { up: { url: upstreamWeb.url } },
+        clientOptions: { era: revision === '2026-07-28' ? 'modern' : 'legacy' },
+        tasks: quickTasks(),
+        approveToolCall: (request) => request.tool !== 'mustSecret' || { approved: false, reason: 'not this one' },
+      });
       await gateway.start();
       web = await listen(createStreamableHttpHandler(gateway.server.server), { port: 0, logger: false });
       client = new Client({ info: { name: 'downstream', version: '1.0.0' }, era: 'legacy' });
@@ -128,6 +163,28 @@ for (const revision of ['2025-11-25', '2026-07-28']) {
       expect(polled.status).to.equal('working');
       expect((await handle.cancel()).status).to.equal('cancelled');
       await cancelled;
+    });
+
+    it('an upstream task\'s progress reaches the caller: its progress notifications (2025-11-25), its status messages (the extension)', async () => {
+      const heard: string[] = [];
+      const call = client.callTool('up__mustReport', {}, { task: false, onprogress: (p) => heard.push(p.message ?? '') });
+      const expected = revision === '2026-07-28' ? 'status: half way' : 'progress: half way';
+      await new Promise<void>((r) => { const poll = () => (heard.includes(expected) ? r() : setTimeout(poll, 5)); poll(); });
+      upstream.report();
+      expect(textOf(await call)).to.equal('reported');
+    });
+
+    it('an upstream task passes the approver first: a refused call never reaches the upstream', async () => {
+      const result = await client.callTool('up__mustSecret', {}, { task: false });
+      expect(result.isError).to.equal(true);
+      expect(textOf(result)).to.match(/denied: not this one/);
+      expect(upstream.ran).to.deep.equal([]);
+    });
+
+    it("an upstream task's result is checked against the tool's outputSchema", async () => {
+      const result = await client.callTool('up__mustShape', {}, { task: false });
+      expect(result.isError).to.equal(true);
+      expect(textOf(result)).to.contain('does not match its outputSchema: #/n Instance type "string" is invalid');
     });
 
     it('an upstream call that fails tells each caller why: a tool error, or the same JSON-RPC error failing a 2026-07-28 task of a 2026-07-28 upstream', async () => {

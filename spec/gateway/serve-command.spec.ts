@@ -18,6 +18,7 @@ import { tsArgs } from '../helpers/ts-child.js';
 const path = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 const ECHO = [process.execPath, ...tsArgs(path('../../examples/echo-server.ts'))];
 const CALC = [process.execPath, ...tsArgs(path('../fixtures/host/calc-server.ts'))];
+const ASKER = [process.execPath, ...tsArgs(path('./fixtures/asking-server.ts'))];
 const textOf = (r: { content?: unknown }) => ((r.content ?? []) as { text?: string }[]).map((b) => b.text ?? '').join('\n');
 
 interface Served {
@@ -222,6 +223,28 @@ describe('mcp-actors serve', function () {
     }
   });
 
+  it('--input-wait-ms: a 2026-07-28 caller\'s retry after that long finds the upstream call cancelled; answered in time, it completes', async () => {
+    const served = await serve(['--http', '0', '--name', 'asker', '--input-wait-ms', '300', '--', ...ASKER]);
+    const client = new Client({ info: { name: 'downstream', version: '1.0.0' }, era: 'modern' });
+    let slow = false;
+    // The answer comes after the wait only when `slow` (real time: the child runs on its own clock).
+    client.onElicitation({ form: async () => {
+      if (slow) await new Promise((r) => setTimeout(r, 1_000));
+      return { action: 'accept', content: { name: 'Ada' } };
+    } });
+    try {
+      await client.connect(createStreamableHttpClientTransport(served.url));
+      expect(textOf(await client.callTool('asker__ask', {}))).to.equal('for Ada');
+      slow = true;
+      const late = await client.callTool('asker__ask', {});
+      expect(late.isError).to.equal(true);
+      expect(textOf(late)).to.match(/upstream call this retry continues has ended \(no retry came within 300 ms/);
+    } finally {
+      await client.close();
+      await stop(served);
+    }
+  });
+
   it('--tools-exclude / --tools-rename: the view of the served tools; a hidden one is unknown', async () => {
     const served = await serve(['--http', '0', '--name', 'echo', '--tools-exclude', 'sl*', '--tools-rename', 'echo=say', '--', ...ECHO]);
     const client = new Client({ info: { name: 'downstream', version: '1.0.0' }, era: 'modern' });
@@ -260,6 +283,14 @@ describe('mcp-actors serve', function () {
       const run = await runCli(['serve', '--upstreams', 'some', '--', ...ECHO]);
       expect(run.code).to.equal(2);
       expect(run.stderr).to.contain('--upstreams must be shared or perSession');
+    });
+
+    it('--input-wait-ms not a positive number of ms within a timer\'s range: usage error (2), nothing started', async () => {
+      for (const [value, message] of [['0', 'must be a positive number of ms'], ['3000000000', 'must be a positive number of ms, at most 2147483647; got 3000000000'], ['soon', 'must be a whole number']]) {
+        const run = await runInProcess(['serve', '--input-wait-ms', value!, '--', ...ECHO]);
+        expect(run.code, value).to.equal(2);
+        expect(run.stderr, value).to.contain(`--input-wait-ms ${message}`);
+      }
     });
 
     it('a config file that is not JSON, or names a server wrongly: bad input (5), the file named', async () => {

@@ -220,8 +220,7 @@ describe('skills: what registration refuses, and where it says', () => {
     expect(bad({ 'SKILL.md': md('big'), 'big.bin': new Uint8Array(16 * 1024 * 1024) }).error.message).to.include('at most 16777216');
   });
 
-  it('reserved metadata keys; the same skill twice', () => {
-    expect(bad({ 'SKILL.md': '---\nname: r\ndescription: d\nmetadata:\n  io.modelcontextprotocol/x: 1\n---\n' }).error.message).to.include('reserved');
+  it('the same skill twice', () => {
     const mcp = createMcpServer({ info: { name: 'skills', version: '1' } });
     mcp.registerSkill({ files: { 'SKILL.md': md('twice') } });
     expect(() => mcp.registerSkill({ files: { 'SKILL.md': md('twice') } })).to.throw(SkillRegistrationError, 'already registered');

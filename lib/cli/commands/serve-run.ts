@@ -19,6 +19,8 @@ export interface ServeRun {
   /** Per-call timeout towards the upstreams (ms). */
   timeout: number | undefined;
   upstreams: 'shared' | 'perSession';
+  /** `--input-wait-ms`: how long an upstream call waits for a 2026-07-28 caller's retry with its input. */
+  inputWaitMs?: number;
   /** `--record DIR` (absolute). */
   record?: string;
   listen: ServeListen;
@@ -34,7 +36,7 @@ export async function runGateway(ctx: CliContext, run: ServeRun): Promise<number
   const err = (line: string) => ctx.stderr.write(line + '\n');
   let gateway: ReturnType<typeof createGateway>;
   try {
-    gateway = createGateway({ servers: run.servers, upstreams: run.upstreams, ...(run.record !== undefined && { record: run.record }), ...(run.timeout !== undefined ? { clientOptions: { timeout: run.timeout } } : {}) });
+    gateway = createGateway({ servers: run.servers, upstreams: run.upstreams, ...(run.inputWaitMs !== undefined && { inputWaitMs: run.inputWaitMs }), ...(run.record !== undefined && { record: run.record }), ...(run.timeout !== undefined ? { clientOptions: { timeout: run.timeout } } : {}) });
   } catch (e) {
     throw new CliError((e as Error).message, ExitCode.BadInput);
   }

@@ -35,6 +35,10 @@ Upstreams (combine --config with one of the others):
                        "tools", "prompts" ({ include, exclude, rename }), "resources",
                        "templates" ({ include, exclude } by URI) in a server's entry
   --timeout MS         how long a call to an upstream may take (default 60000)
+  --input-wait-ms MS   when an upstream asks a 2026-07-28 caller for input mid-call, how long
+                       the upstream call waits for the caller's retry with the answer before
+                       it is cancelled (default 60000; 1 to 2147483647; keep it within
+                       --timeout)
   --record DIR         journal both sides of every bridged exchange into DIR (new or without
                        journals): a file per downstream session and per upstream client,
                        written as each ends; read them with mcp-actors inspect
@@ -75,6 +79,7 @@ const OPTIONS = {
   env: { type: 'string', multiple: true },
   header: { type: 'string', multiple: true },
   timeout: { type: 'string' },
+  'input-wait-ms': { type: 'string' },
   upstreams: { type: 'string' },
   record: { type: 'string' },
   'tools-include': { type: 'string', multiple: true },
@@ -107,6 +112,11 @@ export const serveCommand: Command = {
     const httpPort = int(p, 'http', 'serve');
     const wsPort = int(p, 'ws', 'serve');
     const timeout = int(p, 'timeout', 'serve');
+    const inputWaitMs = int(p, 'input-wait-ms', 'serve');
+    // As createGateway's `inputWaitMs` (not imported: --help and usage errors load no host): a timer past 2^31-1 ms fires at once.
+    if (inputWaitMs !== undefined && !(inputWaitMs > 0 && inputWaitMs <= 2_147_483_647)) {
+      throw new UsageError(`--input-wait-ms must be a positive number of ms, at most 2147483647; got ${String(inputWaitMs)}`, 'serve');
+    }
     const host = str(p, 'host') ?? '127.0.0.1';
     const network = httpPort !== undefined || wsPort !== undefined;
     if (!network && (str(p, 'host') !== undefined || list(p, 'allowed-host').length > 0 || list(p, 'allowed-origin').length > 0)) {
@@ -122,6 +132,7 @@ export const serveCommand: Command = {
     return runGateway(ctx, {
       servers,
       timeout,
+      ...(inputWaitMs !== undefined && { inputWaitMs }),
       upstreams,
       ...(str(p, 'record') !== undefined && { record: resolve(ctx.cwd, str(p, 'record')!) }),
       stopped: signalled(),
