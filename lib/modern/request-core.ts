@@ -37,7 +37,6 @@ import { progressRate } from '../session/progress-rate.js';
 import { ModernRequest, type ModernShared } from './request-host.js';
 import { systemClock } from '../clock.js';
 import { EnvelopeRefusal, hasVersionClaim, readEnvelope, type Envelope } from './envelope.js';
-import { InputRound } from './input-round.js';
 import { InvalidRequestStateError, RequestStateCodec, paramsDigest, type ReplayGuard, type RequestStateOptions } from './request-state.js';
 import { discoverResult } from './discover.js';
 import { listen, type ListenExtension } from './subscriptions-listen.js';
@@ -153,21 +152,28 @@ export class RequestCore implements ModernDispatch {
     return hasVersionClaim(msg.params);
   }
 
-  /** Serve a modern request arriving on a session's transport (stdio, WebSocket, memory). */
-  async serve(msg: JsonRpcRequest, io: RequestIo): Promise<JsonRpcResponse | undefined> {
-    return (await this.answer(msg, io)).response;
+  /** Serve one modern request (on any transport): check its envelope, run its handler, shape its answer. */
+  answer(msg: JsonRpcRequest, io: RequestIo): Promise<Answer> {
+    return this.run(msg, undefined, io, undefined) as Promise<Answer>;
   }
 
-  /** Serve one modern request: check its envelope, run its handler, shape its answer. */
-  async answer(msg: JsonRpcRequest, io: RequestIo): Promise<Answer> {
-    let envelope: Envelope;
+  /**
+   * Serve a modern request a carrier (a session) tracks: `finish` turns its answer, or the error
+   * it failed with, into what the carrier sends, as the last step of the same async function (a
+   * carrier awaiting the answer itself would cost another async frame per request).
+   */
+  serveCarried<I extends RequestIo, R>(msg: JsonRpcRequest, io: I, finish: CarrierFinish<I, R>): Promise<R> {
+    return this.run(msg, undefined, io, finish as CarrierFinish<RequestIo, R>) as Promise<R>;
+  }
+
+  /** The envelope, or the refusal to answer with. */
+  private envelopeOrRefusal(msg: JsonRpcRequest): Envelope | Answer {
     try {
-      envelope = this.envelopeOf(msg);
+      return this.envelopeOf(msg);
     } catch (e) {
       if (e instanceof EnvelopeRefusal) return { response: { jsonrpc: '2.0', id: msg.id, error: e.toJSON() }, status: e.status };
       throw e;
     }
-    return this.answerEnveloped(msg, envelope, io);
   }
 
   /** The request's envelope, checked; a refusal is journaled (`journal: true`) before it is thrown. */
@@ -207,28 +213,62 @@ export class RequestCore implements ModernDispatch {
    * headers). The request is a {@link ServerRequest} from here to its answer, owned by the server.
    */
   answerEnveloped(msg: JsonRpcRequest, envelope: Envelope, received: RequestIo): Promise<Answer> {
+    return this.run(msg, envelope, received, undefined) as Promise<Answer>;
+  }
+
+  /** Serve one request (its envelope checked here unless given), answered as it is or through `finish`. */
+  private async run(msg: JsonRpcRequest, given: Envelope | undefined, received: RequestIo, finish: CarrierFinish<RequestIo, unknown> | undefined): Promise<unknown> {
+    let envelope: Envelope;
+    try {
+      const checked = given ?? this.envelopeOrRefusal(msg);
+      if ('response' in checked) return finish === undefined ? checked : finish.answered(checked, received);
+      envelope = checked;
+    } catch (e) {
+      if (finish === undefined) throw e;
+      return finish.failed(e, received);
+    }
     // Journaled (`journal: true`): the request as received, what its io carries, its end (lib/journal/request-journal.ts).
     const tap = this.server.requestJournal.begin(msg, received);
     const io = tap?.io ?? received;
-    const principal = principalOf(io.authInfo);
-    const request = new ServerRequest(msg.id, msg.method, msg.params, (this.owner ??= this.modernOwner()), principal);
-    return this.serveRequest(msg, envelope, io, request, principal).then(
-      (answer) => {
-        const response = answer.response;
-        const gone = io.cancellation ?? io.signal;
-        if (gone?.aborted === true) request.cancelled(String(gone.reason ?? 'The client went away'));
-        else if (response !== undefined && 'error' in response) request.failed(response.error);
-        else if (response?.result.resultType === 'input_required') request.inputRequired(Object.keys((response.result.inputRequests ?? {}) as JsonObject));
-        else request.answered();
-        tap?.end(response, request.state, request);
-        return answer;
-      },
-      (e: unknown) => {
-        request.failed({ code: ErrorCode.InternalError, message: (e as Error)?.message ?? String(e) });
-        tap?.end(undefined, request.state, request);
-        throw e;
-      },
-    );
+    const request = new ServerRequest(msg.id, msg.method, msg.params, (this.owner ??= this.modernOwner()), principalOf(io.authInfo));
+    let answer: Answer;
+    // One async function from here to the answer, and a small one (what it does at once is in
+    // the steps it calls): each async step costs its frame, its registers and its promise.
+    try {
+      let ready = this.prepare(msg, envelope, io, request);
+      if (isPromise(ready)) ready = await ready;
+      if (ready instanceof ModernRequest) {
+        const out = dispatchRequest(ready, msg, request, false);
+        const unwatch = watchAbort(io, ready);
+        try {
+          // With interceptors, the chain answers a round that ends input-required itself (it sees, and may rewrite, that result).
+          const raced = isPromise(out) ? await (this.server.interceptorList.length > 0 ? out : ready.raceRound(out)) : out;
+          const settled = this.afterHandler(ready, msg, raced);
+          answer = isPromise(settled) ? await settled : settled;
+        } finally {
+          unwatch();
+          ready.end();
+        }
+      } else answer = ready;
+    } catch (e) {
+      request.failed({ code: ErrorCode.InternalError, message: (e as Error)?.message ?? String(e) });
+      tap?.end(undefined, request.state, request);
+      if (finish === undefined) throw e;
+      return finish.failed(e, received);
+    }
+    ended(request, io, answer.response);
+    tap?.end(answer.response, request.state, request);
+    return finish === undefined ? answer : finish.answered(answer, received);
+  }
+
+  /** The answer once the handler settled, or its round ended input-required. */
+  private afterHandler(host: ModernRequest, msg: JsonRpcRequest, raced: JsonRpcResponse | InputRequiredResult | undefined): Answer | Promise<Answer> {
+    const { id, method } = msg;
+    // Input required: the handler is abandoned; nothing of this round stays behind.
+    if (raced !== undefined && !('jsonrpc' in raced)) return this.complete(id, method, raced as unknown as JsonObject);
+    if (raced !== undefined && 'result' in raced && raced.result.resultType === 'input_required' && this.server.interceptorList.length > 0) return this.complete(id, method, { ...raced.result });
+    if (!host.roundSettled(raced !== undefined && 'result' in raced)) return host.inputRequired.then((r) => this.complete(id, method, r));
+    return this.shape(raced, method);
   }
 
   /** Who modern requests belong to: the server (one owner for all; each request names its principal). */
@@ -243,7 +283,12 @@ export class RequestCore implements ModernDispatch {
     };
   }
 
-  private async serveRequest(msg: JsonRpcRequest, envelope: Envelope, io: RequestIo, request: ServerRequest, principal: string | undefined): Promise<Answer> {
+  /**
+   * What a request needs before its handler runs: its answer already (a refusal, or the core's own
+   * methods, answered here), or the host its handler is served over. At once unless it must wait
+   * (a retry's replay guard, the log level hook).
+   */
+  private prepare(msg: JsonRpcRequest, envelope: Envelope, io: RequestIo, request: ServerRequest): Prepared {
     const { id, method } = msg;
     this.server.markServing();
     if (!this.serves(method)) {
@@ -257,71 +302,51 @@ export class RequestCore implements ModernDispatch {
       return chain.length === 0 ? own(msg) : answerThroughChain(chain, msg, io, this.server.options.clock, own, (i, r) => this.complete(i, method, r));
     }
     const params = msg.params;
-    const answers: JsonObject = Object.create(null) as JsonObject;
-    let ids: Record<string, string> | undefined;
-    let round = 0;
-    // Computed when a state is opened or sealed: most requests never need it.
-    let digestMemo: string | undefined;
-    const digestOf = () => (digestMemo ??= paramsDigest(params));
     if (INPUT_REQUIRED.has(method) && params !== undefined) {
       const given = params.inputResponses;
       if (given !== undefined && (given === null || typeof given !== 'object' || Array.isArray(given))) {
         return { response: error(id, ErrorCode.InvalidParams, 'Invalid params: "inputResponses" must be an object of answers by input key'), status: 200 };
       }
-      if (params.requestState !== undefined) {
-        try {
-          const digest = digestOf();
-          const state = this.states.open(params.requestState, principal === undefined ? { method, digest } : { method, digest, principal });
-          if (this.replayGuard !== undefined && !(await this.replayGuard.claim(state.nonce, state.expiresAt))) throw new InvalidRequestStateError('replayed');
-          for (const key of Object.keys(state.answers)) if (key !== '__proto__') answers[key] = state.answers[key]!;
-          if (state.ids !== undefined) ids = state.ids;
-          round = state.round;
-          request.round = round;
-        } catch (e) {
-          if (e instanceof InvalidRequestStateError) return { response: { jsonrpc: '2.0', id, error: e.toJSON() }, status: 200 };
-          throw e;
-        }
-      }
-      // (Own keys only, and never `__proto__`: the answers object is client input.)
-      if (given) for (const key of Object.keys(given)) if (key !== '__proto__') answers[key] = (given as JsonObject)[key]!;
+      if (params.requestState !== undefined) return this.openRound(msg, params, envelope, io, request);
+      // A retry's answers: most requests carry none, and need no object for them.
+      if (given) return this.hostFor(msg, envelope, io, request, copyAnswers(given as JsonObject, Object.create(null) as JsonObject));
     }
+    return this.hostFor(msg, envelope, io, request, undefined);
+  }
 
-    let ended: ((r: InputRequiredResult) => void) | undefined;
-    const inputRequired = new Promise<InputRequiredResult>((resolve) => (ended = resolve));
-    const inputs = new InputRound({
-      method,
-      answers,
-      ...(ids !== undefined && { ids }),
-      sealState: (a, urlIds) => {
-        const digest = digestOf();
-        const sealed = { method, digest, answers: a, round: round + 1, ...(Object.keys(urlIds).length > 0 && { ids: urlIds }) };
-        return this.states.seal(principal === undefined ? sealed : { ...sealed, principal });
-      },
-      endRound: (r) => ended!(r),
-    });
-    // No session: the request is served over itself (its caller, its dispatch host, its scope).
-    const host = new ModernRequest((this.sharedParts ??= this.makeShared()), envelope, io, inputs, request, inputRequired as unknown as Promise<JsonObject>);
-    if (envelope.logLevel !== undefined && this.logLevelHook !== undefined) {
-      const refused = await this.applyLogLevel(id, envelope.logLevel, host);
-      if (refused !== undefined) return refused;
-    }
-    const out = dispatchRequest(host, msg, request, false);
-    const unwatch = watchAbort(io, () => host.end('The request was closed: the client went away or cancelled it'));
+  /** A retry with `requestState`: its state opened (and claimed, with a replay guard), then its host. */
+  private async openRound(msg: JsonRpcRequest, params: JsonObject, envelope: Envelope, io: RequestIo, request: ServerRequest): Promise<Answer | ModernRequest> {
+    const method = msg.method;
+    const principal = request.principal;
+    let answers: JsonObject;
+    let ids: Record<string, string> | undefined;
+    let digest: string;
     try {
-      // With interceptors, the chain answers a round that ends input-required itself (it sees, and may rewrite, that result).
-      const intercepted = this.server.interceptorList.length > 0;
-      const raced: JsonRpcResponse | InputRequiredResult | undefined = isPromise(out) ? await (intercepted ? out : Promise.race([out, inputRequired])) : out;
-      if (raced !== undefined && !('jsonrpc' in raced)) {
-        // Input required: the handler is abandoned; nothing of this round stays behind.
-        return this.complete(id, method, raced as unknown as JsonObject);
-      }
-      if (intercepted && raced !== undefined && 'result' in raced && raced.result.resultType === 'input_required') return this.complete(id, method, { ...raced.result });
-      if (!inputs.settled(raced !== undefined && 'result' in raced)) return this.complete(id, method, (await inputRequired) as unknown as JsonObject);
-      return this.shape(raced, method);
-    } finally {
-      unwatch();
-      host.end();
+      digest = paramsDigest(params);
+      const state = this.states.open(params.requestState, principal === undefined ? { method, digest } : { method, digest, principal });
+      if (this.replayGuard !== undefined && !(await this.replayGuard.claim(state.nonce, state.expiresAt))) throw new InvalidRequestStateError('replayed');
+      answers = copyAnswers(state.answers, Object.create(null) as JsonObject);
+      if (state.ids !== undefined) ids = state.ids;
+      request.round = state.round;
+    } catch (e) {
+      if (e instanceof InvalidRequestStateError) return { response: { jsonrpc: '2.0', id: msg.id, error: e.toJSON() }, status: 200 };
+      throw e;
     }
+    const given = params.inputResponses;
+    if (given) copyAnswers(given as JsonObject, answers);
+    return this.hostFor(msg, envelope, io, request, answers, ids, digest);
+  }
+
+  /** The host the handler is served over (no session: the request itself), after the log level hook if it applies. */
+  private hostFor(msg: JsonRpcRequest, envelope: Envelope, io: RequestIo, request: ServerRequest, answers: JsonObject | undefined, ids?: Record<string, string>, digest?: string): Prepared {
+    const host = new ModernRequest((this.sharedParts ??= this.makeShared()), envelope, io, request);
+    if (answers !== undefined) host.answers = answers;
+    if (ids !== undefined) host.ids = ids;
+    if (digest !== undefined) host.digest = digest;
+    if (envelope.logLevel !== undefined && this.logLevelHook !== undefined) {
+      return this.applyLogLevel(msg.id, envelope.logLevel, host).then((refused) => refused ?? host);
+    }
+    return host;
   }
 
   /** The parts every request of this server shares: the handler table, the declared capabilities, the clock, the progress interval. */
@@ -332,6 +357,7 @@ export class RequestCore implements ModernDispatch {
       capabilities: this.server.declaredCapabilities,
       clock: options.clock ?? systemClock,
       progressInterval: progressRate(options.progress).minIntervalMs,
+      seal: (state) => this.states.seal(state),
     };
   }
 
@@ -398,8 +424,18 @@ export class RequestCore implements ModernDispatch {
   }
 }
 
-/** Run `end` when the client goes away; returns how to stop watching. */
-function watchAbort(io: RequestIo, end: () => void): () => void {
+/** The request's final state from its answer: cancelled if the client went away, else failed, input required or answered. */
+function ended(request: ServerRequest, io: RequestIo, response: JsonRpcResponse | undefined): void {
+  const gone = io.cancellation ?? io.signal;
+  if (gone?.aborted === true) request.cancelled(String(gone.reason ?? 'The client went away'));
+  else if (response !== undefined && 'error' in response) request.failed(response.error);
+  else if (response?.result.resultType === 'input_required') request.inputRequired(Object.keys((response.result.inputRequests ?? {}) as JsonObject));
+  else request.answered();
+}
+
+/** End `host` when the client goes away; returns how to stop watching. */
+function watchAbort(io: RequestIo, host: ModernRequest): () => void {
+  const end = () => host.end('The request was closed: the client went away or cancelled it');
   if (io.cancellation !== undefined) return io.cancellation.onAbort(end);
   const signal = io.signal;
   if (signal === undefined) return NOTHING;
@@ -407,6 +443,21 @@ function watchAbort(io: RequestIo, end: () => void): () => void {
   return () => signal.removeEventListener('abort', end);
 }
 const NOTHING = (): void => {};
+
+/** How a carrier turns a request's answer (or the error it failed with) into what it sends (see `RequestCore.serveCarried`). */
+export interface CarrierFinish<I, R> {
+  answered(answer: Answer, io: I): R;
+  failed(error: unknown, io: I): R;
+}
+
+/** What a request needs before its handler runs (see `RequestCore.prepare`). */
+type Prepared = Answer | ModernRequest | Promise<Answer | ModernRequest>;
+
+/** Copy the answers of `from` into `to`: own keys only, and never `__proto__` (they are client input). */
+function copyAnswers(from: JsonObject, to: JsonObject): JsonObject {
+  for (const key of Object.keys(from)) if (key !== '__proto__') to[key] = from[key]!;
+  return to;
+}
 
 function error(id: RequestId, code: number, message: string): JsonRpcResponse {
   return { jsonrpc: '2.0', id, error: { code, message } };
@@ -423,7 +474,9 @@ function isPromise<T>(v: unknown): v is Promise<T> {
  */
 function ownCopy(source: JsonObject): JsonObject {
   const out: JsonObject = {};
-  for (const key of Object.keys(source)) {
+  // (for-in over own keys, not Object.keys: no array of keys per answer.)
+  for (const key in source) {
+    if (!Object.hasOwn(source, key)) continue;
     if (key === '__proto__') Object.defineProperty(out, key, { value: source[key], enumerable: true, writable: true, configurable: true });
     else out[key] = source[key]!;
   }

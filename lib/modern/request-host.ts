@@ -15,12 +15,16 @@ import { ConnectionClosedError } from '../errors.js';
 import type { JsonObject, JsonRpcNotification, JsonRpcRequest, RequestId } from '../jsonrpc/message.js';
 import { LOGGING_LEVELS, type LoggingLevel } from '../protocol/schema/logging.js';
 import { capabilityFor } from '../session/outbound.js';
-import { abandonIncoming, type DispatchHost } from '../session/request-dispatch.js';
+import { abandonIncoming, type DispatchHost, type IncomingTable } from '../session/request-dispatch.js';
 import { HandlerContext, type Incoming } from '../session/handler-context.js';
 import type { ServerRequest } from '../session/server-request.js';
 import type { HandlerTable, RequestHandler, RequestScope, ServerCaller } from '../session/session.js';
 import type { TransportPeer } from '../../streams/transport.js';
 import type { Envelope } from './envelope.js';
+import type { Diagnostic } from '../session/session-options.js';
+import type { InputRequiredResult } from '../protocol/schema/modern.js';
+import { InputRound, type InputRoundHost } from './input-round.js';
+import { paramsDigest, type RoundState } from './request-state.js';
 
 /** What every modern request of one server shares: made once per server, read per request. */
 export interface ModernShared {
@@ -31,6 +35,8 @@ export interface ModernShared {
   readonly clock: Clock;
   /** The outbound progress interval (`progress.minIntervalMs`; 0: every update is sent). */
   readonly progressInterval: number;
+  /** Signs the state a round that ends input-required hands the client. */
+  seal(state: Omit<RoundState, 'expiresAt' | 'nonce'>): string;
 }
 
 /** What the request host uses of its transport's io (`RequestIo` in `request-core.ts`). */
@@ -47,37 +53,117 @@ export type RequestInputs = RequestScope['inputs'];
 
 const LEVEL_RANK = new Map<string, number>(LOGGING_LEVELS.map((l, i) => [l, i]));
 const ANONYMOUS: PeerInfo = { name: 'anonymous-client', version: '0' };
+/** The answers of a first round: none (read only; a retry's own object replaces it). */
+const NO_ANSWERS: JsonObject = Object.freeze(Object.create(null) as JsonObject);
 
-export class ModernRequest implements DispatchHost<RequestHandler>, ServerCaller, RequestScope {
-  readonly role = 'server' as const;
+// (Constants and what the envelope says are prototype getters, not fields: one is made per request.)
+export class ModernRequest implements DispatchHost<RequestHandler>, ServerCaller, RequestScope, InputRoundHost {
   /** The one request it serves (the dispatch's table; cancellation ends it through {@link end}). */
-  readonly incoming = new Map<RequestId, Incoming>();
-  readonly revision: string;
-  readonly clientCapabilities: Record<string, unknown>;
-  readonly clientInfo: PeerInfo;
-  readonly trace: RequestScope['trace'];
-  /** A 2026-07-28 request has no session: nothing but `_meta` ties it to the caller's other requests. */
-  readonly stateless = false;
-  readonly inspectActor = undefined;
-  readonly callerLabel = undefined;
+  readonly incoming = new OneIncoming();
   private phase: SessionPhase = 'operating';
   private endWatchers: (() => void)[] | undefined;
   /** Log messages go out at or above the level the request asked for; none when it asked for none. */
   private readonly threshold: number | undefined;
+  // The input round, made on the first ask: most requests never need one (nor its promise).
+  /** Answers of earlier rounds and of this retry, by key (set by the core for a retry). */
+  answers: JsonObject = NO_ANSWERS;
+  /** The URL elicitation ids of earlier rounds (set by the core from a retry's state). */
+  ids: Readonly<Record<string, string>> | undefined = undefined;
+  /** The digest of the request's params, once computed (opening a state, or sealing one). */
+  digest: string | undefined = undefined;
+  private round: InputRound | undefined = undefined;
+  private roundResult: InputRequiredResult | undefined = undefined;
+  private roundPromise: Promise<JsonObject> | undefined = undefined;
+  private roundResolve: ((r: JsonObject) => void) | undefined = undefined;
+  /** @internal Settles the race of {@link raceRound} with the round's result. */
+  roundRace: ((r: InputRequiredResult) => void) | undefined = undefined;
 
   constructor(
     private readonly shared: ModernShared,
-    envelope: Envelope,
+    private readonly envelope: Envelope,
     private readonly io: HostIo,
-    readonly inputs: RequestInputs,
     readonly request: ServerRequest,
-    readonly inputRequired: Promise<JsonObject>,
   ) {
-    this.revision = envelope.revision;
-    this.clientCapabilities = envelope.clientCapabilities;
-    this.clientInfo = envelope.clientInfo ?? ANONYMOUS;
-    this.trace = envelope.trace;
     this.threshold = envelope.logLevel === undefined ? undefined : LEVEL_RANK.get(envelope.logLevel);
+  }
+
+  get role(): 'server' {
+    return 'server';
+  }
+  get revision(): string {
+    return this.envelope.revision;
+  }
+  get clientCapabilities(): Record<string, unknown> {
+    return this.envelope.clientCapabilities;
+  }
+  get clientInfo(): PeerInfo {
+    return this.envelope.clientInfo ?? ANONYMOUS;
+  }
+  get trace(): RequestScope['trace'] {
+    return this.envelope.trace;
+  }
+  /**
+   * True: a 2026-07-28 request has no session, so nothing ties the caller's next request to this
+   * one (`_meta` only says who the client claims to be). Features that keep state per caller
+   * (`taskOwner`) then key it by the authenticated identity, or treat the caller as unidentified.
+   * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/lifecycle
+   */
+  get stateless(): boolean {
+    return true;
+  }
+  get inspectActor(): undefined {
+    return undefined;
+  }
+  get callerLabel(): undefined {
+    return undefined;
+  }
+
+  // ---------------------------------------------------------------- the input round (InputRoundHost)
+
+  /** Where `ctx.elicit/sample/listRoots` go: this request's input round (`input-round.ts`). */
+  get inputs(): RequestInputs {
+    return (this.round ??= new InputRound(this));
+  }
+
+  /** The request's method: only tools/call, prompts/get and resources/read may end input-required. */
+  get method(): string {
+    return this.request.method;
+  }
+
+  /** The state for the next round, signed: the method, the params' digest, the answers, the principal. */
+  sealState(answers: JsonObject, urlIds: Record<string, string>): string {
+    const request = this.request;
+    const digest = (this.digest ??= paramsDigest(request.params));
+    const sealed = { method: request.method, digest, answers, round: request.round + 1, ...(Object.keys(urlIds).length > 0 && { ids: urlIds }) };
+    return this.shared.seal(request.principal === undefined ? sealed : { ...sealed, principal: request.principal });
+  }
+
+  /** The handler's asks ended the round: its `input_required` result stands for the handler. */
+  endRound(result: InputRequiredResult): void {
+    this.roundResult = result;
+    this.roundResolve?.(result as unknown as JsonObject);
+    this.roundRace?.(result);
+  }
+
+  /** Resolves with the round's `input_required` result, if the handler's asks end the round (see {@link RequestScope.inputRequired}). */
+  get inputRequired(): Promise<JsonObject> {
+    if (this.roundPromise === undefined) {
+      const ended = this.roundResult;
+      this.roundPromise = ended !== undefined ? Promise.resolve(ended as unknown as JsonObject) : new Promise<JsonObject>((resolve) => (this.roundResolve = resolve));
+    }
+    return this.roundPromise;
+  }
+
+  /** The handler's outcome, or the round's `input_required` result if its asks end the round first. */
+  raceRound<T>(out: Promise<T>): Promise<T | InputRequiredResult> {
+    if (this.roundResult !== undefined) return Promise.resolve(this.roundResult);
+    // (A module-level executor, handed its request and promise through `racing`: no closure per request.)
+    return racePromise(this, out) as Promise<T | InputRequiredResult>;
+  }
+
+  /** The handler settled: whether its outcome stands (false once the round ended input-required). */
+  roundSettled(ok: boolean): boolean {
+    return this.round === undefined || this.round.settled(ok);
   }
 
   // ---------------------------------------------------------------- the caller (ServerCaller)
@@ -157,8 +243,13 @@ export class ModernRequest implements DispatchHost<RequestHandler>, ServerCaller
     const intercept = this.shared.table.intercept;
     return intercept === undefined ? handler(msg.params, ctx) : intercept.request(handler, msg, ctx, this);
   }
-  /** What a session notes on its `diagnostics$` has no watcher here: the client gets the error, and the request's record its outcome. */
-  diagnose(): void {}
+  /**
+   * What a session notes on its `diagnostics$` (a handler's throw, above all) goes to the
+   * request's record in `Server.requests$` (`RequestRecord.diagnostics`): a request has no session.
+   */
+  diagnose(kind: Diagnostic['kind'], message: string, detail?: unknown): void {
+    this.request.diagnosed(detail === undefined ? { kind, message } : { kind, message, detail });
+  }
 
   get progressInterval(): number {
     return this.shared.progressInterval;
@@ -178,10 +269,56 @@ export class ModernRequest implements DispatchHost<RequestHandler>, ServerCaller
   end(reason = 'The request ended'): void {
     if (this.phase === 'closed') return;
     this.phase = 'closed';
-    if (this.incoming.size > 0) abandonIncoming(this.incoming, new ConnectionClosedError(reason), false);
+    if (this.incoming.entry !== undefined) abandonIncoming(this.incoming, new ConnectionClosedError(reason), false);
     const watchers = this.endWatchers;
     this.endWatchers = undefined;
     if (watchers !== undefined) for (const fn of watchers) fn();
+  }
+}
+
+let racing: ModernRequest | undefined;
+let racingOut: Promise<unknown> | undefined;
+/** The race of {@link ModernRequest.raceRound}: `out`, or the round's result if it comes first. */
+function racePromise(host: ModernRequest, out: Promise<unknown>): Promise<unknown> {
+  racing = host;
+  racingOut = out;
+  return new Promise<unknown>(race);
+}
+/** Its executor, which `new Promise` runs at once. */
+function race(resolve: (v: unknown) => void, reject: (e: unknown) => void): void {
+  const host = racing!;
+  const out = racingOut!;
+  racing = undefined;
+  racingOut = undefined;
+  host.roundRace = resolve;
+  out.then(resolve, reject);
+}
+
+/** The dispatch's table of a modern request: one slot, not a `Map` per request. */
+class OneIncoming implements IncomingTable {
+  id: RequestId | undefined = undefined;
+  entry: Incoming | undefined = undefined;
+
+  get(id: RequestId): Incoming | undefined {
+    return this.id === id ? this.entry : undefined;
+  }
+  set(id: RequestId, entry: Incoming): this {
+    this.id = id;
+    this.entry = entry;
+    return this;
+  }
+  delete(id: RequestId): boolean {
+    if (this.id !== id || this.entry === undefined) return false;
+    this.id = undefined;
+    this.entry = undefined;
+    return true;
+  }
+  values(): Incoming[] {
+    return this.entry === undefined ? [] : [this.entry];
+  }
+  clear(): void {
+    this.id = undefined;
+    this.entry = undefined;
   }
 }
 

@@ -18,59 +18,103 @@ export interface ModernCarrier {
   readonly authInfo: unknown;
   readonly transportPeer: TransportPeer | undefined;
   diagnose(kind: Diagnostic['kind'], message: string, detail?: unknown): void;
+  /** Send `frame` related to request `id` (its notifications). */
+  sendRelated(frame: JsonRpcNotification, id: RequestId): void;
 }
 
-/** Serve `msg` through `modern`; `send` carries its notifications, related to it. */
-export function serveModernOnSession(host: ModernCarrier, modern: ModernDispatch, msg: JsonRpcRequest, send: (frame: JsonRpcNotification) => void): Promise<JsonRpcResponse | undefined> {
-  // No AbortController unless something reads `signal`: the core watches `cancellation`.
-  const state: Incoming = { method: msg.method, controller: undefined, cancelled: false, done: false, progressed: false };
-  host.incoming.set(msg.id, state);
-  const io = {
-    notify: (frame: JsonRpcNotification) => {
-      if (!state.cancelled && !state.done) send(frame);
-    },
-    authInfo: host.authInfo,
-    peerFacts: host.transportPeer,
-    get signal(): AbortSignal {
-      if (state.controller === undefined) {
-        state.controller = new AbortController();
-        if (state.cancelled) state.controller.abort(state.cancelReason);
-      }
-      return state.controller.signal;
-    },
-    cancellation: {
-      get aborted(): boolean {
-        return state.cancelled;
-      },
-      get reason(): unknown {
-        return state.cancelReason;
-      },
-      onAbort(end: () => void): () => void {
-        if (state.cancelled) {
-          end();
-          return () => {};
-        }
-        const once = () => {
-          state.onCancel = undefined;
-          end();
-        };
-        state.onCancel = once;
-        return () => {
-          if (state.onCancel === once) state.onCancel = undefined;
-        };
-      },
-    },
-  };
-  return modern.serve(msg, io).then(
-    (response) => {
-      state.done = true;
-      if (host.incoming.get(msg.id) === state) host.incoming.delete(msg.id);
-      return state.cancelled ? undefined : response;
-    },
-    (e: unknown) => {
-      state.done = true;
-      host.incoming.delete(msg.id);
-      return state.cancelled ? undefined : errorFrom(host, msg.id, msg.method, e);
-    },
-  );
+/** Serve `msg` through `modern`, its notifications sent related to it. */
+export function serveModernOnSession(host: ModernCarrier, modern: ModernDispatch, msg: JsonRpcRequest): Promise<JsonRpcResponse | undefined> {
+  const carried = new CarriedRequest(host, msg);
+  host.incoming.set(msg.id, carried);
+  return modern.serveCarried(msg, carried, FINISH);
 }
+
+/** The session's last step of a carried request, run by the core as its own (no closures, no async step of its own). */
+const FINISH = {
+  answered(answer: { readonly response: JsonRpcResponse | undefined }, carried: CarriedRequest): JsonRpcResponse | undefined {
+    carried.done = true;
+    const incoming = carried.host.incoming;
+    if (incoming.get(carried.msg.id) === carried) incoming.delete(carried.msg.id);
+    return carried.cancelled ? undefined : answer.response;
+  },
+  failed(e: unknown, carried: CarriedRequest): JsonRpcResponse | undefined {
+    carried.done = true;
+    carried.host.incoming.delete(carried.msg.id);
+    return carried.cancelled ? undefined : errorFrom(carried.host, carried.msg.id, carried.msg.method, e);
+  },
+};
+
+/**
+ * One modern request as its session tracks it: at once the session's entry for it (`Incoming`),
+ * the io the core serves it with, and that io's `cancellation`. One object with its accessors on
+ * the prototype: a literal with getters and closures per request was the most expensive step of a
+ * modern call on a session's transport. No AbortController unless something reads `signal`.
+ */
+class CarriedRequest implements Incoming {
+  readonly method: string;
+  controller: AbortController | undefined = undefined;
+  cancelled = false;
+  done = false;
+  progressed = false;
+  cancelReason: unknown = undefined;
+  readonly authInfo: unknown;
+  readonly peerFacts: TransportPeer | undefined;
+  /** What runs once when the peer cancels (the core's watch; see {@link onAbort}). */
+  private watcher: (() => void) | undefined = undefined;
+
+  constructor(
+    readonly host: ModernCarrier,
+    readonly msg: JsonRpcRequest,
+  ) {
+    this.method = msg.method;
+    this.authInfo = host.authInfo;
+    this.peerFacts = host.transportPeer;
+  }
+
+  /** A notification related to the request, until it is answered or cancelled. */
+  notify(frame: JsonRpcNotification): void {
+    if (!this.cancelled && !this.done) this.host.sendRelated(frame, this.msg.id);
+  }
+
+  get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      if (this.cancelled) this.controller.abort(this.cancelReason);
+    }
+    return this.controller.signal;
+  }
+
+  /** The io's cancellation is this object (`aborted`, `reason`, `onAbort`). */
+  get cancellation(): this {
+    return this;
+  }
+
+  get aborted(): boolean {
+    return this.cancelled;
+  }
+
+  get reason(): unknown {
+    return this.cancelReason;
+  }
+
+  /** The session's cancellation (`notifications/cancelled`, or its end) calls this: the watcher runs once. */
+  onCancel(): void {
+    if (this.done) return;
+    const end = this.watcher;
+    this.watcher = undefined;
+    end?.();
+  }
+
+  /**
+   * Watch for the peer's cancellation. The core watches once and stops when the request is
+   * answered; what it watches with then does nothing (its request has ended), so stopping needs
+   * no closure per request: the watcher is dropped with this entry once it is done.
+   */
+  onAbort(end: () => void): () => void {
+    if (this.cancelled) end();
+    else if (!this.done) this.watcher = end;
+    return NOTHING;
+  }
+}
+
+const NOTHING = (): void => {};

@@ -23,6 +23,15 @@ export type HandlerOutput = JsonObject | void | Promise<JsonObject | void>;
 /** An answer as the dispatch gives it: at once, later, or none (a cancelled request). */
 export type DispatchOutput = JsonRpcResponse | Promise<JsonRpcResponse | undefined> | undefined;
 
+/** The requests a carrier serves, by id: a session's `Map`, or a modern request's one slot. */
+export interface IncomingTable {
+  get(id: RequestId): Incoming | undefined;
+  set(id: RequestId, entry: Incoming): unknown;
+  delete(id: RequestId): boolean;
+  values(): Iterable<Incoming>;
+  clear(): void;
+}
+
 /** What the dispatch needs of whatever carries the request (a session, or a modern request's context). */
 export interface DispatchHost<H> {
   readonly role: SessionRole;
@@ -31,7 +40,7 @@ export interface DispatchHost<H> {
   /** What this side declared: a request for an undeclared capability is -32601. */
   readonly localCapabilities: Record<string, unknown>;
   /** The requests being served, by id (for cancellation and duplicate ids). */
-  readonly incoming: Map<RequestId, Incoming>;
+  readonly incoming: IncomingTable;
   /** The handler for `method`, if any. */
   handlerFor(method: string): H | undefined;
   /** The capability a request for `method` needs of its receiver, in the revision spoken. */
@@ -142,7 +151,7 @@ export function cancelIncoming<H>(host: DispatchHost<H>, params: JsonObject | un
 }
 
 /** The carrier ended (its session closed): every request it serves is cancelled with `reason`. */
-export function abandonIncoming(incoming: Map<RequestId, Incoming>, reason: Error, endRequests: boolean): void {
+export function abandonIncoming(incoming: IncomingTable, reason: Error, endRequests: boolean): void {
   for (const entry of incoming.values()) {
     entry.cancelled = true;
     entry.cancelReason = reason;

@@ -17,18 +17,26 @@ export interface ModernDispatch {
   /** Whether `msg` belongs to the modern era (decided from the body). */
   claims(msg: JsonRpcRequest): boolean;
   /**
-   * Answer it; `notify` carries its notifications; `cancellation` says when the peer cancels it,
-   * and `signal` (made on first read) aborts then.
+   * Answer it; `io.notify` carries its notifications; `io.cancellation` says when the peer cancels
+   * it, and `io.signal` (made on first read) aborts then. `finish` turns the answer (or the error
+   * it failed with) into what the session sends.
    */
-  serve(
+  serveCarried<I extends CarriedIo, R>(
     msg: JsonRpcRequest,
-    io: {
-      notify(frame: JsonRpcNotification): void;
-      authInfo: unknown;
-      readonly signal: AbortSignal;
-      readonly cancellation: { readonly aborted: boolean; readonly reason: unknown; onAbort(end: () => void): () => void };
+    io: I,
+    finish: {
+      answered(answer: { readonly response: JsonRpcResponse | undefined }, io: I): R;
+      failed(error: unknown, io: I): R;
     },
-  ): Promise<JsonRpcResponse | undefined>;
+  ): Promise<R>;
+}
+
+/** What a session gives the core for one modern request it carries. */
+export interface CarriedIo {
+  notify(frame: JsonRpcNotification): void;
+  authInfo: unknown;
+  readonly signal: AbortSignal;
+  readonly cancellation: { readonly aborted: boolean; readonly reason: unknown; onAbort(end: () => void): () => void };
 }
 
 /** A 2026-07-28 request as its handler's caller carries it (`ServerCaller.requestScope`). */

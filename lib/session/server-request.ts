@@ -11,6 +11,7 @@ import { createActor, type AnyActorRef } from 'xstate';
 import { serverRequestMachine, type ServerRequestEvent } from '../../machines/server-request.machine.js';
 import type { Clock } from '../clock.js';
 import type { JsonObject, RequestId } from '../jsonrpc/message.js';
+import type { Diagnostic } from './session-options.js';
 
 /** The machine's state names. */
 export type ServerRequestState = 'received' | 'running' | 'asking' | 'answered' | 'inputRequired' | 'failed' | 'cancelled';
@@ -41,6 +42,13 @@ export interface RequestRecord {
   interceptors?: string[];
   /** The interceptor that answered it without calling `next` (a short-circuit), if one did. */
   shortCircuitBy?: string;
+  /**
+   * 2026-07-28: what a legacy session would have noted on its `diagnostics$` while serving it (a
+   * 2026-07-28 request has no session): above all `handler-error`, a handler's throw other than an
+   * `McpError`, with the thrown error as `detail` (its stack; the client gets only its message).
+   * Absent when there was none, and always for a legacy request (see `ServerSession.diagnostics$`).
+   */
+  diagnostics?: Diagnostic[];
   /** When it was received, and how long it took, in ms on the server's clock. */
   startedAt: number;
   durationMs: number;
@@ -94,6 +102,8 @@ export class ServerRequest {
   declare interceptors: string[] | undefined;
   /** The interceptor that answered without calling `next`, if one did. */
   declare shortCircuitBy: string | undefined;
+  /** What was noted while serving it (2026-07-28; see {@link RequestRecord.diagnostics}). */
+  declare diagnostics: Diagnostic[] | undefined;
   private readonly actor: ReturnType<typeof createActor<typeof serverRequestMachine>> | undefined;
 
   constructor(
@@ -148,6 +158,11 @@ export class ServerRequest {
   /** An interceptor answered without calling `next`. */
   shortCircuited(stage: string): void {
     this.shortCircuitBy = stage;
+  }
+
+  /** Something was noted while serving it (2026-07-28: its carrier has no `diagnostics$`). */
+  diagnosed(diagnostic: Diagnostic): void {
+    (this.diagnostics ??= []).push(diagnostic);
   }
 
   /** The handler starts. */
@@ -206,6 +221,7 @@ export class ServerRequest {
     if (this.error !== undefined) r.error = this.error;
     if (this.interceptors !== undefined) r.interceptors = [...this.interceptors];
     if (this.shortCircuitBy !== undefined) r.shortCircuitBy = this.shortCircuitBy;
+    if (this.diagnostics !== undefined) r.diagnostics = [...this.diagnostics];
     return r;
   }
 }

@@ -511,7 +511,12 @@ export class Session extends SessionCore {
 
   /** A modern request on a session's transport: served by the core, cancellable like any other. */
   private handleModern(modern: ModernDispatch, msg: JsonRpcRequest): Promise<JsonRpcResponse | undefined> {
-    return serveModernOnSession(this, modern, msg, (frame) => this.sendFrame(frame, msg.id));
+    return serveModernOnSession(this, modern, msg);
+  }
+
+  /** @internal A modern request's notification, related to it (see `modern-on-session.ts`). */
+  sendRelated(frame: JsonRpcNotification, id: RequestId): void {
+    this.sendFrame(frame, id);
   }
 
   /** A session serves legacy requests: no 2026-07-28 request scope (the modern core serves those with no session). */

@@ -39,6 +39,27 @@ describe('modern/request-caller: the caller a handler sees, in both eras', () =>
     expect(seen.scoped).to.equal(true);
   });
 
+  it('a 2026-07-28 request is stateless: an unauthenticated caller is the one unidentified owner in every request, not a new owner each time', async () => {
+    const owners: string[] = [];
+    const stateless: boolean[] = [];
+    const mcp = createMcpServer({ info: SERVER_INFO });
+    mcp.registerTool('owner', { inputSchema: { type: 'object' } }, (_args, ctx) => {
+      stateless.push(ctx.session.stateless);
+      owners.push(taskOwner({ session: ctx.session, authInfo: ctx.authInfo }));
+      return 'ok';
+    });
+    const [a, b] = createMemoryPair();
+    await mcp.connect(a);
+    const client = new Client({ info: CLIENT_INFO, era: 'modern' });
+    await client.connect(b);
+    await client.callTool('owner', {});
+    await client.callTool('owner', {});
+    await client.close();
+    expect(stateless).to.deep.equal([true, true]);
+    // Before: each request was a caller of its own, so what one request made its owner's, the next could never find.
+    expect(owners).to.deep.equal([UNIDENTIFIED_OWNER, UNIDENTIFIED_OWNER]);
+  });
+
   it('a legacy session: what initialize negotiated, and no request scope', async () => {
     const seen = await callerSeenIn('legacy');
     expect(seen.protocolVersion).to.equal('2025-11-25');

@@ -94,6 +94,23 @@ describe('Server.requests$ (both eras, every transport)', () => {
     expect(mcp.server.sessions.size).to.equal(0);
   });
 
+  it('HTTP, 2026-07-28: a handler that throws leaves its diagnostic on its record (the thrown error itself, as a session notes it on diagnostics$)', async () => {
+    const { mcp, records } = fixture(new ManualClock(0));
+    http = await listen(createStreamableHttpHandler(mcp.server), { logger: false });
+    const fail = { jsonrpc: '2.0', id: 7, method: 'x/fail', params: { _meta: meta() } };
+    expect((await post(http.url, fail, { 'mcp-protocol-version': V, 'mcp-method': 'x/fail' })).json.error).to.deep.equal({ code: -32603, message: 'no luck' });
+    const ok = modern(8, 'ask', { inputResponses: { who: { action: 'accept', content: { name: 'Ada' } } } }, { elicitation: {} });
+    await post(http.url, ok.body, ok.headers);
+    await until(() => records.length === 2, 'two records');
+    const [failed, answered] = records;
+    expect(failed!.diagnostics?.map((d) => [d.kind, d.message])).to.deep.equal([['handler-error', 'The "x/fail" handler threw: no luck']]);
+    const thrown = failed!.diagnostics![0]!.detail as Error;
+    expect(thrown).to.be.instanceOf(Error);
+    expect(thrown.stack).to.include('requests-stream.spec');
+    expect(answered!.outcome).to.equal('answered');
+    expect(answered).to.not.have.property('diagnostics');
+  });
+
   it('fetch handler, 2026-07-28: the authenticated principal is the caller; a client that leaves cancels its request', async () => {
     const clock = new ManualClock(0);
     const { mcp, records, running } = fixture(clock);
