@@ -238,6 +238,8 @@ export class ClientCore extends Session {
       meta: (version) => this.requestMeta(version),
       onNotification: (method, params) => this.current.onNotification(method, params),
       onLink: (link) => this.link.next(link),
+      // A line that is not JSON-RPC is a diagnostic in this era too, as the session era reports it.
+      invalid: (inbound) => this.diagnose('invalid-frame', inbound.error.message, inbound),
     }).catch(async (e: unknown) => {
       await this.giveUp(transport);
       throw e;
