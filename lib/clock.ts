@@ -26,6 +26,15 @@ interface ManualTimer {
   name: string | undefined;
 }
 
+/** Options of a {@link ManualClock}. */
+export interface ManualClockOptions {
+  /**
+   * Timers whose name this says yes to are held: time passes them by, and only
+   * {@link ManualClock.fireNamed} fires them (a replay fires a journaled timer at its entry).
+   */
+  hold?: (name: string) => boolean;
+}
+
 /**
  * A clock that moves only when told to. Timers fire in due order (ties in creation order).
  * Works as XState's `clock` (like its SimulatedClock) and can also fire one named timer,
@@ -39,9 +48,13 @@ export class ManualClock implements Clock {
   /** The earliest timer, kept while it is known (replay asks for it at every input). */
   private first: ManualTimer | undefined;
   private firstKnown = true;
+  /** Timers held until fired by name (see {@link ManualClockOptions.hold}); never in `timers`, so never due. */
+  private readonly held = new Map<number, ManualTimer>();
+  private readonly hold: ((name: string) => boolean) | undefined;
 
-  constructor(start = 0) {
+  constructor(start = 0, options: ManualClockOptions = {}) {
     this.current = start;
+    this.hold = options.hold;
   }
   now(): number {
     return this.current;
@@ -49,23 +62,28 @@ export class ManualClock implements Clock {
   setTimeout(fn: (...args: any[]) => void, ms: number, name?: string): number {
     const id = this.nextId++;
     const timer = { id, due: this.current + Math.max(0, ms), fn, name };
+    if (name !== undefined && this.hold?.(name) === true) {
+      this.held.set(id, timer);
+      return id;
+    }
     this.timers.set(id, timer);
     // A later id never wins a tie, so only an earlier due time replaces the known first.
     if (this.firstKnown && (this.first === undefined || timer.due < this.first.due)) this.first = timer;
     return id;
   }
   clearTimeout(id: number): void {
+    if (this.held.delete(id)) return;
     if (this.timers.delete(id) && this.first?.id === id) this.forgetFirst();
   }
   private forgetFirst(): void {
     this.first = undefined;
     this.firstKnown = this.timers.size === 0;
   }
-  /** Number of timers waiting. */
+  /** Number of timers waiting (held ones too). */
   get pending(): number {
-    return this.timers.size;
+    return this.timers.size + this.held.size;
   }
-  /** Due time of the earliest waiting timer, or Infinity. */
+  /** Due time of the earliest waiting timer (not held), or Infinity. */
   nextDue(): number {
     return this.earliest()?.due ?? Infinity;
   }
@@ -88,9 +106,10 @@ export class ManualClock implements Clock {
   /** Fire the timer with this name now (moving time to its due time if later). */
   fireNamed(name: string): boolean {
     let found: ManualTimer | undefined;
-    for (const t of this.timers.values()) if (t.name === name && (!found || t.due < found.due)) found = t;
+    const from = this.hold?.(name) === true ? this.held : this.timers;
+    for (const t of from.values()) if (t.name === name && (!found || t.due < found.due)) found = t;
     if (!found) return false;
-    this.timers.delete(found.id);
+    from.delete(found.id);
     if (this.first?.id === found.id) this.forgetFirst();
     if (found.due > this.current) this.current = found.due;
     found.fn();

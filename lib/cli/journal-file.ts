@@ -87,6 +87,8 @@ export function toJournal(file: JournalFile): Journal {
   j.revision = file.header.revision;
   j.startedAt = file.header.startedAt ?? 0;
   j.session = file.header.session;
+  // The timers a server journal fires at their entries (replay holds them from the clock).
+  if (Array.isArray(file.header.timers) && file.header.timers.every((p) => typeof p === 'string')) j.timers = file.header.timers;
   j.entries.push(...file.entries);
   return j;
 }

@@ -74,7 +74,8 @@ export function rowOf(e: JournalEntry, index: number, clientKind: 'in' | 'out', 
     case 'result':
       return { ...base, dir: 'result', label: `#${JSON.stringify(e.call)} ${'error' in e ? 'failed' : 'resolved'}`, ...('error' in e && { error: e.error.message }) };
     case 'timer':
-      return { ...base, dir: 'timer', label: e.name };
+      // A server's journal of 2026-07-28 requests: the request it fired for (wire ids repeat across clients).
+      return { ...base, dir: 'timer', label: e.rq === undefined ? e.name : `${e.name} for request ${e.rq}` };
     case 'note':
       return { ...base, dir: 'note', label: `${e.note}${e.detail ? ` ${printable(e.detail).slice(0, 80)}` : ''}` };
     // A server's journal of 2026-07-28 requests: the client going away from request `rq`, and the request machine's final state.

@@ -45,6 +45,13 @@ export interface JournalHeader {
    * what it compares. Absent: recorded as they came (`journal: { redact: false }`, or an older build).
    */
   redacted?: true;
+  /**
+   * A server's journal of 2026-07-28 requests: the name prefixes of the timers whose firings are
+   * entries (`progress:`, a request's progress flush). A replay fires such a timer only at its
+   * entry, so a timer and an input in one millisecond (or a timer that ran late) keep their
+   * recorded order; other timers fire by time. Absent (an older journal): all fire by time.
+   */
+  timers?: string[];
 }
 
 /** How a modern client's requests travelled (its replay needs the same transport kind and probe id). */
@@ -89,7 +96,12 @@ export type InEntry = Stamp & Served & { kind: 'in' } & (
     | { tooDeep: { limit: number; id: string | number | null; respond: boolean } }
   );
 export type OutEntry = Stamp & Served & { kind: 'out'; frame: Frame };
-export type TimerEntry = Stamp & { kind: 'timer'; name: string };
+/**
+ * A named timer fired. A server's journal of 2026-07-28 requests: a timer that fired for request
+ * `rq` (its progress flush), of a kind the header's `timers` names; replay fires it at this point
+ * of the sequence, never by time alone.
+ */
+export type TimerEntry = Stamp & Served & { kind: 'timer'; name: string };
 export type TransportEntry = Stamp & { kind: 'transport'; phase: TransportPhase; error?: string };
 
 /** Options of a recorded request call that matter for replay (signals and callbacks are not data). */

@@ -37,6 +37,8 @@ export class Journal {
   era: 'modern' | undefined;
   /** The modern era's transport kind and probe id (see {@link JournalHeader.link}). */
   link: RecordedLink | undefined;
+  /** The timers whose firings are entries (see {@link JournalHeader.timers}). */
+  timers: string[] | undefined;
   /** Whether the entries have their secrets hidden (a replay then hides them alike in what it compares). */
   redacted = false;
   /** Hides secrets in each entry as it is pushed (a journal a session records, unless redaction is off). */
@@ -57,7 +59,13 @@ export class Journal {
     if (this.era !== undefined) h.era = this.era;
     if (this.link !== undefined) h.link = this.link;
     if (this.redacted) h.redacted = true;
+    if (this.timers !== undefined) h.timers = this.timers;
     return h;
+  }
+
+  /** How many entries it holds (without writing those kept as recorded, as reading `entries` would). */
+  get size(): number {
+    return this.parsed.length + this.pending.length;
   }
 
   /** The entries, in order (an array you may change: `toJSONL` writes what it holds). */
@@ -104,6 +112,7 @@ export class Journal {
     if (header.era === 'modern') j.era = 'modern';
     if (header.link !== undefined) j.link = header.link;
     if (header.redacted === true) j.redacted = true;
+    if (Array.isArray(header.timers) && header.timers.every((p) => typeof p === 'string')) j.timers = header.timers;
     for (let i = 1; i < lines.length; i++) {
       let e: JournalEntry;
       try {

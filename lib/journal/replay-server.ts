@@ -4,6 +4,8 @@
  * requests at their recorded times, the client going away where it went, and what it sends (each
  * request's notifications and answer, its machine's final state) is compared with the recording,
  * request by request. Sealed states and task ids are compared as opaque values (`opaque.ts`).
+ * A timer the journal records (a request's progress flush) fires at its entry, between the
+ * inputs it came between, not merely by time; the server's other timers fire by time.
  * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr
  */
 import { ManualClock, type Clock } from '../clock.js';
@@ -40,7 +42,9 @@ export async function replayServer(journal: Journal, options: ServerReplayOption
   if (typeof options?.server !== 'function') {
     throw new ServerFactoryMissingError('This is a server journal of 2026-07-28 requests: replay it with a factory that builds the server, replay(journal, { server: ({ clock }) => createMyServer({ clock }) })');
   }
-  const clock = new ManualClock(journal.startedAt);
+  // The timers whose firings the journal holds fire at their entries only (see JournalHeader.timers).
+  const timed = journal.timers;
+  const clock = new ManualClock(journal.startedAt, timed === undefined || timed.length === 0 ? {} : { hold: (name) => timed.some((p) => name.startsWith(p)) });
   const made = options.server({ clock });
   const server = 'server' in made && typeof made.server === 'object' ? made.server : (made as Server);
   const redactor = journal.redacted ? new Redactor() : undefined;
@@ -140,7 +144,10 @@ export async function replayServer(journal: Journal, options: ServerReplayOption
     settle(false);
     await advance(entry.t);
     lastInput = entry.seq;
-    if (entry.kind === 'in' && 'frame' in entry) {
+    if (entry.kind === 'timer') {
+      // At its place in the sequence, whatever else shares its millisecond.
+      clock.fireNamed(entry.name);
+    } else if (entry.kind === 'in' && 'frame' in entry) {
       const msg = opaque.substitute(entry.frame as JsonRpcRequest, (p) => server.requestJournal.tokenOf(p));
       const ac = new AbortController();
       aborts.set(rq, ac);

@@ -21,6 +21,8 @@ import { OpaqueValues } from './opaque.js';
 /** What a transport hands the core for one request, as far as the journal taps it (the core's `RequestIo`). */
 export interface TappableIo {
   notify(frame: JsonRpcNotification): void;
+  /** A timer fired for the request (its progress flush); the tapped io records it, a transport's has none. */
+  timerFired?(name: string): void;
   authInfo?: unknown;
   peerFacts?: unknown;
   readonly signal?: AbortSignal | undefined;
@@ -62,6 +64,13 @@ export interface RequestJournalOptions {
 
 export const MODERN_REVISION = '2026-07-28';
 
+/**
+ * The timers whose firings this journal records (by name prefix, the header's `timers`): a
+ * request's progress flush (`progress:<id>`, `ProgressCoalescer`), the one timer a request's
+ * own code sets on the server's clock. Replay fires these only at their entries.
+ */
+export const JOURNALED_TIMERS: readonly string[] = ['progress:'];
+
 /** The io of a refused request: it sends nothing but its answer. */
 const NO_IO: TappableIo = { notify: () => {} };
 
@@ -85,6 +94,7 @@ export class RequestJournal {
       this.journal.era = 'modern';
       this.journal.revision = MODERN_REVISION;
       this.journal.startedAt = options.clock.now();
+      this.journal.timers = [...JOURNALED_TIMERS];
     }
   }
 
@@ -106,55 +116,8 @@ export class RequestJournal {
     }
     const rq = ++this.requests;
     this.record({ kind: 'in', rq, frame: this.opaque.inbound(msg) });
-    let ended = false;
-    let cancelled = false;
-    const cancel = (reason: unknown) => {
-      if (cancelled || ended) return;
-      cancelled = true;
-      this.record(reason === undefined ? { kind: 'cancel', rq } : { kind: 'cancel', rq, reason: String(reason) });
-    };
-    const given = io.cancellation;
-    const notify = (f: JsonRpcNotification) => {
-      this.record({ kind: 'out', rq, frame: f });
-      io.notify(f);
-    };
-    let tapped: TappableIo;
-    if (given !== undefined) {
-      const cancellation: TappableCancellation = {
-        get aborted() {
-          return given.aborted;
-        },
-        get reason() {
-          return given.reason;
-        },
-        onAbort: (end) =>
-          given.onAbort(() => {
-            cancel(given.reason);
-            end();
-          }),
-      };
-      tapped = new TappedIo(io, notify, cancellation);
-    } else {
-      const signal = io.signal;
-      signal?.addEventListener('abort', () => cancel(signal.reason), { once: true });
-      tapped = new TappedIo(io, notify, undefined);
-    }
-    return {
-      // (The core's io has no more than a TappableIo names: the tapped one stands for it.)
-      io: tapped as Io,
-      end: (response, state, path) => {
-        if (ended) return;
-        // The client went away though nothing watched for it (the core checks only at its exit).
-        const gone = given ?? (given === undefined ? io.signal : undefined);
-        if (gone?.aborted === true) cancel(gone.reason);
-        ended = true;
-        if (response !== undefined && !cancelled) this.record({ kind: 'out', rq, frame: this.opaque.outbound(response) });
-        const entry: Unstamped<StateEntry> = { kind: 'state', rq, state };
-        if (path?.interceptors !== undefined && path.interceptors.length > 0) entry.stages = [...path.interceptors];
-        if (path?.shortCircuitBy !== undefined) entry.shortCircuitBy = path.shortCircuitBy;
-        this.record(entry);
-      },
-    };
+    // One object is the tap and the io it serves with (no closures per request: issue 26's budget).
+    return new JournaledRequest<Io>(this, rq, io);
   }
 
   /**
@@ -166,7 +129,13 @@ export class RequestJournal {
     this.begin(msg, NO_IO)?.end(response, 'failed');
   }
 
-  private record(entry: JournalEntryInput): void {
+  /** @internal The answer as recorded (a sealed state replaced by its placeholder). */
+  outbound(response: JsonRpcResponse): JsonRpcResponse {
+    return this.opaque.outbound(response);
+  }
+
+  /** @internal Stamp and keep an entry, and show it on `journal$`. */
+  record(entry: JournalEntryInput): void {
     const stamped = entry as JournalEntry;
     stamped.seq = this.seq++;
     stamped.t = this.options.clock.now();
@@ -176,22 +145,89 @@ export class RequestJournal {
 }
 
 /**
- * The io a journaled request is served with: the transport's, its notifications and cancellation
- * tapped. Its `signal` is read from the transport's only when read (a session makes it lazily).
+ * One journaled request: its tap (`end`) and the io it is served with, the transport's with its
+ * notifications, timers and cancellation recorded. Its `signal` is read from the transport's only
+ * when read (a session makes it lazily), except to watch it when there is no `cancellation`.
  */
-class TappedIo implements TappableIo {
+class JournaledRequest<Io extends TappableIo> implements TappableIo, RequestTap<Io> {
+  readonly cancellation: TappableCancellation | undefined;
+  private ended = false;
+  private cancelled = false;
+
   constructor(
-    private readonly io: TappableIo,
-    readonly notify: (frame: JsonRpcNotification) => void,
-    readonly cancellation: TappableCancellation | undefined,
-  ) {}
+    private readonly journal: RequestJournal,
+    private readonly rq: number,
+    private readonly given: TappableIo,
+  ) {
+    const c = given.cancellation;
+    if (c !== undefined) this.cancellation = new TappedCancellation(this, c);
+    else {
+      this.cancellation = undefined;
+      const signal = given.signal;
+      signal?.addEventListener('abort', () => this.cancel(signal.reason), { once: true });
+    }
+  }
+
+  // (The core's io has no more than a TappableIo names: this stands for it.)
+  get io(): Io {
+    return this as unknown as Io;
+  }
   get authInfo(): unknown {
-    return this.io.authInfo;
+    return this.given.authInfo;
   }
   get peerFacts(): unknown {
-    return this.io.peerFacts;
+    return this.given.peerFacts;
   }
   get signal(): AbortSignal | undefined {
-    return this.io.signal;
+    return this.given.signal;
+  }
+
+  notify(frame: JsonRpcNotification): void {
+    this.journal.record({ kind: 'out', rq: this.rq, frame });
+    this.given.notify(frame);
+  }
+
+  timerFired(name: string): void {
+    this.journal.record({ kind: 'timer', rq: this.rq, name });
+  }
+
+  /** The client went away (recorded once, and not after the request ended). */
+  cancel(reason: unknown): void {
+    if (this.cancelled || this.ended) return;
+    this.cancelled = true;
+    this.journal.record(reason === undefined ? { kind: 'cancel', rq: this.rq } : { kind: 'cancel', rq: this.rq, reason: String(reason) });
+  }
+
+  end(response: JsonRpcResponse | undefined, state: string, path?: StagePath): void {
+    if (this.ended) return;
+    // The client went away though nothing watched for it (the core checks only at its exit).
+    const gone = this.given.cancellation ?? this.given.signal;
+    if (gone?.aborted === true) this.cancel(gone.reason);
+    this.ended = true;
+    if (response !== undefined && !this.cancelled) this.journal.record({ kind: 'out', rq: this.rq, frame: this.journal.outbound(response) });
+    const entry: Unstamped<StateEntry> = { kind: 'state', rq: this.rq, state };
+    if (path?.interceptors !== undefined && path.interceptors.length > 0) entry.stages = [...path.interceptors];
+    if (path?.shortCircuitBy !== undefined) entry.shortCircuitBy = path.shortCircuitBy;
+    this.journal.record(entry);
+  }
+}
+
+/** The transport's cancellation, the client's going away recorded before the core hears of it. */
+class TappedCancellation implements TappableCancellation {
+  constructor(
+    private readonly tap: JournaledRequest<TappableIo>,
+    private readonly given: TappableCancellation,
+  ) {}
+  get aborted(): boolean {
+    return this.given.aborted;
+  }
+  get reason(): unknown {
+    return this.given.reason;
+  }
+  onAbort(end: () => void): () => void {
+    return this.given.onAbort(() => {
+      this.tap.cancel(this.given.reason);
+      end();
+    });
   }
 }

@@ -38,6 +38,8 @@ export interface HostIo {
   notify(frame: JsonRpcNotification): void;
   readonly authInfo?: unknown;
   readonly peerFacts?: TransportPeer | undefined;
+  /** Journaled requests only (the request journal's tapped io): a timer of the request fired. */
+  readonly timerFired?: ((name: string) => void) | undefined;
 }
 
 /** The input round a request's `ctx.elicit/sample/listRoots` go to (see `input-round.ts`). */
@@ -161,7 +163,9 @@ export class ModernRequest implements DispatchHost<RequestHandler>, ServerCaller
   get progressInterval(): number {
     return this.shared.progressInterval;
   }
-  progressTimerFired(): void {}
+  progressTimerFired(name: string): void {
+    this.io.timerFired?.(name);
+  }
   /** 2026-07-28 has no server-to-client requests: `ctx.sendRequest` asks through the input round instead. */
   startRequest(method: string): Promise<JsonObject> {
     return Promise.reject(new ConnectionClosedError(`Cannot send "${method}": a 2026-07-28 request has no session to send requests on (its asks are input requests)`));

@@ -40,4 +40,22 @@ describe('ManualClock', () => {
     expect(fired).to.deep.equal([10, 15, 20]);
     expect(clock.now()).to.equal(100);
   });
+
+  it('a held timer is passed by as time moves and fires only by its name (replay fires it at its journal entry)', () => {
+    const clock = new ManualClock(0, { hold: (name) => name.startsWith('progress:') });
+    const fired: string[] = [];
+    clock.setTimeout(() => fired.push('flush'), 10, 'progress:1');
+    const cleared = clock.setTimeout(() => fired.push('cleared'), 10, 'progress:2');
+    clock.setTimeout(() => fired.push('ttl'), 20, 'task:t:ttl');
+    expect(clock.nextDue()).to.equal(20);
+    expect(clock.pending).to.equal(3);
+    clock.clearTimeout(cleared);
+    clock.advanceTo(30);
+    expect(fired).to.deep.equal(['ttl']);
+    expect(clock.fireNamed('progress:2')).to.equal(false);
+    expect(clock.fireNamed('progress:1')).to.equal(true);
+    expect(fired).to.deep.equal(['ttl', 'flush']);
+    expect(clock.now()).to.equal(30);
+    expect(clock.pending).to.equal(0);
+  });
 });

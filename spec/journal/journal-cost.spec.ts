@@ -30,6 +30,8 @@ describe('journal cost: text written when read or saved, not when recorded', () 
     journal.push({ kind: 'in', seq: 0, t: 5, frame });
     journal.push({ kind: 'out', seq: 1, t: 6, frame: { jsonrpc: '2.0', id: 2, result: { password: 'hush-1234' } } });
     expect(written(), 'written as it was recorded').to.equal(0);
+    expect(journal.size, 'counted without writing').to.equal(2);
+    expect(written()).to.equal(0);
     const text = journal.toJSONL();
     expect(written()).to.equal(1);
     expect(text).to.include('"text":"hello"').and.not.include('hush-1234');
