@@ -24,6 +24,7 @@ import { isHttpTransport, negotiateEra } from './client-modern/negotiate.js';
 import type { JournalEntryInput } from './journal/entry.js';
 import type { ClientEra } from './client-era/era.js';
 import { ClientRequest } from './client-era/client-request.js';
+import { requestTimeoutClock } from './client-era/deadline-clock.js';
 import { LegacyEra } from './client-era/legacy.js';
 import { ModernClientEra, errorOf } from './client-era/modern.js';
 import { eraCacheKey, sharedEraCache } from './client-modern/era-cache.js';
@@ -117,7 +118,9 @@ export class ClientCore extends Session {
   readonly inputRounds$: Observable<InputRoundEvent>;
 
   constructor(options: ClientOptions) {
-    super('client', options);
+    // Over the system clock, the legacy session's timers (request timeouts above all) are deadlines
+    // in a queue with one Node timer, as the 2026-07-28 link's are; any other clock is used as given.
+    super('client', { ...options, clock: requestTimeoutClock(options.clock ?? systemClock) });
     this.clientOptions = options;
     this.logLevel = options.logLevel;
     this.clientClock = options.clock ?? systemClock;
@@ -235,6 +238,8 @@ export class ClientCore extends Session {
       meta: (version) => this.requestMeta(version),
       onNotification: (method, params) => this.current.onNotification(method, params),
       onLink: (link) => this.link.next(link),
+      // A line that is not JSON-RPC is a diagnostic in this era too, as the session era reports it.
+      invalid: (inbound) => this.diagnose('invalid-frame', inbound.error.message, inbound),
     }).catch(async (e: unknown) => {
       await this.giveUp(transport);
       throw e;

@@ -14,7 +14,10 @@ import { DEFAULT_MAX_FRAME_DEPTH, nestsDeeperThan, textMayNestDeeperThan } from 
 import type { Frame, JsonObject, JsonRpcErrorObject, RequestId } from '../jsonrpc/message.js';
 import { RequestRegistry, type RequestOptions } from '../session/request-registry.js';
 import type { FrameEvent } from '../session/session.js';
-import type { RawFrame, Transport } from '../../streams/transport.js';
+import { DeepFrame, OversizeFrame, type RawFrame, type Transport } from '../../streams/transport.js';
+import type { InvalidInbound } from '../../streams/inbound.js';
+import { classifyMessage, deepInbound, invalidInbound, oversizeInbound } from '../jsonrpc/codec.js';
+import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type { JournalEntryInput } from '../journal/entry.js';
 import { inEntryOf } from '../journal/in-entry.js';
 import { requestTimeoutClock } from '../client-era/deadline-clock.js';
@@ -33,6 +36,11 @@ export interface ModernLinkOptions {
   onNotification(method: string, params: JsonObject | undefined): void;
   /** Journal what the link sees: frames out and in as they pass, its timers as they fire (the client's `journal` option). */
   record?(entry: JournalEntryInput): void;
+  /**
+   * A frame that is not a JSON-RPC message (not JSON, nested too deep, too large, not an object):
+   * skipped here, told as the session era tells it (the client's `invalid-frame` diagnostic).
+   */
+  invalid?(inbound: InvalidInbound): void;
 }
 
 /** Options of one request on the link. */
@@ -168,17 +176,25 @@ export class ModernLink {
   private receive(raw: RawFrame): void {
     this.options.record?.(inEntryOf(raw));
     let value: unknown = raw;
+    let invalid: InvalidInbound | undefined;
     if (typeof raw === 'string') {
       try {
         value = JSON.parse(raw);
-      } catch {
+      } catch (e) {
         value = undefined;
+        invalid = invalidInbound(ErrorCode.ParseError, `Parse error: invalid JSON (${(e as Error).message})`);
       }
       // As on the session path: a frame nested deeper than the limit never reaches a handler.
-      if (value !== undefined && textMayNestDeeperThan(raw, DEFAULT_MAX_FRAME_DEPTH) && nestsDeeperThan(value, DEFAULT_MAX_FRAME_DEPTH)) value = undefined;
+      if (value !== undefined && textMayNestDeeperThan(raw, DEFAULT_MAX_FRAME_DEPTH) && nestsDeeperThan(value, DEFAULT_MAX_FRAME_DEPTH)) {
+        value = undefined;
+        invalid = deepInbound(DEFAULT_MAX_FRAME_DEPTH, null, false);
+      }
     }
     if (this.frames.observed) this.frames.next({ seq: this.seq++, t: this.options.clock.now(), direction: 'in', frame: (value ?? raw) as FrameEvent['frame'] });
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) return;
+    if (value === null || typeof value !== 'object' || Array.isArray(value) || value instanceof OversizeFrame || value instanceof DeepFrame) {
+      this.options.invalid?.(invalid ?? invalidOf(value));
+      return;
+    }
     const msg = value as { id?: RequestId; method?: unknown; params?: JsonObject; result?: JsonObject; error?: JsonRpcErrorObject };
     if (typeof msg.method === 'string') {
       if (msg.id !== undefined) return; // a server never sends requests in this era
@@ -213,4 +229,11 @@ export class ModernLink {
     this.registry.closeOne(id, new ConnectionClosedError(`The server ended request ${JSON.stringify(id)}: ${reason}`));
     return true;
   }
+}
+
+/** Why a parsed frame (or a transport's marker for one it could not read) is not a message. */
+function invalidOf(value: unknown): InvalidInbound {
+  if (value instanceof OversizeFrame) return oversizeInbound(value.size, value.limit, value.head);
+  if (value instanceof DeepFrame) return deepInbound(value.limit, value.id, false);
+  return classifyMessage(value) as InvalidInbound;
 }

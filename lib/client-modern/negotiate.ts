@@ -28,6 +28,7 @@ import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type { JsonObject } from '../jsonrpc/message.js';
 import { MODERN_REVISIONS } from '../protocol/revisions.js';
 import type { Transport } from '../../streams/transport.js';
+import type { InvalidInbound } from '../../streams/inbound.js';
 import { NoCommonVersionError, ServerExitedOnProbeError } from './modern-client-errors.js';
 import { ModernLink } from './modern-link.js';
 import type { JournalEntryInput } from '../journal/entry.js';
@@ -48,6 +49,8 @@ export interface NegotiationOptions {
   onLink?(link: ModernLink): void;
   /** Journal the link's frames and timers (see `ModernLinkOptions.record`). */
   record?(entry: JournalEntryInput): void;
+  /** A frame that is not a JSON-RPC message (see `ModernLinkOptions.invalid`). */
+  invalid?(inbound: InvalidInbound): void;
   /** The probe's id (default: a new `mcp-actors-probe-N`); a replay gives the recorded one. */
   probeId?: string;
 }
@@ -76,6 +79,7 @@ export async function negotiateEra(transport: Transport, options: NegotiationOpt
     reissues: http,
     onNotification: options.onNotification,
     ...(options.record !== undefined && { record: options.record }),
+    ...(options.invalid !== undefined && { invalid: options.invalid }),
   });
   options.onLink?.(link);
   const actor = createActor(versionNegotiationMachine, { input: { offered: [...MODERN_REVISIONS] } }).start();

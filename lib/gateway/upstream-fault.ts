@@ -7,8 +7,8 @@
  *
  * Garbage does not fail a request by itself (a client skips a line that is not JSON-RPC, and the
  * request then times out), so each upstream client's unreadable lines are counted (from its
- * `frames$`, which shows such a line as its text): a request that timed out after its upstream
- * sent one is reported as `garbage`.
+ * `invalid-frame` diagnostics, which either era reports): a request that timed out after its
+ * upstream sent one is reported as `garbage`.
  * @see https://modelcontextprotocol.io/specification/2026-07-28/server/tools#error-handling
  */
 import type { Client } from '../client.js';
@@ -29,12 +29,13 @@ export class UpstreamFaults {
   watch(client: Client): void {
     const seen: Garbage = { count: 0, last: '' };
     this.garbage.set(client, seen);
-    // A frame that did not parse is shown as its text (in either era; a 2026-07-28 link has no diagnostics for it).
-    // Not kept here: it goes with the client (a closed client's frames may never complete).
-    client.frames$.subscribe((f) => {
-      if (f.direction !== 'in' || typeof f.frame !== 'string') return;
+    // Diagnostics, not frames$: they come only when something is wrong, while watching frames$
+    // cost every call of every upstream an event for each frame (and on a legacy session a journal stamp).
+    // Not kept here: it goes with the client.
+    client.diagnostics$.subscribe((d) => {
+      if (d.kind !== 'invalid-frame') return;
       seen.count++;
-      seen.last = JSON.stringify(f.frame.length > 60 ? `${f.frame.slice(0, 60)}…` : f.frame);
+      seen.last = d.message.length > 160 ? `${d.message.slice(0, 160)}…` : d.message;
     });
   }
 
