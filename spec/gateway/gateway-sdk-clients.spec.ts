@@ -13,6 +13,7 @@ import { createGateway, type Gateway } from '../../lib/gateway/gateway.js';
 import { listen, type Listening } from '../../lib/http/listen-port.js';
 import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
 import { everythingEntry } from '../fixtures/interop-everything/everything.js';
+import { runInspector } from '../interop/demo/helpers.js';
 
 type Block = { type?: string; text?: string };
 type Result = { content?: Block[]; structuredContent?: unknown; isError?: boolean };
@@ -125,6 +126,21 @@ describe('gateway: the official SDK clients call every tool of server-everything
     } finally {
       await client.close();
     }
+  });
+
+  // The Inspector's CLI is one request per process and answers nothing the server asks (no
+  // elicitation, sampling or roots), so it calls every tool that needs no answer from the client.
+  it("MCP Inspector's CLI in the legacy era: every tool that asks the client nothing", async function () {
+    this.timeout(120_000);
+    const target = [web.url, '--transport', 'http'];
+    const listed = ((await runInspector(target, ['--method', 'tools/list'])).json as { tools: { name: string }[] }).tools.map((t) => t.name);
+    const asks = ['everything__get-roots-list', 'everything__trigger-elicitation-request', 'everything__trigger-sampling-request'];
+    await callEveryTool(listed, async (name, args) => {
+      const toolArgs = Object.entries(args).flatMap(([k, v]) => ['--tool-arg', `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`]);
+      const run = await runInspector(target, ['--method', 'tools/call', '--tool-name', name, ...toolArgs], 30_000);
+      expect(run.json, `${name}: ${run.stderr}`).to.be.an('object');
+      return run.json as Result;
+    }, asks);
   });
 
   it('SDK 1.32.2 in the legacy era: every tool (the research task included), and a cancellation', async () => {
