@@ -219,6 +219,15 @@ export class Client extends ClientCore {
   // ------------------------------------------------------------------------------------ tools
 
   /**
+   * The tool `name` as the server last listed it (through `listTools`, `tools$` or a list change),
+   * or undefined when it was never listed: what `callTool` checks results against.
+   * @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool
+   */
+  toolDefinition(name: string): Tool | undefined {
+    return this.toolIndex.get(name);
+  }
+
+  /**
    * Every tool of the server, all pages. The tools are kept as listed (schemas verbatim) and
    * remembered: `callTool` checks results against their `outputSchema`.
    * @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools#listing-tools

@@ -391,9 +391,21 @@ export class Host {
     return lists.flatMap(([server, tools]) => tools.filter(visibleToModel).map((t) => ({ ...t, name: this.qualify(server, t.name), server, originalName: t.name })));
   }
 
-  /** Call a namespaced tool on its server, with its original name. */
-  callTool(qualified: string, args?: Record<string, unknown>, options?: CallToolOptions): Promise<CallToolResult> {
-    return this.route(qualified, 'tool').then(({ client, name }) => client.callTool(name, args, options));
+  /**
+   * Call a namespaced tool on its server, with its original name: the agent's call. A tool only
+   * its server's apps may call (MCP Apps `visibility` without `"model"`) is refused, nothing sent;
+   * an app calls it through {@link appServer}.
+   * @see https://modelcontextprotocol.io/extensions/apps
+   */
+  async callTool(qualified: string, args?: Record<string, unknown>, options?: CallToolOptions): Promise<CallToolResult> {
+    const { client, name } = await this.route(qualified, 'tool');
+    // Known from the host's own lists as a rule; a name never listed is looked up once.
+    const tool = client.toolDefinition(name) ?? (await client.listTools(options)).find((t) => t.name === name);
+    if (tool !== undefined && !visibleToModel(tool)) {
+      const server = this.parseName(qualified)!.server;
+      throw new McpError(ErrorCode.InvalidParams, `Tool "${qualified}" is for ${server}'s apps only (MCP Apps visibility without "model"): the agent may not call it; an app view calls it through appServer("${server}")`);
+    }
+    return client.callTool(name, args, options);
   }
 
   // ---------------------------------------------------------------------------- prompts

@@ -53,12 +53,18 @@ const names = (tools: { name: string }[]) => tools.map((t) => t.name).sort();
 describe('host: MCP Apps', function () {
   this.timeout(20_000);
 
-  it('[APPS-011] the agent\'s tool list (listTools, tools$) has no app-only tool; the app still lists and calls it through appServer', async () => {
+  it('[APPS-011] the agent\'s tool list (listTools, tools$) has no app-only tool, and the agent cannot call one by name; the app still lists and calls it through appServer', async () => {
     // The clients say they render apps (so the server lists its app-only tools): the host's own filter is what hides them.
     await withHost({ onClient: (c) => c.declareCapabilities(appsCapability()) }, async (host, calls) => {
       const forAgent = ['weather__broken', 'weather__fake_app', 'weather__forecast', 'weather__plain', 'weather__show_weather'];
       expect(names(await host.listTools())).to.deep.equal(forAgent);
       expect(names(await firstValueFrom(host.tools$.pipe(filter((t) => t.length > 0))))).to.deep.equal(forAgent);
+      // Not in the agent's list, and not callable by the agent by name either ("model": visible to and callable by the agent).
+      const refused = await host.callTool('weather__refresh', {}).then(() => undefined, (e: Error) => e);
+      expect(refused?.message).to.match(/apps only.*appServer\("weather"\)/);
+      expect(calls).to.deep.equal([]);
+      expect((await host.callTool('weather__forecast', {})).isError).to.not.equal(true);
+      calls.length = 0;
       const app = host.appServer('weather');
       expect(names(await app.tools())).to.include('refresh');
       await app.callTool('refresh', {});
