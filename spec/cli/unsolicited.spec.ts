@@ -132,6 +132,9 @@ describe('replay --as server: notifications sent outside any request come at the
       await sleep(500);
       expect(seen).to.deep.equal([]);
       await client.callTool('add_note', { body: 'A kingfisher on the bank.' });
+      // As recorded: on a loaded machine the recorder can read the GET stream's update only after
+      // the next call arrived on its POST (two connections), so the update is placed there.
+      await client.callTool('convert_units', { value: 1, from: 'mile', to: 'kilometre' });
       for (let i = 0; i < 200 && !seen.includes('updated'); i++) await sleep(20);
       expect(seen).to.deep.equal(['updated']);
       sub.unsubscribe();
