@@ -86,12 +86,14 @@ export class RequestRegistry {
   private readonly live = new Map<RequestId, Live>();
   // Made on first use: an idle session should not carry empty maps.
   private byToken: Map<ProgressToken, Live> | undefined;
-  /** Ids that finished recently, so a late response can be told from an unknown one. */
-  private recent: Map<RequestId, FinalRequestState> | undefined;
-  // A ring of the same ids, oldest overwritten first: evicting through Map iteration costs
-  // far more, because the iterator must skip every deleted slot.
-  // Grows to RECENT_LIMIT, then wraps: an idle session costs no 1,024-slot array.
-  private readonly recentRing: RequestId[] = [];
+  /**
+   * Ids that finished recently and their final states, so a late response can be told from an
+   * unknown one: two rings, oldest overwritten first. No map: a set and a delete for every request
+   * cost more than scanning the ring for the rare answer that matches nothing live (~0.1 µs a call).
+   * They grow to RECENT_LIMIT, then wrap: an idle session costs no 1,024-slot arrays.
+   */
+  private readonly recentIds: RequestId[] = [];
+  private readonly recentStates: FinalRequestState[] = [];
   private recentPos = 0;
 
   constructor(
@@ -110,7 +112,19 @@ export class RequestRegistry {
 
   /** The machine state of a live request, or its final state if it finished recently. */
   stateOf(id: RequestId): LiveRequestState | FinalRequestState | undefined {
-    return this.live.get(id)?.state ?? this.recent?.get(id);
+    return this.live.get(id)?.state ?? this.recentState(id);
+  }
+
+  /** The final state of `id` if it finished recently (the latest, should an id repeat). */
+  private recentState(id: RequestId): FinalRequestState | undefined {
+    const ids = this.recentIds;
+    const n = ids.length;
+    // Newest first: from the slot before the write position back round the ring.
+    for (let k = 1; k <= n; k++) {
+      const i = (this.recentPos - k + n) % n;
+      if (ids[i] === id) return this.recentStates[i];
+    }
+    return undefined;
   }
 
   isTokenInUse(token: ProgressToken): boolean {
@@ -171,7 +185,7 @@ export class RequestRegistry {
   /** RESPONSE / ERROR_RESPONSE. Returns whether the id was live, late (finished) or unknown. */
   settle(id: RequestId, result: JsonObject | undefined, error: JsonRpcErrorObject | undefined): 'settled' | 'late' | 'unknown' {
     const entry = this.live.get(id);
-    if (!entry) return this.recent?.has(id) ? 'late' : 'unknown';
+    if (!entry) return this.recentState(id) !== undefined ? 'late' : 'unknown';
     this.exit(entry, 'settled');
     if (error) entry.reject(McpError.fromError(error));
     else entry.resolve(result ?? {});
@@ -254,15 +268,14 @@ export class RequestRegistry {
     if (entry.totalTimer !== undefined) this.clock.clearTimeout(entry.totalTimer);
     if (entry.onAbort) entry.signal!.removeEventListener('abort', entry.onAbort);
     entry.progress$?.complete();
-    if (this.recentRing.length < RECENT_LIMIT) {
-      this.recentRing.push(entry.id);
+    if (this.recentIds.length < RECENT_LIMIT) {
+      this.recentIds.push(entry.id);
+      this.recentStates.push(final);
     } else {
-      const evicted = this.recentRing[this.recentPos]!;
-      if (evicted !== entry.id) this.recent?.delete(evicted);
-      this.recentRing[this.recentPos] = entry.id;
+      this.recentIds[this.recentPos] = entry.id;
+      this.recentStates[this.recentPos] = final;
       this.recentPos = (this.recentPos + 1) % RECENT_LIMIT;
     }
-    (this.recent ??= new Map()).set(entry.id, final);
     this.effects.finished?.(entry.id, entry.method, final);
   }
 }
