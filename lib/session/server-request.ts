@@ -86,6 +86,11 @@ export function transitionTable(machine: typeof serverRequestMachine = serverReq
 }
 
 const TABLE = transitionTable();
+// The events without data, made once: most requests step START then RESULT, and an object per step adds up.
+const START: ServerRequestEvent = { type: 'START' };
+const ASKED: ServerRequestEvent = { type: 'ASKED' };
+const RESULT: ServerRequestEvent = { type: 'RESULT' };
+const CANCEL: ServerRequestEvent = { type: 'CANCEL' };
 const FINAL: ReadonlySet<string> = new Set(Object.entries(serverRequestMachine.root.states).filter(([, n]) => n.type === 'final').map(([k]) => k));
 
 export class ServerRequest {
@@ -96,7 +101,6 @@ export class ServerRequest {
   inputRequests = 0;
   round = 0;
   error: { code: number; message: string } | undefined;
-  endedAt: number | undefined;
   // (Declared, not defined: a request that meets no interceptor carries no slot for them.)
   /** The interceptors that ran for it, in order (undefined: none). */
   declare interceptors: string[] | undefined;
@@ -144,8 +148,8 @@ export class ServerRequest {
     this.state = next;
     this.actor?.send(event);
     if (FINAL.has(next)) {
-      // (An actor in a final state is done; it tells its parent so itself.)
-      this.endedAt = this.owner.clock.now();
+      // (An actor in a final state is done; it tells its parent so itself.) No end time is taken
+      // here: only a record needs one, and its owner makes it now, while told (see `record`).
       this.owner.ended?.(this);
     }
   }
@@ -167,7 +171,7 @@ export class ServerRequest {
 
   /** The handler starts. */
   start(): void {
-    this.step({ type: 'START' });
+    this.step(START);
   }
 
   /** The handler sent the client a request (legacy era). */
@@ -178,7 +182,7 @@ export class ServerRequest {
 
   /** A request to the client was answered, failed or given up. */
   askEnded(): void {
-    if (this.open > 0 && --this.open === 0) this.step({ type: 'ASKED' });
+    if (this.open > 0 && --this.open === 0) this.step(ASKED);
   }
 
   /** 2026-07-28: the round ends with these input requests; the client retries with their answers. */
@@ -188,7 +192,7 @@ export class ServerRequest {
   }
 
   answered(): void {
-    this.step({ type: 'RESULT' });
+    this.step(RESULT);
   }
 
   failed(error: { code: number; message: string }): void {
@@ -197,10 +201,10 @@ export class ServerRequest {
   }
 
   cancelled(reason?: string): void {
-    this.step(reason === undefined ? { type: 'CANCEL' } : { type: 'CANCEL', reason });
+    this.step(reason === undefined ? CANCEL : { type: 'CANCEL', reason });
   }
 
-  /** The record of an ended request (see {@link RequestRecord}). */
+  /** The record of a request that ends now: its owner makes it while told of the end (see {@link RequestRecord}). */
   record(): RequestRecord {
     const r: RequestRecord = {
       id: this.id,
@@ -211,7 +215,7 @@ export class ServerRequest {
       inputRequests: this.inputRequests,
       outcome: this.state as RequestOutcome,
       startedAt: this.startedAt,
-      durationMs: (this.endedAt ?? this.owner.clock.now()) - this.startedAt,
+      durationMs: this.owner.clock.now() - this.startedAt,
     };
     const p = this.params;
     if (p !== undefined) {

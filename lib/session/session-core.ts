@@ -351,7 +351,8 @@ export abstract class SessionCore {
   protected sendFrame(frame: Frame, relatedRequestId?: RequestId): void {
     const transport = this.transport;
     if (!transport) throw new ConnectionClosedError('Not connected: call connect(transport) first');
-    this.record({ kind: 'out', frame });
+    // (Checked here too: the entry is made only for a journal or a watcher.)
+    if (this.journal || this.journalSubject.observed) this.record({ kind: 'out', frame });
     const sent = relatedRequestId === undefined ? transport.send(frame) : transport.send(frame, { relatedRequestId });
     if (sent && typeof (sent as Promise<void>).catch === 'function') {
       (sent as Promise<void>).catch((e: unknown) => this.diagnose('ignored', `Sending a frame failed: ${(e as Error).message}`, frame));
@@ -379,8 +380,10 @@ export abstract class SessionCore {
   }
 
   /** @internal Journal an entry (at `t`, default now): the client's modern era records its requests here. */
-  protected record(entry: JournalEntryInput, t = this.clock.now()): void {
+  protected record(entry: JournalEntryInput, t?: number): void {
     if (!this.journal && !this.journalSubject.observed) return;
+    // The time only once an entry is kept: reading the clock for every frame nobody records cost each call.
+    t ??= this.clock.now();
     // Stamped in place (no copy: each entry is a fresh object, recorded once).
     const stamped = entry as JournalEntry;
     stamped.seq = this.seq++;
