@@ -263,7 +263,9 @@ export const FEATURES = Object.keys(REVISION_FEATURES) as Feature[];
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#version-negotiation
  */
 export function allows(revision: Revision, feature: Feature): boolean {
-  return REVISION_FEATURES[feature][revision];
+  const row = ROWS[revision];
+  // (A revision not in the table, from a caller that did not check it, allows nothing.)
+  return row !== undefined && row[feature];
 }
 
 /**
@@ -275,6 +277,16 @@ export function featuresOf(revision: Revision): Record<Feature, boolean> {
   for (const f of FEATURES) out[f] = REVISION_FEATURES[f][revision];
   return out;
 }
+
+/**
+ * The table turned round once, one row of every feature per revision: {@link allows} reads
+ * `ROWS[revision][feature]`, whose rows share one shape, at about half the cost of the feature
+ * first (a request asks several features, in both eras).
+ */
+const ROWS: Readonly<Record<string, Readonly<Record<Feature, boolean>> | undefined>> = Object.assign(
+  Object.create(null) as Record<string, Readonly<Record<Feature, boolean>>>,
+  Object.fromEntries(ALL_REVISIONS.map((r) => [r, featuresOf(r)])),
+);
 
 /**
  * Whether `revision` is `baseline` or newer. Used by the method table's "first appeared in"

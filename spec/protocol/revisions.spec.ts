@@ -189,6 +189,12 @@ describe('protocol/revisions', () => {
       expect(col.title).to.equal(true);
       expect(col.batches).to.equal(false);
     });
+
+    it('a string that is no revision allows nothing (not even one named like an object key)', () => {
+      for (const v of ['1999-01-01', '', 'toString', '__proto__', 'constructor']) {
+        for (const f of FEATURES) expect(allows(v as typeof R1, f), `${f} @ ${JSON.stringify(v)}`).to.equal(false);
+      }
+    });
   });
 
   describe('ordering and negotiation', () => {
