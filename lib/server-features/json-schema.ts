@@ -198,12 +198,21 @@ export class CompiledSchema {
     return this.json;
   }
 
-  /** Validate `value`: with the Standard Schema's own validator, or the JSON Schema. */
-  async validate(value: unknown): Promise<Validation> {
+  /**
+   * Validate `value`: with the Standard Schema's own validator, or the JSON Schema. At once when
+   * the validator answers at once (nearly always): a promise and an await per tool call cost more
+   * than the check. A validator that throws rejects, as an async one would.
+   */
+  validate(value: unknown): Validation | Promise<Validation> {
     if (isStandardSchema(this.schema)) {
-      const result = await this.schema['~standard'].validate(value);
-      if (result.issues === undefined) return { ok: true, value: result.value };
-      return { ok: false, message: result.issues.map(formatIssue).join('; ') || 'invalid' };
+      let result: ReturnType<StandardSchemaV1['~standard']['validate']>;
+      try {
+        result = this.schema['~standard'].validate(value);
+      } catch (e) {
+        return Promise.reject(e as Error);
+      }
+      // (Any thenable is waited for, as `await` did.)
+      return typeof (result as { then?: unknown }).then === 'function' ? Promise.resolve(result).then(standardValidation) : standardValidation(result as Awaited<typeof result>);
     }
     return this.validateJson(value);
   }
@@ -214,6 +223,12 @@ export class CompiledSchema {
     const result = this.validator.validate(value);
     return result.valid ? { ok: true, value } : { ok: false, message: formatJsonSchemaErrors(result.errors) };
   }
+}
+
+/** A Standard Schema validator's result as a {@link Validation}. */
+function standardValidation(result: Awaited<ReturnType<StandardSchemaV1['~standard']['validate']>>): Validation {
+  if (result.issues === undefined) return { ok: true, value: result.value };
+  return { ok: false, message: result.issues.map(formatIssue).join('; ') || 'invalid' };
 }
 
 function formatIssue(issue: { message: string; path?: ReadonlyArray<PropertyKey | { key: PropertyKey }> | undefined }): string {

@@ -224,7 +224,9 @@ export class ToolsFeature {
     }
     if (this.host.tasks) {
       const support = tool.execution?.taskSupport ?? 'forbidden';
-      const created = await this.host.tasks.route(name, support, params, ctx, (taskCtx) => this.execute(tool, raw, taskCtx, rev));
+      // Undefined at once for an ordinary call (nearly all): no await for it.
+      const routed = this.host.tasks.route(name, support, params, ctx, (taskCtx) => this.execute(tool, raw, taskCtx, rev));
+      const created = routed === undefined ? undefined : await routed;
       if (created) return created;
     }
     return this.execute(tool, raw, new HandlerFeatureContext(ctx, this.host.logging), rev);
@@ -234,12 +236,16 @@ export class ToolsFeature {
   private async execute(tool: RegisteredTool, raw: unknown, fctx: FeatureContext, rev: Revision): Promise<JsonObject> {
     const name = tool.name;
     const ctx = fctx;
-    const checked = await tool.input.validate(raw ?? {});
+    // Awaited only when it is a promise (see CompiledSchema.validate), as is the handler's answer:
+    // each await of a plain value still costs the call a promise and a turn of the microtask queue.
+    let checked = tool.input.validate(raw ?? {});
+    if (isThenable(checked)) checked = await checked;
     if (!checked.ok) return toolError(`Invalid arguments for tool "${name}": ${checked.message}`);
 
     let returned: unknown;
     try {
-      returned = await tool.handler(checked.value as never, fctx);
+      returned = tool.handler(checked.value as never, fctx);
+      if (isThenable(returned)) returned = await returned;
     } catch (e) {
       // Cancelled: the session drops the answer. Required URL elicitations are a protocol error.
       // So is a client capability a 2026-07-28 request did not declare (-32021).
@@ -414,4 +420,8 @@ function resultForRevision(result: JsonObject & { content: ContentBlock[] }, rev
   const out: JsonObject = { ...result, content: contentForRevision(result.content, rev) };
   if (!allows(rev, 'structuredContent')) delete out.structuredContent;
   return out;
+}
+
+function isThenable<T>(v: T | PromiseLike<T>): v is PromiseLike<T> {
+  return v !== null && typeof v === 'object' && typeof (v as PromiseLike<T>).then === 'function';
 }

@@ -140,11 +140,12 @@ export class ServerTasks {
    * task, undefined when it is an ordinary call, and throws -32601 when the tool's task support
    * forbids how it was called.
    */
-  async route(tool: string, support: TaskSupport, params: JsonObject | undefined, ctx: RequestHandlerContext, execute: ExecuteTool): Promise<JsonObject | undefined> {
+  route(tool: string, support: TaskSupport, params: JsonObject | undefined, ctx: RequestHandlerContext, execute: ExecuteTool): Promise<JsonObject | undefined> | undefined {
     const session = ctx.session;
     // A modern request: the tasks extension decides (server-directed creation, no `task` param).
     if (this.enabled && isModernRevision(revisionOf(session))) return this.modern.route(tool, support, ctx, execute);
-    // Without tasks in this session (older revision, or not declared), the `task` param is ignored.
+    // Without tasks in this session (older revision, or not declared), the `task` param is ignored:
+    // undefined at once, not a promise of it (the caller awaits only a promise).
     if (!this.enabled || !allows(revisionOf(session), 'tasks') || !hasCapability(session.localCapabilities, CAPABILITY_PATH)) return undefined;
     const task = params?.task;
     const augmented = task !== undefined && task !== null;
@@ -156,7 +157,13 @@ export class ServerTasks {
       throw new McpError(ErrorCode.MethodNotFound, `Tool "${tool}" runs only as a task (its execution.taskSupport is "required"); call it with "task": {}`);
     }
     if (!augmented) return undefined;
-    const ttl = (task as JsonObject).ttl;
+    return this.createTask(tool, support, task as JsonObject, ctx, execute);
+  }
+
+  /** A session's task-augmented `tools/call` (see {@link route}): the task made, its work started. */
+  private async createTask(tool: string, support: TaskSupport, task: JsonObject, ctx: RequestHandlerContext, execute: ExecuteTool): Promise<JsonObject | undefined> {
+    const session = ctx.session;
+    const ttl = task.ttl;
     if (ttl !== undefined && ttl !== null && (typeof ttl !== 'number' || !(ttl >= 0))) {
       throw new McpError(ErrorCode.InvalidParams, 'tools/call: "task.ttl" must be a number of milliseconds, 0 or more');
     }
