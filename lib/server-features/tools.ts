@@ -25,7 +25,7 @@ import { scanParamHeaders, type ParamHeader } from '../modern/param-headers.js';
 import { contentBlockProblem, contentForRevision, text } from './content.js';
 import { HandlerFeatureContext, revisionOf, type FeatureContext } from './feature-context.js';
 import type { FeatureHost } from './feature-host.js';
-import { CompiledSchema, type InferSchema, type SchemaInput, type StandardSchemaV1 } from './json-schema.js';
+import { CompiledSchema, type InferSchema, type SchemaInput, type StandardSchemaV1, type Validation } from './json-schema.js';
 import { broadcastListChanged } from './list-changed.js';
 import { paginate } from './pagination.js';
 import { Registry, type RegistryEntry, type RegistryState } from './registry.js';
@@ -207,8 +207,12 @@ export class ToolsFeature {
     return page.nextCursor === undefined ? { tools } : { tools, nextCursor: page.nextCursor };
   }
 
-  /** `tools/call`. */
-  async call(params: JsonObject | undefined, ctx: RequestHandlerContext): Promise<JsonObject> {
+  /**
+   * `tools/call`. Answered at once when the validator and the handler answer at once, otherwise a
+   * promise: a dispatch takes either, and two async functions per call cost more than the work.
+   * A refusal here throws (the dispatch answers it as it answers a rejection).
+   */
+  call(params: JsonObject | undefined, ctx: RequestHandlerContext): JsonObject | Promise<JsonObject> {
     const name = params?.name;
     if (typeof name !== 'string') throw new McpError(ErrorCode.InvalidParams, 'tools/call needs a "name": the name of a tool from tools/list');
     const tool = this.registry.get(name);
@@ -224,49 +228,63 @@ export class ToolsFeature {
     }
     if (this.host.tasks) {
       const support = tool.execution?.taskSupport ?? 'forbidden';
-      // Undefined at once for an ordinary call (nearly all): no await for it.
-      const routed = this.host.tasks.route(name, support, params, ctx, (taskCtx) => this.execute(tool, raw, taskCtx, rev));
-      const created = routed === undefined ? undefined : await routed;
-      if (created) return created;
+      // Undefined at once for an ordinary call (nearly all): nothing to wait for.
+      const routed = this.host.tasks.route(name, support, params, ctx, async (taskCtx) => this.execute(tool, raw, taskCtx, rev));
+      if (routed !== undefined) return routed.then((created) => created ?? this.execute(tool, raw, new HandlerFeatureContext(ctx, this.host.logging), rev));
     }
     return this.execute(tool, raw, new HandlerFeatureContext(ctx, this.host.logging), rev);
   }
 
-  /** Validate the arguments, run the handler with `fctx` (a request's, or a task's), check its result. */
-  private async execute(tool: RegisteredTool, raw: unknown, fctx: FeatureContext, rev: Revision): Promise<JsonObject> {
-    const name = tool.name;
-    const ctx = fctx;
-    // Awaited only when it is a promise (see CompiledSchema.validate), as is the handler's answer:
-    // each await of a plain value still costs the call a promise and a turn of the microtask queue.
-    let checked = tool.input.validate(raw ?? {});
-    if (isThenable(checked)) checked = await checked;
-    if (!checked.ok) return toolError(`Invalid arguments for tool "${name}": ${checked.message}`);
+  /**
+   * Validate the arguments, run the handler with `fctx` (a request's, or a task's), check its
+   * result: at once where each step answers at once (see {@link call}).
+   */
+  private execute(tool: RegisteredTool, raw: unknown, fctx: FeatureContext, rev: Revision): JsonObject | Promise<JsonObject> {
+    const checked = tool.input.validate(raw ?? {});
+    if (isThenable(checked)) return Promise.resolve(checked).then((c) => this.runHandler(tool, c, fctx, rev));
+    return this.runHandler(tool, checked, fctx, rev);
+  }
 
+  private runHandler(tool: RegisteredTool, checked: Validation, fctx: FeatureContext, rev: Revision): JsonObject | Promise<JsonObject> {
+    if (!checked.ok) return toolError(`Invalid arguments for tool "${tool.name}": ${checked.message}`);
     let returned: unknown;
     try {
       returned = tool.handler(checked.value as never, fctx);
-      if (isThenable(returned)) returned = await returned;
     } catch (e) {
-      // Cancelled: the session drops the answer. Required URL elicitations are a protocol error.
-      // So is a client capability a 2026-07-28 request did not declare (-32021).
-      if (ctx.signal.aborted || (e instanceof McpError && (e.code === ErrorCode.UrlElicitationRequired || e.code === ErrorCode.MissingRequiredClientCapability))) throw e;
-      // A task of the tasks extension fails with a protocol error (its `failed` status), not a tool error.
-      if (e instanceof McpError && 'failsTaskOnProtocolError' in fctx) throw e;
-      // A gateway's upstream that failed (exited, unreachable, timed out) is a server error: a protocol error.
-      if (e instanceof UpstreamFaultError) throw e;
-      return toolError(`Tool "${name}" failed: ${(e as Error)?.message ?? String(e)}`);
+      return handlerFailed(tool.name, e, fctx);
     }
+    if (isThenable(returned)) {
+      return Promise.resolve(returned).then(
+        (r) => this.finish(tool, r, fctx, rev),
+        (e: unknown) => handlerFailed(tool.name, e, fctx),
+      );
+    }
+    return this.finish(tool, returned, fctx, rev);
+  }
+
+  /** The handler's answer checked and shaped for the revision (its output schema's check may wait). */
+  private finish(tool: RegisteredTool, returned: unknown, fctx: FeatureContext, rev: Revision): JsonObject | Promise<JsonObject> {
+    const name = tool.name;
     const result = normalizeResult(returned);
     if (typeof result === 'string') return toolError(`Tool "${name}" returned an invalid result: ${result}`);
     if (tool.output && result.isError !== true) {
       if (result.structuredContent === undefined) {
         return toolError(`Tool "${name}" has an outputSchema but returned no structuredContent`);
       }
-      await tool.output.ready;
-      const out = await tool.output.validate(result.structuredContent);
-      if (!out.ok) return toolError(`Tool "${name}" returned structuredContent that does not match its outputSchema: ${out.message}`);
+      return this.checkOutput(tool, tool.output, result, fctx, rev);
     }
-    if (!hasCapability(ctx.session.localCapabilities, ['resources'])) this.adviseOnEmbeddedResources(name, result.content);
+    return this.shapeResult(name, result, fctx, rev);
+  }
+
+  private async checkOutput(tool: RegisteredTool, output: CompiledSchema, result: Normalized, fctx: FeatureContext, rev: Revision): Promise<JsonObject> {
+    await output.ready;
+    const out = await output.validate(result.structuredContent);
+    if (!out.ok) return toolError(`Tool "${tool.name}" returned structuredContent that does not match its outputSchema: ${out.message}`);
+    return this.shapeResult(tool.name, result, fctx, rev);
+  }
+
+  private shapeResult(name: string, result: Normalized, fctx: FeatureContext, rev: Revision): JsonObject {
+    if (!hasCapability(fctx.session.localCapabilities, ['resources'])) this.adviseOnEmbeddedResources(name, result.content);
     if (result.structuredContent !== undefined && (result.content as unknown[]).length === 0) {
       // Older clients (and models that only read content) get the same data as JSON text.
       result.content = [text(JSON.stringify(result.structuredContent))];
@@ -395,8 +413,26 @@ export function toolError(message: string): JsonObject {
   return { content: [text(message)], isError: true };
 }
 
+/**
+ * A handler's throw (or rejection): a tool error the model reads, or thrown on as a protocol error
+ * where the protocol says so.
+ */
+function handlerFailed(name: string, e: unknown, fctx: FeatureContext): JsonObject {
+  // Cancelled: the session drops the answer. Required URL elicitations are a protocol error.
+  // So is a client capability a 2026-07-28 request did not declare (-32021).
+  if (fctx.signal.aborted || (e instanceof McpError && (e.code === ErrorCode.UrlElicitationRequired || e.code === ErrorCode.MissingRequiredClientCapability))) throw e;
+  // A task of the tasks extension fails with a protocol error (its `failed` status), not a tool error.
+  if (e instanceof McpError && 'failsTaskOnProtocolError' in fctx) throw e;
+  // A gateway's upstream that failed (exited, unreachable, timed out) is a server error: a protocol error.
+  if (e instanceof UpstreamFaultError) throw e;
+  return toolError(`Tool "${name}" failed: ${(e as Error)?.message ?? String(e)}`);
+}
+
+/** A handler's answer as a result. */
+type Normalized = JsonObject & { content: ContentBlock[]; structuredContent?: unknown; isError?: boolean };
+
 /** A handler's return value as a result, or a string saying why it is not one. */
-function normalizeResult(returned: unknown): (JsonObject & { content: ContentBlock[]; structuredContent?: unknown; isError?: boolean }) | string {
+function normalizeResult(returned: unknown): Normalized | string {
   if (returned === undefined || returned === null) return { content: [] };
   if (typeof returned === 'string') return { content: [text(returned)] };
   let result: JsonObject;
