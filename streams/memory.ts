@@ -13,6 +13,8 @@ import { GuardedObservable, warnObserverFault } from './guarded.js';
 import type { RawFrame, Transport, TransportPhase, TransportState } from './transport.js';
 
 const NONE: readonly never[] = Object.freeze([]);
+/** Settled once: what a memory end schedules its delivery on (see `MemoryEnd.schedule`). */
+const SETTLED: Promise<void> = Promise.resolve();
 
 /**
  * `subscribers` with `added`, less those that unsubscribed. The streams register no teardown:
@@ -191,7 +193,9 @@ class MemoryEnd implements MemoryTransport {
   private schedule(): void {
     if (this.scheduled) return;
     this.scheduled = true;
-    queueMicrotask(this.drain);
+    // A reaction on a settled promise, not `queueMicrotask`: the same microtask queue, without the
+    // AsyncResource and bound function Node's `queueMicrotask` makes per call (~110 ns on Node 20).
+    void SETTLED.then(this.drain);
   }
 
   /** Stops sending at once; frames already in flight are still delivered, then inbound ends. */
