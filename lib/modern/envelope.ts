@@ -72,6 +72,9 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
+/** The trace context keys an envelope may carry (made once: an array literal in the loop is one more object per request). */
+const TRACE_KEYS = ['traceparent', 'tracestate', 'baggage'] as const;
+
 /**
  * Check the envelope of a request with a version claim. Throws an {@link EnvelopeRefusal}:
  * -32602 for a malformed envelope, -32022 for a version we do not speak.
@@ -94,7 +97,7 @@ export function readEnvelope(params: unknown): Envelope {
   }
   if (!isModernRevision(version)) throw unsupportedVersion(version);
   let trace: TraceContext | undefined;
-  for (const key of ['traceparent', 'tracestate', 'baggage'] as const) {
+  for (const key of TRACE_KEYS) {
     const v = meta[key];
     // A malformed value is no trace context: left out, as OpenTelemetry's propagators ignore it (the request is served).
     if (typeof v === 'string' && malformedTraceKey({ [key]: v }) === undefined) (trace ??= {})[key] = v;
