@@ -154,7 +154,7 @@ export class RequestCore implements ModernDispatch {
 
   /** Serve one modern request (on any transport): check its envelope, run its handler, shape its answer. */
   answer(msg: JsonRpcRequest, io: RequestIo): Promise<Answer> {
-    return this.run(msg, undefined, io, undefined) as Promise<Answer>;
+    return promised(() => this.run(msg, undefined, io, undefined)) as Promise<Answer>;
   }
 
   /**
@@ -162,8 +162,14 @@ export class RequestCore implements ModernDispatch {
    * it failed with, into what the carrier sends, as the last step of the same async function (a
    * carrier awaiting the answer itself would cost another async frame per request).
    */
-  serveCarried<I extends RequestIo, R>(msg: JsonRpcRequest, io: I, finish: CarrierFinish<I, R>): Promise<R> {
-    return this.run(msg, undefined, io, finish as CarrierFinish<RequestIo, R>) as Promise<R>;
+  serveCarried<I extends RequestIo, R>(msg: JsonRpcRequest, io: I, finish: CarrierFinish<I, R>): R | Promise<R> {
+    // At once when the handler answered at once (the carrier sends it in the same turn, as a
+    // legacy session does); anything thrown on the way is a rejection, as from an async step.
+    try {
+      return this.run(msg, undefined, io, finish as CarrierFinish<RequestIo, R>) as R | Promise<R>;
+    } catch (e) {
+      return Promise.reject(e as Error);
+    }
   }
 
   /** The envelope, or the refusal to answer with. */
@@ -213,11 +219,15 @@ export class RequestCore implements ModernDispatch {
    * headers). The request is a {@link ServerRequest} from here to its answer, owned by the server.
    */
   answerEnveloped(msg: JsonRpcRequest, envelope: Envelope, received: RequestIo): Promise<Answer> {
-    return this.run(msg, envelope, received, undefined) as Promise<Answer>;
+    return promised(() => this.run(msg, envelope, received, undefined)) as Promise<Answer>;
   }
 
-  /** Serve one request (its envelope checked here unless given), answered as it is or through `finish`. */
-  private async run(msg: JsonRpcRequest, given: Envelope | undefined, received: RequestIo, finish: CarrierFinish<RequestIo, unknown> | undefined): Promise<unknown> {
+  /**
+   * Serve one request (its envelope checked here unless given), answered as it is or through
+   * `finish`. At once when every step answers at once (a handler that needs no wait: no async
+   * step at all, as on a legacy session); from the first step that must wait, {@link later}.
+   */
+  private run(msg: JsonRpcRequest, given: Envelope | undefined, received: RequestIo, finish: CarrierFinish<RequestIo, unknown> | undefined): unknown {
     let envelope: Envelope;
     try {
       const checked = given ?? this.envelopeOrRefusal(msg);
@@ -231,34 +241,88 @@ export class RequestCore implements ModernDispatch {
     const tap = this.server.requestJournal.begin(msg, received);
     const io = tap?.io ?? received;
     const request = new ServerRequest(msg.id, msg.method, msg.params, (this.owner ??= this.modernOwner()), principalOf(io.authInfo));
+    const run: Run = { msg, received, finish, tap, io, request };
     let answer: Answer;
-    // One async function from here to the answer, and a small one (what it does at once is in
-    // the steps it calls): each async step costs its frame, its registers and its promise.
     try {
-      let ready = this.prepare(msg, envelope, io, request);
-      if (isPromise(ready)) ready = await ready;
+      const ready = this.prepare(msg, envelope, io, request);
+      if (isPromise(ready)) return this.later(run, ready, undefined);
       if (ready instanceof ModernRequest) {
         const out = dispatchRequest(ready, msg, request, false);
+        if (isPromise(out)) return this.later(run, ready, out);
         const unwatch = watchAbort(io, ready);
+        let settled: Answer | Promise<Answer>;
+        try {
+          settled = this.afterHandler(ready, msg, out);
+        } catch (e) {
+          unwatch();
+          ready.end();
+          throw e;
+        }
+        if (isPromise(settled)) return this.settleLater(run, ready, unwatch, settled);
+        unwatch();
+        ready.end();
+        answer = settled;
+      } else answer = ready;
+    } catch (e) {
+      return this.failed(run, e);
+    }
+    return this.ended(run, answer);
+  }
+
+  /** {@link run} from a step that must wait (the host, or the handler's answer), in one async function. */
+  private async later(run: Run, ready: Prepared, out: DispatchOutput | undefined): Promise<unknown> {
+    const { msg, io, request } = run;
+    let answer: Answer;
+    try {
+      const host = isPromise(ready) ? await ready : ready;
+      if (host instanceof ModernRequest) {
+        const dispatched = out ?? dispatchRequest(host, msg, request, false);
+        const unwatch = watchAbort(io, host);
         try {
           // With interceptors, the chain answers a round that ends input-required itself (it sees, and may rewrite, that result).
-          const raced = isPromise(out) ? await (this.server.interceptorList.length > 0 ? out : ready.raceRound(out)) : out;
-          const settled = this.afterHandler(ready, msg, raced);
+          const raced = isPromise(dispatched) ? await (this.server.interceptorList.length > 0 ? dispatched : host.raceRound(dispatched)) : dispatched;
+          const settled = this.afterHandler(host, msg, raced);
           answer = isPromise(settled) ? await settled : settled;
         } finally {
           unwatch();
-          ready.end();
+          host.end();
         }
-      } else answer = ready;
+      } else answer = host;
     } catch (e) {
-      request.failed({ code: ErrorCode.InternalError, message: (e as Error)?.message ?? String(e) });
-      tap?.end(undefined, request.state, request);
-      if (finish === undefined) throw e;
-      return finish.failed(e, received);
+      return this.failed(run, e);
     }
-    ended(request, io, answer.response);
-    tap?.end(answer.response, request.state, request);
-    return finish === undefined ? answer : finish.answered(answer, received);
+    return this.ended(run, answer);
+  }
+
+  /** {@link run} when the handler answered at once but its round's answer must wait (input required). */
+  private async settleLater(run: Run, host: ModernRequest, unwatch: () => void, settled: Promise<Answer>): Promise<unknown> {
+    let answer: Answer;
+    try {
+      try {
+        answer = await settled;
+      } finally {
+        unwatch();
+        host.end();
+      }
+    } catch (e) {
+      return this.failed(run, e);
+    }
+    return this.ended(run, answer);
+  }
+
+  /** The request's end: its final state, its journal entry, then what the caller gets. */
+  private ended(run: Run, answer: Answer): unknown {
+    ended(run.request, run.io, answer.response);
+    run.tap?.end(answer.response, run.request.state, run.request);
+    return run.finish === undefined ? answer : run.finish.answered(answer, run.received);
+  }
+
+  /** The request failed with `e`: so recorded, then thrown, or made the carrier's answer. */
+  private failed(run: Run, e: unknown): unknown {
+    run.request.failed({ code: ErrorCode.InternalError, message: (e as Error)?.message ?? String(e) });
+    run.tap?.end(undefined, run.request.state, run.request);
+    if (run.finish === undefined) throw e;
+    return run.finish.failed(e, run.received);
   }
 
   /** The answer once the handler settled, or its round ended input-required. */
@@ -452,6 +516,28 @@ export interface CarrierFinish<I, R> {
 
 /** What a request needs before its handler runs (see `RequestCore.prepare`). */
 type Prepared = Answer | ModernRequest | Promise<Answer | ModernRequest>;
+
+/** What a dispatch of a request over its host gives: its response at once, or later. */
+type DispatchOutput = ReturnType<typeof dispatchRequest>;
+
+/** One request as `RequestCore.run` serves it, handed to its later steps in one object. */
+interface Run {
+  readonly msg: JsonRpcRequest;
+  readonly received: RequestIo;
+  readonly finish: CarrierFinish<RequestIo, unknown> | undefined;
+  readonly tap: ReturnType<ServedServer['requestJournal']['begin']>;
+  readonly io: RequestIo;
+  readonly request: ServerRequest;
+}
+
+/** `f()` as a promise: its value, or its throw as a rejection. */
+function promised(f: () => unknown): Promise<unknown> {
+  try {
+    return Promise.resolve(f());
+  } catch (e) {
+    return Promise.reject(e as Error);
+  }
+}
 
 /** Copy the answers of `from` into `to`: own keys only, and never `__proto__` (they are client input). */
 function copyAnswers(from: JsonObject, to: JsonObject): JsonObject {

@@ -22,8 +22,8 @@ export interface ModernCarrier {
   sendRelated(frame: JsonRpcNotification, id: RequestId): void;
 }
 
-/** Serve `msg` through `modern`, its notifications sent related to it. */
-export function serveModernOnSession(host: ModernCarrier, modern: ModernDispatch, msg: JsonRpcRequest): Promise<JsonRpcResponse | undefined> {
+/** Serve `msg` through `modern`, its notifications sent related to it: answered at once when its handler answered at once. */
+export function serveModernOnSession(host: ModernCarrier, modern: ModernDispatch, msg: JsonRpcRequest): JsonRpcResponse | undefined | Promise<JsonRpcResponse | undefined> {
   const carried = new CarriedRequest(host, msg);
   host.incoming.set(msg.id, carried);
   return modern.serveCarried(msg, carried, FINISH);

@@ -19,7 +19,8 @@ export interface ModernDispatch {
   /**
    * Answer it; `io.notify` carries its notifications; `io.cancellation` says when the peer cancels
    * it, and `io.signal` (made on first read) aborts then. `finish` turns the answer (or the error
-   * it failed with) into what the session sends.
+   * it failed with) into what the session sends: at once when the handler answered at once,
+   * otherwise a promise of it.
    */
   serveCarried<I extends CarriedIo, R>(
     msg: JsonRpcRequest,
@@ -28,7 +29,7 @@ export interface ModernDispatch {
       answered(answer: { readonly response: JsonRpcResponse | undefined }, io: I): R;
       failed(error: unknown, io: I): R;
     },
-  ): Promise<R>;
+  ): R | Promise<R>;
 }
 
 /** What a session gives the core for one modern request it carries. */

@@ -510,7 +510,7 @@ export class Session extends SessionCore {
   }
 
   /** A modern request on a session's transport: served by the core, cancellable like any other. */
-  private handleModern(modern: ModernDispatch, msg: JsonRpcRequest): Promise<JsonRpcResponse | undefined> {
+  private handleModern(modern: ModernDispatch, msg: JsonRpcRequest): JsonRpcResponse | undefined | Promise<JsonRpcResponse | undefined> {
     return serveModernOnSession(this, modern, msg);
   }
 
