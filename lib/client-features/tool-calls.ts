@@ -88,19 +88,61 @@ export class ToolCalls {
     }
   }
 
-  private async send(name: string, args: Record<string, unknown> | undefined, options: CallToolOptions): Promise<CallToolResult> {
+  /**
+   * The call's first round without an async step of its own (nearly every call is answered with
+   * its result at once); a failed round, or a task's result, goes on in {@link rounds}.
+   */
+  private send(name: string, args: Record<string, unknown> | undefined, options: CallToolOptions): Promise<CallToolResult> {
     const { onUrlElicitationRequired, validateOutput = true, maxElicitationRounds = 3, task, ...requestOptions } = options;
     const params: JsonObject = args === undefined ? { name } : { name, arguments: args };
+    const call: PendingCall = { name, params, requestOptions, validateOutput, onUrlElicitationRequired, maxElicitationRounds, tracked: this.deps.tasks.prepare(name, task, params, requestOptions.onprogress) };
+    return this.deps.request('tools/call', params, requestOptions).then(
+      (result) => {
+        let taskHandle: ReturnType<ToolTasks['created']>;
+        try {
+          // A task instead of the result: followed to the end, transparently.
+          taskHandle = this.deps.tasks.created(name, result, requestOptions.signal, call.tracked);
+        } catch (e) {
+          return this.rounds(call, e);
+        }
+        if (taskHandle) return this.rounds(call, undefined, taskHandle);
+        return this.checked(call, result);
+      },
+      (e: unknown) => this.rounds(call, e),
+    );
+  }
+
+  /** The result, its structured content checked against the tool's `outputSchema` (unless turned off). */
+  private checked(call: PendingCall, result: JsonObject): CallToolResult {
+    if (call.validateOutput) this.checkOutput(call.name, result);
+    return result as CallToolResult;
+  }
+
+  /**
+   * The rounds after the first: `failed` is how the first failed (then handled as a round's
+   * error), `task` the task it created instead of a result (then followed to its result).
+   */
+  private async rounds(call: PendingCall, failed: unknown, task?: NonNullable<ReturnType<ToolTasks['created']>>): Promise<CallToolResult> {
+    const { name, params, requestOptions, onUrlElicitationRequired, maxElicitationRounds, tracked } = call;
     const tasks = this.deps.tasks;
-    const tracked = tasks.prepare(name, task, params, requestOptions.onprogress);
     let relisted = false;
+    let first = true;
     for (let round = 0; ; round++) {
       let result: JsonObject;
       try {
-        result = await this.deps.request('tools/call', params, requestOptions);
-        // A task instead of the result: follow it to the end, transparently.
-        const taskHandle = tasks.created(name, result, requestOptions.signal, tracked);
-        if (taskHandle) result = await taskHandle.result();
+        if (first && task === undefined) {
+          first = false;
+          throw failed;
+        }
+        if (first) {
+          first = false;
+          result = await task!.result();
+        } else {
+          result = await this.deps.request('tools/call', params, requestOptions);
+          // A task instead of the result: follow it to the end, transparently.
+          const taskHandle = tasks.created(name, result, requestOptions.signal, tracked);
+          if (taskHandle) result = await taskHandle.result();
+        }
       } catch (e) {
         // 2026-07-28 HTTP: the server wants Mcp-Param-* headers this client did not send as it
         // expects (the tool's inputSchema changed, or was never listed): list again, retry once.
@@ -117,8 +159,7 @@ export class ToolCalls {
         await this.deps.elicitation.runRequired(required.elicitations, onUrlElicitationRequired, requestOptions.signal);
         continue;
       }
-      if (validateOutput) this.checkOutput(name, result);
-      return result as CallToolResult;
+      return this.checked(call, result);
     }
   }
 
@@ -186,4 +227,15 @@ export class ToolCalls {
     if (!tool?.outputSchema || (rev !== undefined && !allows(rev, 'outputSchema'))) return;
     if (!this.deps.outputValidators.check(name, tool.outputSchema, result, rev)) this.deps.unknownDialect(name, tool.outputSchema.$schema);
   }
+}
+
+/** A `tools/call` in progress: what its later rounds need (see `ToolCalls.send`). */
+interface PendingCall {
+  readonly name: string;
+  readonly params: JsonObject;
+  readonly requestOptions: RequestOptions & TraceOptions;
+  readonly validateOutput: boolean;
+  readonly onUrlElicitationRequired: CallToolOptions['onUrlElicitationRequired'];
+  readonly maxElicitationRounds: number;
+  readonly tracked: ReturnType<ToolTasks['prepare']>;
 }
