@@ -11,10 +11,11 @@ import type { Incoming } from './handler-context.js';
 import { errorFrom } from './request-dispatch.js';
 import type { ModernDispatch } from './request-scope.js';
 import type { Diagnostic } from './session-options.js';
+import type { SlotMap } from './slot-map.js';
 
 /** What the session lends the modern request it carries. */
 export interface ModernCarrier {
-  readonly incoming: Map<RequestId, Incoming>;
+  readonly incoming: SlotMap<RequestId, Incoming>;
   readonly authInfo: unknown;
   readonly transportPeer: TransportPeer | undefined;
   diagnose(kind: Diagnostic['kind'], message: string, detail?: unknown): void;

@@ -6,6 +6,7 @@
  */
 import { Subject } from 'rxjs';
 import type { Clock } from '../clock.js';
+import { SlotMap } from './slot-map.js';
 import { ConnectionClosedError, McpError, RequestCancelledError, RequestTimeoutError } from '../errors.js';
 import type { JsonObject, JsonRpcErrorObject, RequestId } from '../jsonrpc/message.js';
 
@@ -83,7 +84,8 @@ export interface RegisteredRequest {
 const RECENT_LIMIT = 1024;
 
 export class RequestRegistry {
-  private readonly live = new Map<RequestId, Live>();
+  // A slot, not a bare Map: nearly always one request or none (see slot-map.ts).
+  private readonly live = new SlotMap<RequestId, Live>();
   // Made on first use: an idle session should not carry empty maps.
   private byToken: Map<ProgressToken, Live> | undefined;
   /**
@@ -220,7 +222,7 @@ export class RequestRegistry {
 
   /** CONNECTION_CLOSED for every live request. */
   closeAll(error?: Error): void {
-    for (const entry of [...this.live.values()]) {
+    for (const entry of this.live.values()) {
       this.exit(entry, 'failed');
       entry.reject(
         error instanceof ConnectionClosedError

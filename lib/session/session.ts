@@ -36,6 +36,7 @@ import { OutboundRequests } from './outbound.js';
 import { abandonIncoming, cancelIncoming, dispatchRequest, endRequest, isPromise, runNotification } from './request-dispatch.js';
 import { HandlerContext, type Incoming } from './handler-context.js';
 import { serveModernOnSession } from './modern-on-session.js';
+import { SlotMap } from './slot-map.js';
 import type { ModernDispatch, RequestScope } from './request-scope.js';
 import { ServerRequest, type RequestOwner } from './server-request.js';
 import type { RequestCaller, ServerCaller } from './request-caller.js';
@@ -86,7 +87,8 @@ export class Session extends SessionCore {
   private ownNotificationHandlers: Map<string, NotificationHandler> | undefined;
   private readonly shared: HandlerTable | undefined;
   /** @internal The requests this session serves, by id (the dispatch's). */
-  readonly incoming: Map<RequestId, Incoming> = new Map();
+  // A slot, not a bare Map: a session mostly serves one request at a time (see slot-map.ts).
+  readonly incoming = new SlotMap<RequestId, Incoming>();
   /** How this session's requests report (made at the first request: an idle session holds none). */
   private requestOwner: RequestOwner | undefined;
   /** @internal Who this session's peer is in request records (`session-<n>`, set by its Server). */
