@@ -13,8 +13,8 @@ import { createStdioServerTransport } from '../../streams/stdio-server.js';
 import { createMemoryPair } from '../../streams/memory.js';
 import type { Transport } from '../../streams/transport.js';
 
-function echoServer(clock: Clock) {
-  const mcp = createMcpServer({ info: { name: 'echo', version: '1' }, clock, journal: true });
+function echoServer(clock: Clock, journal: true | { redact: false } = true) {
+  const mcp = createMcpServer({ info: { name: 'echo', version: '1' }, clock, journal });
   mcp.registerTool('echo', { description: 'echo' }, (args, ctx) => {
     ctx.progress(1, 2);
     return String(args.text);
@@ -30,11 +30,11 @@ function wires(wire: 'memory' | 'stdio'): [Transport, Transport] {
   return [createStdioServerTransport({ stdin: up, stdout: down, redirectConsole: false }), createStdioServerTransport({ stdin: down, stdout: up, redirectConsole: false })];
 }
 
-for (const wire of ['memory', 'stdio'] as const) {
-  describe(`one journal per 2026-07-28 request on a session's transport (${wire})`, () => {
+for (const [wire, journal] of [['memory', true], ['stdio', true], ['memory', { redact: false }]] as const) {
+  describe(`one journal per 2026-07-28 request on a session's transport (${wire}, journal ${JSON.stringify(journal)})`, () => {
     it('each call adds its request, its answer and its end to the server journal only; that journal replays identical', async () => {
       const clock = new ManualClock(1_000);
-      const mcp = echoServer(clock);
+      const mcp = echoServer(clock, journal);
       const sessions: ServerSession[] = [];
       mcp.sessions$.subscribe((s) => sessions.push(s));
       const [server, client] = wires(wire);
