@@ -10,6 +10,7 @@ import { createStdioClientTransport } from '../../streams/stdio-client.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import type { Transport } from '../../streams/transport.js';
 import { tsArgs } from '../helpers/ts-child.js';
+import { watchWire } from '../helpers/wire-watch.js';
 
 export const EVERYTHING_STDIO = [process.execPath, ...tsArgs('examples/everything.ts'), '--stdio'];
 export const ELICITED = { title: 'Dawn count', priority: 'high' };
@@ -94,11 +95,17 @@ export async function oursModernSession(server: Server): Promise<SessionOutcome>
   });
   const transport: Transport = 'url' in server ? createStreamableHttpClientTransport(server.url) : createStdioClientTransport({ ...server, stderr: 'ignore' });
   await client.connect(transport);
+  const wire = watchWire(transport);
   const notifications: string[] = [];
   try {
     const updates = client.subscribe('notes://index').subscribe((u) => notifications.push(`resources/updated ${u.uri}`));
     const lists = client.resources$.subscribe(() => notifications.push('resources/list_changed'));
-    await sleep(200); // the listen stream is acknowledged
+    // The listen asking for both is acknowledged: over HTTP it is a POST of its own, which a call
+    // can overtake on a loaded machine (then the note's update would go to nobody).
+    await wire.inboundFrame((f) => {
+      const asked = f.method === 'notifications/subscriptions/acknowledged' ? f.params?.notifications : undefined;
+      return asked?.resourcesListChanged === true && (asked.resourceSubscriptions ?? []).includes('notes://index');
+    }, 'acknowledged listen for the list changes and notes://index');
     const tools = (await client.listTools()).map((t) => t.name);
     const added = textOf(await client.callTool('add_note', { body: 'Two otters at the weir.' }));
     const summary = textOf(await client.callTool('summarize_note', { id: 'n1' }));

@@ -7,6 +7,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { plain, Terminal, TERMINAL_SERVER_CMD } from './helpers.js';
 
+/**
+ * The line the fixture server appends once its handler saw the cancellation: the server is
+ * another process, so it may come after the CLI exited, and the file exists (empty) an instant
+ * before the line is in it. Bounded by time, not by a count of polls.
+ */
+async function cancelLog(file: string, ms = 15_000): Promise<string> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+    if (text.endsWith('\n') || Date.now() > deadline) return text;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 describe('mcp-actors CLI at a terminal (node-pty)', function () {
   this.timeout(30000);
   let term: Terminal | undefined;
@@ -35,8 +49,7 @@ describe('mcp-actors CLI at a terminal (node-pty)', function () {
     term.type('\x03');
     expect(await term.exited).to.equal(130);
     expect(plain(term.output)).to.include('Cancelled: the server was told (notifications/cancelled).');
-    for (let i = 0; i < 100 && !existsSync(log); i++) await new Promise((r) => setTimeout(r, 20));
-    expect(readFileSync(log, 'utf8')).to.include('cancelled: interrupted by the user (Ctrl-C)');
+    expect(await cancelLog(log)).to.include('cancelled: interrupted by the user (Ctrl-C)');
   });
 
   it('Ctrl-C cancels a 2026-07-28 request too: the handler on the server is stopped', async () => {
@@ -46,8 +59,7 @@ describe('mcp-actors CLI at a terminal (node-pty)', function () {
     term.type('\x03');
     expect(await term.exited).to.equal(130);
     expect(plain(term.output)).to.include('Cancelled: the server was told (notifications/cancelled).');
-    for (let i = 0; i < 100 && !existsSync(log); i++) await new Promise((r) => setTimeout(r, 20));
-    expect(readFileSync(log, 'utf8')).to.match(/^cancelled: /);
+    expect(await cancelLog(log)).to.match(/^cancelled: /);
   });
 
   it('[ELICIT-073] asks the person to fill an elicitation form, field by field, shows it, and sends the answer once they say so', async () => {

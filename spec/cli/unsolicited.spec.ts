@@ -16,6 +16,7 @@ import type { Transport } from '../../streams/transport.js';
 import { background, CLI } from './helpers.js';
 import { EVERYTHING_STDIO } from './modern-sessions.js';
 import { tsArgs } from '../helpers/ts-child.js';
+import { watchWire } from '../helpers/wire-watch.js';
 
 const cli = (...args: string[]) => ({ command: process.execPath, args: [...tsArgs(CLI), ...args] });
 const lines = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
@@ -25,14 +26,17 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function recordLegacy(transport: Transport): Promise<void> {
   const client = new Client({ info: { name: 'ours-legacy', version: '1.0.0' }, era: 'legacy' });
   await client.connect(transport);
-  const seen: string[] = [];
-  const sub = client.subscribe('notes://index').subscribe(() => seen.push('updated'));
+  const wire = watchWire(transport);
+  const sub = client.subscribe('notes://index').subscribe();
   try {
-    await sleep(200); // resources/subscribe answered
+    // Over HTTP the subscribe and the call are two POSTs: a call that overtook the subscribe
+    // would change nothing the server sends.
+    await wire.answerTo('resources/subscribe');
     await client.callTool('add_note', { body: 'A kingfisher on the bank.' });
     await client.callTool('convert_units', { value: 1, from: 'mile', to: 'kilometre' });
-    for (let i = 0; i < 100 && !seen.includes('updated'); i++) await sleep(20);
-    await sleep(300); // the debounced list change
+    // Both come through the recorder before the session ends (the list change is debounced).
+    await wire.notification('notifications/resources/updated');
+    await wire.notification('notifications/resources/list_changed');
   } finally {
     sub.unsubscribe();
     await client.close();

@@ -10,6 +10,7 @@ import { createMcpServer, type McpServer } from '../../lib/mcp-server.js';
 import { startTask } from '../../lib/tasks/modern-tasks.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
+import { stepWhenQuiet } from '../helpers/quiet-steps.js';
 
 const textOf = (r: { content?: unknown }) => ((r.content ?? []) as { text?: string }[]).map((b) => b.text).join('');
 
@@ -60,20 +61,6 @@ describe('client: tasks extension over Streamable HTTP (2026-07-28)', function (
     await mcp.close();
   });
 
-  /** Advance the client's poll clock until `p` settles, giving the sockets real time between steps (bounded). */
-  async function poll<T>(clock: ManualClock, p: Promise<T>): Promise<T> {
-    let done = false;
-    void p.then(
-      () => (done = true),
-      () => (done = true),
-    );
-    for (let i = 0; i < 400 && !done; i++) {
-      await new Promise((r) => setTimeout(r, 5));
-      clock.advance(1_000);
-    }
-    return p;
-  }
-
   it('[TASK-122] sets Mcp-Name to the taskId on tasks/get, tasks/update and tasks/cancel', async () => {
     const clock = new ManualClock(0);
     const client = new Client({ info: { name: 'c', version: '1' }, clock });
@@ -86,10 +73,10 @@ describe('client: tasks extension over Streamable HTTP (2026-07-28)', function (
       // Until the client has answered the task's question (or the task ended some other way).
       let timer: NodeJS.Timeout | undefined;
       const updated = new Promise<void>((r) => (timer = setInterval(() => seen.some((s) => s.method === 'tasks/update') && r(), 5)));
-      await poll(clock, Promise.race([updated, result.then(() => undefined, () => undefined)]));
+      await stepWhenQuiet(clock, client, Promise.race([updated, result.then(() => undefined, () => undefined)]));
       clearInterval(timer);
       open();
-      expect(textOf(await poll(clock, result))).to.equal('went: accept');
+      expect(textOf(await stepWhenQuiet(clock, client, result))).to.equal('went: accept');
       const forever = await client.callToolAsTask('forever', {});
       expect((await forever.cancel()).status).to.equal('cancelled');
       const methods = new Set(seen.map((s) => s.method));

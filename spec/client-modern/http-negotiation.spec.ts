@@ -116,7 +116,8 @@ describe('client: finding the era over Streamable HTTP (2026-07-28)', () => {
         () => undefined,
         (e: unknown) => e as Error,
       );
-      for (let i = 0; i < 200 && server.seen.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+      // The probe's POST is real HTTP: bounded by time (a loaded machine is slow to make a first fetch), not by a count of polls.
+      for (const deadline = Date.now() + 10_000; server.seen.length === 0 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 5));
       expect(server.seen.map((s) => s.method)).to.deep.equal(['server/discover']);
       clock.advance(4_999);
       await new Promise((r) => setTimeout(r, 20));

@@ -52,7 +52,8 @@ describe('gateway: upstream faults fail the call with a typed error, nothing els
     gateway = createGateway({
       servers: { faulty: stdio(path('./fixtures/faulty-server.ts')), echo: stdio(path('../../examples/echo-server.ts')) },
       stderr: 'ignore',
-      clientOptions: { timeout: 1_000 },
+      // Every upstream call has this budget (restarts' handshakes too): room for a loaded machine.
+      clientOptions: { timeout: 2_500 },
       restart: { initialDelayMs: 10, maxDelayMs: 10, jitter: 0 },
     });
     await gateway.start();
@@ -86,8 +87,8 @@ describe('gateway: upstream faults fail the call with a typed error, nothing els
       errorOf(modern.readResource('faulty://hang')),
       errorOf(legacy.complete({ type: 'ref/prompt', name: 'faulty__exit' }, { name: 'topic', value: 'x' })),
     ]);
-    expectFault(tool, 'timedOut', 'tools/call', /Upstream "faulty" did not answer within 1000 ms/);
-    expectFault(legacyTool, 'timedOut', 'tools/call', /did not answer within 1000 ms/);
+    expectFault(tool, 'timedOut', 'tools/call', /Upstream "faulty" did not answer within 2500 ms/);
+    expectFault(legacyTool, 'timedOut', 'tools/call', /did not answer within 2500 ms/);
     expectFault(read, 'timedOut', 'resources/read', /did not answer/);
     expectFault(complete, 'timedOut', 'completion/complete', /did not answer/);
     // The caller's own timeout is another thing: this came from the gateway.

@@ -224,12 +224,13 @@ describe('mcp-actors serve', function () {
   });
 
   it('--input-wait-ms: a 2026-07-28 caller\'s retry after that long finds the upstream call cancelled; answered in time, it completes', async () => {
-    const served = await serve(['--http', '0', '--name', 'asker', '--input-wait-ms', '300', '--', ...ASKER]);
+    // The wait covers a round trip to the serve process (a loaded machine can take a few hundred ms);
+    // the slow answer comes surely after it (real time: the child runs on its own clock).
+    const served = await serve(['--http', '0', '--name', 'asker', '--input-wait-ms', '1000', '--', ...ASKER]);
     const client = new Client({ info: { name: 'downstream', version: '1.0.0' }, era: 'modern' });
     let slow = false;
-    // The answer comes after the wait only when `slow` (real time: the child runs on its own clock).
     client.onElicitation({ form: async () => {
-      if (slow) await new Promise((r) => setTimeout(r, 1_000));
+      if (slow) await new Promise((r) => setTimeout(r, 1_300));
       return { action: 'accept', content: { name: 'Ada' } };
     } });
     try {
@@ -238,7 +239,7 @@ describe('mcp-actors serve', function () {
       slow = true;
       const late = await client.callTool('asker__ask', {});
       expect(late.isError).to.equal(true);
-      expect(textOf(late)).to.match(/upstream call this retry continues has ended \(no retry came within 300 ms/);
+      expect(textOf(late)).to.match(/upstream call this retry continues has ended \(no retry came within 1000 ms/);
     } finally {
       await client.close();
       await stop(served);

@@ -276,21 +276,23 @@ describe('many processes, one deployment on Redis (Streamable HTTP sessions, no 
     const [a, b, c] = await cluster({ idleTtlMs: 300 });
     const sid = await openSession(a, b);
     expect((await post(c.url, callTool(1, 'where'), h(sid))).status).to.equal(200);
-    // Real time: Redis expires keys on its own clock (bounded wait).
-    await new Promise((r) => setTimeout(r, 450));
+    // Real time: Redis expires keys on its own clock (bounded wait). The last renewal may come a
+    // tick after the answer, later still on a loaded machine: wait well past the TTL.
+    await new Promise((r) => setTimeout(r, 800));
     for (const p of [a, b, c]) expect((await post(p.url, callTool(2, 'where'), h(sid))).status, p.name).to.equal(404);
   });
 
   it('a session with a stream open on one process outlives its idle TTL (that process renews it), then expires once idle', async () => {
-    const [a, b, c] = await cluster({ idleTtlMs: 400 });
+    // Renewed every quarter of the TTL: a TTL of 1 s survives an event-loop stall of 750 ms.
+    const [a, b, c] = await cluster({ idleTtlMs: 1000 });
     const sid = await openSession(a, b);
     const get = await getStream(c.url, h(sid));
     await get.waitFor(1);
-    await new Promise((r) => setTimeout(r, 900));
+    await new Promise((r) => setTimeout(r, 2200));
     expect((await post(a.url, callTool(1, 'where'), h(sid))).status).to.equal(200);
     get.close();
     await get.done;
-    await new Promise((r) => setTimeout(r, 700));
+    await new Promise((r) => setTimeout(r, 1800));
     expect((await post(b.url, callTool(2, 'where'), h(sid))).status).to.equal(404);
   });
 

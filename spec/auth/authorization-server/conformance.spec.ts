@@ -83,7 +83,7 @@ describe('authorization server: the conformance suite\'s authorization scenarios
     await page.fill('#username', 'alice');
     await page.fill('#password', 'correct horse');
     await page.click('button[type=submit]');
-    await page.waitForSelector('#allow', { timeout: 5000 }).catch(async () => { throw new Error('no consent page: ' + page.url() + ' ' + (await page.content()).slice(0, 1500)); });
+    await page.waitForSelector('#allow', { timeout: 15_000 }).catch(async () => { throw new Error('no consent page: ' + page.url() + ' ' + (await page.content()).slice(0, 1500)); });
     expect(await page.textContent('body')).to.include(resource);
     await page.click('#allow');
     await page.waitForURL(/\/callback\?/);

@@ -111,8 +111,9 @@ for (const kind of TRANSPORTS) {
 
     it('lists every tool, with schemas and annotations', async () => {
       let tools = await e.client.listTools();
-      for (let i = 0; i < 20 && !EXPECTED_TOOLS.every((n) => tools.some((t) => t.name === n)); i++) {
-        // The capability-dependent tools are registered in the server's `initialized` handler.
+      // The capability-dependent tools are registered in the server's `initialized` handler: a
+      // loaded machine can take longer than a few polls to run it (bounded by time, not tries).
+      for (const deadline = Date.now() + 15_000; !EXPECTED_TOOLS.every((n) => tools.some((t) => t.name === n)) && Date.now() < deadline; ) {
         await sleep(50);
         tools = await e.client.listTools();
       }
@@ -210,8 +211,14 @@ for (const kind of TRANSPORTS) {
         const name = `interop-${kind}.txt.gz`;
         // Watch resources$ from before the resource exists.
         const lists: string[][] = [];
-        const watching = e.client.resources$.subscribe((list) => lists.push(list.map((res) => res.uri)));
-        for (let i = 0; i < 100 && lists.length === 0; i++) await sleep(20);
+        let listed!: () => void;
+        const firstList = new Promise<void>((resolve) => (listed = resolve));
+        const watching = e.client.resources$.subscribe((list) => {
+          lists.push(list.map((res) => res.uri));
+          listed();
+        });
+        // Its first list is a resources/list round trip to the server process.
+        await Promise.race([firstList, sleep(15_000)]);
         expect(lists, 'resources$ emitted its first list').to.have.length.at.least(1);
         const r = await e.call('gzip-file-as-resource', { name, data });
         expect(r.isError, allText(r)).to.not.equal(true);
@@ -539,7 +546,8 @@ for (const kind of TRANSPORTS) {
 
     it('declaring tasks.requests.* makes the server offer the async tools', async () => {
       let names: string[] = [];
-      for (let i = 0; i < 20 && !names.includes('trigger-sampling-request-async'); i++) {
+      // Registered in the server's `initialized` handler (bounded by time: a loaded machine is slow to run it).
+      for (let i = 0, deadline = Date.now() + 15_000; !names.includes('trigger-sampling-request-async') && (i === 0 || Date.now() < deadline); i++) {
         if (i > 0) await sleep(50);
         names = (await e.client.listTools()).map((t) => t.name);
       }
