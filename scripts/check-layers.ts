@@ -50,7 +50,7 @@ export const LAYERS: ReadonlyArray<{ readonly name: string; readonly files: read
     ],
   },
   { name: 'machines', files: ['machines/**'] }, // pure definitions, no I/O
-  { name: 'core', files: ['lib/session/**', 'lib/journal/entry.ts', 'lib/journal/journal.ts'] }, // session core and what it journals
+  { name: 'core', files: ['lib/session/**', 'lib/journal/entry.ts', 'lib/journal/journal.ts', 'lib/journal/entry-store.ts'] }, // session core and what it journals
   {
     name: 'features', // server and client, their features, tasks, auth, journal
     files: [

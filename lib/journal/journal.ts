@@ -2,7 +2,11 @@
  * An in-memory journal with a versioned JSONL form: a header line, then one entry per line.
  */
 import { Redactor } from '../shared/redactor.js';
+import { EntryStore } from './entry-store.js';
 import { JOURNAL_FORMAT, JOURNAL_VERSION, MODERN_JOURNAL_VERSION, READABLE_JOURNAL_VERSIONS, type JournalEntry, type JournalHeader, type RecordedLink, type RecordedSessionOptions } from './entry.js';
+
+/** How far back `forget` looks: the frame is among the entries just recorded (its own step's). */
+const FORGET_WITHIN = 8;
 
 /**
  * What a session recorded with `journal: true`: its external inputs (frames in, the calls made on
@@ -26,9 +30,10 @@ export class Journal {
    * Entries pushed since `entries` was last read, as they were pushed (by reference): a sent or
    * received frame is never changed afterwards, so its JSON text (and the redaction that walks
    * it) is made only when the journal is read or saved, not on the path of every frame (the
-   * budget is 1 µs per entry). Most journals are saved once, and many never.
+   * budget is 1 µs per entry). Most journals are saved once, and many never. Kept without their
+   * entry objects where their shape allows (`entry-store.ts`): fewer objects for the collector.
    */
-  private pending: JournalEntry[] = [];
+  private readonly pending = new EntryStore();
   role: 'client' | 'server' = 'client';
   revision: string | undefined;
   startedAt = 0;
@@ -65,15 +70,16 @@ export class Journal {
 
   /** How many entries it holds (without writing those kept as recorded, as reading `entries` would). */
   get size(): number {
-    return this.parsed.length + this.pending.length;
+    return this.parsed.length + this.pending.size;
   }
 
   /** The entries, in order (an array you may change: `toJSONL` writes what it holds). */
   get entries(): JournalEntry[] {
-    if (this.pending.length > 0) {
+    const pending = this.pending;
+    if (pending.size > 0) {
       // A copy with the secrets hidden: nothing that reads `entries` sees them, nor the live frames.
-      for (const entry of this.pending) this.parsed.push(JSON.parse(redactedText(this.redactor!, entry)) as JournalEntry);
-      this.pending = [];
+      for (let i = 0; i < pending.size; i++) this.parsed.push(JSON.parse(redactedText(this.redactor!, pending.at(i))) as JournalEntry);
+      pending.clear();
     }
     return this.parsed;
   }
@@ -87,11 +93,31 @@ export class Journal {
     else this.pending.push(entry);
   }
 
+  /**
+   * Let go of the latest entry carrying `frame` (the same object), when it is among the last few
+   * kept: a frame another journal keeps, the one that replays it (a 2026-07-28 request on a
+   * session's transport is its server's request journal's). Its entry was already shown on
+   * `journal$`; only keeping it is undone.
+   */
+  forget(frame: object): void {
+    if (this.redactor !== undefined) {
+      this.pending.forgetFrame(frame, FORGET_WITHIN);
+      return;
+    }
+    const list = this.parsed;
+    for (let i = list.length - 1; i >= 0 && i >= list.length - FORGET_WITHIN; i--) {
+      if ((list[i] as { frame?: unknown }).frame === frame) {
+        list.splice(i, 1);
+        return;
+      }
+    }
+  }
+
   /** The journal as JSONL text (header first). */
   toJSONL(): string {
     let out = JSON.stringify(this.header) + '\n';
     for (const e of this.parsed) out += JSON.stringify(e) + '\n';
-    for (const entry of this.pending) out += redactedText(this.redactor!, entry) + '\n';
+    for (let i = 0; i < this.pending.size; i++) out += redactedText(this.redactor!, this.pending.at(i)) + '\n';
     return out;
   }
 

@@ -152,6 +152,10 @@ export class RequestCore implements ModernDispatch {
     return hasVersionClaim(msg.params);
   }
 
+  get keepsJournal(): boolean {
+    return this.server.requestJournal.journal !== undefined;
+  }
+
   /** Serve one modern request (on any transport): check its envelope, run its handler, shape its answer. */
   answer(msg: JsonRpcRequest, io: RequestIo): Promise<Answer> {
     return promised(() => this.run(msg, undefined, io, undefined)) as Promise<Answer>;

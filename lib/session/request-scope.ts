@@ -16,6 +16,8 @@ import type { TransportPeer } from '../../streams/transport.js';
 export interface ModernDispatch {
   /** Whether `msg` belongs to the modern era (decided from the body). */
   claims(msg: JsonRpcRequest): boolean;
+  /** Whether the server's request journal keeps the modern requests' frames (a session's journal then lets them go). */
+  readonly keepsJournal: boolean;
   /**
    * Answer it; `io.notify` carries its notifications; `io.cancellation` says when the peer cancels
    * it, and `io.signal` (made on first read) aborts then. `finish` turns the answer (or the error

@@ -513,12 +513,25 @@ export class Session extends SessionCore {
 
   /** A modern request on a session's transport: served by the core, cancellable like any other. */
   private handleModern(modern: ModernDispatch, msg: JsonRpcRequest): JsonRpcResponse | undefined | Promise<JsonRpcResponse | undefined> {
-    return serveModernOnSession(this, modern, msg);
+    if (this.journal === undefined || !modern.keepsJournal) return serveModernOnSession(this, modern, msg);
+    // Its frames are the server's request journal's, which replays them: this journal lets them go.
+    this.journal.forget(msg);
+    const out = serveModernOnSession(this, modern, msg);
+    return isPromise(out) ? out.then((frame) => this.replyUnkept(frame)) : this.replyUnkept(out);
+  }
+
+  private replyUnkept(frame: JsonRpcResponse | undefined): undefined {
+    if (frame !== undefined) {
+      this.reply(frame);
+      this.journal!.forget(frame);
+    }
+    return undefined;
   }
 
   /** @internal A modern request's notification, related to it (see `modern-on-session.ts`). */
   sendRelated(frame: JsonRpcNotification, id: RequestId): void {
     this.sendFrame(frame, id);
+    if (this.journal !== undefined && this.shared?.modern?.keepsJournal === true) this.journal.forget(frame);
   }
 
   /** A session serves legacy requests: no 2026-07-28 request scope (the modern core serves those with no session). */

@@ -1,0 +1,72 @@
+// A journal kept in memory keeps the entries of the shapes recorded on every call as their
+// values, without their entry objects (issue 26: fewer objects for the collector to copy and
+// mark); what it gives back, reads and saves is what it was given: the same keys in the same
+// order, the same JSON text, the frames by reference; any other shape kept as it is.
+import { expect } from 'chai';
+import { EntryStore } from '../../lib/journal/entry-store.js';
+import type { JournalEntry } from '../../lib/journal/entry.js';
+import { Journal } from '../../lib/journal/journal.js';
+
+const frame = { jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: 'héllo' }] } };
+const entries = [
+  { kind: 'in', frame, seq: 0, t: 1_795_961_815_055.5 },
+  { kind: 'out', rq: 3, frame: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo' } }, seq: 1, t: 1_795_961_815_056 },
+  { kind: 'state', rq: 3, state: 'answered', seq: 2, t: -0 },
+  { kind: 'result', call: 'c1', result: { content: [] }, seq: 3, t: 4 },
+  { kind: 'call', op: 'request', id: 'c2', method: 'tools/list', seq: 4, t: 5 },
+  { kind: 'call', op: 'request', id: 9, method: 'tools/call', params: { name: 'x' }, seq: 5, t: 6 },
+  { kind: 'call', op: 'request', id: 9, method: 'tools/call', params: { name: 'x' }, options: { timeout: 5 }, seq: 6, t: 7 },
+  { kind: 'call', op: 'request', id: 9, method: 'tools/call', params: undefined, seq: 7, t: 8 },
+  // Kept as they are: another key, another order, a stamp that is not a number, another kind.
+  { kind: 'in', frame, extra: 1, seq: 8, t: 9 },
+  { seq: 9, t: 10, kind: 'out', frame },
+  { kind: 'in', frame, seq: 10, t: '11' },
+  { kind: 'state', rq: 3, state: 'answered', stages: ['a'], seq: 11, t: 12 },
+  { kind: 'result', call: 'c1', error: { message: 'no' }, seq: 12, t: 13 },
+  { kind: 'timer', name: 'progress:1', seq: 13, t: 14 },
+  { kind: 'in', text: 'junk', seq: 14, t: 15 },
+  { kind: 'in', rq: 4, frame: null, seq: 15, t: 16 },
+] as unknown as JournalEntry[];
+
+describe('journal entries kept in memory as their values', () => {
+  it('gives back each entry with the same keys in the same order (the same JSON text), other shapes as they are', () => {
+    const store = new EntryStore();
+    for (const e of entries) store.push(e);
+    expect(store.size).to.equal(entries.length);
+    for (let i = 0; i < entries.length; i++) {
+      expect(Object.keys(store.at(i)), `entry ${i}`).to.deep.equal(Object.keys(entries[i]!));
+      expect(JSON.stringify(store.at(i)), `entry ${i}`).to.equal(JSON.stringify(entries[i]));
+    }
+    // Frames are kept by reference (never copied); entries of another shape are the very objects given.
+    expect((store.at(0) as { frame: unknown }).frame).to.equal(frame);
+    expect(store.at(0)).not.to.equal(entries[0]);
+    for (const i of [8, 9, 10, 11, 12, 13, 14]) expect(store.at(i), `entry ${i}`).to.equal(entries[i]);
+  });
+
+  it('a redacting journal saves and reads them as it did when it kept the objects, and forgets a frame another journal keeps', () => {
+    const secret = { kind: 'out', frame: { jsonrpc: '2.0', id: 2, result: { password: 'hush-1234' } }, seq: 99, t: 1 } as unknown as JournalEntry;
+    const all = [...entries, secret];
+    const journal = new Journal({ redact: true });
+    for (const e of all) journal.push(e);
+    const text = journal.toJSONL();
+    const lines = text.split('\n').slice(1, -1);
+    expect(lines.slice(0, -1)).to.deep.equal(entries.map((e) => JSON.stringify(e)));
+    expect(JSON.parse(lines.at(-1)!)).to.deep.equal({ kind: 'out', frame: { jsonrpc: '2.0', id: 2, result: { password: '[REDACTED]' } }, seq: 99, t: 1 });
+    expect(journal.entries.map((e) => JSON.stringify(e))).to.deep.equal(lines);
+    expect(journal.toJSONL()).to.equal(text);
+    // Forget: the latest entry of that frame among the last few, whatever its shape; the rest stay in order.
+    const other = new Journal({ redact: true });
+    for (const e of [...entries.slice(0, 4), entries[8]!]) other.push(e);
+    other.forget(frame);
+    other.forget(frame);
+    other.forget((entries[1] as { frame: object }).frame);
+    other.forget({});
+    expect(other.entries.map((e) => e.seq)).to.deep.equal([2, 3]);
+    // Growing past its first arrays, then read part way and pushed again: order kept.
+    const many = new Journal({ redact: true });
+    for (let i = 0; i < 200; i++) many.push({ kind: 'in', frame: { jsonrpc: '2.0', id: i, result: {} }, seq: i, t: i } as JournalEntry);
+    expect(many.entries.length).to.equal(200);
+    for (let i = 200; i < 220; i++) many.push({ kind: 'in', frame: { jsonrpc: '2.0', id: i, result: {} }, seq: i, t: i } as JournalEntry);
+    expect(many.entries.map((e) => e.seq)).to.deep.equal([...Array(220).keys()]);
+  });
+});
