@@ -1,7 +1,8 @@
 /**
- * Journal entries kept in memory without their entry objects (issue 26: at most 1 µs per entry,
- * collections counted). An entry of a shape the runtime records on every call (`in`/`out` with
- * its frame, a modern `state`, `result` or `call`) is kept as its field values in one array and
+ * Journal entries kept in memory without their entry objects, so that a journal kept in memory
+ * costs little more to collect than its frames. An entry of a shape the runtime records on every
+ * call (`in`/`out` with its frame, a modern `state`, `result` or `call`) is kept as its field
+ * values in one array and
  * its stamp (`seq`, `t`) in typed arrays; the entry object itself, its property store and its
  * boxed time die young, and only what its fields point to (the frame, shared with the rest of the
  * runtime) stays. An entry of any other shape (or with another key, or keys in another order) is
