@@ -1,7 +1,7 @@
 // Shared bits of the demo interop specs: starting examples/everything.ts (stdio command or an HTTP
-// child on a free port) and running @modelcontextprotocol/inspector-cli against it.
+// child on port 0, reading its URL from what it prints) and running @modelcontextprotocol/inspector-cli against it.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
 import { dirname } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
@@ -21,20 +21,6 @@ export const INSPECTOR_CWD = dirname(INSPECTOR_CLI);
 export const STDIO_COMMAND = { command: process.execPath, args: [...tsArgs(EVERYTHING), '--stdio'] };
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** A port that was free a moment ago: listen on port 0, note it, close. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      if (address === null || typeof address === 'string') return reject(new Error('no port'));
-      srv.close(() => resolve(address.port));
-    });
-  });
-}
 
 function canConnect(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -76,12 +62,14 @@ export interface HttpDemo {
   stop(): Promise<void>;
 }
 
-/** Start the demo server over Streamable HTTP on a free port; resolves once it prints its URL and accepts connections. */
+/**
+ * Start the demo server over Streamable HTTP on port 0 (the kernel picks a free one, so no other
+ * process can take it first); resolves once it prints its URL and that port accepts connections.
+ */
 export async function startHttpDemo(): Promise<HttpDemo> {
-  const port = await freePort();
   const child = spawn(process.execPath, [...tsArgs(EVERYTHING)], {
     cwd: REPO_ROOT,
-    env: { ...process.env, PORT: String(port) },
+    env: { ...process.env, PORT: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];
@@ -93,15 +81,15 @@ export async function startHttpDemo(): Promise<HttpDemo> {
     if (child.exitCode !== null || child.signalCode !== null) {
       throw new Error(`demo server exited early (${child.exitCode ?? child.signalCode}):\n${output.join('')}`);
     }
-    const m = /\bat (http:\/\/\S+\/mcp)/.exec(output.join('').replace(/\x1b\[\d+m/g, '')); // eslint-disable-line no-control-regex
-    if (m && (await canConnect(port))) {
-      demo.url = m[1];
+    const m = /\bat (http:\/\/127\.0\.0\.1:(\d+)\/mcp)/.exec(output.join('').replace(/\x1b\[\d+m/g, '')); // eslint-disable-line no-control-regex
+    if (m && (await canConnect(Number(m[2])))) {
+      demo.url = m[1]!;
       return demo;
     }
     await sleep(100);
   }
   await demo.stop();
-  throw new Error(`demo server not ready on port ${port}:\n${output.join('')}`);
+  throw new Error(`demo server printed no URL:\n${output.join('')}`);
 }
 
 export interface InspectorRun {
