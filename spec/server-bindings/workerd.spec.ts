@@ -1,6 +1,7 @@
 // mcp-actors/web on real workerd (Cloudflare's Workers runtime, from the `workerd` npm package,
 // which ships its binary), without the `nodejs_compat` flag: the entry bundled as a Worker build
-// does it (ES module, no node built-ins), served by `workerd serve` on a free loopback port, and
+// does it (ES module, no node built-ins), served by `workerd serve` on loopback port 0 (the port it
+// got read from its control descriptor, so no other process can take it between a pick and the bind), and
 // driven by our own client over real HTTP in both eras: a 2026-07-28 call with an input round
 // (the requestState signed in the Worker, carried by the client, verified there) and a 2025-11-25
 // session (initialize, a call, close), which local workerd keeps in its one isolate's memory.
@@ -8,9 +9,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { freePort } from '../../scripts/real-parts/free-port.js';
 import { build } from 'esbuild';
 import { createClient } from '../../lib/entries/client.js';
 import { createStreamableHttpClientTransport } from '../../streams/index.js';
@@ -55,14 +56,12 @@ describe('mcp-actors/web on real workerd (no nodejs_compat), both eras over HTTP
       logLevel: 'silent',
     });
     writeFileSync(join(dir, 'worker.js'), bundled.outputFiles[0]!.text);
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}/mcp`;
     writeFileSync(
       join(dir, 'config.capnp'),
       `using Workerd = import "/workerd/workerd.capnp";
 const config :Workerd.Config = (
   services = [ (name = "main", worker = .mcpWorker) ],
-  sockets = [ (name = "http", address = "127.0.0.1:${port}", http = (), service = "main") ],
+  sockets = [ (name = "http", address = "127.0.0.1:0", http = (), service = "main") ],
 );
 const mcpWorker :Workerd.Worker = (
   modules = [ (name = "worker", esModule = embed "worker.js") ],
@@ -70,20 +69,30 @@ const mcpWorker :Workerd.Worker = (
 );
 `,
     );
-    workerd = spawn(WORKERD, ['serve', join(dir, 'config.capnp')], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    // fd 3 is workerd's control descriptor: one JSON line per socket once it listens, with its port.
+    workerd = spawn(WORKERD, ['serve', '--control-fd=3', join(dir, 'config.capnp')], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
     workerd.stdout!.on('data', (d: Buffer) => (log += d.toString()));
     workerd.stderr!.on('data', (d: Buffer) => (log += d.toString()));
-    // Ready when the socket accepts a request (workerd prints nothing when it is listening).
-    for (let i = 0; ; i++) {
-      if (workerd.exitCode !== null) throw new Error(`workerd exited with ${workerd.exitCode}: ${log}`);
-      const ok = await fetch(url, { method: 'GET' }).then(
-        () => true,
-        () => false,
-      );
-      if (ok) break;
-      if (i > 300) throw new Error(`workerd did not listen on ${url}: ${log}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const control = workerd.stdio[3] as Readable;
+    const port = await new Promise<number>((resolve, reject) => {
+      let lines = '';
+      const timer = setTimeout(() => reject(new Error(`workerd did not listen within 30 s: ${log}`)), 30_000);
+      control.on('data', (d: Buffer) => {
+        lines += d.toString();
+        for (const line of lines.split('\n')) {
+          const event = /^\{.*\}$/.test(line.trim()) ? (JSON.parse(line) as { event?: string; socket?: string; port?: number }) : undefined;
+          if (event?.event === 'listen' && event.socket === 'http' && event.port) {
+            clearTimeout(timer);
+            resolve(event.port);
+          }
+        }
+      });
+      workerd!.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`workerd exited with ${code}: ${log}`));
+      });
+    });
+    url = `http://127.0.0.1:${port}/mcp`;
   });
 
   after(() => {
