@@ -2,45 +2,28 @@
 // of it, our client signing in through chromium, the notebook's tools then callable; nothing
 // secret in what the process prints.
 import { expect } from 'chai';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import type { Browser } from 'playwright-core';
 import { InMemoryOAuthClientProvider } from '../../../lib/auth/provider.js';
 import { Client } from '../../../lib/client.js';
 import { createStreamableHttpClientTransport } from '../../../streams/streamable-http-client.js';
 import { freePort } from '../../../scripts/real-parts/free-port.js';
+import { startAuthDemo } from './auth-demo.js';
 import { browserAuthorize, launchChromium, USER } from './helpers.js';
-import { tsArgs } from '../../helpers/ts-child.js';
 
 describe('the demo server with --auth (real process, chromium)', function () {
   this.timeout(60_000);
   let browser: Browser;
   let child: ChildProcess;
-  let out = '';
+  let output: () => string;
   let port: number;
   let authPort: number;
 
   before(async () => {
     browser = await launchChromium();
-    [port, authPort] = [await freePort(), await freePort()];
-    child = spawn(process.execPath, [...tsArgs('examples/everything.ts'), '--auth'], {
-      env: { ...process.env, PORT: String(port), AUTH_PORT: String(authPort), MCP_DEMO_USER: USER.name, MCP_DEMO_PASSWORD: USER.password },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    // eslint-disable-next-line no-control-regex
-    const add = (c: Buffer) => (out = (out + c.toString()).replace(/\x1b\[[0-9;]*m/g, ''));
-    child.stdout!.on('data', add);
-    child.stderr!.on('data', add);
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the demo did not start:\n${out}`)), 30_000);
-      const look = () => {
-        if (/MCP server .* at http:\/\/127\.0\.0\.1:\d+\/mcp/.test(out)) {
-          clearTimeout(timer);
-          resolve();
-        }
-      };
-      child.stdout!.on('data', look);
-      child.once('exit', (code) => reject(new Error(`the demo exited (${code}):\n${out}`)));
-    });
+    const demo = await startAuthDemo();
+    ({ child, port, authPort } = demo);
+    output = demo.output;
   });
   after(async () => {
     child?.kill('SIGTERM');
@@ -54,7 +37,7 @@ describe('the demo server with --auth (real process, chromium)', function () {
     expect(res.headers.get('www-authenticate')).to.include(`resource_metadata="http://127.0.0.1:${port}/.well-known/oauth-protected-resource/mcp"`);
     const prm = (await (await fetch(`http://127.0.0.1:${port}/.well-known/oauth-protected-resource/mcp`)).json()) as { authorization_servers: string[]; resource: string };
     expect(prm).to.deep.include({ resource: mcp, authorization_servers: [`http://127.0.0.1:${authPort}`] });
-    expect(out).to.include(`protected by the authorization server at http://127.0.0.1:${authPort}`);
+    expect(output()).to.include(`protected by the authorization server at http://127.0.0.1:${authPort}`);
   });
 
   it('our client signs in through chromium and calls the notebook\'s tools; the password and tokens are never printed', async () => {
@@ -67,7 +50,7 @@ describe('the demo server with --auth (real process, chromium)', function () {
     await client.close();
     const tokens = provider.tokens()!;
     expect(tokens.token_type).to.equal('DPoP');
-    expect(out).to.include('[auth] grant.success');
-    for (const secret of [USER.password, tokens.access_token, tokens.refresh_token!]) expect(out).to.not.include(secret);
+    expect(output()).to.include('[auth] grant.success');
+    for (const secret of [USER.password, tokens.access_token, tokens.refresh_token!]) expect(output()).to.not.include(secret);
   });
 });

@@ -2,50 +2,32 @@
 // embedded authorization server), two users' tokens of different scopes (signed in through
 // chromium once each), both eras over HTTP: different lists, -32602 for what a caller cannot see.
 import { expect } from 'chai';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import type { Browser } from 'playwright-core';
 import { InMemoryOAuthClientProvider } from '../../../lib/auth/provider.js';
 import { Client } from '../../../lib/client.js';
 import { McpError } from '../../../lib/errors.js';
 import { createStreamableHttpClientTransport } from '../../../streams/streamable-http-client.js';
 import { freePort } from '../../../scripts/real-parts/free-port.js';
-import { browserAuthorize, launchChromium, USER } from '../../auth/authorization-server/helpers.js';
-import { tsArgs } from '../../helpers/ts-child.js';
+import { browserAuthorize, launchChromium } from '../../auth/authorization-server/helpers.js';
+import { startAuthDemo } from '../../auth/authorization-server/auth-demo.js';
 
 describe('per-caller views over the demo with --auth (real process, real tokens, chromium)', function () {
   this.timeout(90_000);
   let browser: Browser;
   let child: ChildProcess;
-  let out = '';
   let mcpUrl: string;
   const providers: Record<'plain' | 'admin', InMemoryOAuthClientProvider> = {} as never;
 
   before(async () => {
     browser = await launchChromium();
-    const [port, authPort] = [await freePort(), await freePort()];
-    mcpUrl = `http://127.0.0.1:${port}/mcp`;
-    child = spawn(process.execPath, [...tsArgs('examples/everything.ts'), '--auth'], {
-      env: { ...process.env, PORT: String(port), AUTH_PORT: String(authPort), MCP_DEMO_USER: USER.name, MCP_DEMO_PASSWORD: USER.password },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    // eslint-disable-next-line no-control-regex
-    const add = (c: Buffer) => (out = (out + c.toString()).replace(/\x1b\[[0-9;]*m/g, ''));
-    child.stdout!.on('data', add);
-    child.stderr!.on('data', add);
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the demo did not start:\n${out}`)), 30_000);
-      const look = () => {
-        if (/MCP server .* at http:\/\/127\.0\.0\.1:\d+\/mcp/.test(out)) {
-          clearTimeout(timer);
-          resolve();
-        }
-      };
-      child.stdout!.on('data', look);
-      child.once('exit', (code) => reject(new Error(`the demo exited (${code}):\n${out}`)));
-    });
+    const demo = await startAuthDemo();
+    child = demo.child;
+    mcpUrl = `http://127.0.0.1:${demo.port}/mcp`;
     // One sign-in each: the plain client asks for what the metadata names (`mcp`); the admin one
     // also asks for `notebook:admin` (the scope parameter of its authorization request).
     for (const who of ['plain', 'admin'] as const) {
+      // Nothing listens on the redirect: chromium's route answers it (browserAuthorize).
       const redirect = `http://127.0.0.1:${await freePort()}/callback`;
       const signIn = browserAuthorize(browser, redirect);
       const provider = new InMemoryOAuthClientProvider({
