@@ -2,7 +2,7 @@
 // retry, not a failed spec; anything else fails at once; a start that never binds gives up.
 import { expect } from 'chai';
 import { createServer, type Server } from 'node:net';
-import { freePorts, PortTaken, startOnFreePort, startOnFreePorts } from './free-port.js';
+import { freePorts, listensOn, PortTaken, startOnFreePort, startOnFreePorts } from './free-port.js';
 
 function listenOn(port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
@@ -63,5 +63,18 @@ describe('spec helpers: starting on a free port', () => {
     }).catch((e: Error) => e);
     expect(calls).to.equal(5);
     expect((never as Error).message).to.match(/no start bound its ports in 5 tries/);
+  });
+
+  it('tells whether a process holds the listener on a loopback port (a child that claims to listen may not)', async function () {
+    if (process.platform !== 'linux') this.skip();
+    const server = await listenOn(0);
+    const port = (server.address() as { port: number }).port;
+    try {
+      expect(listensOn(process.pid, port)).to.equal(true);
+      expect(listensOn(process.ppid, port), 'another process: not its listener').to.equal(false);
+    } finally {
+      await closeAll([server]);
+    }
+    expect(listensOn(process.pid, port), 'closed: nobody listens').to.equal(false);
   });
 });

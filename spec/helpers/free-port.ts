@@ -8,6 +8,7 @@
  * treats a failed bind as a lost race: it picks new ports and starts again, so a stolen port
  * costs a retry, not a red run.
  */
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 
 /** Thrown (or recognized) when a start failed because its port was taken. */
@@ -79,4 +80,38 @@ export async function startOnFreePorts<T>(count: number, start: (ports: number[]
 /** {@link startOnFreePorts} with one port. */
 export function startOnFreePort<T>(start: (port: number) => Promise<T>, tries = 5): Promise<T> {
   return startOnFreePorts(1, ([port]) => start(port!), tries);
+}
+
+/**
+ * Whether process `pid` holds the socket listening on 127.0.0.1:`port` (Linux: /proc/net/tcp and
+ * the process's descriptors). For a child that says it listens even when its bind failed (the
+ * conformance suite's callback server prints "started" from Express 5's listen callback, which
+ * also runs on an error). Undefined where /proc cannot tell.
+ */
+export function listensOn(pid: number, port: number): boolean | undefined {
+  let table: string;
+  try {
+    table = readFileSync('/proc/net/tcp', 'utf8');
+  } catch {
+    return undefined;
+  }
+  const local = `0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+  // Columns: sl local_address rem_address st … inode; st 0A is LISTEN.
+  const row = table
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/))
+    .find((cols) => cols[1] === local && cols[3] === '0A');
+  if (!row) return false;
+  const socket = `socket:[${row[9]}]`;
+  try {
+    return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+      try {
+        return readlinkSync(`/proc/${pid}/fd/${fd}`) === socket;
+      } catch {
+        return false;
+      }
+    });
+  } catch {
+    return undefined;
+  }
 }
