@@ -7,13 +7,13 @@
 // machines export and authorization; and the Web-standard examples on Bun and Deno from the package.
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { machines as sourceMachines } from '../../machines/index.js';
 import { startRedis } from '../../scripts/real-parts/redis-server.js';
+import { PortTaken, startOnFreePort } from '../helpers/free-port.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -33,16 +33,6 @@ function link(app: string, name: string): void {
   }
   mkdirSync(dirname(to), { recursive: true });
   symlinkSync(from, to, 'dir');
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolvePort(port));
-    });
-    s.on('error', reject);
-  });
 }
 
 describe('the packed package, installed in an app', function () {
@@ -182,11 +172,21 @@ describe('the packed package, installed in an app', function () {
       const served = await run('http-client.js', [url]);
       expect(served.stdout, served.stderr).to.equal('Hello, Ada!\n');
       await stop(child);
-      // A default export with `fetch`: Bun serves it on $PORT, `deno serve` on --port.
-      const port = await freePort();
-      const appArgs = runtime === 'Bun' ? [join(app, 'out', 'hono-app.js')] : ['serve', '-A', '--host', '127.0.0.1', '--port', String(port), join(app, 'out', 'hono-app.js')];
-      const honoApp = spawn(bin, appArgs, { cwd: app, env: { ...process.env, PORT: String(port) }, stdio: 'ignore' });
+      // A default export with `fetch`: Bun serves it on $PORT, `deno serve` on --port; on 0 both print the port they got.
+      const appArgs = runtime === 'Bun' ? [join(app, 'out', 'hono-app.js')] : ['serve', '-A', '--host', '127.0.0.1', '--port', '0', join(app, 'out', 'hono-app.js')];
+      const honoApp = spawn(bin, appArgs, { cwd: app, env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
       children.push(honoApp);
+      const port = await new Promise<string>((done, fail) => {
+        let said = '';
+        const look = (d: Buffer) => {
+          said += d.toString();
+          const m = /http:\/\/(?:localhost|127\.0\.0\.1):(\d+)/.exec(said);
+          if (m) done(m[1]!);
+        };
+        honoApp.stdout!.on('data', look);
+        honoApp.stderr!.on('data', look);
+        honoApp.on('exit', (code) => fail(new Error(`hono-app.js on ${runtime} exited with ${code}: ${said}`)));
+      });
       const appUrl = `http://127.0.0.1:${port}/mcp`;
       let result = await run('http-client.js', [appUrl]);
       for (let i = 0; i < 100 && result.code !== 0; i++) {
@@ -347,7 +347,12 @@ await client.close();`,
   });
 
   it('authorization: a token for this server is accepted, no token is refused', async () => {
-    const { code, stdout, stderr } = await run('auth.js', [], { PORT: String(await freePort()) });
+    // Its resource URL names the port before it listens: a port taken before the bind is retried.
+    const { code, stdout, stderr } = await startOnFreePort(async (port) => {
+      const ran = await run('auth.js', [], { PORT: String(port) });
+      if (ran.code !== 0 && /EADDRINUSE/.test(ran.stderr)) throw new PortTaken(port, ran.stderr.split('\n').find((l) => l.includes('EADDRINUSE')));
+      return ran;
+    });
     expect(code, stderr).to.equal(0);
     const lines = stdout.split('\n');
     const [who] = JSON.parse(lines[0]!) as Array<{ text: string }>;
