@@ -60,6 +60,8 @@ class Worker {
 /** One build (`dist@legacy` / `dist@modern`: with our client pinned to one era, BENCH_ERA), in {@link PROCS} worker processes. */
 class Variant {
   readonly runs: RunResult[] = [];
+  /** The worker each of {@link runs} ran in. */
+  readonly ranIn: number[] = [];
   readonly workers: Worker[] = [];
 
   constructor(readonly label: string) {
@@ -112,12 +114,14 @@ for (const transport of transportsArg.split(',') as AbTransport[]) {
     };
     for (const v of variants) {
       v.runs.length = 0;
+      v.ranIn.length = 0;
       for (let i = 0; i < v.workers.length; i++) await run(v, i, true);
     }
     for (let rep = 0; rep < REPS; rep++) {
       for (let k = 0; k < variants.length; k++) {
         const v = variants[(k + rep) % variants.length]!;
         v.runs.push(await run(v, rep, false));
+        v.ranIn.push(rep % v.workers.length);
       }
     }
     console.log(`${transport} ${workload} (${REPS} reps over ${PROCS} processes a build):`);
@@ -127,7 +131,9 @@ for (const transport of transportsArg.split(',') as AbTransport[]) {
         `  ${v.label.padEnd(24)} ${Math.round(median(v.runs.map((r) => r.callsPerSec))).toLocaleString('en-US').padStart(9)} calls/s` +
           `  p99 ${median(v.runs.map((r) => r.p99us)).toFixed(0).padStart(5)} µs` +
           `  cpu µs/call median ${median(cpus).toFixed(2)} min ${Math.min(...cpus).toFixed(2)}` +
-          `  B/call ${Math.round(median(v.runs.map((r) => r.allocPerCall)))}`,
+          `  B/call ${Math.round(median(v.runs.map((r) => r.allocPerCall)))}` +
+          // Each process's own minimum: a process in a slow phase shows here, not in the row.
+          (PROCS > 1 ? `  (min by process ${v.workers.map((_, i) => Math.min(...cpus.filter((_c, k) => v.ranIn[k] === i)).toFixed(2)).join(' ')})` : ''),
       );
     }
   }
