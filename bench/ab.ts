@@ -8,7 +8,10 @@
  *   node dist/bench/ab.js memory,stdio sequential,pipelined ./dist@legacy ./dist@modern   # the two eras side by side
  *
  * A build dir must hold bench/worker.js (and node_modules must resolve from it: link one
- * next to a copy outside the repo). BENCH_REPS (15), BENCH_CALLS (10000), BENCH_WINDOW (256).
+ * next to a copy outside the repo). BENCH_REPS (15), BENCH_CALLS (10000), BENCH_WINDOW (256),
+ * BENCH_PROCS (3): worker processes per build, taking the repetitions in turn. One process can
+ * sit in a slow phase for many runs (up to 2x its own best on a loaded machine, in either era),
+ * so with a single process per build that process's phase, not the build, decided the row.
  * Prints medians of calls/s and p99, and the median and minimum of CPU µs per call, which is
  * the steadier figure on a shared machine.
  */
@@ -24,17 +27,18 @@ if (!transportsArg || !workloadsArg || dists.length === 0) {
 const REPS = Number(process.env.BENCH_REPS ?? 15);
 const CALLS = Number(process.env.BENCH_CALLS ?? 10_000);
 const WINDOW = Number(process.env.BENCH_WINDOW ?? 256);
+const PROCS = Math.max(1, Number(process.env.BENCH_PROCS ?? 3));
 
-class Variant {
+/** One worker process of a build. */
+class Worker {
   private readonly child: ChildProcess;
   private waiting: ((m: FromWorker) => void) | undefined;
-  readonly runs: RunResult[] = [];
-  readonly dist: string;
-  /** `dist@legacy` / `dist@modern`: that build with our client pinned to one era (BENCH_ERA), to set the eras side by side. */
-  constructor(readonly label: string) {
-    const [dist, era] = label.split('@') as [string, string | undefined];
-    this.dist = dist;
-    const env = era === undefined ? process.env : { ...process.env, BENCH_ERA: era };
+
+  constructor(
+    readonly label: string,
+    dist: string,
+    env: NodeJS.ProcessEnv,
+  ) {
     this.child = fork(resolve(dist, 'bench/worker.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env });
     this.child.on('message', (m: FromWorker) => {
       const w = this.waiting;
@@ -42,6 +46,7 @@ class Variant {
       w?.(m);
     });
   }
+
   async ask(msg: ToWorker): Promise<FromWorker> {
     const reply = await new Promise<FromWorker>((res) => {
       this.waiting = res;
@@ -49,6 +54,32 @@ class Variant {
     });
     if (reply.type === 'error') throw new Error(`[${this.label}] ${reply.message}`);
     return reply;
+  }
+}
+
+/** One build (`dist@legacy` / `dist@modern`: with our client pinned to one era, BENCH_ERA), in {@link PROCS} worker processes. */
+class Variant {
+  readonly runs: RunResult[] = [];
+  /** The worker each of {@link runs} ran in. */
+  readonly ranIn: number[] = [];
+  readonly workers: Worker[] = [];
+
+  constructor(readonly label: string) {
+    const [dist, era] = label.split('@') as [string, string | undefined];
+    const env = era === undefined ? process.env : { ...process.env, BENCH_ERA: era };
+    for (let i = 0; i < PROCS; i++) this.workers.push(new Worker(label, dist, env));
+  }
+
+  /** Every worker is set up alike (setup, warm-up, close). */
+  async all(msg: ToWorker): Promise<FromWorker> {
+    const replies = [];
+    for (const w of this.workers) replies.push(await w.ask(msg));
+    return replies[0]!;
+  }
+
+  /** Repetition `rep` runs in worker `rep % PROCS`. */
+  ask(msg: ToWorker, rep: number): Promise<FromWorker> {
+    return this.workers[rep % this.workers.length]!.ask(msg);
   }
 }
 
@@ -63,44 +94,48 @@ for (const transport of transportsArg.split(',') as AbTransport[]) {
   for (const d of dists) {
     const v = new Variant(d);
     if (transport === 'http-json' || transport === 'http-sse') {
-      await v.ask({ cmd: 'http-setup', impl: 'ours', mode: transport === 'http-json' ? 'json' : 'sse' });
-      await v.ask({ cmd: 'http-open', sessions: 1 });
+      await v.all({ cmd: 'http-setup', impl: 'ours', mode: transport === 'http-json' ? 'json' : 'sse' });
+      await v.all({ cmd: 'http-open', sessions: 1 });
     } else if (transport === 'modern') {
-      await v.ask({ cmd: 'modern-setup', server: 'ours', client: 'undici' });
+      await v.all({ cmd: 'modern-setup', server: 'ours', client: 'undici' });
     } else {
-      await v.ask({ cmd: 'setup', impl: 'ours', transport });
+      await v.all({ cmd: 'setup', impl: 'ours', transport });
     }
     variants.push(v);
   }
   for (const workload of workloadsArg.split(',') as WorkloadName[]) {
-    const run = async (v: Variant, warmup: boolean): Promise<RunResult> => {
+    const run = async (v: Variant, rep: number, warmup: boolean): Promise<RunResult> => {
       const r =
         transport === 'http-json' || transport === 'http-sse'
-          ? await v.ask({ cmd: 'http-run', perSession: CALLS })
-          : await v.ask({ cmd: 'run', workload, calls: CALLS, window: WINDOW, warmup });
+          ? await v.ask({ cmd: 'http-run', perSession: CALLS }, rep)
+          : await v.ask({ cmd: 'run', workload, calls: CALLS, window: WINDOW, warmup }, rep);
       if (r.type !== 'result') throw new Error('unexpected reply');
       return r.result;
     };
     for (const v of variants) {
       v.runs.length = 0;
-      await run(v, true);
+      v.ranIn.length = 0;
+      for (let i = 0; i < v.workers.length; i++) await run(v, i, true);
     }
     for (let rep = 0; rep < REPS; rep++) {
       for (let k = 0; k < variants.length; k++) {
         const v = variants[(k + rep) % variants.length]!;
-        v.runs.push(await run(v, false));
+        v.runs.push(await run(v, rep, false));
+        v.ranIn.push(rep % v.workers.length);
       }
     }
-    console.log(`${transport} ${workload} (${REPS} reps):`);
+    console.log(`${transport} ${workload} (${REPS} reps over ${PROCS} processes a build):`);
     for (const v of variants) {
       const cpus = v.runs.map(cpu);
       console.log(
         `  ${v.label.padEnd(24)} ${Math.round(median(v.runs.map((r) => r.callsPerSec))).toLocaleString('en-US').padStart(9)} calls/s` +
           `  p99 ${median(v.runs.map((r) => r.p99us)).toFixed(0).padStart(5)} µs` +
           `  cpu µs/call median ${median(cpus).toFixed(2)} min ${Math.min(...cpus).toFixed(2)}` +
-          `  B/call ${Math.round(median(v.runs.map((r) => r.allocPerCall)))}`,
+          `  B/call ${Math.round(median(v.runs.map((r) => r.allocPerCall)))}` +
+          // Each process's own minimum: a process in a slow phase shows here, not in the row.
+          (PROCS > 1 ? `  (min by process ${v.workers.map((_, i) => Math.min(...cpus.filter((_c, k) => v.ranIn[k] === i)).toFixed(2)).join(' ')})` : ''),
       );
     }
   }
-  for (const v of variants) await v.ask({ cmd: 'close' });
+  for (const v of variants) await v.all({ cmd: 'close' });
 }
