@@ -195,8 +195,11 @@ describe('terminal server (node-pty + @xterm/headless)', function () {
     expect(text(await alice.client.callTool('terminal_read', { terminalId: 'nope' }))).to.match(/Unknown terminal/);
     expect(text(await alice.client.callTool('terminal_open', { cwd: '/etc' }))).to.match(/may start only in/);
     expect((await alice.client.callTool('terminal_open', { shell: 'zsh' })).isError).to.equal(true);
+    // The shell has read a command line before `exit` is typed (on a loaded machine a line typed
+    // while an interactive bash still starts up was seen not to end it within 10 s).
+    expect((await alice.client.callTool('terminal_run', { terminalId: id, command: 'echo up' })).structuredContent).to.deep.include({ output: 'up' });
     await alice.client.callTool('terminal_send', { terminalId: id, text: 'exit\r' });
-    await until(() => server.terminals.get(id)!.exited);
+    await until(() => server.terminals.get(id)!.exited, 30_000);
     const late = await alice.client.callTool('terminal_send', { terminalId: id, text: 'echo hi\r' });
     expect(text(late)).to.match(/has exited/);
     expect(text(await alice.client.callTool('terminal_read', { terminalId: id }))).to.be.a('string');
