@@ -136,15 +136,15 @@ async function startHaproxyOn(port: number, given: boolean, options: HaproxyOpti
   };
 }
 
-/** How HAProxy 2.x says its front could not bind (then it exits with code 1). */
-const BIND_FAILED = /cannot bind socket \(Address already in use\)[^\n]*/;
+/** How HAProxy says its front could not bind, then exits with code 1: "... cannot bind socket (Address already in use) for [127.0.0.1:8080]". */
+const BIND_FAILED = /[^\n:]*\(Address already in use\)[^\n]*/;
 
 async function waitListening(pid: number, port: number, given: boolean, timeoutMs: number, exited: () => boolean, output: () => string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (exited()) {
       const bind = BIND_FAILED.exec(output());
-      if (bind) throw new PortTaken(port, `haproxy exited: ${bind[0]}`, given);
+      if (bind) throw new PortTaken(port, `haproxy exited: ${bind[0].trim()}`, given);
       throw new Error(`haproxy exited before it listened:\n${output().slice(-2000)}`);
     }
     // Its own listener; where /proc cannot tell, any answer on the port.

@@ -70,8 +70,8 @@ async function startRedisOn(port: number, given: boolean, options: RedisOptions)
   };
 }
 
-/** How redis-server 6/7 logs a failed bind before it exits (code 1). */
-const BIND_FAILED = /Could not create server TCP listening socket [^\n]*Address already in use/;
+/** How redis-server logs a failed bind before it exits (code 1): "Could not create server TCP listening socket 127.0.0.1:6379: bind: Address already in use". */
+const BIND_FAILED = /[^\n#*]*Address already in use/;
 
 function waitReady(child: ChildProcess, port: number, given: boolean, timeoutMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -83,7 +83,7 @@ function waitReady(child: ChildProcess, port: number, given: boolean, timeoutMs:
     };
     const onExit = (code: number | null) => {
       const bind = BIND_FAILED.exec(output);
-      if (bind) return finish(new PortTaken(port, `redis-server exited (${code}): ${bind[0]}`, given));
+      if (bind) return finish(new PortTaken(port, `redis-server exited (${code}): ${bind[0].trim()}`, given));
       finish(new Error(`redis-server exited (${code}) before it was ready:\n${output.slice(-2000)}`));
     };
     const onError = (error: Error) =>
