@@ -69,7 +69,7 @@ export interface StreamableHttpOptions {
    * header names the client, by IP address (`10.0.0.2`, `2001:db8::2`) or CIDR range (`10.0.0.0/8`,
    * `fd00::/8`): a request from one of them is the client it forwards (OpenTelemetry's
    * `client.address` / `client.port`). An IPv4 entry also matches a dual-stack socket's
-   * IPv4-mapped peer (`::ffff:10.1.2.3`). Default none: the headers are anyone's to write, so they
+   * IPv4-mapped peer (`::ffff:10.1.2.3`); an IPv6 range never matches an IPv4 peer. Default none: the headers are anyone's to write, so they
    * are never believed unless the request's socket peer is listed here. An entry that is neither
    * (a host name, a prefix length out of range, a range with bits set past its prefix such as
    * `10.1.2.3/8`) throws an `InvalidTrustProxiesError` naming it when the handler is made.

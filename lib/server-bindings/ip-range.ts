@@ -2,7 +2,9 @@
  * IP addresses and CIDR ranges (`10.0.0.0/8`, `fd00::/8`), for naming trusted proxies by subnet.
  * Every address is held as 16 bytes: an IPv4 address as its IPv4-mapped IPv6 form
  * (`::ffff:a.b.c.d`, RFC 4291 §2.5.5.2) and an IPv4 prefix length plus 96, so an IPv4 range
- * matches a peer a dual-stack socket reports as `::ffff:10.1.2.3` with no special case.
+ * matches a peer a dual-stack socket reports as `::ffff:10.1.2.3` with no special case. The
+ * families stay apart all the same: an IPv4 peer is in IPv4 ranges only (or ranges written inside
+ * `::ffff:0:0/96`), so an IPv6 range such as `::/0` or `::/64` never trusts every IPv4 address.
  * @see https://www.rfc-editor.org/rfc/rfc4632 (CIDR)
  * @see https://www.rfc-editor.org/rfc/rfc4291#section-2.3 (IPv6 prefixes)
  */
@@ -11,6 +13,8 @@
 export interface IpRange {
   readonly bytes: Uint8Array;
   readonly prefix: number;
+  /** Whether it is a range of IPv4 addresses (it lies inside `::ffff:0:0/96`). */
+  readonly v4: boolean;
 }
 
 const OCTET = /^(?:0|[1-9]\d{0,2})$/;
@@ -84,23 +88,30 @@ export function parseRange(text: string): IpRange | { readonly reason: string } 
   const bytes = parseAddress(address);
   if (bytes === undefined) return { reason: `is not an IP address or CIDR range (${v4 ? 'IPv4 as a.b.c.d, each 0-255 with no leading zero' : 'IPv6 as in RFC 4291'}, optionally /prefix-length)` };
   const max = v4 ? 32 : 128;
-  if (slash < 0) return { bytes, prefix: 128 };
+  if (slash < 0) return { bytes, prefix: 128, v4: isMapped(bytes) };
   const length = text.slice(slash + 1);
   if (!/^(?:0|[1-9]\d{0,2})$/.test(length) || Number(length) > max) return { reason: `has prefix length "${length}": it must be a whole number from 0 to ${max}` };
   const prefix = Number(length) + (v4 ? 96 : 0);
   const base = masked(bytes, prefix);
   if (!base.every((b, i) => b === bytes[i])) return { reason: `has bits set past its /${length} prefix (the range starts at ${format(base, v4)})` };
-  return { bytes: base, prefix };
+  return { bytes: base, prefix, v4: prefix >= 96 && isMapped(base) };
 }
 
 /** Whether `address` (16 bytes, as {@link parseAddress} gives) is in `range`. */
 export function inRange(address: Uint8Array, range: IpRange): boolean {
+  if (isMapped(address) !== range.v4) return false;
   const whole = range.prefix >> 3;
   for (let i = 0; i < whole; i++) if (address[i] !== range.bytes[i]) return false;
   const rest = range.prefix & 7;
   if (rest === 0) return true;
   const mask = (0xff << (8 - rest)) & 0xff;
   return (address[whole]! & mask) === range.bytes[whole];
+}
+
+/** Whether 16 bytes are an IPv4-mapped address (`::ffff:a.b.c.d`). */
+function isMapped(bytes: Uint8Array): boolean {
+  for (let i = 0; i < 10; i++) if (bytes[i] !== 0) return false;
+  return bytes[10] === 0xff && bytes[11] === 0xff;
 }
 
 function masked(bytes: Uint8Array, prefix: number): Uint8Array {

@@ -68,6 +68,14 @@ describe('server-bindings: the client behind trusted proxies', () => {
       expect(believes(anyV4, '2001:db8::1'), 'an IPv6 peer is not in an IPv4 range').to.equal(false);
       const anyV6 = remoteResolver(['::/0']);
       expect(['2001:db8::1', '::1', 'fd00::1'].every((p) => believes(anyV6, p))).to.equal(true);
+      // The IPv4-mapped addresses are inside ::/0 and ::/64 as bits, but an IPv6 range is not a way to trust every IPv4 peer.
+      for (const peer of ['10.0.0.1', '::ffff:10.0.0.1']) {
+        expect(believes(anyV6, peer), `::/0 ${peer}`).to.equal(false);
+        expect(believes(remoteResolver(['::/64']), peer), `::/64 ${peer}`).to.equal(false);
+      }
+      // An IPv4 range may be written in its mapped form.
+      const mapped = remoteResolver(['::ffff:10.0.0.0/104']);
+      expect([believes(mapped, '10.1.2.3'), believes(mapped, '::ffff:10.1.2.3'), believes(mapped, '11.1.2.3')]).to.deep.equal([true, true, false]);
 
       const one = remoteResolver(['10.0.0.7/32', '2001:db8::7/128']);
       for (const peer of ['10.0.0.7', '::ffff:10.0.0.7', '2001:db8::7', '2001:DB8:0:0:0:0:0:7']) expect(believes(one, peer), peer).to.equal(true);
