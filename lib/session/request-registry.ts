@@ -86,8 +86,9 @@ const RECENT_LIMIT = 1024;
 export class RequestRegistry {
   // A slot, not a bare Map: nearly always one request or none (see slot-map.ts).
   private readonly live = new SlotMap<RequestId, Live>();
-  // Made on first use: an idle session should not carry empty maps.
-  private byToken: Map<ProgressToken, Live> | undefined;
+  // Made on first use: an idle session should not carry empty maps. A SlotMap, not a Map, for
+  // what it does under steady load too (a Map in old space keeps every request promoted; see slot-map.ts).
+  private byToken: SlotMap<ProgressToken, Live> | undefined;
   /**
    * Ids that finished recently and their final states, so a late response can be told from an
    * unknown one: two rings, oldest overwritten first. No map: a set and a delete for every request
@@ -164,7 +165,7 @@ export class RequestRegistry {
         reject,
       };
       this.live.set(id, entry);
-      if (token !== undefined) (this.byToken ??= new Map()).set(token, entry);
+      if (token !== undefined) (this.byToken ??= new SlotMap()).set(token, entry);
       // entry: startIdleTimer, startTotalTimer
       this.startIdleTimer(entry);
       if (options?.maxTotalTimeout !== undefined) {

@@ -8,7 +8,7 @@ import { SlotMap } from '../../lib/session/slot-map.js';
 import { tsArgs } from '../helpers/ts-child.js';
 
 /** Bytes a request leaves in old space, measured in a fresh process (spec/fixtures/session/table-promotion.ts). */
-function promotion(kind: 'slot' | 'map'): Promise<{ perRequest: number; gcs: number }> {
+function promotion(kind: 'slot' | 'map' | 'registry'): Promise<{ perRequest: number; gcs: number }> {
   return new Promise((resolve, reject) => {
     execFile(process.execPath, ['--expose-gc', ...tsArgs('spec/fixtures/session/table-promotion.ts'), kind], (error, stdout, stderr) => {
       if (error) reject(new Error(`${error.message}\n${stderr}`));
@@ -83,6 +83,12 @@ describe('SlotMap', () => {
     const map = await promotion('map');
     expect(map.perRequest, 'a plain Map (the hazard this guards against, ~200 B a request)').to.be.above(50);
     expect(slot.perRequest, `SlotMap (${slot.gcs} GCs)`).to.be.below(10);
+  });
+
+  it('keeps a request registry whose requests carry progress tokens out of old space under steady load (its token table too)', async () => {
+    const registry = await promotion('registry');
+    // With its token table a plain Map: ~520 B a request.
+    expect(registry.perRequest, `RequestRegistry (${registry.gcs} GCs)`).to.be.below(60);
   });
 
   it('keeps insertion order when the oldest entry leaves and new ones come', () => {
