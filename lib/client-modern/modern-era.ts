@@ -92,6 +92,9 @@ export interface ModernEraHost {
 /** The extension's result type (a `CreateTaskResult`), accepted when the extension is declared. */
 const TASK_RESULT: readonly string[] = ['task'];
 
+/** Settled once: what a result other than complete is read on, a turn after it arrived. */
+const SETTLED: Promise<void> = Promise.resolve();
+
 /** The listen stream's first message: it is up. */
 const ACKNOWLEDGED = 'notifications/subscriptions/acknowledged';
 
@@ -180,13 +183,16 @@ export class ModernEra {
     if (bad) return Promise.reject(new TypeError(malformedTraceMessage(bad, trace[bad])));
     // The link reads only the request options it knows: `trace`, `fresh` and `watcher` ride along unread.
     onSend?.();
-    return this.link.request(method, this.enveloped(params, undefined, trace), options).then((result) => {
-      // Nearly every answer is complete at once (checked first: the task types are asked only
-      // for another type); the input rounds are entered only when one is not.
+    // Nearly every answer is complete at once: the link hands it on as it arrives, with no promise
+    // and turn of a `.then` per call (~220 B). Another type is read, and the input rounds entered,
+    // a turn later as before (checked first: the task types are asked only for another type).
+    return this.link.request(method, this.enveloped(params, undefined, trace), options, undefined, (result) => {
       const type = result.resultType;
       if (type === undefined || type === 'complete') return result;
-      if (readResultType(method, result, this.taskResultTypes(method)) !== 'input_required') return result;
-      return this.inputRounds(method, params, options, onSend, result);
+      return SETTLED.then(() => {
+        if (readResultType(method, result, this.taskResultTypes(method)) !== 'input_required') return result;
+        return this.inputRounds(method, params, options, onSend, result);
+      });
     });
   }
 

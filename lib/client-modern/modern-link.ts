@@ -108,28 +108,29 @@ export class ModernLink {
     return this.ended;
   }
 
-  /**
-   * Send a request whose params already carry the envelope; resolves with its raw result. A
-   * request whose response stream broke is sent again with a new id (up to {@link MAX_REISSUES}).
-   * `id` fixes the first attempt's id (the era probe uses ids a later session cannot reuse).
-   * @see https://modelcontextprotocol.io/specification/2026-07-28/changelog
-   */
   /** A request id no request of this link has used (for a request whose id the caller must know). */
   allocateId(): RequestId {
     return this.nextId++;
   }
 
-  request(method: string, params: JsonObject, options?: LinkRequestOptions, id?: RequestId): Promise<JsonObject> {
-    const first = this.once(method, params, options, id ?? this.nextId++);
+  /**
+   * Send a request whose params already carry the envelope; resolves with its raw result, or with
+   * what `settled` makes of it (see `RequestRegistry.register`). A request whose response stream
+   * broke is sent again with a new id (up to {@link MAX_REISSUES}). `id` fixes the first attempt's
+   * id (the era probe uses ids a later session cannot reuse).
+   * @see https://modelcontextprotocol.io/specification/2026-07-28/changelog
+   */
+  request(method: string, params: JsonObject, options?: LinkRequestOptions, id?: RequestId, settled?: (result: JsonObject) => JsonObject | Promise<JsonObject>): Promise<JsonObject> {
+    const first = this.once(method, params, options, id ?? this.nextId++, settled);
     if (options?.reissue === false || this.options.reissues !== true) return first;
     const again = (attempt: number) => (e: unknown): Promise<JsonObject> => {
       if (!isStreamBroken(e) || attempt > MAX_REISSUES || options?.signal?.aborted === true || this.ended) throw e;
-      return this.once(method, params, options, this.nextId++).catch(again(attempt + 1));
+      return this.once(method, params, options, this.nextId++, settled).catch(again(attempt + 1));
     };
     return first.catch(again(1));
   }
 
-  private once(method: string, params: JsonObject, options: RequestOptions | undefined, id: RequestId): Promise<JsonObject> {
+  private once(method: string, params: JsonObject, options: RequestOptions | undefined, id: RequestId, settled: ((result: JsonObject) => JsonObject | Promise<JsonObject>) | undefined): Promise<JsonObject> {
     if (this.ended) return Promise.reject(this.ended);
     let token: string | number | undefined;
     const meta = params._meta as JsonObject | undefined;
@@ -139,7 +140,7 @@ export class ModernLink {
       params = { ...params, _meta: { ...meta, progressToken: token } };
     }
     options?.onRequestId?.(id);
-    const promise = this.registry.register(id, method, options, token);
+    const promise = this.registry.register(id, method, options, token, undefined, settled);
     try {
       this.sendFrame({ jsonrpc: '2.0', id, method, params });
     } catch (e) {

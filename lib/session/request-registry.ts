@@ -71,7 +71,9 @@ interface Live {
   progress$: Subject<Progress> | undefined;
   signal: AbortSignal | undefined;
   onAbort: (() => void) | undefined;
-  resolve: (result: JsonObject) => void;
+  /** What the answer's result becomes (the caller's own step, run as it settles: no promise of its own). */
+  settled: ((result: JsonObject) => JsonObject | Promise<JsonObject>) | undefined;
+  resolve: (result: JsonObject | Promise<JsonObject>) => void;
   reject: (error: Error) => void;
 }
 
@@ -136,7 +138,9 @@ export class RequestRegistry {
 
   /**
    * Enter the machine's `active.pending` state: start the timers, hook the abort signal.
-   * `token` must already be unique among requests in flight (the caller checks).
+   * `token` must already be unique among requests in flight (the caller checks). `settled`, if
+   * given, maps a result as it arrives (what a `.then` on the promise would do, without its promise
+   * and turn): it must not throw, and hands anything long to a promise.
    */
   register(
     id: RequestId,
@@ -144,6 +148,7 @@ export class RequestRegistry {
     options: RequestOptions | undefined,
     token: ProgressToken | undefined,
     progress$?: Subject<Progress>,
+    settled?: (result: JsonObject) => JsonObject | Promise<JsonObject>,
   ): Promise<JsonObject> {
     return new Promise<JsonObject>((resolve, reject) => {
       const timeout = options?.timeout ?? this.defaultTimeout;
@@ -161,6 +166,7 @@ export class RequestRegistry {
         progress$,
         signal: options?.signal,
         onAbort: undefined,
+        settled,
         resolve,
         reject,
       };
@@ -191,7 +197,7 @@ export class RequestRegistry {
     if (!entry) return this.recentState(id) !== undefined ? 'late' : 'unknown';
     this.exit(entry, 'settled');
     if (error) entry.reject(McpError.fromError(error));
-    else entry.resolve(result ?? {});
+    else entry.resolve(entry.settled === undefined ? (result ?? {}) : entry.settled(result ?? {}));
     return 'settled';
   }
 
