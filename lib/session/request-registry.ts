@@ -140,7 +140,7 @@ export class RequestRegistry {
    * Enter the machine's `active.pending` state: start the timers, hook the abort signal.
    * `token` must already be unique among requests in flight (the caller checks). `settled`, if
    * given, maps a result as it arrives (what a `.then` on the promise would do, without its promise
-   * and turn): it must not throw, and hands anything long to a promise.
+   * and turn); anything long it hands to a promise, and should it throw, the request fails with that.
    */
   register(
     id: RequestId,
@@ -197,8 +197,18 @@ export class RequestRegistry {
     if (!entry) return this.recentState(id) !== undefined ? 'late' : 'unknown';
     this.exit(entry, 'settled');
     if (error) entry.reject(McpError.fromError(error));
-    else entry.resolve(entry.settled === undefined ? (result ?? {}) : entry.settled(result ?? {}));
+    else if (entry.settled === undefined) entry.resolve(result ?? {});
+    else this.resolveMapped(entry, result ?? {});
     return 'settled';
+  }
+
+  /** The result as the request's `settled` maps it; should the mapping throw, the request fails with that error rather than hang. */
+  private resolveMapped(entry: Live, result: JsonObject): void {
+    try {
+      entry.resolve(entry.settled!(result));
+    } catch (e) {
+      entry.reject(e instanceof Error ? e : new Error(String(e)));
+    }
   }
 
   /** PROGRESS. Unknown tokens are ignored (returns false). */

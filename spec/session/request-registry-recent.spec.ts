@@ -52,4 +52,20 @@ describe('request registry: recently finished requests', () => {
     expect(reg.stateOf(1100)).to.equal('cancelled');
     expect(reg.size).to.equal(0);
   });
+
+  it('a request given a mapping resolves with the mapped result, and fails with its error should it throw (no hang)', async () => {
+    const { reg } = registry();
+    const mapped = reg.register(1, 'tools/call', undefined, undefined, undefined, (r) => ({ ...r, seen: true }));
+    const later = reg.register(2, 'tools/call', undefined, undefined, undefined, (r) => Promise.resolve({ later: r.n as number }));
+    const thrown = reg.register(3, 'tools/call', undefined, undefined, undefined, () => {
+      throw new TypeError('bad result');
+    });
+    reg.settle(1, { n: 1 }, undefined);
+    reg.settle(2, { n: 2 }, undefined);
+    reg.settle(3, { n: 3 }, undefined);
+    expect(await mapped).to.deep.equal({ n: 1, seen: true });
+    expect(await later).to.deep.equal({ later: 2 });
+    expect(await thrown.catch((e: Error) => `${e.name}: ${e.message}`)).to.equal('TypeError: bad result');
+    expect(reg.stateOf(3)).to.equal('settled');
+  });
 });
