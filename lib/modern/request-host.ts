@@ -57,9 +57,11 @@ const ANONYMOUS: PeerInfo = { name: 'anonymous-client', version: '0' };
 const NO_ANSWERS: JsonObject = Object.freeze(Object.create(null) as JsonObject);
 
 // (Constants and what the envelope says are prototype getters, not fields: one is made per request.)
-export class ModernRequest implements DispatchHost<RequestHandler>, ServerCaller, RequestScope, InputRoundHost {
-  /** The one request it serves (the dispatch's table; cancellation ends it through {@link end}). */
-  readonly incoming = new OneIncoming();
+export class ModernRequest implements DispatchHost<RequestHandler>, ServerCaller, RequestScope, InputRoundHost, IncomingTable {
+  // The dispatch's table of the one request it serves is this object (`incoming`): one slot, no
+  // table object per request; cancellation ends it through {@link end}.
+  private entryId: RequestId | undefined = undefined;
+  private entry: Incoming | undefined = undefined;
   private phase: SessionPhase = 'operating';
   private endWatchers: (() => void)[] | undefined;
   /** Log messages go out at or above the level the request asked for; none when it asked for none. */
@@ -232,6 +234,37 @@ export class ModernRequest implements DispatchHost<RequestHandler>, ServerCaller
 
   // ---------------------------------------------------------------- the dispatch (DispatchHost) and the handler context
 
+  /** The dispatch's table of the request: this object, one slot (`IncomingTable`). */
+  get incoming(): IncomingTable {
+    return this;
+  }
+  /** @internal The request's entry, if `id` is its id (`IncomingTable`). */
+  get(id: RequestId): Incoming | undefined {
+    return this.entryId === id ? this.entry : undefined;
+  }
+  /** @internal (`IncomingTable`) */
+  set(id: RequestId, entry: Incoming): this {
+    this.entryId = id;
+    this.entry = entry;
+    return this;
+  }
+  /** @internal (`IncomingTable`) */
+  delete(id: RequestId): boolean {
+    if (this.entryId !== id || this.entry === undefined) return false;
+    this.entryId = undefined;
+    this.entry = undefined;
+    return true;
+  }
+  /** @internal (`IncomingTable`) */
+  values(): Incoming[] {
+    return this.entry === undefined ? [] : [this.entry];
+  }
+  /** @internal (`IncomingTable`) */
+  clear(): void {
+    this.entryId = undefined;
+    this.entry = undefined;
+  }
+
   handlerFor(method: string): RequestHandler | undefined {
     return this.shared.table.requests.get(method);
   }
@@ -262,6 +295,11 @@ export class ModernRequest implements DispatchHost<RequestHandler>, ServerCaller
     return Promise.reject(new ConnectionClosedError(`Cannot send "${method}": a 2026-07-28 request has no session to send requests on (its asks are input requests)`));
   }
 
+  /** The client went away or cancelled the request (the core's watch; see `RequestCancellation.watchRequest`). */
+  clientGone(): void {
+    this.end('The request was closed: the client went away or cancelled it');
+  }
+
   /**
    * The request is over (answered, or the client went away): what still runs is cancelled with
    * `reason` (its signal aborts), notifications stop, and what waited for the caller's end runs.
@@ -269,7 +307,7 @@ export class ModernRequest implements DispatchHost<RequestHandler>, ServerCaller
   end(reason = 'The request ended'): void {
     if (this.phase === 'closed') return;
     this.phase = 'closed';
-    if (this.incoming.entry !== undefined) abandonIncoming(this.incoming, new ConnectionClosedError(reason), false);
+    if (this.entry !== undefined) abandonIncoming(this, new ConnectionClosedError(reason), false);
     const watchers = this.endWatchers;
     this.endWatchers = undefined;
     if (watchers !== undefined) for (const fn of watchers) fn();
@@ -292,34 +330,6 @@ function race(resolve: (v: unknown) => void, reject: (e: unknown) => void): void
   racingOut = undefined;
   host.roundRace = resolve;
   out.then(resolve, reject);
-}
-
-/** The dispatch's table of a modern request: one slot, not a `Map` per request. */
-class OneIncoming implements IncomingTable {
-  id: RequestId | undefined = undefined;
-  entry: Incoming | undefined = undefined;
-
-  get(id: RequestId): Incoming | undefined {
-    return this.id === id ? this.entry : undefined;
-  }
-  set(id: RequestId, entry: Incoming): this {
-    this.id = id;
-    this.entry = entry;
-    return this;
-  }
-  delete(id: RequestId): boolean {
-    if (this.id !== id || this.entry === undefined) return false;
-    this.id = undefined;
-    this.entry = undefined;
-    return true;
-  }
-  values(): Incoming[] {
-    return this.entry === undefined ? [] : [this.entry];
-  }
-  clear(): void {
-    this.id = undefined;
-    this.entry = undefined;
-  }
 }
 
 function admits(threshold: number | undefined, level: unknown): boolean {
