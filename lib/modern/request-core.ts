@@ -414,7 +414,7 @@ export class RequestCore implements ModernDispatch {
   /** The host the handler is served over (no session: the request itself), after the log level hook if it applies. */
   private hostFor(msg: JsonRpcRequest, envelope: Envelope, io: RequestIo, request: ServerRequest, answers: JsonObject | undefined, ids?: Record<string, string>, digest?: string): Prepared {
     const host = new ModernRequest((this.sharedParts ??= this.makeShared()), envelope, io, request);
-    if (answers !== undefined) host.answers = answers;
+    if (answers !== undefined) host.givenAnswers = answers;
     if (ids !== undefined) host.ids = ids;
     if (digest !== undefined) host.digest = digest;
     if (envelope.logLevel !== undefined && this.logLevelHook !== undefined) {

@@ -63,21 +63,21 @@ export class ModernRequest implements DispatchHost<RequestHandler>, ServerCaller
   private entryId: RequestId | undefined = undefined;
   private entry: Incoming | undefined = undefined;
   private phase: SessionPhase = 'operating';
-  private endWatchers: (() => void)[] | undefined;
-  /** Log messages go out at or above the level the request asked for; none when it asked for none. */
-  private readonly threshold: number | undefined;
-  // The input round, made on the first ask: most requests never need one (nor its promise).
-  /** Answers of earlier rounds and of this retry, by key (set by the core for a retry). */
-  answers: JsonObject = NO_ANSWERS;
+  // What only a retry, an input round or an end watcher sets is declared, not defined: a request
+  // that meets none (most) carries no slots for them (one object per request, 72 B less).
+  private declare endWatchers: (() => void)[] | undefined;
+  /** @internal Answers of earlier rounds and of this retry, by key (set by the core for a retry; see {@link answers}). */
+  declare givenAnswers: JsonObject | undefined;
   /** The URL elicitation ids of earlier rounds (set by the core from a retry's state). */
-  ids: Readonly<Record<string, string>> | undefined = undefined;
+  declare ids: Readonly<Record<string, string>> | undefined;
   /** The digest of the request's params, once computed (opening a state, or sealing one). */
-  digest: string | undefined = undefined;
-  private round: InputRound | undefined = undefined;
-  private roundResult: InputRequiredResult | undefined = undefined;
-  private roundPromise: Promise<JsonObject> | undefined = undefined;
-  private roundResolve: ((r: JsonObject) => void) | undefined = undefined;
-  /** @internal Settles the race of {@link raceRound} with the round's result. */
+  declare digest: string | undefined;
+  // The input round, made on the first ask: most requests never need one (nor its promise).
+  private declare round: InputRound | undefined;
+  private declare roundResult: InputRequiredResult | undefined;
+  private declare roundPromise: Promise<JsonObject> | undefined;
+  private declare roundResolve: ((r: JsonObject) => void) | undefined;
+  /** @internal Settles the race of {@link raceRound} with the round's result (set for every handler that answers later). */
   roundRace: ((r: InputRequiredResult) => void) | undefined = undefined;
 
   constructor(
@@ -85,8 +85,11 @@ export class ModernRequest implements DispatchHost<RequestHandler>, ServerCaller
     private readonly envelope: Envelope,
     private readonly io: HostIo,
     readonly request: ServerRequest,
-  ) {
-    this.threshold = envelope.logLevel === undefined ? undefined : LEVEL_RANK.get(envelope.logLevel);
+  ) {}
+
+  /** Answers of earlier rounds and of this retry, by key (none on a first round). */
+  get answers(): JsonObject {
+    return this.givenAnswers ?? NO_ANSWERS;
   }
 
   get role(): 'server' {
@@ -220,7 +223,7 @@ export class ModernRequest implements DispatchHost<RequestHandler>, ServerCaller
   /** A notification goes out related to the request, while it is served; log messages only at or above its level. */
   notifyRelated(method: string, params: JsonObject | undefined, _related: RequestId): void {
     if (this.phase === 'closed') throw new ConnectionClosedError(`Cannot send "${method}": the request was answered`);
-    if (method === 'notifications/message' && !admits(this.threshold, params?.level)) return;
+    if (method === 'notifications/message' && !admits(this.envelope.logLevel, params?.level)) return;
     this.io.notify((params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params }) as JsonRpcNotification);
   }
 
@@ -309,8 +312,9 @@ export class ModernRequest implements DispatchHost<RequestHandler>, ServerCaller
     this.phase = 'closed';
     if (this.entry !== undefined) abandonIncoming(this, new ConnectionClosedError(reason), false);
     const watchers = this.endWatchers;
+    if (watchers === undefined) return;
     this.endWatchers = undefined;
-    if (watchers !== undefined) for (const fn of watchers) fn();
+    for (const fn of watchers) fn();
   }
 }
 
@@ -332,8 +336,10 @@ function race(resolve: (v: unknown) => void, reject: (e: unknown) => void): void
   out.then(resolve, reject);
 }
 
-function admits(threshold: number | undefined, level: unknown): boolean {
-  if (threshold === undefined) return false;
+/** Log messages go out at or above the level the request asked for; none when it asked for none. */
+function admits(asked: LoggingLevel | undefined, level: unknown): boolean {
+  if (asked === undefined) return false;
+  const threshold = LEVEL_RANK.get(asked)!;
   const rank = typeof level === 'string' ? LEVEL_RANK.get(level as LoggingLevel) : undefined;
   return rank !== undefined && rank >= threshold;
 }
