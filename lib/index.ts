@@ -501,6 +501,7 @@ export {
   undiciFetch,
   type WebSocketClientTransport,
 } from '../streams/index.js';
+export { InvalidTrustProxiesError } from './server-bindings/forwarded-client.js';
 export {
   createGateway,
   createHost,

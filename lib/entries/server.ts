@@ -21,6 +21,8 @@ export {
 } from '../session/session.js';
 // The Web-standard HTTP handler (also at `mcp-actors/web`, with what a fetch runtime needs).
 export { createMcpFetchHandler, type McpFetchHandler, type McpFetchHandlerOptions } from '../server-bindings/fetch-handler.js';
+// A `trustProxies` entry that is neither an address nor a CIDR range, thrown when the handler is made.
+export { InvalidTrustProxiesError } from '../server-bindings/forwarded-client.js';
 // The code of a task request refused for a limit or the task rate limit (-32090), to match on.
 export { TASK_LIMIT_REACHED } from '../tasks/task-limit.js';
 // What a session, a handler or a transport throws, and what a handler throws to answer with an error.

@@ -13,6 +13,8 @@
  * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http
  */
 export { createMcpFetchHandler, type McpFetchHandler, type McpFetchHandlerOptions } from '../server-bindings/fetch-handler.js';
+// A `trustProxies` entry that is neither an address nor a CIDR range, thrown when the handler is made.
+export { InvalidTrustProxiesError } from '../server-bindings/forwarded-client.js';
 export { serveFetch, type FetchHandler, type ServeFetchOptions, type ServedFetch } from '../http/serve-fetch.js';
 export type { HttpRequestHead } from '../../streams/http-shape.js';
 export type { AuthFailure, AuthOutcome, Authenticate, AuthorizeMessages } from '../../streams/http-auth.js';

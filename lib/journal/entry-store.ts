@@ -21,6 +21,9 @@ const SHAPES: readonly (readonly string[])[] = [
   ['kind', 'op', 'id', 'method', 'params', 'seq', 't'],
   ['kind', 'op', 'id', 'method', 'params', 'options', 'seq', 't'],
 ];
+/** `kind`, `rq`, `frame` and `kind`, `rq`, `state`: the entries of a server's request journal. */
+const RQ_FRAME_SHAPE = 1;
+const STATE_SHAPE = 2;
 /** The shapes to try for each kind (most frequent first). */
 const BY_KIND: Readonly<Record<string, readonly number[]>> = { in: [0, 1], out: [0, 1], state: [2], result: [3], call: [5, 4, 6] };
 /** Kept as the entry object. */
@@ -73,6 +76,21 @@ export class EntryStore {
     for (let i = 0; i < keys.length - 2; i++) this.values.push(fields[keys[i]!]);
   }
 
+  /**
+   * Keep an entry of shape `in`/`out` with `rq` (`kind`, `rq`, `frame`) or `state` (`kind`, `rq`,
+   * `state`) from its values, with no entry object made (the caller knows its shape: nobody
+   * watches the entries as objects).
+   */
+  pushRequestEntry(kind: 'in' | 'out' | 'state', rq: number, value: unknown, seq: number, t: number): void {
+    if (this.count === this.shapes.length) this.grow();
+    const n = this.count++;
+    this.shapes[n] = kind === 'state' ? STATE_SHAPE : RQ_FRAME_SHAPE;
+    this.starts[n] = this.values.length;
+    this.seqs[n] = seq;
+    this.times[n] = t;
+    this.values.push(kind, rq, value);
+  }
+
   /** Entry `n` (0 ≤ n < size): the object kept, or one made with the same keys in the same order. */
   at(n: number): JournalEntry {
     const s = this.shapes[n]!;
@@ -112,6 +130,13 @@ export class EntryStore {
 
   private remove(n: number): void {
     const start = this.starts[n]!;
+    if (n === this.count - 1) {
+      // The latest entry (what `forget` finds on every request it serves): a splice here made and
+      // threw away an array per call.
+      this.values.length = start;
+      this.count--;
+      return;
+    }
     const end = n + 1 < this.count ? this.starts[n + 1]! : this.values.length;
     this.values.splice(start, end - start);
     this.shapes.copyWithin(n, n + 1, this.count);

@@ -94,6 +94,15 @@ export class Journal {
   }
 
   /**
+   * Keep a request journal's `in`/`out` (`frame`) or `state` entry from its values: what
+   * {@link push} of `{ kind, rq, frame | state, seq, t }` keeps, with no entry object made.
+   */
+  keepRequestEntry(kind: 'in' | 'out' | 'state', rq: number, value: unknown, seq: number, t: number): void {
+    if (this.redactor !== undefined) this.pending.pushRequestEntry(kind, rq, value, seq, t);
+    else this.parsed.push((kind === 'state' ? { kind, rq, state: value, seq, t } : { kind, rq, frame: value, seq, t }) as JournalEntry);
+  }
+
+  /**
    * Let go of the latest entry carrying `frame` (the same object), when it is among the last few
    * kept: a frame another journal keeps, the one that replays it (a 2026-07-28 request on a
    * session's transport is its server's request journal's). Its entry was already shown on

@@ -115,7 +115,7 @@ export class RequestJournal {
       this.journal.session = { info: this.options.info, capabilities: this.options.capabilities(), supportedVersions: [MODERN_REVISION] };
     }
     const rq = ++this.requests;
-    this.record({ kind: 'in', rq, frame: this.opaque.inbound(msg) });
+    this.recordOf('in', rq, this.opaque.inbound(msg), this.options.clock.now());
     // One object is the tap and the io it serves with: closures per request were most of a journaled request's cost.
     return new JournaledRequest<Io>(this, rq, io);
   }
@@ -129,18 +129,32 @@ export class RequestJournal {
     this.begin(msg, NO_IO)?.end(response, 'failed');
   }
 
+  /** @internal The server's clock, read once for entries of one moment. */
+  now(): number {
+    return this.options.clock.now();
+  }
+
   /** @internal The answer as recorded (a sealed state replaced by its placeholder). */
   outbound(response: JsonRpcResponse): JsonRpcResponse {
     return this.opaque.outbound(response);
   }
 
-  /** @internal Stamp and keep an entry, and show it on `journal$`. */
-  record(entry: JournalEntryInput): void {
+  /** @internal Stamp and keep an entry (at `t`, default now), and show it on `journal$`. */
+  record(entry: JournalEntryInput, t: number = this.options.clock.now()): void {
     const stamped = entry as JournalEntry;
     stamped.seq = this.seq++;
-    stamped.t = this.options.clock.now();
+    stamped.t = t;
     this.journal?.push(stamped);
     this.channel.next(stamped);
+  }
+
+  /**
+   * @internal A request's `in`/`out` frame or its `state`, at `t`: kept from its values when
+   * nobody watches `journal$` (no entry object per frame: the journal's budget is 1 µs an entry).
+   */
+  recordOf(kind: 'in' | 'out' | 'state', rq: number, value: unknown, t: number): void {
+    if (this.channel.observed) this.record((kind === 'state' ? { kind, rq, state: value } : { kind, rq, frame: value }) as JournalEntryInput, t);
+    else this.journal?.keepRequestEntry(kind, rq, value, this.seq++, t);
   }
 }
 
@@ -204,11 +218,18 @@ class JournaledRequest<Io extends TappableIo> implements TappableIo, RequestTap<
     const gone = this.given.cancellation ?? this.given.signal;
     if (gone?.aborted === true) this.cancel(gone.reason);
     this.ended = true;
-    if (response !== undefined && !this.cancelled) this.journal.record({ kind: 'out', rq: this.rq, frame: this.journal.outbound(response) });
+    // The answer and the final state are one moment: one clock read.
+    const t = this.journal.now();
+    if (response !== undefined && !this.cancelled) this.journal.recordOf('out', this.rq, this.journal.outbound(response), t);
+    const stages = path?.interceptors !== undefined && path.interceptors.length > 0;
+    if (!stages && path?.shortCircuitBy === undefined) {
+      this.journal.recordOf('state', this.rq, state, t);
+      return;
+    }
     const entry: Unstamped<StateEntry> = { kind: 'state', rq: this.rq, state };
-    if (path?.interceptors !== undefined && path.interceptors.length > 0) entry.stages = [...path.interceptors];
+    if (stages) entry.stages = [...path!.interceptors!];
     if (path?.shortCircuitBy !== undefined) entry.shortCircuitBy = path.shortCircuitBy;
-    this.journal.record(entry);
+    this.journal.record(entry, t);
   }
 }
 

@@ -1,13 +1,31 @@
 /**
  * The client behind a reverse proxy: its address (and port, when the proxy says it) from the
  * `Forwarded` (RFC 7239) or `X-Forwarded-For` header, believed only when the socket's peer is a
- * proxy the operator named (`trustProxies`). A header is anyone's to write, so with no proxy named,
- * or a request from an address not named, the socket's peer is the client, whatever headers say.
+ * proxy the operator named (`trustProxies`: addresses or CIDR ranges). A header is anyone's to
+ * write, so with no proxy named, or a request from an address not named, the socket's peer is the
+ * client, whatever headers say.
  * OpenTelemetry's `client.address` / `client.port` name the client behind any intermediaries.
  * @see https://opentelemetry.io/docs/specs/semconv/gen-ai/mcp/#server
  * @see https://www.rfc-editor.org/rfc/rfc7239
  */
 import type { HttpRequestIn } from '../../streams/http-shape.js';
+import { inRange, parseAddress, parseRange, type IpRange } from './ip-range.js';
+
+/**
+ * A `trustProxies` entry that is neither an IP address nor a CIDR range, thrown when the handler
+ * is made (a typo would otherwise trust nobody, or the wrong hosts).
+ */
+export class InvalidTrustProxiesError extends Error {
+  override readonly name = 'InvalidTrustProxiesError';
+  constructor(
+    /** The entry as given. */
+    readonly entry: unknown,
+    /** Why it was refused. */
+    readonly reason: string,
+  ) {
+    super(`trustProxies: ${JSON.stringify(entry)} ${reason}`);
+  }
+}
 
 /** A client's address and port, as far as they are known. */
 export interface RemotePeer {
@@ -24,7 +42,6 @@ export function socketPeer(req: HttpRequestIn): RemotePeer {
 }
 
 const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)$/;
-const IPV6 = /^[0-9a-f:.]+$/i;
 
 /** `::ffff:10.0.0.1` (an IPv4 client on a dual-stack socket) is `10.0.0.1`; IPv6 in lower case. */
 function normalize(address: string): string {
@@ -33,7 +50,7 @@ function normalize(address: string): string {
 }
 
 function isIp(address: string): boolean {
-  return IPV4.test(address) || (address.includes(':') && IPV6.test(address));
+  return parseAddress(address) !== undefined;
 }
 
 /**
@@ -81,24 +98,29 @@ function headerOf(req: HttpRequestIn, name: string): string | undefined {
 }
 
 /**
- * How to find a request's client given the proxies the operator trusts (their exact IP addresses).
+ * How to find a request's client given the proxies the operator trusts: exact IP addresses or CIDR
+ * ranges (`10.0.0.0/8`, `fd00::/8`; an IPv4 range also matches the IPv4-mapped form `::ffff:10.1.2.3`).
  * Walking the hops from the nearest: each trusted one hands over to the hop it names, and the first
  * address not trusted is the client. A hop that names no address stops the walk at the proxy that
  * wrote it. `Forwarded` is read before `X-Forwarded-For`; the latter carries no client port.
- * Throws on an entry that is not an IP address (a typo would silently trust nobody, or the wrong one).
+ * Throws {@link InvalidTrustProxiesError} on an entry that is neither, saying why.
  */
 export function remoteResolver(trustProxies: readonly string[] | undefined): RemoteOf {
   if (trustProxies === undefined || trustProxies.length === 0) return socketPeer;
-  const trusted = new Set<string>();
+  const trusted: IpRange[] = [];
   for (const entry of trustProxies) {
-    if (typeof entry !== 'string' || !isIp(entry.trim())) {
-      throw new Error(`trustProxies: ${JSON.stringify(entry)} is not an IP address (name each proxy whose Forwarded / X-Forwarded-For header is believed by its address)`);
-    }
-    trusted.add(normalize(entry.trim()));
+    if (typeof entry !== 'string') throw new InvalidTrustProxiesError(entry, 'is not a string (name each proxy by its address or CIDR range)');
+    const range = parseRange(entry.trim());
+    if ('reason' in range) throw new InvalidTrustProxiesError(entry, range.reason);
+    trusted.push(range);
   }
+  const isTrusted = (address: string) => {
+    const bytes = parseAddress(address);
+    return bytes !== undefined && trusted.some((range) => inRange(bytes, range));
+  };
   return (req) => {
     const socket = socketPeer(req);
-    if (socket.address === undefined || !trusted.has(normalize(socket.address))) return socket;
+    if (socket.address === undefined || !isTrusted(socket.address)) return socket;
     const forwarded = headerOf(req, 'forwarded');
     const xff = headerOf(req, 'x-forwarded-for');
     const hops = forwarded !== undefined ? forwardedFor(forwarded) : xff !== undefined ? xff.split(',').map(parseNode) : [];
@@ -107,7 +129,7 @@ export function remoteResolver(trustProxies: readonly string[] | undefined): Rem
       const hop = hops[i];
       if (hop === undefined) break;
       client = hop;
-      if (!trusted.has(hop.address!)) break;
+      if (!isTrusted(hop.address!)) break;
     }
     return client;
   };

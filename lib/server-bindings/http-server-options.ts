@@ -65,11 +65,16 @@ export interface StreamableHttpOptions {
   /** DNS rebinding protection: accepted `Origin` values; `'*'` accepts any. */
   allowedOrigins?: string[];
   /**
-   * The IP addresses of the reverse proxies in front of this server whose `Forwarded` (RFC 7239) or
-   * `X-Forwarded-For` header names the client: a request from one of them is the client it forwards
-   * (OpenTelemetry's `client.address` / `client.port`). Default none: the headers are anyone's to
-   * write, so they are never believed unless the request's socket peer is listed here.
+   * The reverse proxies in front of this server whose `Forwarded` (RFC 7239) or `X-Forwarded-For`
+   * header names the client, by IP address (`10.0.0.2`, `2001:db8::2`) or CIDR range (`10.0.0.0/8`,
+   * `fd00::/8`): a request from one of them is the client it forwards (OpenTelemetry's
+   * `client.address` / `client.port`). An IPv4 entry also matches a dual-stack socket's
+   * IPv4-mapped peer (`::ffff:10.1.2.3`); an IPv6 range never matches an IPv4 peer. Default none: the headers are anyone's to write, so they
+   * are never believed unless the request's socket peer is listed here. An entry that is neither
+   * (a host name, a prefix length out of range, a range with bits set past its prefix such as
+   * `10.1.2.3/8`) throws an `InvalidTrustProxiesError` naming it when the handler is made.
    * @see https://opentelemetry.io/docs/specs/semconv/gen-ai/mcp/#server
+   * @see https://www.rfc-editor.org/rfc/rfc7239
    */
   trustProxies?: readonly string[];
   /** CORS: answer preflights and expose `Mcp-Session-Id` to scripts of allowed origins. Default off. */

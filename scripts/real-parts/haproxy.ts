@@ -5,19 +5,32 @@
  * backend refused or dropped unanswered redispatched to a live one. Long tunnel timeouts keep SSE streams open.
  * Each answer says which backend served it (`X-Served-By: s1`, `s2`, ... in the order of
  * `backends`), so a test can tell that two requests went to different processes.
+ *
+ * Its front port is picked before it starts (it is in the config), and another process may take
+ * it first: HAProxy then says "cannot bind socket (Address already in use)" and exits with code
+ * 1, and the start is retried on new ports (up to `tries`). It binds without SO_REUSEPORT
+ * (`noreuseport`), so a second HAProxy on the same port fails the same way instead of sharing it
+ * silently; and it counts as started once its own process holds the listener, not when a connect
+ * succeeds (that could reach whoever took the port). A given `port` (a restart on the same
+ * address) is kept: taken, the start fails with a {@link PortTaken} that names it.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './free-port.js';
+import { PortTaken, startOnFreePort, type StartOnFreePortsOptions } from './free-port.js';
+import { listensOn } from './listens-on.js';
 
 export interface HaproxyOptions {
   /** Ports of the backends on 127.0.0.1. */
   backends: readonly number[];
-  /** The front's port; a free one when absent. */
+  /** The front's port, kept as given (a restart on the same address); a free one when absent. */
   port?: number;
+  /** How many free ports to try when one is taken before HAProxy binds it (default 5). */
+  tries?: number;
+  /** Picks the front ports tried (default: free ones); a spec injects one to hand out a taken port. */
+  pickPorts?: StartOnFreePortsOptions['pick'];
   /** Path the health check GETs; any HTTP answer (even 4xx) counts as alive. Default `/mcp`. */
   checkPath?: string;
   /** HAProxy's `maxconn` (it reserves about two descriptors per connection). Default 1000. */
@@ -38,6 +51,8 @@ export function haproxyConfig(port: number, backends: readonly number[], checkPa
   return [
     'global',
     `  maxconn ${maxConnections}`,
+    // A port another HAProxy holds is refused, not shared with it (SO_REUSEPORT is HAProxy's default).
+    '  noreuseport',
     'defaults',
     '  mode http',
     // Small writes (an SSE event) go out at once, not after a delayed ACK (~200 ms per event otherwise).
@@ -73,9 +88,13 @@ export function haproxyConfig(port: number, backends: readonly number[], checkPa
   ].join('\n');
 }
 
-export async function startHaproxy(options: HaproxyOptions): Promise<RunningHaproxy> {
+export function startHaproxy(options: HaproxyOptions): Promise<RunningHaproxy> {
+  if (options.port !== undefined) return startHaproxyOn(options.port, true, options);
+  return startOnFreePort((port) => startHaproxyOn(port, false, options), { ...(options.tries !== undefined && { tries: options.tries }), ...(options.pickPorts && { pick: options.pickPorts }) });
+}
+
+async function startHaproxyOn(port: number, given: boolean, options: HaproxyOptions): Promise<RunningHaproxy> {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-actors-haproxy-'));
-  const port = options.port ?? (await freePort());
   const file = join(dir, 'haproxy.cfg');
   writeFileSync(file, haproxyConfig(port, options.backends, options.checkPath, options.maxConnections));
   const child = spawn(options.binary ?? process.env.HAPROXY ?? 'haproxy', ['-db', '-f', file], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -83,14 +102,15 @@ export async function startHaproxy(options: HaproxyOptions): Promise<RunningHapr
   const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000));
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
+  // 'close', not 'exit': its last lines (why it exited) are read by then.
   let exited = false;
-  child.once('exit', () => (exited = true));
+  child.once('close', () => (exited = true));
   const spawnError = new Promise<never>((_, reject) =>
     child.once('error', (e) => reject(new Error(`could not start haproxy (${e.message}); install it with: apt-get install -y haproxy`))),
   );
   const cleanup = () => rmSync(dir, { recursive: true, force: true });
   try {
-    await Promise.race([waitListening(port, 10_000, () => exited, () => output), spawnError]);
+    await Promise.race([waitListening(child.pid ?? 0, port, given, 10_000, () => exited, () => output), spawnError]);
   } catch (error) {
     child.kill('SIGKILL');
     cleanup();
@@ -116,11 +136,19 @@ export async function startHaproxy(options: HaproxyOptions): Promise<RunningHapr
   };
 }
 
-async function waitListening(port: number, timeoutMs: number, exited: () => boolean, output: () => string): Promise<void> {
+/** How HAProxy says its front could not bind, then exits with code 1: "... cannot bind socket (Address already in use) for [127.0.0.1:8080]". */
+const BIND_FAILED = /[^\n:]*\(Address already in use\)[^\n]*/;
+
+async function waitListening(pid: number, port: number, given: boolean, timeoutMs: number, exited: () => boolean, output: () => string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (exited()) throw new Error(`haproxy exited before it listened:\n${output().slice(-2000)}`);
-    if (await canConnect(port)) return;
+    if (exited()) {
+      const bind = BIND_FAILED.exec(output());
+      if (bind) throw new PortTaken(port, `haproxy exited: ${bind[0].trim()}`, given);
+      throw new Error(`haproxy exited before it listened:\n${output().slice(-2000)}`);
+    }
+    // Its own listener; where /proc cannot tell, any answer on the port.
+    if (listensOn(pid, port) ?? (await canConnect(port))) return;
     if (Date.now() > deadline) throw new Error(`haproxy did not listen on ${port} within ${timeoutMs} ms:\n${output().slice(-2000)}`);
     await new Promise((r) => setTimeout(r, 50));
   }

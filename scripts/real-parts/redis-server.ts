@@ -2,12 +2,18 @@
  * A real `redis-server` (the Debian package) for tests and the cluster demo: started on a free
  * port of 127.0.0.1 in its own temporary directory, with persistence off, and stopped (directory
  * removed) by `stop()`.
+ *
+ * redis-server cannot listen on port 0 (`--port 0` means "no TCP"), so its port is picked first,
+ * and another process may take it before redis-server binds it. It then logs "bind: Address
+ * already in use" and exits with code 1: that start is retried on new ports (up to `tries`).
+ * A given `port` (a restart on the same address) is kept: taken, the start fails with a
+ * {@link PortTaken} that names it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './free-port.js';
+import { PortTaken, startOnFreePort, type StartOnFreePortsOptions } from './free-port.js';
 
 export interface RunningRedis {
   readonly url: string;
@@ -16,15 +22,30 @@ export interface RunningRedis {
   stop(): Promise<void>;
 }
 
-export async function startRedis(options: { binary?: string; readyTimeoutMs?: number; /** A port to reuse (a restart on the same address); default a free one. */ port?: number } = {}): Promise<RunningRedis> {
+export interface RedisOptions {
+  binary?: string;
+  readyTimeoutMs?: number;
+  /** A port to reuse (a restart on the same address), never another; default a free one. */
+  port?: number;
+  /** How many free ports to try when one is taken before redis-server binds it (default 5). */
+  tries?: number;
+  /** Picks the ports tried (default: free ones); a spec injects one to hand out a taken port. */
+  pickPorts?: StartOnFreePortsOptions['pick'];
+}
+
+export function startRedis(options: RedisOptions = {}): Promise<RunningRedis> {
+  if (options.port !== undefined) return startRedisOn(options.port, true, options);
+  return startOnFreePort((port) => startRedisOn(port, false, options), { ...(options.tries !== undefined && { tries: options.tries }), ...(options.pickPorts && { pick: options.pickPorts }) });
+}
+
+async function startRedisOn(port: number, given: boolean, options: RedisOptions): Promise<RunningRedis> {
   const binary = options.binary ?? process.env.REDIS_SERVER ?? 'redis-server';
   const dir = mkdtempSync(join(tmpdir(), 'mcp-actors-redis-'));
-  const port = options.port ?? (await freePort());
   const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   try {
-    await waitReady(child, options.readyTimeoutMs ?? 10_000);
+    await waitReady(child, port, given, options.readyTimeoutMs ?? 10_000);
   } catch (error) {
     child.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
@@ -49,7 +70,10 @@ export async function startRedis(options: { binary?: string; readyTimeoutMs?: nu
   };
 }
 
-function waitReady(child: ChildProcess, timeoutMs: number): Promise<void> {
+/** How redis-server logs a failed bind before it exits (code 1): "Could not create server TCP listening socket 127.0.0.1:6379: bind: Address already in use". */
+const BIND_FAILED = /[^\n#*]*Address already in use/;
+
+function waitReady(child: ChildProcess, port: number, given: boolean, timeoutMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
     let output = '';
     const timer = setTimeout(() => finish(new Error(`redis-server was not ready within ${timeoutMs} ms:\n${output.slice(-2000)}`)), timeoutMs);
@@ -57,14 +81,18 @@ function waitReady(child: ChildProcess, timeoutMs: number): Promise<void> {
       output += chunk.toString();
       if (/Ready to accept connections/.test(output)) finish();
     };
-    const onExit = (code: number | null) => finish(new Error(`redis-server exited (${code}) before it was ready:\n${output.slice(-2000)}`));
+    const onExit = (code: number | null) => {
+      const bind = BIND_FAILED.exec(output);
+      if (bind) return finish(new PortTaken(port, `redis-server exited (${code}): ${bind[0].trim()}`, given));
+      finish(new Error(`redis-server exited (${code}) before it was ready:\n${output.slice(-2000)}`));
+    };
     const onError = (error: Error) =>
       finish(new Error(`could not start redis-server (${error.message}); install it with: apt-get install -y redis-server`));
     function finish(error?: Error) {
       clearTimeout(timer);
       child.stdout?.off('data', onData);
       child.stderr?.off('data', onData);
-      child.off('exit', onExit);
+      child.off('close', onExit);
       child.off('error', onError);
       // Keep draining so a chatty server never blocks on a full pipe.
       child.stdout?.resume();
@@ -74,7 +102,8 @@ function waitReady(child: ChildProcess, timeoutMs: number): Promise<void> {
     }
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
-    child.once('exit', onExit);
+    // 'close', not 'exit': its last lines (why it exited) are read by then.
+    child.once('close', onExit);
     child.once('error', onError);
   });
 }

@@ -4,9 +4,14 @@
  * figures: started with `--redis <url>` so that it shares its sessions, on a free port (or the
  * one given), ready once it printed its MCP URL. Its output is kept (the last 50,000
  * characters) for failure messages.
+ *
+ * It listens on port 0 and says its port, so nothing is probed first. A given `port` (a restart
+ * on the same address, as failover specs do) is kept: when another process holds it, the child
+ * exits with EADDRINUSE and the start fails with a {@link PortTaken} that names the port.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { PortTaken } from './free-port.js';
 
 export interface ServerProcess {
   readonly pid: number;
@@ -79,7 +84,11 @@ export async function startServerProcess(options: ServerProcessOptions = {}): Pr
       done();
       resolve({ port: Number(m[1]), processId: p?.[1] ?? p?.[2] });
     };
-    const onExit = (code: number | null) => fail(new Error(`${script} exited (${code}) before it was ready:\n${output.slice(-2000)}`));
+    const onExit = (code: number | null) => {
+      const bind = /EADDRINUSE[^\n]*/.exec(output);
+      if (bind && options.port) return fail(new PortTaken(options.port, `${script} exited (${code}): ${bind[0]}`, true));
+      fail(new Error(`${script} exited (${code}) before it was ready:\n${output.slice(-2000)}`));
+    };
     const fail = (e: Error) => {
       done();
       child.kill('SIGKILL');
@@ -88,10 +97,11 @@ export async function startServerProcess(options: ServerProcessOptions = {}): Pr
     function done() {
       clearTimeout(timer);
       child.stdout!.off('data', check);
-      child.off('exit', onExit);
+      child.off('close', onExit);
     }
     child.stdout!.on('data', check);
-    child.once('exit', onExit);
+    // 'close', not 'exit': its last lines (why it exited) are read by then.
+    child.once('close', onExit);
     check();
   });
   const signal = (sig: NodeJS.Signals) => {

@@ -3,9 +3,13 @@
 // upstream and the fault; an UpstreamFaultError for our Client, in either era); a tool that ran
 // upstream and reported its own error stays an isError result; the other mounted server keeps
 // serving, and the gateway's HTTP server stays up.
+// The upstream clients' budget runs on a simulated clock: a wait for it to expire is one step of
+// that clock, taken once the call is out, so a loaded machine neither times a call out early nor
+// makes the spec wait; the upstream servers, the gateway's HTTP server and its callers are real.
 import { expect } from 'chai';
 import { fileURLToPath } from 'node:url';
-import { filter, firstValueFrom } from 'rxjs';
+import { filter, firstValueFrom, lastValueFrom, take } from 'rxjs';
+import { ManualClock } from '../../lib/clock.js';
 import { Client } from '../../lib/entries/client.js';
 import { McpError, RequestTimeoutError, UpstreamFaultError, type UpstreamFault } from '../../lib/errors.js';
 import { createGateway, type Gateway } from '../../lib/gateway/gateway.js';
@@ -31,6 +35,15 @@ async function errorOf(call: Promise<unknown>): Promise<unknown> {
   }
 }
 
+/** Each upstream call's budget, on the simulated clock. */
+const BUDGET_MS = 2_500;
+
+/** Resolves once `client` has sent a request of each of `methods` (its budget runs from there). */
+function sent(client: Client, methods: readonly string[]): Promise<unknown> {
+  const frameMethod = (frame: unknown) => (typeof frame === 'object' && frame !== null && 'id' in frame ? (frame as { method?: unknown }).method : undefined);
+  return lastValueFrom(client.frames$.pipe(filter((e) => e.direction === 'out' && methods.includes(frameMethod(e.frame) as string)), take(methods.length)));
+}
+
 /** The caller got the typed error: -32603 with data naming the upstream, the fault and the method. */
 function expectFault(e: unknown, fault: UpstreamFault, method: string, message: RegExp): void {
   expect(e, String(e)).to.be.instanceOf(UpstreamFaultError);
@@ -47,13 +60,15 @@ describe('gateway: upstream faults fail the call with a typed error, nothing els
   let web: Listening;
   let modern: Client;
   let legacy: Client;
+  let clock: ManualClock;
 
   before(async () => {
+    clock = new ManualClock(Date.now());
     gateway = createGateway({
       servers: { faulty: stdio(path('./fixtures/faulty-server.ts')), echo: stdio(path('../../examples/echo-server.ts')) },
       stderr: 'ignore',
-      // Every upstream call has this budget (restarts' handshakes too): room for a loaded machine.
-      clientOptions: { timeout: 2_500 },
+      // Every upstream call has this budget (restarts' handshakes too), spent only when the spec steps the clock.
+      clientOptions: { timeout: BUDGET_MS, clock },
       restart: { initialDelayMs: 10, maxDelayMs: 10, jitter: 0 },
     });
     await gateway.start();
@@ -80,13 +95,20 @@ describe('gateway: upstream faults fail the call with a typed error, nothing els
     await firstValueFrom(gateway.host.tools$.pipe(filter((ts) => gateway.host.client('faulty') !== before && gateway.host.state.faulty?.phase === 'ready' && ts.some((t) => t.name === 'faulty__exit'))));
   };
 
+  /** The upstream client of `faulty` now (a new one after each restart). */
+  const faulty = () => gateway.host.client('faulty') as Client;
+
   it('an upstream that hangs: tools/call, resources/read and completion each fail timedOut, in either era', async () => {
-    const [tool, legacyTool, read, complete] = await Promise.all([
+    const out = sent(faulty(), ['tools/call', 'tools/call', 'resources/read', 'completion/complete']);
+    const calls = Promise.all([
       errorOf(modern.callTool('faulty__hang', {})),
       errorOf(legacy.callTool('faulty__hang', {})),
       errorOf(modern.readResource('faulty://hang')),
       errorOf(legacy.complete({ type: 'ref/prompt', name: 'faulty__exit' }, { name: 'topic', value: 'x' })),
     ]);
+    await out;
+    clock.advance(BUDGET_MS);
+    const [tool, legacyTool, read, complete] = await calls;
     expectFault(tool, 'timedOut', 'tools/call', /Upstream "faulty" did not answer within 2500 ms/);
     expectFault(legacyTool, 'timedOut', 'tools/call', /did not answer within 2500 ms/);
     expectFault(read, 'timedOut', 'resources/read', /did not answer/);
@@ -97,7 +119,12 @@ describe('gateway: upstream faults fail the call with a typed error, nothing els
   });
 
   it('an upstream that writes garbage: the call fails "garbage", the gateway stays up', async () => {
-    expectFault(await errorOf(legacy.callTool('faulty__garbage', {})), 'garbage', 'tools/call', /sent something that is not JSON-RPC .* and no answer/);
+    // The garbage is told apart from silence once the upstream client has read the line.
+    const unreadable = firstValueFrom(faulty().diagnostics$.pipe(filter((d) => d.kind === 'invalid-frame')));
+    const call = errorOf(legacy.callTool('faulty__garbage', {}));
+    await unreadable;
+    clock.advance(BUDGET_MS);
+    expectFault(await call, 'garbage', 'tools/call', /sent something that is not JSON-RPC .* and no answer within 2500 ms/);
     await echoStillServes();
   });
 

@@ -69,4 +69,34 @@ describe('journal entries kept in memory as their values', () => {
     for (let i = 200; i < 220; i++) many.push({ kind: 'in', frame: { jsonrpc: '2.0', id: i, result: {} }, seq: i, t: i } as JournalEntry);
     expect(many.entries.map((e) => e.seq)).to.deep.equal([...Array(220).keys()]);
   });
+
+  it("a request journal's entries kept from their values save and read as the same entries pushed as objects, redacted or not", () => {
+    const request = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'login', arguments: { password: 'hush-1234' } } };
+    const answer = { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'ok' }] } };
+    const steps: ['in' | 'out' | 'state', number, unknown, number][] = [['in', 1, request, 10], ['out', 1, answer, 12.5], ['state', 1, 'answered', 12.5], ['in', 2, frame, 13]];
+    for (const redact of [true, false]) {
+      const asObjects = new Journal({ redact });
+      const asValues = new Journal({ redact });
+      steps.forEach(([kind, rq, value, t], seq) => {
+        asObjects.push((kind === 'state' ? { kind, rq, state: value, seq, t } : { kind, rq, frame: value, seq, t }) as JournalEntry);
+        asValues.keepRequestEntry(kind, rq, value, seq, t);
+      });
+      // Forgetting the latest entry (what a session does for every request another journal keeps) leaves the rest.
+      for (const j of [asObjects, asValues]) j.forget(frame);
+      expect(asValues.size, `redact ${redact}`).to.equal(3);
+      expect(asValues.toJSONL(), `redact ${redact}`).to.equal(asObjects.toJSONL());
+      expect(asValues.toJSONL().includes('hush-1234'), `redact ${redact}`).to.equal(!redact);
+      expect(asValues.entries.map((e) => Object.keys(e)), `redact ${redact}`).to.deep.equal([['kind', 'rq', 'frame', 'seq', 't'], ['kind', 'rq', 'frame', 'seq', 't'], ['kind', 'rq', 'state', 'seq', 't']]);
+    }
+  });
+
+  it('forgets the latest entry and keeps those after an earlier forgotten one in order', () => {
+    const store = new EntryStore();
+    const frames = [0, 1, 2, 3].map((id) => ({ jsonrpc: '2.0', id, result: {} }));
+    frames.forEach((f, seq) => store.push({ kind: 'in', frame: f, seq, t: seq } as JournalEntry));
+    store.forgetFrame(frames[3]!, 8);
+    store.forgetFrame(frames[1]!, 8);
+    store.push({ kind: 'out', frame: frames[3]!, seq: 9, t: 9 } as JournalEntry);
+    expect([0, 1, 2].map((i) => [store.at(i).seq, (store.at(i) as { frame: { id: number } }).frame.id])).to.deep.equal([[0, 0], [2, 2], [9, 3]]);
+  });
 });
