@@ -28,7 +28,7 @@ export function parseFrame(raw: RawFrame, maxFrameBytes: number, maxFrameDepth =
   }
   // Only objects and arrays go on as values; `"x"` or `1` stay text so the error names them.
   if (value === null || typeof value !== 'object') return raw;
-  // Text shorter than twice the limit cannot nest deeper: most frames skip the walk.
+  // Text whose length (and its few `[`) bounds its depth within the limit is not walked: most frames.
   if (textMayNestDeeperThan(raw, maxFrameDepth) && nestsDeeperThan(value, maxFrameDepth)) return deepFrame(value, maxFrameDepth);
   return value;
 }

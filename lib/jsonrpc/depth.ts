@@ -12,12 +12,31 @@ import type { RequestId } from './message.js';
  */
 export const DEFAULT_MAX_FRAME_DEPTH = 128;
 
+/** How many `[` {@link textMayNestDeeperThan} counts at most before it leaves the answer to the walk. */
+export const MAX_COUNTED_ARRAYS = 8;
+
 /**
- * Whether a frame's text could nest deeper than `limit`: each level takes an opening and a
- * closing bracket, so shorter text cannot. Saves walking the value of small frames.
+ * Whether a frame's text could nest deeper than `limit` (false: it cannot, the value need not be
+ * walked). A chain of `d` nested containers takes `2d` brackets, and each object on it but the
+ * innermost a key and a colon of its own (at least `"":`, 3 characters): text of length `t` with
+ * `a` arrays on the chain has `t >= 5d - 3 - 3a`, so it nests past the limit only if
+ * `t + 3a >= 5 * limit + 2`. `a` is at most the number of `[` in the text (those in strings
+ * too: an overcount is safe). So short text is answered by its length, text up to `5 * limit + 1`
+ * characters by counting its `[` (a 2026-07-28 request is longer than twice the limit, but has
+ * few or none; more than {@link MAX_COUNTED_ARRAYS} and the value is walked), and longer text may
+ * nest deeper (its value is walked).
  */
 export function textMayNestDeeperThan(text: string, limit: number): boolean {
-  return text.length > 2 * limit;
+  const length = text.length;
+  if (length <= 2 * limit) return false;
+  const room = 5 * limit + 1 - length;
+  if (room < 0) return true;
+  // Past the limit needs more than room / 3 arrays: count `[` until there are that many, or
+  // more than a few (text with many is walked: counting them all could cost more than the walk).
+  const arrays = Math.min(MAX_COUNTED_ARRAYS, Math.floor(room / 3));
+  let count = 0;
+  for (let at = text.indexOf('['); at !== -1; at = text.indexOf('[', at + 1)) if (++count > arrays) return true;
+  return false;
 }
 
 /** Up to this limit the check recurses (at most this deep, whatever the value); above, it loops. */

@@ -96,17 +96,23 @@ export function readEnvelope(params: unknown): Envelope {
     throw malformed(`"${META.logLevel}" must be one of ${LOGGING_LEVELS.join(', ')}`);
   }
   if (!isModernRevision(version)) throw unsupportedVersion(version);
+  return {
+    revision: version,
+    clientCapabilities: caps,
+    clientInfo: info as Envelope['clientInfo'],
+    logLevel: level as LoggingLevel | undefined,
+    // Named reads: most requests carry no trace context, and a read by a variable key costs more.
+    trace: meta.traceparent === undefined && meta.tracestate === undefined && meta.baggage === undefined ? undefined : traceOf(meta),
+  };
+}
+
+/** The well-formed trace context keys of `meta`, or undefined when none is. */
+function traceOf(meta: JsonObject): TraceContext | undefined {
   let trace: TraceContext | undefined;
   for (const key of TRACE_KEYS) {
     const v = meta[key];
     // A malformed value is no trace context: left out, as OpenTelemetry's propagators ignore it (the request is served).
     if (typeof v === 'string' && malformedTraceKey({ [key]: v }) === undefined) (trace ??= {})[key] = v;
   }
-  return {
-    revision: version,
-    clientCapabilities: caps,
-    clientInfo: info as Envelope['clientInfo'],
-    logLevel: level as LoggingLevel | undefined,
-    trace,
-  };
+  return trace;
 }

@@ -31,6 +31,7 @@ import {
 } from '../protocol/schema/modern.js';
 import type { ServedServer } from './served-server.js';
 import type { ModernDispatch, ServerCaller } from '../session/session.js';
+import type { ClientGoneWatcher } from '../session/request-scope.js';
 import { ServerRequest, type RequestOwner } from '../session/server-request.js';
 import { dispatchRequest } from '../session/request-dispatch.js';
 import { progressRate } from '../session/progress-rate.js';
@@ -94,7 +95,14 @@ export interface RequestCancellation {
   readonly reason: unknown;
   /** Run `end` once when the client goes away (at once if it has); returns how to stop watching. */
   onAbort(end: () => void): () => void;
+  /**
+   * Optional, used in place of {@link onAbort} where given: call `request.clientGone()` once when
+   * the client goes away (at once if it has), unless the request was answered first. Nothing to
+   * stop: the carrier drops the request with its entry. Saves a closure per request.
+   */
+  watchRequest?(request: ClientGoneWatcher): void;
 }
+
 
 const DEFAULT_HINT: CacheHint = { ttlMs: 0, cacheScope: 'private' };
 const CACHEABLE = new Set<string>(CACHEABLE_METHODS);
@@ -245,14 +253,14 @@ export class RequestCore implements ModernDispatch {
     const tap = this.server.requestJournal.begin(msg, received);
     const io = tap?.io ?? received;
     const request = new ServerRequest(msg.id, msg.method, msg.params, (this.owner ??= this.modernOwner()), principalOf(io.authInfo));
-    const run: Run = { msg, received, finish, tap, io, request };
+    // The steps that wait or fail get the request as one object; one answered at once needs none.
     let answer: Answer;
     try {
       const ready = this.prepare(msg, envelope, io, request);
-      if (isPromise(ready)) return this.later(run, ready, undefined);
+      if (isPromise(ready)) return this.later({ msg, received, finish, tap, io, request }, ready, undefined);
       if (ready instanceof ModernRequest) {
         const out = dispatchRequest(ready, msg, request, false);
-        if (isPromise(out)) return this.later(run, ready, out);
+        if (isPromise(out)) return this.later({ msg, received, finish, tap, io, request }, ready, out);
         const unwatch = watchAbort(io, ready);
         let settled: Answer | Promise<Answer>;
         try {
@@ -262,15 +270,15 @@ export class RequestCore implements ModernDispatch {
           ready.end();
           throw e;
         }
-        if (isPromise(settled)) return this.settleLater(run, ready, unwatch, settled);
+        if (isPromise(settled)) return this.settleLater({ msg, received, finish, tap, io, request }, ready, unwatch, settled);
         unwatch();
         ready.end();
         answer = settled;
       } else answer = ready;
     } catch (e) {
-      return this.failed(run, e);
+      return this.failed({ msg, received, finish, tap, io, request }, e);
     }
-    return this.ended(run, answer);
+    return endedWith(request, io, tap, finish, received, answer);
   }
 
   /** {@link run} from a step that must wait (the host, or the handler's answer), in one async function. */
@@ -314,11 +322,9 @@ export class RequestCore implements ModernDispatch {
     return this.ended(run, answer);
   }
 
-  /** The request's end: its final state, its journal entry, then what the caller gets. */
+  /** The request's end (see {@link endedWith}). */
   private ended(run: Run, answer: Answer): unknown {
-    ended(run.request, run.io, answer.response);
-    run.tap?.end(answer.response, run.request.state, run.request);
-    return run.finish === undefined ? answer : run.finish.answered(answer, run.received);
+    return endedWith(run.request, run.io, run.tap, run.finish, run.received, answer);
   }
 
   /** The request failed with `e`: so recorded, then thrown, or made the carrier's answer. */
@@ -408,7 +414,7 @@ export class RequestCore implements ModernDispatch {
   /** The host the handler is served over (no session: the request itself), after the log level hook if it applies. */
   private hostFor(msg: JsonRpcRequest, envelope: Envelope, io: RequestIo, request: ServerRequest, answers: JsonObject | undefined, ids?: Record<string, string>, digest?: string): Prepared {
     const host = new ModernRequest((this.sharedParts ??= this.makeShared()), envelope, io, request);
-    if (answers !== undefined) host.answers = answers;
+    if (answers !== undefined) host.givenAnswers = answers;
     if (ids !== undefined) host.ids = ids;
     if (digest !== undefined) host.digest = digest;
     if (envelope.logLevel !== undefined && this.logLevelHook !== undefined) {
@@ -492,6 +498,13 @@ export class RequestCore implements ModernDispatch {
   }
 }
 
+/** The request's end: its final state, its journal entry, then what the caller gets. */
+function endedWith(request: ServerRequest, io: RequestIo, tap: Run['tap'], finish: Run['finish'], received: RequestIo, answer: Answer): unknown {
+  ended(request, io, answer.response);
+  tap?.end(answer.response, request.state, request);
+  return finish === undefined ? answer : finish.answered(answer, received);
+}
+
 /** The request's final state from its answer: cancelled if the client went away, else failed, input required or answered. */
 function ended(request: ServerRequest, io: RequestIo, response: JsonRpcResponse | undefined): void {
   const gone = io.cancellation ?? io.signal;
@@ -503,7 +516,17 @@ function ended(request: ServerRequest, io: RequestIo, response: JsonRpcResponse 
 
 /** End `host` when the client goes away; returns how to stop watching. */
 function watchAbort(io: RequestIo, host: ModernRequest): () => void {
-  const end = () => host.end('The request was closed: the client went away or cancelled it');
+  const cancellation = io.cancellation;
+  if (cancellation?.watchRequest !== undefined) {
+    cancellation.watchRequest(host);
+    return NOTHING;
+  }
+  return watchWithClosure(io, host);
+}
+
+/** {@link watchAbort} through `onAbort` or the signal (a function of its own: its closure's context is made only here). */
+function watchWithClosure(io: RequestIo, host: ModernRequest): () => void {
+  const end = () => host.clientGone();
   if (io.cancellation !== undefined) return io.cancellation.onAbort(end);
   const signal = io.signal;
   if (signal === undefined) return NOTHING;

@@ -57,25 +57,27 @@ const ANONYMOUS: PeerInfo = { name: 'anonymous-client', version: '0' };
 const NO_ANSWERS: JsonObject = Object.freeze(Object.create(null) as JsonObject);
 
 // (Constants and what the envelope says are prototype getters, not fields: one is made per request.)
-export class ModernRequest implements DispatchHost<RequestHandler>, ServerCaller, RequestScope, InputRoundHost {
-  /** The one request it serves (the dispatch's table; cancellation ends it through {@link end}). */
-  readonly incoming = new OneIncoming();
+export class ModernRequest implements DispatchHost<RequestHandler>, ServerCaller, RequestScope, InputRoundHost, IncomingTable {
+  // The dispatch's table of the one request it serves is this object (`incoming`): one slot, no
+  // table object per request; cancellation ends it through {@link end}.
+  private entryId: RequestId | undefined = undefined;
+  private entry: Incoming | undefined = undefined;
   private phase: SessionPhase = 'operating';
-  private endWatchers: (() => void)[] | undefined;
-  /** Log messages go out at or above the level the request asked for; none when it asked for none. */
-  private readonly threshold: number | undefined;
-  // The input round, made on the first ask: most requests never need one (nor its promise).
-  /** Answers of earlier rounds and of this retry, by key (set by the core for a retry). */
-  answers: JsonObject = NO_ANSWERS;
+  // What only a retry, an input round or an end watcher sets is declared, not defined: a request
+  // that meets none (most) carries no slots for them (one object per request, 72 B less).
+  private declare endWatchers: (() => void)[] | undefined;
+  /** @internal Answers of earlier rounds and of this retry, by key (set by the core for a retry; see {@link answers}). */
+  declare givenAnswers: JsonObject | undefined;
   /** The URL elicitation ids of earlier rounds (set by the core from a retry's state). */
-  ids: Readonly<Record<string, string>> | undefined = undefined;
+  declare ids: Readonly<Record<string, string>> | undefined;
   /** The digest of the request's params, once computed (opening a state, or sealing one). */
-  digest: string | undefined = undefined;
-  private round: InputRound | undefined = undefined;
-  private roundResult: InputRequiredResult | undefined = undefined;
-  private roundPromise: Promise<JsonObject> | undefined = undefined;
-  private roundResolve: ((r: JsonObject) => void) | undefined = undefined;
-  /** @internal Settles the race of {@link raceRound} with the round's result. */
+  declare digest: string | undefined;
+  // The input round, made on the first ask: most requests never need one (nor its promise).
+  private declare round: InputRound | undefined;
+  private declare roundResult: InputRequiredResult | undefined;
+  private declare roundPromise: Promise<JsonObject> | undefined;
+  private declare roundResolve: ((r: JsonObject) => void) | undefined;
+  /** @internal Settles the race of {@link raceRound} with the round's result (set for every handler that answers later). */
   roundRace: ((r: InputRequiredResult) => void) | undefined = undefined;
 
   constructor(
@@ -83,8 +85,11 @@ export class ModernRequest implements DispatchHost<RequestHandler>, ServerCaller
     private readonly envelope: Envelope,
     private readonly io: HostIo,
     readonly request: ServerRequest,
-  ) {
-    this.threshold = envelope.logLevel === undefined ? undefined : LEVEL_RANK.get(envelope.logLevel);
+  ) {}
+
+  /** Answers of earlier rounds and of this retry, by key (none on a first round). */
+  get answers(): JsonObject {
+    return this.givenAnswers ?? NO_ANSWERS;
   }
 
   get role(): 'server' {
@@ -218,7 +223,7 @@ export class ModernRequest implements DispatchHost<RequestHandler>, ServerCaller
   /** A notification goes out related to the request, while it is served; log messages only at or above its level. */
   notifyRelated(method: string, params: JsonObject | undefined, _related: RequestId): void {
     if (this.phase === 'closed') throw new ConnectionClosedError(`Cannot send "${method}": the request was answered`);
-    if (method === 'notifications/message' && !admits(this.threshold, params?.level)) return;
+    if (method === 'notifications/message' && !admits(this.envelope.logLevel, params?.level)) return;
     this.io.notify((params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params }) as JsonRpcNotification);
   }
 
@@ -231,6 +236,37 @@ export class ModernRequest implements DispatchHost<RequestHandler>, ServerCaller
   }
 
   // ---------------------------------------------------------------- the dispatch (DispatchHost) and the handler context
+
+  /** The dispatch's table of the request: this object, one slot (`IncomingTable`). */
+  get incoming(): IncomingTable {
+    return this;
+  }
+  /** @internal The request's entry, if `id` is its id (`IncomingTable`). */
+  get(id: RequestId): Incoming | undefined {
+    return this.entryId === id ? this.entry : undefined;
+  }
+  /** @internal (`IncomingTable`) */
+  set(id: RequestId, entry: Incoming): this {
+    this.entryId = id;
+    this.entry = entry;
+    return this;
+  }
+  /** @internal (`IncomingTable`) */
+  delete(id: RequestId): boolean {
+    if (this.entryId !== id || this.entry === undefined) return false;
+    this.entryId = undefined;
+    this.entry = undefined;
+    return true;
+  }
+  /** @internal (`IncomingTable`) */
+  values(): Incoming[] {
+    return this.entry === undefined ? [] : [this.entry];
+  }
+  /** @internal (`IncomingTable`) */
+  clear(): void {
+    this.entryId = undefined;
+    this.entry = undefined;
+  }
 
   handlerFor(method: string): RequestHandler | undefined {
     return this.shared.table.requests.get(method);
@@ -262,6 +298,11 @@ export class ModernRequest implements DispatchHost<RequestHandler>, ServerCaller
     return Promise.reject(new ConnectionClosedError(`Cannot send "${method}": a 2026-07-28 request has no session to send requests on (its asks are input requests)`));
   }
 
+  /** The client went away or cancelled the request (the core's watch; see `RequestCancellation.watchRequest`). */
+  clientGone(): void {
+    this.end('The request was closed: the client went away or cancelled it');
+  }
+
   /**
    * The request is over (answered, or the client went away): what still runs is cancelled with
    * `reason` (its signal aborts), notifications stop, and what waited for the caller's end runs.
@@ -269,10 +310,11 @@ export class ModernRequest implements DispatchHost<RequestHandler>, ServerCaller
   end(reason = 'The request ended'): void {
     if (this.phase === 'closed') return;
     this.phase = 'closed';
-    if (this.incoming.entry !== undefined) abandonIncoming(this.incoming, new ConnectionClosedError(reason), false);
+    if (this.entry !== undefined) abandonIncoming(this, new ConnectionClosedError(reason), false);
     const watchers = this.endWatchers;
+    if (watchers === undefined) return;
     this.endWatchers = undefined;
-    if (watchers !== undefined) for (const fn of watchers) fn();
+    for (const fn of watchers) fn();
   }
 }
 
@@ -294,36 +336,10 @@ function race(resolve: (v: unknown) => void, reject: (e: unknown) => void): void
   out.then(resolve, reject);
 }
 
-/** The dispatch's table of a modern request: one slot, not a `Map` per request. */
-class OneIncoming implements IncomingTable {
-  id: RequestId | undefined = undefined;
-  entry: Incoming | undefined = undefined;
-
-  get(id: RequestId): Incoming | undefined {
-    return this.id === id ? this.entry : undefined;
-  }
-  set(id: RequestId, entry: Incoming): this {
-    this.id = id;
-    this.entry = entry;
-    return this;
-  }
-  delete(id: RequestId): boolean {
-    if (this.id !== id || this.entry === undefined) return false;
-    this.id = undefined;
-    this.entry = undefined;
-    return true;
-  }
-  values(): Incoming[] {
-    return this.entry === undefined ? [] : [this.entry];
-  }
-  clear(): void {
-    this.id = undefined;
-    this.entry = undefined;
-  }
-}
-
-function admits(threshold: number | undefined, level: unknown): boolean {
-  if (threshold === undefined) return false;
+/** Log messages go out at or above the level the request asked for; none when it asked for none. */
+function admits(asked: LoggingLevel | undefined, level: unknown): boolean {
+  if (asked === undefined) return false;
+  const threshold = LEVEL_RANK.get(asked)!;
   const rank = typeof level === 'string' ? LEVEL_RANK.get(level as LoggingLevel) : undefined;
   return rank !== undefined && rank >= threshold;
 }

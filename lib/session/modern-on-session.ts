@@ -9,7 +9,7 @@ import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RequestId } 
 import type { TransportPeer } from '../../streams/transport.js';
 import type { Incoming } from './handler-context.js';
 import { errorFrom } from './request-dispatch.js';
-import type { ModernDispatch } from './request-scope.js';
+import type { ClientGoneWatcher, ModernDispatch } from './request-scope.js';
 import type { Diagnostic } from './session-options.js';
 import type { SlotMap } from './slot-map.js';
 
@@ -60,8 +60,8 @@ class CarriedRequest implements Incoming {
   cancelReason: unknown = undefined;
   readonly authInfo: unknown;
   readonly peerFacts: TransportPeer | undefined;
-  /** What runs once when the peer cancels (the core's watch; see {@link onAbort}). */
-  private watcher: (() => void) | undefined = undefined;
+  /** What runs once when the peer cancels (the core's watch; see {@link watchRequest} and {@link onAbort}). */
+  private watcher: ClientGoneWatcher | (() => void) | undefined = undefined;
 
   constructor(
     readonly host: ModernCarrier,
@@ -103,7 +103,14 @@ class CarriedRequest implements Incoming {
     if (this.done) return;
     const end = this.watcher;
     this.watcher = undefined;
-    end?.();
+    if (typeof end === 'function') end();
+    else end?.clientGone();
+  }
+
+  /** The core's watch, with no closure: `request.clientGone()` once the peer cancels, unless answered first. */
+  watchRequest(request: ClientGoneWatcher): void {
+    if (this.cancelled) request.clientGone();
+    else if (!this.done) this.watcher = request;
   }
 
   /**

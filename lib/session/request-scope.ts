@@ -42,6 +42,11 @@ export interface CarriedIo {
   readonly cancellation: { readonly aborted: boolean; readonly reason: unknown; onAbort(end: () => void): () => void };
 }
 
+/** What a carrier's `watchRequest` ends when the client goes away (the core's request host). */
+export interface ClientGoneWatcher {
+  clientGone(): void;
+}
+
 /** A 2026-07-28 request as its handler's caller carries it (`ServerCaller.requestScope`). */
 export interface RequestScope {
   /** The request's revision, client capabilities and info (its `_meta` envelope). */
