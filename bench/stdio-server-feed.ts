@@ -9,6 +9,10 @@
  *   node dist/bench/stdio-server-feed.js <legacy|modern> [runs=10] [dist ...]     (BENCH_CALLS=20000 per run)
  *   node --cpu-prof --cpu-prof-dir=bench/results/prof dist/bench/stdio-server-feed.js modern 12
  *
+ * With `BENCH_FEED=memory`, the same server on our in-memory transport instead, fed the requests
+ * as objects (made before the clock starts; the 2026-07-28 ones share one `_meta` object, as our
+ * client's sealed envelope is one object): the server's own path without any JSON.
+ *
  * Prints CPU µs and heap bytes per call of each run (the first is a warm-up). Given builds (their
  * `dist` folders, e.g. main's and this branch's), each gets its own server in this process and
  * their runs alternate, so that the load of a shared machine falls on both alike; then each
@@ -26,6 +30,7 @@ const runs = Number(process.argv[3] ?? 10);
 const builds = process.argv.slice(4);
 const calls = Number(process.env.BENCH_CALLS ?? 20_000);
 const window = Number(process.env.BENCH_WINDOW ?? 256);
+const overMemory = process.env.BENCH_FEED === 'memory';
 
 // The envelope as our client writes it (`client-core.ts` seals the same three keys).
 const META = JSON.stringify({
@@ -79,6 +84,7 @@ interface Fed {
 async function feed(root: string | undefined): Promise<Fed> {
   const from = (path: string): Promise<Record<string, unknown>> =>
     root === undefined ? import(new URL(`../${path}`, import.meta.url).href) : import(pathToFileURL(resolve(root, path)).href);
+  if (overMemory) return feedMemory(root, from);
   const { createStdioServerTransport } = (await from('streams/stdio-server.js')) as typeof import('../streams/stdio-server.js');
   const { createOursServer } = (await from('bench/echo/ours.js')) as typeof import('./echo/ours.js');
   const stdin = new PassThrough();
@@ -113,6 +119,56 @@ async function feed(root: string | undefined): Promise<Fed> {
       }
       const cpu = process.cpuUsage(cpu0);
       const n = Math.ceil(calls / window) * window;
+      return { cpu: (cpu.user + cpu.system) / n, heap: (process.memoryUsage().heapUsed - heap0) / n };
+    },
+  };
+}
+
+/** The same server on an in-memory pair, fed request objects from the other end. */
+async function feedMemory(root: string | undefined, from: (path: string) => Promise<Record<string, unknown>>): Promise<Fed> {
+  const { createMemoryPair } = (await from('streams/memory.js')) as typeof import('../streams/memory.js');
+  const { createOursServer } = (await from('bench/echo/ours.js')) as typeof import('./echo/ours.js');
+  const [ours, theirs] = createMemoryPair();
+  let answers = 0;
+  let want = Infinity;
+  let wake: (() => void) | undefined;
+  theirs.inbound$.subscribe(() => {
+    if (++answers < want) return;
+    want = Infinity;
+    const w = wake;
+    wake = undefined;
+    w?.();
+  });
+  const until = (n: number): Promise<void> => (answers >= n ? Promise.resolve() : new Promise((r) => ((want = n), (wake = r))));
+  await createOursServer().connect(ours);
+  let expected = 0;
+  if (era === 'legacy') {
+    theirs.send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: CLIENT_INFO } });
+    theirs.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    await until(++expected);
+  }
+  const meta = JSON.parse(META) as object;
+  let id = 1;
+  const request = (): object => ({
+    jsonrpc: '2.0',
+    id: id++,
+    method: 'tools/call',
+    params: era === 'modern' ? { name: TOOL, arguments: { text: TEXT }, _meta: meta } : { name: TOOL, arguments: { text: TEXT } },
+  });
+  return {
+    label: root ?? 'this build',
+    async run() {
+      const frames: object[] = [];
+      const n = Math.ceil(calls / window) * window;
+      for (let i = 0; i < n; i++) frames.push(request());
+      const cpu0 = process.cpuUsage();
+      const heap0 = process.memoryUsage().heapUsed;
+      for (let at = 0; at < n; at += window) {
+        for (let i = at; i < at + window; i++) void theirs.send(frames[i] as never);
+        expected += window;
+        await until(expected);
+      }
+      const cpu = process.cpuUsage(cpu0);
       return { cpu: (cpu.user + cpu.system) / n, heap: (process.memoryUsage().heapUsed - heap0) / n };
     },
   };

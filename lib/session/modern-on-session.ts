@@ -52,12 +52,13 @@ const FINISH = {
  * modern call on a session's transport. No AbortController unless something reads `signal`.
  */
 class CarriedRequest implements Incoming {
-  readonly method: string;
-  controller: AbortController | undefined = undefined;
+  // (Declared, not defined: only a handler that reads `signal`, or the peer's cancellation, sets
+  // them; a request answered without either carries no slot for them.)
+  declare controller: AbortController | undefined;
+  declare cancelReason: unknown;
   cancelled = false;
   done = false;
   progressed = false;
-  cancelReason: unknown = undefined;
   readonly authInfo: unknown;
   readonly peerFacts: TransportPeer | undefined;
   /** What runs once when the peer cancels (the core's watch; see {@link watchRequest} and {@link onAbort}). */
@@ -67,9 +68,13 @@ class CarriedRequest implements Incoming {
     readonly host: ModernCarrier,
     readonly msg: JsonRpcRequest,
   ) {
-    this.method = msg.method;
     this.authInfo = host.authInfo;
     this.peerFacts = host.transportPeer;
+  }
+
+  /** The request's method (read from the request, not copied per request). */
+  get method(): string {
+    return this.msg.method;
   }
 
   /** A notification related to the request, until it is answered or cancelled. */
