@@ -27,6 +27,7 @@ import { HandlerFeatureContext, revisionOf, type FeatureContext } from './featur
 import type { FeatureHost } from './feature-host.js';
 import { CompiledSchema, type InferSchema, type SchemaInput, type StandardSchemaV1, type Validation } from './json-schema.js';
 import { broadcastListChanged } from './list-changed.js';
+import { spreadCopy } from './spread-copy.js';
 import { paginate } from './pagination.js';
 import { Registry, type RegistryEntry, type RegistryState } from './registry.js';
 import { emitWarning } from '../host-warning.js';
@@ -437,7 +438,8 @@ function normalizeResult(returned: unknown): Normalized | string {
   if (typeof returned === 'string') return { content: [text(returned)] };
   let result: JsonObject;
   if (Array.isArray(returned)) result = { content: returned };
-  else if (typeof returned === 'object') result = { ...(returned as JsonObject) };
+  // Without `content` (structuredContent only), key by key: `content` is added to the copy below.
+  else if (typeof returned === 'object') result = 'content' in returned ? { ...(returned as JsonObject) } : spreadCopy(returned as JsonObject);
   else return `expected a result object, a string or an array of content blocks, got ${typeof returned}`;
   if (result.content === undefined) result.content = [];
   if (!Array.isArray(result.content)) return '"content" must be an array of content blocks';
