@@ -19,6 +19,7 @@ import { isStoreOutageError } from '../shared/store-outage.js';
 import { McpError, wireErrorOf } from '../errors.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type { JsonObject, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RequestId } from '../jsonrpc/message.js';
+import { spreadCopy } from '../jsonrpc/spread-copy.js';
 import { MODERN_CLIENT_REQUESTS, REMOVED_IN_MODERN, isKnownMethod } from '../protocol/methods.js';
 import type { LoggingLevel } from '../protocol/schema/logging.js';
 import {
@@ -340,7 +341,7 @@ export class RequestCore implements ModernDispatch {
     const { id, method } = msg;
     // Input required: the handler is abandoned; nothing of this round stays behind.
     if (raced !== undefined && !('jsonrpc' in raced)) return this.complete(id, method, raced as unknown as JsonObject);
-    if (raced !== undefined && 'result' in raced && raced.result.resultType === 'input_required' && this.server.interceptorList.length > 0) return this.complete(id, method, { ...raced.result });
+    if (raced !== undefined && 'result' in raced && raced.result.resultType === 'input_required' && this.server.interceptorList.length > 0) return this.complete(id, method, spreadCopy(raced.result));
     if (!host.roundSettled(raced !== undefined && 'result' in raced)) return host.inputRequired.then((r) => this.complete(id, method, r));
     return this.shape(raced, method);
   }

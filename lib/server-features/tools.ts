@@ -27,7 +27,7 @@ import { HandlerFeatureContext, revisionOf, type FeatureContext } from './featur
 import type { FeatureHost } from './feature-host.js';
 import { CompiledSchema, type InferSchema, type SchemaInput, type StandardSchemaV1, type Validation } from './json-schema.js';
 import { broadcastListChanged } from './list-changed.js';
-import { spreadCopy } from './spread-copy.js';
+import { spreadCopy } from '../jsonrpc/spread-copy.js';
 import { paginate } from './pagination.js';
 import { Registry, type RegistryEntry, type RegistryState } from './registry.js';
 import { emitWarning } from '../host-warning.js';

@@ -4,10 +4,10 @@
  * must reach the client as before.
  */
 import { expect } from 'chai';
-import { spreadCopy } from '../../lib/server-features/spread-copy.js';
-import { connect, makeServer } from './helpers.js';
+import { spreadCopy } from '../../lib/jsonrpc/spread-copy.js';
+import { connect, makeServer } from '../server-features/helpers.js';
 
-describe('server-features/spread-copy', () => {
+describe('jsonrpc/spread-copy', () => {
   it('copies own enumerable keys in a spread order, own __proto__ as data, enumerable symbols; not inherited or hidden ones', () => {
     const tag = Symbol('tag');
     const hidden = Symbol('hidden');
