@@ -4,37 +4,39 @@
  * must reach the client as before.
  */
 import { expect } from 'chai';
-import { spreadCopy } from '../../lib/jsonrpc/spread-copy.js';
+import { copyBySpread, copyKeyByKey, spreadCopy } from '../../lib/jsonrpc/spread-copy.js';
 import { connect, makeServer } from '../server-features/helpers.js';
 
 describe('jsonrpc/spread-copy', () => {
-  it('copies own enumerable keys in a spread order, own __proto__ as data, enumerable symbols; not inherited or hidden ones', () => {
-    const tag = Symbol('tag');
-    const hidden = Symbol('hidden');
-    const parsed = JSON.parse('{"b":1,"2":"two","__proto__":{"polluted":true},"a":[3],"1":"one"}') as Record<string, unknown>;
-    const source = Object.create({ inherited: 1 }) as Record<PropertyKey, unknown>;
-    // (Defined, not assigned: an assigned `__proto__` would set the prototype.)
-    for (const key of Object.keys(parsed)) Object.defineProperty(source, key, { value: parsed[key], enumerable: true, writable: true, configurable: true });
-    source[tag] = 'yes';
-    Object.defineProperty(source, hidden, { value: 'no', enumerable: false });
-    Object.defineProperty(source, 'secret', { value: 'no', enumerable: false });
-    let reads = 0;
-    Object.defineProperty(source, 'got', { get: () => ++reads, enumerable: true });
+  for (const [name, copyOf] of [['key by key', copyKeyByKey], ['by spread', copyBySpread], ['on this runtime', spreadCopy]] as const) {
+    it(`${name}: copies own enumerable keys in a spread order, own __proto__ as data, enumerable symbols; not inherited or hidden ones`, () => {
+      const tag = Symbol('tag');
+      const hidden = Symbol('hidden');
+      const parsed = JSON.parse('{"b":1,"2":"two","__proto__":{"polluted":true},"a":[3],"1":"one"}') as Record<string, unknown>;
+      const source = Object.create({ inherited: 1 }) as Record<PropertyKey, unknown>;
+      // (Defined, not assigned: an assigned `__proto__` would set the prototype.)
+      for (const key of Object.keys(parsed)) Object.defineProperty(source, key, { value: parsed[key], enumerable: true, writable: true, configurable: true });
+      source[tag] = 'yes';
+      Object.defineProperty(source, hidden, { value: 'no', enumerable: false });
+      Object.defineProperty(source, 'secret', { value: 'no', enumerable: false });
+      let reads = 0;
+      Object.defineProperty(source, 'got', { get: () => ++reads, enumerable: true });
 
-    const copy = spreadCopy(source);
-    const spread = { ...source };
-    expect(Reflect.ownKeys(copy)).to.deep.equal(Reflect.ownKeys(spread));
-    expect(Reflect.ownKeys(copy)).to.deep.equal(['1', '2', 'b', '__proto__', 'a', 'got', tag]);
-    expect(Object.getPrototypeOf(copy)).to.equal(Object.prototype);
-    expect((copy as { polluted?: unknown }).polluted).to.equal(undefined);
-    expect(Object.getOwnPropertyDescriptor(copy, '__proto__')).to.deep.include({ value: { polluted: true }, enumerable: true });
-    expect(copy[tag]).to.equal('yes');
-    expect(copy.a).to.equal(source.a);
-    // A getter is read once, its value copied as data.
-    expect(Object.getOwnPropertyDescriptor(copy, 'got')).to.deep.include({ value: 1, writable: true });
-    copy.added = true;
-    expect(source).to.not.have.property('added');
-  });
+      const copy = copyOf(source);
+      const spread = { ...source };
+      expect(Reflect.ownKeys(copy)).to.deep.equal(Reflect.ownKeys(spread));
+      expect(Reflect.ownKeys(copy)).to.deep.equal(['1', '2', 'b', '__proto__', 'a', 'got', tag]);
+      expect(Object.getPrototypeOf(copy)).to.equal(Object.prototype);
+      expect((copy as { polluted?: unknown }).polluted).to.equal(undefined);
+      expect(Object.getOwnPropertyDescriptor(copy, '__proto__')).to.deep.include({ value: { polluted: true }, enumerable: true });
+      expect(copy[tag]).to.equal('yes');
+      expect(copy.a).to.equal(source.a);
+      // A getter is read once, its value copied as data.
+      expect(Object.getOwnPropertyDescriptor(copy, 'got')).to.deep.include({ value: 1, writable: true });
+      copy.added = true;
+      expect(source).to.not.have.property('added');
+    });
+  }
 
   it('[TOOL-009] a tool answering structuredContent only gets its content and keeps its keys in order', async () => {
     const { mcp } = makeServer();
