@@ -13,6 +13,7 @@ import type { PeerInfo, SessionPhase } from '../../machines/session.machine.js';
 import type { Clock } from '../clock.js';
 import { ConnectionClosedError } from '../errors.js';
 import type { JsonObject, JsonRpcNotification, JsonRpcRequest, RequestId } from '../jsonrpc/message.js';
+import { spreadMerge } from '../jsonrpc/spread-copy.js';
 import { LOGGING_LEVELS, type LoggingLevel } from '../protocol/schema/logging.js';
 import { capabilityFor } from '../session/outbound.js';
 import { abandonIncoming, type DispatchHost, type IncomingTable } from '../session/request-dispatch.js';
@@ -140,7 +141,7 @@ export class ModernRequest implements DispatchHost<RequestHandler>, ServerCaller
     const request = this.request;
     const digest = (this.digest ??= paramsDigest(request.params));
     const sealed = { method: request.method, digest, answers, round: request.round + 1, ...(Object.keys(urlIds).length > 0 && { ids: urlIds }) };
-    return this.shared.seal(request.principal === undefined ? sealed : { ...sealed, principal: request.principal });
+    return this.shared.seal(request.principal === undefined ? sealed : spreadMerge(sealed, { principal: request.principal }));
   }
 
   /** The handler's asks ended the round: its `input_required` result stands for the handler. */

@@ -7,6 +7,7 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/server/resources#resource-templates
  */
 import type { JsonObject } from '../jsonrpc/message.js';
+import { spreadMerge } from '../jsonrpc/spread-copy.js';
 import type { Resource, ResourceTemplate } from '../protocol/schema/resources.js';
 import type { RequestHandlerContext } from '../session/session.js';
 import { revisionOf, shapeForRevision } from './resource-checks.js';
@@ -49,7 +50,7 @@ export async function listResources(entries: SortedEntries, pageSize: number, pa
         if (!item || typeof item.uri !== 'string' || typeof item.name !== 'string') {
           throw new Error(`The list callback of resource template "${t.listed.name}" returned an item without a string "uri" and "name"`);
         }
-        if (!take([1, t.seq, i], { ...defaults, ...item } as Resource)) break;
+        if (!take([1, t.seq, i], spreadMerge(defaults, item) as Resource)) break;
       }
       if (more) break;
     }

@@ -4,7 +4,7 @@
  * must reach the client as before.
  */
 import { expect } from 'chai';
-import { copyBySpread, copyKeyByKey, spreadCopy } from '../../lib/jsonrpc/spread-copy.js';
+import { copyBySpread, copyKeyByKey, mergeBySpread, mergeKeyByKey, spreadCopy, spreadMerge } from '../../lib/jsonrpc/spread-copy.js';
 import { connect, makeServer } from '../server-features/helpers.js';
 
 describe('jsonrpc/spread-copy', () => {
@@ -35,6 +35,24 @@ describe('jsonrpc/spread-copy', () => {
       expect(Object.getOwnPropertyDescriptor(copy, 'got')).to.deep.include({ value: 1, writable: true });
       copy.added = true;
       expect(source).to.not.have.property('added');
+    });
+  }
+
+  for (const [name, mergeOf] of [['key by key', mergeKeyByKey], ['by spread', mergeBySpread], ['on this runtime', spreadMerge]] as const) {
+    it(`${name}: merges as { ...first, ...second }: later keys win in place, new ones follow, own __proto__ and symbols kept`, () => {
+      const tag = Symbol('tag');
+      const first = JSON.parse('{"a":1,"b":2}') as Record<PropertyKey, unknown>;
+      first[tag] = 'first';
+      const second = JSON.parse('{"c":3,"a":"A","__proto__":{"q":2}}') as Record<PropertyKey, unknown>;
+      second[tag] = 'second';
+      const merged = mergeOf(first, second);
+      expect(Reflect.ownKeys(merged)).to.deep.equal(Reflect.ownKeys({ ...first, ...second }));
+      expect(Reflect.ownKeys(merged)).to.deep.equal(['a', 'b', 'c', '__proto__', tag]);
+      expect(merged.a).to.equal('A');
+      expect(Object.getOwnPropertyDescriptor(merged, '__proto__')!.value).to.deep.equal({ q: 2 });
+      expect(Object.getPrototypeOf(merged)).to.equal(Object.prototype);
+      expect(merged[tag]).to.equal('second');
+      expect(first.a).to.equal(1);
     });
   }
 
