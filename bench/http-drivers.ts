@@ -248,8 +248,8 @@ const OURS_ERA = process.env.BENCH_ERA as 'legacy' | 'modern' | undefined;
  * (`mode`: `enableJsonResponse`, the SDK's default is `sse`); sdk2: the SDK v2 `Client` pinned to
  * 2026-07-28 against its `createMcpHandler` (see modern-drivers.ts).
  */
-export async function createHttpCallDriver(impl: 'ours' | 'sdk1', mode: HttpMode): Promise<Driver> {
-  const server = impl === 'ours' ? await forkServer('ours-http', ['--modern']) : await forkHttpServer(impl, mode);
+export async function createHttpCallDriver(impl: 'ours' | 'sdk1', mode: HttpMode, serverExecArgv: string[] = []): Promise<Driver> {
+  const server = impl === 'ours' ? await forkServer('ours-http', ['--modern'], serverExecArgv) : await forkHttpServer(impl, mode, serverExecArgv);
   try {
     let call: () => Promise<string>;
     let disconnect: () => Promise<void>;
