@@ -248,14 +248,18 @@ const OURS_ERA = process.env.BENCH_ERA as 'legacy' | 'modern' | undefined;
  * (`mode`: `enableJsonResponse`, the SDK's default is `sse`); sdk2: the SDK v2 `Client` pinned to
  * 2026-07-28 against its `createMcpHandler` (see modern-drivers.ts).
  */
-export async function createHttpCallDriver(impl: 'ours' | 'sdk1', mode: HttpMode, serverExecArgv: string[] = []): Promise<Driver> {
+export async function createHttpCallDriver(
+  impl: 'ours' | 'sdk1',
+  mode: HttpMode,
+  { era = OURS_ERA, serverExecArgv = [] }: { era?: 'legacy' | 'modern'; serverExecArgv?: string[] } = {},
+): Promise<Driver> {
   const server = impl === 'ours' ? await forkServer('ours-http', ['--modern'], serverExecArgv) : await forkHttpServer(impl, mode, serverExecArgv);
   try {
     let call: () => Promise<string>;
     let disconnect: () => Promise<void>;
     let label: string;
     if (impl === 'ours') {
-      const client = new Client({ info: CLIENT_INFO, ...(OURS_ERA && { era: OURS_ERA }) });
+      const client = new Client({ info: CLIENT_INFO, ...(era && { era }) });
       await client.connect(createStreamableHttpClientTransport(server.url));
       call = () => client.callTool(TOOL, PARAMS.arguments).then(textOf);
       disconnect = () => client.close();

@@ -39,7 +39,7 @@ const driver =
   transport === 'modern'
     ? await createModernDriver((positional[4] ?? 'ours') as ModernServer, (positional[3] ?? 'ours') as ModernClient)
     : transport === 'http'
-      ? await createHttpCallDriver(impl === 'sdk1' ? 'sdk1' : 'ours', 'json', execArgv)
+      ? await createHttpCallDriver(impl === 'sdk1' ? 'sdk1' : 'ours', 'json', { serverExecArgv: execArgv })
       : await createDriver(impl, transport, execArgv);
 if (driver.serverPid !== undefined) console.log(`server pid ${driver.serverPid} (its profile is the CPU.*.${driver.serverPid}.*.cpuprofile)`);
 for (let i = 0; i < runs; i++) {
