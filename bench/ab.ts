@@ -116,11 +116,19 @@ const cpu = (r: RunResult): number => r.cpuUsPerCall + (r.serverCpuUsPerCall ?? 
  * stateless path with the undici client.
  */
 type AbTransport = TransportName | 'http-json' | 'http-sse';
+// The SDK tags run where the SDKs have a row: checked before any worker is forked.
+for (const d of dists) {
+  const tag = d.split('@')[1];
+  const bad = tag !== undefined && tag in SDK_TAGS && transportsArg.split(',').find((t) => t !== 'http' && t !== 'memory' && t !== 'stdio');
+  if (bad) {
+    console.error(`${d}: the ${bad} rows run ours only (the SDK tags run in the http, memory and stdio rows)`);
+    process.exit(2);
+  }
+}
 for (const transport of transportsArg.split(',') as AbTransport[]) {
   const variants: Variant[] = [];
   for (const d of dists) {
     const v = new Variant(d);
-    if (v.impl !== 'ours' && transport !== 'http' && transport !== 'memory' && transport !== 'stdio') throw new Error(`${d}: the ${transport} rows run ours only`);
     if (transport === 'http') {
       await v.all({ cmd: 'http-call-setup', impl: v.impl, mode: v.mode });
     } else if (transport === 'http-json' || transport === 'http-sse') {
