@@ -3,7 +3,8 @@
  * round, each build's `journal-cost.js --child` with the journal on and off, the four processes
  * in random order; per build µs per entry = (on − off) / entries per call, and per round the
  * paired difference (B − A) of `on − off`, µs per call. Medians with distribution-free 95%
- * intervals (order statistics). Run built, each build a `dist/` with its node_modules:
+ * intervals (order statistics), and means with bootstrap 95% intervals (each child's measured
+ * window starts at a random point of the kept heap's growth, so the mean amortizes collections). Run built, each build a `dist/` with its node_modules:
  *
  *   node dist/bench/journal-ab.js <distA> <distB> <row, e.g. modern-client> [rounds=12] [calls=20000]
  */
@@ -27,7 +28,9 @@ interface Child {
 
 function child(dist: string, on: boolean): Child {
   const script = resolve(dist, 'bench/journal-cost.js');
-  const r = spawnSync(process.execPath, ['--expose-gc', script, '--child', era!, side!, on ? 'on' : 'off', String(CALLS)], { encoding: 'utf8' });
+  // As journal-cost.ts's process pass: the measured window starts at a random point of the heap's growth.
+  const warm = CALLS + Math.floor(Math.random() * (CALLS + 1));
+  const r = spawnSync(process.execPath, ['--expose-gc', script, '--child', era!, side!, on ? 'on' : 'off', String(CALLS), String(warm)], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`child failed: ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').at(-1)!) as Child;
 }
@@ -38,6 +41,14 @@ function medianCi(xs: number[]): string {
   const k = Math.max(0, Math.floor(n / 2 - 0.98 * Math.sqrt(n)));
   const mid = n % 2 === 1 ? s[(n - 1) / 2]! : (s[n / 2 - 1]! + s[n / 2]!) / 2;
   return `${mid.toFixed(2)} [${s[k]!.toFixed(2)}, ${s[n - 1 - k]!.toFixed(2)}]`;
+}
+
+function mean(xs: number[]): string {
+  const m = (ys: number[]) => ys.reduce((sum, y) => sum + y, 0) / ys.length;
+  const means: number[] = [];
+  for (let b = 0; b < 2000; b++) means.push(m(xs.map(() => xs[Math.floor(Math.random() * xs.length)]!)));
+  means.sort((x, y) => x - y);
+  return `mean ${m(xs).toFixed(2)} [${means[50]!.toFixed(2)}, ${means[1949]!.toFixed(2)}]`;
 }
 
 const perEntry: Record<'A' | 'B', number[]> = { A: [], B: [] };
@@ -64,7 +75,7 @@ for (let r = 0; r < ROUNDS; r++) {
   paired.push(less.B - less.A);
   process.stderr.write(`round ${r + 1}: A ${perEntry.A.at(-1)!.toFixed(2)} B ${perEntry.B.at(-1)!.toFixed(2)} µs/entry\n`);
 }
-console.log(`${ROW}: ${ROUNDS} rounds of ${CALLS} calls measured after ${CALLS} unmeasured, each build's on and off in random order`);
-console.log(`  A ${A}: ${medianCi(perEntry.A)} µs/entry; collector pauses ${medianCi(gcPerEntry.A)}`);
-console.log(`  B ${B}: ${medianCi(perEntry.B)} µs/entry; collector pauses ${medianCi(gcPerEntry.B)}`);
-console.log(`  paired B − A: ${medianCi(paired)} µs/call`);
+console.log(`${ROW}: ${ROUNDS} rounds of ${CALLS} calls measured after ${CALLS}-${2 * CALLS} unmeasured, each build's on and off in random order`);
+console.log(`  A ${A}: ${medianCi(perEntry.A)} µs/entry (${mean(perEntry.A)}); collector pauses ${medianCi(gcPerEntry.A)}`);
+console.log(`  B ${B}: ${medianCi(perEntry.B)} µs/entry (${mean(perEntry.B)}); collector pauses ${medianCi(gcPerEntry.B)}`);
+console.log(`  paired B − A: ${medianCi(paired)} µs/call (${mean(paired)})`);
