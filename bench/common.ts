@@ -125,6 +125,12 @@ export type ToWorker =
    * then `run` as for memory/stdio. Replies `unavailable` when the server does not serve that era.
    */
   | { cmd: 'modern-setup'; server: ModernServer; client: ModernClient }
+  /**
+   * HTTP, one client with any workload (ab.js's `http` rows): `impl`'s own high-level client and
+   * server, default options (ours in the era of BENCH_ERA; sdk1 answering in `mode`; sdk2 pinned to
+   * 2026-07-28 against its `createMcpHandler`); then `run` as for memory/stdio.
+   */
+  | { cmd: 'http-call-setup'; impl: 'ours' | 'sdk1' | 'sdk2'; mode: HttpMode }
   /** Modern: the server's heap growth per request over `calls` sequential requests, after GC. */
   | { cmd: 'modern-memory'; calls: number }
   | { cmd: 'close' };

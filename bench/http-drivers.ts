@@ -28,6 +28,7 @@ import {
   type ServerName,
   type ToHttpServer,
 } from './common.js';
+import type { Driver } from './drivers.js';
 import { bareRequest } from './echo/bare.js';
 
 export interface HttpDriver {
@@ -230,6 +231,62 @@ export async function createHttpDriver(impl: ImplName, mode: HttpMode): Promise<
     default:
       await server.close();
       throw new Error(`No http driver for ${impl}`);
+  }
+}
+
+// ------------------------------------------------------------------ one client, any workload
+
+/** The client's era in the `http` rows of ab.js (BENCH_ERA, as for memory and stdio): legacy, modern, or auto (unset). */
+const OURS_ERA = process.env.BENCH_ERA as 'legacy' | 'modern' | undefined;
+
+/**
+ * One high-level client against its own SDK's server over Streamable HTTP, as a user writes both
+ * (default options), for the sequential and pipelined workloads of ab.js's `http` rows:
+ * ours: `new Client({ info, era })` (era from BENCH_ERA) over `createStreamableHttpClientTransport(url)`
+ * against `createStreamableHttpHandler(server)` (`ours-http --modern`: default options, both eras);
+ * sdk1: SDK 1.x `Client` over its `StreamableHTTPClientTransport` against its sessionful server
+ * (`mode`: `enableJsonResponse`, the SDK's default is `sse`); sdk2: the SDK v2 `Client` pinned to
+ * 2026-07-28 against its `createMcpHandler` (see modern-drivers.ts).
+ */
+export async function createHttpCallDriver(
+  impl: 'ours' | 'sdk1',
+  mode: HttpMode,
+  { era = OURS_ERA, serverExecArgv = [] }: { era?: 'legacy' | 'modern'; serverExecArgv?: string[] } = {},
+): Promise<Driver> {
+  const server = impl === 'ours' ? await forkServer('ours-http', ['--modern'], serverExecArgv) : await forkHttpServer(impl, mode, serverExecArgv);
+  try {
+    let call: () => Promise<string>;
+    let disconnect: () => Promise<void>;
+    let label: string;
+    if (impl === 'ours') {
+      const client = new Client({ info: CLIENT_INFO, ...(era && { era }) });
+      await client.connect(createStreamableHttpClientTransport(server.url));
+      call = () => client.callTool(TOOL, PARAMS.arguments).then(textOf);
+      disconnect = () => client.close();
+      label = `ours, http (${client.protocolVersion})`;
+    } else {
+      const s = await sdkOps().connect(server.url);
+      call = () => s.client.callTool(PARAMS).then(textOf);
+      disconnect = async () => {
+        await s.transport.terminateSession();
+        await s.client.close();
+      };
+      label = `sdk 1.x, http ${mode}`;
+    }
+    const text = await call();
+    if (text !== TEXT) throw new Error(`${label}: echo returned ${JSON.stringify(text)}`);
+    return {
+      label,
+      serverPid: server.pid,
+      call,
+      async close() {
+        await disconnect();
+        await server.close();
+      },
+    };
+  } catch (e) {
+    await server.close();
+    throw e;
   }
 }
 

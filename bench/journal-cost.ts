@@ -23,11 +23,14 @@
  * three arms share one heap, what the `on` arm's kept entries add to collections falls on all
  * arms alike and cancels out of the differences: this pass measures the frame path. Hence a
  * second pass, collections included: each arm alone in a process of its own (`--child`),
- * `JOURNAL_COST_TRIPLES` triples (default 6) in rotating order; each child warms up, makes
- * `JOURNAL_COST_PROCESS_CALLS` calls unmeasured (default 20,000: shorter runs measured the heap
- * growing from nothing and the compiler's tiers, up to 8 µs per entry more) and then as many
- * measured; the same paired medians, control and intervals, and the collectors' pauses (`gc`
- * performance entries) on less off. Retained heap bytes per entry are measured apart (full GCs).
+ * `JOURNAL_COST_TRIPLES` triples (default 16, since session 15: 6 left intervals of 1-2 µs) in
+ * rotating order; each child warms up, makes `JOURNAL_COST_PROCESS_WARM` calls unmeasured plus
+ * as many again at most, at random (default 20,000: shorter runs measured the heap growing from
+ * nothing and the compiler's tiers, up to 8 µs per entry more; the random part puts the measured
+ * window anywhere on the kept heap's growth, so a major collection lands in it as often as its
+ * share says) and then `JOURNAL_COST_PROCESS_CALLS` (20,000) measured; the same paired medians,
+ * control and intervals, the mean with a bootstrap interval (collections amortized), and the
+ * collectors' pauses (`gc` performance entries) on less off. Retained heap bytes per entry are measured apart (full GCs).
  * Run it built (`npm run build`; `node --expose-gc dist/bench/journal-cost.js`): under tsx every
  * closure is wrapped to keep its name (`__name`), which made the 2026-07-28 rows' per-request
  * closures cost about three times as much as they do.
@@ -47,8 +50,16 @@ const ROUNDS = Number((!CHILD && process.argv[3]) || 200);
 /** One row only (`modern-client`, `legacy-server`, ...): a longer run of the row being worked on. */
 const ONLY = CHILD ? undefined : process.argv[4];
 /** The whole-process pass: triples of processes (on, off, off2), calls measured in each. */
-const TRIPLES = Number(process.env.JOURNAL_COST_TRIPLES ?? 6);
+const TRIPLES = Number(process.env.JOURNAL_COST_TRIPLES ?? 16);
 const PROCESS_CALLS = Number(process.env.JOURNAL_COST_PROCESS_CALLS ?? 20000);
+/**
+ * Calls made unmeasured in each child before its measured ones: this many, plus as many again at
+ * most, at random. A kept journal grows the heap, and a major collection lands in a measured
+ * window or not by where that window falls on the heap's growth (one collection: 2-5 µs a call of
+ * 20,000); a window that starts at a random point has that collection in it as often as its share
+ * of the calls says, so the mean over processes is the cost with collections amortized.
+ */
+const PROCESS_WARM = Number(process.env.JOURNAL_COST_PROCESS_WARM ?? PROCESS_CALLS);
 
 type Era = 'modern' | 'legacy';
 type Side = 'client' | 'server';
@@ -106,6 +117,15 @@ function medianCi(xs: number[]): { median: number; low: number; high: number } {
   return { median: mid, low: s[k]!, high: s[n - 1 - k]! };
 }
 
+/** The mean of `xs` and a 95% bootstrap interval (percentiles of 2,000 resampled means). */
+function meanCi(xs: number[]): { mean: number; low: number; high: number } {
+  const mean = (ys: number[]) => ys.reduce((sum, y) => sum + y, 0) / ys.length;
+  const means: number[] = [];
+  for (let b = 0; b < 2000; b++) means.push(mean(xs.map(() => xs[Math.floor(Math.random() * xs.length)]!)));
+  means.sort((x, y) => x - y);
+  return { mean: mean(xs), low: means[50]!, high: means[1949]! };
+}
+
 const entriesOf = (a: Arm) => a.journals().reduce((sum, j) => sum + j.size, 0);
 const fmt = (x: number, d = 2) => (x >= 0 ? ' ' : '') + x.toFixed(d);
 
@@ -129,9 +149,9 @@ async function heapPerEntry(era: Era, side: Side, n: number): Promise<number | u
  * more calls unmeasured (the compiler's tiers settle, the heap grows to its working size), then
  * `calls` measured: prints their CPU µs, the entries they added and the collectors' time in them.
  */
-async function child(era: Era, side: Side, on: boolean, calls: number): Promise<void> {
+async function child(era: Era, side: Side, on: boolean, calls: number, warm: number): Promise<void> {
   const a = await arm(era, side, on);
-  await block(a, calls);
+  await block(a, warm);
   const e0 = entriesOf(a);
   let gcMs = 0;
   const gcs = new PerformanceObserver((list) => {
@@ -150,7 +170,8 @@ async function child(era: Era, side: Side, on: boolean, calls: number): Promise<
 /** The same three arms, each in a process of its own (so each pays its own collections), `TRIPLES` times in rotating order. */
 function processPass(era: Era, side: Side): string {
   const run = (on: boolean) => {
-    const r = spawnSync(process.execPath, [...process.execArgv, process.argv[1]!, '--child', era, side, on ? 'on' : 'off', String(PROCESS_CALLS)], { encoding: 'utf8' });
+    const warm = PROCESS_WARM + Math.floor(Math.random() * (PROCESS_WARM + 1));
+    const r = spawnSync(process.execPath, [...process.execArgv, process.argv[1]!, '--child', era, side, on ? 'on' : 'off', String(PROCESS_CALLS), String(warm)], { encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`child failed: ${r.stderr}`);
     return JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { us: number; entries: number; gcUs: number };
   };
@@ -169,9 +190,12 @@ function processPass(era: Era, side: Side): string {
   const d = medianCi(onLess);
   const c = medianCi(controlLess);
   const g = medianCi(gcLess);
+  const m = meanCi(onLess);
+  const mc = meanCi(controlLess);
   const per = (x: number) => x / entries;
   return (
-    `  processes (${TRIPLES} triples of ${PROCESS_CALLS} calls, collections included):\n` +
+    `  processes (${TRIPLES} triples of ${PROCESS_CALLS} calls after ${PROCESS_WARM}-${2 * PROCESS_WARM} unmeasured, collections included):\n` +
+    `    mean on − off ${fmt(per(m.mean))} µs/entry [${fmt(per(m.low))}, ${fmt(per(m.high))}]; control ${fmt(per(mc.mean))} [${fmt(per(mc.low))}, ${fmt(per(mc.high))}] (collections amortized)\n` +
     `    on − off   ${fmt(d.median)} µs/call [${fmt(d.low)}, ${fmt(d.high)}] → ${fmt(per(d.median))} µs/entry [${fmt(per(d.low))}, ${fmt(per(d.high))}]\n` +
     `    off2 − off ${fmt(c.median)} µs/call [${fmt(c.low)}, ${fmt(c.high)}] → ${fmt(per(c.median))} µs/entry [${fmt(per(c.low))}, ${fmt(per(c.high))}] (control)\n` +
     `    of which collector pauses, on − off: ${fmt(per(g.median))} µs/entry [${fmt(per(g.low))}, ${fmt(per(g.high))}] (wall time of the main thread's pauses)`
@@ -221,5 +245,5 @@ async function rows(): Promise<void> {
   }
 }
 
-if (CHILD) await child(process.argv[3] as Era, process.argv[4] as Side, process.argv[5] === 'on', Number(process.argv[6]));
+if (CHILD) await child(process.argv[3] as Era, process.argv[4] as Side, process.argv[5] === 'on', Number(process.argv[6]), Number(process.argv[7] ?? process.argv[6]));
 else await rows();

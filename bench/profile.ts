@@ -5,13 +5,14 @@
  *   node --cpu-prof --cpu-prof-dir=bench/results/prof dist/bench/profile.js stdio sequential
  *   node dist/bench/cpuprofile-top.js bench/results/prof/<file>.cpuprofile
  *
- * Arguments: <memory|stdio> <sequential|pipelined> [runs=10] [impl=ours|ours-serialize|sdk1|sdk2|bare] [--server-prof]
+ * Arguments: <memory|stdio|http> <sequential|pipelined> [runs=10] [impl=ours|ours-serialize|sdk1|sdk2|bare] [--server-prof]
  * `--server-prof` also profiles the stdio server child (its profile lands in the same folder,
  * written when it exits, named after its pid). Each run is BENCH_CALLS calls (10000); the first run is a warm-up.
  */
 import { resolve } from 'node:path';
 import type { ImplName, ModernClient, ModernServer, TransportName, WorkloadName } from './common.js';
 import { createDriver } from './drivers.js';
+import { createHttpCallDriver } from './http-drivers.js';
 import { createModernDriver } from './modern-drivers.js';
 import { measure } from './measure.js';
 
@@ -32,10 +33,14 @@ if (process.argv.includes('--server-prof')) {
 
 // `modern <workload> <runs> <client: ours|sdk2|undici> [server: ours|sdk2]`: one client of the
 // 2026-07-28 HTTP rows against a server child (the client's CPU is what this process spends).
+// `http <workload> <runs> [ours|sdk1]`: ab.js's `http` rows (ours in the era of BENCH_ERA), the
+// server child profiled too with --server-prof.
 const driver =
   transport === 'modern'
     ? await createModernDriver((positional[4] ?? 'ours') as ModernServer, (positional[3] ?? 'ours') as ModernClient)
-    : await createDriver(impl, transport, execArgv);
+    : transport === 'http'
+      ? await createHttpCallDriver(impl === 'sdk1' ? 'sdk1' : 'ours', 'json', { serverExecArgv: execArgv })
+      : await createDriver(impl, transport, execArgv);
 if (driver.serverPid !== undefined) console.log(`server pid ${driver.serverPid} (its profile is the CPU.*.${driver.serverPid}.*.cpuprofile)`);
 for (let i = 0; i < runs; i++) {
   const r = await measure(driver, workload, calls, window);

@@ -4,11 +4,12 @@
  * setup (connect), run (one workload, warm-up or timed), close. HTTP workers: http-setup (fork the
  * server), http-open (n client sessions), http-run (all sessions at once), close; or http-idle
  * (server memory per idle session, on a fresh server). Modern (2026-07-28) workers: modern-setup
- * (fork the server, connect the SDK v2 client), run, modern-memory, close.
+ * (fork the server, connect the SDK v2 client), run, modern-memory, close. HTTP with one client and
+ * any workload: http-call-setup (fork the server, connect the client), run, close.
  */
 import { TEXT, type FromWorker, type ToWorker } from './common.js';
 import { createDriver, type Driver } from './drivers.js';
-import { createHttpDriver, measureIdle, type HttpDriver } from './http-drivers.js';
+import { createHttpCallDriver, createHttpDriver, measureIdle, type HttpDriver } from './http-drivers.js';
 import { measure, measureSessions } from './measure.js';
 import { createModernDriver, measureRequestMemory, ModernUnavailable, type ModernDriver } from './modern-drivers.js';
 
@@ -75,6 +76,11 @@ async function handle(msg: ToWorker): Promise<void> {
       }
       driver = modernDriver;
       reply({ type: 'ready', label: modernDriver.label });
+      return;
+    }
+    case 'http-call-setup': {
+      driver = msg.impl === 'sdk2' ? await createModernDriver('sdk2', 'sdk2') : await createHttpCallDriver(msg.impl, msg.mode);
+      reply({ type: 'ready', label: driver.label });
       return;
     }
     case 'modern-memory': {

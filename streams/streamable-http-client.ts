@@ -98,10 +98,13 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
   private readonly streams: SseStreams;
   /** Starts a new session when the server says the current one expired. */
   private readonly renewal: SessionRenewal;
-  private readonly controllers = new Set<Abortable>();
+  /**
+   * The exchanges in flight, each with its modern request's id (if it is one): a plain Map, not a
+   * WeakMap beside a Set, since a WeakMap entry per POST costs the collector (ephemerons).
+   */
+  private readonly controllers = new Map<Abortable, RequestId | undefined>();
   /** Modern requests' POSTs until they are answered: cancelling one aborts it (closeRequestStream). */
   private readonly requestPosts = new Map<RequestId, Abortable>();
-  private readonly postIds = new WeakMap<Abortable, RequestId>();
   /** POSTs aborted as their request's cancellation: their failure is no news to report. */
   private readonly cancelledPosts = new WeakSet<Abortable>();
   /** Modern POSTs go the lean way (undici directly) unless a custom fetch or auth is in the way. */
@@ -546,7 +549,7 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
   private stopEverything(): void {
     this.streams.dropAll();
     this.legacy?.close();
-    for (const c of this.controllers) c.abort();
+    for (const c of this.controllers.keys()) c.abort();
     this.controllers.clear();
     this.renewal.rejectAll();
   }
@@ -570,22 +573,20 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
 
   private controller(): AbortController {
     const c = new AbortController();
-    this.controllers.add(c);
+    this.controllers.set(c, undefined);
     return c;
   }
 
   private release(c: Abortable): void {
+    const id = this.controllers.get(c);
     this.controllers.delete(c);
-    const id = this.postIds.get(c);
     if (id !== undefined && this.requestPosts.get(id) === c) this.requestPosts.delete(id);
   }
 
   /** An exchange starts; a modern request's POST is remembered by its id, for cancellation. */
   private track(c: Abortable, id: RequestId | undefined): void {
-    this.controllers.add(c);
-    if (id === undefined) return;
-    this.requestPosts.set(id, c);
-    this.postIds.set(c, id);
+    this.controllers.set(c, id);
+    if (id !== undefined) this.requestPosts.set(id, c);
   }
 }
 

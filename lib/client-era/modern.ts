@@ -69,7 +69,7 @@ export class ModernClientEra implements ClientEra {
 
   request(method: string, params: JsonObject | undefined, options: EraRequestOptions | undefined, watcher?: RequestWatcher): Promise<JsonObject> {
     const told = watcher === undefined ? options : { ...options, watcher };
-    return this.host.record ? this.journaled(this.host.record.bind(this.host), method, params, told) : this.era.request(method, params, told);
+    return this.host.record ? this.journaled(method, params, told) : this.era.request(method, params, told);
   }
 
   /** 2026-07-28 removed `ping` (servers answer it -32601): a `server/discover` that skips the cache. */
@@ -115,27 +115,31 @@ export class ModernClientEra implements ClientEra {
   }
 
   /** A request with a journal: the call, its abort and how it ended are entries. */
-  private journaled(record: (entry: JournalEntryInput) => void, method: string, params: JsonObject | undefined, options: (EraRequestOptions & { watcher?: RequestWatcher }) | undefined): Promise<JsonObject> {
+  private journaled(method: string, params: JsonObject | undefined, options: (EraRequestOptions & { watcher?: RequestWatcher }) | undefined): Promise<JsonObject> {
+    const host = this.host;
     const id: RequestId = `c${++this.journaledCalls}`;
     const recorded = recordedOptions(options);
-    record({ kind: 'call', op: 'request', id, method, ...(params !== undefined && { params }), ...(recorded && { options: recorded }) });
+    // Built key by key (no spreads, no bound recorder per call: issue 26's 1 µs per entry); the same keys in the same order.
+    const call = (params === undefined ? { kind: 'call', op: 'request', id, method } : { kind: 'call', op: 'request', id, method, params }) as JournalEntryInput & { options?: RecordedRequestOptions };
+    if (recorded !== undefined) call.options = recorded;
+    host.record!(call);
     let settled = false;
     const signal = options?.signal;
     const onAbort = () => {
-      if (!settled) record({ kind: 'call', op: 'abort', id, reason: String(signal!.reason ?? '') });
+      if (!settled) host.record!({ kind: 'call', op: 'abort', id, reason: String(signal!.reason ?? '') });
     };
     signal?.addEventListener('abort', onAbort, { once: true });
     return this.era.request(method, params, options).then(
       (result) => {
         settled = true;
         signal?.removeEventListener('abort', onAbort);
-        record({ kind: 'result', call: id, result });
+        host.record!({ kind: 'result', call: id, result });
         return result;
       },
       (e: unknown) => {
         settled = true;
         signal?.removeEventListener('abort', onAbort);
-        record({ kind: 'result', call: id, error: errorOf(e) });
+        host.record!({ kind: 'result', call: id, error: errorOf(e) });
         throw e;
       },
     );

@@ -3,7 +3,7 @@
  */
 import { Redactor } from '../shared/redactor.js';
 import { EntryStore } from './entry-store.js';
-import { JOURNAL_FORMAT, JOURNAL_VERSION, MODERN_JOURNAL_VERSION, READABLE_JOURNAL_VERSIONS, type JournalEntry, type JournalHeader, type RecordedLink, type RecordedSessionOptions } from './entry.js';
+import { JOURNAL_FORMAT, JOURNAL_VERSION, MODERN_JOURNAL_VERSION, READABLE_JOURNAL_VERSIONS, type JournalEntry, type JournalEntryInput, type JournalHeader, type RecordedLink, type RecordedSessionOptions } from './entry.js';
 
 /** How far back `forget` looks: the frame is among the entries just recorded (its own step's). */
 const FORGET_WITHIN = 8;
@@ -91,6 +91,22 @@ export class Journal {
   push(entry: JournalEntry): void {
     if (this.redactor === undefined) this.parsed.push(entry);
     else this.pending.push(entry);
+  }
+
+  /**
+   * Keep `entry` stamped with `seq` and `t`: what {@link push} of the stamped entry keeps. For a
+   * recorder whose entries nobody else sees (no `journal$` watcher): an entry of a shape kept as
+   * values is then never stamped (no properties added to an object that dies young).
+   */
+  keep(entry: JournalEntryInput, seq: number, t: number): void {
+    if (this.redactor !== undefined) {
+      this.pending.keep(entry, seq, t);
+      return;
+    }
+    const stamped = entry as JournalEntry;
+    stamped.seq = seq;
+    stamped.t = t;
+    this.parsed.push(stamped);
   }
 
   /**

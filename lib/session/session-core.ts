@@ -381,9 +381,12 @@ export abstract class SessionCore {
 
   /** @internal Journal an entry (at `t`, default now): the client's modern era records its requests here. */
   protected record(entry: JournalEntryInput, t?: number): void {
-    if (!this.journal && !this.journalSubject.observed) return;
+    const observed = this.journalSubject.observed;
+    if (!this.journal && !observed) return;
     // The time only once an entry is kept: reading the clock for every frame nobody records cost each call.
     t ??= this.clock.now();
+    // Unwatched: kept from its values, never stamped (issue 26's 1 µs per entry).
+    if (!observed) return this.journal!.keep(entry, this.seq++, t);
     // Stamped in place (no copy: each entry is a fresh object, recorded once).
     const stamped = entry as JournalEntry;
     stamped.seq = this.seq++;

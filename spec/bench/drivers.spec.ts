@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { TEXT, type ImplName, type TransportName } from '../../bench/common.js';
 import { createDriver, type Driver } from '../../bench/drivers.js';
-import { createHttpDriver } from '../../bench/http-drivers.js';
+import { createHttpCallDriver, createHttpDriver } from '../../bench/http-drivers.js';
 import { measure, measureSessions } from '../../bench/measure.js';
 import { createModernDriver, measureRequestMemory, ModernUnavailable } from '../../bench/modern-drivers.js';
 
@@ -38,6 +38,24 @@ describe('bench drivers (smoke)', function () {
     it(`${impl} over ${transport} echoes and runs both workloads`, async () => {
       const driver = await createDriver(impl, transport);
       try {
+        await bothWorkloads(driver);
+      } finally {
+        await driver.close();
+      }
+    });
+  }
+
+  // ab.js's `http` rows: each implementation's own client and server, one client, both workloads.
+  const httpCalls: [string, () => Promise<Driver>, RegExp][] = [
+    ['our Client and server in the legacy era', () => createHttpCallDriver('ours', 'json', { era: 'legacy' }), /\(2025-11-25\)/],
+    ['our Client and server in the 2026-07-28 era', () => createHttpCallDriver('ours', 'json', { era: 'modern' }), /\(2026-07-28\)/],
+    ['SDK 1.x client and server answering in SSE', () => createHttpCallDriver('sdk1', 'sse'), /sdk 1\.x, http sse/],
+  ];
+  for (const [what, make, label] of httpCalls) {
+    it(`${what} over Streamable HTTP echo and run both workloads`, async () => {
+      const driver = await make();
+      try {
+        expect(driver.label).to.match(label);
         await bothWorkloads(driver);
       } finally {
         await driver.close();

@@ -6,6 +6,10 @@ import { expect } from 'chai';
 import { EntryStore } from '../../lib/journal/entry-store.js';
 import type { JournalEntry } from '../../lib/journal/entry.js';
 import { Journal } from '../../lib/journal/journal.js';
+import { Client } from '../../lib/client.js';
+import { ManualClock } from '../../lib/clock.js';
+import { createMcpServer } from '../../lib/mcp-server.js';
+import { createMemoryPair } from '../../streams/memory.js';
 
 const frame = { jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: 'héllo' }] } };
 const entries = [
@@ -98,5 +102,66 @@ describe('journal entries kept in memory as their values', () => {
     store.forgetFrame(frames[1]!, 8);
     store.push({ kind: 'out', frame: frames[3]!, seq: 9, t: 9 } as JournalEntry);
     expect([0, 1, 2].map((i) => [store.at(i).seq, (store.at(i) as { frame: { id: number } }).frame.id])).to.deep.equal([[0, 0], [2, 2], [9, 3]]);
+  });
+});
+
+describe('journal entries kept unstamped (issue 26: no properties added to an entry nobody watches)', () => {
+  it('keeps an entry with its seq and t without stamping it: saved and read as the same entry pushed stamped', () => {
+    for (const redact of [true, false]) {
+      const stamped = new Journal({ redact });
+      const kept = new Journal({ redact });
+      const given = entries.map((e) => {
+        const { seq: _seq, t: _t, ...rest } = e as unknown as Record<string, unknown>;
+        return rest;
+      });
+      entries.forEach((e, i) => {
+        // A recorder stamps last, with two numbers: entries stamped otherwise are left out here.
+        if (typeof e.seq !== 'number' || typeof e.t !== 'number' || Object.keys(e).slice(-2).join() !== 'seq,t') return;
+        stamped.push({ ...e });
+        kept.keep(given[i] as never, e.seq, e.t);
+      });
+      expect(kept.toJSONL(), `redact ${redact}`).to.equal(stamped.toJSONL());
+      expect(kept.entries.map((e) => Object.keys(e)), `redact ${redact}`).to.deep.equal(stamped.entries.map((e) => Object.keys(e)));
+    }
+    // A redacting journal keeps an entry of a known shape from its values: the object is left as it was.
+    const journal = new Journal({ redact: true });
+    const call = { kind: 'call', op: 'request', id: 'c1', method: 'tools/call', params: { name: 'echo' } } as const;
+    const other = { kind: 'timer', name: 'progress:1' } as const;
+    journal.keep(call, 0, 5);
+    journal.keep(other, 1, 6);
+    expect(Object.keys(call)).to.deep.equal(['kind', 'op', 'id', 'method', 'params']);
+    // One of another shape is kept as it is, so it is stamped.
+    expect(other).to.deep.equal({ kind: 'timer', name: 'progress:1', seq: 1, t: 6 });
+    expect(journal.toJSONL().split('\n').slice(1, 3).map((l) => JSON.parse(l) as unknown)).to.deep.equal([{ ...call, seq: 0, t: 5 }, { kind: 'timer', name: 'progress:1', seq: 1, t: 6 }]);
+  });
+
+  it('a client whose journal nobody watches records the same text as one whose journal$ is watched, in both eras', async () => {
+    for (const era of ['legacy', 'modern'] as const) {
+      const texts: string[] = [];
+      for (const watched of [false, true]) {
+        const clock = new ManualClock(1_795_961_815_000);
+        const mcp = createMcpServer({ info: { name: 'echo', version: '1' }, clock });
+        mcp.registerTool('echo', { description: 'echo' }, (args) => String(args.text));
+        const [a, b] = createMemoryPair();
+        await mcp.connect(a);
+        const client = new Client({ info: { name: 't', version: '1' }, era, journal: true, eraCache: false, clock });
+        const seen: unknown[] = [];
+        const sub = watched ? client.journal$.subscribe((e) => seen.push(e)) : undefined;
+        await client.connect(b);
+        for (let i = 0; i < 3; i++) {
+          clock.advance(7);
+          await client.request('tools/call', { name: 'echo', arguments: { text: `hi ${i}` } }, i === 2 ? { timeout: 5000 } : undefined);
+        }
+        await client.request('tools/list', undefined);
+        sub?.unsubscribe();
+        // (The era probe's id counts probes in this process.)
+        texts.push(client.journal!.toJSONL().replace(/mcp-actors-probe-\d+/g, 'probe'));
+        if (watched) expect(seen.length, era).to.equal(client.journal!.size);
+        await client.close();
+        await mcp.close();
+      }
+      expect(texts[0], era).to.equal(texts[1]);
+      expect(texts[0], era).to.include('"op":"request"').and.include('"options":{"timeout":5000}');
+    }
   });
 });
