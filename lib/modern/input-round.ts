@@ -12,6 +12,7 @@ import { inputRoundMachine, type InputRoundEvent } from '../../machines/input-ro
 import { McpError } from '../errors.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type { JsonObject } from '../jsonrpc/message.js';
+import { spreadMerge } from '../jsonrpc/spread-copy.js';
 import { INPUT_REQUIRED_METHODS, type InputRequiredResult, type InputRequests } from '../protocol/schema/modern.js';
 
 const INPUT_REQUIRED = new Set<string>(INPUT_REQUIRED_METHODS);
@@ -114,7 +115,7 @@ export class InputRound {
     for (const action of actions) {
       if (action.type === 'awaitTurnEnd') nextTurn(() => this.send({ type: 'TURN_ENDED' }));
       else if (action.type === 'answerInputRequired') {
-        this.host.endRound({ resultType: 'input_required', inputRequests: this.requests, requestState: this.host.sealState(this.host.answers, { ...this.host.ids, ...this.ids }) });
+        this.host.endRound({ resultType: 'input_required', inputRequests: this.requests, requestState: this.host.sealState(this.host.answers, spreadMerge(this.host.ids ?? {}, this.ids)) });
       }
     }
   }

@@ -7,6 +7,7 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/progress
  */
 import type { JsonObject, JsonRpcRequest, JsonRpcResponse, RequestId } from '../jsonrpc/message.js';
+import { spreadCopy } from '../jsonrpc/spread-copy.js';
 import { ProgressCoalescer } from './progress-rate.js';
 import type { ProgressToken, RequestOptions } from './request-registry.js';
 import type { RequestScope } from './request-scope.js';
@@ -141,7 +142,7 @@ export class HandlerContext<S extends ContextSession> {
     // 2026-07-28: no server-to-client requests; the ask becomes an input request of this round.
     const scope = this.session.requestScope;
     if (scope !== undefined) return scope.inputs.ask(method, params, options);
-    const opts = options?.signal ? options : { ...options, signal: this.signal };
+    const opts = options?.signal ? options : withSignal(options, this.signal);
     const sent = this.session.startRequest(method, params, opts, undefined, false, this.requestId);
     const request = this.state.request;
     if (request === undefined) return sent;
@@ -168,4 +169,12 @@ export function afterProgress(
   else state.coalescer?.flush();
   if (response === undefined) return response;
   return new Promise((resolve) => nextTurn(() => resolve(response)));
+}
+
+/** `{ ...options, signal }`, made as `spreadCopy` makes it (a spread copy grows slowly on Node 20). */
+function withSignal(options: RequestOptions | undefined, signal: AbortSignal): RequestOptions {
+  if (options === undefined || options === null) return { signal };
+  const out = spreadCopy(options);
+  out.signal = signal;
+  return out;
 }
