@@ -85,9 +85,10 @@ const REQUEST_KEYS = ['jsonrpc', 'id', 'method', 'params'];
 
 /**
  * The text of a request `{ jsonrpc: '2.0', id, method, params }` whose `params._meta` is sealed,
- * written by hand: the same bytes as `JSON.stringify`, about a third cheaper than its placeholder
- * splice (745 against 1,220 ns per `tools/call` request, alternated in-process). Undefined for any other value (another shape, key order or
- * id type, a `toJSON` of the frame's or the params' own): {@link spliced} writes those.
+ * written by hand: the same bytes as `JSON.stringify`, in about half the time of its placeholder
+ * splice (600 against 1,120 ns per `tools/call` request, alternated in-process; a legacy request,
+ * with no envelope, 710). Undefined for any other value (another shape, key order or id type, a
+ * `toJSON` of the frame's, the params' or a params value's own): {@link spliced} writes those.
  */
 function requestText(value: unknown): string | undefined {
   if (value === null || typeof value !== 'object') return undefined;
@@ -120,19 +121,19 @@ function requestText(value: unknown): string | undefined {
       return undefined;
     } else text = JSON.stringify(v);
     if (text === undefined) continue; // undefined, a function or a symbol: left out, as JSON.stringify does
-    body += (body === '' ? '{' : ',') + keyText(key) + ':' + text;
+    body += (body === '' ? '{' : ',') + nameText(key) + ':' + text;
   }
-  return `{"jsonrpc":"2.0","id":${idText},"method":${JSON.stringify(frame.method)},"params":${body === '' ? '{}' : body + '}'}}`;
+  return `{"jsonrpc":"2.0","id":${idText},"method":${nameText(frame.method)},"params":${body === '' ? '{}' : body + '}'}}`;
 }
 
-/** JSON text of params keys met so far (a few dozen names in practice; bounded all the same). */
-const keyTexts = new Map<string, string>();
+/** JSON text of the methods and params keys met so far (a few dozen names in practice; bounded all the same). */
+const nameTexts = new Map<string, string>();
 
-function keyText(key: string): string {
-  let text = keyTexts.get(key);
+function nameText(key: string): string {
+  let text = nameTexts.get(key);
   if (text === undefined) {
     text = JSON.stringify(key);
-    if (keyTexts.size < 256) keyTexts.set(key, text);
+    if (nameTexts.size < 256) nameTexts.set(key, text);
   }
   return text;
 }
