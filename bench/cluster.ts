@@ -19,7 +19,6 @@
  * the servers, HAProxy, Redis and the load generator): ratios matter, not absolutes.
  */
 import { Agent, request } from 'undici';
-import { freePort } from '../scripts/real-parts/free-port.js';
 import { startHaproxy, type RunningHaproxy } from '../scripts/real-parts/haproxy.js';
 import { startRedis, type RunningRedis } from '../scripts/real-parts/redis-server.js';
 import { startServerProcess, type ServerProcess } from '../scripts/real-parts/server-process.js';
@@ -175,8 +174,12 @@ interface Deployment {
 
 async function deploy(options: { processes: number; redis: boolean; haproxy: boolean }): Promise<Deployment> {
   const redis = options.redis ? await startRedis() : undefined;
-  const ports = await Promise.all(Array.from({ length: options.processes }, () => freePort()));
-  const servers = await Promise.all(ports.map((port) => startServerProcess({ script: SCRIPT, port, env: SERVER_ENV, ...(redis && { redisUrl: redis.url }) })));
+  // Each process listens on port 0 and says its port: nothing is probed first, so no other
+  // process can take a port between the probe and the bind.
+  const servers = await Promise.all(
+    Array.from({ length: options.processes }, () => startServerProcess({ script: SCRIPT, env: SERVER_ENV, ...(redis && { redisUrl: redis.url }) })),
+  );
+  const ports = servers.map((s) => s.port);
   const haproxy = options.haproxy ? await startHaproxy({ backends: ports }) : undefined;
   return {
     url: haproxy ? `${haproxy.url}/mcp` : servers[0]!.url,

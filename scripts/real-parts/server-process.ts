@@ -38,6 +38,8 @@ export interface ServerProcessOptions {
   port?: number;
   /** Run the built `dist/<script>.js` (default: the TypeScript source through tsx). */
   built?: boolean;
+  /** The node arguments that run the script, in place of the two above (specs pass their compiled copy's). */
+  launch?: readonly string[];
   env?: NodeJS.ProcessEnv;
   readyTimeoutMs?: number;
   /** Receives each chunk of output as it comes (the demo prints it). */
@@ -53,7 +55,7 @@ export function startEverything(options: Omit<ServerProcessOptions, 'script'> = 
 
 export async function startServerProcess(options: ServerProcessOptions = {}): Promise<ServerProcess> {
   const script = options.script ?? 'examples/everything.ts';
-  const args = options.built ? [`${ROOT}dist/${script.replace(/\.ts$/, '.js')}`] : ['--import', 'tsx', `${ROOT}${script}`];
+  const args = options.launch ? [...options.launch] : options.built ? [`${ROOT}dist/${script.replace(/\.ts$/, '.js')}`] : ['--import', 'tsx', `${ROOT}${script}`];
   if (options.redisUrl !== undefined) args.push('--redis', options.redisUrl);
   const child = spawn(process.execPath, args, {
     cwd: ROOT,

@@ -3,11 +3,11 @@
 // input-required rounds (an elicitation, a sampling) with its own handlers.
 import { expect } from 'chai';
 import { filter, firstValueFrom } from 'rxjs';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { Client } from '../../lib/entries/client.js';
 import { createStdioClientTransport } from '../../streams/stdio-client.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import type { FrameEvent } from '../../lib/session/session.js';
+import { startEverything, type ServerProcess } from '../../scripts/real-parts/server-process.js';
 import { tsArgs } from '../helpers/ts-child.js';
 
 const ENTRY = 'examples/everything.ts';
@@ -80,26 +80,13 @@ describe('client: the 2026-07-28 era against a dual-era server (examples/everyth
   });
 
   describe('over Streamable HTTP', () => {
-    let child: ChildProcess;
+    let server: ServerProcess | undefined;
     let url: string;
     before(async () => {
-      child = spawn(process.execPath, [...tsArgs(ENTRY)], { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'ignore'] });
-      url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout!.setEncoding('utf8');
-        child.stdout!.on('data', (chunk: string) => {
-          out += chunk;
-          // eslint-disable-next-line no-control-regex
-          const m = /(http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(out.replace(/\x1b\[[0-9;]*m/g, ''));
-          if (m) resolve(m[1]!);
-        });
-        child.once('exit', () => reject(new Error(`everything exited early: ${out}`)));
-      });
-      child.stdout!.resume();
+      server = await startEverything({ launch: tsArgs(ENTRY) });
+      url = server.url;
     });
-    after(() => {
-      child?.kill('SIGTERM');
-    });
+    after(() => server?.stop());
 
     it('[HTTP-118] [HTTP-157] [HTTP-158] era auto: modern, no session id, the envelope and Mcp-Method/Mcp-Name headers on every POST', async () => {
       const seen: Headers[] = [];

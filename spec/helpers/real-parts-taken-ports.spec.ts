@@ -19,6 +19,14 @@ function listenOn(port: number): Promise<Server> {
 }
 const close = (server: Server) => new Promise<void>((r) => server.close(() => r()));
 
+/** What a start that must fail rejects with; a start that succeeds is stopped and fails the spec. */
+function failureOf(start: Promise<{ stop(): Promise<void> }>, what: string): Promise<unknown> {
+  return start.then(
+    (running) => running.stop().then(() => expect.fail(what)),
+    (e: unknown) => e,
+  );
+}
+
 /** A port picker whose first pick is `taken`, then free ports; it records what it handed out. */
 function pickerHanding(taken: number) {
   const picked: number[] = [];
@@ -55,10 +63,7 @@ describe('real parts on a taken port: retried on a new one, or named when it was
   });
 
   it('redis-server: a given port that is taken fails with PortTaken naming it, without trying another', async () => {
-    const error = await startRedis({ port: taken }).then(
-      (r) => r.stop().then(() => expect.fail('started on a taken port')),
-      (e: unknown) => e,
-    );
+    const error = await failureOf(startRedis({ port: taken }), 'started on a taken port');
     expect(error).to.be.instanceOf(PortTaken);
     expect((error as PortTaken).port).to.equal(taken);
     expect((error as PortTaken).given).to.equal(true);
@@ -67,10 +72,7 @@ describe('real parts on a taken port: retried on a new one, or named when it was
 
   it('redis-server: a start that never gets a port gives up after its tries, listing each', async () => {
     let picks = 0;
-    const error = await startRedis({ tries: 2, pickPorts: async () => (picks++, [taken]) }).then(
-      (r) => r.stop().then(() => expect.fail('started on a taken port')),
-      (e: unknown) => e as Error,
-    );
+    const error = await failureOf(startRedis({ tries: 2, pickPorts: async () => (picks++, [taken]) }), 'started on a taken port');
     expect(picks).to.equal(2);
     expect((error as Error).message).to.match(/no start bound its ports in 2 tries/).and.contain(`${taken}: port ${taken} was taken`);
   });
@@ -88,20 +90,14 @@ describe('real parts on a taken port: retried on a new one, or named when it was
   });
 
   it('haproxy: a given port held by another process, even another haproxy, fails with PortTaken naming it', async () => {
-    const error = await startHaproxy({ backends: [taken], port: taken }).then(
-      (h) => h.stop().then(() => expect.fail('started on a taken port')),
-      (e: unknown) => e,
-    );
+    const error = await failureOf(startHaproxy({ backends: [taken], port: taken }), 'started on a taken port');
     expect(error).to.be.instanceOf(PortTaken);
     expect((error as Error).message).to.contain(`port ${taken} was asked for but is taken`).and.match(/cannot bind socket \(Address already in use\)/);
 
     // HAProxy's default SO_REUSEPORT would let a second one share the first one's port silently.
     const first = await startHaproxy({ backends: [taken] });
     try {
-      const second = await startHaproxy({ backends: [taken], port: first.port }).then(
-        (h) => h.stop().then(() => expect.fail('a second haproxy shared the port')),
-        (e: unknown) => e,
-      );
+      const second = await failureOf(startHaproxy({ backends: [taken], port: first.port }), 'a second haproxy shared the port');
       expect(second).to.be.instanceOf(PortTaken);
       expect((second as PortTaken).port).to.equal(first.port);
     } finally {
@@ -110,10 +106,7 @@ describe('real parts on a taken port: retried on a new one, or named when it was
   });
 
   it('a server process restarted on a given port that is taken fails with PortTaken naming it', async () => {
-    const error = await startEverything({ port: taken }).then(
-      (s) => s.stop().then(() => expect.fail('started on a taken port')),
-      (e: unknown) => e,
-    );
+    const error = await failureOf(startEverything({ port: taken }), 'started on a taken port');
     expect(error).to.be.instanceOf(PortTaken);
     expect((error as Error).message).to.contain(`port ${taken} was asked for but is taken`).and.match(/EADDRINUSE/);
   });

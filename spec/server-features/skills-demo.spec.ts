@@ -3,12 +3,12 @@
 // file is read on demand, verified), and the official SDK v2 client, which knows nothing of skills,
 // still lists and calls everything else on the same server.
 import { expect } from 'chai';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
 import { Client } from '../../lib/entries/client.js';
 import { createStdioClientTransport } from '../../streams/stdio-client.js';
 import { createStreamableHttpClientTransport } from '../../streams/streamable-http-client.js';
 import type { Transport } from '../../streams/transport.js';
+import { startEverything, type ServerProcess } from '../../scripts/real-parts/server-process.js';
 import { tsArgs } from '../helpers/ts-child.js';
 
 const ENTRY = 'examples/everything.ts';
@@ -49,26 +49,13 @@ describe('skills on the demo server, both eras, stdio and HTTP', function () {
   }
 
   describe('over Streamable HTTP', () => {
-    let child: ChildProcess;
+    let server: ServerProcess | undefined;
     let url: string;
     before(async () => {
-      child = spawn(process.execPath, [...tsArgs(ENTRY)], { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'ignore'] });
-      url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout!.setEncoding('utf8');
-        child.stdout!.on('data', (chunk: string) => {
-          out += chunk;
-          // eslint-disable-next-line no-control-regex
-          const m = /(http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(out.replace(/\x1b\[[0-9;]*m/g, ''));
-          if (m) resolve(m[1]!);
-        });
-        child.once('exit', () => reject(new Error(`everything exited early: ${out}`)));
-      });
-      child.stdout!.resume();
+      server = await startEverything({ launch: tsArgs(ENTRY) });
+      url = server.url;
     });
-    after(() => {
-      child?.kill('SIGTERM');
-    });
+    after(() => server?.stop());
 
     for (const era of ['modern', 'legacy'] as const) {
       it(`${era} era: listed without reads, loaded and verified, a file read on demand`, async () => {

@@ -3,11 +3,11 @@
 // an elicitation and a sampling through input-required rounds (the SDK fulfils them with its
 // handlers and retries). On the same HTTP process, the SDK 1.32.2 client in the legacy era.
 import { expect } from 'chai';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { startEverything, type ServerProcess } from '../../../scripts/real-parts/server-process.js';
 import { tsArgs } from '../../helpers/ts-child.js';
 
 const ENTRY = 'examples/everything.ts';
@@ -87,26 +87,13 @@ describe('interop: SDK v2 client in the 2026-07-28 era against our everything se
   });
 
   describe('over Streamable HTTP, one process for both eras', () => {
-    let child: ChildProcess;
+    let server: ServerProcess | undefined;
     let url: string;
     before(async () => {
-      child = spawn(process.execPath, [...tsArgs(ENTRY)], { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'ignore'] });
-      url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout!.setEncoding('utf8');
-        child.stdout!.on('data', (chunk: string) => {
-          out += chunk;
-          // eslint-disable-next-line no-control-regex
-          const m = /(http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(out.replace(/\x1b\[[0-9;]*m/g, ''));
-          if (m) resolve(m[1]!);
-        });
-        child.once('exit', () => reject(new Error(`everything exited early: ${out}`)));
-      });
-      child.stdout!.resume();
+      server = await startEverything({ launch: tsArgs(ENTRY) });
+      url = server.url;
     });
-    after(() => {
-      child?.kill('SIGTERM');
-    });
+    after(() => server?.stop());
 
     it('SDK v2 modern: every tool (elicitation and sampling through MRTR), resource and prompt', async () => {
       const { client, asked } = modernClient();
