@@ -85,9 +85,9 @@ const REQUEST_KEYS = ['jsonrpc', 'id', 'method', 'params'];
 
 /**
  * The text of a request `{ jsonrpc: '2.0', id, method, params }` whose `params._meta` is sealed,
- * written by hand: the same bytes as `JSON.stringify`, in about half the time of its placeholder
- * splice (570 against 1,130 ns per `tools/call` request, alternated in-process; a legacy request,
- * with no envelope, 730). Undefined for any other value (another shape, key order or id type, a
+ * written by hand: the same bytes as `JSON.stringify`, in under half the time of its placeholder
+ * splice (470 against 1,080 ns per `tools/call` request, alternated in-process; a legacy request,
+ * with no envelope, 700). Undefined for any other value (another shape, key order or id type, a
  * `toJSON` of the frame's, the params' or a params value's own): {@link spliced} writes those.
  */
 function requestText(value: unknown): string | undefined {
@@ -110,7 +110,7 @@ function requestText(value: unknown): string | undefined {
   else if (typeof id === 'string') idText = JSON.stringify(id);
   else return undefined;
   // One string grown left to right: fewer intermediate strings than joining a body in the end.
-  let text = '{"jsonrpc":"2.0","id":' + idText + ',"method":' + nameText(frame.method) + ',"params":{';
+  let text = '{"jsonrpc":"2.0","id":' + idText + methodPart(frame.method);
   let first = true;
   const keys = Object.keys(params);
   for (let k = 0; k < keys.length; k++) {
@@ -123,20 +123,33 @@ function requestText(value: unknown): string | undefined {
       return undefined;
     } else value = JSON.stringify(v);
     if (value === undefined) continue; // undefined, a function or a symbol: left out, as JSON.stringify does
-    text = first ? text + nameText(key) + ':' + value : text + ',' + nameText(key) + ':' + value;
+    text = first ? text + keyPart(key) + value : text + ',' + keyPart(key) + value;
     first = false;
   }
   return text + '}}';
 }
 
-/** JSON text of the methods and params keys met so far (a few dozen names in practice; bounded all the same). */
-const nameTexts = new Map<string, string>();
+/** At most this many methods, and as many params keys, have their text kept (a few dozen in practice). */
+const KEPT_NAMES = 256;
+const methodParts = new Map<string, string>();
+const keyParts = new Map<string, string>();
 
-function nameText(key: string): string {
-  let text = nameTexts.get(key);
+/** `,"method":<method>,"params":{`, made once per method. */
+function methodPart(method: string): string {
+  let text = methodParts.get(method);
   if (text === undefined) {
-    text = JSON.stringify(key);
-    if (nameTexts.size < 256) nameTexts.set(key, text);
+    text = ',"method":' + JSON.stringify(method) + ',"params":{';
+    if (methodParts.size < KEPT_NAMES) methodParts.set(method, text);
+  }
+  return text;
+}
+
+/** `<key>:`, made once per params key. */
+function keyPart(key: string): string {
+  let text = keyParts.get(key);
+  if (text === undefined) {
+    text = JSON.stringify(key) + ':';
+    if (keyParts.size < KEPT_NAMES) keyParts.set(key, text);
   }
   return text;
 }
