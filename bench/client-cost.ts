@@ -2,16 +2,21 @@
  * The client's own cost per call, in either era: our `Client.callTool` against a scripted peer on
  * a memory pair that answers each frame at once (no MCP server), so the CPU and bytes measured are
  * the client's plus a few µs of the peer's. The memory rows of `run.ts` run our server in the same
- * process; this splits the client's part out of them.
+ * process; this splits the client's part out of them. `BENCH_TRANSPORT=stdio` puts the peer in a
+ * child process on a real pipe (`servers/canned-stdio.ts`, canned answers): the CPU printed is then
+ * the client process's alone, frames encoded and parsed.
  *
  *   npm run build && node dist/bench/client-cost.js [sequential,pipelined] [runs=7]
  *
- * BENCH_CALLS (10000 per run), BENCH_WINDOW (256), BENCH_ERA (`legacy,modern`: both by default).
+ * BENCH_CALLS (10000 per run), BENCH_WINDOW (256), BENCH_ERA (`legacy,modern`: both by default),
+ * BENCH_TRANSPORT (`memory`, the default, or `stdio`).
  * Prints, per era and workload, the median and minimum CPU µs per call and the median B/call.
  */
+import { fileURLToPath } from 'node:url';
 import { Client } from '../lib/entries/client.js';
 import type { JsonObject } from '../lib/jsonrpc/message.js';
 import { createMemoryPair, type MemoryTransport } from '../streams/memory.js';
+import { createStdioClientTransport } from '../streams/stdio-client.js';
 import { CLIENT_INFO, TEXT, TOOL, median, type WorkloadName } from './common.js';
 import type { Driver } from './drivers.js';
 import { measure } from './measure.js';
@@ -21,6 +26,7 @@ const runs = Number(process.argv[3] ?? 7);
 const calls = Number(process.env.BENCH_CALLS ?? 10_000);
 const window = Number(process.env.BENCH_WINDOW ?? 256);
 const eras = (process.env.BENCH_ERA ?? 'legacy,modern').split(',') as ('legacy' | 'modern')[];
+const overStdio = process.env.BENCH_TRANSPORT === 'stdio';
 
 const SERVER_INFO = { name: 'scripted', version: '1.0.0' };
 const CAPABILITIES = { tools: {} };
@@ -51,14 +57,24 @@ function scriptedPeer(end: MemoryTransport): void {
   });
 }
 
+/** The canned peer as a child: compiled next to this file, or its .ts source through tsx. */
+function cannedPeer(): ReturnType<typeof createStdioClientTransport> {
+  const fromSource = import.meta.url.endsWith('.ts');
+  const path = fileURLToPath(new URL(`./servers/canned-stdio.${fromSource ? 'ts' : 'js'}`, import.meta.url));
+  return createStdioClientTransport({ command: process.execPath, args: fromSource ? ['--import', 'tsx', path] : [path] });
+}
+
 async function driverFor(era: 'legacy' | 'modern'): Promise<Driver> {
-  const [c, s] = createMemoryPair();
-  scriptedPeer(s);
   const client = new Client({ info: CLIENT_INFO, era });
-  await client.connect(c);
+  if (overStdio) await client.connect(cannedPeer());
+  else {
+    const [c, s] = createMemoryPair();
+    scriptedPeer(s);
+    await client.connect(c);
+  }
   if (client.era !== era) throw new Error(`connected in the ${String(client.era)} era, not ${era}`);
   return {
-    label: `client only, ${era}`,
+    label: `client only, ${overStdio ? 'stdio' : 'memory'}, ${era}`,
     call: () =>
       client.callTool(TOOL, { text: TEXT }).then((r) => {
         const first = r.content[0];
@@ -79,7 +95,7 @@ for (const era of eras) {
       cpu.push(r.cpuUsPerCall);
       bytes.push(r.allocPerCall);
     }
-    console.log(`${driver.label.padEnd(22)} ${workload.padEnd(10)} cpu µs/call median ${median(cpu).toFixed(2)} min ${Math.min(...cpu).toFixed(2)}  B/call ${Math.round(median(bytes))}`);
+    console.log(`${driver.label.padEnd(29)} ${workload.padEnd(10)} cpu µs/call median ${median(cpu).toFixed(2)} min ${Math.min(...cpu).toFixed(2)}  B/call ${Math.round(median(bytes))}`);
   }
   await driver.close();
 }

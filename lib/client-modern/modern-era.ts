@@ -15,7 +15,7 @@ import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type { JsonObject, RequestId } from '../jsonrpc/message.js';
 import type { Tool } from '../protocol/schema/index.js';
 import { META } from '../protocol/schema/modern.js';
-import type { RequestOptions } from '../session/request-registry.js';
+import type { RequestOptions, ResultMapper } from '../session/request-registry.js';
 import type { Transport } from '../../streams/transport.js';
 import { readResultType, runInputRounds, type InputAnswerer, type InputRoundProgress } from './input-rounds.js';
 import { TASKS_EXTENSION, TASK_METHODS } from './extension-tasks.js';
@@ -177,23 +177,24 @@ export class ModernEra {
     return result;
   }
 
-  private send(method: string, params: JsonObject | undefined, options?: RequestOptions & TraceOptions & { reissue?: boolean; watcher?: RequestWatcher }, onSend?: () => void): Promise<JsonObject> {
+  private send(method: string, params: JsonObject | undefined, options?: SendOptions, onSend?: () => void): Promise<JsonObject> {
     const trace = options?.trace;
     const bad = trace && malformedTraceKey(trace);
     if (bad) return Promise.reject(new TypeError(malformedTraceMessage(bad, trace[bad])));
     // The link reads only the request options it knows: `trace`, `fresh` and `watcher` ride along unread.
     onSend?.();
     // Nearly every answer is complete at once: the link hands it on as it arrives, with no promise
-    // and turn of a `.then` per call (~220 B). Another type is read, and the input rounds entered,
-    // a turn later as before (checked first: the task types are asked only for another type).
-    return this.link.request(method, this.enveloped(params, undefined, trace), options, undefined, (result) => {
-      const type = result.resultType;
-      if (type === undefined || type === 'complete') return result;
-      return SETTLED.then(() => {
-        if (readResultType(method, result, this.taskResultTypes(method)) !== 'input_required') return result;
-        return this.inputRounds(method, params, options, onSend, result);
-      });
-    });
+    // and turn of a `.then` per call (~220 B), nor a closure (~130 B): see `FirstAnswer`.
+    return this.link.request(method, this.enveloped(params, undefined, trace), options, undefined, new FirstAnswer(this, method, params, options, onSend));
+  }
+
+  /**
+   * A first answer other than complete, a turn after it came: the input rounds when it asks for
+   * input, else the answer as it is. Internal: {@link FirstAnswer} calls it.
+   */
+  incompleteAnswer(method: string, params: JsonObject | undefined, options: SendOptions | undefined, onSend: (() => void) | undefined, result: JsonObject): JsonObject | Promise<JsonObject> {
+    if (readResultType(method, result, this.taskResultTypes(method)) !== 'input_required') return result;
+    return this.inputRounds(method, params, options, onSend, result);
   }
 
   /** The rounds of a request whose first answer was `input_required`, until its complete result. */
@@ -312,6 +313,30 @@ export class ModernEra {
       // With an inspector the rounds are the request's children (its actor), else the session's.
       ...(watcher !== undefined ? { inspectParent: () => watcher.inspectActor } : this.host.inspectParent !== undefined && { inspectParent: this.host.inspectParent }),
     };
+  }
+}
+
+/** What `send` takes as options. */
+type SendOptions = RequestOptions & TraceOptions & { reissue?: boolean; watcher?: RequestWatcher };
+
+/**
+ * A sent request's step on its first answer (see `ResultMapper`): nearly every answer is complete
+ * and handed on as it arrives; another type is read, and the input rounds entered, a turn later.
+ */
+class FirstAnswer implements ResultMapper {
+  constructor(
+    private readonly era: ModernEra,
+    private readonly method: string,
+    private readonly params: JsonObject | undefined,
+    private readonly options: SendOptions | undefined,
+    private readonly onSend: (() => void) | undefined,
+  ) {}
+
+  mapResult(result: JsonObject): JsonObject | Promise<JsonObject> {
+    const type = result.resultType;
+    if (type === undefined || type === 'complete') return result;
+    // Checked first: the task types are asked only for another type.
+    return SETTLED.then(() => this.era.incompleteAnswer(this.method, this.params, this.options, this.onSend, result));
   }
 }
 

@@ -12,7 +12,7 @@ import type { Clock } from '../clock.js';
 import { ConnectionClosedError, McpError } from '../errors.js';
 import { DEFAULT_MAX_FRAME_DEPTH, nestsDeeperThan, textMayNestDeeperThan } from '../jsonrpc/depth.js';
 import type { Frame, JsonObject, JsonRpcErrorObject, RequestId } from '../jsonrpc/message.js';
-import { RequestRegistry, type RequestOptions } from '../session/request-registry.js';
+import { RequestRegistry, type RequestOptions, type ResultMapper } from '../session/request-registry.js';
 import type { FrameEvent } from '../session/session.js';
 import { DeepFrame, OversizeFrame, type RawFrame, type Transport } from '../../streams/transport.js';
 import type { InvalidInbound } from '../../streams/inbound.js';
@@ -120,7 +120,7 @@ export class ModernLink {
    * id (the era probe uses ids a later session cannot reuse).
    * @see https://modelcontextprotocol.io/specification/2026-07-28/changelog
    */
-  request(method: string, params: JsonObject, options?: LinkRequestOptions, id?: RequestId, settled?: (result: JsonObject) => JsonObject | Promise<JsonObject>): Promise<JsonObject> {
+  request(method: string, params: JsonObject, options?: LinkRequestOptions, id?: RequestId, settled?: ResultMapper): Promise<JsonObject> {
     const first = this.once(method, params, options, id ?? this.nextId++, settled);
     if (options?.reissue === false || this.options.reissues !== true) return first;
     const again = (attempt: number) => (e: unknown): Promise<JsonObject> => {
@@ -130,7 +130,7 @@ export class ModernLink {
     return first.catch(again(1));
   }
 
-  private once(method: string, params: JsonObject, options: RequestOptions | undefined, id: RequestId, settled: ((result: JsonObject) => JsonObject | Promise<JsonObject>) | undefined): Promise<JsonObject> {
+  private once(method: string, params: JsonObject, options: RequestOptions | undefined, id: RequestId, settled: ResultMapper | undefined): Promise<JsonObject> {
     if (this.ended) return Promise.reject(this.ended);
     let token: string | number | undefined;
     const meta = params._meta as JsonObject | undefined;

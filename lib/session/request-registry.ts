@@ -72,9 +72,18 @@ interface Live {
   signal: AbortSignal | undefined;
   onAbort: (() => void) | undefined;
   /** What the answer's result becomes (the caller's own step, run as it settles: no promise of its own). */
-  settled: ((result: JsonObject) => JsonObject | Promise<JsonObject>) | undefined;
+  settled: ResultMapper | undefined;
   resolve: (result: JsonObject | Promise<JsonObject>) => void;
   reject: (error: Error) => void;
+}
+
+/**
+ * A request's own step on its result, run as the result arrives (what a `.then` on its promise
+ * would do, without the promise and its turn). An object, so that a caller keeps what the step
+ * needs in its fields: a closure over the caller's scope cost the 2026-07-28 client ~130 B a request.
+ */
+export interface ResultMapper {
+  mapResult(result: JsonObject): JsonObject | Promise<JsonObject>;
 }
 
 export interface RegisteredRequest {
@@ -148,7 +157,7 @@ export class RequestRegistry {
     options: RequestOptions | undefined,
     token: ProgressToken | undefined,
     progress$?: Subject<Progress>,
-    settled?: (result: JsonObject) => JsonObject | Promise<JsonObject>,
+    settled?: ResultMapper,
   ): Promise<JsonObject> {
     return new Promise<JsonObject>((resolve, reject) => {
       const timeout = options?.timeout ?? this.defaultTimeout;
@@ -205,7 +214,7 @@ export class RequestRegistry {
   /** The result as the request's `settled` maps it; should the mapping throw, the request fails with that error rather than hang. */
   private resolveMapped(entry: Live, result: JsonObject): void {
     try {
-      entry.resolve(entry.settled!(result));
+      entry.resolve(entry.settled!.mapResult(result));
     } catch (e) {
       entry.reject(e instanceof Error ? e : new Error(String(e)));
     }

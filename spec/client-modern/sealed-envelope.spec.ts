@@ -53,6 +53,65 @@ describe('client: the request envelope is serialized once (2026-07-28)', () => {
     expect(encodeJson({ params: { _meta: a } })).to.equal('{"params":{"_meta":{"a":1}}}');
   });
 
+  it('generated requests, their _meta sealed or not: the text is byte for byte JSON.stringify\'s (odd methods, string ids, escapes, key orders, left-out values, nested sealed objects)', () => {
+    // A small deterministic generator (no dependency): the same frames on every run.
+    let seed = 0x2026;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) >>> 0;
+      return (seed >>> 16) % n;
+    };
+    const pick = <T>(xs: readonly T[]): T => xs[next(xs.length)]!;
+    const strings = ['', 'tools/call', 'a"b', 'back\\slash', 'line\nbreak', '\u0000nul', 'tab\t', '\u2028\u2029', 'é😀', '\ud800 lone', '\u0000sealed-json:x:1', '</script>'];
+    const keys = ['name', 'arguments', '', '"', '1', '10', 'é', 'a b', '_meta2', 'toJSONx'];
+    const sealedInfo = sealJson({ name: 'c"lient', version: '1\n0', nested: sealJson({ deep: ['x', { y: null }] }) });
+    const envelopes = [
+      sealJson({ 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': sealedInfo }),
+      sealJson({ 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/logLevel': 'debug', 'é"': '\u2028' }),
+    ];
+    const values: (() => unknown)[] = [
+      () => pick(strings),
+      () => next(1000) - 500,
+      () => next(1000) / 7,
+      () => Number.NaN,
+      () => -0,
+      () => true,
+      () => null,
+      () => undefined,
+      () => () => 1,
+      () => Symbol('s'),
+      () => [pick(strings), undefined, null, { k: pick(strings) }],
+      () => ({ text: pick(strings), n: next(10), skip: undefined }),
+      () => sealedInfo,
+      () => new Date(Date.UTC(2026, 10, 29)),
+      () => ({ toJSON: (key: string) => `key:${key}` }),
+      () => ({ inner: sealJson({ a: pick(strings) }) }),
+    ];
+    const ids: (() => unknown)[] = [() => next(100_000), () => pick(strings), () => 1.5, () => -7, () => null, () => Number.POSITIVE_INFINITY];
+    let fast = 0;
+    for (let n = 0; n < 2000; n++) {
+      const params: Record<string, unknown> = {};
+      const count = next(4);
+      const metaAt = next(count + 2);
+      for (let k = 0; k <= count; k++) {
+        if (k === metaAt) params._meta = pick(envelopes);
+        params[pick(keys)] = pick(values)();
+      }
+      if (next(8) === 0) params._meta = { plain: 'not sealed' };
+      const frame: Record<string, unknown> = {};
+      const shape = next(10);
+      if (shape === 0) Object.assign(frame, { id: pick(ids)(), jsonrpc: '2.0', method: pick(strings), params });
+      else if (shape === 1) Object.assign(frame, { jsonrpc: '2.0', method: pick(strings), params });
+      else if (shape === 2) Object.assign(frame, { jsonrpc: '2.0', id: pick(ids)(), method: pick(strings), params, extra: 1 });
+      else if (shape === 3) Object.assign(frame, { jsonrpc: '1.0', id: pick(ids)(), method: pick(strings), params });
+      else Object.assign(frame, { jsonrpc: '2.0', id: pick(ids)(), method: pick(strings), params });
+      const expected = JSON.stringify(frame);
+      expect(encodeJson(frame), expected).to.equal(expected);
+      if (shape >= 4 && (typeof frame.id === 'number' || typeof frame.id === 'string') && envelopes.includes(params._meta as never)) fast++;
+    }
+    // Most frames have the request shape with a sealed envelope (the hand-written path).
+    expect(fast).to.be.greaterThan(500);
+  });
+
   it('over a serializing transport each request carries the whole envelope, with a trace where asked', async () => {
     const [a, b] = createMemoryPair({ serialize: true });
     const seen: { method?: string; params?: { _meta?: Record<string, unknown> } }[] = [];

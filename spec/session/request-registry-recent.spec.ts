@@ -55,10 +55,12 @@ describe('request registry: recently finished requests', () => {
 
   it('a request given a mapping resolves with the mapped result, and fails with its error should it throw (no hang)', async () => {
     const { reg } = registry();
-    const mapped = reg.register(1, 'tools/call', undefined, undefined, undefined, (r) => ({ ...r, seen: true }));
-    const later = reg.register(2, 'tools/call', undefined, undefined, undefined, (r) => Promise.resolve({ later: r.n as number }));
-    const thrown = reg.register(3, 'tools/call', undefined, undefined, undefined, () => {
-      throw new TypeError('bad result');
+    const mapped = reg.register(1, 'tools/call', undefined, undefined, undefined, { mapResult: (r) => ({ ...r, seen: true }) });
+    const later = reg.register(2, 'tools/call', undefined, undefined, undefined, { mapResult: (r) => Promise.resolve({ later: r.n as number }) });
+    const thrown = reg.register(3, 'tools/call', undefined, undefined, undefined, {
+      mapResult: () => {
+        throw new TypeError('bad result');
+      },
     });
     reg.settle(1, { n: 1 }, undefined);
     reg.settle(2, { n: 2 }, undefined);
