@@ -119,7 +119,7 @@ export class ModernClientEra implements ClientEra {
     const host = this.host;
     const id: RequestId = `c${++this.journaledCalls}`;
     const recorded = recordedOptions(options);
-    // Built key by key (no spreads, no bound recorder per call: issue 26's 1 µs per entry); the same keys in the same order.
+    // Built key by key (no spreads, no bound recorder per call: a journal must cost well under a microsecond per entry); the same keys in the same order.
     const call = (params === undefined ? { kind: 'call', op: 'request', id, method } : { kind: 'call', op: 'request', id, method, params }) as JournalEntryInput & { options?: RecordedRequestOptions };
     if (recorded !== undefined) call.options = recorded;
     host.record!(call);

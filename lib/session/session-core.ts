@@ -385,7 +385,7 @@ export abstract class SessionCore {
     if (!this.journal && !observed) return;
     // The time only once an entry is kept: reading the clock for every frame nobody records cost each call.
     t ??= this.clock.now();
-    // Unwatched: kept from its values, never stamped (issue 26's 1 µs per entry).
+    // Unwatched: kept from its values, never stamped (no entry object extended per frame: journaling must stay cheap per entry).
     if (!observed) return this.journal!.keep(entry, this.seq++, t);
     // Stamped in place (no copy: each entry is a fresh object, recorded once).
     const stamped = entry as JournalEntry;
