@@ -19,7 +19,7 @@ import { isStoreOutageError } from '../shared/store-outage.js';
 import { McpError, wireErrorOf } from '../errors.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type { JsonObject, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RequestId } from '../jsonrpc/message.js';
-import { spreadCopy } from '../jsonrpc/spread-copy.js';
+import { copyJsonObject, spreadCopy } from '../jsonrpc/spread-copy.js';
 import { MODERN_CLIENT_REQUESTS, REMOVED_IN_MODERN, isKnownMethod } from '../protocol/methods.js';
 import type { LoggingLevel } from '../protocol/schema/logging.js';
 import {
@@ -475,7 +475,7 @@ export class RequestCore implements ModernDispatch {
   /** A result as this era sends it: `resultType`, server info, caching hints when complete and cacheable. */
   private complete(id: RequestId, method: string, result: JsonObject): Answer {
     if (result.resultType === undefined) result.resultType = 'complete';
-    const meta = (result._meta !== null && typeof result._meta === 'object' ? ownCopy(result._meta as JsonObject) : {}) as JsonObject;
+    const meta = (result._meta !== null && typeof result._meta === 'object' ? copyJsonObject(result._meta as JsonObject) : {}) as JsonObject;
     meta[META.serverInfo] = this.server.options.info as unknown as JsonObject;
     result._meta = meta;
     if (result.resultType === 'complete' && CACHEABLE.has(method)) {
@@ -488,7 +488,7 @@ export class RequestCore implements ModernDispatch {
 
   private shape(response: JsonRpcResponse | undefined, method: string): Answer {
     if (response === undefined) return { response: undefined, status: 200 };
-    if ('result' in response) return this.complete(response.id, method, ownCopy(response.result));
+    if ('result' in response) return this.complete(response.id, method, copyJsonObject(response.result));
     const e = response.error;
     // This era's codes: an unknown resource is -32602 (with its uri), not -32002.
     if (e.code === ErrorCode.ResourceNotFound) {
@@ -579,20 +579,4 @@ function error(id: RequestId, code: number, message: string): JsonRpcResponse {
 
 function isPromise<T>(v: unknown): v is Promise<T> {
   return v !== null && typeof v === 'object' && typeof (v as Promise<T>).then === 'function';
-}
-
-/**
- * A shallow copy that keys can then be added to. Key by key, not a spread: on Node 20 adding a key
- * to a spread copy costs microseconds per answer (bench/spread-cost.ts). A `__proto__` own key
- * (JSON.parse makes one) stays an own data property, as a spread keeps it.
- */
-function ownCopy(source: JsonObject): JsonObject {
-  const out: JsonObject = {};
-  // (for-in over own keys, not Object.keys: no array of keys per answer.)
-  for (const key in source) {
-    if (!Object.hasOwn(source, key)) continue;
-    if (key === '__proto__') Object.defineProperty(out, key, { value: source[key], enumerable: true, writable: true, configurable: true });
-    else out[key] = source[key]!;
-  }
-  return out;
 }

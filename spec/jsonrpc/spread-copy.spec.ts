@@ -4,10 +4,23 @@
  * must reach the client as before.
  */
 import { expect } from 'chai';
-import { copyBySpread, copyKeyByKey, mergeBySpread, mergeKeyByKey, spreadCopy, spreadMerge } from '../../lib/jsonrpc/spread-copy.js';
+import { copyBySpread, copyJsonObject, copyKeyByKey, mergeBySpread, mergeKeyByKey, spreadCopy, spreadMerge } from '../../lib/jsonrpc/spread-copy.js';
 import { connect, makeServer } from '../server-features/helpers.js';
 
 describe('jsonrpc/spread-copy', () => {
+  it('copyJsonObject: a parsed object copied as a spread copies it (own __proto__ as data, key order), a new key not on the source', () => {
+    const parsed = JSON.parse('{"b":1,"2":"two","__proto__":{"polluted":true},"a":[3],"1":"one"}') as Record<string, unknown>;
+    const copy = copyJsonObject(parsed);
+    expect(Reflect.ownKeys(copy)).to.deep.equal(Reflect.ownKeys({ ...parsed }));
+    expect(Object.getPrototypeOf(copy)).to.equal(Object.prototype);
+    expect((copy as { polluted?: unknown }).polluted).to.equal(undefined);
+    expect(Object.getOwnPropertyDescriptor(copy, '__proto__')).to.deep.include({ value: { polluted: true }, enumerable: true });
+    expect(copy.a).to.equal(parsed.a);
+    copy.added = true;
+    expect(parsed).to.not.have.property('added');
+    expect(JSON.stringify(copy)).to.equal(JSON.stringify(parsed).slice(0, -1) + ',"added":true}');
+  });
+
   for (const [name, copyOf] of [['key by key', copyKeyByKey], ['by spread', copyBySpread], ['on this runtime', spreadCopy]] as const) {
     it(`${name}: copies own enumerable keys in a spread order, own __proto__ as data, enumerable symbols; not inherited or hidden ones`, () => {
       const tag = Symbol('tag');
