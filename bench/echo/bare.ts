@@ -37,3 +37,24 @@ export function lineSplitter(onLine: (line: string) => void): (chunk: string) =>
     rest = chunk.slice(start);
   };
 }
+
+/**
+ * A line server on this process's stdin and stdout: `answer` gives each line's answer (or nothing),
+ * and the answers to one input chunk go out in one write. Ends the process when stdin ends.
+ */
+export function serveLines(answer: (line: string) => string | undefined): void {
+  let out = '';
+  const split = lineSplitter((line) => {
+    const text = answer(line);
+    if (text !== undefined) out += text + '\n';
+  });
+  process.stdin.setEncoding('utf8');
+  process.stdin.on('data', (chunk: string) => {
+    split(chunk);
+    if (out !== '') {
+      process.stdout.write(out);
+      out = '';
+    }
+  });
+  process.stdin.on('end', () => process.exit(0));
+}

@@ -4,7 +4,7 @@
  * `resultType` and `_meta.serverInfo`, as our server sends it), one write per input chunk. No MCP
  * server runs, so the client process's CPU is the client's own cost on a real pipe.
  */
-import { lineSplitter } from '../echo/bare.js';
+import { serveLines } from '../echo/bare.js';
 
 const SERVER_INFO = '{"name":"bench-server","version":"1.0.0"}';
 const TEXT = '"hello, bench"';
@@ -12,29 +12,18 @@ const MODERN_RESULT = `{"content":[{"type":"text","text":${TEXT}}],"resultType":
 const LEGACY_RESULT = `{"content":[{"type":"text","text":${TEXT}}]}`;
 const MODERN_MARK = '"io.modelcontextprotocol/protocolVersion"';
 
-let out = '';
-const split = lineSplitter((line) => {
+serveLines((line) => {
   // The id and method are read from the parsed line only off the hot path (the handshake).
   if (line.includes('"tools/call"')) {
     const idAt = line.indexOf('"id":') + 5;
     const id = line.slice(idAt, line.indexOf(',', idAt));
-    out += `{"jsonrpc":"2.0","id":${id},"result":${line.includes(MODERN_MARK) ? MODERN_RESULT : LEGACY_RESULT}}\n`;
-    return;
+    return `{"jsonrpc":"2.0","id":${id},"result":${line.includes(MODERN_MARK) ? MODERN_RESULT : LEGACY_RESULT}}`;
   }
   const msg = JSON.parse(line) as { id?: number | string; method?: string };
-  if (msg.id === undefined || msg.method === undefined) return;
+  if (msg.id === undefined || msg.method === undefined) return undefined;
   let result: string;
   if (msg.method === 'server/discover') result = `{"supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"serverInfo":${SERVER_INFO},"resultType":"complete"}`;
   else if (msg.method === 'initialize') result = `{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":${SERVER_INFO}}`;
   else result = '{}';
-  out += `{"jsonrpc":"2.0","id":${JSON.stringify(msg.id)},"result":${result}}\n`;
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(msg.id)},"result":${result}}`;
 });
-process.stdin.setEncoding('utf8');
-process.stdin.on('data', (chunk: string) => {
-  split(chunk);
-  if (out !== '') {
-    process.stdout.write(out);
-    out = '';
-  }
-});
-process.stdin.on('end', () => process.exit(0));
