@@ -397,6 +397,20 @@ function idleTable(rows: IdleRow[]): string {
   return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
 }
 
+/** Our client's era in these rows (BENCH_ERA; unset: it finds 2026-07-28). */
+const OURS_ERA = process.env.BENCH_ERA;
+
+/**
+ * Whether a row of ours is 3x both SDKs, beside what the bare JSON-RPC echo on the same transport,
+ * workload and placement reaches: where the echo itself is under 3x, no implementation can be.
+ */
+function tripleVerdict(r: Row, rows: Row[]): string {
+  const ok = (r.vsSdk1?.throughput ?? 0) >= 3 && (r.vsSdk2 === undefined || r.vsSdk2.throughput >= 3);
+  const bare = rows.find((b) => b.impl === 'bare' && b.transport === r.transport && b.workload === r.workload && b.placement === r.placement);
+  const ceiling = bare?.vsSdk1 === undefined ? '' : `; the bare echo is ${fmtX(bare.vsSdk1.throughput)} sdk 1.x${bare.vsSdk1.throughput < 3 ? ', under 3x itself' : ''}`;
+  return `${ok ? 'ok' : 'MISS'}${ceiling}`;
+}
+
 function verdicts(rows: Row[], idle: IdleRow[], modern: ModernOutcome): string[] {
   const lines: string[] = [];
   const vs = (v: { throughput: number; p99: number } | undefined, name: string): string =>
@@ -414,6 +428,7 @@ function verdicts(rows: Row[], idle: IdleRow[], modern: ModernOutcome): string[]
     const http = r.transport === 'http';
     const ok = r.vsSdk1.throughput >= 2 && (http || r.vsSdk1.p99 <= 1);
     lines.push(`${transportLabel(r).padEnd(16)} ${r.workload.padEnd(10)}  vs sdk 1.x: throughput ${fmtX(r.vsSdk1.throughput)}, p99 ${fmtX(r.vsSdk1.p99)} (budget >= 2x${http ? '' : ', p99 <= 1x'}: ${ok ? 'ok' : 'MISS'})${vs(r.vsSdk2, 'vs sdk v2')}`);
+    if (!http && OURS_ERA !== 'legacy') lines.push(`${''.padEnd(28)}  the 2026-07-28 target, 3x both SDKs: ${tripleVerdict(r, rows)}`);
   }
   for (const ours of idle) {
     if (ours.impl !== 'ours' || ours.heapVsSdk1 === undefined) continue;
