@@ -6,6 +6,10 @@ import { expect } from 'chai';
 import { parseFrame } from '../../streams/parse-json.js';
 import { forgetKnownMeta, knownMetaServed } from '../../streams/known-meta.js';
 import { DeepFrame } from '../../streams/transport.js';
+import { listen } from '../../lib/http/listen-port.js';
+import { createMcpServer } from '../../lib/mcp-server.js';
+import { createStreamableHttpHandler } from '../../lib/server-bindings/streamable-http-server.js';
+import { post } from '../fixtures/http-server/raw.js';
 
 const LIMIT = 4 * 1024 * 1024;
 const ENVELOPE = JSON.stringify({
@@ -140,5 +144,31 @@ describe('streams: a request line ending with a known _meta envelope', () => {
     expect(knownMetaServed()).to.equal(0);
     for (let id = 1; id <= 200; id++) expectSame(parseFrame(stable(id), LIMIT), JSON.parse(stable(id)), stable(id));
     expect(knownMetaServed()).to.be.greaterThan(100);
+  });
+
+  it('over HTTP: 2026-07-28 POSTs with the same envelope are each served with an envelope of their own', async () => {
+    const mcp = createMcpServer({ info: { name: 'known-meta', version: '1' } });
+    const seen: unknown[] = [];
+    mcp.registerTool('meta', { description: 'reports and then changes its request _meta' }, (_a, ctx) => {
+      const meta = (ctx.meta ?? {}) as Record<string, unknown>;
+      seen.push(JSON.parse(JSON.stringify(meta)));
+      meta.changedByHandler = true;
+      return 'ok';
+    });
+    const http = await listen(createStreamableHttpHandler(mcp.server), { logger: false });
+    try {
+      const _meta = JSON.parse(ENVELOPE) as Record<string, unknown>;
+      const headers = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'meta' };
+      for (let id = 1; id <= 4; id++) {
+        const res = await post(http.url, { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'meta', arguments: {}, _meta } }, headers);
+        expect(res.status, res.body).to.equal(200);
+        expect((res.json as { result: { content: { text: string }[] } }).result.content[0]!.text).to.equal('ok');
+      }
+      expect(knownMetaServed()).to.equal(3);
+      expect(seen).to.have.length(4);
+      for (const m of seen) expect(m).to.deep.equal(_meta);
+    } finally {
+      await http.close();
+    }
   });
 });
