@@ -7,9 +7,10 @@
  * Node 20 has no `JSON.rawJSON`. A request whose `params._meta` is sealed (every 2026-07-28
  * request without the caller's own `_meta`), and a result whose `_meta` holds a sealed value
  * (every 2026-07-28 result), are written by hand around it: the frame's own keys as constant
- * text, `JSON.stringify` for the caller's values only, the sealed text as made. Any other frame is stringified whole, and a sealed object in it answers `toJSON` with a unique
- * placeholder whose text is then replaced by the object's. Everywhere else (`JSON.stringify` in a
- * journal, a log line) a sealed object serializes as before.
+ * text, `JSON.stringify` for the caller's values only, the sealed text as made. Any other frame
+ * is stringified whole, and a sealed object in it answers `toJSON` with a unique placeholder
+ * whose text is then replaced by the object's. Everywhere else (`JSON.stringify` in a journal, a
+ * log line) a sealed object serializes as before.
  *
  * @see https://modelcontextprotocol.io/specification/2026-07-28/basic
  */
@@ -154,23 +155,24 @@ function requestText(frame: Record<string, unknown>, params: unknown): string | 
   if (sealed === undefined || !hasKeys(frame, REQUEST_KEYS) || typeof frame.method !== 'string') return undefined;
   const id = idText(frame.id);
   if (id === undefined) return undefined;
-  const body = membersText(params, meta, sealed.text);
+  const body = membersText(params, meta, sealed.text, false);
   // One string grown left to right: fewer intermediate strings than joining a body in the end.
   return body === undefined ? undefined : '{"jsonrpc":"2.0","id":' + id + methodPart(frame.method) + body + '}';
 }
 
 function responseText(frame: Record<string, unknown>, result: unknown): string | undefined {
-  if (!isPlainObject(result)) return undefined;
-  const meta = result._meta;
-  if (!isPlainObject(meta)) return undefined;
+  // A result without a `_meta` (every legacy one) is told first, by one read.
+  if (result === null || typeof result !== 'object') return undefined;
+  const meta = (result as Record<string, unknown>)._meta;
+  if (meta === null || typeof meta !== 'object' || !isPlainObject(result) || !isPlainObject(meta)) return undefined;
   // A result with no sealed value in its `_meta` (a legacy result's own `_meta`, a server info
   // an interceptor replaced) is stringified whole: quicker than by hand.
   if (!holdsSealed(meta) || !hasKeys(frame, RESPONSE_KEYS)) return undefined;
-  const metaText = membersText(meta, undefined, undefined);
+  const metaText = membersText(meta, undefined, undefined, true);
   if (metaText === undefined) return undefined;
   const id = idText(frame.id);
   if (id === undefined) return undefined;
-  const body = membersText(result, meta, '{' + metaText);
+  const body = membersText(result, meta, '{' + metaText, false);
   return body === undefined ? undefined : '{"jsonrpc":"2.0","id":' + id + ',"result":{' + body + '}';
 }
 
@@ -204,11 +206,13 @@ function holdsSealed(obj: Record<string, unknown>): boolean {
 
 /**
  * An object's members as `JSON.stringify` writes them, then `}` (the opening brace is the
- * caller's): the member whose value is `known` as `knownText`, a sealed value as its text, any
- * other with `JSON.stringify`. Undefined when a value is an object with a `toJSON` of its own:
- * called with its key inside the frame and with "" alone, it might answer otherwise.
+ * caller's): the member whose value is `known` as `knownText`, a sealed value as its text where
+ * `sealedValues` (a result's `_meta`: elsewhere the look would cost a request's encoding for
+ * nothing), any other with `JSON.stringify`. Undefined when a value is an object with a `toJSON`
+ * of its own (a sealed one too, where not looked for): called with its key inside the frame and
+ * with "" alone, it might answer otherwise.
  */
-function membersText(obj: Record<string, unknown>, known: unknown, knownText: string | undefined): string | undefined {
+function membersText(obj: Record<string, unknown>, known: unknown, knownText: string | undefined, sealedValues: boolean): string | undefined {
   let text = '';
   const keys = Object.keys(obj);
   for (let k = 0; k < keys.length; k++) {
@@ -217,7 +221,7 @@ function membersText(obj: Record<string, unknown>, known: unknown, knownText: st
     let value: string | undefined;
     if (v === known && known !== undefined) value = knownText;
     else if (v !== null && typeof v === 'object') {
-      const sealed = (v as Record<PropertyKey, unknown>)[SEALED] as Sealed | undefined;
+      const sealed = sealedValues ? ((v as Record<PropertyKey, unknown>)[SEALED] as Sealed | undefined) : undefined;
       if (sealed !== undefined) value = sealed.text;
       else if (typeof (v as { toJSON?: unknown }).toJSON === 'function') return undefined;
       else value = JSON.stringify(v);
