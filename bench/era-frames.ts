@@ -8,7 +8,8 @@
  * Each stage runs our own code of the stdio path on a window of 256 frames, as the pipelined
  * row has in flight: the client's `encodeFrame` (the envelope sealed, as `client-core.ts` seals
  * it), joined into one chunk as `FrameWriter` does; the server's line split, `parseFrame` and
- * `classifyValue`; its `encodeFrame` of the result; the client's parse of it (legacy:
+ * `classifyValue`; its `encodeFrame` of the result (the server info sealed, as `sent-info.ts`
+ * seals it; `BENCH_UNSEALED=1`: a plain object, as before); the client's parse of it (legacy:
  * `parseFrame` + `classifyValue`; 2026-07-28: `JSON.parse` and the depth check, as
  * `modern-link.ts` receives). `bare JSON` is the floor any implementation pays: JSON.stringify
  * and JSON.parse of the same request and result, nothing else. Rounds alternate the eras;
@@ -19,7 +20,7 @@
 import { classifyValue, encodeFrame } from '../lib/jsonrpc/codec.js';
 import { DEFAULT_MAX_FRAME_DEPTH, nestsDeeperThan, textMayNestDeeperThan } from '../lib/jsonrpc/depth.js';
 import type { Frame } from '../lib/jsonrpc/message.js';
-import { sealJson } from '../lib/jsonrpc/sealed-json.js';
+import { sealJson, sealedCopy } from '../lib/jsonrpc/sealed-json.js';
 import { parseFrame } from '../streams/parse-json.js';
 import { CLIENT_INFO, SERVER_INFO, TEXT, TOOL } from './common.js';
 
@@ -36,6 +37,9 @@ const envelope = sealJson({
   'io.modelcontextprotocol/clientInfo': { ...CLIENT_INFO },
 });
 
+// The server info as `RequestCore` puts it in each result: one sealed copy (`lib/modern/sent-info.ts`).
+const serverInfo = process.env.BENCH_UNSEALED ? SERVER_INFO : sealedCopy(SERVER_INFO)!;
+
 const request = (era: Era, id: number): Frame =>
   ({
     jsonrpc: '2.0',
@@ -49,7 +53,7 @@ const result = (era: Era, id: number): Frame =>
     id,
     result:
       era === 'modern'
-        ? { content: [{ type: 'text', text: TEXT }], resultType: 'complete', _meta: { 'io.modelcontextprotocol/serverInfo': SERVER_INFO } }
+        ? { content: [{ type: 'text', text: TEXT }], resultType: 'complete', _meta: { 'io.modelcontextprotocol/serverInfo': serverInfo } }
         : { content: [{ type: 'text', text: TEXT }] },
   }) as Frame;
 

@@ -25,7 +25,7 @@ export const LAYERS: ReadonlyArray<{ readonly name: string; readonly files: read
     name: 'frame', // JSON-RPC frames, the Transport contract, frame streams that know no MCP method
     files: [
       'lib/jsonrpc/**',
-      'streams/transport.ts', 'streams/inbound.ts', 'streams/decode.ts', 'streams/parse-json.ts',
+      'streams/transport.ts', 'streams/inbound.ts', 'streams/decode.ts', 'streams/parse-json.ts', 'streams/known-meta.ts',
       'streams/ndjson-encode.ts', 'streams/ndjson-split.ts', 'streams/sse-parse.ts', 'streams/sse-encode.ts',
       'streams/correlate.ts', 'streams/frame-kind.ts', 'streams/route.ts', 'streams/receive.ts',
       'streams/journal-tap.ts',

@@ -11,6 +11,7 @@ import { DEFAULT_MAX_FRAME_DEPTH, nestsDeeperThan, textMayNestDeeperThan, topLev
 import { ErrorCode } from '../lib/jsonrpc/error-codes.js';
 import type { RequestId } from '../lib/jsonrpc/message.js';
 import { concatBytes, utf8ByteLength, utf8Decode } from '../lib/crypto/bytes.js';
+import { learnMeta, parseKnownMeta } from './known-meta.js';
 
 /** Which of the two media types MCP POSTs need an `Accept` header lists (wildcards count). */
 export function acceptedTypes(accept: string | undefined): { json: boolean; sse: boolean } {
@@ -192,11 +193,16 @@ export function readJsonBody(
       return;
     }
     if (text !== undefined) {
-      try {
-        value = JSON.parse(text);
-      } catch (e) {
-        writeError(res, 400, ErrorCode.ParseError, `Parse error: invalid JSON (${(e as Error).message})`);
-        return;
+      // A 2026-07-28 request ending with the envelope of an earlier one: not parsed again (known-meta.ts).
+      value = parseKnownMeta(text);
+      if (value === undefined) {
+        try {
+          value = JSON.parse(text);
+        } catch (e) {
+          writeError(res, 400, ErrorCode.ParseError, `Parse error: invalid JSON (${(e as Error).message})`);
+          return;
+        }
+        if (value !== null && typeof value === 'object') learnMeta(text, value);
       }
     }
     // Nested deeper than the session's limit: refused here, where the text still tells whether

@@ -7,6 +7,7 @@ import { map, type OperatorFunction } from 'rxjs';
 import { DEFAULT_MAX_FRAME_DEPTH, nestsDeeperThan, textMayNestDeeperThan, topLevelOf } from '../lib/jsonrpc/depth.js';
 import { DeepFrame, type RawFrame } from './transport.js';
 import { utf8ByteLength } from '../lib/crypto/bytes.js';
+import { learnMeta, parseKnownMeta } from './known-meta.js';
 
 /**
  * One frame: parsed when it is JSON text of an object or array within the limits, else as it
@@ -20,11 +21,15 @@ export function parseFrame(raw: RawFrame, maxFrameBytes: number, maxFrameDepth =
   if (typeof raw !== 'string') return raw;
   // UTF-16 length bounds the UTF-8 size from below and a third of it from above.
   if (raw.length * 3 > maxFrameBytes && utf8ByteLength(raw) > maxFrameBytes) return raw;
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    return raw;
+  // A request ending with the envelope of the one before: the envelope is not parsed again.
+  let value = parseKnownMeta(raw);
+  if (value === undefined) {
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      return raw;
+    }
+    if (value !== null && typeof value === 'object') learnMeta(raw, value);
   }
   // Only objects and arrays go on as values; `"x"` or `1` stay text so the error names them.
   if (value === null || typeof value !== 'object') return raw;

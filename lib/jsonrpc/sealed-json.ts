@@ -3,12 +3,14 @@
  * A 2026-07-28 client sends the same `_meta` envelope (protocol version, client capabilities and
  * info) on every request; in memory the frame passes the object by reference, but a stdio or HTTP
  * transport serialized it again per call, about half of a small request's encoding (~1.5 µs).
+ * A 2026-07-28 server likewise puts its info in every result's `_meta` (`sent-info.ts`).
  * Node 20 has no `JSON.rawJSON`. A request whose `params._meta` is sealed (every 2026-07-28
- * request without the caller's own `_meta`) is written by hand around it: the frame's own keys as
- * constant text, `JSON.stringify` for the caller's values only, the envelope's text as made. Any
- * other frame is stringified whole, and a sealed object in it answers `toJSON` with a unique
- * placeholder whose text is then replaced by the object's. Everywhere else (`JSON.stringify` in a
- * journal, a log line) a sealed object serializes as before.
+ * request without the caller's own `_meta`), and a result whose `_meta` holds a sealed value
+ * (every 2026-07-28 result), are written by hand around it: the frame's own keys as constant
+ * text, `JSON.stringify` for the caller's values only, the sealed text as made. Any other frame
+ * is stringified whole, and a sealed object in it answers `toJSON` with a unique placeholder
+ * whose text is then replaced by the object's. Everywhere else (`JSON.stringify` in a journal, a
+ * log line) a sealed object serializes as before.
  *
  * @see https://modelcontextprotocol.io/specification/2026-07-28/basic
  */
@@ -52,9 +54,49 @@ export function sealJson<T extends object>(value: T): T {
   return value;
 }
 
+/**
+ * A sealed copy of `value`, frozen all through, when it is plain JSON data: objects of `Object`'s
+ * prototype (or none) and arrays, whose own keys are all enumerable data properties with string
+ * names, holding strings, finite numbers, booleans, null or such objects (a few levels deep).
+ * Undefined for anything else (a class instance, a `toJSON`, a getter, a symbol key, `undefined`,
+ * a cycle): the caller then keeps sending the value itself. The copy is what a caller may seal
+ * without trusting its owner: a change to `value` afterwards is not seen, and nobody can change
+ * the copy.
+ */
+export function sealedCopy<T extends object>(value: T): T | undefined {
+  const copy = frozenCopy(value, 0);
+  return copy === undefined ? undefined : (Object.freeze(sealJson(copy as object)) as T);
+}
+
+/** Deep enough for any server or client info; deeper (or a cycle) is not copied. */
+const COPY_DEPTH = 16;
+
+function frozenCopy(value: unknown, depth: number): unknown {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (typeof value !== 'object' || depth > COPY_DEPTH) return undefined;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  const isArray = Array.isArray(value);
+  if (isArray ? proto !== Array.prototype : proto !== Object.prototype && proto !== null) return undefined;
+  const names = Reflect.ownKeys(value);
+  if (isArray && names.length !== (value as unknown[]).length + 1) return undefined; // holes
+  const out: Record<string, unknown> | unknown[] = isArray ? [] : {};
+  for (const name of names) {
+    if (typeof name !== 'string') return undefined;
+    const d = Object.getOwnPropertyDescriptor(value, name)!;
+    if (isArray && name === 'length') continue;
+    if (!d.enumerable || !('value' in d) || name === '__proto__' || name === 'toJSON') return undefined;
+    const v = frozenCopy(d.value, depth + 1);
+    if (v === undefined) return undefined;
+    (out as Record<string, unknown>)[name] = v;
+  }
+  // The top is frozen by the caller once sealed: the seal defines its hook on it.
+  return depth === 0 ? out : Object.freeze(out);
+}
+
 /** `JSON.stringify(value)`, with the text of each sealed object in it made once (see {@link sealJson}). */
 export function encodeJson(value: unknown): string {
-  return requestText(value) ?? spliced(value);
+  return frameText(value) ?? spliced(value);
 }
 
 /** `JSON.stringify(value)` with every sealed object's placeholder replaced by its text. */
@@ -82,51 +124,112 @@ function spliced(value: unknown): string {
 
 /** The own keys of a request frame, in the order `JSON.stringify` writes them (the order made). */
 const REQUEST_KEYS = ['jsonrpc', 'id', 'method', 'params'];
+/** The own keys of a response frame with a result (`RequestCore` makes it in this order). */
+const RESPONSE_KEYS = ['jsonrpc', 'id', 'result'];
 
 /**
- * The text of a request `{ jsonrpc: '2.0', id, method, params }` whose `params._meta` is sealed,
- * written by hand: the same bytes as `JSON.stringify`, in under half the time of its placeholder
- * splice (470 against 1,080 ns per `tools/call` request, alternated in-process; a legacy request,
- * with no envelope, 700). Undefined for any other value (another shape, key order or id type, a
- * `toJSON` of the frame's, the params' or a params value's own): {@link spliced} writes those.
+ * The text of a frame written by hand around its sealed parts: a request
+ * `{ jsonrpc: '2.0', id, method, params }` whose `params._meta` is sealed (a modern client's
+ * envelope), or a response `{ jsonrpc: '2.0', id, result }` whose `result._meta` holds a sealed
+ * value (a modern server's info). The same bytes as `JSON.stringify`: the frame's own keys as
+ * constant text, `JSON.stringify` for the caller's values only, each sealed object's text as made.
+ * A request: 470 against 1,080 ns for its placeholder splice (alternated in-process; a legacy
+ * request, with no envelope, 700). Undefined for any other value (another shape, key order or id
+ * type, a `toJSON` of the frame's, the params', result's or `_meta`'s or a value's of theirs):
+ * {@link spliced} writes those.
  */
-function requestText(value: unknown): string | undefined {
+function frameText(value: unknown): string | undefined {
   if (value === null || typeof value !== 'object') return undefined;
   const frame = value as Record<string, unknown>;
-  const params = frame.params as Record<string, unknown> | null | undefined;
-  if (params === null || typeof params !== 'object') return undefined;
-  const meta = params._meta as Record<PropertyKey, unknown> | null | undefined;
+  const params = frame.params;
+  if (params !== undefined) return requestText(frame, params);
+  const result = frame.result;
+  return result === undefined ? undefined : responseText(frame, result);
+}
+
+function requestText(frame: Record<string, unknown>, params: unknown): string | undefined {
+  if (!isPlainObject(params)) return undefined;
+  const meta = params._meta;
   if (meta === null || typeof meta !== 'object') return undefined;
-  const sealed = meta[SEALED] as Sealed | undefined;
-  if (sealed === undefined) return undefined;
-  // Exactly the four keys in this order (inherited enumerable keys, which JSON.stringify skips, fail it too).
-  let i = 0;
-  for (const key in frame) if (key !== REQUEST_KEYS[i++]) return undefined;
-  if (i !== 4 || frame.jsonrpc !== '2.0' || typeof frame.method !== 'string') return undefined;
-  if (typeof frame.toJSON === 'function' || typeof params.toJSON === 'function' || Array.isArray(params)) return undefined;
-  const id = frame.id;
-  let idText: string;
-  if (typeof id === 'number') idText = Number.isFinite(id) ? '' + id : 'null';
-  else if (typeof id === 'string') idText = JSON.stringify(id);
-  else return undefined;
+  const sealed = (meta as Record<PropertyKey, unknown>)[SEALED] as Sealed | undefined;
+  if (sealed === undefined || !hasKeys(frame, REQUEST_KEYS) || typeof frame.method !== 'string') return undefined;
+  const id = idText(frame.id);
+  if (id === undefined) return undefined;
+  const body = membersText(params, meta, sealed.text, false);
   // One string grown left to right: fewer intermediate strings than joining a body in the end.
-  let text = '{"jsonrpc":"2.0","id":' + idText + methodPart(frame.method);
-  let first = true;
-  const keys = Object.keys(params);
+  return body === undefined ? undefined : '{"jsonrpc":"2.0","id":' + id + methodPart(frame.method) + body + '}';
+}
+
+function responseText(frame: Record<string, unknown>, result: unknown): string | undefined {
+  // A result without a `_meta` (every legacy one) is told first, by one read.
+  if (result === null || typeof result !== 'object') return undefined;
+  const meta = (result as Record<string, unknown>)._meta;
+  if (meta === null || typeof meta !== 'object' || !isPlainObject(result) || !isPlainObject(meta)) return undefined;
+  // A result with no sealed value in its `_meta` (a legacy result's own `_meta`, a server info
+  // an interceptor replaced) is stringified whole: quicker than by hand.
+  if (!holdsSealed(meta) || !hasKeys(frame, RESPONSE_KEYS)) return undefined;
+  const metaText = membersText(meta, undefined, undefined, true);
+  if (metaText === undefined) return undefined;
+  const id = idText(frame.id);
+  if (id === undefined) return undefined;
+  const body = membersText(result, meta, '{' + metaText, false);
+  return body === undefined ? undefined : '{"jsonrpc":"2.0","id":' + id + ',"result":{' + body + '}';
+}
+
+/** Whether `frame`'s enumerable keys are exactly `keys` in order, own and `jsonrpc` "2.0" (inherited enumerable keys, which JSON.stringify skips, fail it too). */
+function hasKeys(frame: Record<string, unknown>, keys: readonly string[]): boolean {
+  let i = 0;
+  for (const key in frame) if (key !== keys[i++]) return false;
+  return i === keys.length && frame.jsonrpc === '2.0' && typeof frame.toJSON !== 'function';
+}
+
+/** An object that is not an array and has no `toJSON` of its own (JSON.stringify writes its members). */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && typeof (value as { toJSON?: unknown }).toJSON !== 'function';
+}
+
+/** The text of a JSON-RPC id that is a number or a string, else undefined. */
+function idText(id: unknown): string | undefined {
+  if (typeof id === 'number') return Number.isFinite(id) ? '' + id : 'null';
+  if (typeof id === 'string') return JSON.stringify(id);
+  return undefined;
+}
+
+/** Whether one of `obj`'s own enumerable values is a sealed object. */
+function holdsSealed(obj: Record<string, unknown>): boolean {
+  for (const key in obj) {
+    const v = obj[key];
+    if (v !== null && typeof v === 'object' && (v as Record<PropertyKey, unknown>)[SEALED] !== undefined && Object.hasOwn(obj, key)) return true;
+  }
+  return false;
+}
+
+/**
+ * An object's members as `JSON.stringify` writes them, then `}` (the opening brace is the
+ * caller's): the member whose value is `known` as `knownText`, a sealed value as its text where
+ * `sealedValues` (a result's `_meta`: elsewhere the look would cost a request's encoding for
+ * nothing), any other with `JSON.stringify`. Undefined when a value is an object with a `toJSON`
+ * of its own (a sealed one too, where not looked for): called with its key inside the frame and
+ * with "" alone, it might answer otherwise.
+ */
+function membersText(obj: Record<string, unknown>, known: unknown, knownText: string | undefined, sealedValues: boolean): string | undefined {
+  let text = '';
+  const keys = Object.keys(obj);
   for (let k = 0; k < keys.length; k++) {
     const key = keys[k]!;
-    const v = params[key];
+    const v = obj[key];
     let value: string | undefined;
-    if (v === meta) value = sealed.text;
-    else if (v !== null && typeof v === 'object' && typeof (v as { toJSON?: unknown }).toJSON === 'function') {
-      // Its toJSON would be called with key "" alone, with its own key in the whole frame.
-      return undefined;
+    if (v === known && known !== undefined) value = knownText;
+    else if (v !== null && typeof v === 'object') {
+      const sealed = sealedValues ? ((v as Record<PropertyKey, unknown>)[SEALED] as Sealed | undefined) : undefined;
+      if (sealed !== undefined) value = sealed.text;
+      else if (typeof (v as { toJSON?: unknown }).toJSON === 'function') return undefined;
+      else value = JSON.stringify(v);
     } else value = JSON.stringify(v);
     if (value === undefined) continue; // undefined, a function or a symbol: left out, as JSON.stringify does
-    text = first ? text + keyPart(key) + value : text + ',' + keyPart(key) + value;
-    first = false;
+    text = text === '' ? keyPart(key) + value : text + ',' + keyPart(key) + value;
   }
-  return text + '}}';
+  return text + '}';
 }
 
 /** At most this many methods, and as many params keys, have their text kept (a few dozen in practice). */

@@ -20,6 +20,7 @@ import { McpError, wireErrorOf } from '../errors.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type { JsonObject, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RequestId } from '../jsonrpc/message.js';
 import { copyJsonObject, spreadCopy } from '../jsonrpc/spread-copy.js';
+import { SentInfo } from './sent-info.js';
 import { MODERN_CLIENT_REQUESTS, REMOVED_IN_MODERN, isKnownMethod } from '../protocol/methods.js';
 import type { LoggingLevel } from '../protocol/schema/logging.js';
 import {
@@ -136,6 +137,8 @@ export class RequestCore implements ModernDispatch {
   private owner: RequestOwner | undefined;
   /** What every request of this server shares, made at the first (see {@link ModernShared}). */
   private sharedParts: ModernShared | undefined;
+  /** The server info each result carries. */
+  private readonly sentInfo = new SentInfo();
 
   constructor(
     private readonly server: ServedServer,
@@ -476,7 +479,7 @@ export class RequestCore implements ModernDispatch {
   private complete(id: RequestId, method: string, result: JsonObject): Answer {
     if (result.resultType === undefined) result.resultType = 'complete';
     const meta = (result._meta !== null && typeof result._meta === 'object' ? copyJsonObject(result._meta as JsonObject) : {}) as JsonObject;
-    meta[META.serverInfo] = this.server.options.info as unknown as JsonObject;
+    meta[META.serverInfo] = this.sentInfo.of(this.server.options.info);
     result._meta = meta;
     if (result.resultType === 'complete' && CACHEABLE.has(method)) {
       const hint = this.hints.get(method)!;

@@ -19,7 +19,7 @@ import { argumentAt, type ParamHeader } from '../modern/param-headers.js';
 import { MCP_NAME_SOURCE } from '../modern/name-header.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
 import { McpError } from '../errors.js';
-import { classifyMessage } from '../jsonrpc/codec.js';
+import { classifyMessage, encodeFrame } from '../jsonrpc/codec.js';
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../jsonrpc/message.js';
 import { errorBody, writeEmpty, writeJson } from '../../streams/http-body.js';
 import { KeepAliveTicker, SseSink } from '../../streams/http-sse-sink.js';
@@ -227,7 +227,7 @@ class ModernExchange implements RequestCancellation {
   answer(response: JsonRpcResponse | undefined, status: number, headers?: HttpHeadersOut): void {
     if (this.res.writableEnded || this.res.destroyed) return;
     if (this.sink !== undefined) {
-      if (response !== undefined) this.sink.write(sseEvent(JSON.stringify(response)));
+      if (response !== undefined) this.sink.write(sseEvent(encodeFrame(response)));
       this.sink.end();
       return;
     }
@@ -235,7 +235,8 @@ class ModernExchange implements RequestCancellation {
       writeEmpty(this.res, 202);
       return;
     }
-    writeJson(this.res, status, JSON.stringify(response), headers);
+    // encodeFrame: the server info's text made once (sealed-json.ts), the rest as JSON.stringify.
+    writeJson(this.res, status, encodeFrame(response), headers);
   }
 }
 
