@@ -74,9 +74,11 @@ export interface UndiciResponse {
 export class UndiciAnswer implements PostAnswer {
   readonly status: number;
   readonly type: string;
-  readonly hasBody = true;
+  readonly hasBody: boolean;
   constructor(private readonly res: UndiciResponse) {
     this.status = res.statusCode;
+    // As a fetch Response: these statuses carry no body.
+    this.hasBody = res.statusCode !== 204 && res.statusCode !== 205 && res.statusCode !== 304;
     this.type = mediaTypeOf(res.headers['content-type']);
   }
   header(name: string): string | null {
