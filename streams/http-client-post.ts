@@ -12,7 +12,7 @@ import { customHeaders, describeFrame, messageOf, requestIdOf, type HeadersOptio
 import type { Abortable } from './http-client-streams.js';
 import type { FetchLike } from './http-fetch.js';
 import { FetchAnswer, type PostAnswer } from './http-post-answer.js';
-import { connectionLost, LeanAbort, leanHeaders, leanPost, leanReady } from './lean-post.js';
+import { connectionLost, LeanAbort, leanAnswer, leanHeaders, leanReady, leanRequest } from './lean-post.js';
 
 /** What sending a POST needs from its transport. */
 export interface PostSenderHost {
@@ -60,11 +60,11 @@ export async function sendPost(host: PostSenderHost, frame: Frame, initialize: b
         return headersFailed(host, frame, e);
       }
       const session = host.session();
-      ownPostHeaders((name, value) => (headers[name] = value), host, frame, session, initialize);
+      ownPostHeaders(headers, host, frame, session, initialize);
       const abort = new LeanAbort();
       host.track(abort, id);
       try {
-        const answer = await leanPost(host.url, headers, body, abort);
+        const answer = leanAnswer(await leanRequest(host.url, headers, body, abort));
         if (answer !== undefined) return { answer, abort, session };
         // A redirect: the fetch path follows it.
         host.release(abort);
@@ -81,7 +81,9 @@ export async function sendPost(host: PostSenderHost, frame: Frame, initialize: b
     return headersFailed(host, frame, e);
   }
   const session = host.session();
-  ownPostHeaders((name, value) => headers.set(name, value), host, frame, session, initialize);
+  const own: Record<string, string> = {};
+  ownPostHeaders(own, host, frame, session, initialize);
+  for (const name in own) headers.set(name, own[name]!);
   const controller = new AbortController();
   host.track(controller, id);
   try {
@@ -97,13 +99,13 @@ export async function sendPost(host: PostSenderHost, frame: Frame, initialize: b
  * The transport's own headers of a POST, over the custom ones (they win): the session, the
  * negotiated version, the media types, and a modern message's version, method and target.
  */
-function ownPostHeaders(put: (name: string, value: string) => void, host: PostSenderHost, frame: Frame, session: string | undefined, initialize: boolean): void {
-  if (session !== undefined) put('mcp-session-id', session);
+function ownPostHeaders(headers: Record<string, string>, host: PostSenderHost, frame: Frame, session: string | undefined, initialize: boolean): void {
+  if (session !== undefined) headers['mcp-session-id'] = session;
   const version = initialize ? undefined : host.versionHeader();
-  if (version !== undefined) put('mcp-protocol-version', version);
-  put('content-type', 'application/json');
-  put('accept', 'application/json, text/event-stream');
-  for (const [name, value] of modernHeaders(frame, host.paramHeaders())) put(name, value);
+  if (version !== undefined) headers['mcp-protocol-version'] = version;
+  headers['content-type'] = 'application/json';
+  headers['accept'] = 'application/json, text/event-stream';
+  for (const [name, value] of modernHeaders(frame, host.paramHeaders())) headers[name] = value;
 }
 
 function headersFailed(host: PostSenderHost, frame: Frame, e: unknown): undefined {

@@ -46,15 +46,16 @@ export function leanReady(): boolean | Promise<boolean> {
 }
 
 /**
- * POST `body` to `url`. Resolves undefined when the fetch path must take the message instead (a
- * redirect: its answer is drained); rejects when the request failed (`abort` aborts it).
- * Call only once {@link leanReady} said yes.
+ * POST `body` to `url` on the shared agent (`abort` aborts it). Call only once {@link leanReady}
+ * said yes; {@link leanAnswer} reads what it resolves to.
  */
-export async function leanPost(url: URL, headers: Record<string, string>, body: string, abort: LeanAbort): Promise<UndiciAnswer | undefined> {
-  const agent = defaultAgentNow()!;
-  const res = (await agent.request({ origin: url.origin, path: url.pathname + url.search, method: 'POST', headers, body, signal: abort })) as UndiciResponse;
+export function leanRequest(url: URL, headers: Record<string, string>, body: string, abort: LeanAbort): Promise<UndiciResponse> {
+  return defaultAgentNow()!.request({ origin: url.origin, path: url.pathname + url.search, method: 'POST', headers, body, signal: abort }) as Promise<UndiciResponse>;
+}
+
+/** The answer to a lean POST, or undefined when the fetch path must take the message instead (a redirect: drained). */
+export function leanAnswer(res: UndiciResponse): UndiciAnswer | undefined {
   if (res.statusCode >= 300 && res.statusCode < 400) {
-    // Redirects are the fetch path's business.
     res.body.on('error', ignore).resume();
     return undefined;
   }
