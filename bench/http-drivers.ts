@@ -106,6 +106,9 @@ export async function forkServer(name: ServerName, args: string[], execArgv: str
 
 // ------------------------------------------------------------------ drivers
 
+/** Our client's era in ab.js's http rows (BENCH_ERA, as for memory and stdio): legacy, modern, or auto (unset). */
+const OURS_ERA = process.env.BENCH_ERA as 'legacy' | 'modern' | undefined;
+
 interface SessionOps<S> {
   connect(url: string): Promise<S>;
   call(session: S): Promise<string>;
@@ -153,7 +156,8 @@ function sessionDriver<S>(label: string, server: ServerChild, ops: SessionOps<S>
 function oursOps(): SessionOps<Client> {
   return {
     async connect(url) {
-      const client = new Client({ info: CLIENT_INFO });
+      // The era of BENCH_ERA when set (ab.js's `@legacy` / `@modern` tags), as in the `http` rows.
+      const client = new Client({ info: CLIENT_INFO, ...(OURS_ERA && { era: OURS_ERA }) });
       await client.connect(createStreamableHttpClientTransport(url));
       return client;
     },
@@ -236,8 +240,6 @@ export async function createHttpDriver(impl: ImplName, mode: HttpMode): Promise<
 
 // ------------------------------------------------------------------ one client, any workload
 
-/** The client's era in the `http` rows of ab.js (BENCH_ERA, as for memory and stdio): legacy, modern, or auto (unset). */
-const OURS_ERA = process.env.BENCH_ERA as 'legacy' | 'modern' | undefined;
 
 /**
  * One high-level client against its own SDK's server over Streamable HTTP, as a user writes both

@@ -74,7 +74,7 @@ export async function bodySnippet(res: Response): Promise<string> {
   const decoder = new TextDecoder();
   let text = '';
   try {
-    while (text.length < 4 * SNIPPET_CHARS) {
+    while (text.length < SNIPPET_READ_CHARS) {
       const r = await reader.read();
       if (r.done) break;
       text += decoder.decode(r.value, { stream: true });
@@ -84,7 +84,15 @@ export async function bodySnippet(res: Response): Promise<string> {
   } finally {
     reader.cancel().catch(() => {});
   }
-  text = text.trim();
+  return snippetOf(text);
+}
+
+/** How many characters of a failed response's body {@link snippetOf} needs at most. */
+export const SNIPPET_READ_CHARS = 4 * SNIPPET_CHARS;
+
+/** The start of a failed response's body as error text: its JSON-RPC error message, else the text, shortened. */
+export function snippetOf(read: string): string {
+  let text = read.trim();
   try {
     const parsed = JSON.parse(text) as { error?: { message?: unknown } };
     if (typeof parsed?.error?.message === 'string') return parsed.error.message.slice(0, SNIPPET_CHARS);
@@ -112,13 +120,15 @@ export function adviceFor(status: number): string {
 
 /** `HTTP 500 Internal Server Error: <snippet>. <advice>` */
 export function describeHttpFailure(res: Response, snippet: string): string {
-  let text = `HTTP ${res.status}${res.statusText ? ' ' + res.statusText : ''}`;
-  if (res.status >= 300 && res.status < 400) {
-    const location = res.headers.get('location');
-    if (location) text += ` (Location: ${location})`;
-  }
+  return describeStatus(res.status, res.statusText, res.status >= 300 && res.status < 400 ? res.headers.get('location') : null, snippet);
+}
+
+/** {@link describeHttpFailure} from the parts of an answer (one that is no `Response`). */
+export function describeStatus(status: number, statusText: string, location: string | null | undefined, snippet: string): string {
+  let text = `HTTP ${status}${statusText ? ' ' + statusText : ''}`;
+  if (status >= 300 && status < 400 && location) text += ` (Location: ${location})`;
   if (snippet) text += `: ${snippet}`;
-  const advice = adviceFor(res.status);
+  const advice = adviceFor(status);
   return advice ? `${text}. ${advice}` : `${text}.`;
 }
 

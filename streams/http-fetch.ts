@@ -4,7 +4,9 @@
  * POSTs to a local node:http server (Node 20, 2 cores): global fetch ~225–260 µs each, undici
  * `fetch` with a keep-alive Agent about the same, this adapter ~65–75 µs (`Agent.request` alone
  * ~45–50 µs). It answers with a standard `Response`, so anything written for `fetch` (header
- * capture, OAuth wrappers) works on top of it.
+ * capture, OAuth wrappers) works on top of it. The Streamable HTTP client's POSTs skip that shape
+ * on the default stack (`lean-post.ts`, on the same agent); its GETs and DELETE, and every request
+ * of a transport with a custom `fetch` or `auth`, come here.
  *
  * Supported: string or URL input, `method`, `headers`, a string/bytes `body`, `signal`. Redirects
  * 307 and 308 are followed within the same origin (method and body kept, up to 5 hops); any other

@@ -20,15 +20,14 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
  */
 import { createHash } from 'node:crypto';
-import { AuthorizationError } from '../lib/auth/authorization-errors.js';
 import { oauthClientFor, type OAuthClient } from '../lib/auth/oauth-client.js';
 import { systemClock, type Clock } from '../lib/clock.js';
 import { TransportError } from '../lib/errors.js';
-import { DEFAULT_MAX_FRAME_BYTES, encodeFrame } from '../lib/jsonrpc/codec.js';
+import { DEFAULT_MAX_FRAME_BYTES } from '../lib/jsonrpc/codec.js';
 import type { Frame, JsonRpcRequest, RequestId } from '../lib/jsonrpc/message.js';
 import { allows, isSupportedRevision } from '../lib/protocol/revisions.js';
 import type { ReconnectOptions } from '../machines/reconnect.machine.js';
-import { bodySnippet, customHeaders, describeFrame, describeHttpFailure, localErrorResponse, mediaType, messageOf } from './http-client-common.js';
+import { customHeaders, describeFrame, localErrorResponse, messageOf } from './http-client-common.js';
 import { parseFrame, requestIdOf, requestIdsOf, type HeadersOption, type HttpClientMethod } from './http-client-common.js';
 import type { HttpTransportMode, StreamableHttpClientTransport, StreamableHttpClientTransportOptions } from './http-client-options.js';
 import { errorBodyResponse, isInitializedNotification, isInitializeRequest } from './http-client-frames.js';
@@ -39,9 +38,9 @@ import { openLegacyFallback } from './http-client-fallback.js';
 import type { LegacySseChannel } from './legacy-sse-client.js';
 import { HotInbound, StateCell } from './memory.js';
 import { type RawFrame, type SendOptions, type SessionRestorer, type TransportPeer, type TransportState } from './transport.js';
-import { modernClaim, modernHeaders, type ParamHeaderSource } from '../lib/client-modern/wire-headers.js';
-import { postModern, type ModernPostHost } from './modern-post.js';
-import { fromReadable } from './stdio-server.js';
+import { modernClaim, type ParamHeaderSource } from '../lib/client-modern/wire-headers.js';
+import { sendPost, type PostSenderHost } from './http-client-post.js';
+import type { PostAnswer } from './http-post-answer.js';
 
 export type { HeadersOption, HttpClientMethod } from './http-client-common.js';
 export type { RestoreAnswer, SessionRestorer } from './transport.js';
@@ -107,9 +106,8 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
   private readonly requestPosts = new Map<RequestId, Abortable>();
   /** POSTs aborted as their request's cancellation: their failure is no news to report. */
   private readonly cancelledPosts = new WeakSet<Abortable>();
-  /** Modern POSTs go the lean way (undici directly) unless a custom fetch or auth is in the way. */
-  private readonly lean: boolean;
-  private readonly leanHost: ModernPostHost;
+  /** What sends the POSTs (the lean way unless a custom fetch or auth is in the way). */
+  private readonly poster: PostSenderHost;
   private closing: Promise<void> | undefined;
   private readonly headersOption: HeadersOption | undefined;
 
@@ -130,25 +128,17 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
     this.fallbackToSse = options.fallbackToSse ?? true;
     this.openStandalone = options.openStandaloneStream ?? true;
     this.closeTimeoutMs = options.closeTimeoutMs ?? 5000;
-    this.lean = options.fetch === undefined && options.auth === undefined;
-    const paramHeaders = () => this.paramHeaders;
-    this.leanHost = {
+    this.poster = {
       url,
+      fetch: this.fetch,
+      lean: options.fetch === undefined && options.auth === undefined,
       headersOption: options.headers,
-      get paramHeaders() {
-        return paramHeaders();
-      },
-      ended: () => this.closing !== undefined || this.state.terminal,
+      paramHeaders: () => this.paramHeaders,
+      session: () => this.session,
+      versionHeader: () => this.versionHeader,
+      quiet: (abort) => this.closing !== undefined || this.state.terminal || this.cancelledPosts.has(abort),
       track: (abort, id) => this.track(abort, id),
-      untrack: (abort) => this.release(abort),
-      deliver: (text) => this.deliver(text),
-      readSse: (id, body, abort) => {
-        const stream = this.streams.create('request', id, this.renewal.generation, abort);
-        stream.modern = true;
-        this.streams.byRequest.set(id, stream);
-        this.streams.readFrom(stream, fromReadable(body));
-      },
-      deliverErrorBody: (frame, text, status) => this.deliverErrorBody(frame, text, status),
+      release: (abort) => this.release(abort),
       undeliverable: (frame, message, data) => this.undeliverable(frame, message, data),
     };
     const ended = () => this.closing !== undefined || this.state.terminal;
@@ -190,7 +180,7 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
       headersFor: (method, extra) => this.headersFor(method, extra),
       controller: () => this.controller(),
       release: (c) => this.release(c),
-      captureSession: (res) => this.captureSession(res),
+      captureSession: (res) => this.captureSession(res.headers.get('mcp-session-id')),
       deliver: (text, stream) => this.deliver(text, stream),
       push: (raw) => this.inbound.push(raw),
       details: (d) => this.details(d),
@@ -296,45 +286,18 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
    * message could not be delivered. `retried` is true on the retry after a re-initialization.
    */
   private async post(frame: Frame, retried: boolean): Promise<void> {
-    // A modern message on the default stack: the lean path (it hands back what it cannot take).
-    if (this.lean && !Array.isArray(frame) && modernClaim(frame) !== undefined && (await postModern(this.leanHost, frame))) return;
     const initialize = isInitializeRequest(frame);
     const generation = this.renewal.generation;
-    let headers: Headers;
-    try {
-      headers = await this.headersFor('POST', { initialize });
-    } catch (e) {
-      return this.undeliverable(frame, `The \`headers\` option failed for POST ${describeFrame(frame)}: ${messageOf(e)}`, {});
-    }
-    const sentSession = this.session;
-    headers.set('content-type', 'application/json');
-    headers.set('accept', 'application/json, text/event-stream');
-    // A modern (2026-07-28) message names its version, method and target in headers too.
-    for (const [name, value] of modernHeaders(frame, this.paramHeaders)) headers.set(name, value);
-    const controller = this.controller();
-    if (modernClaim(frame) !== undefined) this.track(controller, requestIdOf(frame));
-    let res: Response;
-    try {
-      res = await this.fetch(this.url, { method: 'POST', headers, body: encodeFrame(frame), signal: controller.signal });
-    } catch (e) {
-      this.release(controller);
-      if (this.closing || this.state.terminal || this.cancelledPosts.has(controller)) return;
-      if (e instanceof AuthorizationError) {
-        return this.undeliverable(frame, `POST ${describeFrame(frame)} to ${this.url.href}: authorization failed: ${e.message}`, {
-          url: this.url.href,
-          authorization: e.code,
-        });
-      }
-      return this.undeliverable(frame, `POST ${describeFrame(frame)} to ${this.url.href} failed: ${messageOf(e)}. Is the server running?`, {
-        url: this.url.href,
-      });
-    }
-    if (initialize) this.captureSession(res);
-    if (res.ok) return this.accepted(frame, res, controller, generation);
-    this.release(controller);
+    const modern = modernClaim(frame) !== undefined;
+    const sent = await sendPost(this.poster, frame, initialize, modern);
+    if (sent === undefined) return;
+    const { answer: res, abort, session: sentSession } = sent;
+    if (initialize) this.captureSession(res.header('mcp-session-id'));
+    if (res.status >= 200 && res.status < 300) return this.accepted(frame, res, abort, generation, modern);
+    this.release(abort);
 
     if (res.status === 404 && sentSession !== undefined && !initialize) {
-      await res.body?.cancel().catch(() => {});
+      await res.discard();
       if (!retried && (await this.renewal.sessionExpired(generation, `POST ${describeFrame(frame)}`))) return this.post(frame, true);
       if (this.state.terminal) return;
       return this.undeliverable(frame, `POST ${describeFrame(frame)} got HTTP 404 again right after the session was re-initialized.`, {
@@ -350,12 +313,12 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
       res.status < 500 &&
       !NO_FALLBACK_4XX.has(res.status)
     ) {
-      const snippet = await bodySnippet(res);
+      const snippet = await res.snippet();
       return this.fallBack(frame, `HTTP ${res.status}${snippet ? ': ' + snippet : ''}`);
     }
     // A modern request refused with a JSON-RPC error body (-32022, -32020, -32602...): that
     // error is the answer, so that the client can retry with another version or fall back.
-    if (modernClaim(frame) !== undefined) {
+    if (modern) {
       const text = await res.text().catch(() => '');
       if (this.deliverErrorBody(frame, text, res.status)) return;
       return this.undeliverable(frame, `POST ${describeFrame(frame)} to ${this.url.href} failed: HTTP ${res.status} ${text.slice(0, 300)}`, {
@@ -363,24 +326,24 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
         body: text.slice(0, 1200),
       });
     }
-    const snippet = await bodySnippet(res);
-    return this.undeliverable(frame, `POST ${describeFrame(frame)} to ${this.url.href} failed: ${describeHttpFailure(res, snippet)}`, {
+    const snippet = await res.snippet();
+    return this.undeliverable(frame, `POST ${describeFrame(frame)} to ${this.url.href} failed: ${res.failure(snippet)}`, {
       status: res.status,
       body: snippet,
     });
   }
 
   /** A 2xx answer to a POST: 202, a JSON body, or an SSE stream. */
-  private async accepted(frame: Frame, res: Response, controller: AbortController, generation: number): Promise<void> {
+  private async accepted(frame: Frame, res: PostAnswer, controller: Abortable, generation: number, modern: boolean): Promise<void> {
     const ids = requestIdsOf(frame);
-    const type = mediaType(res);
-    if (res.status === 202 || !res.body || ids.length === 0) {
+    const type = res.type;
+    if (res.status === 202 || !res.hasBody || ids.length === 0) {
       // Notifications and responses: nothing to read (a stray stream is still read if one came).
-      if (type === 'text/event-stream' && res.body) {
-        this.streams.read(this.streams.create('request', undefined, generation, controller), res.body);
+      if (type === 'text/event-stream' && res.hasBody) {
+        this.streams.readFrom(this.streams.create('request', undefined, generation, controller), res.bytes());
       } else {
         this.release(controller);
-        await res.body?.cancel().catch(() => {});
+        await res.discard();
       }
       if (isInitializedNotification(frame) && this.openStandalone) this.streams.openStandalone(this.renewal.generation);
       if (ids.length > 0 && res.status === 202) {
@@ -391,9 +354,9 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
     }
     if (type === 'text/event-stream') {
       const stream = this.streams.create('request', requestIdOf(frame), generation, controller);
-      if (modernClaim(frame) !== undefined) stream.modern = true;
+      if (modern) stream.modern = true;
       if (stream.requestId !== undefined) this.streams.byRequest.set(stream.requestId, stream);
-      this.streams.read(stream, res.body);
+      this.streams.readFrom(stream, res.bytes());
       return;
     }
     if (type === 'application/json') {
@@ -403,7 +366,7 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
       } catch (e) {
         if (this.closing || this.state.terminal || this.cancelledPosts.has(controller)) return;
         // A modern request whose answer was cut is lost: the client re-issues it (streamBroken).
-        return this.undeliverable(frame, `Reading the answer to ${describeFrame(frame)} failed: ${messageOf(e)}.`, modernClaim(frame) !== undefined ? { streamBroken: true } : {});
+        return this.undeliverable(frame, `Reading the answer to ${describeFrame(frame)} failed: ${messageOf(e)}.`, modern ? { streamBroken: true } : {});
       } finally {
         this.release(controller);
       }
@@ -411,12 +374,12 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
       return;
     }
     this.release(controller);
-    await res.body.cancel().catch(() => {});
+    await res.discard();
     return this.undeliverable(
       frame,
-      `The answer to ${describeFrame(frame)} has content type ${JSON.stringify(res.headers.get('content-type'))}; ` +
+      `The answer to ${describeFrame(frame)} has content type ${JSON.stringify(res.header('content-type'))}; ` +
         'a Streamable HTTP server answers application/json or text/event-stream.',
-      { status: res.status, contentType: res.headers.get('content-type') },
+      { status: res.status, contentType: res.header('content-type') },
     );
   }
 
@@ -440,8 +403,7 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
     return answer !== undefined;
   }
 
-  private captureSession(res: Response): void {
-    const id = res.headers.get('mcp-session-id');
+  private captureSession(id: string | null): void {
     if (id === null) return;
     if (!SESSION_ID_RE.test(id)) {
       this.details({ event: 'invalid-session-id', message: 'The server sent an Mcp-Session-Id with characters outside 0x21–0x7E; ignored.' });
