@@ -22,6 +22,7 @@ import type { JournalEntryInput } from '../journal/entry.js';
 import { inEntryOf } from '../journal/in-entry.js';
 import { requestTimeoutClock } from '../client-era/deadline-clock.js';
 import { spreadCopy } from '../jsonrpc/spread-copy.js';
+import { AnswerText } from './answer-text.js';
 
 export interface ModernLinkOptions {
   clock: Clock;
@@ -68,6 +69,8 @@ export class ModernLink {
   private nextId = 1;
   private seq = 0;
   private ended: Error | undefined;
+  /** Reads the usual result line without parsing the tail every answer repeats. */
+  private readonly answers = new AnswerText();
 
   constructor(
     private readonly transport: Transport,
@@ -184,6 +187,9 @@ export class ModernLink {
     let value: unknown = raw;
     let invalid: InvalidInbound | undefined;
     if (typeof raw === 'string') {
+      // A text that could nest too deep is parsed whole and walked below.
+      const result = textMayNestDeeperThan(raw, DEFAULT_MAX_FRAME_DEPTH) ? undefined : this.answers.read(raw);
+      if (result !== undefined) return this.answered(this.answers.id, result);
       try {
         value = JSON.parse(raw);
       } catch (e) {
@@ -211,7 +217,16 @@ export class ModernLink {
     }
     if (msg.id === undefined || msg.id === null) return;
     if ('error' in msg && msg.error) this.registry.settle(msg.id, undefined, msg.error);
-    else if ('result' in msg) this.registry.settle(msg.id, (msg.result ?? {}) as JsonObject, undefined);
+    else if ('result' in msg) {
+      if (typeof raw === 'string' && msg.result?.resultType === 'complete') this.answers.learn(raw);
+      this.registry.settle(msg.id, (msg.result ?? {}) as JsonObject, undefined);
+    }
+  }
+
+  /** A result line `AnswerText` read: shown as the frame `JSON.parse` would have made, then settled. */
+  private answered(id: number, result: JsonObject): void {
+    if (this.frames.observed) this.frames.next({ seq: this.seq++, t: this.options.clock.now(), direction: 'in', frame: { jsonrpc: '2.0', id, result } as FrameEvent['frame'] });
+    this.registry.settle(id, result, undefined);
   }
 
   private progress(p: JsonObject): void {
