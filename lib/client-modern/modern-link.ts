@@ -214,7 +214,7 @@ export class ModernLink {
     if (msg.id === undefined || msg.id === null) return;
     if ('error' in msg && msg.error) this.registry.settle(msg.id, undefined, msg.error);
     else if ('result' in msg) {
-      if (typeof raw === 'string' && msg.result?.resultType === 'complete') this.answers.learn(raw);
+      if (typeof raw === 'string' && msg.result !== null && typeof msg.result === 'object') this.answers.learn(raw, msg.result);
       this.registry.settle(msg.id, (msg.result ?? {}) as JsonObject, undefined);
     }
   }

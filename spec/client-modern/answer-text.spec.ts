@@ -23,10 +23,13 @@ function sameValue(a: unknown, b: unknown): void {
   for (const k of Object.keys(a)) sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]);
 }
 
+/** What the link does with a line JSON.parse read. */
+const learnt = (r: AnswerText, text: string) => r.learn(text, JSON.parse(text).result);
+
 /** A reader that has seen one answer of the server with `INFO`. */
 function reader(info = INFO): AnswerText {
   const r = new AnswerText();
-  r.learn(line('1', '"content":[]', info));
+  learnt(r, line('1', '"content":[]', info));
   return r;
 }
 
@@ -46,8 +49,20 @@ describe('client: the result tail is read once (2026-07-28, AnswerText)', () => 
     expect(new AnswerText().read(text)).to.equal(undefined);
     const r = reader('{"name":"other","version":"2"}');
     expect(r.read(text)).to.equal(undefined);
-    r.learn(text);
+    learnt(r, text);
     sameValue(r.read(text), JSON.parse(text).result);
+  });
+
+  it('a tail is learnt only as compact JSON writes the result\'s own server info, and from a copy: the answer that taught it may be changed', () => {
+    const r = new AnswerText();
+    const spaced = line('1', '"a":1', '{"name": "srv","version":"1.0.0"}');
+    learnt(r, spaced);
+    expect(r.read(line('2', '"a":1'))).to.equal(undefined);
+    const first = JSON.parse(line('3', '"a":1')).result;
+    r.learn(line('3', '"a":1'), first);
+    first._meta[INFO_KEY].name = 'changed';
+    const next = line('4', '"a":1');
+    sameValue(r.read(next), JSON.parse(next).result);
   });
 
   it('members the tail repeats keep their place and take the tail\'s values, as JSON.parse does with a repeated key', () => {
