@@ -183,9 +183,11 @@ export class ModernLink {
     let value: unknown = raw;
     let invalid: InvalidInbound | undefined;
     if (typeof raw === 'string') {
-      // A text that could nest too deep is parsed whole and walked below.
-      const result = textMayNestDeeperThan(raw, DEFAULT_MAX_FRAME_DEPTH) ? undefined : this.answers.read(raw);
-      if (result !== undefined) return this.answered(this.answers.id, result);
+      const result = this.answers.read(raw);
+      // The line nests one level deeper than its result; one that may be too deep is parsed whole below.
+      if (result !== undefined && !(textMayNestDeeperThan(raw, DEFAULT_MAX_FRAME_DEPTH) && nestsDeeperThan(result, DEFAULT_MAX_FRAME_DEPTH - 1))) {
+        return this.answered(this.answers.id, result);
+      }
       try {
         value = JSON.parse(raw);
       } catch (e) {

@@ -186,4 +186,36 @@ describe('client: the result tail is read once (2026-07-28, AnswerText)', () => 
       expect(f.result).to.equal(results[i]);
     }
   });
+
+  it('the depth limit holds as for a line parsed whole: a result at the limit is handed on, one level more is refused; long lines are read too', async () => {
+    const [a, b] = createMemoryPair({ serialize: true });
+    b.inbound$.subscribe((raw) => {
+      const m = JSON.parse(raw as string) as { id?: number; method?: string; params?: { arguments?: { depth?: number; text?: string } } };
+      if (m.id === undefined) return;
+      const info = { [INFO_KEY]: { name: 'srv', version: '1' } };
+      if (m.method === 'server/discover') return void b.send({ jsonrpc: '2.0', id: m.id, result: { supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, resultType: 'complete', _meta: info } } as never);
+      // The line: 1, its result 2, structuredContent 3, then `depth` arrays.
+      const depth = m.params?.arguments?.depth ?? 0;
+      const nested = depth === 0 ? null : (JSON.parse('['.repeat(depth) + ']'.repeat(depth)) as unknown);
+      b.send({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text: m.params?.arguments?.text ?? '' }], structuredContent: { v: nested }, resultType: 'complete', _meta: info } } as never);
+    });
+    const client = new Client({ era: 'modern', info: { name: 'spec', version: '1' } });
+    const kinds: string[] = [];
+    client.diagnostics$.subscribe((d) => kinds.push(d.kind));
+    await client.connect(a);
+    const atLimit = await client.callTool('echo', { depth: 125 });
+    let v: unknown = (atLimit.structuredContent as { v: unknown }).v;
+    for (let level = 0; level < 124; level++) v = (v as unknown[])[0];
+    expect(v).to.deep.equal([]);
+    const long = 'x'.repeat(2_000);
+    expect((await client.callTool('echo', { text: long })).content).to.deep.equal([{ type: 'text', text: long }]);
+    expect(kinds).to.not.include('invalid-frame');
+    const abort = new AbortController();
+    const over = client.callTool('echo', { depth: 126 }, { signal: abort.signal }).then(() => 'answered', () => 'failed');
+    await new Promise((r) => setImmediate(r));
+    expect(kinds).to.include('invalid-frame');
+    abort.abort();
+    expect(await over).to.equal('failed');
+    await client.close();
+  });
 });
