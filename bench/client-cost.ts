@@ -10,7 +10,8 @@
  *
  * BENCH_CALLS (10000 per run), BENCH_WINDOW (256), BENCH_ERA (`legacy,modern`: both by default),
  * BENCH_TRANSPORT (`memory`, the default, or `stdio`).
- * Prints, per era and workload, the median and minimum CPU µs per call and the median B/call.
+ * Prints, per era and workload, the median and minimum CPU µs per call and the median B/call (the
+ * eras' runs alternate).
  */
 import { fileURLToPath } from 'node:url';
 import { Client } from '../lib/entries/client.js';
@@ -84,18 +85,23 @@ async function driverFor(era: 'legacy' | 'modern'): Promise<Driver> {
   };
 }
 
-for (const era of eras) {
-  const driver = await driverFor(era);
-  for (const workload of workloads) {
-    await measure(driver, workload, calls, window); // warm-up
-    const cpu: number[] = [];
-    const bytes: number[] = [];
-    for (let i = 0; i < runs; i++) {
+// The eras' clients are open side by side and their runs alternate: on a shared machine a slow
+// phase then falls on both, not on whichever era ran in it.
+const drivers: Driver[] = [];
+for (const era of eras) drivers.push(await driverFor(era));
+for (const workload of workloads) {
+  for (const driver of drivers) await measure(driver, workload, calls, window); // warm-up
+  const cpu = drivers.map((): number[] => []);
+  const bytes = drivers.map((): number[] => []);
+  for (let i = 0; i < runs; i++) {
+    for (const [d, driver] of drivers.entries()) {
       const r = await measure(driver, workload, calls, window);
-      cpu.push(r.cpuUsPerCall);
-      bytes.push(r.allocPerCall);
+      cpu[d]!.push(r.cpuUsPerCall);
+      bytes[d]!.push(r.allocPerCall);
     }
-    console.log(`${driver.label.padEnd(29)} ${workload.padEnd(10)} cpu µs/call median ${median(cpu).toFixed(2)} min ${Math.min(...cpu).toFixed(2)}  B/call ${Math.round(median(bytes))}`);
   }
-  await driver.close();
+  for (const [d, driver] of drivers.entries()) {
+    console.log(`${driver.label.padEnd(29)} ${workload.padEnd(10)} cpu µs/call median ${median(cpu[d]!).toFixed(2)} min ${Math.min(...cpu[d]!).toFixed(2)}  B/call ${Math.round(median(bytes[d]!))}`);
+  }
 }
+for (const driver of drivers) await driver.close();

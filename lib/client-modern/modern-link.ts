@@ -21,7 +21,8 @@ import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type { JournalEntryInput } from '../journal/entry.js';
 import { inEntryOf } from '../journal/in-entry.js';
 import { requestTimeoutClock } from '../client-era/deadline-clock.js';
-import { spreadCopy } from '../jsonrpc/spread-copy.js';
+import { withProgressToken } from '../session/progress-token-params.js';
+import { AnswerText } from './answer-text.js';
 
 export interface ModernLinkOptions {
   clock: Clock;
@@ -68,6 +69,8 @@ export class ModernLink {
   private nextId = 1;
   private seq = 0;
   private ended: Error | undefined;
+  /** Reads the usual result line without parsing the tail every answer repeats. */
+  private readonly answers = new AnswerText();
 
   constructor(
     private readonly transport: Transport,
@@ -138,11 +141,7 @@ export class ModernLink {
     if (meta?.progressToken !== undefined) token = meta.progressToken as string | number;
     else if (options?.onprogress !== undefined || options?.resetTimeoutOnProgress === true) {
       token = `p${id}`;
-      // Key by key, not spread: a key a spread copy lacks is slow to add on Node 20 (see spread-copy.ts).
-      const withToken = meta === undefined ? {} : spreadCopy(meta);
-      withToken.progressToken = token;
-      params = spreadCopy(params);
-      params._meta = withToken;
+      params = withProgressToken(params, token);
     }
     options?.onRequestId?.(id);
     const promise = this.registry.register(id, method, options, token, undefined, settled);
@@ -184,6 +183,11 @@ export class ModernLink {
     let value: unknown = raw;
     let invalid: InvalidInbound | undefined;
     if (typeof raw === 'string') {
+      const result = this.answers.read(raw);
+      // The line nests one level deeper than its result; one that may be too deep is parsed whole below.
+      if (result !== undefined && !(textMayNestDeeperThan(raw, DEFAULT_MAX_FRAME_DEPTH) && nestsDeeperThan(result, DEFAULT_MAX_FRAME_DEPTH - 1))) {
+        return this.answered(this.answers.id, result);
+      }
       try {
         value = JSON.parse(raw);
       } catch (e) {
@@ -211,7 +215,16 @@ export class ModernLink {
     }
     if (msg.id === undefined || msg.id === null) return;
     if ('error' in msg && msg.error) this.registry.settle(msg.id, undefined, msg.error);
-    else if ('result' in msg) this.registry.settle(msg.id, (msg.result ?? {}) as JsonObject, undefined);
+    else if ('result' in msg) {
+      if (typeof raw === 'string' && msg.result !== null && typeof msg.result === 'object') this.answers.learn(raw, msg.result);
+      this.registry.settle(msg.id, (msg.result ?? {}) as JsonObject, undefined);
+    }
+  }
+
+  /** A result line `AnswerText` read: shown as the frame `JSON.parse` would have made, then settled. */
+  private answered(id: number, result: JsonObject): void {
+    if (this.frames.observed) this.frames.next({ seq: this.seq++, t: this.options.clock.now(), direction: 'in', frame: { jsonrpc: '2.0', id, result } as FrameEvent['frame'] });
+    this.registry.settle(id, result, undefined);
   }
 
   private progress(p: JsonObject): void {

@@ -16,6 +16,7 @@ import { requiredCapability } from '../protocol/methods.js';
 import { isSupportedRevision } from '../protocol/revisions.js';
 import type { Channel } from './channel.js';
 import { InboundProgressLimiter } from './progress-rate.js';
+import { withProgressToken } from './progress-token-params.js';
 import type { Diagnostic } from './session-options.js';
 import { RequestRegistry, type Progress, type ProgressToken, type RegistryEffects, type RequestOptions } from './request-registry.js';
 
@@ -105,11 +106,7 @@ export class OutboundRequests extends RequestRegistry {
       token = ownToken;
     } else if (wantsProgress) {
       token = id;
-      // Key by key, not spread: a key a spread copy lacks is slow to add on Node 20 (see spread-copy.ts).
-      const meta = params?._meta === undefined || params._meta === null ? {} : spreadCopy(params._meta as JsonObject);
-      meta.progressToken = token;
-      params = params === undefined || params === null ? {} : spreadCopy(params);
-      params._meta = meta;
+      params = withProgressToken(params, token);
     }
     if (progress$ !== undefined || this.out.progress.observed) {
       const subject = progress$ ?? new Subject<Progress>();

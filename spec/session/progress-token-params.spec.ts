@@ -7,6 +7,7 @@ import { Client } from '../../lib/entries/client.js';
 import type { RequestId } from '../../lib/jsonrpc/message.js';
 import type { Progress } from '../../lib/session/session.js';
 import { Server } from '../../lib/server.js';
+import { createMemoryPair } from '../../streams/memory.js';
 import { CLIENT_INFO, RawPeer, SERVER_INFO, initializeRaw, settle } from '../helpers/raw-peer.js';
 
 async function connected(): Promise<{ peer: RawPeer; client: Client }> {
@@ -62,5 +63,35 @@ describe('session: the progress token of an outbound request', () => {
     peer.send({ jsonrpc: '2.0', id: ping.id, result: {} });
     await Promise.all([asked, pinged]);
     await server.close();
+  });
+
+  it('[PROG-024] in 2026-07-28 too: the token goes last into a copy of the request\'s _meta (after the caller\'s keys and the envelope); the caller keeps its own', async () => {
+    const [a, b] = createMemoryPair();
+    const sent: { id: number; method: string; params: Record<string, any> }[] = [];
+    b.inbound$.subscribe((raw) => {
+      const m = raw as { id?: number; method: string; params: Record<string, any> };
+      if (m.id === undefined) return;
+      sent.push(m as (typeof sent)[number]);
+      const result = m.method === 'server/discover' ? { supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, serverInfo: SERVER_INFO } : { content: [] };
+      b.send({ jsonrpc: '2.0', id: m.id, result: { ...result, resultType: 'complete' } } as never);
+    });
+    const client = new Client({ info: CLIENT_INFO, era: 'modern' });
+    await client.connect(a);
+    const meta = { 'example.com/trace': 't1' };
+    const params = { name: 'x', _meta: meta, arguments: { a: 1 } };
+    await client.request('tools/call', params, { onprogress: () => {} });
+    await client.request('tools/call', { name: 'y' }, { onprogress: () => {} });
+    const [withMeta, without] = sent.filter((m) => m.method === 'tools/call');
+    expect(Object.keys(withMeta!.params)).to.deep.equal(['name', '_meta', 'arguments']);
+    const metaKeys = Object.keys(withMeta!.params._meta);
+    expect(metaKeys[0]).to.equal('example.com/trace');
+    expect(metaKeys.at(-1)).to.equal('progressToken');
+    expect(metaKeys).to.include('io.modelcontextprotocol/protocolVersion');
+    expect(withMeta!.params._meta.progressToken).to.equal(`p${withMeta!.id}`);
+    expect(Object.keys(without!.params)).to.deep.equal(['name', '_meta']);
+    expect(Object.keys(without!.params._meta).at(-1)).to.equal('progressToken');
+    expect(without!.params._meta.progressToken).to.equal(`p${without!.id}`);
+    expect(params).to.deep.equal({ name: 'x', _meta: { 'example.com/trace': 't1' }, arguments: { a: 1 } });
+    await client.close();
   });
 });
