@@ -158,20 +158,6 @@ export class EntryStore {
     return entry as unknown as JournalEntry;
   }
 
-  /** Drop the latest of the last `within` entries whose `frame` is `frame` (the same object). */
-  forgetFrame(frame: object, within: number): void {
-    for (let n = this.count - 1; n >= 0 && n >= this.count - within; n--) {
-      const s = this.shapes[n]!;
-      const start = this.starts[n]!;
-      const at = s === OBJECT ? -1 : SHAPES[s]!.frameAt;
-      const held = s === OBJECT ? (this.values[start] as { frame?: unknown }).frame : at >= 0 ? this.values[start + at] : undefined;
-      if (held === frame) {
-        this.remove(n);
-        return;
-      }
-    }
-  }
-
   clear(): void {
     this.count = 0;
     this.values = [];
@@ -181,25 +167,6 @@ export class EntryStore {
       this.times = new Float64Array(INITIAL);
       this.starts = new Int32Array(INITIAL);
     }
-  }
-
-  private remove(n: number): void {
-    const start = this.starts[n]!;
-    if (n === this.count - 1) {
-      // The latest entry (what `forget` finds on every request it serves): a splice here made and
-      // threw away an array per call.
-      this.values.length = start;
-      this.count--;
-      return;
-    }
-    const end = n + 1 < this.count ? this.starts[n + 1]! : this.values.length;
-    this.values.splice(start, end - start);
-    this.shapes.copyWithin(n, n + 1, this.count);
-    this.seqs.copyWithin(n, n + 1, this.count);
-    this.times.copyWithin(n, n + 1, this.count);
-    this.starts.copyWithin(n, n + 1, this.count);
-    this.count--;
-    for (let i = n; i < this.count; i++) this.starts[i] -= end - start;
   }
 
   private grow(): void {
