@@ -41,11 +41,10 @@ function ownerOf(actor: object): SessionCore {
 /** Diagnostics that also go into the journal: inputs that were ignored (the rest is derived). */
 const NOTED = new Set<Diagnostic['kind']>(['late-response', 'unknown-response', 'unknown-progress', 'unknown-cancel', 'suppressed-response', 'ignored']);
 
-/** An inbound frame held back from the journal, its stamp, and its entry when it was shown on `journal$`. */
+/** An inbound frame held back from the journal, its `seq`, and its entry when it was shown on `journal$`. */
 interface HeldIn {
   frame: object | undefined;
   seq: number;
-  t: number;
   entry: JournalEntry | undefined;
 }
 
@@ -433,19 +432,19 @@ export abstract class SessionCore {
   }
 
   /**
-   * Hold back an inbound frame's entry (see {@link keptElsewhere}): stamped and shown on
-   * `journal$` now, kept by {@link keepHeldIn} (the next entry recorded, or the frame's routing
-   * over) unless {@link dropHeldIn} lets it go first. Recording it and then taking it back out of
-   * the journal cost every such request on the frame path.
+   * Hold back an inbound frame's entry (see {@link keptElsewhere}): its `seq` taken (and shown
+   * on `journal$` when watched) now, kept by {@link keepHeldIn} (the next entry recorded, or the
+   * frame's routing over) unless {@link dropHeldIn} lets it go first. Recording it and then
+   * taking it back out of the journal cost every such request on the frame path. Unwatched, its
+   * time is read only if it is kept: within the same step (a frame refused as it is routed).
    */
   private holdIn(frame: object): void {
-    const held = (this.held ??= { frame: undefined, seq: 0, t: 0, entry: undefined });
+    const held = (this.held ??= { frame: undefined, seq: 0, entry: undefined });
     if (held.frame !== undefined) this.keepHeldIn();
     held.seq = this.seq++;
-    held.t = this.clock.now();
     held.frame = frame;
     if (this.journalSubject.observed) {
-      const entry: JournalEntry = { kind: 'in', frame, seq: held.seq, t: held.t };
+      const entry: JournalEntry = { kind: 'in', frame, seq: held.seq, t: this.clock.now() };
       held.entry = entry;
       this.journalSubject.next(entry);
     }
@@ -458,7 +457,7 @@ export abstract class SessionCore {
     if (frame === undefined) return;
     held!.frame = undefined;
     const entry = held!.entry;
-    if (entry === undefined) this.journal!.keep({ kind: 'in', frame }, held!.seq, held!.t);
+    if (entry === undefined) this.journal!.keep({ kind: 'in', frame }, held!.seq, this.clock.now());
     else {
       held!.entry = undefined;
       this.journal!.push(entry);
