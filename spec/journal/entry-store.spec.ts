@@ -47,6 +47,25 @@ describe('journal entries kept in memory as their values', () => {
     for (const i of [8, 9, 10, 11, 12, 13, 14]) expect(store.at(i), `entry ${i}`).to.equal(entries[i]);
   });
 
+  it('gives back thousands of entries of every shape in order, across its chunks (the first grown, then full ones)', () => {
+    const store = new EntryStore();
+    const given: JournalEntry[] = [];
+    for (let n = 0; n < 2_600; n++) {
+      const e = { ...entries[n % entries.length]!, seq: n, t: 1_000 + n / 3 } as JournalEntry;
+      if ('rq' in e) (e as { rq: unknown }).rq = n % 7 === 0 ? 'not a number' : n;
+      given.push(e);
+      // Kept unstamped as a recorder does: one that stamps last.
+      if (n % 3 === 0 && Object.keys(e).slice(-2).join() === 'seq,t') store.keep(Object.fromEntries(Object.entries(e).filter(([k]) => k !== 'seq' && k !== 't')) as never, e.seq, e.t);
+      else store.push(e);
+    }
+    expect(store.size).to.equal(given.length);
+    for (let n = 0; n < given.length; n++) expect(JSON.stringify(store.at(n)), `entry ${n}`).to.equal(JSON.stringify(given[n]));
+    store.clear();
+    expect(store.size).to.equal(0);
+    store.push(given[1]!);
+    expect(store.at(0)).to.deep.equal(given[1]);
+  });
+
   it('a redacting journal saves and reads them as it did when it kept the objects', () => {
     const secret = { kind: 'out', frame: { jsonrpc: '2.0', id: 2, result: { password: 'hush-1234' } }, seq: 99, t: 1 } as unknown as JournalEntry;
     const all = [...entries, secret];
