@@ -59,15 +59,45 @@ const RQ_IN = 2;
 const RQ_OUT = 3;
 const STATE = 4;
 /** The shapes to try for each kind (most frequent first). */
-const BY_KIND: Readonly<Record<string, readonly number[]>> = { in: [0, 2], out: [1, 3], state: [STATE], result: [5], call: [6, 7, 8] };
+const IN: readonly number[] = [0, RQ_IN];
+const OUT: readonly number[] = [1, RQ_OUT];
+const STATES: readonly number[] = [STATE];
+const RESULTS: readonly number[] = [5];
+const CALLS: readonly number[] = [6, 7, 8];
+const NONE: readonly number[] = [];
+function candidatesOf(kind: unknown): readonly number[] {
+  switch (kind) {
+    case 'in':
+      return IN;
+    case 'out':
+      return OUT;
+    case 'state':
+      return STATES;
+    case 'result':
+      return RESULTS;
+    case 'call':
+      return CALLS;
+    default:
+      return NONE;
+  }
+}
 /** Kept as the entry object. */
 const OBJECT = 255;
 /** Entries per chunk (a power of two); the first chunk starts at {@link FIRST} and doubles to it, so a small journal stays small. */
 const CHUNK = 1024;
 const CHUNK_BITS = 10;
 const FIRST = 64;
-/** Numbers per entry in a chunk's `numbers`: `seq`, `t`, `rq`. */
-const NUMBERS = 3;
+/** Numbers per entry in a chunk: `seq`, `t`, and its shape with a request journal's `rq` ({@link RQ_LIMIT} × rq + shape). */
+const STRIDE = 3;
+/** Past the shapes (an `rq` times this, plus the shape, is exact for every `rq` below 2^44). */
+const RQ_LIMIT = 256;
+const MAX_RQ = 2 ** 44;
+
+/** An `rq` kept as a number with the shape: a whole number from 0 below 2^44 (a request journal's count from 1). */
+const isRq = (rq: unknown): rq is number => typeof rq === 'number' && Number.isInteger(rq) && rq >= 0 && rq < MAX_RQ;
+
+/** How many values an entry of shape `s` keeps. */
+const valueCount = (s: number): number => (s === OBJECT ? 1 : SHAPES[s]!.kept.length);
 
 /**
  * The shape `entry` has among {@link SHAPES}, or {@link OBJECT}: its own keys compared in order
@@ -75,45 +105,49 @@ const NUMBERS = 3;
  * its `rq` a number.
  */
 function shapeOf(entry: JournalEntry | JournalEntryInput, stamped: boolean): number {
-  const candidates = BY_KIND[entry.kind];
-  if (candidates === undefined) return OBJECT;
+  const candidates = candidatesOf(entry.kind);
   const fields = entry as unknown as Record<string, unknown>;
-  next: for (const s of candidates) {
-    const { keys, constKeys, constValues, rq } = SHAPES[s]!;
+  next: for (let c = 0; c < candidates.length; c++) {
+    const s = candidates[c]!;
+    const shape = SHAPES[s]!;
+    const keys = shape.keys;
     const length = stamped ? keys.length : keys.length - 2;
     let i = 0;
     for (const k in entry) if (i >= length || keys[i++] !== k) continue next;
     if (i !== length) continue;
-    for (let c = 0; c < constKeys.length; c++) if (fields[constKeys[c]!] !== constValues[c]) continue next;
-    if (rq && typeof fields.rq !== 'number') continue;
+    const { constKeys, constValues } = shape;
+    for (let k = 0; k < constKeys.length; k++) if (fields[constKeys[k]!] !== constValues[k]) continue next;
+    if (shape.rq && !isRq(fields.rq)) continue;
     return s;
   }
   return OBJECT;
 }
 
-/** Up to {@link CHUNK} entries: per entry its shape, numbers and where its values start. */
+/**
+ * Up to {@link CHUNK} entries: per entry its numbers ({@link STRIDE}), in one typed array (one
+ * allocation per chunk: a typed array's store lives outside the heap and costs microseconds to
+ * make), and its values one after another.
+ */
 class Chunk {
-  readonly shapes: Uint8Array;
   readonly numbers: Float64Array;
-  readonly starts: Int32Array;
   /** The values of the fields kept as values, entry after entry (or the entry itself). */
   readonly values: unknown[];
   valueCount: number;
 
   constructor(capacity: number, from?: Chunk) {
-    this.shapes = new Uint8Array(capacity);
-    this.numbers = new Float64Array(capacity * NUMBERS);
-    this.starts = new Int32Array(capacity);
+    this.numbers = new Float64Array(capacity * STRIDE);
     if (from === undefined) {
       this.values = [];
       this.valueCount = 0;
     } else {
-      this.shapes.set(from.shapes);
       this.numbers.set(from.numbers);
-      this.starts.set(from.starts);
       this.values = from.values;
       this.valueCount = from.valueCount;
     }
+  }
+
+  get capacity(): number {
+    return this.numbers.length / STRIDE;
   }
 }
 
@@ -123,6 +157,9 @@ export class EntryStore {
   private chunks: Chunk[] = [];
   /** The last chunk (undefined: none yet). */
   private current: Chunk | undefined = undefined;
+  /** The entry {@link at} gave last and where its values start: the next one's start follows (entries are read in order). */
+  private readAt = -1;
+  private readStart = 0;
 
   get size(): number {
     return this.count;
@@ -153,9 +190,9 @@ export class EntryStore {
   private slot(): Chunk {
     const current = this.current;
     if (current !== undefined && this.count >> CHUNK_BITS === this.chunks.length - 1) {
-      if ((this.count & (CHUNK - 1)) < current.shapes.length) return current;
+      if ((this.count & (CHUNK - 1)) < current.capacity) return current;
       // The first chunk, full below CHUNK: twice the room (its values array is kept as it is).
-      const grown = new Chunk(current.shapes.length * 2, current);
+      const grown = new Chunk(current.capacity * 2, current);
       this.chunks[this.chunks.length - 1] = grown;
       return (this.current = grown);
     }
@@ -164,23 +201,54 @@ export class EntryStore {
     return (this.current = chunk);
   }
 
+  /** Keep entry values by shape: the fields of {@link SHAPES}' `kept`, in order, read by name (one switch, no keyed reads). */
   private add(s: number, entry: JournalEntry | JournalEntryInput, seq: number, t: number): void {
     const chunk = this.slot();
-    const i = this.count++ & (CHUNK - 1);
-    chunk.shapes[i] = s;
-    chunk.starts[i] = chunk.valueCount;
-    const values = chunk.values;
-    if (s === OBJECT) {
-      values[chunk.valueCount++] = entry;
-      return;
-    }
+    const i = (this.count++ & (CHUNK - 1)) * STRIDE;
     const numbers = chunk.numbers;
-    numbers[i * NUMBERS] = seq;
-    numbers[i * NUMBERS + 1] = t;
-    const { kept, rq } = SHAPES[s]!;
-    const fields = entry as unknown as Record<string, unknown>;
-    if (rq) numbers[i * NUMBERS + 2] = fields.rq as number;
-    for (let k = 0; k < kept.length; k++) values[chunk.valueCount++] = fields[kept[k]!];
+    numbers[i] = seq;
+    numbers[i + 1] = t;
+    numbers[i + 2] = s;
+    const values = chunk.values;
+    let v = chunk.valueCount;
+    const e = entry as unknown as Record<string, unknown>;
+    switch (s) {
+      case 0:
+      case 1:
+        values[v++] = e.frame;
+        break;
+      case RQ_IN:
+      case RQ_OUT:
+        numbers[i + 2] = (e.rq as number) * RQ_LIMIT + s;
+        values[v++] = e.frame;
+        break;
+      case STATE:
+        numbers[i + 2] = (e.rq as number) * RQ_LIMIT + s;
+        values[v++] = e.state;
+        break;
+      case 5:
+        values[v++] = e.call;
+        values[v++] = e.result;
+        break;
+      case 6:
+        values[v++] = e.id;
+        values[v++] = e.method;
+        values[v++] = e.params;
+        break;
+      case 7:
+        values[v++] = e.id;
+        values[v++] = e.method;
+        break;
+      case 8:
+        values[v++] = e.id;
+        values[v++] = e.method;
+        values[v++] = e.params;
+        values[v++] = e.options;
+        break;
+      default:
+        values[v++] = entry;
+    }
+    chunk.valueCount = v;
   }
 
   /**
@@ -190,32 +258,42 @@ export class EntryStore {
    */
   pushRequestEntry(kind: 'in' | 'out' | 'state', rq: number, value: unknown, seq: number, t: number): void {
     const chunk = this.slot();
-    const i = this.count++ & (CHUNK - 1);
-    chunk.shapes[i] = kind === 'state' ? STATE : kind === 'in' ? RQ_IN : RQ_OUT;
-    chunk.starts[i] = chunk.valueCount;
+    const i = (this.count++ & (CHUNK - 1)) * STRIDE;
     const numbers = chunk.numbers;
-    numbers[i * NUMBERS] = seq;
-    numbers[i * NUMBERS + 1] = t;
-    numbers[i * NUMBERS + 2] = rq;
-    chunk.values[chunk.valueCount++] = value;
+    numbers[i] = seq;
+    numbers[i + 1] = t;
+    const s = kind === 'state' ? STATE : kind === 'in' ? RQ_IN : RQ_OUT;
+    // An rq out of reach of the packing (never, counting from 1) is kept as its entry object.
+    if (isRq(rq)) {
+      numbers[i + 2] = rq * RQ_LIMIT + s;
+      chunk.values[chunk.valueCount++] = value;
+    } else {
+      numbers[i + 2] = OBJECT;
+      chunk.values[chunk.valueCount++] = kind === 'state' ? { kind, rq, state: value, seq, t } : { kind, rq, frame: value, seq, t };
+    }
   }
 
   /** Entry `n` (0 ≤ n < size): the object kept, or one made with the same keys in the same order. */
   at(n: number): JournalEntry {
     const chunk = this.chunks[n >> CHUNK_BITS]!;
-    const i = n & (CHUNK - 1);
-    const s = chunk.shapes[i]!;
-    let v = chunk.starts[i]!;
+    const numbers = chunk.numbers;
+    const slot = n & (CHUNK - 1);
+    let v = 0;
+    if (slot !== 0 && n === this.readAt + 1) v = this.readStart + valueCount(numbers[(slot - 1) * STRIDE + 2]! % RQ_LIMIT);
+    else for (let j = 0; j < slot; j++) v += valueCount(numbers[j * STRIDE + 2]! % RQ_LIMIT);
+    this.readAt = n;
+    this.readStart = v;
+    const i = slot * STRIDE;
+    const s = numbers[i + 2]! % RQ_LIMIT;
     if (s === OBJECT) return chunk.values[v] as JournalEntry;
     const { keys, constant } = SHAPES[s]!;
-    const numbers = chunk.numbers;
     const entry: Record<string, unknown> = {};
     for (let k = 0; k < constant.length; k++) {
       const key = keys[k]!;
-      entry[key] = constant[k] ?? (key === 'rq' ? numbers[i * NUMBERS + 2] : chunk.values[v++]);
+      entry[key] = constant[k] ?? (key === 'rq' ? (numbers[i + 2]! - s) / RQ_LIMIT : chunk.values[v++]);
     }
-    entry.seq = numbers[i * NUMBERS];
-    entry.t = numbers[i * NUMBERS + 1];
+    entry.seq = numbers[i];
+    entry.t = numbers[i + 1];
     return entry as unknown as JournalEntry;
   }
 
@@ -223,5 +301,6 @@ export class EntryStore {
     this.count = 0;
     this.chunks = [];
     this.current = undefined;
+    this.readAt = -1;
   }
 }

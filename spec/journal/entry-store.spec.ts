@@ -52,7 +52,8 @@ describe('journal entries kept in memory as their values', () => {
     const given: JournalEntry[] = [];
     for (let n = 0; n < 2_600; n++) {
       const e = { ...entries[n % entries.length]!, seq: n, t: 1_000 + n / 3 } as JournalEntry;
-      if ('rq' in e) (e as { rq: unknown }).rq = n % 7 === 0 ? 'not a number' : n;
+      // An rq of a request journal counts from 1; any other is kept too, as given.
+      if ('rq' in e) (e as { rq: unknown }).rq = n % 7 === 0 ? 'not a number' : n % 11 === 0 ? 1.5 : n % 13 === 0 ? -3 : n % 17 === 0 ? 2 ** 50 : n;
       given.push(e);
       // Kept unstamped as a recorder does: one that stamps last.
       if (n % 3 === 0 && Object.keys(e).slice(-2).join() === 'seq,t') store.keep(Object.fromEntries(Object.entries(e).filter(([k]) => k !== 'seq' && k !== 't')) as never, e.seq, e.t);
@@ -60,6 +61,10 @@ describe('journal entries kept in memory as their values', () => {
     }
     expect(store.size).to.equal(given.length);
     for (let n = 0; n < given.length; n++) expect(JSON.stringify(store.at(n)), `entry ${n}`).to.equal(JSON.stringify(given[n]));
+    // Read in any order too.
+    for (let n = given.length - 1; n >= 0; n -= 97) expect(JSON.stringify(store.at(n)), `entry ${n}`).to.equal(JSON.stringify(given[n]));
+    store.pushRequestEntry('state', 2 ** 50, 'answered', 1, 2);
+    expect(store.at(store.size - 1)).to.deep.equal({ kind: 'state', rq: 2 ** 50, state: 'answered', seq: 1, t: 2 });
     store.clear();
     expect(store.size).to.equal(0);
     store.push(given[1]!);
