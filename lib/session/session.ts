@@ -404,8 +404,7 @@ export class Session extends SessionCore {
     if (this.incoming.size === 0) void this.transport?.close();
   }
 
-  /** Send a reply that `route` produced, unless the session is on its way out. */
-  /** `kept`: false for an answer another journal keeps. */
+  /** Send a reply that `route` produced, unless the session is on its way out (`kept`: false for an answer another journal keeps). */
   private reply(frame: JsonRpcResponse | JsonRpcBatch, kept = true): void {
     if (this.phase === 'closed' || this.phase === 'failed' || this.phase === 'closing') return;
     if (Array.isArray(frame)) this.sendFrame(frame, (frame[0] as JsonRpcResponse | undefined)?.id ?? undefined);
