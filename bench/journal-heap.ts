@@ -36,8 +36,8 @@ async function run(era: Era, side: Side): Promise<void> {
   const added = size() - e0;
   // What the journals keep, as kept (the private lists, read without writing them): entry
   // objects, or the values of entries kept without theirs (`entry-store.ts`).
-  type Kept = { parsed: unknown[]; pending: { values: unknown[] } };
-  const roots = journals().flatMap((j) => [...(j as unknown as Kept).parsed, ...(j as unknown as Kept).pending.values]);
+  type Kept = { parsed: unknown[]; pending: { chunks: { values: unknown[] }[] } };
+  const roots = journals().flatMap((j) => [...(j as unknown as Kept).parsed, ...(j as unknown as Kept).pending.chunks.flatMap((c) => c.values)]);
   const seen = new Set<object>();
   const byPath = new Map<string, number>();
   const walk = (v: unknown, path: string): void => {

@@ -5,9 +5,6 @@ import { Redactor } from '../shared/redactor.js';
 import { EntryStore } from './entry-store.js';
 import { JOURNAL_FORMAT, JOURNAL_VERSION, MODERN_JOURNAL_VERSION, READABLE_JOURNAL_VERSIONS, type JournalEntry, type JournalEntryInput, type JournalHeader, type RecordedLink, type RecordedSessionOptions } from './entry.js';
 
-/** How far back `forget` looks: the frame is among the entries just recorded (its own step's). */
-const FORGET_WITHIN = 8;
-
 /**
  * What a session recorded with `journal: true`: its external inputs (frames in, the calls made on
  * it, timer firings, transport changes) and its outbound frames, in order, each with a sequence
@@ -116,26 +113,6 @@ export class Journal {
   keepRequestEntry(kind: 'in' | 'out' | 'state', rq: number, value: unknown, seq: number, t: number): void {
     if (this.redactor !== undefined) this.pending.pushRequestEntry(kind, rq, value, seq, t);
     else this.parsed.push((kind === 'state' ? { kind, rq, state: value, seq, t } : { kind, rq, frame: value, seq, t }) as JournalEntry);
-  }
-
-  /**
-   * Let go of the latest entry carrying `frame` (the same object), when it is among the last few
-   * kept: a frame another journal keeps, the one that replays it (a 2026-07-28 request on a
-   * session's transport is its server's request journal's). Its entry was already shown on
-   * `journal$`; only keeping it is undone.
-   */
-  forget(frame: object): void {
-    if (this.redactor !== undefined) {
-      this.pending.forgetFrame(frame, FORGET_WITHIN);
-      return;
-    }
-    const list = this.parsed;
-    for (let i = list.length - 1; i >= 0 && i >= list.length - FORGET_WITHIN; i--) {
-      if ((list[i] as { frame?: unknown }).frame === frame) {
-        list.splice(i, 1);
-        return;
-      }
-    }
   }
 
   /** The journal as JSONL text (header first). */

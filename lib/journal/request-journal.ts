@@ -34,6 +34,13 @@ export interface TappableCancellation {
   readonly aborted: boolean;
   readonly reason: unknown;
   onAbort(end: () => void): () => void;
+  /** Where given: `request.clientGone()` once the client goes away, unless it was answered first (no closure per request). */
+  watchRequest?(request: ClientGoneWatcher): void;
+}
+
+/** What {@link TappableCancellation.watchRequest} ends when the client goes away. */
+export interface ClientGoneWatcher {
+  clientGone(): void;
 }
 
 /** The interceptor stages a request went through, in order, and the one that short-circuited it. */
@@ -162,11 +169,16 @@ export class RequestJournal {
  * One journaled request: its tap (`end`) and the io it is served with, the transport's with its
  * notifications, timers and cancellation recorded. Its `signal` is read from the transport's only
  * when read (a session makes it lazily), except to watch it when there is no `cancellation`.
+ * Where the transport's cancellation watches without closures (`watchRequest`, a session's), this
+ * object is the tapped cancellation too, and the watcher the transport calls: a cancellation
+ * object and two closures per request were most of what a journaled request made that dies young.
  */
-class JournaledRequest<Io extends TappableIo> implements TappableIo, RequestTap<Io> {
+class JournaledRequest<Io extends TappableIo> implements TappableIo, RequestTap<Io>, TappableCancellation, ClientGoneWatcher {
   readonly cancellation: TappableCancellation | undefined;
   private ended = false;
   private cancelled = false;
+  /** What the core watches with, through {@link watchRequest}. */
+  private watcher: ClientGoneWatcher | undefined = undefined;
 
   constructor(
     private readonly journal: RequestJournal,
@@ -174,7 +186,7 @@ class JournaledRequest<Io extends TappableIo> implements TappableIo, RequestTap<
     private readonly given: TappableIo,
   ) {
     const c = given.cancellation;
-    if (c !== undefined) this.cancellation = new TappedCancellation(this, c);
+    if (c !== undefined) this.cancellation = c.watchRequest === undefined ? new TappedCancellation(this, c) : this;
     else {
       this.cancellation = undefined;
       const signal = given.signal;
@@ -194,6 +206,32 @@ class JournaledRequest<Io extends TappableIo> implements TappableIo, RequestTap<
   }
   get signal(): AbortSignal | undefined {
     return this.given.signal;
+  }
+
+  // As the tapped cancellation (only when the transport's has `watchRequest`).
+  get aborted(): boolean {
+    return this.given.cancellation!.aborted;
+  }
+  get reason(): unknown {
+    return this.given.cancellation!.reason;
+  }
+  onAbort(end: () => void): () => void {
+    const given = this.given.cancellation!;
+    return given.onAbort(() => {
+      this.cancel(given.reason);
+      end();
+    });
+  }
+  watchRequest(request: ClientGoneWatcher): void {
+    this.watcher = request;
+    this.given.cancellation!.watchRequest!(this);
+  }
+  /** The transport's cancellation: recorded before the core hears of it. */
+  clientGone(): void {
+    this.cancel(this.given.cancellation!.reason);
+    const watcher = this.watcher;
+    this.watcher = undefined;
+    watcher?.clientGone();
   }
 
   notify(frame: JsonRpcNotification): void {
@@ -218,6 +256,7 @@ class JournaledRequest<Io extends TappableIo> implements TappableIo, RequestTap<
     const gone = this.given.cancellation ?? this.given.signal;
     if (gone?.aborted === true) this.cancel(gone.reason);
     this.ended = true;
+    this.watcher = undefined;
     // The answer and the final state are one moment: one clock read.
     const t = this.journal.now();
     if (response !== undefined && !this.cancelled) this.journal.recordOf('out', this.rq, this.journal.outbound(response), t);
@@ -233,7 +272,7 @@ class JournaledRequest<Io extends TappableIo> implements TappableIo, RequestTap<
   }
 }
 
-/** The transport's cancellation, the client's going away recorded before the core hears of it. */
+/** A transport's cancellation without `watchRequest` (see {@link JournaledRequest}), the client's going away recorded before the core hears of it. */
 class TappedCancellation implements TappableCancellation {
   constructor(
     private readonly tap: JournaledRequest<TappableIo>,

@@ -41,6 +41,13 @@ function ownerOf(actor: object): SessionCore {
 /** Diagnostics that also go into the journal: inputs that were ignored (the rest is derived). */
 const NOTED = new Set<Diagnostic['kind']>(['late-response', 'unknown-response', 'unknown-progress', 'unknown-cancel', 'suppressed-response', 'ignored']);
 
+/** An inbound frame held back from the journal, its `seq`, and its entry when it was shown on `journal$`. */
+interface HeldIn {
+  frame: object | undefined;
+  seq: number;
+  entry: JournalEntry | undefined;
+}
+
 export abstract class SessionCore {
   readonly role: SessionRole;
   /** The journal, when the `journal` option is on. */
@@ -64,6 +71,8 @@ export abstract class SessionCore {
   protected transport: Transport | undefined;
   protected phase: SessionPhase = 'connecting';
   protected seq = 0;
+  /** An inbound entry held back (see {@link keptElsewhere}); one per session, made at its first hold (an idle session carries one slot). */
+  private held: HeldIn | undefined = undefined;
   protected revision: string | undefined;
   protected failure: Error | undefined;
   protected transportError: Error | undefined;
@@ -348,11 +357,15 @@ export abstract class SessionCore {
     return new Promise<void>((resolve) => this.doneWaiters.push(resolve));
   }
 
-  protected sendFrame(frame: Frame, relatedRequestId?: RequestId): void {
+  /** `kept`: false for a frame another journal keeps (see {@link show}). */
+  protected sendFrame(frame: Frame, relatedRequestId?: RequestId, kept = true): void {
     const transport = this.transport;
     if (!transport) throw new ConnectionClosedError('Not connected: call connect(transport) first');
     // (Checked here too: the entry is made only for a journal or a watcher.)
-    if (this.journal || this.journalSubject.observed) this.record({ kind: 'out', frame });
+    if (this.journal || this.journalSubject.observed) {
+      if (kept) this.record({ kind: 'out', frame });
+      else this.show({ kind: 'out', frame });
+    }
     const sent = relatedRequestId === undefined ? transport.send(frame) : transport.send(frame, { relatedRequestId });
     if (sent && typeof (sent as Promise<void>).catch === 'function') {
       (sent as Promise<void>).catch((e: unknown) => this.diagnose('ignored', `Sending a frame failed: ${(e as Error).message}`, frame));
@@ -383,6 +396,8 @@ export abstract class SessionCore {
   protected record(entry: JournalEntryInput, t?: number): void {
     const observed = this.journalSubject.observed;
     if (!this.journal && !observed) return;
+    // A held inbound entry comes first: its `seq` is the earlier.
+    if (this.held?.frame !== undefined) this.keepHeldIn();
     // The time only once an entry is kept: reading the clock for every frame nobody records cost each call.
     t ??= this.clock.now();
     // Unwatched: kept from its values, never stamped (no entry object extended per frame: journaling must stay cheap per entry).
@@ -404,7 +419,74 @@ export abstract class SessionCore {
       this.record({ kind: 'in', oversize: raw.head === undefined ? { size: raw.size, limit: raw.limit } : { size: raw.size, limit: raw.limit, head: raw.head } });
     }
     else if (raw instanceof DeepFrame) this.record({ kind: 'in', tooDeep: { limit: raw.limit, id: raw.id, respond: raw.respond } });
+    else if (this.journal !== undefined && this.keptElsewhere(raw)) this.holdIn(raw as object);
     else this.record({ kind: 'in', frame: raw });
+  }
+
+  /**
+   * Whether an inbound frame may be another journal's to keep (a server's 2026-07-28 request: its
+   * request journal's, which replays it): its entry is then held until the frame is routed.
+   */
+  protected keptElsewhere(_frame: unknown): boolean {
+    return false;
+  }
+
+  /**
+   * Hold back an inbound frame's entry (see {@link keptElsewhere}): its `seq` taken (and shown
+   * on `journal$` when watched) now, kept by {@link keepHeldIn} (the next entry recorded, or the
+   * frame's routing over) unless {@link dropHeldIn} lets it go first. Recording it and then
+   * taking it back out of the journal cost every such request on the frame path. Unwatched, its
+   * time is read only if it is kept: within the same step (a frame refused as it is routed).
+   */
+  private holdIn(frame: object): void {
+    const held = (this.held ??= { frame: undefined, seq: 0, entry: undefined });
+    if (held.frame !== undefined) this.keepHeldIn();
+    held.seq = this.seq++;
+    held.frame = frame;
+    if (this.journalSubject.observed) {
+      const entry: JournalEntry = { kind: 'in', frame, seq: held.seq, t: this.clock.now() };
+      held.entry = entry;
+      this.journalSubject.next(entry);
+    }
+  }
+
+  /** @internal Keep the held inbound entry (its frame was not another journal's after all). */
+  protected keepHeldIn(): void {
+    const held = this.held;
+    const frame = held?.frame;
+    if (frame === undefined) return;
+    held!.frame = undefined;
+    const entry = held!.entry;
+    if (entry === undefined) this.journal!.keep({ kind: 'in', frame }, held!.seq, this.clock.now());
+    else {
+      held!.entry = undefined;
+      this.journal!.push(entry);
+    }
+  }
+
+  /**
+   * @internal `frame` is another journal's: its held entry is let go. Its `seq` stays spent (the
+   * entry was shown on `journal$`, or would have been), so the journal reads as it always did.
+   */
+  protected dropHeldIn(frame: object): void {
+    const held = this.held;
+    if (held?.frame !== frame) return;
+    held.frame = undefined;
+    held.entry = undefined;
+  }
+
+  /**
+   * An entry another journal keeps: shown on `journal$` (stamped, as {@link record} would) but
+   * not kept here; unwatched, only its `seq` is spent.
+   */
+  private show(entry: JournalEntryInput): void {
+    if (this.held?.frame !== undefined) this.keepHeldIn();
+    const seq = this.seq++;
+    if (!this.journalSubject.observed) return;
+    const stamped = entry as JournalEntry;
+    stamped.seq = seq;
+    stamped.t = this.clock.now();
+    this.journalSubject.next(stamped);
   }
 
   /** @internal Note something handled without failing (journaled when it is an ignored input). */

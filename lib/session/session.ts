@@ -382,6 +382,8 @@ export class Session extends SessionCore {
   private inboundObserver(step: (raw: RawFrame) => Routed): (raw: RawFrame) => void {
     return (raw) => {
       const routed = step(raw);
+      // The frame is routed: an entry still held back was not another journal's (see keptElsewhere).
+      this.keepHeldIn();
       if (routed === undefined) return;
       if (routed instanceof Promise) {
         routed.then(
@@ -402,11 +404,11 @@ export class Session extends SessionCore {
     if (this.incoming.size === 0) void this.transport?.close();
   }
 
-  /** Send a reply that `route` produced, unless the session is on its way out. */
-  private reply(frame: JsonRpcResponse | JsonRpcBatch): void {
+  /** Send a reply that `route` produced, unless the session is on its way out (`kept`: false for an answer another journal keeps). */
+  private reply(frame: JsonRpcResponse | JsonRpcBatch, kept = true): void {
     if (this.phase === 'closed' || this.phase === 'failed' || this.phase === 'closing') return;
     if (Array.isArray(frame)) this.sendFrame(frame, (frame[0] as JsonRpcResponse | undefined)?.id ?? undefined);
-    else this.sendFrame(frame, (frame as JsonRpcResponse).id ?? undefined);
+    else this.sendFrame(frame, (frame as JsonRpcResponse).id ?? undefined, kept);
   }
 
   private replyToInvalid(inbound: InvalidInbound): JsonRpcResponse | undefined {
@@ -514,24 +516,32 @@ export class Session extends SessionCore {
   /** A modern request on a session's transport: served by the core, cancellable like any other. */
   private handleModern(modern: ModernDispatch, msg: JsonRpcRequest): JsonRpcResponse | undefined | Promise<JsonRpcResponse | undefined> {
     if (this.journal === undefined || !modern.keepsJournal) return serveModernOnSession(this, modern, msg);
-    // Its frames are the server's request journal's, which replays them: this journal lets them go.
-    this.journal.forget(msg);
+    // Its frames are the server's request journal's, which replays them: this journal keeps none of them.
+    this.dropHeldIn(msg);
     const out = serveModernOnSession(this, modern, msg);
     return isPromise(out) ? out.then((frame) => this.replyUnkept(frame)) : this.replyUnkept(out);
   }
 
   private replyUnkept(frame: JsonRpcResponse | undefined): undefined {
-    if (frame !== undefined) {
-      this.reply(frame);
-      this.journal!.forget(frame);
-    }
+    if (frame !== undefined) this.reply(frame, false);
     return undefined;
+  }
+
+  /**
+   * An inbound request the server's request journal keeps (see `handleModern`): one it will
+   * claim, unless it fails to decode or its id is taken (its entry is then kept after all).
+   */
+  protected override keptElsewhere(frame: unknown): boolean {
+    if (this.role !== 'server') return false;
+    const msg = frame as Partial<JsonRpcRequest> | null;
+    if (msg === null || typeof msg !== 'object' || msg.params?._meta === undefined || typeof msg.method !== 'string' || msg.id === undefined) return false;
+    const modern = this.shared?.modern;
+    return modern !== undefined && modern.keepsJournal && modern.claims(msg as JsonRpcRequest);
   }
 
   /** @internal A modern request's notification, related to it (see `modern-on-session.ts`). */
   sendRelated(frame: JsonRpcNotification, id: RequestId): void {
-    this.sendFrame(frame, id);
-    if (this.journal !== undefined && this.shared?.modern?.keepsJournal === true) this.journal.forget(frame);
+    this.sendFrame(frame, id, this.journal === undefined || this.shared?.modern?.keepsJournal !== true);
   }
 
   /** A session serves legacy requests: no 2026-07-28 request scope (the modern core serves those with no session). */
