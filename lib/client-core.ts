@@ -204,7 +204,11 @@ export class ClientCore extends Session {
     // A Streamable HTTP session the server lost is started anew by the transport: what the old one had is set again.
     if ('restoreSession' in transport) (transport as { restoreSession?: SessionRestorer }).restoreSession = (request) => this.restoreSession(request);
     // An HTTP request that never reached a server is a TransportError, as documented, in either era.
-    return this.connectInEra(transport).catch((e: unknown) => {
+    return this.connectInEra(transport).catch(async (e: unknown) => {
+      // A connect that failed leaves nothing running: a stdio server that ignored the end of its
+      // stdin is stopped (SIGTERM, then SIGKILL) before the caller hears, so a CLI that exits on
+      // the error does not leave the process behind.
+      await transport.close().catch(() => {});
       throw undeliveredAsTransportError(e);
     });
   }

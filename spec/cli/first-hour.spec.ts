@@ -1,5 +1,8 @@
 // What a new user meets first when a server is not there, not MCP, or broken (issue 32).
 import { expect } from 'chai';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '../../lib/entries/client.js';
@@ -85,6 +88,28 @@ describe('a first hour with mcp-actors: stdio servers that misbehave', function 
     expect(run.stderr).to.include('"hello"');
     expect(run.stderr).to.include('not JSON-RPC');
     expect(run.stderr).to.include('did not answer initialize within 1000 ms');
+  });
+
+  it('a server that ignores the end of its stdin: the failed connect stops it before the CLI exits (no process left behind)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-actors-orphan-'));
+    const pidFile = join(dir, 'pid');
+    try {
+      const script = `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); console.log('hello'); setInterval(() => {}, 1000)`;
+      const run = await runCli(['list', '--timeout', '500', '--', process.execPath, '-e', script], { timeoutMs: 20000 });
+      expect(run.code).to.equal(3);
+      const pid = Number(readFileSync(pidFile, 'utf8'));
+      expect(pid).to.be.above(0);
+      let alive = true;
+      try {
+        process.kill(pid, 0);
+      } catch (e) {
+        alive = (e as NodeJS.ErrnoException).code !== 'ESRCH';
+      }
+      if (alive) process.kill(pid, 'SIGKILL');
+      expect(alive, 'the server process outlived the CLI').to.equal(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('a server that cannot start: its stderr is shown once, the message speaks CLI (no library options)', async () => {
