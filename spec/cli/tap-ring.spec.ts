@@ -248,12 +248,12 @@ describe('record --in-process: the worker thread that reads the ring', function 
     // 6 MB more of one reused chunk (no allocation on this thread): on fresh shared memory that is
     // a fault every 4 KB (1,500), each ~20 µs on a virtual machine.
     const chunk = Buffer.from(frame(-1).repeat(16));
-    const before = process.resourceUsage().minorPageFault;
+    const before = serverThreadFaults();
     const rounds = Math.floor((6 << 20) / chunk.byteLength);
     for (let i = 0; i < rounds; i++) tap.capture(1, chunk);
-    const faults = process.resourceUsage().minorPageFault - before;
+    const faults = serverThreadFaults() - before;
     tap.close();
-    expect(faults, 'page faults while capturing 6 MB').to.be.below(600); // ~190 here (the worker's own, journaling meanwhile), ~1,750 untouched
+    expect(faults, 'page faults while capturing 6 MB').to.be.below(600); // a few dozen here, ~1,500 untouched
     const entries = read(out).slice(1);
     expect(entries.slice(0, 2000).map((e) => e.frame.id)).to.deep.equal(Array.from({ length: 2000 }, (_v, i) => i));
     expect(entries.length).to.equal(2000 + rounds * 16);
@@ -270,3 +270,20 @@ describe('record --in-process: the worker thread that reads the ring', function 
     expect(entries.map((e) => e.frame.id)).to.deep.equal(Array.from({ length: 20000 }, (_v, i) => i));
   });
 });
+
+/**
+ * Minor page faults of this thread alone (Linux: its own stat in /proc), which is the server
+ * thread here: the process-wide count also takes the worker's own faults while it journals, which
+ * vary with the machine's load (600+ seen on a busy CI run). Elsewhere, the process's count.
+ */
+function serverThreadFaults(): number {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    // The fields after the command's closing parenthesis start at the state (3rd); minflt is the 10th.
+    const minflt = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[7]);
+    if (Number.isFinite(minflt)) return minflt;
+  } catch {
+    // not Linux
+  }
+  return process.resourceUsage().minorPageFault;
+}
