@@ -8,6 +8,7 @@
  *
  * @see https://modelcontextprotocol.io/specification/2026-07-28/basic
  */
+import { copyParsedJson } from '../lib/jsonrpc/spread-copy.js';
 
 /** The envelope's text as it ends a line (`,"_meta":{…}}}`), and its value (never handed out: copied). */
 interface Known {
@@ -64,7 +65,7 @@ export function parseKnownMeta(text: string): unknown {
   if (typeof id !== 'number' && typeof id !== 'string') return undefined;
   const params = frame.params as Record<string, unknown>;
   if (params === null || typeof params !== 'object' || Array.isArray(params) || !hasMember(params)) return undefined;
-  params._meta = copyJson(k.value);
+  params._meta = copyParsedJson(k.value);
   served++;
   return frame;
 }
@@ -110,7 +111,7 @@ function hasMember(obj: object): boolean {
   return false;
 }
 
-/** Whether {@link copyJson} makes of `value` what `JSON.parse` of its text makes: no `__proto__` key (JSON.parse makes it an own key), not too deep. */
+/** Whether `copyParsedJson` makes of `value` what `JSON.parse` of its text makes: no `__proto__` key (JSON.parse makes it an own key), not too deep. */
 function copiable(value: unknown, depth: number): boolean {
   if (value === null || typeof value !== 'object') return true;
   if (depth > MAX_DEPTH) return false;
@@ -118,15 +119,3 @@ function copiable(value: unknown, depth: number): boolean {
   return true;
 }
 
-/** A fresh copy of a parsed JSON value: new objects and arrays, keys in their order. */
-function copyJson(value: unknown): unknown {
-  if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) {
-    const out: unknown[] = [];
-    for (let i = 0; i < value.length; i++) out.push(copyJson(value[i]));
-    return out;
-  }
-  const out: Record<string, unknown> = {};
-  for (const key in value) out[key] = copyJson((value as Record<string, unknown>)[key]);
-  return out;
-}

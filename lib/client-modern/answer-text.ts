@@ -10,6 +10,7 @@
  * @see https://modelcontextprotocol.io/specification/2026-07-28/basic
  */
 import type { JsonObject } from '../jsonrpc/message.js';
+import { copyParsedJson } from '../jsonrpc/spread-copy.js';
 import { META } from '../protocol/schema/modern.js';
 
 /** The start of a response line as compact JSON writes it, up to the id's digits. */
@@ -78,7 +79,7 @@ export class AnswerText {
     const out = result as JsonObject;
     out.resultType = 'complete';
     // META.serverInfo spelled out: a literal's constant key makes the object in one step.
-    out._meta = { 'io.modelcontextprotocol/serverInfo': this.flatInfo ? { ...this.info } : copyJson(this.info) } as JsonObject;
+    out._meta = { 'io.modelcontextprotocol/serverInfo': this.flatInfo ? { ...this.info } : copyParsedJson(this.info) } as JsonObject;
     this.id = id;
     return out;
   }
@@ -97,25 +98,7 @@ export class AnswerText {
     if (tail === this.tail || !text.endsWith(tail)) return;
     this.tail = tail;
     // A copy: the result handed on holds `info` itself, and its owner may change it.
-    this.info = copyJson(info) as JsonObject;
+    this.info = copyParsedJson(info) as JsonObject;
     this.flatInfo = Object.values(info).every((v) => v === null || typeof v !== 'object');
   }
-}
-
-/** A copy of a JSON value as JSON.parse would make it again (own `__proto__` keys stay own data). */
-function copyJson(value: unknown): unknown {
-  if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) {
-    const out: unknown[] = [];
-    for (let i = 0; i < value.length; i++) out.push(copyJson(value[i]));
-    return out;
-  }
-  const from = value as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const key in from) {
-    if (!Object.hasOwn(from, key)) continue;
-    if (key === '__proto__') Object.defineProperty(out, key, { value: copyJson(from[key]), enumerable: true, writable: true, configurable: true });
-    else out[key] = copyJson(from[key]);
-  }
-  return out;
 }

@@ -41,6 +41,26 @@ export function copyJsonObject<T extends object>(source: T): T {
   return out as T;
 }
 
+/**
+ * A deep copy of a parsed JSON value (own string keys only, as `JSON.parse` makes): new objects
+ * and arrays, keys in their order, an own `__proto__` key kept as own data as `JSON.parse` keeps it.
+ */
+export function copyParsedJson(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    const out: unknown[] = [];
+    for (let i = 0; i < value.length; i++) out.push(copyParsedJson(value[i]));
+    return out;
+  }
+  const from = value as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const key in from) {
+    if (key === '__proto__') Object.defineProperty(out, key, { value: copyParsedJson(from[key]), enumerable: true, writable: true, configurable: true });
+    else out[key] = copyParsedJson(from[key]);
+  }
+  return out;
+}
+
 /** `{ ...source }` made key by key. */
 export function copyKeyByKey<T extends object>(source: T): T {
   const out: Record<PropertyKey, unknown> = {};
